@@ -1,0 +1,94 @@
+//! Field multiplication against GMP, per preset (DESIGN §5.1, issue: field_mul).
+//!
+//! Each iteration runs one operation on each of `BATCH` random pairs (the same
+//! pairs for gfpf and GMP); throughput is reported per operation.
+//! GMP's side is rug `mpz_mul` + `mpz_tdiv_r` (`(a*b) % p`) into a reused integer.
+//!
+//! ```text
+//! cargo bench -p gfpf-benches --bench field_mul [-- t8]
+//! ```
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use gfpf_benches::random_pairs;
+use gfpf_field::{Field, Preset};
+use rug::{Assign, Integer};
+
+const BATCH: usize = 1024;
+
+fn bench_preset<const K: usize>(c: &mut Criterion, preset: Preset) {
+    let f = Field::<K>::preset(preset).expect("preset");
+    let (xs, ys) = random_pairs(&f, BATCH, 2019);
+    let xi: Vec<Integer> = xs.iter().map(|x| f.to_integer(x)).collect();
+    let yi: Vec<Integer> = ys.iter().map(|y| f.to_integer(y)).collect();
+    let p = f.p().clone();
+
+    let mut group = c.benchmark_group(format!("field_mul/{}", preset.name()));
+    group.throughput(Throughput::Elements(BATCH as u64));
+    group.bench_function("gfpf_mul", |b| {
+        b.iter(|| {
+            for (x, y) in xs.iter().zip(&ys) {
+                black_box(f.mul(black_box(x), black_box(y)));
+            }
+        })
+    });
+    group.bench_function("gfpf_square", |b| {
+        b.iter(|| {
+            for x in &xs {
+                black_box(f.square(black_box(x)));
+            }
+        })
+    });
+    let mut t = Integer::new();
+    group.bench_function("gmp_mulmod", |b| {
+        b.iter(|| {
+            for (x, y) in xi.iter().zip(&yi) {
+                t.assign(x * y);
+                t %= &p;
+                black_box(&t);
+            }
+        })
+    });
+    group.bench_function("gfpf_add", |b| {
+        b.iter(|| {
+            for (x, y) in xs.iter().zip(&ys) {
+                black_box(f.add(black_box(x), black_box(y)));
+            }
+        })
+    });
+    group.bench_function("gfpf_mul_pow_r", |b| {
+        b.iter(|| {
+            for (i, x) in xs.iter().enumerate() {
+                black_box(f.mul_pow_r(black_box(x), i % (2 * K)));
+            }
+        })
+    });
+    group.finish();
+}
+
+fn field_mul(c: &mut Criterion) {
+    for preset in Preset::ALL {
+        match preset.k() {
+            2 => bench_preset::<2>(c, preset),
+            4 => bench_preset::<4>(c, preset),
+            8 => bench_preset::<8>(c, preset),
+            16 => bench_preset::<16>(c, preset),
+            32 => bench_preset::<32>(c, preset),
+            64 => bench_preset::<64>(c, preset),
+            128 => bench_preset::<128>(c, preset),
+            k => unreachable!("preset with k = {k}"),
+        }
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    targets = field_mul
+}
+criterion_main!(benches);

@@ -1,0 +1,14 @@
+//! Shared helpers for the gfpf criterion benchmarks (`cargo bench -p gfpf-benches`).
+
+use gfpf_field::{Element, Field};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+/// `n` pairs of uniformly random elements from a fixed seed, so every
+/// benchmark (ours and the baselines) sees the same inputs from run to run.
+pub fn random_pairs<const K: usize>(f: &Field<K>, n: usize, seed: u64) -> (Vec<Element<K>>, Vec<Element<K>>) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let xs = (0..n).map(|_| f.random(&mut rng)).collect();
+    let ys = (0..n).map(|_| f.random(&mut rng)).collect();
+    (xs, ys)
+}

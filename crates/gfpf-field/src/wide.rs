@@ -1,0 +1,196 @@
+//! Word-level helpers: division by the invariant radix and a 192-bit accumulator.
+
+/// Division by a fixed 64-bit divisor with a precomputed reciprocal
+/// (Möller & Granlund, "Improved division by invariant integers", 2011, Alg. 4):
+/// two multiplications and a few additions instead of a hardware `div`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Divisor {
+    /// The divisor shifted left so that its top bit is set.
+    normalized: u64,
+    /// floor((2^128 - 1) / normalized) - 2^64.
+    reciprocal: u64,
+    /// The left shift applied to the divisor.
+    shift: u32,
+}
+
+impl Divisor {
+    /// Precomputes the reciprocal of `d`, which must be non-zero.
+    pub(crate) fn new(d: u64) -> Self {
+        debug_assert!(d != 0);
+        let shift = d.leading_zeros();
+        let normalized = d << shift;
+        let reciprocal = (u128::MAX / normalized as u128 - (1u128 << 64)) as u64;
+        Self {
+            normalized,
+            reciprocal,
+            shift,
+        }
+    }
+
+    /// Returns `(n / d, n % d)` for `n = hi·2^64 + lo < d · 2^64` (so the
+    /// quotient fits a word).
+    #[inline(always)]
+    pub(crate) fn div_rem(&self, hi: u64, lo: u64) -> (u64, u64) {
+        // n < d·2^64 implies n·2^shift < normalized·2^64: no bits are lost and
+        // the high word is below `normalized`, as Alg. 4 requires. Word shifts
+        // (shift < 64; `(lo >> 1) >> (63 - shift)` is 0 for shift = 0) are
+        // cheaper than a variable u128 shift.
+        let s = self.shift;
+        let u1 = (hi << s) | ((lo >> 1) >> (63 - s));
+        let u0 = lo << s;
+        let d = self.normalized;
+        let q = (self.reciprocal as u128 * u1 as u128).wrapping_add(((u1 as u128 + 1) << 64) | u0 as u128);
+        let mut q1 = (q >> 64) as u64;
+        let q0 = q as u64;
+        let mut rem = u0.wrapping_sub(q1.wrapping_mul(d));
+        // The first correction happens for a good fraction of inputs: branch-free.
+        let adjust = (rem > q0) as u64;
+        q1 = q1.wrapping_sub(adjust);
+        rem = rem.wrapping_add(d & adjust.wrapping_neg());
+        // The second is rare (well predicted).
+        if rem >= d {
+            q1 = q1.wrapping_add(1);
+            rem -= d;
+        }
+        (q1, rem >> self.shift)
+    }
+}
+
+/// A 192-bit two's-complement accumulator, wrapping modulo 2^192.
+///
+/// Negacyclic product coefficients reach k·r^2 > 2^128 for the t-primes, so a
+/// `u128` alone would overflow; the extra word holds the excess (and the sign
+/// of intermediate differences).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Acc192 {
+    pub(crate) lo: u128,
+    pub(crate) hi: u64,
+}
+
+impl Acc192 {
+    #[inline(always)]
+    pub(crate) const fn new(lo: u128, hi: u64) -> Self {
+        Self { lo, hi }
+    }
+
+    #[inline(always)]
+    pub(crate) fn add(&mut self, x: u128) {
+        let (lo, carry) = self.lo.overflowing_add(x);
+        self.lo = lo;
+        self.hi = self.hi.wrapping_add(carry as u64);
+    }
+
+    #[inline(always)]
+    pub(crate) fn sub(&mut self, x: u128) {
+        let (lo, borrow) = self.lo.overflowing_sub(x);
+        self.lo = lo;
+        self.hi = self.hi.wrapping_sub(borrow as u64);
+    }
+
+    #[inline(always)]
+    pub(crate) fn add_acc(&mut self, x: Acc192) {
+        self.add(x.lo);
+        self.hi = self.hi.wrapping_add(x.hi);
+    }
+
+    #[inline(always)]
+    pub(crate) fn sub_acc(&mut self, x: Acc192) {
+        self.sub(x.lo);
+        self.hi = self.hi.wrapping_sub(x.hi);
+    }
+
+    /// `a · b` for a word `a` and a double word `b` (exact modulo 2^192).
+    #[inline(always)]
+    pub(crate) fn mul_u64_u128(a: u64, b: u128) -> Self {
+        let low = a as u128 * (b as u64) as u128;
+        let high = a as u128 * (b >> 64);
+        let mut acc = Self::new(low, (high >> 64) as u64);
+        acc.add(high << 64);
+        acc
+    }
+}
+
+/// A sum of up to 2^64 word products, kept as two independent 128-bit sums of
+/// their low and high halves: four additions per product, no carry chain
+/// between products.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ProductSum {
+    low_halves: u128,
+    high_halves: u128,
+}
+
+impl ProductSum {
+    #[inline(always)]
+    pub(crate) fn add(&mut self, a: u64, b: u64) {
+        let p = a as u128 * b as u128;
+        self.low_halves += p as u64 as u128;
+        self.high_halves += p >> 64;
+    }
+
+    #[inline(always)]
+    pub(crate) fn double(&mut self) {
+        self.low_halves <<= 1;
+        self.high_halves <<= 1;
+    }
+
+    /// The sum, exactly (it is below 2^192).
+    #[inline(always)]
+    pub(crate) fn value(&self) -> Acc192 {
+        let mut acc = Acc192::new(self.low_halves, (self.high_halves >> 64) as u64);
+        acc.add(self.high_halves << 64);
+        acc
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn divisor_matches_hardware_division_at_the_extremes() {
+        for d in [
+            (1u64 << 32) + 1,
+            (1 << 59) + (1 << 58) + (1 << 11),
+            (1 << 63) + (1 << 53),
+            u64::MAX - (1 << 28) + 1,
+            u64::MAX,
+            3,
+        ] {
+            let div = Divisor::new(d);
+            let limit = (d as u128) << 64;
+            for n in [
+                0u128,
+                1,
+                d as u128 - 1,
+                d as u128,
+                limit - 1,
+                limit / 2,
+                limit / 3 + 12345,
+                (d as u128) * (d as u128 - 1),
+            ] {
+                if n < limit {
+                    assert_eq!(
+                        div.div_rem((n >> 64) as u64, n as u64),
+                        ((n / d as u128) as u64, (n % d as u128) as u64),
+                        "n={n} d={d}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn accumulator_wraps_and_signs() {
+        let mut a = Acc192::default();
+        a.add(u128::MAX);
+        a.add(1);
+        assert_eq!(a, Acc192::new(0, 1));
+        a.sub(1);
+        assert_eq!(a, Acc192::new(u128::MAX, 0));
+        a.sub_acc(Acc192::new(u128::MAX, 1));
+        assert_eq!(a, Acc192::new(0, u64::MAX));
+        a.add_acc(Acc192::new(0, 1));
+        assert_eq!(a, Acc192::default());
+        assert_eq!(Acc192::mul_u64_u128(3, u128::MAX), Acc192::new(u128::MAX - 2, 2));
+    }
+}

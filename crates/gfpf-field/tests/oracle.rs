@@ -1,0 +1,223 @@
+//! Every field operation against GMP (rug) on every preset, with edge values.
+
+mod common;
+
+use std::sync::OnceLock;
+
+use common::arb_element;
+use gfpf_field::{Element, Field, FieldError, Preset};
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use rug::Integer;
+
+fn int<const K: usize>(f: &Field<K>, x: &Element<K>) -> Integer {
+    f.to_integer(x)
+}
+
+fn modp<const K: usize>(f: &Field<K>, v: Integer) -> Integer {
+    let mut v = v % f.p();
+    if v < 0 {
+        v += f.p();
+    }
+    v
+}
+
+fn canonical<const K: usize>(f: &Field<K>, z: &Element<K>) -> Result<(), TestCaseError> {
+    prop_assert!(f.check(z).is_ok(), "non-canonical result {z:?}");
+    Ok(())
+}
+
+fn check_ring_ops<const K: usize>(f: &Field<K>, x: &Element<K>, y: &Element<K>) -> Result<(), TestCaseError> {
+    let (a, b) = (int(f, x), int(f, y));
+    let cases = [
+        (f.add(x, y), modp(f, Integer::from(&a + &b)), "add"),
+        (f.sub(x, y), modp(f, Integer::from(&a - &b)), "sub"),
+        (f.neg(x), modp(f, Integer::from(-&a)), "neg"),
+        (f.double(x), modp(f, Integer::from(&a * 2u32)), "double"),
+        (f.mul(x, y), modp(f, Integer::from(&a * &b)), "mul"),
+        (f.square(x), modp(f, Integer::from(&a * &a)), "square"),
+    ];
+    for (got, want, op) in cases {
+        canonical(f, &got)?;
+        prop_assert_eq!(int(f, &got), want, "{} of {} and {}", op, a, b);
+    }
+    Ok(())
+}
+
+fn check_laws<const K: usize>(
+    f: &Field<K>,
+    x: &Element<K>,
+    y: &Element<K>,
+    z: &Element<K>,
+) -> Result<(), TestCaseError> {
+    prop_assert_eq!(f.mul(x, y), f.mul(y, x));
+    prop_assert_eq!(f.add(x, y), f.add(y, x));
+    prop_assert_eq!(f.mul(&f.mul(x, y), z), f.mul(x, &f.mul(y, z)));
+    prop_assert_eq!(f.add(&f.add(x, y), z), f.add(x, &f.add(y, z)));
+    prop_assert_eq!(f.mul(x, &f.add(y, z)), f.add(&f.mul(x, y), &f.mul(x, z)));
+    prop_assert_eq!(f.add(x, &f.neg(x)), f.zero());
+    prop_assert_eq!(f.sub(x, x), f.zero());
+    prop_assert_eq!(f.mul(x, &f.one()), *x);
+    prop_assert_eq!(f.square(x), f.mul(x, x));
+    Ok(())
+}
+
+fn check_mul_pow_r<const K: usize>(f: &Field<K>, x: &Element<K>) -> Result<(), TestCaseError> {
+    let a = int(f, x);
+    let r = Integer::from(f.r());
+    let mut r_pow = Integer::from(1);
+    let mut r_pow_element = f.one();
+    for i in 0..2 * K {
+        let got = f.mul_pow_r(x, i);
+        canonical(f, &got)?;
+        prop_assert_eq!(int(f, &got), modp(f, Integer::from(&a * &r_pow)), "x·r^{}", i);
+        prop_assert_eq!(got, f.mul(x, &r_pow_element), "mul_pow_r({}) = mul by r^{}", i, i);
+        prop_assert_eq!(f.mul_pow_r(x, i + 2 * K), got, "r has order 2k");
+        r_pow = modp(f, r_pow * &r);
+        r_pow_element = f.mul(&r_pow_element, &f.r_element());
+    }
+    Ok(())
+}
+
+fn check_pow_and_inverse<const K: usize>(f: &Field<K>, x: &Element<K>, e: [u64; 2]) -> Result<(), TestCaseError> {
+    let a = int(f, x);
+    let e_int = Integer::from(e[0]) + (Integer::from(e[1]) << 64);
+    let want = a.clone().pow_mod(&e_int, f.p()).expect("p > 0");
+    prop_assert_eq!(int(f, &f.pow(x, &e)), want);
+    prop_assert_eq!(
+        int(f, &f.pow_u64(x, e[0])),
+        a.clone().pow_mod(&Integer::from(e[0]), f.p()).expect("p > 0")
+    );
+    match f.inverse(x) {
+        Ok(inv) => {
+            canonical(f, &inv)?;
+            prop_assert!(!x.is_zero());
+            prop_assert_eq!(f.mul(x, &inv), f.one());
+            prop_assert_eq!(int(f, &inv), a.invert(f.p()).expect("non-zero"));
+        }
+        Err(e) => {
+            prop_assert!(x.is_zero());
+            prop_assert_eq!(e, FieldError::ZeroInverse { index: 0 });
+        }
+    }
+    Ok(())
+}
+
+fn check_batch_inverse<const K: usize>(f: &Field<K>, xs: Vec<Element<K>>) -> Result<(), TestCaseError> {
+    let mut batch = xs.clone();
+    match f.batch_inverse(&mut batch) {
+        Ok(()) => {
+            for (x, inv) in xs.iter().zip(&batch) {
+                prop_assert_eq!(*inv, f.inverse(x).expect("non-zero"));
+            }
+        }
+        Err(FieldError::ZeroInverse { index }) => {
+            prop_assert!(xs[index].is_zero());
+            prop_assert!(xs[..index].iter().all(|x| !x.is_zero()));
+            prop_assert_eq!(batch, xs, "the slice is untouched on error");
+        }
+        Err(e) => prop_assert!(false, "unexpected error {e}"),
+    }
+    Ok(())
+}
+
+fn check_conversions<const K: usize>(f: &Field<K>, x: &Element<K>, y: &Element<K>) -> Result<(), TestCaseError> {
+    let a = int(f, x);
+    prop_assert!(a >= 0 && a < *f.p());
+    prop_assert_eq!(f.from_integer(&a).unwrap(), *x);
+    prop_assert_eq!(f.from_integer_reduced(&(Integer::from(&a) + f.p())), *x);
+    prop_assert_eq!(
+        f.from_integer_reduced(&(Integer::from(&a) - Integer::from(f.p()) * 3u32)),
+        *x
+    );
+    let bytes = f.to_le_bytes(x);
+    prop_assert_eq!(bytes.len(), 8 * K);
+    prop_assert_eq!(Integer::from_digits(&bytes, rug::integer::Order::Lsf), a.clone());
+    prop_assert_eq!(f.from_le_bytes(&bytes).unwrap(), *x);
+    prop_assert_eq!(f.from_words(&f.to_words(x)).unwrap(), *x);
+    let dec = f.to_decimal(x);
+    prop_assert_eq!(&dec, &a.to_string());
+    prop_assert_eq!(f.parse(&dec).unwrap(), *x);
+    prop_assert_eq!(format!("{}", f.display(x)), dec);
+    let hex = f.to_hex(x);
+    prop_assert_eq!(&hex, &format!("0x{}", a.to_string_radix(16)));
+    prop_assert_eq!(f.parse(&hex).unwrap(), *x);
+    prop_assert_eq!(f.parse(&hex.to_uppercase().replacen("0X", "0x", 1)).unwrap(), *x);
+    prop_assert_eq!(f.element(*x.digits()).unwrap(), *x);
+    prop_assert_eq!(x.cmp(y), a.cmp(&int(f, y)), "ordering is by value");
+    Ok(())
+}
+
+macro_rules! oracle_suite {
+    ($($module:ident: $k:literal = $preset:ident, cases = $cases:expr;)*) => {$(
+        mod $module {
+            use super::*;
+
+            fn field() -> &'static Field<$k> {
+                static FIELD: OnceLock<Field<$k>> = OnceLock::new();
+                FIELD.get_or_init(|| Field::preset(Preset::$preset).expect("preset"))
+            }
+
+            proptest! {
+                #![proptest_config(ProptestConfig::with_cases($cases))]
+
+                #[test]
+                fn ring_ops_match_gmp(x in arb_element(field()), y in arb_element(field())) {
+                    check_ring_ops(field(), &x, &y)?;
+                }
+
+                #[test]
+                fn ring_laws(x in arb_element(field()), y in arb_element(field()), z in arb_element(field())) {
+                    check_laws(field(), &x, &y, &z)?;
+                }
+
+                #[test]
+                fn mul_pow_r_is_multiplication_by_r_pow(x in arb_element(field())) {
+                    check_mul_pow_r(field(), &x)?;
+                }
+
+                #[test]
+                fn pow_and_inverse_match_gmp(x in arb_element(field()), e in any::<[u64; 2]>()) {
+                    check_pow_and_inverse(field(), &x, e)?;
+                }
+
+                #[test]
+                fn batch_inverse_matches_single(xs in proptest::collection::vec(arb_element(field()), 0..6)) {
+                    check_batch_inverse(field(), xs)?;
+                }
+
+                #[test]
+                fn conversions_round_trip(x in arb_element(field()), y in arb_element(field())) {
+                    check_conversions(field(), &x, &y)?;
+                }
+            }
+
+            #[test]
+            fn all_edge_pairs_match_gmp() {
+                let f = field();
+                let edges = common::edge_elements(f);
+                for x in &edges {
+                    for y in &edges {
+                        check_ring_ops(f, x, y).unwrap();
+                    }
+                }
+            }
+        }
+    )*};
+}
+
+oracle_suite! {
+    t2: 2 = T2, cases = 256;
+    t4: 4 = T4, cases = 256;
+    t8: 8 = T8, cases = 256;
+    t16: 16 = T16, cases = 192;
+    t32: 32 = T32, cases = 96;
+    t64: 64 = T64, cases = 48;
+    t128: 128 = T128, cases = 24;
+    p4: 4 = P4, cases = 256;
+    p8: 8 = P8, cases = 256;
+    p16: 16 = P16, cases = 192;
+    p32: 32 = P32, cases = 96;
+    p64: 64 = P64, cases = 48;
+    p128: 128 = P128, cases = 24;
+}
