@@ -84,7 +84,7 @@ fn tour<const K: usize>(preset: Preset, products: usize) {
         }
     });
     println!(
-        "{:<5} {:>22} {:>4} {:>5} {:>5} {:>3} | {:>10} {:>10} {:>10} {:>7.2}x | {:>9} {:>9}",
+        "{:<5} {:>22} {:>4} {:>5} {:>5} {:>3} | {:>10} {:>10} {:>10} {:>7.2}x | {:>9} {:>9} | {}",
         preset.name(),
         preset.sparse().to_string(),
         K,
@@ -97,6 +97,7 @@ fn tour<const K: usize>(preset: Preset, products: usize) {
         gmp / ours,
         fmt_ns(add),
         fmt_ns(shift),
+        f.mul_kernel().describe(),
     );
 }
 
@@ -120,7 +121,7 @@ fn main() {
     }
     println!("gfpf-field tour: {products} products per preset and operation, one thread\n");
     println!(
-        "{:<5} {:>22} {:>4} {:>5} {:>5} {:>3} | {:>10} {:>10} {:>10} {:>8} | {:>9} {:>9}",
+        "{:<5} {:>22} {:>4} {:>5} {:>5} {:>3} | {:>10} {:>10} {:>10} {:>8} | {:>9} {:>9} | mul kernel",
         "name", "r", "k", "bits", "v", "g", "mul", "square", "GMP mulmod", "GMP/mul", "add", "mul_pow_r"
     );
     for preset in Preset::ALL {

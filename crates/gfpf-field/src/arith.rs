@@ -4,16 +4,23 @@
 //! Multiplication follows ISSAC 2019 §3: the negacyclic product of the digit
 //! vectors gives k coefficients u_i with |u_i| < k·r²; each is made
 //! non-negative by adding an offset vector whose value is 0 mod p, and one
-//! carry chain in base r (two word divisions by the invariant r per
-//! coefficient) brings the sum to digits, the carry out of r^k wrapping with a
-//! minus sign (r^k = -1). ISSAC's split u_i = c_i·r² + h_i·r + l_i is the same
-//! computation with three additions instead of one chain; it measured slower
-//! here (more instructions, and this code is instruction-bound).
+//! carry chain in base r (word divisions by the invariant r, Möller–Granlund)
+//! brings the sum to digits, the carry out of r^k wrapping with a minus sign
+//! (r^k = -1). ISSAC's split u_i = c_i·r² + h_i·r + l_i is the same computation
+//! with three additions instead of one chain; it measured slower here (more
+//! instructions, and this code is instruction-bound).
+//!
+//! The field picks one of three kernels from exact bounds (`MulKernel`): with
+//! r < 2^60 (the p-presets) coefficient sums fit a `u128`, and for small k a
+//! coefficient plus carry is below r·2^64, so one division per digit suffices.
 
 use crate::FieldError;
+use std::hint::select_unpredictable;
+
 use crate::element::Element;
 use crate::field::Field;
-use crate::wide::{Acc192, ProductSum};
+use crate::field::MulKernel;
+use crate::wide::{ProductAccumulator, ProductSum, shl_words};
 
 impl<const K: usize> Field<K> {
     /// Whether `x` is p - 1, the one value with a digit equal to r.
@@ -34,10 +41,13 @@ impl<const K: usize> Field<K> {
             // overflows, and `s - r` (wrapping) is then exact.
             let (s1, o1) = x[i].overflowing_add(y[i]);
             let (s, o2) = s1.overflowing_add(carry);
-            // Branch-free: the carry of each digit is data-dependent and
-            // unpredictable, a mispredicted branch per digit costs more than the add.
-            carry = (o1 | o2 | (s >= r)) as u64;
-            out[i] = s.wrapping_sub(r & carry.wrapping_neg());
+            // The carry of each digit is data-dependent and unpredictable: a
+            // branch would mispredict half the time. A plain mask or select is
+            // turned back into a branch by LLVM's x86 cmov conversion once the
+            // loop stays rolled (k ≥ 32); `select_unpredictable` keeps the cmov.
+            let over = o1 | o2 | (s >= r);
+            out[i] = select_unpredictable(over, s.wrapping_sub(r), s);
+            carry = over as u64;
         }
         if carry != 0 {
             // A carry out of digit k-1 is r^k = -1.
@@ -75,8 +85,9 @@ impl<const K: usize> Field<K> {
             // x_i - y_i - borrow lies in [-r, r]: adding r back is exact.
             let (d1, b1) = x[i].overflowing_sub(y[i]);
             let (d, b2) = d1.overflowing_sub(borrow);
-            borrow = (b1 | b2) as u64;
-            out[i] = d.wrapping_add(r & borrow.wrapping_neg());
+            let under = b1 | b2;
+            out[i] = select_unpredictable(under, d.wrapping_add(r), d);
+            borrow = under as u64;
         }
         if borrow != 0 {
             // A borrow out of digit k-1 added r^k = -1: add 1 back.
@@ -155,21 +166,20 @@ impl<const K: usize> Field<K> {
         if self.is_minus_one(yd) {
             return self.neg(x);
         }
-        let mut coeffs = [Acc192::default(); K];
-        for i in 0..K {
-            // u_i = Σ_{j≤i} x_j·y_{i-j} - Σ_{j>i} x_j·y_{i+k-j}. Zipped slices
-            // (no index arithmetic) keep the loops free of bounds checks.
-            let mut pos = ProductSum::default();
-            let mut neg = ProductSum::default();
-            for (&a, &b) in xd[..=i].iter().zip(yd[..=i].iter().rev()) {
-                pos.add(a, b);
+        Element(match self.mul_kernel {
+            MulKernel::NarrowSingle => {
+                let (pos, neg) = product_sums::<u128, K>(xd, yd);
+                self.normalize_narrow_single(&pos, &neg)
             }
-            for (&a, &b) in xd[i + 1..].iter().zip(yd[i + 1..].iter().rev()) {
-                neg.add(a, b);
+            MulKernel::Narrow => {
+                let (pos, neg) = product_sums::<u128, K>(xd, yd);
+                self.normalize_narrow(&pos, &neg)
             }
-            coeffs[i] = self.offset_coefficient(i, &pos, &neg);
-        }
-        Element(self.normalize(&coeffs))
+            MulKernel::Wide => {
+                let (pos, neg) = product_sums::<ProductSum, K>(xd, yd);
+                self.normalize_wide(&pos, &neg)
+            }
+        })
     }
 
     /// x².
@@ -179,63 +189,97 @@ impl<const K: usize> Field<K> {
         if self.is_minus_one(xd) {
             return self.one();
         }
-        let mut coeffs = [Acc192::default(); K];
-        for i in 0..K {
-            // Cross products x_j·x_l, j < l, appear twice: sum them once and double.
-            let mut pos = ProductSum::default();
-            let mut neg = ProductSum::default();
-            let half = i.div_ceil(2);
-            for (&a, &b) in xd[..half].iter().zip(xd[i + 1 - half..=i].iter().rev()) {
-                pos.add(a, b);
+        Element(match self.mul_kernel {
+            MulKernel::NarrowSingle => {
+                let (pos, neg) = square_sums::<u128, K>(xd);
+                self.normalize_narrow_single(&pos, &neg)
             }
-            // Pairs (j, i+k-j) with i < j < i+k-j < k.
-            let wrap = i + K;
-            let neg_end = wrap.div_ceil(2);
-            for (&a, &b) in xd[i + 1..neg_end].iter().zip(xd[wrap + 1 - neg_end..].iter().rev()) {
-                neg.add(a, b);
+            MulKernel::Narrow => {
+                let (pos, neg) = square_sums::<u128, K>(xd);
+                self.normalize_narrow(&pos, &neg)
             }
-            pos.double();
-            neg.double();
-            // k is even, so i + k and i have the same parity: an even i has one
-            // diagonal square on each side, an odd i none.
-            if i % 2 == 0 {
-                pos.add(xd[i / 2], xd[i / 2]);
-                neg.add(xd[wrap / 2], xd[wrap / 2]);
+            MulKernel::Wide => {
+                let (pos, neg) = square_sums::<ProductSum, K>(xd);
+                self.normalize_wide(&pos, &neg)
             }
-            coeffs[i] = self.offset_coefficient(i, &pos, &neg);
-        }
-        Element(self.normalize(&coeffs))
+        })
     }
 
-    /// z_i = offset_i + pos - neg, in [0, 2^137) (see `Field::offset_first`).
+    /// Normalisation when every z_i + carry < r·2^64 (`MulKernel::NarrowSingle`):
+    /// one word division per coefficient, the carry a single word.
     #[inline(always)]
-    fn offset_coefficient(&self, i: usize, pos: &ProductSum, neg: &ProductSum) -> Acc192 {
-        let mut z = if i == 0 { self.offset_first } else { self.offset_rest };
-        z.add_acc(pos.value());
-        z.sub_acc(neg.value());
-        z
-    }
-
-    /// Turns offset negacyclic coefficients z_i (0 ≤ z_i < 2^137, Σ z_i·r^i ≡ the
-    /// product) into a canonical digit vector: one carry chain in base r, two
-    /// word divisions per coefficient, then the carry out of r^k wraps with a
-    /// minus sign (r^k = -1).
-    #[inline(always)]
-    fn normalize(&self, z: &[Acc192; K]) -> [u64; K] {
+    fn normalize_narrow_single(&self, pos: &[u128; K], neg: &[u128; K]) -> [u64; K] {
+        let s = self.r_div.shift();
         let mut out = [0u64; K];
-        // carry < 2^75 always: z_i + carry < 2^138 and r ≥ 2^62 for every
-        // preset (and ≥ 2^32 for custom fields, where the words still suffice).
-        let mut carry: u128 = 0;
+        let mut carry = 0u64;
         for i in 0..K {
-            let mut t = z[i];
-            t.add(carry);
-            // t = t_hi·2^64 + t_lo with t_hi < r·2^64: two 2-by-1 divisions.
-            let (q_hi, rem) = self.r_div.div_rem(t.hi, (t.lo >> 64) as u64);
-            let (q_lo, digit) = self.r_div.div_rem(rem, t.lo as u64);
-            out[i] = digit;
-            carry = ((q_hi as u128) << 64) | q_lo as u128;
+            let offset = if i == 0 {
+                self.offset_first.lo
+            } else {
+                self.offset_rest.lo
+            };
+            // Wrapping: the true value is in [0, r·2^64).
+            let t = offset
+                .wrapping_add(pos[i])
+                .wrapping_sub(neg[i])
+                .wrapping_add(carry as u128);
+            let (q, rem) = self
+                .r_div
+                .div_rem_scaled(shl_words((t >> 64) as u64, t as u64, s), (t as u64) << s);
+            out[i] = rem >> s;
+            carry = q;
         }
-        // carry·r^k = -carry: subtract carry = a·r + b as a two-digit number.
+        self.subtract_wrapped_carry(out, carry as u128)
+    }
+
+    /// Normalisation when every z_i + carry < 2^128 (`MulKernel::Narrow`).
+    #[inline(always)]
+    fn normalize_narrow(&self, pos: &[u128; K], neg: &[u128; K]) -> [u64; K] {
+        let mut out = [0u64; K];
+        let mut carry = 0u128;
+        for i in 0..K {
+            let offset = if i == 0 {
+                self.offset_first.lo
+            } else {
+                self.offset_rest.lo
+            };
+            let t = offset.wrapping_add(pos[i]).wrapping_sub(neg[i]).wrapping_add(carry);
+            (out[i], carry) = self.divide_by_r(0, t);
+        }
+        self.subtract_wrapped_carry(out, carry)
+    }
+
+    /// Normalisation with 192-bit coefficients (`MulKernel::Wide`).
+    #[inline(always)]
+    fn normalize_wide(&self, pos: &[ProductSum; K], neg: &[ProductSum; K]) -> [u64; K] {
+        let mut out = [0u64; K];
+        let mut carry = 0u128;
+        for i in 0..K {
+            let mut t = if i == 0 { self.offset_first } else { self.offset_rest };
+            t.add_acc(pos[i].value());
+            t.sub_acc(neg[i].value());
+            t.add(carry);
+            (out[i], carry) = self.divide_by_r(t.hi, t.lo);
+        }
+        self.subtract_wrapped_carry(out, carry)
+    }
+
+    /// (t mod r, t div r) for t = hi·2^128 + lo < 2^(192 - shift) with a
+    /// quotient below 2^128: the dividend is shifted once, then two 2-by-1
+    /// divisions by the normalised r.
+    #[inline(always)]
+    fn divide_by_r(&self, hi: u64, lo: u128) -> (u64, u128) {
+        let s = self.r_div.shift();
+        let (w1, w0) = ((lo >> 64) as u64, lo as u64);
+        let (q_hi, rem) = self.r_div.div_rem_scaled(shl_words(hi, w1, s), shl_words(w1, w0, s));
+        let (q_lo, rem) = self.r_div.div_rem_scaled(rem, w0 << s);
+        (rem >> s, ((q_hi as u128) << 64) | q_lo as u128)
+    }
+
+    /// The last step of every normalisation: `carry·r^k = -carry`, so subtract
+    /// carry = a·r + b (a < r) as a two-digit number.
+    #[inline(always)]
+    fn subtract_wrapped_carry(&self, out: [u64; K], carry: u128) -> [u64; K] {
         let (a, b) = self.r_div.div_rem((carry >> 64) as u64, carry as u64);
         let mut s = [0u64; K];
         s[0] = b;
@@ -302,4 +346,65 @@ impl<const K: usize> Field<K> {
         }
         Ok(())
     }
+}
+
+/// The positive and negative parts of the negacyclic product coefficients:
+/// u_i = Σ_{j≤i} x_j·y_{i-j} - Σ_{j>i} x_j·y_{i+k-j}. Zipped slices (no index
+/// arithmetic) keep the loops free of bounds checks.
+#[inline(always)]
+fn product_sums<S: ProductAccumulator, const K: usize>(xd: &[u64; K], yd: &[u64; K]) -> ([S; K], [S; K]) {
+    let mut pos = [S::default(); K];
+    let mut neg = [S::default(); K];
+    for i in 0..K {
+        for (&a, &b) in xd[..=i].iter().zip(yd[..=i].iter().rev()) {
+            pos[i].add_product(a, b);
+        }
+        for (&a, &b) in xd[i + 1..].iter().zip(yd[i + 1..].iter().rev()) {
+            neg[i].add_product(a, b);
+        }
+    }
+    (pos, neg)
+}
+
+/// Up to this k, squaring uses the multiplication loops (see [`square_sums`]).
+const SQUARE_BY_PRODUCT_MAX_K: usize = 8;
+
+/// [`product_sums`] for y = x: the cross products x_j·x_l (j < l) appear twice,
+/// so they are summed once (row by row, as zipped slices) and doubled.
+#[inline(always)]
+fn square_sums<S: ProductAccumulator, const K: usize>(xd: &[u64; K]) -> ([S; K], [S; K]) {
+    // Up to k = 8 the full product loops compile to tighter code than the
+    // halved ones (measured by instruction counts: p8 823 vs 1138 per square).
+    if K <= SQUARE_BY_PRODUCT_MAX_K {
+        return product_sums(xd, xd);
+    }
+    let mut pos = [S::default(); K];
+    let mut neg = [S::default(); K];
+    for j in 0..K {
+        let a = xd[j];
+        // l in (j, k - j): the product lands on coefficient j + l.
+        if 2 * j + 1 < K {
+            for (acc, &b) in pos[2 * j + 1..].iter_mut().zip(&xd[j + 1..K - j]) {
+                acc.add_product(a, b);
+            }
+        }
+        // l in [max(j + 1, k - j), k): it wraps to coefficient j + l - k.
+        let first = (j + 1).max(K - j);
+        for (acc, &b) in neg[j + first - K..].iter_mut().zip(&xd[first..]) {
+            acc.add_product(a, b);
+        }
+    }
+    for i in 0..K {
+        pos[i].double();
+        neg[i].double();
+    }
+    // The squares x_j² land on 2j (j < k/2) or wrap to 2j - k.
+    for j in 0..K {
+        if 2 * j < K {
+            pos[2 * j].add_product(xd[j], xd[j]);
+        } else {
+            neg[2 * j - K].add_product(xd[j], xd[j]);
+        }
+    }
+    (pos, neg)
 }

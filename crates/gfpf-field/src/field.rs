@@ -16,6 +16,32 @@ use crate::wide::{Acc192, Divisor};
 /// larger orders (only meaningful for huge transforms) are derived on demand.
 pub const ROOT_TABLE_MAX_LOG2: u32 = 64;
 
+/// How [`Field::mul`] accumulates and normalises, chosen when the field is
+/// built from exact bounds on the offset coefficients z_i and the carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MulKernel {
+    /// Every z_i + carry < r·2^64: `u128` sums and one word division by r per
+    /// digit (p4, p8, p16: r < 2^60 and small k).
+    NarrowSingle,
+    /// Every z_i + carry < 2^128: `u128` sums, two divisions per digit (the
+    /// other p-presets).
+    Narrow,
+    /// 192-bit sums, two divisions per digit (the t-presets, r ≈ 2^63..2^64).
+    Wide,
+}
+
+impl MulKernel {
+    /// A short description, e.g. for tables.
+    pub fn describe(self) -> &'static str {
+        match self {
+            MulKernel::NarrowSingle => "schoolbook, 128-bit sums, 1 division/digit",
+            MulKernel::Narrow => "schoolbook, 128-bit sums, 2 divisions/digit",
+            MulKernel::Wide => "schoolbook, 192-bit sums, 2 divisions/digit",
+        }
+    }
+}
+
 /// Miller–Rabin repetitions passed to GMP for custom primes. GMP runs a
 /// Baillie–PSW test first; repetitions beyond 24 add random-base rounds.
 const PRIMALITY_REPS: u32 = 26;
@@ -48,6 +74,7 @@ pub struct Field<const K: usize> {
     pub(crate) offset_first: Acc192,
     /// Added to coefficients 1..k: G(r-1). Σ offsets·r^i = G(r^k + 1) ≡ 0.
     pub(crate) offset_rest: Acc192,
+    pub(crate) mul_kernel: MulKernel,
     two_adicity: u32,
     nonresidue: u64,
     omega_max: Element<K>,
@@ -134,6 +161,7 @@ impl<const K: usize> Field<K> {
         // p - 1 = r^K, so its 2-adic valuation is K times that of r.
         let two_adicity = K as u32 * r.trailing_zeros();
         let g = K as u128 * (r as u128 + 2);
+        let offset_first = Acc192::mul_u64_u128(r + 1, g);
         let mut field = Self {
             preset,
             r,
@@ -141,8 +169,9 @@ impl<const K: usize> Field<K> {
             bits: p.significant_bits(),
             p,
             r_div: Divisor::new(r),
-            offset_first: Acc192::mul_u64_u128(r + 1, g),
+            offset_first,
             offset_rest: Acc192::mul_u64_u128(r - 1, g),
+            mul_kernel: Self::choose_mul_kernel(r, offset_first),
             two_adicity,
             nonresidue: 0,
             omega_max: Element::ZERO,
@@ -150,6 +179,22 @@ impl<const K: usize> Field<K> {
         };
         field.build_root_tower();
         Ok(field)
+    }
+
+    /// The largest value of z_i + carry in the normalisation of a product is
+    /// below Z + Z/(r-1) + 1 with Z = offset_first + k(r-1)²; pick the
+    /// cheapest kernel whose words hold it.
+    fn choose_mul_kernel(r: u64, offset_first: Acc192) -> MulKernel {
+        let offset = (Integer::from(offset_first.hi) << 128) + offset_first.lo;
+        let z = offset + Integer::from(K) * Integer::from(r - 1).square();
+        let t_max = Integer::from(&z / (r - 1)) + z + 1u32;
+        if t_max < Integer::from(r) << 64 {
+            MulKernel::NarrowSingle
+        } else if t_max < Integer::from(1) << 128 {
+            MulKernel::Narrow
+        } else {
+            MulKernel::Wide
+        }
     }
 
     /// DESIGN §1 "canonical tower": g the least quadratic non-residue ≥ 2,
@@ -254,6 +299,11 @@ impl<const K: usize> Field<K> {
             root = self.square(&root);
         }
         Ok(root)
+    }
+
+    /// The multiplication kernel this field uses.
+    pub fn mul_kernel(&self) -> MulKernel {
+        self.mul_kernel
     }
 
     /// 0.

@@ -46,6 +46,6 @@ mod wide;
 pub use convert::DisplayElement;
 pub use element::Element;
 pub use error::FieldError;
-pub use field::{Field, ROOT_TABLE_MAX_LOG2};
+pub use field::{Field, MulKernel, ROOT_TABLE_MAX_LOG2};
 pub use preset::Preset;
 pub use sparse::{MAX_SPARSE_TERMS, SparseRadix, SparseTerm};

@@ -27,17 +27,29 @@ impl Divisor {
         }
     }
 
+    /// The left shift that normalises the divisor (its leading zeros).
+    #[inline(always)]
+    pub(crate) fn shift(&self) -> u32 {
+        self.shift
+    }
+
     /// Returns `(n / d, n % d)` for `n = hi·2^64 + lo < d · 2^64` (so the
     /// quotient fits a word).
     #[inline(always)]
     pub(crate) fn div_rem(&self, hi: u64, lo: u64) -> (u64, u64) {
         // n < d·2^64 implies n·2^shift < normalized·2^64: no bits are lost and
-        // the high word is below `normalized`, as Alg. 4 requires. Word shifts
-        // (shift < 64; `(lo >> 1) >> (63 - shift)` is 0 for shift = 0) are
-        // cheaper than a variable u128 shift.
+        // the high word is below `normalized`, as Alg. 4 requires.
         let s = self.shift;
-        let u1 = (hi << s) | ((lo >> 1) >> (63 - s));
-        let u0 = lo << s;
+        let (q, rem) = self.div_rem_scaled(shl_words(hi, lo, s), lo << s);
+        (q, rem >> s)
+    }
+
+    /// Alg. 4 proper: for `n = u1·2^64 + u0` with `u1 < normalized`, returns
+    /// `(n / normalized, n % normalized)`. Callers that keep their dividends
+    /// pre-shifted by [`Divisor::shift`] get `(n / d, (n % d)·2^shift)` without
+    /// shifting twice.
+    #[inline(always)]
+    pub(crate) fn div_rem_scaled(&self, u1: u64, u0: u64) -> (u64, u64) {
         let d = self.normalized;
         let q = (self.reciprocal as u128 * u1 as u128).wrapping_add(((u1 as u128 + 1) << 64) | u0 as u128);
         let mut q1 = (q >> 64) as u64;
@@ -52,8 +64,16 @@ impl Divisor {
             q1 = q1.wrapping_add(1);
             rem -= d;
         }
-        (q1, rem >> self.shift)
+        (q1, rem)
     }
+}
+
+/// The high word of `(hi·2^64 + lo) << s` for `s < 64` (the bits of `hi` shifted
+/// out are dropped). `(lo >> 1) >> (63 - s)` is 0 for `s = 0`, where `lo >> 64`
+/// would overflow; word shifts are cheaper than a variable u128 shift.
+#[inline(always)]
+pub(crate) fn shl_words(hi: u64, lo: u64, s: u32) -> u64 {
+    (hi << s) | ((lo >> 1) >> (63 - s))
 }
 
 /// A 192-bit two's-complement accumulator, wrapping modulo 2^192.
@@ -139,6 +159,38 @@ impl ProductSum {
         let mut acc = Acc192::new(self.low_halves, (self.high_halves >> 64) as u64);
         acc.add(self.high_halves << 64);
         acc
+    }
+}
+
+/// A sum of products for the coefficients of a negacyclic product: the
+/// 192-bit [`ProductSum`] in general, a plain `u128` when the field's bounds
+/// allow (see `MulKernel`).
+pub(crate) trait ProductAccumulator: Copy + Default {
+    /// self += a·b.
+    fn add_product(&mut self, a: u64, b: u64);
+    /// self *= 2.
+    fn double(&mut self);
+}
+
+impl ProductAccumulator for ProductSum {
+    #[inline(always)]
+    fn add_product(&mut self, a: u64, b: u64) {
+        self.add(a, b);
+    }
+    #[inline(always)]
+    fn double(&mut self) {
+        ProductSum::double(self);
+    }
+}
+
+impl ProductAccumulator for u128 {
+    #[inline(always)]
+    fn add_product(&mut self, a: u64, b: u64) {
+        *self = self.wrapping_add(a as u128 * b as u128);
+    }
+    #[inline(always)]
+    fn double(&mut self) {
+        *self <<= 1;
     }
 }
 
