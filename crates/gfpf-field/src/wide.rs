@@ -100,25 +100,6 @@ impl Acc192 {
         self.hi = self.hi.wrapping_add(carry as u64);
     }
 
-    #[inline(always)]
-    pub(crate) fn sub(&mut self, x: u128) {
-        let (lo, borrow) = self.lo.overflowing_sub(x);
-        self.lo = lo;
-        self.hi = self.hi.wrapping_sub(borrow as u64);
-    }
-
-    #[inline(always)]
-    pub(crate) fn add_acc(&mut self, x: Acc192) {
-        self.add(x.lo);
-        self.hi = self.hi.wrapping_add(x.hi);
-    }
-
-    #[inline(always)]
-    pub(crate) fn sub_acc(&mut self, x: Acc192) {
-        self.sub(x.lo);
-        self.hi = self.hi.wrapping_sub(x.hi);
-    }
-
     /// `a · b` for a word `a` and a double word `b` (exact modulo 2^192).
     #[inline(always)]
     pub(crate) fn mul_u64_u128(a: u64, b: u128) -> Self {
@@ -130,9 +111,10 @@ impl Acc192 {
     }
 }
 
-/// A sum of up to 2^64 word products, kept as two independent 128-bit sums of
-/// their low and high halves: four additions per product, no carry chain
-/// between products.
+/// A signed sum of word products, kept as two independent wrapping 128-bit
+/// sums of their low and high halves: four additions (or subtractions) per
+/// product, no carry chain between products. Exact as long as the true value
+/// of each half-sum fits an `i128` and the total lies in [0, 2^191).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct ProductSum {
     low_halves: u128,
@@ -140,46 +122,54 @@ pub(crate) struct ProductSum {
 }
 
 impl ProductSum {
-    #[inline(always)]
-    pub(crate) fn add(&mut self, a: u64, b: u64) {
-        let p = a as u128 * b as u128;
-        self.low_halves += p as u64 as u128;
-        self.high_halves += p >> 64;
-    }
-
-    #[inline(always)]
-    pub(crate) fn double(&mut self) {
-        self.low_halves <<= 1;
-        self.high_halves <<= 1;
-    }
-
-    /// The sum, exactly (it is below 2^192).
+    /// The sum, exactly, for a total in [0, 2^191).
     #[inline(always)]
     pub(crate) fn value(&self) -> Acc192 {
-        let mut acc = Acc192::new(self.low_halves, (self.high_halves >> 64) as u64);
+        // Two's-complement: sign-extend each half-sum to 192 bits and add.
+        let low_sign = ((self.low_halves as i128) >> 127) as u64;
+        let high_top = ((self.high_halves as i128) >> 64) as u64;
+        let mut acc = Acc192::new(self.low_halves, low_sign.wrapping_add(high_top));
         acc.add(self.high_halves << 64);
         acc
     }
 }
 
-/// A sum of products for the coefficients of a negacyclic product: the
-/// 192-bit [`ProductSum`] in general, a plain `u128` when the field's bounds
-/// allow (see `MulKernel`).
+/// A signed sum of products for the coefficients of a negacyclic product: the
+/// 192-bit [`ProductSum`] in general, a plain wrapping `u128` when the
+/// field's bounds allow (see `MulKernel`).
 pub(crate) trait ProductAccumulator: Copy + Default {
     /// self += a·b.
     fn add_product(&mut self, a: u64, b: u64);
+    /// self -= a·b.
+    fn sub_product(&mut self, a: u64, b: u64);
     /// self *= 2.
     fn double(&mut self);
+    /// self += x, for a non-negative x < 2^192.
+    fn add_wide(&mut self, x: Acc192);
 }
 
 impl ProductAccumulator for ProductSum {
     #[inline(always)]
     fn add_product(&mut self, a: u64, b: u64) {
-        self.add(a, b);
+        let p = a as u128 * b as u128;
+        self.low_halves = self.low_halves.wrapping_add(p as u64 as u128);
+        self.high_halves = self.high_halves.wrapping_add(p >> 64);
+    }
+    #[inline(always)]
+    fn sub_product(&mut self, a: u64, b: u64) {
+        let p = a as u128 * b as u128;
+        self.low_halves = self.low_halves.wrapping_sub(p as u64 as u128);
+        self.high_halves = self.high_halves.wrapping_sub(p >> 64);
     }
     #[inline(always)]
     fn double(&mut self) {
-        ProductSum::double(self);
+        self.low_halves <<= 1;
+        self.high_halves <<= 1;
+    }
+    #[inline(always)]
+    fn add_wide(&mut self, x: Acc192) {
+        self.low_halves = self.low_halves.wrapping_add(x.lo as u64 as u128);
+        self.high_halves = self.high_halves.wrapping_add((x.lo >> 64) | ((x.hi as u128) << 64));
     }
 }
 
@@ -189,8 +179,16 @@ impl ProductAccumulator for u128 {
         *self = self.wrapping_add(a as u128 * b as u128);
     }
     #[inline(always)]
+    fn sub_product(&mut self, a: u64, b: u64) {
+        *self = self.wrapping_sub(a as u128 * b as u128);
+    }
+    #[inline(always)]
     fn double(&mut self) {
         *self <<= 1;
+    }
+    #[inline(always)]
+    fn add_wide(&mut self, x: Acc192) {
+        *self = self.wrapping_add(x.lo);
     }
 }
 
@@ -237,12 +235,29 @@ mod tests {
         a.add(u128::MAX);
         a.add(1);
         assert_eq!(a, Acc192::new(0, 1));
-        a.sub(1);
-        assert_eq!(a, Acc192::new(u128::MAX, 0));
-        a.sub_acc(Acc192::new(u128::MAX, 1));
-        assert_eq!(a, Acc192::new(0, u64::MAX));
-        a.add_acc(Acc192::new(0, 1));
-        assert_eq!(a, Acc192::default());
         assert_eq!(Acc192::mul_u64_u128(3, u128::MAX), Acc192::new(u128::MAX - 2, 2));
+    }
+
+    #[test]
+    fn signed_product_sums_are_exact() {
+        let mut s = ProductSum::default();
+        s.add_wide(Acc192::new(5, 1));
+        s.sub_product(u64::MAX, u64::MAX);
+        s.sub_product(u64::MAX, 3);
+        s.add_product(u64::MAX, u64::MAX);
+        s.add_product(2, 3);
+        s.double();
+        // 2·(2^128 + 5 - 3·(2^64 - 1) + 6) = 2^129 - 6·2^64 + 28
+        let expected = Acc192::new(28u128.wrapping_sub(6u128 << 64), 1);
+        assert_eq!(s.value(), expected);
+        // Intermediate negative half-sums are fine as long as the total is not.
+        let mut t = ProductSum::default();
+        t.sub_product(u64::MAX, u64::MAX);
+        t.add_wide(Acc192::new(u128::MAX, 0));
+        t.add_product(1, 1);
+        assert_eq!(
+            t.value(),
+            Acc192::new(u128::MAX - u64::MAX as u128 * u64::MAX as u128 + 1, 0)
+        );
     }
 }
