@@ -13,7 +13,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use gfpf_field::{Element, Field, Preset};
+use gfpf_field::{Element, Field, MulMethod, Preset};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rug::{Assign, Integer};
@@ -52,6 +52,16 @@ fn tour<const K: usize>(preset: Preset, products: usize) {
             black_box(f.mul(black_box(&xs[i % POOL]), black_box(&ys[i % POOL])));
         }
     });
+    // The method the field did not choose, for comparison.
+    let other = match f.mul_method() {
+        MulMethod::Schoolbook => f.clone().with_convolution().expect("convolution"),
+        _ => f.clone().with_mul_method(MulMethod::Schoolbook).expect("schoolbook"),
+    };
+    let other_time = time_per_op(products, |n| {
+        for i in 0..n {
+            black_box(other.mul(black_box(&xs[i % POOL]), black_box(&ys[i % POOL])));
+        }
+    });
     let square = time_per_op(products, |n| {
         for i in 0..n {
             black_box(f.square(black_box(&xs[i % POOL])));
@@ -84,7 +94,7 @@ fn tour<const K: usize>(preset: Preset, products: usize) {
         }
     });
     println!(
-        "{:<5} {:>22} {:>4} {:>5} {:>5} {:>3} | {:>10} {:>10} {:>10} {:>7.2}x | {:>9} {:>9} | {}",
+        "{:<5} {:>22} {:>4} {:>5} {:>5} {:>3} | {:>10} {:>10} {:>10} {:>7.2}x | {:>9} {:>9} | {} ({}); {}: {}",
         preset.name(),
         preset.sparse().to_string(),
         K,
@@ -97,7 +107,10 @@ fn tour<const K: usize>(preset: Preset, products: usize) {
         gmp / ours,
         fmt_ns(add),
         fmt_ns(shift),
+        f.mul_method().describe(),
         f.mul_kernel().describe(),
+        other.mul_method().describe(),
+        fmt_ns(other_time),
     );
 }
 
@@ -121,7 +134,7 @@ fn main() {
     }
     println!("gfpf-field tour: {products} products per preset and operation, one thread\n");
     println!(
-        "{:<5} {:>22} {:>4} {:>5} {:>5} {:>3} | {:>10} {:>10} {:>10} {:>8} | {:>9} {:>9} | mul kernel",
+        "{:<5} {:>22} {:>4} {:>5} {:>5} {:>3} | {:>10} {:>10} {:>10} {:>8} | {:>9} {:>9} | mul method (kernel); the other method",
         "name", "r", "k", "bits", "v", "g", "mul", "square", "GMP mulmod", "GMP/mul", "add", "mul_pow_r"
     );
     for preset in Preset::ALL {

@@ -20,7 +20,7 @@ use std::hint::select_unpredictable;
 use crate::element::Element;
 use crate::field::Field;
 use crate::field::MulKernel;
-use crate::wide::{ProductAccumulator, ProductSum, shl_words};
+use crate::wide::{Acc192, ProductAccumulator, ProductSum, shl_words};
 
 impl<const K: usize> Field<K> {
     /// Whether `x` is p - 1, the one value with a digit equal to r.
@@ -166,10 +166,15 @@ impl<const K: usize> Field<K> {
         if self.is_minus_one(yd) {
             return self.neg(x);
         }
+        if let Some(conv) = &self.convolution {
+            return Element(self.normalize(&conv.offset_coefficients(xd, yd, self.offset_first, self.offset_rest)));
+        }
         Element(match self.mul_kernel {
             MulKernel::NarrowSingle => self.normalize_narrow_single(&self.offset(product_sums::<u128, K>(xd, yd))),
             MulKernel::Narrow => self.normalize_narrow(&self.offset(product_sums::<u128, K>(xd, yd))),
-            MulKernel::Wide => self.normalize_wide(&self.offset(product_sums::<ProductSum, K>(xd, yd))),
+            MulKernel::Wide => {
+                self.normalize_wide(&self.offset(product_sums::<ProductSum, K>(xd, yd)).map(|z| z.value()))
+            }
         })
     }
 
@@ -180,10 +185,13 @@ impl<const K: usize> Field<K> {
         if self.is_minus_one(xd) {
             return self.one();
         }
+        if let Some(conv) = &self.convolution {
+            return Element(self.normalize(&conv.offset_coefficients(xd, xd, self.offset_first, self.offset_rest)));
+        }
         Element(match self.mul_kernel {
             MulKernel::NarrowSingle => self.normalize_narrow_single(&self.offset(square_sums::<u128, K>(xd))),
             MulKernel::Narrow => self.normalize_narrow(&self.offset(square_sums::<u128, K>(xd))),
-            MulKernel::Wide => self.normalize_wide(&self.offset(square_sums::<ProductSum, K>(xd))),
+            MulKernel::Wide => self.normalize_wide(&self.offset(square_sums::<ProductSum, K>(xd)).map(|z| z.value())),
         })
     }
 
@@ -229,15 +237,26 @@ impl<const K: usize> Field<K> {
 
     /// Normalisation with 192-bit coefficients (`MulKernel::Wide`).
     #[inline(always)]
-    fn normalize_wide(&self, z: &[ProductSum; K]) -> [u64; K] {
+    fn normalize_wide(&self, z: &[Acc192; K]) -> [u64; K] {
         let mut out = [0u64; K];
         let mut carry = 0u128;
         for i in 0..K {
-            let mut t = z[i].value();
+            let mut t = z[i];
             t.add(carry);
             (out[i], carry) = self.divide_by_r(t.hi, t.lo);
         }
         self.subtract_wrapped_carry(out, carry)
+    }
+
+    /// Normalises offset coefficients given in 192 bits with the field's kernel
+    /// (the narrow kernels know they fit 128 bits).
+    #[inline(always)]
+    fn normalize(&self, z: &[Acc192; K]) -> [u64; K] {
+        match self.mul_kernel {
+            MulKernel::NarrowSingle => self.normalize_narrow_single(&z.map(|t| t.lo)),
+            MulKernel::Narrow => self.normalize_narrow(&z.map(|t| t.lo)),
+            MulKernel::Wide => self.normalize_wide(z),
+        }
     }
 
     /// (t mod r, t div r) for t = hi·2^128 + lo < 2^(192 - shift) with a

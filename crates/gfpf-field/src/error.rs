@@ -99,6 +99,14 @@ pub enum FieldError {
         /// Position of the zero in the input (0 for a single element).
         index: usize,
     },
+    /// The multiplication method cannot be used for this field.
+    #[error("multiplication method {method} is not available here: {reason}")]
+    UnsupportedMulMethod {
+        /// The method asked for.
+        method: &'static str,
+        /// Why not.
+        reason: &'static str,
+    },
     /// A root of unity of order 2^log2_n was asked for but p - 1 has a smaller 2-adic valuation.
     #[error("no root of unity of order 2^{log2_n}: the 2-adicity of p - 1 is {two_adicity}")]
     RootOrderTooLarge {

@@ -35,6 +35,7 @@
 pub struct ReadmeDoctests;
 
 mod arith;
+mod conv;
 mod convert;
 mod element;
 mod error;
@@ -43,9 +44,10 @@ mod preset;
 mod sparse;
 mod wide;
 
+pub use conv::MulMethod;
 pub use convert::DisplayElement;
 pub use element::Element;
 pub use error::FieldError;
-pub use field::{Field, MulKernel, ROOT_TABLE_MAX_LOG2};
+pub use field::{CONVOLUTION_MIN_K, Field, MulKernel, ROOT_TABLE_MAX_LOG2};
 pub use preset::Preset;
 pub use sparse::{MAX_SPARSE_TERMS, SparseRadix, SparseTerm};

@@ -5,7 +5,7 @@ mod common;
 use std::sync::OnceLock;
 
 use common::arb_element;
-use gfpf_field::{Element, Field, FieldError, Preset};
+use gfpf_field::{Element, Field, FieldError, MulMethod, Preset};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rug::Integer;
@@ -158,12 +158,30 @@ macro_rules! oracle_suite {
                 FIELD.get_or_init(|| Field::preset(Preset::$preset).expect("preset"))
             }
 
+            /// The same field with the other multiplication method.
+            fn other_method() -> &'static Field<$k> {
+                static FIELD: OnceLock<Field<$k>> = OnceLock::new();
+                FIELD.get_or_init(|| {
+                    let f = Field::preset(Preset::$preset).expect("preset");
+                    match f.mul_method() {
+                        MulMethod::Schoolbook => f.with_convolution().expect("convolution"),
+                        _ => f.with_mul_method(MulMethod::Schoolbook).expect("schoolbook"),
+                    }
+                })
+            }
+
             proptest! {
                 #![proptest_config(ProptestConfig::with_cases($cases))]
 
                 #[test]
                 fn ring_ops_match_gmp(x in arb_element(field()), y in arb_element(field())) {
                     check_ring_ops(field(), &x, &y)?;
+                }
+
+                #[test]
+                fn other_mul_method_matches_gmp(x in arb_element(field()), y in arb_element(field())) {
+                    check_ring_ops(other_method(), &x, &y)?;
+                    prop_assert_eq!(other_method().mul(&x, &y), field().mul(&x, &y));
                 }
 
                 #[test]
@@ -199,6 +217,7 @@ macro_rules! oracle_suite {
                 for x in &edges {
                     for y in &edges {
                         check_ring_ops(f, x, y).unwrap();
+                        check_ring_ops(other_method(), x, y).unwrap();
                     }
                 }
             }

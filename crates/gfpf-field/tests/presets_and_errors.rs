@@ -1,6 +1,6 @@
 //! Presets against the DESIGN table, custom fields, and every error variant.
 
-use gfpf_field::{Element, Field, FieldError, Preset, SparseRadix, SparseTerm};
+use gfpf_field::{Element, Field, FieldError, MulMethod, Preset, SparseRadix, SparseTerm};
 use rug::Integer;
 use rug::integer::IsPrime;
 use rug::ops::Pow;
@@ -245,4 +245,50 @@ fn random_is_uniform_enough_and_canonical() {
         bins[(x.digits()[1] as u128 * 8 / f.r() as u128) as usize] += 1;
     }
     assert!(bins.iter().all(|&b| (850..1150).contains(&b)), "{bins:?}");
+}
+
+fn convolution_primes<const K: usize>(preset: Preset) -> usize {
+    match Field::<K>::preset(preset)
+        .unwrap()
+        .with_convolution()
+        .unwrap()
+        .mul_method()
+    {
+        MulMethod::Convolution { primes } => primes,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn convolution_uses_the_primes_the_crt_bound_needs() {
+    // 2·k·r² < 2^124 for every p-preset (r < 2^60), above it for the t-presets.
+    assert_eq!(convolution_primes::<4>(Preset::P4), 2);
+    assert_eq!(convolution_primes::<8>(Preset::P8), 2);
+    assert_eq!(convolution_primes::<16>(Preset::P16), 2);
+    assert_eq!(convolution_primes::<32>(Preset::P32), 2);
+    assert_eq!(convolution_primes::<64>(Preset::P64), 2);
+    assert_eq!(convolution_primes::<128>(Preset::P128), 2);
+    assert_eq!(convolution_primes::<2>(Preset::T2), 3);
+    assert_eq!(convolution_primes::<8>(Preset::T8), 3);
+    assert_eq!(convolution_primes::<128>(Preset::T128), 3);
+    let t8 = Field::<8>::preset(Preset::T8).unwrap();
+    assert!(matches!(
+        t8.clone().with_mul_method(MulMethod::Convolution { primes: 2 }),
+        Err(FieldError::UnsupportedMulMethod { .. })
+    ));
+    assert!(matches!(
+        t8.clone().with_mul_method(MulMethod::Convolution { primes: 4 }),
+        Err(FieldError::UnsupportedMulMethod { .. })
+    ));
+    // Three primes also work where two would do.
+    let p8 = Field::<8>::preset(Preset::P8).unwrap();
+    let p8_three = p8
+        .clone()
+        .with_mul_method(MulMethod::Convolution { primes: 3 })
+        .unwrap();
+    let x = p8.minus_one();
+    let y = p8.from_u64(12345);
+    let z = p8.sub(&p8.zero(), &p8.from_u64(3));
+    assert_eq!(p8_three.mul(&z, &y), p8.mul(&z, &y));
+    assert_eq!(p8_three.mul(&x, &y), p8.neg(&y));
 }

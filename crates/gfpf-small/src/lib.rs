@@ -1,0 +1,47 @@
+//! Word-size prime fields for gfpf, usable on their own.
+//!
+//! * [`Montgomery64`], [`Montgomery32`], [`Barrett64`], [`ShoupFactor`]:
+//!   modular multiplication with documented input and output ranges.
+//! * [`primes`]: deterministic primality for `u64`, roots of unity, and the
+//!   prime tables (the thesis' 30-bit Fourier primes, 62-bit NTT primes, 50-bit
+//!   primes for floating point).
+//! * [`FpModulus`]: arithmetic modulo q < 2^50 in f64 with FMA (error-free
+//!   transformations) and exact dot products (λ-algorithm and the
+//!   (α, β, γ, δ) splitting without reductions in the main loop).
+//! * [`Plan`]: power-of-two NTTs modulo q < 2^62 (radix-4 passes of Harvey's
+//!   lazy butterflies, Shoup twiddles), cyclic and negacyclic convolution.
+//! * [`RnsBasis`], [`Crt2`], [`Crt3`]: projection of multi-word integers to
+//!   residues, mixed-radix reconstruction, centred CRT.
+//!
+//! ```
+//! use gfpf_small::{Plan, primes::NTT_PRIMES_62};
+//!
+//! let q = NTT_PRIMES_62[0];
+//! let plan = Plan::try_new(4, q)?;
+//! // (1 + X)·(1 + X) mod (X^4 + 1) = 1 + 2X + X²
+//! let mut out = [0; 4];
+//! plan.negacyclic_convolution(&[1, 1, 0, 0], &[1, 1, 0, 0], &mut out)?;
+//! assert_eq!(out, [1, 2, 1, 0]);
+//! // X³·X = X^4 = -1
+//! plan.negacyclic_convolution(&[0, 0, 0, 1], &[0, 1, 0, 0], &mut out)?;
+//! assert_eq!(out, [q - 1, 0, 0, 0]);
+//! # Ok::<(), gfpf_small::SmallError>(())
+//! ```
+
+mod barrett;
+mod crt;
+mod error;
+mod fp;
+mod montgomery;
+mod ntt;
+pub mod primes;
+mod shoup;
+
+pub use barrett::Barrett64;
+pub use crt::{Crt2, Crt3, MAX_RNS_PRIMES, RnsBasis};
+pub use error::SmallError;
+pub use fp::{FP_MAX_MODULUS, FpModulus, SPLIT_CHUNK};
+pub use montgomery::{Montgomery32, Montgomery64};
+pub use ntt::{NTT_MAX_MODULUS, Plan};
+pub use primes::root_of_unity;
+pub use shoup::ShoupFactor;
