@@ -167,7 +167,12 @@ impl<const K: usize> Field<K> {
             return self.neg(x);
         }
         if let Some(conv) = &self.convolution {
-            return Element(self.normalize(&conv.offset_coefficients(xd, yd, self.offset_first, self.offset_rest)));
+            return Element(self.normalize(&conv.offset_coefficients(
+                xd,
+                Some(yd),
+                self.offset_first,
+                self.offset_rest,
+            )));
         }
         Element(match self.mul_kernel {
             MulKernel::NarrowSingle => self.normalize_narrow_single(&self.offset(product_sums::<u128, K>(xd, yd))),
@@ -186,7 +191,7 @@ impl<const K: usize> Field<K> {
             return self.one();
         }
         if let Some(conv) = &self.convolution {
-            return Element(self.normalize(&conv.offset_coefficients(xd, xd, self.offset_first, self.offset_rest)));
+            return Element(self.normalize(&conv.offset_coefficients(xd, None, self.offset_first, self.offset_rest)));
         }
         Element(match self.mul_kernel {
             MulKernel::NarrowSingle => self.normalize_narrow_single(&self.offset(square_sums::<u128, K>(xd))),

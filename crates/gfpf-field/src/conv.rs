@@ -77,22 +77,24 @@ impl Convolution {
         Some(Self { plans, crt })
     }
 
-    /// The negacyclic coefficients u_i of x·y mod (X^k + 1) over Z, each
-    /// added to `offsets[i]` (which makes it non-negative).
+    /// The negacyclic coefficients u_i of x·y (x² when `y` is `None`) mod
+    /// (X^k + 1) over Z, each added to its offset (which makes it non-negative).
     #[inline]
     pub(crate) fn offset_coefficients<const K: usize>(
         &self,
         x: &[u64; K],
-        y: &[u64; K],
+        y: Option<&[u64; K]>,
         offset_first: Acc192,
         offset_rest: Acc192,
     ) -> [Acc192; K] {
         let mut residues = [[0u64; K]; 3];
         for (plan, res) in self.plans.iter().zip(&mut residues) {
-            let mut scratch = *y;
             *res = *x;
-            plan.negacyclic_convolution_in_place(res, &mut scratch)
-                .expect("plans are built for length k");
+            match y {
+                Some(y) => plan.negacyclic_convolution_in_place(res, &mut y.clone()),
+                None => plan.negacyclic_square_in_place(res),
+            }
+            .expect("plans are built for length k");
         }
         let mut z = [Acc192::default(); K];
         for (i, zi) in z.iter_mut().enumerate() {

@@ -43,15 +43,21 @@ impl MulKernel {
     }
 }
 
-/// From this k on, [`Field::mul`] uses the convolution method (ISSAC 2019
+/// From this k on, a field whose CRT bound 2·k·r² is met by **two** 62-bit
+/// primes (the p-presets, r < 2^60) multiplies by convolution (ISSAC 2019
 /// Algorithm 1) instead of schoolbook.
 ///
-/// Measured with `field_tour` (one thread, Xeon 2.8 GHz): schoolbook wins at
-/// every preset, by 7x at k = 4 down to 1.04x (p128) and 1.12x (t128) at
-/// k = 128. Schoolbook grows as k², the convolution as s·k·log k, so the
-/// crossover lies just above 128: k = 256 (custom fields only) is an
-/// extrapolation, not a measurement.
-pub const CONVOLUTION_MIN_K: usize = 256;
+/// Measured with `field_tour` (one thread, Xeon 2.8 GHz, 10^5 products, two
+/// runs): p128 convolution 12.2–13.0 µs vs schoolbook 13.4–14.3 µs; p64
+/// 5.8–6.0 µs vs 3.7–4.0 µs. Schoolbook grows as k², the convolution as
+/// k·log k.
+pub const CONVOLUTION_MIN_K_TWO_PRIMES: usize = 128;
+
+/// The same threshold for fields that need **three** primes (the t-presets,
+/// r ≈ 2^63..2^64): at k = 128 schoolbook still wins (t128: 18.4–19.7 µs vs
+/// 19.1–22.0 µs), so the switch is at the next power of two, k = 256, which
+/// only custom fields reach — an extrapolation, not a measurement.
+pub const CONVOLUTION_MIN_K_THREE_PRIMES: usize = 256;
 
 /// Miller–Rabin repetitions passed to GMP for custom primes. GMP runs a
 /// Baillie–PSW test first; repetitions beyond 24 add random-base rounds.
@@ -193,14 +199,20 @@ impl<const K: usize> Field<K> {
             roots: Vec::new(),
         };
         field.build_root_tower();
-        if K >= CONVOLUTION_MIN_K {
+        let threshold = match Convolution::primes_needed(K, r) {
+            Some(2) => CONVOLUTION_MIN_K_TWO_PRIMES,
+            Some(3) => CONVOLUTION_MIN_K_THREE_PRIMES,
+            _ => usize::MAX,
+        };
+        if K >= threshold {
             field = field.with_convolution()?;
         }
         Ok(field)
     }
 
     /// This field multiplying by the given method (the default is chosen by k,
-    /// see [`CONVOLUTION_MIN_K`]); results are identical, only speed differs.
+    /// see [`CONVOLUTION_MIN_K_TWO_PRIMES`]); results are identical, only
+    /// speed differs.
     pub fn with_mul_method(self, method: MulMethod) -> Result<Self, FieldError> {
         match method {
             MulMethod::Schoolbook => Ok(Self {

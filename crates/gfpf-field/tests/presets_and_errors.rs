@@ -292,3 +292,23 @@ fn convolution_uses_the_primes_the_crt_bound_needs() {
     assert_eq!(p8_three.mul(&z, &y), p8.mul(&z, &y));
     assert_eq!(p8_three.mul(&x, &y), p8.neg(&y));
 }
+
+#[test]
+fn default_multiplication_methods() {
+    assert_eq!(
+        Field::<128>::preset(Preset::P128).unwrap().mul_method(),
+        MulMethod::Convolution { primes: 2 }
+    );
+    assert_eq!(
+        Field::<64>::preset(Preset::P64).unwrap().mul_method(),
+        MulMethod::Schoolbook
+    );
+    assert_eq!(
+        Field::<128>::preset(Preset::T128).unwrap().mul_method(),
+        MulMethod::Schoolbook
+    );
+    assert_eq!(
+        Field::<8>::preset(Preset::T8).unwrap().mul_method(),
+        MulMethod::Schoolbook
+    );
+}

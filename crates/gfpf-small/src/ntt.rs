@@ -34,10 +34,10 @@ pub struct Plan {
     forward_twiddles: Vec<ShoupFactor>,
     /// Inverse twiddles, same layout, powers of ω^(-1).
     inverse_twiddles: Vec<ShoupFactor>,
-    /// θ^j for the negacyclic twist.
-    twist: Vec<ShoupFactor>,
-    /// θ^(-j)·n^(-1) for the untwist (with the inverse scaling folded in).
-    untwist: Vec<ShoupFactor>,
+    /// ψ^(bitrev(k)) for the merged negacyclic transform (ψ = θ, order 2n).
+    psi_rev: Vec<ShoupFactor>,
+    /// ψ^(-bitrev(k)) for its inverse.
+    psi_inv_rev: Vec<ShoupFactor>,
     /// n^(-1).
     n_inv: ShoupFactor,
     /// For the pointwise products.
@@ -100,13 +100,16 @@ impl Plan {
             }
             table
         };
-        let powers = |base: u64, scale: u64| {
-            let mut power = scale;
+        // k ↦ root^(bitrev_m(k)), k < n.
+        let bit_reversed_powers = |root: u64| {
             (0..n)
-                .map(|_| {
-                    let f = ShoupFactor::new(power, q);
-                    power = (power as u128 * base as u128 % q as u128) as u64;
-                    f
+                .map(|k| {
+                    let e = if log2n == 0 {
+                        0
+                    } else {
+                        k.reverse_bits() >> (usize::BITS - log2n)
+                    };
+                    ShoupFactor::new(pow_mod(root, e as u64, q), q)
                 })
                 .collect::<Vec<_>>()
         };
@@ -115,8 +118,8 @@ impl Plan {
             q,
             forward_twiddles: layer_twiddles(omega),
             inverse_twiddles: layer_twiddles(omega_inv),
-            twist: powers(theta, 1),
-            untwist: powers(theta_inv, n_inv),
+            psi_rev: bit_reversed_powers(theta),
+            psi_inv_rev: bit_reversed_powers(theta_inv),
             n_inv: ShoupFactor::new(n_inv, q),
             barrett: Barrett64::new(q)?,
         })
@@ -269,34 +272,106 @@ impl Plan {
     }
 
     /// a ← a * b mod (X^n + 1) without allocating; `b` is used as scratch and
-    /// left unspecified. Inputs may be any `u64` (they are reduced by the
-    /// twist, whose Shoup multiplication accepts x < 2^64); outputs are < q.
+    /// left unspecified. Inputs may be any `u64`; outputs are < q.
     pub fn negacyclic_convolution_in_place(&self, a: &mut [u64], b: &mut [u64]) -> Result<(), SmallError> {
         self.check_len(a.len())?;
         self.check_len(b.len())?;
-        let q = self.q;
-        for ((x, y), t) in a.iter_mut().zip(b.iter_mut()).zip(&self.twist) {
-            *x = t.mul_lazy(*x, q);
-            *y = t.mul_lazy(*y, q);
-        }
-        self.forward_lazy(a);
-        self.forward_lazy(b);
+        self.negacyclic_forward_lazy(a);
+        self.negacyclic_forward_lazy(b);
         self.pointwise(a, b);
-        self.inverse_lazy(a);
-        for (x, t) in a.iter_mut().zip(&self.untwist) {
-            *x = t.mul(*x, q);
-        }
+        self.negacyclic_inverse(a);
         Ok(())
     }
 
-    /// out[i] = out[i]·b[i] mod q for lazy inputs in [0, 2q) (outputs < q).
+    /// a ← a² mod (X^n + 1) without allocating (one forward transform).
+    /// Inputs may be any `u64`; outputs are < q.
+    pub fn negacyclic_square_in_place(&self, a: &mut [u64]) -> Result<(), SmallError> {
+        self.check_len(a.len())?;
+        self.negacyclic_forward_lazy(a);
+        let q = self.q;
+        for x in a.iter_mut() {
+            let y = reduce_from_4q(*x, q);
+            *x = self.barrett.mul(y, y);
+        }
+        self.negacyclic_inverse(a);
+        Ok(())
+    }
+
+    /// The merged negacyclic transform (Longa & Naehrig 2016): Cooley–Tukey
+    /// layers whose twiddles are the powers ψ^(bitrev(k)) of a primitive 2n-th
+    /// root, so no separate twist by ψ^j is needed. Natural order in (any
+    /// u64), bit-reversed evaluations at the odd powers of ψ out, in [0, 4q).
+    fn negacyclic_forward_lazy(&self, a: &mut [u64]) {
+        let q = self.q;
+        let two_q = 2 * q;
+        // Bring arbitrary words below 4q (2^64 < 6q for q > 2^61.4; smaller q
+        // take the general reduction).
+        if 6 * (q as u128) > 1u128 << 64 {
+            for x in a.iter_mut() {
+                if *x >= two_q {
+                    *x -= two_q;
+                }
+            }
+        } else {
+            for x in a.iter_mut() {
+                *x %= two_q;
+            }
+        }
+        let n = self.n;
+        let mut t = n;
+        let mut m = 1;
+        while m < n {
+            t /= 2;
+            for (i, block) in a.chunks_exact_mut(2 * t).enumerate() {
+                let s = &self.psi_rev[m + i];
+                let (lo, hi) = block.split_at_mut(t);
+                for (u, v) in lo.iter_mut().zip(hi.iter_mut()) {
+                    // Harvey's lazy CT butterfly on [0, 4q).
+                    let x = if *u >= two_q { *u - two_q } else { *u };
+                    let y = s.mul_lazy(*v, q);
+                    *u = x + y;
+                    *v = x + two_q - y;
+                }
+            }
+            m *= 2;
+        }
+    }
+
+    /// Inverse of [`Plan::negacyclic_forward_lazy`], Gentleman–Sande layers with
+    /// ψ^(-bitrev(k)); input in [0, 2q) bit-reversed, output natural, scaled by
+    /// n^(-1), in [0, q).
+    fn negacyclic_inverse(&self, a: &mut [u64]) {
+        let q = self.q;
+        let two_q = 2 * q;
+        let n = self.n;
+        let mut t = 1;
+        let mut m = n;
+        while m > 1 {
+            let h = m / 2;
+            for (i, block) in a.chunks_exact_mut(2 * t).enumerate() {
+                let s = &self.psi_inv_rev[h + i];
+                let (lo, hi) = block.split_at_mut(t);
+                for (u, v) in lo.iter_mut().zip(hi.iter_mut()) {
+                    let (x, y) = (*u, *v);
+                    let sum = x + y;
+                    *u = if sum >= two_q { sum - two_q } else { sum };
+                    *v = s.mul_lazy(x + two_q - y, q);
+                }
+            }
+            t *= 2;
+            m = h;
+        }
+        for x in a.iter_mut() {
+            *x = self.n_inv.mul(*x, q);
+        }
+    }
+
+    /// out[i] = out[i]·b[i] mod q for lazy inputs in [0, 4q) (outputs < q).
     #[inline]
     fn pointwise(&self, out: &mut [u64], b: &[u64]) {
         let q = self.q;
         for (o, &y) in out.iter_mut().zip(b) {
-            let x = if *o >= q { *o - q } else { *o };
-            let y = if y >= q { y - q } else { y };
-            *o = self.barrett.mul(x, y);
+            *o = self.barrett.mul(reduce_from_4q(*o, q), reduce_from_4q(y, q));
         }
     }
 }
@@ -319,6 +394,13 @@ fn dit_butterfly(x: u64, y: u64, w: &ShoupFactor, q: u64, two_q: u64) -> (u64, u
         if s >= two_q { s - two_q } else { s },
         if d >= two_q { d - two_q } else { d },
     )
+}
+
+/// x mod q for x < 4q.
+#[inline(always)]
+fn reduce_from_4q(x: u64, q: u64) -> u64 {
+    let x = if x >= 2 * q { x - 2 * q } else { x };
+    if x >= q { x - q } else { x }
 }
 
 fn reduce_from_2q(data: &mut [u64], q: u64) {
