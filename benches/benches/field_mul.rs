@@ -3,6 +3,8 @@
 //! Each iteration runs one operation on each of `BATCH` random pairs (the same
 //! pairs for gfpf and GMP); throughput is reported per operation.
 //! GMP's side is rug `mpz_mul` + `mpz_tdiv_r` (`(a*b) % p`) into a reused integer.
+//! `gfpf_mul` is the field's default method (see `Field::mul_method`); the other
+//! method is timed too, as `gfpf_mul_schoolbook` or `gfpf_mul_convolution`.
 //!
 //! ```text
 //! cargo bench -p gfpf-benches --bench field_mul [-- t8]
@@ -13,7 +15,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gfpf_benches::random_pairs;
-use gfpf_field::{Field, Preset};
+use gfpf_field::{Field, MulMethod, Preset};
 use rug::{Assign, Integer};
 
 const BATCH: usize = 1024;
@@ -38,6 +40,24 @@ fn bench_preset<const K: usize>(c: &mut Criterion, preset: Preset) {
         b.iter(|| {
             for x in &xs {
                 black_box(f.square(black_box(x)));
+            }
+        })
+    });
+    // The method the field did not choose, for the threshold's record.
+    let (other, other_name) = match f.mul_method() {
+        MulMethod::Schoolbook => (
+            f.clone().with_convolution().expect("convolution"),
+            "gfpf_mul_convolution",
+        ),
+        _ => (
+            f.clone().with_mul_method(MulMethod::Schoolbook).expect("schoolbook"),
+            "gfpf_mul_schoolbook",
+        ),
+    };
+    group.bench_function(other_name, |b| {
+        b.iter(|| {
+            for (x, y) in xs.iter().zip(&ys) {
+                black_box(other.mul(black_box(x), black_box(y)));
             }
         })
     });

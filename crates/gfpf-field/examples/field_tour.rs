@@ -1,13 +1,14 @@
 //! Prints the preset table and times field multiplication against GMP.
 //!
 //! ```text
-//! cargo run --release -p gfpf-field --example field_tour [-- --products N]
+//! cargo run --release -p gfpf-field --example field_tour [-- --products N] [--preset NAME] [--compare]
 //! ```
 //!
 //! For every preset: N random products (default 10^6, cycling through 1024
 //! random pairs) with `Field::mul`, `Field::square`, and GMP `mpz_mul` +
 //! `mpz_tdiv_r` on the same inputs (rug, reusing one output integer); then
-//! `add` and `mul_pow_r`. One timed run per operation, reported per operation;
+//! `add` and `mul_pow_r`. With `--compare`, also the multiplication method
+//! the field did not choose (how the thresholds were measured). One timed run per operation, reported per operation;
 //! the criterion bench `field_mul` (package gfpf-benches) gives medians.
 
 use std::hint::black_box;
@@ -35,7 +36,7 @@ fn fmt_ns(ns: f64) -> String {
     }
 }
 
-fn tour<const K: usize>(preset: Preset, products: usize) {
+fn tour<const K: usize>(preset: Preset, products: usize, compare: bool) {
     let f = Field::<K>::preset(preset).expect("preset");
     let mut rng = StdRng::seed_from_u64(2019);
     let xs: Vec<Element<K>> = (0..POOL).map(|_| f.random(&mut rng)).collect();
@@ -53,14 +54,16 @@ fn tour<const K: usize>(preset: Preset, products: usize) {
         }
     });
     // The method the field did not choose, for comparison.
-    let other = match f.mul_method() {
+    let other = compare.then(|| match f.mul_method() {
         MulMethod::Schoolbook => f.clone().with_convolution().expect("convolution"),
         _ => f.clone().with_mul_method(MulMethod::Schoolbook).expect("schoolbook"),
-    };
-    let other_time = time_per_op(products, |n| {
-        for i in 0..n {
-            black_box(other.mul(black_box(&xs[i % POOL]), black_box(&ys[i % POOL])));
-        }
+    });
+    let other_time = other.as_ref().map(|other| {
+        time_per_op(products, |n| {
+            for i in 0..n {
+                black_box(other.mul(black_box(&xs[i % POOL]), black_box(&ys[i % POOL])));
+            }
+        })
     });
     let square = time_per_op(products, |n| {
         for i in 0..n {
@@ -94,7 +97,7 @@ fn tour<const K: usize>(preset: Preset, products: usize) {
         }
     });
     println!(
-        "{:<5} {:>22} {:>4} {:>5} {:>5} {:>3} | {:>10} {:>10} {:>10} {:>7.2}x | {:>9} {:>9} | {} ({}); {}: {}",
+        "{:<5} {:>22} {:>4} {:>5} {:>5} {:>3} | {:>10} {:>10} {:>10} {:>7.2}x | {:>9} {:>9} | {} ({}){}",
         preset.name(),
         preset.sparse().to_string(),
         K,
@@ -109,32 +112,36 @@ fn tour<const K: usize>(preset: Preset, products: usize) {
         fmt_ns(shift),
         f.mul_method().describe(),
         f.mul_kernel().describe(),
-        other.mul_method().describe(),
-        fmt_ns(other_time),
+        match (&other, other_time) {
+            (Some(o), Some(t)) => format!("; {}: {}", o.mul_method().describe(), fmt_ns(t)),
+            _ => String::new(),
+        },
     );
 }
 
 fn main() {
     let mut products = 1_000_000usize;
     let mut only: Option<String> = None;
+    let mut compare = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--products" => products = args.next().and_then(|v| v.parse().ok()).expect("--products N"),
             "--preset" => only = args.next(),
+            "--compare" => compare = true,
             "--help" | "-h" => {
-                println!("usage: field_tour [--products N] [--preset NAME]");
+                println!("usage: field_tour [--products N] [--preset NAME] [--compare]");
                 return;
             }
             other => {
-                eprintln!("unknown argument {other:?}; usage: field_tour [--products N] [--preset NAME]");
+                eprintln!("unknown argument {other:?}; usage: field_tour [--products N] [--preset NAME] [--compare]");
                 std::process::exit(2);
             }
         }
     }
     println!("gfpf-field tour: {products} products per preset and operation, one thread\n");
     println!(
-        "{:<5} {:>22} {:>4} {:>5} {:>5} {:>3} | {:>10} {:>10} {:>10} {:>8} | {:>9} {:>9} | mul method (kernel); the other method",
+        "{:<5} {:>22} {:>4} {:>5} {:>5} {:>3} | {:>10} {:>10} {:>10} {:>8} | {:>9} {:>9} | mul method (kernel)",
         "name", "r", "k", "bits", "v", "g", "mul", "square", "GMP mulmod", "GMP/mul", "add", "mul_pow_r"
     );
     for preset in Preset::ALL {
@@ -142,13 +149,13 @@ fn main() {
             continue;
         }
         match preset.k() {
-            2 => tour::<2>(preset, products),
-            4 => tour::<4>(preset, products),
-            8 => tour::<8>(preset, products),
-            16 => tour::<16>(preset, products),
-            32 => tour::<32>(preset, products),
-            64 => tour::<64>(preset, products),
-            128 => tour::<128>(preset, products),
+            2 => tour::<2>(preset, products, compare),
+            4 => tour::<4>(preset, products, compare),
+            8 => tour::<8>(preset, products, compare),
+            16 => tour::<16>(preset, products, compare),
+            32 => tour::<32>(preset, products, compare),
+            64 => tour::<64>(preset, products, compare),
+            128 => tour::<128>(preset, products, compare),
             k => unreachable!("preset with k = {k}"),
         }
     }

@@ -20,7 +20,7 @@ use std::hint::select_unpredictable;
 use crate::element::Element;
 use crate::field::Field;
 use crate::field::MulKernel;
-use crate::wide::{Acc192, ProductAccumulator, ProductSum, shl_words};
+use crate::wide::{Acc192, HalfSums, ProductAccumulator, ProductSum, WideAccumulator, shl_words};
 
 impl<const K: usize> Field<K> {
     /// Whether `x` is p - 1, the one value with a digit equal to r.
@@ -177,9 +177,8 @@ impl<const K: usize> Field<K> {
         Element(match self.mul_kernel {
             MulKernel::NarrowSingle => self.normalize_narrow_single(&self.offset(product_sums::<u128, K>(xd, yd))),
             MulKernel::Narrow => self.normalize_narrow(&self.offset(product_sums::<u128, K>(xd, yd))),
-            MulKernel::Wide => {
-                self.normalize_wide(&self.offset(product_sums::<ProductSum, K>(xd, yd)).map(|z| z.value()))
-            }
+            MulKernel::Wide if K <= FULL_UNROLL_MAX_K => self.wide_from(product_sums::<HalfSums, K>(xd, yd)),
+            MulKernel::Wide => self.wide_from(product_sums::<ProductSum, K>(xd, yd)),
         })
     }
 
@@ -196,7 +195,8 @@ impl<const K: usize> Field<K> {
         Element(match self.mul_kernel {
             MulKernel::NarrowSingle => self.normalize_narrow_single(&self.offset(square_sums::<u128, K>(xd))),
             MulKernel::Narrow => self.normalize_narrow(&self.offset(square_sums::<u128, K>(xd))),
-            MulKernel::Wide => self.normalize_wide(&self.offset(square_sums::<ProductSum, K>(xd)).map(|z| z.value())),
+            MulKernel::Wide if K <= FULL_UNROLL_MAX_K => self.wide_from(square_sums::<HalfSums, K>(xd)),
+            MulKernel::Wide => self.wide_from(square_sums::<ProductSum, K>(xd)),
         })
     }
 
@@ -251,6 +251,12 @@ impl<const K: usize> Field<K> {
             (out[i], carry) = self.divide_by_r(t.hi, t.lo);
         }
         self.subtract_wrapped_carry(out, carry)
+    }
+
+    /// Offsets and normalises 192-bit product sums.
+    #[inline(always)]
+    fn wide_from<S: WideAccumulator>(&self, u: [S; K]) -> [u64; K] {
+        self.normalize_wide(&self.offset(u).map(|z| z.value()))
     }
 
     /// Normalises offset coefficients given in 192 bits with the field's kernel

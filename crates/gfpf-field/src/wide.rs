@@ -111,17 +111,55 @@ impl Acc192 {
     }
 }
 
-/// A signed sum of word products, kept as two independent wrapping 128-bit
-/// sums of their low and high halves: four additions (or subtractions) per
-/// product, no carry chain between products. Exact as long as the true value
-/// of each half-sum fits an `i128` and the total lies in [0, 2^191).
+/// A signed sum of word products as a 192-bit two's-complement integer
+/// (wrapping): each product is added or subtracted by one carry chain
+/// (add, adc, adc), three word operations (t128: 182384 against 214506
+/// instructions per product with [`HalfSums`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct ProductSum {
+    words: [u64; 3],
+}
+
+impl ProductSum {
+    /// The sum, exactly, for a total in [0, 2^191).
+    #[inline(always)]
+    pub(crate) fn value(&self) -> Acc192 {
+        let [lo, mid, hi] = self.words;
+        Acc192::new(lo as u128 | (mid as u128) << 64, hi)
+    }
+
+    #[inline(always)]
+    fn add_words(&mut self, lo: u64, mid: u64, hi: u64) {
+        let [a, b, c] = &mut self.words;
+        let (x, carry) = a.carrying_add(lo, false);
+        let (y, carry) = b.carrying_add(mid, carry);
+        let (z, _) = c.carrying_add(hi, carry);
+        self.words = [x, y, z];
+    }
+
+    #[inline(always)]
+    fn sub_words(&mut self, lo: u64, mid: u64, hi: u64) {
+        let [a, b, c] = &mut self.words;
+        let (x, borrow) = a.borrowing_sub(lo, false);
+        let (y, borrow) = b.borrowing_sub(mid, borrow);
+        let (z, _) = c.borrowing_sub(hi, borrow);
+        self.words = [x, y, z];
+    }
+}
+
+/// A signed sum of word products, kept as two independent wrapping 128-bit
+/// sums of their low and high halves: four additions (or subtractions) per
+/// product, no carry chain between products. Faster than [`ProductSum`] when
+/// the product loops are fully unrolled (k ≤ 8: t8 1621 against 2235
+/// instructions per product), slower otherwise. Exact as long as the true value
+/// of each half-sum fits an `i128` and the total lies in [0, 2^191).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct HalfSums {
     low_halves: u128,
     high_halves: u128,
 }
 
-impl ProductSum {
+impl HalfSums {
     /// The sum, exactly, for a total in [0, 2^191).
     #[inline(always)]
     pub(crate) fn value(&self) -> Acc192 {
@@ -134,21 +172,7 @@ impl ProductSum {
     }
 }
 
-/// A signed sum of products for the coefficients of a negacyclic product: the
-/// 192-bit [`ProductSum`] in general, a plain wrapping `u128` when the
-/// field's bounds allow (see `MulKernel`).
-pub(crate) trait ProductAccumulator: Copy + Default {
-    /// self += a·b.
-    fn add_product(&mut self, a: u64, b: u64);
-    /// self -= a·b.
-    fn sub_product(&mut self, a: u64, b: u64);
-    /// self *= 2.
-    fn double(&mut self);
-    /// self += x, for a non-negative x < 2^192.
-    fn add_wide(&mut self, x: Acc192);
-}
-
-impl ProductAccumulator for ProductSum {
+impl ProductAccumulator for HalfSums {
     #[inline(always)]
     fn add_product(&mut self, a: u64, b: u64) {
         let p = a as u128 * b as u128;
@@ -170,6 +194,62 @@ impl ProductAccumulator for ProductSum {
     fn add_wide(&mut self, x: Acc192) {
         self.low_halves = self.low_halves.wrapping_add(x.lo as u64 as u128);
         self.high_halves = self.high_halves.wrapping_add((x.lo >> 64) | ((x.hi as u128) << 64));
+    }
+}
+
+/// A signed sum of products for the coefficients of a negacyclic product: the
+/// 192-bit [`ProductSum`] in general, a plain wrapping `u128` when the
+/// field's bounds allow (see `MulKernel`).
+pub(crate) trait ProductAccumulator: Copy + Default {
+    /// self += a·b.
+    fn add_product(&mut self, a: u64, b: u64);
+    /// self -= a·b.
+    fn sub_product(&mut self, a: u64, b: u64);
+    /// self *= 2.
+    fn double(&mut self);
+    /// self += x, for a non-negative x < 2^192.
+    fn add_wide(&mut self, x: Acc192);
+}
+
+impl ProductAccumulator for ProductSum {
+    #[inline(always)]
+    fn add_product(&mut self, a: u64, b: u64) {
+        let p = a as u128 * b as u128;
+        self.add_words(p as u64, (p >> 64) as u64, 0);
+    }
+    #[inline(always)]
+    fn sub_product(&mut self, a: u64, b: u64) {
+        let p = a as u128 * b as u128;
+        self.sub_words(p as u64, (p >> 64) as u64, 0);
+    }
+    #[inline(always)]
+    fn double(&mut self) {
+        let [lo, mid, hi] = self.words;
+        self.words = [lo << 1, (mid << 1) | (lo >> 63), (hi << 1) | (mid >> 63)];
+    }
+    #[inline(always)]
+    fn add_wide(&mut self, x: Acc192) {
+        self.add_words(x.lo as u64, (x.lo >> 64) as u64, x.hi);
+    }
+}
+
+/// A [`ProductAccumulator`] whose exact value is read out in 192 bits.
+pub(crate) trait WideAccumulator: ProductAccumulator {
+    /// The sum, exactly, for a total in [0, 2^191).
+    fn value(&self) -> Acc192;
+}
+
+impl WideAccumulator for ProductSum {
+    #[inline(always)]
+    fn value(&self) -> Acc192 {
+        ProductSum::value(self)
+    }
+}
+
+impl WideAccumulator for HalfSums {
+    #[inline(always)]
+    fn value(&self) -> Acc192 {
+        HalfSums::value(self)
     }
 }
 
@@ -240,7 +320,12 @@ mod tests {
 
     #[test]
     fn signed_product_sums_are_exact() {
-        let mut s = ProductSum::default();
+        check_signed_sums::<ProductSum>();
+        check_signed_sums::<HalfSums>();
+    }
+
+    fn check_signed_sums<S: WideAccumulator>() {
+        let mut s = S::default();
         s.add_wide(Acc192::new(5, 1));
         s.sub_product(u64::MAX, u64::MAX);
         s.sub_product(u64::MAX, 3);
@@ -251,7 +336,7 @@ mod tests {
         let expected = Acc192::new(28u128.wrapping_sub(6u128 << 64), 1);
         assert_eq!(s.value(), expected);
         // Intermediate negative half-sums are fine as long as the total is not.
-        let mut t = ProductSum::default();
+        let mut t = S::default();
         t.sub_product(u64::MAX, u64::MAX);
         t.add_wide(Acc192::new(u128::MAX, 0));
         t.add_product(1, 1);
