@@ -11,7 +11,6 @@
 //! ```
 
 use std::hint::black_box;
-use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gfpf_benches::random_pairs;
@@ -105,10 +104,7 @@ fn field_mul(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .sample_size(20)
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
+    config = gfpf_benches::criterion_config(20);
     targets = field_mul
 }
 criterion_main!(benches);

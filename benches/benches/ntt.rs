@@ -8,7 +8,6 @@
 //! ```
 
 use std::hint::black_box;
-use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use gfpf_small::Plan;
@@ -37,10 +36,7 @@ fn ntt(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
+    config = gfpf_benches::criterion_config(10);
     targets = ntt
 }
 criterion_main!(benches);

@@ -12,3 +12,13 @@ pub fn random_pairs<const K: usize>(f: &Field<K>, n: usize, seed: u64) -> (Vec<E
     let ys = (0..n).map(|_| f.random(&mut rng)).collect();
     (xs, ys)
 }
+
+/// The criterion settings shared by the gfpf benches: short warm-up and
+/// measurement (the suite covers many sizes and presets), `sample_size`
+/// samples. Medians are what the reports quote.
+pub fn criterion_config(sample_size: usize) -> criterion::Criterion {
+    criterion::Criterion::default()
+        .sample_size(sample_size)
+        .warm_up_time(std::time::Duration::from_millis(300))
+        .measurement_time(std::time::Duration::from_secs(1))
+}
