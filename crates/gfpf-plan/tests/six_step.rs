@@ -1,0 +1,220 @@
+//! The six-step rewrite equals the DFT it replaces, for every power-of-two N up
+//! to 2^12 and several base sizes, over a word-size field and gfpf presets.
+
+use std::ops::{Add, Mul};
+use std::sync::OnceLock;
+
+use gfpf_field::{Element, Field, Preset};
+use gfpf_plan::{Formula, PlanError, RootTower, evaluate};
+use gfpf_small::primes::{NTT_PRIMES_62, root_of_unity};
+use num_traits::{One, Zero};
+
+const Q: u64 = NTT_PRIMES_62[0];
+
+/// Integers mod a 62-bit NTT prime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Word(u64);
+
+impl Add for Word {
+    type Output = Word;
+    fn add(self, o: Word) -> Word {
+        Word(((self.0 as u128 + o.0 as u128) % Q as u128) as u64)
+    }
+}
+impl Mul for Word {
+    type Output = Word;
+    fn mul(self, o: Word) -> Word {
+        Word((self.0 as u128 * o.0 as u128 % Q as u128) as u64)
+    }
+}
+impl Zero for Word {
+    fn zero() -> Word {
+        Word(0)
+    }
+    fn is_zero(&self) -> bool {
+        self.0 == 0
+    }
+}
+impl One for Word {
+    fn one() -> Word {
+        Word(1)
+    }
+}
+
+struct WordTower;
+impl RootTower for WordTower {
+    type Elem = Word;
+    fn root(&self, n: usize) -> Word {
+        Word(root_of_unity(Q, n.trailing_zeros()).unwrap())
+    }
+}
+
+fn pseudo_random(n: usize, seed: u64) -> Vec<u64> {
+    let mut s = seed;
+    (0..n)
+        .map(|_| {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s >> 3
+        })
+        .collect()
+}
+
+#[test]
+fn six_step_equals_dft_over_a_word_field() {
+    for log2n in 0..=12 {
+        let n = 1usize << log2n;
+        let x: Vec<Word> = pseudo_random(n, log2n as u64)
+            .into_iter()
+            .map(|v| Word(v % Q))
+            .collect();
+        let want = evaluate(&Formula::dft(n), &WordTower, &x);
+        for base in [2, 4, 8, 16, 32] {
+            let f = Formula::six_step(n, base).unwrap();
+            assert_eq!(f.size(), n);
+            assert!(f.base_dfts().iter().all(|&b| b <= base && base % b == 0));
+            assert_eq!(evaluate(&f, &WordTower, &x), want, "N = {n}, base {base}: {f}");
+        }
+    }
+}
+
+// The same over gfpf-field presets, with base size 2k so every base DFT's
+// root is a power of r.
+macro_rules! field_ring {
+    ($ty:ident, $tower:ident, $k:literal, $preset:ident, $field:ident) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        struct $ty(Element<$k>);
+        fn $field() -> &'static Field<$k> {
+            static F: OnceLock<Field<$k>> = OnceLock::new();
+            F.get_or_init(|| Field::preset(Preset::$preset).unwrap())
+        }
+        impl Add for $ty {
+            type Output = $ty;
+            fn add(self, o: $ty) -> $ty {
+                $ty($field().add(&self.0, &o.0))
+            }
+        }
+        impl Mul for $ty {
+            type Output = $ty;
+            fn mul(self, o: $ty) -> $ty {
+                $ty($field().mul(&self.0, &o.0))
+            }
+        }
+        impl Zero for $ty {
+            fn zero() -> $ty {
+                $ty(Element::ZERO)
+            }
+            fn is_zero(&self) -> bool {
+                self.0.is_zero()
+            }
+        }
+        impl One for $ty {
+            fn one() -> $ty {
+                $ty($field().one())
+            }
+        }
+        struct $tower;
+        impl RootTower for $tower {
+            type Elem = $ty;
+            fn root(&self, n: usize) -> $ty {
+                $ty($field().root_of_unity(n.trailing_zeros()).unwrap())
+            }
+        }
+    };
+}
+
+field_ring!(T2Elem, T2Tower, 2, T2, t2);
+field_ring!(T8Elem, T8Tower, 8, T8, t8);
+field_ring!(P4Elem, P4Tower, 4, P4, p4);
+
+fn check_preset<R: RootTower>(tower: &R, k: usize, max_log2n: u32, make: impl Fn(u64) -> R::Elem)
+where
+    R::Elem: PartialEq + std::fmt::Debug,
+{
+    for log2n in 0..=max_log2n {
+        let n = 1usize << log2n;
+        let x: Vec<R::Elem> = pseudo_random(n, 7 + log2n as u64).into_iter().map(&make).collect();
+        let want = evaluate(&Formula::dft(n), tower, &x);
+        let f = Formula::six_step(n, 2 * k).unwrap();
+        assert_eq!(evaluate(&f, tower, &x), want, "k = {k}, N = {n}: {f}");
+    }
+}
+
+#[test]
+fn six_step_equals_dft_over_field_presets() {
+    check_preset(&T2Tower, 2, 12, |v| T2Elem(t2().from_u64(v)));
+    check_preset(&P4Tower, 4, 10, |v| P4Elem(p4().from_u64(v)));
+    check_preset(&T8Tower, 8, 10, |v| T8Elem(t8().from_u64(v)));
+}
+
+#[test]
+fn six_step_reproduces_the_t8_known_answer() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/dft_t8_n256.json");
+    let text = std::fs::read_to_string(path).unwrap();
+    // Tiny extraction of the two decimal arrays (no JSON dependency here).
+    let array = |key: &str| -> Vec<T8Elem> {
+        let start = text.find(&format!("\"{key}\": [")).unwrap() + key.len() + 5;
+        let end = start + text[start..].find(']').unwrap();
+        text[start..end]
+            .split(',')
+            .map(|s| T8Elem(t8().parse(s.trim().trim_matches('"')).unwrap()))
+            .collect()
+    };
+    let (input, output) = (array("input"), array("output"));
+    let f = Formula::six_step(256, 16).unwrap();
+    assert_eq!(evaluate(&f, &T8Tower, &input), output);
+}
+
+#[test]
+fn notation_and_mixed_radix() {
+    let f = Formula::six_step(256, 16).unwrap();
+    assert_eq!(
+        f.to_string(),
+        "L^256_16 (I_16 ⊗ DFT_16) L^256_16 D_16,16 (I_16 ⊗ DFT_16) L^256_16"
+    );
+    assert_eq!(f.base_dfts(), vec![16; 32]);
+    // k = 8: 2^20 = 16^5, 2^21 = 16^5·2 (the last factor smaller).
+    assert_eq!(Formula::six_step(1 << 20, 16).unwrap().base_dfts(), vec![16; 5 << 16]);
+    let mixed = Formula::six_step(1 << 21, 16).unwrap().base_dfts();
+    assert_eq!(mixed.iter().filter(|&&b| b == 2).count(), 1 << 20);
+    assert_eq!(mixed.iter().filter(|&&b| b == 16).count(), 5 << 17);
+    assert_eq!(Formula::six_step(8, 16).unwrap(), Formula::dft(8));
+    assert_eq!(Formula::six_step(12, 16), Err(PlanError::SizeNotPowerOfTwo(12)));
+    assert_eq!(Formula::six_step(0, 16), Err(PlanError::SizeNotPowerOfTwo(0)));
+    assert_eq!(Formula::six_step(64, 12), Err(PlanError::InvalidBaseSize(12)));
+    let t = Formula::TensorIdentity {
+        inner: Box::new(Formula::dft(4)),
+        m: 2,
+    };
+    assert_eq!(t.to_string(), "(DFT_4 ⊗ I_2)");
+    assert_eq!(t.size(), 8);
+}
+
+#[test]
+fn tensor_identity_matches_its_stride_form() {
+    // A ⊗ I_m = L^{mn}_n (I_m ⊗ A) L^{mn}_m (the commutation rule).
+    let n = 4;
+    let m = 8;
+    let lhs = Formula::TensorIdentity {
+        inner: Box::new(Formula::dft(n)),
+        m,
+    };
+    let rhs = Formula::Compose(vec![
+        Formula::Stride { n: m * n, m: n },
+        Formula::IdentityTensor {
+            m,
+            inner: Box::new(Formula::dft(n)),
+        },
+        Formula::Stride { n: m * n, m },
+    ]);
+    let x: Vec<Word> = pseudo_random(m * n, 3).into_iter().map(|v| Word(v % Q)).collect();
+    assert_eq!(evaluate(&lhs, &WordTower, &x), evaluate(&rhs, &WordTower, &x));
+    // The inverse DFT at exponent n - 1, scaled, undoes the forward one.
+    let inv = Formula::Dft { n: 16, exponent: 15 };
+    let y = evaluate(&Formula::dft(16), &WordTower, &x[..16]);
+    let back = evaluate(&inv, &WordTower, &y);
+    let n_inv = Word(gfpf_small::primes::inv_mod(16, Q));
+    assert_eq!(
+        back.into_iter().map(|v| v * n_inv).collect::<Vec<_>>(),
+        x[..16].to_vec()
+    );
+}
