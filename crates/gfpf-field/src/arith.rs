@@ -385,19 +385,18 @@ fn product_sums<S: ProductAccumulator, const K: usize>(xd: &[u64; K], yd: &[u64;
 
 /// Up to this k the product loops are written with fixed trip counts, which
 /// LLVM unrolls completely (t8: 1621 instructions per product, against 1799
-/// with slice loops); above it the slice loops are shorter (t16: 5570 vs 6915).
+/// with slice loops; above it the slice loops are shorter, t16: 5570 vs 6915).
+/// For the same reason squaring reuses those loops up to this k (p8: 823
+/// against 1138 instructions with the halved cross-product loops), and the
+/// 192-bit kernel uses the two-halves accumulator there.
 const FULL_UNROLL_MAX_K: usize = 8;
-
-/// Up to this k, squaring uses the multiplication loops (see [`square_sums`]).
-const SQUARE_BY_PRODUCT_MAX_K: usize = 8;
 
 /// [`product_sums`] for y = x: the cross products x_j·x_l (j < l) appear twice,
 /// so they are summed once (row by row, as zipped slices) and doubled.
 #[inline(always)]
 fn square_sums<S: ProductAccumulator, const K: usize>(xd: &[u64; K]) -> [S; K] {
-    // Up to k = 8 the full product loops compile to tighter code than the
-    // halved ones (measured by instruction counts: p8 823 vs 1138 per square).
-    if K <= SQUARE_BY_PRODUCT_MAX_K {
+    // Fully unrolled product loops beat the halved ones (see FULL_UNROLL_MAX_K).
+    if K <= FULL_UNROLL_MAX_K {
         return product_sums(xd, xd);
     }
     let mut u = [S::default(); K];

@@ -64,8 +64,7 @@ impl<const K: usize> Field<K> {
 
     /// The element whose integer value has these little-endian words; an error if ≥ p.
     pub fn from_words(&self, words: &[u64; K]) -> Result<Element<K>, FieldError> {
-        let p_minus_1 = self.to_words(&self.minus_one());
-        match words.iter().rev().cmp(p_minus_1.iter().rev()) {
+        match words.iter().rev().cmp(self.p_minus_one_words.iter().rev()) {
             std::cmp::Ordering::Greater => Err(FieldError::ValueTooLarge { bits: self.bits }),
             std::cmp::Ordering::Equal => Ok(self.minus_one()),
             std::cmp::Ordering::Less => {

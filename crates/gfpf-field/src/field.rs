@@ -86,6 +86,8 @@ pub struct Field<const K: usize> {
     pub(crate) sparse: SparseRadix,
     pub(crate) p: Integer,
     pub(crate) bits: u32,
+    /// p - 1 as k little-endian words (p < 2^(64k)), for range checks.
+    pub(crate) p_minus_one_words: [u64; K],
     pub(crate) r_div: Divisor,
     /// Added to negacyclic coefficient 0 so it is non-negative: G(r+1), G = k(r+2).
     pub(crate) offset_first: Acc192,
@@ -181,11 +183,14 @@ impl<const K: usize> Field<K> {
         let two_adicity = K as u32 * r.trailing_zeros();
         let g = K as u128 * (r as u128 + 2);
         let offset_first = Acc192::mul_u64_u128(r + 1, g);
+        let mut p_minus_one_words = [0u64; K];
+        Integer::from(&p - 1u32).write_digits(&mut p_minus_one_words, rug::integer::Order::Lsf);
         let mut field = Self {
             preset,
             r,
             sparse,
             bits: p.significant_bits(),
+            p_minus_one_words,
             p,
             r_div: Divisor::new(r),
             offset_first,

@@ -121,13 +121,6 @@ pub(crate) struct ProductSum {
 }
 
 impl ProductSum {
-    /// The sum, exactly, for a total in [0, 2^191).
-    #[inline(always)]
-    pub(crate) fn value(&self) -> Acc192 {
-        let [lo, mid, hi] = self.words;
-        Acc192::new(lo as u128 | (mid as u128) << 64, hi)
-    }
-
     #[inline(always)]
     fn add_words(&mut self, lo: u64, mid: u64, hi: u64) {
         let [a, b, c] = &mut self.words;
@@ -157,19 +150,6 @@ impl ProductSum {
 pub(crate) struct HalfSums {
     low_halves: u128,
     high_halves: u128,
-}
-
-impl HalfSums {
-    /// The sum, exactly, for a total in [0, 2^191).
-    #[inline(always)]
-    pub(crate) fn value(&self) -> Acc192 {
-        // Two's-complement: sign-extend each half-sum to 192 bits and add.
-        let low_sign = ((self.low_halves as i128) >> 127) as u64;
-        let high_top = ((self.high_halves as i128) >> 64) as u64;
-        let mut acc = Acc192::new(self.low_halves, low_sign.wrapping_add(high_top));
-        acc.add(self.high_halves << 64);
-        acc
-    }
 }
 
 impl ProductAccumulator for HalfSums {
@@ -242,14 +222,20 @@ pub(crate) trait WideAccumulator: ProductAccumulator {
 impl WideAccumulator for ProductSum {
     #[inline(always)]
     fn value(&self) -> Acc192 {
-        ProductSum::value(self)
+        let [lo, mid, hi] = self.words;
+        Acc192::new(lo as u128 | (mid as u128) << 64, hi)
     }
 }
 
 impl WideAccumulator for HalfSums {
     #[inline(always)]
     fn value(&self) -> Acc192 {
-        HalfSums::value(self)
+        // Two's-complement: sign-extend each half-sum to 192 bits and add.
+        let low_sign = ((self.low_halves as i128) >> 127) as u64;
+        let high_top = ((self.high_halves as i128) >> 64) as u64;
+        let mut acc = Acc192::new(self.low_halves, low_sign.wrapping_add(high_top));
+        acc.add(self.high_halves << 64);
+        acc
     }
 }
 
