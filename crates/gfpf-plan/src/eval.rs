@@ -2,22 +2,25 @@
 //! over any ring that provides the canonical roots of unity. For tests only
 //! (O(n²) DFTs).
 
-use std::ops::{Add, Mul};
+use std::ops::{Add, Mul, Sub};
 
 use num_traits::{One, Zero};
 
-use crate::Formula;
+use crate::plan::{Addressing, Buffer, Direction, StageKind, TwiddlePlacement};
+use crate::{Formula, Plan};
 
 /// The roots of unity an evaluation needs: ω_n of the canonical tower for
 /// power-of-two n, with ω_{n/2} = ω_n².
 pub trait RootTower {
     /// The ring.
-    type Elem: Clone + Zero + One + Add<Output = Self::Elem> + Mul<Output = Self::Elem>;
+    type Elem: Clone + Zero + One + Add<Output = Self::Elem> + Sub<Output = Self::Elem> + Mul<Output = Self::Elem>;
     /// ω_n.
     fn root(&self, n: usize) -> Self::Elem;
+    /// n^{-1} (n a power of two; the ring has odd characteristic).
+    fn inverse_of_size(&self, n: usize) -> Self::Elem;
 }
 
-fn pow<T: Clone + One + Mul<Output = T>>(x: &T, mut e: usize) -> T {
+pub(crate) fn pow<T: Clone + One + Mul<Output = T>>(x: &T, mut e: usize) -> T {
     let mut acc = T::one();
     let mut base = x.clone();
     while e > 0 {
@@ -83,4 +86,87 @@ pub fn evaluate<R: RootTower>(formula: &Formula, tower: &R, x: &[R::Elem]) -> Ve
         }
         Formula::Compose(parts) => parts.iter().rev().fold(x.to_vec(), |v, p| evaluate(p, tower, &v)),
     }
+}
+
+/// Runs a [`Plan`] naively, stage by stage, exactly as an executor must:
+/// the same buffers, addressing, twiddle splitting (a table entry w^m times a
+/// power of r) and scaling, with each base DFT_K done as an O(K²) sum.
+/// Returns the transformed vector (the plan's `Data` buffer at the end).
+pub fn evaluate_plan<R: RootTower>(plan: &Plan, tower: &R, x: &[R::Elem]) -> Vec<R::Elem> {
+    let n = plan.len();
+    assert_eq!(x.len(), n, "vector length must equal the plan's size");
+    let inverse = plan.direction() == Direction::Inverse;
+    // w = ω_N or ω_N^{-1}; the table holds w^m, m < N/2k; w^(N/2k) = r^(±1).
+    let w = if inverse {
+        pow(&tower.root(n), n - 1)
+    } else {
+        tower.root(n)
+    };
+    let table: Vec<R::Elem> = (0..plan.twiddle_table_len()).map(|m| pow(&w, m)).collect();
+    let r_unit = pow(&w, plan.twiddle_table_len().max(1));
+    let twiddle = |e: usize| -> R::Elem {
+        let (q, m) = plan.split_exponent(e);
+        table[m].clone() * pow(&r_unit, q)
+    };
+    let mut data = x.to_vec();
+    let mut scratch = vec![R::Elem::zero(); plan.scratch_len()];
+    for stage in plan.stages() {
+        let src = match stage.src {
+            Buffer::Data => data.clone(),
+            Buffer::Scratch => scratch.clone(),
+        };
+        let dst = match stage.dst {
+            Buffer::Data => &mut data,
+            Buffer::Scratch => &mut scratch,
+        };
+        match stage.kind {
+            StageKind::Scale => {
+                let s = tower.inverse_of_size(n);
+                for (d, v) in dst.iter_mut().zip(src) {
+                    *d = v * s.clone();
+                }
+            }
+            StageKind::BaseDft(d) => {
+                let k = d.radix;
+                let rho = if inverse {
+                    pow(&tower.root(k), k - 1)
+                } else {
+                    tower.root(k)
+                };
+                let rho_powers: Vec<R::Elem> = (0..k).map(|e| pow(&rho, e)).collect();
+                for a in 0..d.blocks {
+                    for b in 0..d.stride {
+                        let at = |i: usize| a * k * d.stride + i * d.stride + b;
+                        let tw = |i: usize| match d.twiddles {
+                            Some(t) => twiddle(i * b * t.step),
+                            None => R::Elem::one(),
+                        };
+                        let mut input: Vec<R::Elem> = (0..k)
+                            .map(|i| match d.input {
+                                Addressing::Natural => src[at(i)].clone(),
+                                Addressing::DigitReversed => src[plan.digit_reverse(at(i))].clone(),
+                            })
+                            .collect();
+                        if let Some(t) = d.twiddles
+                            && t.placement == TwiddlePlacement::Inputs
+                        {
+                            input = input.into_iter().enumerate().map(|(i, v)| v * tw(i)).collect();
+                        }
+                        for i in 0..k {
+                            let mut y = (0..k).fold(R::Elem::zero(), |acc, j| {
+                                acc + input[j].clone() * rho_powers[(i * j) % k].clone()
+                            });
+                            if let Some(t) = d.twiddles
+                                && t.placement == TwiddlePlacement::Outputs
+                            {
+                                y = y * tw(i);
+                            }
+                            dst[at(i)] = y;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    data
 }

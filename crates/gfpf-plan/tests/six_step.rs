@@ -1,63 +1,10 @@
 //! The six-step rewrite equals the DFT it replaces, for every power-of-two N up
 //! to 2^12 and several base sizes, over a word-size field and gfpf presets.
 
-use std::ops::{Add, Mul};
-use std::sync::OnceLock;
+mod common;
 
-use gfpf_field::{Element, Field, Preset};
+use common::*;
 use gfpf_plan::{Formula, PlanError, RootTower, evaluate};
-use gfpf_small::primes::{NTT_PRIMES_62, root_of_unity};
-use num_traits::{One, Zero};
-
-const Q: u64 = NTT_PRIMES_62[0];
-
-/// Integers mod a 62-bit NTT prime.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Word(u64);
-
-impl Add for Word {
-    type Output = Word;
-    fn add(self, o: Word) -> Word {
-        Word(((self.0 as u128 + o.0 as u128) % Q as u128) as u64)
-    }
-}
-impl Mul for Word {
-    type Output = Word;
-    fn mul(self, o: Word) -> Word {
-        Word((self.0 as u128 * o.0 as u128 % Q as u128) as u64)
-    }
-}
-impl Zero for Word {
-    fn zero() -> Word {
-        Word(0)
-    }
-    fn is_zero(&self) -> bool {
-        self.0 == 0
-    }
-}
-impl One for Word {
-    fn one() -> Word {
-        Word(1)
-    }
-}
-
-struct WordTower;
-impl RootTower for WordTower {
-    type Elem = Word;
-    fn root(&self, n: usize) -> Word {
-        Word(root_of_unity(Q, n.trailing_zeros()).unwrap())
-    }
-}
-
-fn pseudo_random(n: usize, seed: u64) -> Vec<u64> {
-    let mut s = seed;
-    (0..n)
-        .map(|_| {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            s >> 3
-        })
-        .collect()
-}
 
 #[test]
 fn six_step_equals_dft_over_a_word_field() {
@@ -76,55 +23,6 @@ fn six_step_equals_dft_over_a_word_field() {
         }
     }
 }
-
-// The same over gfpf-field presets, with base size 2k so every base DFT's
-// root is a power of r.
-macro_rules! field_ring {
-    ($ty:ident, $tower:ident, $k:literal, $preset:ident, $field:ident) => {
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        struct $ty(Element<$k>);
-        fn $field() -> &'static Field<$k> {
-            static F: OnceLock<Field<$k>> = OnceLock::new();
-            F.get_or_init(|| Field::preset(Preset::$preset).unwrap())
-        }
-        impl Add for $ty {
-            type Output = $ty;
-            fn add(self, o: $ty) -> $ty {
-                $ty($field().add(&self.0, &o.0))
-            }
-        }
-        impl Mul for $ty {
-            type Output = $ty;
-            fn mul(self, o: $ty) -> $ty {
-                $ty($field().mul(&self.0, &o.0))
-            }
-        }
-        impl Zero for $ty {
-            fn zero() -> $ty {
-                $ty(Element::ZERO)
-            }
-            fn is_zero(&self) -> bool {
-                self.0.is_zero()
-            }
-        }
-        impl One for $ty {
-            fn one() -> $ty {
-                $ty($field().one())
-            }
-        }
-        struct $tower;
-        impl RootTower for $tower {
-            type Elem = $ty;
-            fn root(&self, n: usize) -> $ty {
-                $ty($field().root_of_unity(n.trailing_zeros()).unwrap())
-            }
-        }
-    };
-}
-
-field_ring!(T2Elem, T2Tower, 2, T2, t2);
-field_ring!(T8Elem, T8Tower, 8, T8, t8);
-field_ring!(P4Elem, P4Tower, 4, P4, p4);
 
 fn check_preset<R: RootTower>(tower: &R, k: usize, max_log2n: u32, make: impl Fn(u64) -> R::Elem)
 where

@@ -1,0 +1,84 @@
+//! The generated DFT_K codelets ([`generated`]) and the field operations they
+//! call.
+
+pub mod generated;
+
+use gfpf_field::{Element, Field};
+
+/// The operations a generated codelet performs on its K-element working
+/// vector. The codelet fixes the positions and powers; the implementation
+/// fixes the ring and the direction.
+pub trait CodeletOps {
+    /// The element type.
+    type Elem;
+    /// (x[a], x[b]) ← (x[a] + x[b], x[a] − x[b]).
+    fn butterfly(&self, x: &mut [Self::Elem], a: usize, b: usize);
+    /// x[a] ← x[a]·ρ^j, ρ the primitive `radix`-th root of the transform's
+    /// direction.
+    fn mul_root_power(&self, x: &mut [Self::Elem], a: usize, j: usize, radix: usize);
+    /// x[a] ← x[a]·t_a, the a-th twiddle of the current call.
+    fn twiddle(&self, x: &mut [Self::Elem], a: usize);
+}
+
+/// A generated codelet: runs DFT_K on the first K elements of the slice.
+pub type CodeletFn<O> = fn(&O, &mut [<O as CodeletOps>::Elem]);
+
+/// Where a twiddle comes from: w^e = r^(±q)·table[m] for e = i·unit.
+#[derive(Clone, Copy)]
+pub(crate) struct TwiddleRow<'a, const K: usize> {
+    /// w^m, m < M.
+    pub table: &'a [Element<K>],
+    /// b·step: the exponent of slot i is i·unit.
+    pub unit: usize,
+}
+
+/// GF(r^k + 1) operations for a forward or inverse transform.
+pub(crate) struct FieldOps<'a, const K: usize> {
+    pub field: &'a Field<K>,
+    pub inverse: bool,
+    pub twiddles: Option<TwiddleRow<'a, K>>,
+}
+
+impl<const K: usize> FieldOps<'_, K> {
+    /// The shift for ρ^j with ρ = r^(±2k/radix).
+    #[inline(always)]
+    fn root_shift(&self, j: usize, radix: usize) -> usize {
+        let forward = j * (2 * K / radix);
+        if self.inverse { 2 * K - forward } else { forward }
+    }
+
+    /// x · w^e with w = ω_N^(±1): table entry then shift.
+    #[inline]
+    pub(crate) fn twiddle_value(&self, x: &Element<K>, table: &[Element<K>], e: usize) -> Element<K> {
+        let m_len = table.len();
+        let (q, m) = (e / m_len, e % m_len);
+        let mut y = if m != 0 { self.field.mul(x, &table[m]) } else { *x };
+        if q != 0 {
+            y = self.field.mul_pow_r(&y, if self.inverse { 2 * K - q } else { q });
+        }
+        y
+    }
+}
+
+impl<const K: usize> CodeletOps for FieldOps<'_, K> {
+    type Elem = Element<K>;
+
+    #[inline]
+    fn butterfly(&self, x: &mut [Element<K>], a: usize, b: usize) {
+        let (u, v) = (x[a], x[b]);
+        x[a] = self.field.add(&u, &v);
+        x[b] = self.field.sub(&u, &v);
+    }
+
+    #[inline]
+    fn mul_root_power(&self, x: &mut [Element<K>], a: usize, j: usize, radix: usize) {
+        x[a] = self.field.mul_pow_r(&x[a], self.root_shift(j, radix));
+    }
+
+    #[inline]
+    fn twiddle(&self, x: &mut [Element<K>], a: usize) {
+        if let Some(row) = self.twiddles {
+            x[a] = self.twiddle_value(&x[a], row.table, a * row.unit);
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! [`CpuFft`]: a plan, its twiddle table and the field, run stage by stage.
+
+use std::sync::Arc;
+
+use gfpf_field::{Element, Field};
+use gfpf_plan::{
+    Addressing, BaseDftStage, Buffer, CodeletTwiddles, Direction, Order, Plan, StageKind, TwiddlePlacement,
+};
+use rayon::prelude::*;
+
+use crate::CpuError;
+use crate::codelets::{FieldOps, TwiddleRow, generated};
+
+/// Transforms (or stages) of fewer than this many 64-bit words (N·k) run on
+/// one thread: below it rayon's task overhead outweighs the work.
+pub const PARALLEL_MIN_WORDS: usize = 1 << 14;
+
+/// The least work, in 64-bit words touched, one rayon task is given.
+pub const TASK_MIN_WORDS: usize = 1 << 12;
+
+/// Whether an executor may use the rayon pool it runs in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Threading {
+    /// Parallel over base DFTs, twiddle rows and batch items (the default),
+    /// on the current rayon pool (install one to choose the thread count).
+    #[default]
+    Parallel,
+    /// Everything on the calling thread.
+    Serial,
+}
+
+/// An FFT of one size and direction over one field, ready to run: the plan,
+/// the twiddle table w^m (m < N/2k, w = ω_N or ω_N^{-1}) and N^{-1}.
+/// Cloning shares the table.
+#[derive(Clone)]
+pub struct CpuFft<const K: usize> {
+    field: Field<K>,
+    plan: Plan,
+    table: Arc<[Element<K>]>,
+    n_inv: Element<K>,
+    threading: Threading,
+}
+
+impl<const K: usize> std::fmt::Debug for CpuFft<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CpuFft")
+            .field("field", &self.field.name().unwrap_or("custom"))
+            .field("plan", &self.plan)
+            .field("threading", &self.threading)
+            .finish()
+    }
+}
+
+/// w^m for m < len, w = ω_N (or ω_N^{-1}), computed in parallel chunks when
+/// large (each chunk starts from a power, then multiplies along).
+pub fn twiddle_table<const K: usize>(
+    field: &Field<K>,
+    n: usize,
+    direction: Direction,
+    len: usize,
+    threading: Threading,
+) -> Result<Vec<Element<K>>, CpuError> {
+    if len == 0 {
+        return Ok(Vec::new());
+    }
+    let mut w = field.root_of_unity(n.trailing_zeros())?;
+    if direction == Direction::Inverse {
+        w = field.inverse(&w)?;
+    }
+    let mut table = Vec::new();
+    table.try_reserve_exact(len).map_err(|_| CpuError::TooLarge {
+        n,
+        what: "twiddle table",
+    })?;
+    table.resize(len, field.zero());
+    let chunk = (TASK_MIN_WORDS / K).max(16);
+    let fill = |(c, part): (usize, &mut [Element<K>])| {
+        let mut acc = field.pow_u64(&w, (c * chunk) as u64);
+        for slot in part {
+            *slot = acc;
+            acc = field.mul(&acc, &w);
+        }
+    };
+    if threading == Threading::Parallel && len * K >= PARALLEL_MIN_WORDS {
+        table.par_chunks_mut(chunk).enumerate().for_each(fill);
+    } else {
+        table.chunks_mut(chunk).enumerate().for_each(fill);
+    }
+    Ok(table)
+}
+
+impl<const K: usize> CpuFft<K> {
+    /// Plans a transform of size N (a power of two ≤ 2^v) over `field`.
+    ///
+    /// Errors: N not a power of two, above the 2-adicity, or too large for
+    /// memory (checked before anything of size N is allocated).
+    pub fn try_new(field: &Field<K>, n: usize, direction: Direction, order: Order) -> Result<Self, CpuError> {
+        let plan = Plan::try_new(n, K, direction, order)?;
+        let v = field.two_adicity();
+        if n.trailing_zeros() > v {
+            return Err(CpuError::AboveTwoAdicity { n, two_adicity: v });
+        }
+        if n.checked_mul(size_of::<Element<K>>())
+            .is_none_or(|b| b > isize::MAX as usize)
+        {
+            return Err(CpuError::TooLarge { n, what: "N elements" });
+        }
+        let threading = Threading::default();
+        let table = twiddle_table(field, n, direction, plan.twiddle_table_len(), threading)?;
+        let n_inv = field.inverse(&field.from_u64(n as u64))?;
+        Ok(CpuFft {
+            field: field.clone(),
+            plan,
+            table: table.into(),
+            n_inv,
+            threading,
+        })
+    }
+
+    /// Forward DFT_N, natural order in and out.
+    pub fn forward(field: &Field<K>, n: usize) -> Result<Self, CpuError> {
+        Self::try_new(field, n, Direction::Forward, Order::Natural)
+    }
+
+    /// Inverse DFT_N (scaled by N^{-1}), natural order in and out.
+    pub fn inverse(field: &Field<K>, n: usize) -> Result<Self, CpuError> {
+        Self::try_new(field, n, Direction::Inverse, Order::Natural)
+    }
+
+    /// The same transform with the given threading.
+    pub fn with_threading(mut self, threading: Threading) -> Self {
+        self.threading = threading;
+        self
+    }
+
+    /// The plan this executor runs.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The field.
+    pub fn field(&self) -> &Field<K> {
+        &self.field
+    }
+
+    /// N.
+    pub fn len(&self) -> usize {
+        self.plan.len()
+    }
+
+    /// Always false (N ≥ 1).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Elements of scratch [`CpuFft::process_with_scratch`] needs.
+    pub fn scratch_len(&self) -> usize {
+        self.plan.scratch_len()
+    }
+
+    /// The shared twiddle table (w^m, m < N/2k).
+    pub fn twiddles(&self) -> &[Element<K>] {
+        &self.table
+    }
+
+    /// Transforms `data` in place, allocating the scratch buffer.
+    pub fn process(&self, data: &mut [Element<K>]) -> Result<(), CpuError> {
+        let mut scratch = vec![Element::ZERO; self.scratch_len()];
+        self.process_with_scratch(data, &mut scratch)
+    }
+
+    /// Transforms `data` in place: one transform per N consecutive elements.
+    /// `scratch` (any contents, at least [`CpuFft::scratch_len`] long) is
+    /// overwritten. On error nothing is modified.
+    pub fn process_with_scratch(&self, data: &mut [Element<K>], scratch: &mut [Element<K>]) -> Result<(), CpuError> {
+        let n = self.len();
+        if !data.len().is_multiple_of(n) {
+            return Err(CpuError::LengthNotMultiple { len: data.len(), n });
+        }
+        let needed = self.scratch_len();
+        if scratch.len() < needed {
+            return Err(CpuError::ScratchTooShort {
+                len: scratch.len(),
+                needed,
+            });
+        }
+        let scratch = &mut scratch[..needed];
+        let parallel = self.threading == Threading::Parallel;
+        if !parallel || n * K >= PARALLEL_MIN_WORDS || data.len() * K < PARALLEL_MIN_WORDS {
+            // Large transforms are parallel inside; small batches serial.
+            for item in data.chunks_exact_mut(n) {
+                self.run(item, scratch, parallel && n * K >= PARALLEL_MIN_WORDS);
+            }
+        } else {
+            // Many small transforms: parallel over groups of batch items,
+            // each group with its own (small: N·k < PARALLEL_MIN_WORDS) scratch.
+            let per_task = (TASK_MIN_WORDS / (n * K)).max(1) * n;
+            data.par_chunks_mut(per_task).for_each(|group| {
+                let mut local = vec![Element::ZERO; needed];
+                for item in group.chunks_exact_mut(n) {
+                    self.run(item, &mut local, false);
+                }
+            });
+        }
+        Ok(())
+    }
+
+    /// One transform: the plan's stages in order.
+    fn run(&self, data: &mut [Element<K>], scratch: &mut [Element<K>], parallel: bool) {
+        for stage in self.plan.stages() {
+            match stage.kind {
+                StageKind::Scale => {
+                    let target = match stage.dst {
+                        Buffer::Data => &mut *data,
+                        Buffer::Scratch => &mut *scratch,
+                    };
+                    self.scale(target, parallel);
+                }
+                StageKind::BaseDft(d) => match (stage.src, stage.dst) {
+                    (Buffer::Data, Buffer::Data) => self.base_dfts(&d, None, data, parallel),
+                    (Buffer::Scratch, Buffer::Scratch) => self.base_dfts(&d, None, scratch, parallel),
+                    (Buffer::Data, Buffer::Scratch) => self.base_dfts(&d, Some(data), scratch, parallel),
+                    (Buffer::Scratch, Buffer::Data) => self.base_dfts(&d, Some(scratch), data, parallel),
+                },
+            }
+        }
+    }
+
+    fn scale(&self, data: &mut [Element<K>], parallel: bool) {
+        let f = &self.field;
+        let n_inv = &self.n_inv;
+        let apply = |part: &mut [Element<K>]| part.iter_mut().for_each(|v| *v = f.mul(v, n_inv));
+        if parallel {
+            data.par_chunks_mut((TASK_MIN_WORDS / K).max(1)).for_each(apply);
+        } else {
+            apply(data);
+        }
+    }
+
+    fn ops<'a>(&'a self, twiddles: Option<TwiddleRow<'a, K>>) -> FieldOps<'a, K> {
+        FieldOps {
+            field: &self.field,
+            inverse: self.plan.direction() == Direction::Inverse,
+            twiddles,
+        }
+    }
+
+    /// One stage of batched DFT_K: reads `src` (or `dst` itself, in place)
+    /// through the stage's addressing, writes `dst` at logical positions.
+    fn base_dfts(&self, d: &BaseDftStage, src: Option<&[Element<K>]>, dst: &mut [Element<K>], parallel: bool) {
+        let (radix, stride) = (d.radix, d.stride);
+        let variant = match d.twiddles.map(|t| t.placement) {
+            None => CodeletTwiddles::None,
+            Some(TwiddlePlacement::Inputs) => CodeletTwiddles::Inputs,
+            Some(TwiddlePlacement::Outputs) => CodeletTwiddles::Outputs,
+        };
+        let plain =
+            generated::codelet::<FieldOps<'_, K>>(radix, CodeletTwiddles::None).expect("plans use generated radices");
+        let fused = generated::codelet::<FieldOps<'_, K>>(radix, variant).expect("plans use generated radices");
+        let step = d.twiddles.map_or(0, |t| t.step);
+        let block_len = radix * stride;
+        let n = self.len();
+        // The source index of logical position ℓ.
+        let source = |l: usize| match d.input {
+            Addressing::Natural => l,
+            Addressing::DigitReversed => self.plan.digit_reverse(l),
+        };
+        // One DFT: block a, offset b; `rows[i]` is the row holding element i
+        // (column b − c0 of it).
+        let one = |buf: &mut Vec<Element<K>>, a: usize, b: usize, rows: &mut [&mut [Element<K>]], c0: usize| {
+            buf.clear();
+            match src {
+                None => buf.extend(rows.iter().map(|row| row[b - c0])),
+                Some(src) if d.input == Addressing::DigitReversed && stride == 1 => {
+                    // ℓ = a·K + i: i is the last digit, so P(ℓ) = P(a·K) + i·N/K.
+                    let base = source(a * radix);
+                    buf.extend((0..radix).map(|i| src[base + i * (n / radix)]));
+                }
+                Some(src) => buf.extend((0..radix).map(|i| src[source(a * block_len + i * stride + b)])),
+            }
+            if b == 0 || step == 0 {
+                plain(&self.ops(None), buf);
+            } else {
+                let row = TwiddleRow {
+                    table: &self.table,
+                    unit: b * step,
+                };
+                fused(&self.ops(Some(row)), buf);
+            }
+            for (row, v) in rows.iter_mut().zip(buf.iter()) {
+                row[b - c0] = *v;
+            }
+        };
+        let work_per_block = block_len * K;
+        let blocks = dst.len() / block_len;
+        if !parallel || blocks >= 4 * rayon::current_num_threads() {
+            // Whole blocks per task (or everything on this thread).
+            let blocks_per_task = if parallel {
+                (TASK_MIN_WORDS / work_per_block).max(1)
+            } else {
+                dst.len() / block_len
+            };
+            let task = |(t, chunk): (usize, &mut [Element<K>])| {
+                let mut buf = Vec::with_capacity(radix);
+                for (j, block) in chunk.chunks_exact_mut(block_len).enumerate() {
+                    let a = t * blocks_per_task + j;
+                    let mut rows: Vec<&mut [Element<K>]> = block.chunks_exact_mut(stride).collect();
+                    for b in 0..stride {
+                        one(&mut buf, a, b, &mut rows, 0);
+                    }
+                }
+            };
+            if parallel {
+                dst.par_chunks_mut(blocks_per_task * block_len)
+                    .enumerate()
+                    .for_each(task);
+            } else {
+                task((0, dst));
+            }
+        } else {
+            // Few large blocks: split each block's columns b among tasks.
+            let cols = (TASK_MIN_WORDS / (radix * K)).max(1);
+            let mut tasks: Vec<(usize, usize, Vec<&mut [Element<K>]>)> = Vec::new();
+            for (a, block) in dst.chunks_exact_mut(block_len).enumerate() {
+                let groups = stride.div_ceil(cols);
+                let mut parts: Vec<Vec<&mut [Element<K>]>> = (0..groups).map(|_| Vec::with_capacity(radix)).collect();
+                for row in block.chunks_exact_mut(stride) {
+                    for (g, piece) in row.chunks_mut(cols).enumerate() {
+                        parts[g].push(piece);
+                    }
+                }
+                tasks.extend(parts.into_iter().enumerate().map(|(g, rows)| (a, g * cols, rows)));
+            }
+            tasks.into_par_iter().for_each(|(a, c0, mut rows)| {
+                let mut buf = Vec::with_capacity(radix);
+                for b in c0..c0 + rows[0].len() {
+                    one(&mut buf, a, b, &mut rows, c0);
+                }
+            });
+        }
+    }
+}

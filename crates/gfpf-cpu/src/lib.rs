@@ -1,0 +1,33 @@
+//! The multi-core CPU executor of gfpf: runs [`gfpf_plan::Plan`]s over
+//! GF(r^k + 1) on slices of [`gfpf_field::Element`], in place with one
+//! scratch buffer, batched, on the current rayon pool or on one thread.
+//!
+//! Base cases are the generated, unrolled DFT_K codelets ([`codelets`]);
+//! twiddle multiplications are fused into them (the plan says where), with
+//! w^e = r^q·table[m] (a shift and one full multiplication by an entry of a
+//! table of N/2k powers, computed once per executor and shared by clones).
+//!
+//! ```
+//! use gfpf_cpu::CpuFft;
+//! use gfpf_field::{Field, Preset};
+//!
+//! let field = Field::<8>::preset(Preset::T8)?;
+//! let fft = CpuFft::forward(&field, 1 << 10)?;
+//! let ifft = CpuFft::inverse(&field, 1 << 10)?;
+//! let x: Vec<_> = (0..1024).map(|i| field.from_u64(i)).collect();
+//! let mut y = x.clone();
+//! fft.process(&mut y)?;
+//! // y[0] is the sum of the inputs.
+//! assert_eq!(y[0], field.from_u64(1023 * 1024 / 2));
+//! ifft.process(&mut y)?;
+//! assert_eq!(y, x);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod codelets;
+mod error;
+mod executor;
+
+pub use error::CpuError;
+pub use executor::{CpuFft, PARALLEL_MIN_WORDS, TASK_MIN_WORDS, Threading, twiddle_table};
+pub use gfpf_plan::{Direction, Order};

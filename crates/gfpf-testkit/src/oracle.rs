@@ -1,0 +1,166 @@
+//! Reference transforms and inputs, independent of any executor.
+
+use gfpf_field::{Element, Field};
+use rand::{SeedableRng, rngs::StdRng};
+use rug::Integer;
+
+/// Test input of length n: the edge values (0, 1, p − 1 with its top digit
+/// r, r, r − 1, r², r^(k−1), p − r) first, then uniform random values.
+pub fn sample<const K: usize>(field: &Field<K>, n: usize, seed: u64) -> Vec<Element<K>> {
+    let r = field.r_element();
+    let mut edges = vec![
+        field.zero(),
+        field.one(),
+        field.minus_one(),
+        r,
+        field.sub(&r, &field.one()),
+        field.mul(&r, &r),
+        field.mul_pow_r(&field.one(), K - 1),
+        field.neg(&r),
+    ];
+    let mut rng = StdRng::seed_from_u64(seed);
+    edges.truncate(n);
+    while edges.len() < n {
+        edges.push(field.random(&mut rng));
+    }
+    edges
+}
+
+/// The naive DFT y_i = Σ_j x_j w^(ij), w = ω_N (forward) or ω_N^{-1}
+/// (inverse, then scaled by N^{-1}): O(N²) products on rug integers, each
+/// sum reduced once (GMP's addmul), so it is independent of gfpf's arithmetic.
+pub fn naive_dft<const K: usize>(field: &Field<K>, x: &[Element<K>], inverse: bool) -> Vec<Element<K>> {
+    let n = x.len();
+    let p = field.p();
+    let mut w = field.to_integer(&field.root_of_unity(n.trailing_zeros()).expect("N within the 2-adicity"));
+    if inverse {
+        w = w.invert(p).expect("roots are units");
+    }
+    let mut powers: Vec<Integer> = Vec::with_capacity(n);
+    let mut acc = Integer::from(1);
+    for _ in 0..n {
+        powers.push(acc.clone());
+        acc = Integer::from(&acc * &w) % p;
+    }
+    let xs: Vec<Integer> = x.iter().map(|v| field.to_integer(v)).collect();
+    let scale = if inverse {
+        Integer::from(n).invert(p).expect("N is a unit")
+    } else {
+        Integer::from(1)
+    };
+    (0..n)
+        .map(|i| {
+            let mut sum = Integer::new();
+            for (j, xj) in xs.iter().enumerate() {
+                sum += xj * &powers[(i * j) % n];
+            }
+            let y = (sum % p) * &scale % p;
+            field.from_integer(&y).unwrap()
+        })
+        .collect()
+}
+
+/// An independent iterative radix-2 FFT on rug integers (GMP mulmod), forward,
+/// natural order in and out, at ω_N of the canonical tower.
+pub fn rug_radix2_fft<const K: usize>(field: &Field<K>, x: &[Element<K>]) -> Vec<Element<K>> {
+    let n = x.len();
+    let p = field.p().clone();
+    let mut a: Vec<Integer> = x.iter().map(|v| field.to_integer(v)).collect();
+    let bits = n.trailing_zeros();
+    for i in 0..n {
+        let j = if bits == 0 {
+            0
+        } else {
+            i.reverse_bits() >> (usize::BITS - bits)
+        };
+        if i < j {
+            a.swap(i, j);
+        }
+    }
+    let mut len = 2;
+    while len <= n {
+        let w = field.to_integer(&field.root_of_unity(len.trailing_zeros()).unwrap());
+        let half = len / 2;
+        let mut powers = vec![Integer::from(1)];
+        for _ in 1..half {
+            let next = Integer::from(powers.last().unwrap() * &w) % &p;
+            powers.push(next);
+        }
+        for start in (0..n).step_by(len) {
+            for j in 0..half {
+                let t = Integer::from(&a[start + j + half] * &powers[j]) % &p;
+                let u = a[start + j].clone();
+                a[start + j] = Integer::from(&u + &t) % &p;
+                a[start + j + half] = (Integer::from(&u - &t) % &p + &p) % &p;
+            }
+        }
+        len *= 2;
+    }
+    a.iter().map(|v| field.from_integer(v).unwrap()).collect()
+}
+
+/// Cyclic convolution by schoolbook: c_i = Σ_{j} a_j b_{(i−j) mod N}.
+pub fn cyclic_convolution<const K: usize>(field: &Field<K>, a: &[Element<K>], b: &[Element<K>]) -> Vec<Element<K>> {
+    let n = a.len();
+    let mut c = vec![field.zero(); n];
+    for i in 0..n {
+        for j in 0..n {
+            let t = field.mul(&a[i], &b[j]);
+            c[(i + j) % n] = field.add(&c[(i + j) % n], &t);
+        }
+    }
+    c
+}
+
+/// A known-answer file of `testdata/`: (N, input, output).
+pub struct KnownAnswer<const K: usize> {
+    /// The file name.
+    pub name: String,
+    /// N.
+    pub n: usize,
+    /// x.
+    pub input: Vec<Element<K>>,
+    /// DFT_N(x), natural order.
+    pub output: Vec<Element<K>>,
+}
+
+/// Every `testdata/dft_<name>_n*.json` of this field's preset, parsed and
+/// checked (p and ω_N as the field computes them).
+pub fn known_answers<const K: usize>(field: &Field<K>) -> Vec<KnownAnswer<K>> {
+    let name = field.name().expect("known answers exist for presets only");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let mut out = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)
+        .expect("testdata/ is in the repository")
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|f| f.to_str())
+                .is_some_and(|f| f.starts_with(&format!("dft_{name}_n")) && f.ends_with(".json"))
+        })
+        .collect();
+    entries.sort();
+    for path in entries {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let n = json["n"].as_u64().unwrap() as usize;
+        let elems = |key: &str| -> Vec<Element<K>> {
+            json[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| field.parse(v.as_str().unwrap()).unwrap())
+                .collect()
+        };
+        assert_eq!(json["p"].as_str().unwrap(), field.p().to_string(), "{}", path.display());
+        let omega = field.parse(json["omega"].as_str().unwrap()).unwrap();
+        assert_eq!(omega, field.root_of_unity(n.trailing_zeros()).unwrap());
+        out.push(KnownAnswer {
+            name: path.file_name().unwrap().to_string_lossy().into_owned(),
+            n,
+            input: elems("input"),
+            output: elems("output"),
+        });
+    }
+    out
+}
