@@ -1,4 +1,8 @@
-//! Shared helpers for the gfpf criterion benchmarks (`cargo bench -p gfpf-benches`).
+//! Shared helpers for the gfpf criterion benchmarks (`cargo bench -p gfpf-benches`)
+//! and the baselines they compare against.
+
+pub mod gmp_fft;
+pub mod small_primes;
 
 use gfpf_field::{Element, Field};
 use rand::SeedableRng;

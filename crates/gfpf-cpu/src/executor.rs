@@ -4,12 +4,12 @@ use std::sync::Arc;
 
 use gfpf_field::{Element, Field};
 use gfpf_plan::{
-    Addressing, BaseDftStage, Buffer, CodeletTwiddles, Direction, Order, Plan, StageKind, TwiddlePlacement,
+    Addressing, BaseDftStage, Buffer, CodeletTwiddles, Direction, Order, Plan, Stage, StageKind, TwiddlePlacement,
 };
 use rayon::prelude::*;
 
 use crate::CpuError;
-use crate::codelets::{FieldOps, TwiddleRow, generated};
+use crate::codelets::{CodeletOps, FieldOps, TwiddleRow, generated};
 
 /// Transforms (or stages) of fewer than this many 64-bit words (N·k) run on
 /// one thread: below it rayon's task overhead outweighs the work.
@@ -133,6 +133,11 @@ impl<const K: usize> CpuFft<K> {
         self
     }
 
+    /// The threading mode.
+    pub fn threading(&self) -> Threading {
+        self.threading
+    }
+
     /// The plan this executor runs.
     pub fn plan(&self) -> &Plan {
         &self.plan
@@ -173,170 +178,242 @@ impl<const K: usize> CpuFft<K> {
     /// `scratch` (any contents, at least [`CpuFft::scratch_len`] long) is
     /// overwritten. On error nothing is modified.
     pub fn process_with_scratch(&self, data: &mut [Element<K>], scratch: &mut [Element<K>]) -> Result<(), CpuError> {
-        let n = self.len();
-        if !data.len().is_multiple_of(n) {
-            return Err(CpuError::LengthNotMultiple { len: data.len(), n });
-        }
-        let needed = self.scratch_len();
-        if scratch.len() < needed {
-            return Err(CpuError::ScratchTooShort {
-                len: scratch.len(),
-                needed,
-            });
-        }
-        let scratch = &mut scratch[..needed];
-        let parallel = self.threading == Threading::Parallel;
-        if !parallel || n * K >= PARALLEL_MIN_WORDS || data.len() * K < PARALLEL_MIN_WORDS {
-            // Large transforms are parallel inside; small batches serial.
-            for item in data.chunks_exact_mut(n) {
-                self.run(item, scratch, parallel && n * K >= PARALLEL_MIN_WORDS);
-            }
-        } else {
-            // Many small transforms: parallel over groups of batch items,
-            // each group with its own (small: N·k < PARALLEL_MIN_WORDS) scratch.
-            let per_task = (TASK_MIN_WORDS / (n * K)).max(1) * n;
-            data.par_chunks_mut(per_task).for_each(|group| {
-                let mut local = vec![Element::ZERO; needed];
-                for item in group.chunks_exact_mut(n) {
-                    self.run(item, &mut local, false);
-                }
-            });
-        }
-        Ok(())
+        run_plan(&self.plan, &FieldArith { fft: self }, data, scratch, self.threading)
+    }
+}
+
+/// The field arithmetic of a [`CpuFft`], as the plan runner sees it.
+pub(crate) struct FieldArith<'a, const K: usize> {
+    pub(crate) fft: &'a CpuFft<K>,
+}
+
+impl<const K: usize> PlanArith for FieldArith<'_, K> {
+    type Elem = Element<K>;
+    type Ops<'b>
+        = FieldOps<'b, K>
+    where
+        Self: 'b;
+    fn words(&self) -> usize {
+        K
     }
 
-    /// One transform: the plan's stages in order.
-    fn run(&self, data: &mut [Element<K>], scratch: &mut [Element<K>], parallel: bool) {
-        for stage in self.plan.stages() {
-            match stage.kind {
-                StageKind::Scale => {
-                    let target = match stage.dst {
-                        Buffer::Data => &mut *data,
-                        Buffer::Scratch => &mut *scratch,
-                    };
-                    self.scale(target, parallel);
-                }
-                StageKind::BaseDft(d) => match (stage.src, stage.dst) {
-                    (Buffer::Data, Buffer::Data) => self.base_dfts(&d, None, data, parallel),
-                    (Buffer::Scratch, Buffer::Scratch) => self.base_dfts(&d, None, scratch, parallel),
-                    (Buffer::Data, Buffer::Scratch) => self.base_dfts(&d, Some(data), scratch, parallel),
-                    (Buffer::Scratch, Buffer::Data) => self.base_dfts(&d, Some(scratch), data, parallel),
-                },
-            }
-        }
-    }
-
-    fn scale(&self, data: &mut [Element<K>], parallel: bool) {
-        let f = &self.field;
-        let n_inv = &self.n_inv;
-        let apply = |part: &mut [Element<K>]| part.iter_mut().for_each(|v| *v = f.mul(v, n_inv));
-        if parallel {
-            data.par_chunks_mut((TASK_MIN_WORDS / K).max(1)).for_each(apply);
-        } else {
-            apply(data);
-        }
-    }
-
-    fn ops<'a>(&'a self, twiddles: Option<TwiddleRow<'a, K>>) -> FieldOps<'a, K> {
+    fn ops(&self, twiddle_unit: Option<usize>) -> FieldOps<'_, K> {
         FieldOps {
-            field: &self.field,
-            inverse: self.plan.direction() == Direction::Inverse,
-            twiddles,
+            field: &self.fft.field,
+            inverse: self.fft.plan.direction() == Direction::Inverse,
+            twiddles: twiddle_unit.map(|unit| TwiddleRow {
+                table: &self.fft.table,
+                unit,
+            }),
         }
     }
 
-    /// One stage of batched DFT_K: reads `src` (or `dst` itself, in place)
-    /// through the stage's addressing, writes `dst` at logical positions.
-    fn base_dfts(&self, d: &BaseDftStage, src: Option<&[Element<K>]>, dst: &mut [Element<K>], parallel: bool) {
-        let (radix, stride) = (d.radix, d.stride);
-        let variant = match d.twiddles.map(|t| t.placement) {
-            None => CodeletTwiddles::None,
-            Some(TwiddlePlacement::Inputs) => CodeletTwiddles::Inputs,
-            Some(TwiddlePlacement::Outputs) => CodeletTwiddles::Outputs,
-        };
-        let plain =
-            generated::codelet::<FieldOps<'_, K>>(radix, CodeletTwiddles::None).expect("plans use generated radices");
-        let fused = generated::codelet::<FieldOps<'_, K>>(radix, variant).expect("plans use generated radices");
-        let step = d.twiddles.map_or(0, |t| t.step);
-        let block_len = radix * stride;
-        let n = self.len();
-        // The source index of logical position ℓ.
-        let source = |l: usize| match d.input {
-            Addressing::Natural => l,
-            Addressing::DigitReversed => self.plan.digit_reverse(l),
-        };
-        // One DFT: block a, offset b; `rows[i]` is the row holding element i
-        // (column b − c0 of it).
-        let one = |buf: &mut Vec<Element<K>>, a: usize, b: usize, rows: &mut [&mut [Element<K>]], c0: usize| {
-            buf.clear();
-            match src {
-                None => buf.extend(rows.iter().map(|row| row[b - c0])),
-                Some(src) if d.input == Addressing::DigitReversed && stride == 1 => {
-                    // ℓ = a·K + i: i is the last digit, so P(ℓ) = P(a·K) + i·N/K.
-                    let base = source(a * radix);
-                    buf.extend((0..radix).map(|i| src[base + i * (n / radix)]));
-                }
-                Some(src) => buf.extend((0..radix).map(|i| src[source(a * block_len + i * stride + b)])),
-            }
-            if b == 0 || step == 0 {
-                plain(&self.ops(None), buf);
-            } else {
-                let row = TwiddleRow {
-                    table: &self.table,
-                    unit: b * step,
-                };
-                fused(&self.ops(Some(row)), buf);
-            }
-            for (row, v) in rows.iter_mut().zip(buf.iter()) {
-                row[b - c0] = *v;
-            }
-        };
-        let work_per_block = block_len * K;
-        let blocks = dst.len() / block_len;
-        if !parallel || blocks >= 4 * rayon::current_num_threads() {
-            // Whole blocks per task (or everything on this thread).
-            let blocks_per_task = if parallel {
-                (TASK_MIN_WORDS / work_per_block).max(1)
-            } else {
-                dst.len() / block_len
-            };
-            let task = |(t, chunk): (usize, &mut [Element<K>])| {
-                let mut buf = Vec::with_capacity(radix);
-                for (j, block) in chunk.chunks_exact_mut(block_len).enumerate() {
-                    let a = t * blocks_per_task + j;
-                    let mut rows: Vec<&mut [Element<K>]> = block.chunks_exact_mut(stride).collect();
-                    for b in 0..stride {
-                        one(&mut buf, a, b, &mut rows, 0);
-                    }
-                }
-            };
-            if parallel {
-                dst.par_chunks_mut(blocks_per_task * block_len)
-                    .enumerate()
-                    .for_each(task);
-            } else {
-                task((0, dst));
-            }
-        } else {
-            // Few large blocks: split each block's columns b among tasks.
-            let cols = (TASK_MIN_WORDS / (radix * K)).max(1);
-            let mut tasks: Vec<(usize, usize, Vec<&mut [Element<K>]>)> = Vec::new();
-            for (a, block) in dst.chunks_exact_mut(block_len).enumerate() {
-                let groups = stride.div_ceil(cols);
-                let mut parts: Vec<Vec<&mut [Element<K>]>> = (0..groups).map(|_| Vec::with_capacity(radix)).collect();
-                for row in block.chunks_exact_mut(stride) {
-                    for (g, piece) in row.chunks_mut(cols).enumerate() {
-                        parts[g].push(piece);
-                    }
-                }
-                tasks.extend(parts.into_iter().enumerate().map(|(g, rows)| (a, g * cols, rows)));
-            }
-            tasks.into_par_iter().for_each(|(a, c0, mut rows)| {
-                let mut buf = Vec::with_capacity(radix);
-                for b in c0..c0 + rows[0].len() {
-                    one(&mut buf, a, b, &mut rows, c0);
-                }
-            });
+    fn scale(&self, x: &mut Element<K>) {
+        *x = self.fft.field.mul(x, &self.fft.n_inv);
+    }
+}
+
+/// The arithmetic a plan runs on: GF(r^k + 1) for [`CpuFft`], or any other
+/// representation of the same field (the GMP baseline of the benchmarks runs
+/// the same plans, driver and codelets through this trait).
+pub trait PlanArith: Sync {
+    /// An element.
+    type Elem: Clone + Default + Send + Sync;
+    /// The codelet operations of one base DFT.
+    type Ops<'a>: CodeletOps<Elem = Self::Elem>
+    where
+        Self: 'a;
+    /// 64-bit words per element (for the work thresholds).
+    fn words(&self) -> usize;
+    /// Operations for one base DFT; `twiddle_unit` = b·step when the DFT's
+    /// slot i must be multiplied by w^(i·b·step).
+    fn ops(&self, twiddle_unit: Option<usize>) -> Self::Ops<'_>;
+    /// x ← x·N^{-1}.
+    fn scale(&self, x: &mut Self::Elem);
+}
+
+/// Runs `plan` on `data` (a batch: a multiple of N elements) with the given
+/// arithmetic: the stages in order, base DFTs through the generated codelets,
+/// parallel over blocks, columns or batch items as [`Threading`] allows.
+/// `scratch` must hold [`Plan::scratch_len`] elements (contents arbitrary).
+/// On error nothing is modified.
+pub fn run_plan<A: PlanArith>(
+    plan: &Plan,
+    arith: &A,
+    data: &mut [A::Elem],
+    scratch: &mut [A::Elem],
+    threading: Threading,
+) -> Result<(), CpuError> {
+    let n = plan.len();
+    if !data.len().is_multiple_of(n) {
+        return Err(CpuError::LengthNotMultiple { len: data.len(), n });
+    }
+    let needed = plan.scratch_len();
+    if scratch.len() < needed {
+        return Err(CpuError::ScratchTooShort {
+            len: scratch.len(),
+            needed,
+        });
+    }
+    let scratch = &mut scratch[..needed];
+    let parallel = threading == Threading::Parallel;
+    let words = n * arith.words();
+    if !parallel || words >= PARALLEL_MIN_WORDS || data.len() * arith.words() < PARALLEL_MIN_WORDS {
+        // Large transforms are parallel inside; small batches serial.
+        for item in data.chunks_exact_mut(n) {
+            run_one(plan, arith, item, scratch, parallel && words >= PARALLEL_MIN_WORDS);
         }
+    } else {
+        // Many small transforms: parallel over groups of batch items, each
+        // group with its own (small: N·k < PARALLEL_MIN_WORDS) scratch.
+        let per_task = (TASK_MIN_WORDS / words).max(1) * n;
+        data.par_chunks_mut(per_task).for_each(|group| {
+            let mut local = vec![A::Elem::default(); needed];
+            for item in group.chunks_exact_mut(n) {
+                run_one(plan, arith, item, &mut local, false);
+            }
+        });
+    }
+    Ok(())
+}
+
+/// One transform: the plan's stages in order.
+fn run_one<A: PlanArith>(plan: &Plan, arith: &A, data: &mut [A::Elem], scratch: &mut [A::Elem], parallel: bool) {
+    for stage in plan.stages() {
+        run_stage(plan, arith, stage, data, scratch, parallel);
+    }
+}
+
+/// One stage of one transform.
+pub(crate) fn run_stage<A: PlanArith>(
+    plan: &Plan,
+    arith: &A,
+    stage: &Stage,
+    data: &mut [A::Elem],
+    scratch: &mut [A::Elem],
+    parallel: bool,
+) {
+    match stage.kind {
+        StageKind::Scale => {
+            let target = match stage.dst {
+                Buffer::Data => &mut *data,
+                Buffer::Scratch => &mut *scratch,
+            };
+            let apply = |part: &mut [A::Elem]| part.iter_mut().for_each(|v| arith.scale(v));
+            if parallel {
+                target
+                    .par_chunks_mut((TASK_MIN_WORDS / arith.words()).max(1))
+                    .for_each(apply);
+            } else {
+                apply(target);
+            }
+        }
+        StageKind::BaseDft(d) => match (stage.src, stage.dst) {
+            (Buffer::Data, Buffer::Data) => base_dfts(plan, arith, &d, None, data, parallel),
+            (Buffer::Scratch, Buffer::Scratch) => base_dfts(plan, arith, &d, None, scratch, parallel),
+            (Buffer::Data, Buffer::Scratch) => base_dfts(plan, arith, &d, Some(data), scratch, parallel),
+            (Buffer::Scratch, Buffer::Data) => base_dfts(plan, arith, &d, Some(scratch), data, parallel),
+        },
+    }
+}
+
+/// A share of one block: (block a, first column, the K row pieces).
+type ColumnTask<'a, E> = (usize, usize, Vec<&'a mut [E]>);
+
+/// One stage of batched DFT_K: reads `src` (or `dst` itself, in place)
+/// through the stage's addressing, writes `dst` at logical positions.
+fn base_dfts<A: PlanArith>(
+    plan: &Plan,
+    arith: &A,
+    d: &BaseDftStage,
+    src: Option<&[A::Elem]>,
+    dst: &mut [A::Elem],
+    parallel: bool,
+) {
+    let (radix, stride) = (d.radix, d.stride);
+    let variant = match d.twiddles.map(|t| t.placement) {
+        None => CodeletTwiddles::None,
+        Some(TwiddlePlacement::Inputs) => CodeletTwiddles::Inputs,
+        Some(TwiddlePlacement::Outputs) => CodeletTwiddles::Outputs,
+    };
+    let plain = generated::codelet::<A::Ops<'_>>(radix, CodeletTwiddles::None).expect("plans use generated radices");
+    let fused = generated::codelet::<A::Ops<'_>>(radix, variant).expect("plans use generated radices");
+    let step = d.twiddles.map_or(0, |t| t.step);
+    let block_len = radix * stride;
+    let n = plan.len();
+    // One DFT: block a, offset b; `rows[i]` holds element i at column b − c0.
+    let one = |buf: &mut Vec<A::Elem>, a: usize, b: usize, rows: &mut [&mut [A::Elem]], c0: usize| {
+        buf.clear();
+        match src {
+            None => buf.extend(rows.iter_mut().map(|row| std::mem::take(&mut row[b - c0]))),
+            Some(src) if d.input == Addressing::DigitReversed && stride == 1 => {
+                // ℓ = a·K + i: i is the last digit, so P(ℓ) = P(a·K) + i·N/K.
+                let base = plan.digit_reverse(a * radix);
+                buf.extend((0..radix).map(|i| src[base + i * (n / radix)].clone()));
+            }
+            Some(src) => buf.extend((0..radix).map(|i| {
+                let l = a * block_len + i * stride + b;
+                let at = match d.input {
+                    Addressing::Natural => l,
+                    Addressing::DigitReversed => plan.digit_reverse(l),
+                };
+                src[at].clone()
+            })),
+        }
+        if b == 0 || step == 0 {
+            plain(&arith.ops(None), buf);
+        } else {
+            fused(&arith.ops(Some(b * step)), buf);
+        }
+        for (row, v) in rows.iter_mut().zip(buf.drain(..)) {
+            row[b - c0] = v;
+        }
+    };
+    let work_per_block = block_len * arith.words();
+    let blocks = dst.len() / block_len;
+    if !parallel || blocks >= 4 * rayon::current_num_threads() {
+        // Whole blocks per task (or everything on this thread).
+        let blocks_per_task = if parallel {
+            (TASK_MIN_WORDS / work_per_block).max(1)
+        } else {
+            blocks
+        };
+        let task = |(t, chunk): (usize, &mut [A::Elem])| {
+            let mut buf = Vec::with_capacity(radix);
+            for (j, block) in chunk.chunks_exact_mut(block_len).enumerate() {
+                let a = t * blocks_per_task + j;
+                let mut rows: Vec<&mut [A::Elem]> = block.chunks_exact_mut(stride).collect();
+                for b in 0..stride {
+                    one(&mut buf, a, b, &mut rows, 0);
+                }
+            }
+        };
+        if parallel {
+            dst.par_chunks_mut(blocks_per_task * block_len)
+                .enumerate()
+                .for_each(task);
+        } else {
+            task((0, dst));
+        }
+    } else {
+        // Few large blocks: split each block's columns b among tasks.
+        let cols = (TASK_MIN_WORDS / (radix * arith.words())).max(1);
+        let mut tasks: Vec<ColumnTask<'_, A::Elem>> = Vec::new();
+        for (a, block) in dst.chunks_exact_mut(block_len).enumerate() {
+            let groups = stride.div_ceil(cols);
+            let mut parts: Vec<Vec<&mut [A::Elem]>> = (0..groups).map(|_| Vec::with_capacity(radix)).collect();
+            for row in block.chunks_exact_mut(stride) {
+                for (g, piece) in row.chunks_mut(cols).enumerate() {
+                    parts[g].push(piece);
+                }
+            }
+            tasks.extend(parts.into_iter().enumerate().map(|(g, rows)| (a, g * cols, rows)));
+        }
+        tasks.into_par_iter().for_each(|(a, c0, mut rows)| {
+            let mut buf = Vec::with_capacity(radix);
+            for b in c0..c0 + rows[0].len() {
+                one(&mut buf, a, b, &mut rows, c0);
+            }
+        });
     }
 }

@@ -24,10 +24,18 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+/// The README's examples (FFT and field), compiled and run as doctests here,
+/// the first crate that has both layers.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
+mod breakdown;
 pub mod codelets;
 mod error;
 mod executor;
 
+pub use breakdown::{Breakdown, StageTiming};
 pub use error::CpuError;
-pub use executor::{CpuFft, PARALLEL_MIN_WORDS, TASK_MIN_WORDS, Threading, twiddle_table};
+pub use executor::{CpuFft, PARALLEL_MIN_WORDS, PlanArith, TASK_MIN_WORDS, Threading, run_plan, twiddle_table};
 pub use gfpf_plan::{Direction, Order};

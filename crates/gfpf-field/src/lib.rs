@@ -29,11 +29,6 @@
 //! # Ok::<(), gfpf_field::FieldError>(())
 //! ```
 
-/// The README's example, compiled and run as a doctest.
-#[doc = include_str!("../../../README.md")]
-#[cfg(doctest)]
-pub struct ReadmeDoctests;
-
 mod arith;
 mod conv;
 mod convert;

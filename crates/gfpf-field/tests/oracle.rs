@@ -29,8 +29,11 @@ fn canonical<const K: usize>(f: &Field<K>, z: &Element<K>) -> Result<(), TestCas
 
 fn check_ring_ops<const K: usize>(f: &Field<K>, x: &Element<K>, y: &Element<K>) -> Result<(), TestCaseError> {
     let (a, b) = (int(f, x), int(f, y));
+    let (sum, diff) = f.add_sub(x, y);
     let cases = [
         (f.add(x, y), modp(f, Integer::from(&a + &b)), "add"),
+        (sum, modp(f, Integer::from(&a + &b)), "add_sub (sum)"),
+        (diff, modp(f, Integer::from(&a - &b)), "add_sub (difference)"),
         (f.sub(x, y), modp(f, Integer::from(&a - &b)), "sub"),
         (f.neg(x), modp(f, Integer::from(-&a)), "neg"),
         (f.double(x), modp(f, Integer::from(&a * 2u32)), "double"),

@@ -118,7 +118,11 @@ fn cuda_codelets_compiled_for_the_host_match_the_programs() {
     for ((radix, _, variant, inverse, x, tw), line) in cases.iter().zip(lines) {
         let rho = {
             let r = t.root(*radix);
-            if *inverse { (1..*radix - 1).fold(r, |acc, _| acc * r) } else { r }
+            if *inverse {
+                (1..*radix - 1).fold(r, |acc, _| acc * r)
+            } else {
+                r
+            }
         };
         let mut want: Vec<Word> = x.iter().map(|&u| Word(u)).collect();
         Codelet::with_twiddles(*radix, *variant).run(
@@ -129,7 +133,11 @@ fn cuda_codelets_compiled_for_the_host_match_the_programs() {
             |a, slot| *a * Word(tw[slot]),
         );
         let got: Vec<u64> = line.split_whitespace().map(|s| s.parse().unwrap()).collect();
-        assert_eq!(got, want.iter().map(|w| w.0).collect::<Vec<_>>(), "K = {radix}, {variant:?}, inverse {inverse}");
+        assert_eq!(
+            got,
+            want.iter().map(|w| w.0).collect::<Vec<_>>(),
+            "K = {radix}, {variant:?}, inverse {inverse}"
+        );
     }
     std::fs::remove_dir_all(&dir).ok();
 }

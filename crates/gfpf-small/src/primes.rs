@@ -9,9 +9,10 @@ pub const THESIS_30BIT_PRIMES: [u64; 16] = [
     897581057, 883949569, 880803841, 862978049, 833617921, 824180737,
 ];
 
-/// The largest primes q < 2^62 with 2^32 | q - 1 (2-adicity 32 to 37), for
-/// NTTs with Harvey's lazy butterflies (which need 4q < 2^64).
-pub const NTT_PRIMES_62: [u64; 8] = [
+/// The 32 largest primes q < 2^62 with 2^32 | q - 1 (2-adicity 32 to 37),
+/// in decreasing order, for NTTs with Harvey's lazy butterflies (which need
+/// 4q < 2^64); 32 are enough for an RNS of 32 words (t16 and up to k = 32).
+pub const NTT_PRIMES_62: [u64; 32] = [
     0x3fffffee00000001,
     0x3fffffb400000001,
     0x3fffffa000000001,
@@ -20,6 +21,30 @@ pub const NTT_PRIMES_62: [u64; 8] = [
     0x3fffff4600000001,
     0x3fffff3000000001,
     0x3fffff2800000001,
+    0x3fffff1c00000001,
+    0x3fffff1800000001,
+    0x3ffffed600000001,
+    0x3ffffecb00000001,
+    0x3ffffec700000001,
+    0x3ffffeb800000001,
+    0x3ffffeb300000001,
+    0x3ffffe6a00000001,
+    0x3ffffe4100000001,
+    0x3ffffdf900000001,
+    0x3ffffdd800000001,
+    0x3ffffdd700000001,
+    0x3ffffdc800000001,
+    0x3ffffdc300000001,
+    0x3ffffda700000001,
+    0x3ffffd8300000001,
+    0x3ffffd6600000001,
+    0x3ffffd2d00000001,
+    0x3ffffd2000000001,
+    0x3ffffcfc00000001,
+    0x3ffffcf700000001,
+    0x3ffffce200000001,
+    0x3ffffcc900000001,
+    0x3ffffc7f00000001,
 ];
 
 /// The largest primes q < 2^50 with 2^30 | q - 1, for the floating-point

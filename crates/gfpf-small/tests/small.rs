@@ -145,6 +145,16 @@ fn prime_tables_are_what_they_claim() {
             "{q}"
         );
     }
+    // And they are the largest such primes: nothing of the form c·2^32 + 1
+    // is prime between 2^62 and the last entry except the entries.
+    let mut c = (1u64 << 30) - 1;
+    for &q in &NTT_PRIMES_62 {
+        while c << 32 > q {
+            assert!(!primes::is_prime((c << 32) + 1), "missing NTT prime {}", (c << 32) + 1);
+            c -= 1;
+        }
+        c -= 1;
+    }
     for &q in &FP_PRIMES_50 {
         assert!(
             primes::is_prime(q) && primes::two_adicity(q) >= 30 && q < 1 << 50 && q > 1 << 49,

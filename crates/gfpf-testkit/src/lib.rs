@@ -3,7 +3,7 @@
 //! An executor implements [`Executor`] and instantiates the whole suite with
 //! one line, on every preset:
 //!
-//! ```ignore
+//! ```text
 //! gfpf_testkit::executor_suite!(MyExecutor);
 //! ```
 //!

@@ -50,8 +50,9 @@ impl<const K: usize> FieldOps<'_, K> {
     /// x · w^e with w = ω_N^(±1): table entry then shift.
     #[inline]
     pub(crate) fn twiddle_value(&self, x: &Element<K>, table: &[Element<K>], e: usize) -> Element<K> {
-        let m_len = table.len();
-        let (q, m) = (e / m_len, e % m_len);
+        // The table length N/2k is a power of two.
+        let bits = table.len().trailing_zeros();
+        let (q, m) = (e >> bits, e & (table.len() - 1));
         let mut y = if m != 0 { self.field.mul(x, &table[m]) } else { *x };
         if q != 0 {
             y = self.field.mul_pow_r(&y, if self.inverse { 2 * K - q } else { q });
@@ -65,9 +66,7 @@ impl<const K: usize> CodeletOps for FieldOps<'_, K> {
 
     #[inline]
     fn butterfly(&self, x: &mut [Element<K>], a: usize, b: usize) {
-        let (u, v) = (x[a], x[b]);
-        x[a] = self.field.add(&u, &v);
-        x[b] = self.field.sub(&u, &v);
+        (x[a], x[b]) = self.field.add_sub(&x[a], &x[b]);
     }
 
     #[inline]

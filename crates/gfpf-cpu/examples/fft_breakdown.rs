@@ -1,0 +1,201 @@
+//! Per-stage breakdown of one transform (like ISSAC 2019 table 6):
+//! precomputation, data movement, base DFTs, twiddles, scaling, with the
+//! plan's exact operation counts beside them.
+//!
+//! cargo run --release -p gfpf-cpu --example fft_breakdown -- --preset t8 --log2n 16 [--threads 1] [--inverse]
+
+use std::time::Duration;
+
+use clap::Parser;
+use gfpf_cpu::{CpuFft, Threading};
+use gfpf_field::{Field, Preset};
+use gfpf_plan::{Direction, Order, StageKind};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+#[derive(Parser)]
+#[command(about = "Time one FFT stage by stage")]
+struct Args {
+    /// Preset name (t2 … t128, p4 … p128).
+    #[arg(long, default_value = "t8")]
+    preset: String,
+    /// log2 of the transform size.
+    #[arg(long, default_value_t = 16)]
+    log2n: u32,
+    /// Worker threads (0: all cores; 1: the serial code path).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Time the inverse transform.
+    #[arg(long)]
+    inverse: bool,
+    /// Also measure the machine's parallel ceiling: N independent field
+    /// multiplications on one thread and on all of them.
+    #[arg(long)]
+    ceiling: bool,
+    /// Repetitions; the fastest is shown.
+    #[arg(long, default_value_t = 3)]
+    repeat: usize,
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:9.3}", d.as_secs_f64() * 1e3)
+}
+
+fn run<const K: usize>(preset: Preset, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+    let field = Field::<K>::preset(preset)?;
+    let n = 1usize << args.log2n;
+    let direction = if args.inverse {
+        Direction::Inverse
+    } else {
+        Direction::Forward
+    };
+    let threading = if args.threads == 1 {
+        Threading::Serial
+    } else {
+        Threading::Parallel
+    };
+    let fft = CpuFft::try_new(&field, n, direction, Order::Natural)?.with_threading(threading);
+    let mut rng = StdRng::seed_from_u64(1);
+    let input: Vec<_> = (0..n).map(|_| field.random(&mut rng)).collect();
+    let mut best = None;
+    for _ in 0..args.repeat.max(1) {
+        let mut data = input.clone();
+        let b = fft.breakdown(&mut data)?;
+        if best
+            .as_ref()
+            .is_none_or(|old: &gfpf_cpu::Breakdown| b.transform() < old.transform())
+        {
+            best = Some(b);
+        }
+    }
+    let b = best.expect("at least one run");
+    // The transform as users run it (no probes), best of `repeat`.
+    let mut data = input.clone();
+    let mut scratch = vec![field.zero(); fft.scratch_len()];
+    let whole = (0..args.repeat.max(1))
+        .map(|_| {
+            let start = std::time::Instant::now();
+            fft.process_with_scratch(&mut data, &mut scratch).expect("sizes match");
+            start.elapsed()
+        })
+        .min()
+        .expect("at least one run");
+    println!(
+        "{} (k = {K}), N = 2^{} = {:?}, {direction:?}, {} thread(s); times in ms",
+        preset.name(),
+        args.log2n,
+        fft.plan().radices(),
+        rayon::current_num_threads().min(if args.threads == 1 { 1 } else { usize::MAX })
+    );
+    println!("whole transform (process_with_scratch): {} ms", ms(whole).trim());
+    println!(
+        "precomputation (twiddle table of {}): {} ms",
+        fft.plan().twiddle_table_len(),
+        ms(b.precompute).trim()
+    );
+    println!(
+        "{:>5} {:>28} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "stage", "what", "total", "movement", "base DFT", "twiddles", "scale", "shifts", "full muls"
+    );
+    let mut sums = [Duration::ZERO; 5];
+    for (i, t) in b.stages.iter().enumerate() {
+        let what = match t.stage.kind {
+            StageKind::BaseDft(d) => format!(
+                "{}x DFT_{} stride {}{}{}",
+                d.blocks * d.stride,
+                d.radix,
+                d.stride,
+                if d.twiddles.is_some() { " +tw" } else { "" },
+                if d.input == gfpf_plan::Addressing::DigitReversed {
+                    " +perm"
+                } else {
+                    ""
+                }
+            ),
+            StageKind::Scale => "scale by 1/N".to_string(),
+        };
+        let c = fft.plan().stage_counts(&t.stage);
+        println!(
+            "{i:>5} {what:>28} {} {} {} {} {} {:>9} {:>9}",
+            ms(t.total),
+            ms(t.movement),
+            ms(t.base_dfts),
+            ms(t.twiddles),
+            ms(t.scale),
+            c.shifts,
+            c.full_muls
+        );
+        for (s, v) in sums
+            .iter_mut()
+            .zip([t.total, t.movement, t.base_dfts, t.twiddles, t.scale])
+        {
+            *s += v;
+        }
+    }
+    let pct = |d: Duration| 100.0 * d.as_secs_f64() / sums[0].as_secs_f64();
+    println!(
+        "{:>5} {:>28} {} {} {} {} {}",
+        "sum",
+        "",
+        ms(sums[0]),
+        ms(sums[1]),
+        ms(sums[2]),
+        ms(sums[3]),
+        ms(sums[4])
+    );
+    println!(
+        "share of the transform: movement {:.0}%, base DFTs {:.0}%, twiddles {:.0}%, scale {:.0}%",
+        pct(sums[1]),
+        pct(sums[2]),
+        pct(sums[3]),
+        pct(sums[4])
+    );
+    if args.ceiling {
+        use rayon::prelude::*;
+        let w = field.random(&mut rng);
+        let time = |parallel: bool| {
+            let mut data = input.clone();
+            let start = std::time::Instant::now();
+            for _ in 0..args.repeat.max(1) {
+                if parallel {
+                    data.par_chunks_mut(256)
+                        .for_each(|c| c.iter_mut().for_each(|x| *x = field.mul(x, &w)));
+                } else {
+                    data.iter_mut().for_each(|x| *x = field.mul(x, &w));
+                }
+            }
+            start.elapsed()
+        };
+        let (one, all) = (time(false), time(true));
+        println!(
+            "parallel ceiling: {} independent multiplications x{}: {} ms on one thread, {} ms on {} threads: {:.2}x",
+            n,
+            args.repeat.max(1),
+            ms(one).trim(),
+            ms(all).trim(),
+            rayon::current_num_threads(),
+            one.as_secs_f64() / all.as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = Args::parse();
+    if args.threads > 1 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads)
+            .build_global()?;
+    }
+    let preset = Preset::from_name(&args.preset)?;
+    match preset.k() {
+        2 => run::<2>(preset, &args),
+        4 => run::<4>(preset, &args),
+        8 => run::<8>(preset, &args),
+        16 => run::<16>(preset, &args),
+        32 => run::<32>(preset, &args),
+        64 => run::<64>(preset, &args),
+        128 => run::<128>(preset, &args),
+        _ => unreachable!("presets have k = 2 … 128"),
+    }
+}
