@@ -68,6 +68,7 @@ struct InstrumentedOps<'a, const K: usize> {
 
 impl<const K: usize> CodeletOps for InstrumentedOps<'_, K> {
     type Elem = Element<K>;
+    const MAX_RADIX: usize = 2 * K;
     fn butterfly(&self, x: &mut [Element<K>], a: usize, b: usize) {
         if matches!(self.mode, Mode::Full | Mode::CodeletOnly) {
             self.inner.butterfly(x, a, b);
@@ -104,6 +105,9 @@ impl<const K: usize> PlanArith for Instrumented<'_, K> {
         if self.mode == Mode::Full {
             self.inner.scale(x);
         }
+    }
+    fn take(&self, x: &mut Element<K>) -> Element<K> {
+        *x
     }
 }
 

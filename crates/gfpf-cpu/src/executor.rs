@@ -211,6 +211,10 @@ impl<const K: usize> PlanArith for FieldArith<'_, K> {
     fn scale(&self, x: &mut Element<K>) {
         *x = self.fft.field.mul(x, &self.fft.n_inv);
     }
+
+    fn take(&self, x: &mut Element<K>) -> Element<K> {
+        *x
+    }
 }
 
 /// The arithmetic a plan runs on: GF(r^k + 1) for [`CpuFft`], or any other
@@ -230,6 +234,12 @@ pub trait PlanArith: Sync {
     fn ops(&self, twiddle_unit: Option<usize>) -> Self::Ops<'_>;
     /// x ← x·N^{-1}.
     fn scale(&self, x: &mut Self::Elem);
+    /// Moves an element out of an in-place stage's buffer (it is written
+    /// back after the codelet). The default leaves `Default` behind, which
+    /// costs nothing for heap-backed types; plain-data types copy instead.
+    fn take(&self, x: &mut Self::Elem) -> Self::Elem {
+        std::mem::take(x)
+    }
 }
 
 /// Runs `plan` on `data` (a batch: a multiple of N elements) with the given
@@ -345,7 +355,7 @@ fn base_dfts<A: PlanArith>(
     let one = |buf: &mut Vec<A::Elem>, a: usize, b: usize, rows: &mut [&mut [A::Elem]], c0: usize| {
         buf.clear();
         match src {
-            None => buf.extend(rows.iter_mut().map(|row| std::mem::take(&mut row[b - c0]))),
+            None => buf.extend(rows.iter_mut().map(|row| arith.take(&mut row[b - c0]))),
             Some(src) if d.input == Addressing::DigitReversed && stride == 1 => {
                 // ℓ = a·K + i: i is the last digit, so P(ℓ) = P(a·K) + i·N/K.
                 let base = plan.digit_reverse(a * radix);

@@ -87,29 +87,33 @@ pub fn rust_codelets() -> String {
         "/// The codelet for DFT_`radix` with the given twiddle fusion, or `None` when no"
     )
     .unwrap();
-    writeln!(w, "/// codelet of that size was generated.").unwrap();
+    writeln!(
+        w,
+        "/// codelet of that size was generated or it exceeds `O::MAX_RADIX`."
+    )
+    .unwrap();
     writeln!(
         w,
         "pub fn codelet<O: CodeletOps>(radix: usize, twiddles: CodeletTwiddles) -> Option<CodeletFn<O>> {{"
     )
     .unwrap();
-    writeln!(w, "    Some(match (radix, twiddles) {{").unwrap();
+    // `const { … }` conditions are known after monomorphisation, so an
+    // instance for a field only compiles the codelets it can use (K ≤ 2k).
     for radix in CODELET_RADICES {
+        writeln!(w, "    if const {{ O::MAX_RADIX >= {radix} }} && radix == {radix} {{").unwrap();
+        writeln!(w, "        return Some(match twiddles {{").unwrap();
         for (variant, suffix) in VARIANTS {
             let name = match variant {
                 CodeletTwiddles::None => "None",
                 CodeletTwiddles::Inputs => "Inputs",
                 CodeletTwiddles::Outputs => "Outputs",
             };
-            writeln!(
-                w,
-                "        ({radix}, CodeletTwiddles::{name}) => dft_{radix}{suffix}::<O>,"
-            )
-            .unwrap();
+            writeln!(w, "            CodeletTwiddles::{name} => dft_{radix}{suffix}::<O>,").unwrap();
         }
+        writeln!(w, "        }});").unwrap();
+        writeln!(w, "    }}").unwrap();
     }
-    writeln!(w, "        _ => return None,").unwrap();
-    writeln!(w, "    }})").unwrap();
+    writeln!(w, "    None").unwrap();
     writeln!(w, "}}").unwrap();
     s
 }

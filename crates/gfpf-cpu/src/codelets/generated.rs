@@ -11060,33 +11060,63 @@ pub fn dft_256_twiddle_outputs<O: CodeletOps>(o: &O, x: &mut [O::Elem]) {
 }
 
 /// The codelet for DFT_`radix` with the given twiddle fusion, or `None` when no
-/// codelet of that size was generated.
+/// codelet of that size was generated or it exceeds `O::MAX_RADIX`.
 pub fn codelet<O: CodeletOps>(radix: usize, twiddles: CodeletTwiddles) -> Option<CodeletFn<O>> {
-    Some(match (radix, twiddles) {
-        (2, CodeletTwiddles::None) => dft_2::<O>,
-        (2, CodeletTwiddles::Inputs) => dft_2_twiddle_inputs::<O>,
-        (2, CodeletTwiddles::Outputs) => dft_2_twiddle_outputs::<O>,
-        (4, CodeletTwiddles::None) => dft_4::<O>,
-        (4, CodeletTwiddles::Inputs) => dft_4_twiddle_inputs::<O>,
-        (4, CodeletTwiddles::Outputs) => dft_4_twiddle_outputs::<O>,
-        (8, CodeletTwiddles::None) => dft_8::<O>,
-        (8, CodeletTwiddles::Inputs) => dft_8_twiddle_inputs::<O>,
-        (8, CodeletTwiddles::Outputs) => dft_8_twiddle_outputs::<O>,
-        (16, CodeletTwiddles::None) => dft_16::<O>,
-        (16, CodeletTwiddles::Inputs) => dft_16_twiddle_inputs::<O>,
-        (16, CodeletTwiddles::Outputs) => dft_16_twiddle_outputs::<O>,
-        (32, CodeletTwiddles::None) => dft_32::<O>,
-        (32, CodeletTwiddles::Inputs) => dft_32_twiddle_inputs::<O>,
-        (32, CodeletTwiddles::Outputs) => dft_32_twiddle_outputs::<O>,
-        (64, CodeletTwiddles::None) => dft_64::<O>,
-        (64, CodeletTwiddles::Inputs) => dft_64_twiddle_inputs::<O>,
-        (64, CodeletTwiddles::Outputs) => dft_64_twiddle_outputs::<O>,
-        (128, CodeletTwiddles::None) => dft_128::<O>,
-        (128, CodeletTwiddles::Inputs) => dft_128_twiddle_inputs::<O>,
-        (128, CodeletTwiddles::Outputs) => dft_128_twiddle_outputs::<O>,
-        (256, CodeletTwiddles::None) => dft_256::<O>,
-        (256, CodeletTwiddles::Inputs) => dft_256_twiddle_inputs::<O>,
-        (256, CodeletTwiddles::Outputs) => dft_256_twiddle_outputs::<O>,
-        _ => return None,
-    })
+    if const { O::MAX_RADIX >= 2 } && radix == 2 {
+        return Some(match twiddles {
+            CodeletTwiddles::None => dft_2::<O>,
+            CodeletTwiddles::Inputs => dft_2_twiddle_inputs::<O>,
+            CodeletTwiddles::Outputs => dft_2_twiddle_outputs::<O>,
+        });
+    }
+    if const { O::MAX_RADIX >= 4 } && radix == 4 {
+        return Some(match twiddles {
+            CodeletTwiddles::None => dft_4::<O>,
+            CodeletTwiddles::Inputs => dft_4_twiddle_inputs::<O>,
+            CodeletTwiddles::Outputs => dft_4_twiddle_outputs::<O>,
+        });
+    }
+    if const { O::MAX_RADIX >= 8 } && radix == 8 {
+        return Some(match twiddles {
+            CodeletTwiddles::None => dft_8::<O>,
+            CodeletTwiddles::Inputs => dft_8_twiddle_inputs::<O>,
+            CodeletTwiddles::Outputs => dft_8_twiddle_outputs::<O>,
+        });
+    }
+    if const { O::MAX_RADIX >= 16 } && radix == 16 {
+        return Some(match twiddles {
+            CodeletTwiddles::None => dft_16::<O>,
+            CodeletTwiddles::Inputs => dft_16_twiddle_inputs::<O>,
+            CodeletTwiddles::Outputs => dft_16_twiddle_outputs::<O>,
+        });
+    }
+    if const { O::MAX_RADIX >= 32 } && radix == 32 {
+        return Some(match twiddles {
+            CodeletTwiddles::None => dft_32::<O>,
+            CodeletTwiddles::Inputs => dft_32_twiddle_inputs::<O>,
+            CodeletTwiddles::Outputs => dft_32_twiddle_outputs::<O>,
+        });
+    }
+    if const { O::MAX_RADIX >= 64 } && radix == 64 {
+        return Some(match twiddles {
+            CodeletTwiddles::None => dft_64::<O>,
+            CodeletTwiddles::Inputs => dft_64_twiddle_inputs::<O>,
+            CodeletTwiddles::Outputs => dft_64_twiddle_outputs::<O>,
+        });
+    }
+    if const { O::MAX_RADIX >= 128 } && radix == 128 {
+        return Some(match twiddles {
+            CodeletTwiddles::None => dft_128::<O>,
+            CodeletTwiddles::Inputs => dft_128_twiddle_inputs::<O>,
+            CodeletTwiddles::Outputs => dft_128_twiddle_outputs::<O>,
+        });
+    }
+    if const { O::MAX_RADIX >= 256 } && radix == 256 {
+        return Some(match twiddles {
+            CodeletTwiddles::None => dft_256::<O>,
+            CodeletTwiddles::Inputs => dft_256_twiddle_inputs::<O>,
+            CodeletTwiddles::Outputs => dft_256_twiddle_outputs::<O>,
+        });
+    }
+    None
 }

@@ -11,6 +11,10 @@ use gfpf_field::{Element, Field};
 pub trait CodeletOps {
     /// The element type.
     type Elem;
+    /// The largest codelet this implementation runs: the lookup compiles
+    /// (monomorphises) only codelets up to it, which keeps the generic code
+    /// for small fields small.
+    const MAX_RADIX: usize = usize::MAX;
     /// (x[a], x[b]) ← (x[a] + x[b], x[a] − x[b]).
     fn butterfly(&self, x: &mut [Self::Elem], a: usize, b: usize);
     /// x[a] ← x[a]·ρ^j, ρ the primitive `radix`-th root of the transform's
@@ -63,9 +67,13 @@ impl<const K: usize> FieldOps<'_, K> {
 
 impl<const K: usize> CodeletOps for FieldOps<'_, K> {
     type Elem = Element<K>;
+    const MAX_RADIX: usize = 2 * K;
 
     #[inline]
     fn butterfly(&self, x: &mut [Element<K>], a: usize, b: usize) {
+        // By value, not `add_sub_in_place`: that one gets inlined into every
+        // butterfly of every codelet instance (DFT_256 for k = 2 too), and the
+        // optimiser then takes minutes per crate.
         (x[a], x[b]) = self.field.add_sub(&x[a], &x[b]);
     }
 
