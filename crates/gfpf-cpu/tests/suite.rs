@@ -29,41 +29,31 @@ fn scratch_len<const K: usize>(field: &Field<K>, n: usize, direction: Direction,
     CpuFft::try_new(field, n, direction, order).unwrap().scratch_len()
 }
 
-struct Parallel;
-impl Executor for Parallel {
-    const NAME: &'static str = "cpu (rayon)";
-    fn transform<const K: usize>(
-        field: &Field<K>,
-        n: usize,
-        direction: Direction,
-        order: Order,
-        data: &mut [Element<K>],
-        scratch: Option<&mut [Element<K>]>,
-    ) -> Result<(), String> {
-        transform(Threading::Parallel, field, n, direction, order, data, scratch)
-    }
-    fn scratch_len<const K: usize>(field: &Field<K>, n: usize, direction: Direction, order: Order) -> usize {
-        scratch_len(field, n, direction, order)
-    }
+/// An executor type for the suite: `CpuFft` with the given threading.
+macro_rules! cpu_executor {
+    ($name:ident, $label:literal, $threading:expr) => {
+        struct $name;
+        impl Executor for $name {
+            const NAME: &'static str = $label;
+            fn transform<const K: usize>(
+                field: &Field<K>,
+                n: usize,
+                direction: Direction,
+                order: Order,
+                data: &mut [Element<K>],
+                scratch: Option<&mut [Element<K>]>,
+            ) -> Result<(), String> {
+                transform($threading, field, n, direction, order, data, scratch)
+            }
+            fn scratch_len<const K: usize>(field: &Field<K>, n: usize, direction: Direction, order: Order) -> usize {
+                scratch_len(field, n, direction, order)
+            }
+        }
+    };
 }
 
-struct Serial;
-impl Executor for Serial {
-    const NAME: &'static str = "cpu (one thread)";
-    fn transform<const K: usize>(
-        field: &Field<K>,
-        n: usize,
-        direction: Direction,
-        order: Order,
-        data: &mut [Element<K>],
-        scratch: Option<&mut [Element<K>]>,
-    ) -> Result<(), String> {
-        transform(Threading::Serial, field, n, direction, order, data, scratch)
-    }
-    fn scratch_len<const K: usize>(field: &Field<K>, n: usize, direction: Direction, order: Order) -> usize {
-        scratch_len(field, n, direction, order)
-    }
-}
+cpu_executor!(Parallel, "cpu (rayon)", Threading::Parallel);
+cpu_executor!(Serial, "cpu (one thread)", Threading::Serial);
 
 mod parallel {
     gfpf_testkit::executor_suite!(crate::Parallel);
