@@ -203,6 +203,7 @@ impl<const K: usize> PlanArith for FieldArith<'_, K> {
             inverse: self.fft.plan.direction() == Direction::Inverse,
             twiddles: twiddle_unit.map(|unit| TwiddleRow {
                 table: &self.fft.table,
+                plan: &self.fft.plan,
                 unit,
             }),
         }

@@ -88,35 +88,6 @@ impl<const K: usize> Field<K> {
         (Element(sum), Element(diff))
     }
 
-    /// (x, y) ← (x + y, x − y) in place: [`Field::add_sub`] without moving
-    /// the elements through temporaries (which for k ≥ 32 are memory copies).
-    #[inline]
-    pub fn add_sub_in_place(&self, x: &mut Element<K>, y: &mut Element<K>) {
-        let r = self.r;
-        let (x, y) = (&mut x.0, &mut y.0);
-        let mut carry = 0u64;
-        let mut borrow = 0u64;
-        for i in 0..K {
-            let (a, b) = (x[i], y[i]);
-            let (s1, o1) = a.overflowing_add(b);
-            let (s, o2) = s1.overflowing_add(carry);
-            let over = o1 | o2 | (s >= r);
-            x[i] = select_unpredictable(over, s.wrapping_sub(r), s);
-            carry = over as u64;
-            let (d1, b1) = a.overflowing_sub(b);
-            let (d, b2) = d1.overflowing_sub(borrow);
-            let under = b1 | b2;
-            y[i] = select_unpredictable(under, d.wrapping_add(r), d);
-            borrow = under as u64;
-        }
-        if carry != 0 {
-            self.decrement(x);
-        }
-        if borrow != 0 {
-            self.increment(y);
-        }
-    }
-
     /// 2x.
     #[inline]
     pub fn double(&self, x: &Element<K>) -> Element<K> {

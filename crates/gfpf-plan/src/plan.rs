@@ -331,8 +331,10 @@ impl Plan {
     /// that w^e = r^(±q) · table[m], with w^M = ω_N^(±N/2k) = r^(±1). Returns
     /// (q, m); q < 2k.
     pub fn split_exponent(&self, e: usize) -> (usize, usize) {
-        let m = self.twiddle_table_len().max(1);
-        (e / m, e % m)
+        // M = N/2k is a power of two (1 when N ≤ 2k): a shift and a mask, no
+        // division (executors call this once per twiddle).
+        let bits = self.n.trailing_zeros().saturating_sub((2 * self.k).trailing_zeros());
+        (e >> bits, e & ((1 << bits) - 1))
     }
 
     /// The mixed-radix digit reversal P of [`Plan::radices`]: writing

@@ -4,6 +4,7 @@
 pub mod generated;
 
 use gfpf_field::{Element, Field};
+use gfpf_plan::Plan;
 
 /// The operations a generated codelet performs on its K-element working
 /// vector. The codelet fixes the positions and powers; the implementation
@@ -32,6 +33,8 @@ pub type CodeletFn<O> = fn(&O, &mut [<O as CodeletOps>::Elem]);
 pub(crate) struct TwiddleRow<'a, const K: usize> {
     /// w^m, m < M.
     pub table: &'a [Element<K>],
+    /// The plan, which splits exponents as e = q·M + m.
+    pub plan: &'a Plan,
     /// b·step: the exponent of slot i is i·unit.
     pub unit: usize,
 }
@@ -53,11 +56,9 @@ impl<const K: usize> FieldOps<'_, K> {
 
     /// x · w^e with w = ω_N^(±1): table entry then shift.
     #[inline]
-    pub(crate) fn twiddle_value(&self, x: &Element<K>, table: &[Element<K>], e: usize) -> Element<K> {
-        // The table length N/2k is a power of two.
-        let bits = table.len().trailing_zeros();
-        let (q, m) = (e >> bits, e & (table.len() - 1));
-        let mut y = if m != 0 { self.field.mul(x, &table[m]) } else { *x };
+    fn twiddle_value(&self, x: &Element<K>, row: &TwiddleRow<'_, K>, e: usize) -> Element<K> {
+        let (q, m) = row.plan.split_exponent(e);
+        let mut y = if m != 0 { self.field.mul(x, &row.table[m]) } else { *x };
         if q != 0 {
             y = self.field.mul_pow_r(&y, if self.inverse { 2 * K - q } else { q });
         }
@@ -71,9 +72,8 @@ impl<const K: usize> CodeletOps for FieldOps<'_, K> {
 
     #[inline]
     fn butterfly(&self, x: &mut [Element<K>], a: usize, b: usize) {
-        // By value, not `add_sub_in_place`: that one gets inlined into every
-        // butterfly of every codelet instance (DFT_256 for k = 2 too), and the
-        // optimiser then takes minutes per crate.
+        // By value: an in-place variant got inlined into every butterfly of
+        // every codelet instance and the optimiser took minutes per crate.
         (x[a], x[b]) = self.field.add_sub(&x[a], &x[b]);
     }
 
@@ -85,7 +85,7 @@ impl<const K: usize> CodeletOps for FieldOps<'_, K> {
     #[inline]
     fn twiddle(&self, x: &mut [Element<K>], a: usize) {
         if let Some(row) = self.twiddles {
-            x[a] = self.twiddle_value(&x[a], row.table, a * row.unit);
+            x[a] = self.twiddle_value(&x[a], &row, a * row.unit);
         }
     }
 }
