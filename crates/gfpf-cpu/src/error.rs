@@ -47,4 +47,15 @@ pub enum CpuError {
         /// What the plan needs.
         needed: usize,
     },
+    /// A truncated transform of `n` values on a buffer of `size` elements
+    /// needs size a power of two and 1 ≤ n ≤ size.
+    #[error(
+        "truncated transform of {n} values on a buffer of {size} elements: the buffer must be a power of two long and hold 1 to {size} values"
+    )]
+    TruncatedLength {
+        /// Values asked for.
+        n: usize,
+        /// The buffer length.
+        size: usize,
+    },
 }

@@ -112,6 +112,24 @@ pub fn cyclic_convolution<const K: usize>(field: &Field<K>, a: &[Element<K>], b:
     c
 }
 
+/// The product of two polynomials (coefficients lowest degree first) by
+/// schoolbook on rug integers, reduced mod p once per coefficient at the end:
+/// independent of the field's own multiplication.
+pub fn rug_polynomial_product<const K: usize>(field: &Field<K>, a: &[Element<K>], b: &[Element<K>]) -> Vec<Element<K>> {
+    if a.is_empty() || b.is_empty() {
+        return Vec::new();
+    }
+    let ai: Vec<Integer> = a.iter().map(|x| field.to_integer(x)).collect();
+    let bi: Vec<Integer> = b.iter().map(|x| field.to_integer(x)).collect();
+    let mut c = vec![Integer::new(); a.len() + b.len() - 1];
+    for (i, x) in ai.iter().enumerate() {
+        for (j, y) in bi.iter().enumerate() {
+            c[i + j] += x * y;
+        }
+    }
+    c.iter().map(|v| field.from_integer_reduced(v)).collect()
+}
+
 /// A known-answer file of `testdata/`: (N, input, output).
 pub struct KnownAnswer<const K: usize> {
     /// The file name.

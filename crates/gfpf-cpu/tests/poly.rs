@@ -1,0 +1,171 @@
+//! Polynomial products (schoolbook and TFT) and the truncated transforms
+//! themselves, on every preset, against rug and the full FFT.
+
+use gfpf_cpu::{CpuError, CpuFft, MulAlgorithm, PolyMul, Threading};
+use gfpf_field::{Element, Field, SparseRadix};
+use gfpf_plan::{Direction, Order};
+use gfpf_testkit::oracle::{rug_polynomial_product, sample};
+
+/// (la, lb): lengths 1, 2, 2^j ± 1, unbalanced pairs, both sides of every
+/// power of two up to 128.
+const LENGTHS: [(usize, usize); 20] = [
+    (1, 1),
+    (1, 2),
+    (2, 1),
+    (2, 2),
+    (3, 2),
+    (4, 4),
+    (5, 3),
+    (7, 9),
+    (8, 8),
+    (9, 8),
+    (15, 17),
+    (16, 17),
+    (17, 16),
+    (31, 33),
+    (32, 32),
+    (33, 1),
+    (63, 65),
+    (64, 64),
+    (65, 64),
+    (100, 29),
+];
+
+fn products_match_rug<const K: usize>(field: &Field<K>) {
+    for threading in [Threading::Parallel, Threading::Serial] {
+        let pm = PolyMul::new(field).unwrap().with_threading(threading);
+        for (i, &(la, lb)) in LENGTHS.iter().enumerate() {
+            let a = sample(field, la, 2 * i as u64);
+            // b starts with the edge values too, but in another order.
+            let mut b = sample(field, lb, 2 * i as u64 + 1);
+            b.reverse();
+            let want = rug_polynomial_product(field, &a, &b);
+            for algorithm in [MulAlgorithm::Tft, MulAlgorithm::Schoolbook, MulAlgorithm::Auto] {
+                let got = pm.mul(&a, &b, algorithm).unwrap();
+                assert!(got == want, "{algorithm:?} {la}x{lb} {threading:?}");
+            }
+        }
+        for la in [1, 2, 3, 16, 17, 31, 33, 64, 65] {
+            let a = sample(field, la, 99 + la as u64);
+            let want = rug_polynomial_product(field, &a, &a);
+            for algorithm in [MulAlgorithm::Tft, MulAlgorithm::Schoolbook] {
+                assert!(pm.square(&a, algorithm).unwrap() == want, "square {algorithm:?} {la}");
+            }
+        }
+        assert!(pm.mul(&[], &[field.one()], MulAlgorithm::Tft).unwrap().is_empty());
+        assert!(pm.square(&[], MulAlgorithm::Tft).unwrap().is_empty());
+    }
+}
+
+/// With n = S the TFT is the digit-reversed FFT; for every n < S the ITFT
+/// recovers the unknown head from n values and a (random, non-zero) tail.
+fn truncated_transforms<const K: usize>(field: &Field<K>) {
+    let pm = PolyMul::new(field).unwrap();
+    for s in [1usize, 2, 4, 16, 64] {
+        let x = sample(field, s, s as u64);
+        let mut full = x.clone();
+        if s > 1 {
+            CpuFft::try_new(field, s, Direction::Forward, Order::DigitReversed)
+                .unwrap()
+                .process(&mut full)
+                .unwrap();
+        }
+        let mut t = x.clone();
+        pm.truncated_forward(&mut t, s, s).unwrap();
+        assert!(t == full, "TFT with n = S = {s}");
+        for n in 1..=s {
+            let mut values = x.clone();
+            pm.truncated_forward(&mut values, s, n).unwrap();
+            // The first n values depend on all of x; keep x's tail as known.
+            let mut y = x.clone();
+            y[..n].copy_from_slice(&values[..n]);
+            pm.truncated_inverse(&mut y, n).unwrap();
+            assert!(y == x, "ITFT S = {s}, n = {n}");
+        }
+    }
+}
+
+macro_rules! presets {
+    ($($name:ident $preset:ident $k:literal),*) => {$(
+        mod $name {
+            fn field() -> gfpf_field::Field<$k> {
+                gfpf_field::Field::preset(gfpf_field::Preset::$preset).unwrap()
+            }
+            #[test]
+            fn products_match_rug() {
+                super::products_match_rug(&field());
+            }
+            #[test]
+            fn truncated_transforms() {
+                super::truncated_transforms(&field());
+            }
+        }
+    )*};
+}
+
+presets!(t2 T2 2, t4 T4 4, t8 T8 8, t16 T16 16, t32 T32 32, t64 T64 64, t128 T128 128,
+    p4 P4 4, p8 P8 8, p16 P16 16, p32 P32 32, p64 P64 64, p128 P128 128);
+
+/// Long products, both sides of powers of two, against the (rug-checked)
+/// schoolbook product.
+#[test]
+fn long_products_match_schoolbook() {
+    let t8 = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
+    let p4 = Field::<4>::preset(gfpf_field::Preset::P4).unwrap();
+    let pm8 = PolyMul::new(&t8).unwrap();
+    let pm4 = PolyMul::new(&p4).unwrap();
+    for (la, lb) in [(255, 258), (512, 513), (1023, 1), (700, 325), (1025, 1024)] {
+        let (a, b) = (sample(&t8, la, 7), sample(&t8, lb, 8));
+        assert!(
+            pm8.mul(&a, &b, MulAlgorithm::Tft).unwrap() == pm8.schoolbook(&a, &b),
+            "t8 {la}x{lb}"
+        );
+        let (a, b) = (sample(&p4, la, 9), sample(&p4, lb, 10));
+        assert!(
+            pm4.mul(&a, &b, MulAlgorithm::Tft).unwrap() == pm4.schoolbook(&a, &b),
+            "p4 {la}x{lb}"
+        );
+    }
+    let a = sample(&t8, 2049, 11);
+    assert!(pm8.square(&a, MulAlgorithm::Tft).unwrap() == pm8.schoolbook_square(&a));
+}
+
+#[test]
+fn bad_truncated_lengths_are_errors() {
+    let f = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
+    let pm = PolyMul::new(&f).unwrap();
+    let mut x = vec![Element::ZERO; 8];
+    for n in [0, 9] {
+        let e = pm.truncated_forward(&mut x, 8, n).unwrap_err();
+        assert_eq!(e, CpuError::TruncatedLength { n, size: 8 });
+    }
+    let mut x = vec![Element::ZERO; 6];
+    assert!(matches!(
+        pm.truncated_forward(&mut x, 6, 3),
+        Err(CpuError::TruncatedLength { .. })
+    ));
+    assert!(matches!(
+        pm.truncated_inverse(&mut x, 3),
+        Err(CpuError::TruncatedLength { .. })
+    ));
+}
+
+/// A field with a small 2-adicity: products longer than 2^v are errors,
+/// not panics, and the longest allowed one is right.
+#[test]
+fn products_above_the_two_adicity_are_errors() {
+    // r = 2^a + 2^1 has v = 2·1 = 2 for k = 2: find one with r^2 + 1 prime.
+    let field = (32..64)
+        .find_map(|a| Field::<2>::from_sparse(format!("2^{a}+2^1").parse::<SparseRadix>().unwrap()).ok())
+        .expect("a prime (2^a + 2)^2 + 1 with 32 <= a < 64");
+    assert_eq!(field.two_adicity(), 2);
+    let pm = PolyMul::new(&field).unwrap();
+    assert_eq!(pm.max_product_len(), 4);
+    let a = sample(&field, 3, 1);
+    let b = sample(&field, 2, 2);
+    assert!(pm.mul(&a, &b, MulAlgorithm::Tft).unwrap() == rug_polynomial_product(&field, &a, &b));
+    let e = pm.mul(&a, &a, MulAlgorithm::Tft).unwrap_err();
+    assert_eq!(e, CpuError::AboveTwoAdicity { n: 8, two_adicity: 2 });
+    // Schoolbook needs no root of unity.
+    assert!(pm.mul(&a, &a, MulAlgorithm::Schoolbook).unwrap() == rug_polynomial_product(&field, &a, &a));
+}
