@@ -24,12 +24,6 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-/// The README's examples (FFT and field), compiled and run as doctests here,
-/// the first crate that has both layers.
-#[doc = include_str!("../../../README.md")]
-#[cfg(doctest)]
-pub struct ReadmeDoctests;
-
 mod breakdown;
 pub mod codelets;
 mod error;

@@ -1,0 +1,307 @@
+//! Polynomials over GF(p): [`PolyRing`] (a field with its multiplication
+//! engine and caches) and [`Polynomial`] (coefficients tied to a ring).
+
+use std::fmt;
+use std::sync::Arc;
+
+use gfpf_cpu::{MulAlgorithm, PolyMul, Threading};
+use gfpf_field::{Element, Field};
+
+use crate::{Device, Error};
+
+/// How a [`PolyRing`] computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct RingOptions {
+    /// Where transforms run (default [`Device::Auto`]).
+    pub device: Device,
+    /// All cores of the current rayon pool (default) or one thread.
+    pub threading: Threading,
+    /// Schoolbook, TFT, or chosen by length (the default).
+    pub algorithm: MulAlgorithm,
+}
+
+/// GF(p)[x] for one field: cheap to clone (shared), thread-safe; FFT plans
+/// and twiddle vectors of each size are built on first use and kept.
+///
+/// Products of any lengths: schoolbook when the shorter operand has at most
+/// [`gfpf_cpu::SCHOOLBOOK_MAX_LEN`] coefficients, otherwise the truncated
+/// Fourier transform, whose cost grows smoothly with the product length
+/// (no doubling after each power of two).
+#[derive(Clone)]
+pub struct PolyRing<const K: usize> {
+    inner: Arc<RingInner<K>>,
+}
+
+struct RingInner<const K: usize> {
+    mul: PolyMul<K>,
+    options: RingOptions,
+    device: Device,
+}
+
+impl<const K: usize> fmt::Debug for PolyRing<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PolyRing")
+            .field("field", &self.field().name().unwrap_or("custom"))
+            .field("r", &self.field().r())
+            .field("device", &self.inner.device)
+            .field("options", &self.inner.options)
+            .finish()
+    }
+}
+
+impl<const K: usize> PolyRing<K> {
+    /// GF(p)[x] with the default options.
+    pub fn new(field: &Field<K>) -> Result<Self, Error> {
+        Self::with_options(field, RingOptions::default())
+    }
+
+    /// GF(p)[x] with the given device, threading and algorithm.
+    pub fn with_options(field: &Field<K>, options: RingOptions) -> Result<Self, Error> {
+        let device = options.device.resolve()?;
+        let mul = PolyMul::new(field)?.with_threading(options.threading);
+        Ok(PolyRing {
+            inner: Arc::new(RingInner { mul, options, device }),
+        })
+    }
+
+    /// The field.
+    pub fn field(&self) -> &Field<K> {
+        self.inner.mul.field()
+    }
+
+    /// The options it was built with.
+    pub fn options(&self) -> RingOptions {
+        self.inner.options
+    }
+
+    /// Where its transforms run (never `Auto`).
+    pub fn device(&self) -> Device {
+        self.inner.device
+    }
+
+    /// The longest product it can compute by TFT: 2^v coefficients.
+    pub fn max_product_len(&self) -> usize {
+        self.inner.mul.max_product_len()
+    }
+
+    /// The polynomial with these coefficients (lowest degree first; trailing
+    /// zeros are dropped). Each must be a canonical element of this field.
+    pub fn poly(&self, coeffs: Vec<Element<K>>) -> Result<Polynomial<K>, Error> {
+        for (index, c) in coeffs.iter().enumerate() {
+            self.field()
+                .check(c)
+                .map_err(|source| Error::Coefficient { index, source })?;
+        }
+        Ok(self.wrap(coeffs))
+    }
+
+    /// The polynomial with these word-sized coefficients.
+    pub fn poly_from_u64(&self, coeffs: &[u64]) -> Polynomial<K> {
+        self.wrap(coeffs.iter().map(|&c| self.field().from_u64(c)).collect())
+    }
+
+    /// A polynomial of `len` uniformly random coefficients.
+    pub fn random<R: rand_core::Rng + ?Sized>(&self, len: usize, rng: &mut R) -> Polynomial<K> {
+        self.wrap((0..len).map(|_| self.field().random(rng)).collect())
+    }
+
+    /// The zero polynomial.
+    pub fn zero(&self) -> Polynomial<K> {
+        self.wrap(Vec::new())
+    }
+
+    /// The product of two coefficient vectors, exactly la + lb − 1
+    /// coefficients (none if either is empty), trailing zeros kept. Inputs
+    /// are checked like [`PolyRing::poly`].
+    pub fn mul_coeffs(&self, a: &[Element<K>], b: &[Element<K>]) -> Result<Vec<Element<K>>, Error> {
+        self.check_all(a)?;
+        self.check_all(b)?;
+        Ok(self.inner.mul.mul(a, b, self.inner.options.algorithm)?)
+    }
+
+    /// The square of a coefficient vector, 2·la − 1 coefficients.
+    pub fn square_coeffs(&self, a: &[Element<K>]) -> Result<Vec<Element<K>>, Error> {
+        self.check_all(a)?;
+        Ok(self.inner.mul.square(a, self.inner.options.algorithm)?)
+    }
+
+    /// The multiplication engine (TFT, schoolbook), for callers that manage
+    /// their own coefficient vectors and want no checks.
+    pub fn engine(&self) -> &PolyMul<K> {
+        &self.inner.mul
+    }
+
+    fn check_all(&self, coeffs: &[Element<K>]) -> Result<(), Error> {
+        coeffs.iter().enumerate().try_for_each(|(index, c)| {
+            self.field()
+                .check(c)
+                .map_err(|source| Error::Coefficient { index, source })
+        })
+    }
+
+    fn wrap(&self, mut coeffs: Vec<Element<K>>) -> Polynomial<K> {
+        while coeffs.last().is_some_and(Element::is_zero) {
+            coeffs.pop();
+        }
+        Polynomial {
+            ring: self.clone(),
+            coeffs,
+        }
+    }
+
+    fn same_ring(&self, other: &PolyRing<K>) -> Result<(), Error> {
+        if Arc::ptr_eq(&self.inner, &other.inner) || self.field() == other.field() {
+            Ok(())
+        } else {
+            Err(Error::FieldMismatch {
+                left: self.field().r(),
+                right: other.field().r(),
+            })
+        }
+    }
+}
+
+/// A polynomial over GF(p): coefficients lowest degree first, no trailing
+/// zeros (the zero polynomial has none), every one canonical. Made by a
+/// [`PolyRing`]; operations between polynomials of different fields are
+/// errors.
+#[derive(Clone)]
+pub struct Polynomial<const K: usize> {
+    ring: PolyRing<K>,
+    coeffs: Vec<Element<K>>,
+}
+
+impl<const K: usize> Polynomial<K> {
+    /// The coefficients, lowest degree first.
+    pub fn coeffs(&self) -> &[Element<K>] {
+        &self.coeffs
+    }
+
+    /// The coefficient vector.
+    pub fn into_coeffs(self) -> Vec<Element<K>> {
+        self.coeffs
+    }
+
+    /// The number of coefficients (degree + 1; 0 for the zero polynomial).
+    pub fn len(&self) -> usize {
+        self.coeffs.len()
+    }
+
+    /// Whether this is the zero polynomial.
+    pub fn is_zero(&self) -> bool {
+        self.coeffs.is_empty()
+    }
+
+    /// Alias of [`Polynomial::is_zero`].
+    pub fn is_empty(&self) -> bool {
+        self.is_zero()
+    }
+
+    /// The degree; `None` for the zero polynomial.
+    pub fn degree(&self) -> Option<usize> {
+        self.coeffs.len().checked_sub(1)
+    }
+
+    /// The ring it belongs to.
+    pub fn ring(&self) -> &PolyRing<K> {
+        &self.ring
+    }
+
+    /// self · other.
+    pub fn mul(&self, other: &Polynomial<K>) -> Result<Polynomial<K>, Error> {
+        self.ring.same_ring(&other.ring)?;
+        let c = self
+            .ring
+            .inner
+            .mul
+            .mul(&self.coeffs, &other.coeffs, self.ring.inner.options.algorithm)?;
+        Ok(self.ring.wrap(c))
+    }
+
+    /// self².
+    pub fn square(&self) -> Result<Polynomial<K>, Error> {
+        let c = self
+            .ring
+            .inner
+            .mul
+            .square(&self.coeffs, self.ring.inner.options.algorithm)?;
+        Ok(self.ring.wrap(c))
+    }
+
+    /// self + other.
+    pub fn add(&self, other: &Polynomial<K>) -> Result<Polynomial<K>, Error> {
+        self.combine(other, |f, x, y| f.add(x, y))
+    }
+
+    /// self − other.
+    pub fn sub(&self, other: &Polynomial<K>) -> Result<Polynomial<K>, Error> {
+        self.combine(other, |f, x, y| f.sub(x, y))
+    }
+
+    /// −self.
+    pub fn neg(&self) -> Polynomial<K> {
+        let f = self.ring.field();
+        self.ring.wrap(self.coeffs.iter().map(|c| f.neg(c)).collect())
+    }
+
+    /// The value at x (Horner).
+    pub fn evaluate(&self, x: &Element<K>) -> Element<K> {
+        let f = self.ring.field();
+        self.coeffs
+            .iter()
+            .rev()
+            .fold(Element::ZERO, |acc, c| f.add(&f.mul(&acc, x), c))
+    }
+
+    fn combine(
+        &self,
+        other: &Polynomial<K>,
+        op: impl Fn(&Field<K>, &Element<K>, &Element<K>) -> Element<K>,
+    ) -> Result<Polynomial<K>, Error> {
+        self.ring.same_ring(&other.ring)?;
+        let f = self.ring.field();
+        let n = self.len().max(other.len());
+        let at = |v: &[Element<K>], i: usize| v.get(i).copied().unwrap_or(Element::ZERO);
+        let c = (0..n)
+            .map(|i| op(f, &at(&self.coeffs, i), &at(&other.coeffs, i)))
+            .collect();
+        Ok(self.ring.wrap(c))
+    }
+}
+
+impl<const K: usize> PartialEq for Polynomial<K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.ring.field() == other.ring.field() && self.coeffs == other.coeffs
+    }
+}
+
+impl<const K: usize> Eq for Polynomial<K> {}
+
+impl<const K: usize> fmt::Debug for Polynomial<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Polynomial({self})")
+    }
+}
+
+/// Decimal coefficients, lowest degree first: `3 + 5*x + 1*x^2`; `0` for zero.
+impl<const K: usize> fmt::Display for Polynomial<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.coeffs.is_empty() {
+            return f.write_str("0");
+        }
+        let field = self.ring.field();
+        let mut first = true;
+        for (i, c) in self.coeffs.iter().enumerate().filter(|(_, c)| !c.is_zero()) {
+            if !first {
+                f.write_str(" + ")?;
+            }
+            first = false;
+            match i {
+                0 => write!(f, "{}", field.display(c))?,
+                1 => write!(f, "{}*x", field.display(c))?,
+                _ => write!(f, "{}*x^{i}", field.display(c))?,
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,200 @@
+//! The facade as a user meets it: field choice at run time, devices, FFTs,
+//! polynomials and their errors.
+
+use gfpf::{
+    Device, Element, Error, Fft, Field, FieldError, FieldSpec, FieldVisitor, MulAlgorithm, Order, PolyRing, Preset,
+    RingOptions, Threading,
+};
+use gfpf_testkit::oracle::{naive_dft, rug_polynomial_product, sample};
+use rand::{SeedableRng, rngs::StdRng};
+
+struct Describe;
+impl FieldVisitor for Describe {
+    type Output = (usize, u32, u64);
+    fn visit<const K: usize>(self, field: Field<K>) -> Self::Output {
+        (K, field.bits(), field.r())
+    }
+}
+
+#[test]
+fn every_preset_dispatches_to_its_k() {
+    for p in Preset::ALL {
+        let spec: FieldSpec = p.name().parse().unwrap();
+        assert_eq!(spec, FieldSpec::Preset(p));
+        assert_eq!(spec.visit(Describe).unwrap(), (p.k(), p.bits(), p.r()));
+        assert_eq!(spec.to_string(), p.name());
+    }
+}
+
+#[test]
+fn custom_fields_parse_check_and_dispatch() {
+    let spec: FieldSpec = " (2^63 + 2^34)^8 + 1 ".parse().unwrap();
+    assert_eq!(spec.k(), 8);
+    assert_eq!(spec.visit(Describe).unwrap(), (8, 505, Preset::T8.r()));
+    assert_eq!(spec.to_string().parse::<FieldSpec>().unwrap(), spec);
+    for bad in [
+        "t9",
+        "",
+        "(2^63+2^34)^8",
+        "(2^63+2^34)^6+1",
+        "(2^63+2^34)^256+1",
+        "(2^63+x)^8+1",
+        "(2^63)^x+1",
+    ] {
+        let e = bad.parse::<FieldSpec>().unwrap_err();
+        assert!(matches!(e, Error::InvalidFieldSpec { .. }), "{bad}: {e}");
+    }
+    // Parses, but r^k + 1 is not prime: the error comes when it is built.
+    let composite: FieldSpec = "(2^63+2^33)^8+1".parse().unwrap();
+    let e = composite.visit(Describe).unwrap_err();
+    assert!(matches!(e, Error::Field(FieldError::NotPrime { .. })), "{e}");
+    assert!(e.to_string().contains("not prime"));
+}
+
+#[test]
+fn devices() {
+    assert_eq!("cpu".parse::<Device>().unwrap(), Device::Cpu);
+    assert_eq!("AUTO".parse::<Device>().unwrap(), Device::Auto);
+    assert_eq!("cuda".parse::<Device>().unwrap(), Device::Cuda);
+    assert!(matches!("tpu".parse::<Device>(), Err(Error::UnknownDevice(_))));
+    assert_eq!(Device::Auto.resolve().unwrap(), Device::Cpu);
+    let f = Field::<4>::preset(Preset::P4).unwrap();
+    let e = Fft::builder(&f, 16).device(Device::Cuda).build().unwrap_err();
+    assert!(matches!(e, Error::NoCudaDevice { .. }));
+    assert!(e.to_string().starts_with("no usable CUDA device"));
+    let e = PolyRing::with_options(
+        &f,
+        RingOptions {
+            device: Device::Cuda,
+            ..RingOptions::default()
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(e, Error::NoCudaDevice { .. }));
+    assert_eq!(Fft::new(&f, 16).unwrap().device(), Device::Cpu);
+}
+
+#[test]
+fn fft_matches_the_naive_dft_in_both_orders_and_batches() {
+    let f = Field::<8>::preset(Preset::T8).unwrap();
+    let n = 64;
+    let x = sample(&f, 2 * n, 5);
+    let want: Vec<_> = x.chunks(n).flat_map(|c| naive_dft(&f, c, false)).collect();
+    let fft = Fft::new(&f, n).unwrap();
+    assert_eq!(fft.len(), n);
+    assert_eq!(f.pow_u64(&fft.omega(), n as u64), f.one());
+    let mut y = x.clone();
+    fft.forward(&mut y).unwrap();
+    assert!(y == want);
+    fft.inverse(&mut y).unwrap();
+    assert!(y == x);
+    let dr = Fft::builder(&f, n)
+        .order(Order::DigitReversed)
+        .threading(Threading::Serial)
+        .build()
+        .unwrap();
+    assert_eq!(dr.order(), Order::DigitReversed);
+    let mut z = x.clone();
+    dr.forward(&mut z).unwrap();
+    let mut sorted_z = z.clone();
+    sorted_z.sort();
+    let mut sorted_want = want.clone();
+    sorted_want.sort();
+    assert!(sorted_z == sorted_want, "a permutation of the natural output");
+    dr.inverse(&mut z).unwrap();
+    assert!(z == x);
+}
+
+#[test]
+fn fft_errors() {
+    let f = Field::<8>::preset(Preset::T8).unwrap();
+    assert!(matches!(Fft::new(&f, 12), Err(Error::Plan(_))));
+    assert!(matches!(Fft::new(&f, 0), Err(Error::Plan(_))));
+    let fft = Fft::new(&f, 8).unwrap();
+    let mut x = vec![f.one(); 12];
+    let before = x.clone();
+    assert!(matches!(fft.forward(&mut x), Err(Error::Cpu(_))));
+    assert!(x == before, "nothing modified on error");
+    let p4 = Field::<4>::preset(Preset::P4).unwrap();
+    let e = Fft::new(&p4, 1 << 45).unwrap_err();
+    assert!(e.to_string().contains("2^44"), "{e}");
+}
+
+#[test]
+fn polynomials_against_rug_and_evaluation() {
+    let f = Field::<16>::preset(Preset::T16).unwrap();
+    let ring = PolyRing::new(&f).unwrap();
+    let mut rng = StdRng::seed_from_u64(3);
+    for (la, lb) in [(1, 1), (2, 33), (31, 33), (64, 65), (129, 100)] {
+        let a = ring.poly(sample(&f, la, la as u64)).unwrap();
+        let b = ring.random(lb, &mut rng);
+        let c = a.mul(&b).unwrap();
+        assert!(c.coeffs() == rug_polynomial_product(&f, a.coeffs(), b.coeffs()).as_slice());
+        let x = f.random(&mut rng);
+        assert_eq!(c.evaluate(&x), f.mul(&a.evaluate(&x), &b.evaluate(&x)));
+        assert_eq!(a.square().unwrap(), a.mul(&a).unwrap());
+        let s = a.add(&b).unwrap();
+        assert_eq!(s.sub(&b).unwrap(), a);
+        assert_eq!(s.add(&s.neg()).unwrap(), ring.zero());
+    }
+}
+
+#[test]
+fn polynomial_shape_and_display() {
+    let f = Field::<8>::preset(Preset::P8).unwrap();
+    let ring = PolyRing::new(&f).unwrap();
+    let a = ring.poly_from_u64(&[3, 0, 1, 0, 0]);
+    assert_eq!(a.len(), 3, "trailing zeros dropped");
+    assert_eq!(a.degree(), Some(2));
+    assert_eq!(a.to_string(), "3 + 1*x^2");
+    assert_eq!(ring.zero().degree(), None);
+    assert_eq!(ring.zero().to_string(), "0");
+    assert!(a.mul(&ring.zero()).unwrap().is_zero());
+    // Coefficient vectors keep their length.
+    let c = ring.mul_coeffs(&[f.one(), f.zero()], &[f.one(), f.zero()]).unwrap();
+    assert_eq!(c.len(), 3);
+    assert_eq!(ring.square_coeffs(&[f.zero(); 4]).unwrap().len(), 7);
+}
+
+#[test]
+fn polynomial_errors() {
+    let t8 = Field::<8>::preset(Preset::T8).unwrap();
+    let p8 = Field::<8>::preset(Preset::P8).unwrap();
+    let (rt, rp) = (PolyRing::new(&t8).unwrap(), PolyRing::new(&p8).unwrap());
+    let e = rt.poly_from_u64(&[1, 2]).mul(&rp.poly_from_u64(&[1])).unwrap_err();
+    assert!(matches!(e, Error::FieldMismatch { .. }), "{e}");
+    assert!(matches!(
+        rt.poly_from_u64(&[1]).add(&rp.poly_from_u64(&[1])),
+        Err(Error::FieldMismatch { .. })
+    ));
+    // A digit ≥ r is not an element.
+    let bad = Element::from_digits_unchecked([u64::MAX; 8]);
+    let e = rt.poly(vec![t8.one(), bad]).unwrap_err();
+    assert!(matches!(e, Error::Coefficient { index: 1, .. }), "{e}");
+    assert!(matches!(
+        rt.mul_coeffs(&[bad], &[t8.one()]),
+        Err(Error::Coefficient { index: 0, .. })
+    ));
+}
+
+#[test]
+fn options_force_each_algorithm() {
+    let f = Field::<4>::preset(Preset::T4).unwrap();
+    let a = sample(&f, 40, 1);
+    let b = sample(&f, 3, 2);
+    let want = rug_polynomial_product(&f, &a, &b);
+    for algorithm in [MulAlgorithm::Auto, MulAlgorithm::Schoolbook, MulAlgorithm::Tft] {
+        for threading in [Threading::Parallel, Threading::Serial] {
+            let ring = PolyRing::with_options(
+                &f,
+                RingOptions {
+                    algorithm,
+                    threading,
+                    device: Device::Cpu,
+                },
+            )
+            .unwrap();
+            assert!(ring.mul_coeffs(&a, &b).unwrap() == want, "{algorithm:?} {threading:?}");
+        }
+    }
+}
