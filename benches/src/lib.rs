@@ -2,6 +2,7 @@
 //! and the baselines they compare against.
 
 pub mod gmp_fft;
+pub mod poly_baselines;
 pub mod small_primes;
 
 use gfpf_field::{Element, Field};

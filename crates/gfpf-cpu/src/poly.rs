@@ -35,7 +35,9 @@ pub const SCHOOLBOOK_MAX_LEN: usize = 24;
 /// How a product is computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum MulAlgorithm {
-    /// Schoolbook below [`SCHOOLBOOK_MAX_LEN`], TFT above (the default).
+    /// Schoolbook when the shorter operand has at most [`SCHOOLBOOK_MAX_LEN`]
+    /// coefficients or the product is longer than 2^v (no root of unity for
+    /// its TFT), TFT otherwise (the default).
     #[default]
     Auto,
     /// O(la·lb) schoolbook, whatever the lengths.
@@ -134,7 +136,7 @@ impl<const K: usize> PolyMul<K> {
             return Ok(Vec::new());
         }
         let len = a.len() + b.len() - 1;
-        if self.use_schoolbook(a.len().min(b.len()), algorithm) {
+        if self.use_schoolbook(a.len().min(b.len()), len, algorithm) {
             return Ok(self.schoolbook(a, b));
         }
         let s = self.size_for(len)?;
@@ -158,7 +160,7 @@ impl<const K: usize> PolyMul<K> {
             return Ok(Vec::new());
         }
         let len = 2 * a.len() - 1;
-        if self.use_schoolbook(a.len(), algorithm) {
+        if self.use_schoolbook(a.len(), len, algorithm) {
             return Ok(self.schoolbook_square(a));
         }
         let s = self.size_for(len)?;
@@ -171,9 +173,11 @@ impl<const K: usize> PolyMul<K> {
         Ok(fa)
     }
 
-    fn use_schoolbook(&self, shorter: usize, algorithm: MulAlgorithm) -> bool {
+    fn use_schoolbook(&self, shorter: usize, len: usize, algorithm: MulAlgorithm) -> bool {
         match algorithm {
-            MulAlgorithm::Auto => shorter <= SCHOOLBOOK_MAX_LEN,
+            // A product longer than 2^v has no root of unity for its TFT:
+            // schoolbook is slow but still right.
+            MulAlgorithm::Auto => shorter <= SCHOOLBOOK_MAX_LEN || len > self.max_product_len(),
             MulAlgorithm::Schoolbook => true,
             MulAlgorithm::Tft => false,
         }

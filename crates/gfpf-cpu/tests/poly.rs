@@ -166,6 +166,11 @@ fn products_above_the_two_adicity_are_errors() {
     assert!(pm.mul(&a, &b, MulAlgorithm::Tft).unwrap() == rug_polynomial_product(&field, &a, &b));
     let e = pm.mul(&a, &a, MulAlgorithm::Tft).unwrap_err();
     assert_eq!(e, CpuError::AboveTwoAdicity { n: 8, two_adicity: 2 });
-    // Schoolbook needs no root of unity.
-    assert!(pm.mul(&a, &a, MulAlgorithm::Schoolbook).unwrap() == rug_polynomial_product(&field, &a, &a));
+    // Schoolbook needs no root of unity; Auto falls back to it.
+    let want = rug_polynomial_product(&field, &a, &a);
+    assert!(pm.mul(&a, &a, MulAlgorithm::Schoolbook).unwrap() == want);
+    let long = sample(&field, 40, 3);
+    assert!(pm.mul(&long, &long, MulAlgorithm::Auto).unwrap() == rug_polynomial_product(&field, &long, &long));
+    assert!(pm.square(&long, MulAlgorithm::Auto).unwrap() == rug_polynomial_product(&field, &long, &long));
+    assert!(pm.square(&long, MulAlgorithm::Tft).is_err());
 }

@@ -384,6 +384,13 @@ impl<const K: usize> Field<K> {
         Ok(root)
     }
 
+    /// How many 62-bit NTT primes the convolution method needs for this
+    /// field (their product must exceed 2·k·r²), whether or not it is the
+    /// method in use; `None` if three do not suffice.
+    pub fn convolution_primes(&self) -> Option<usize> {
+        Convolution::primes_needed(K, self.r)
+    }
+
     /// The multiplication kernel this field uses.
     pub fn mul_kernel(&self) -> MulKernel {
         self.mul_kernel

@@ -9,10 +9,11 @@ pub const THESIS_30BIT_PRIMES: [u64; 16] = [
     897581057, 883949569, 880803841, 862978049, 833617921, 824180737,
 ];
 
-/// The 32 largest primes q < 2^62 with 2^32 | q - 1 (2-adicity 32 to 37),
+/// The 64 largest primes q < 2^62 with 2^32 | q - 1 (2-adicity 32 to 37),
 /// in decreasing order, for NTTs with Harvey's lazy butterflies (which need
-/// 4q < 2^64); 32 are enough for an RNS of 32 words (t16 and up to k = 32).
-pub const NTT_PRIMES_62: [u64; 32] = [
+/// 4q < 2^64); 64 cover an RNS of about 3900 bits (products of polynomials
+/// over t16/p16 need 33).
+pub const NTT_PRIMES_62: [u64; 64] = [
     0x3fffffee00000001,
     0x3fffffb400000001,
     0x3fffffa000000001,
@@ -45,6 +46,38 @@ pub const NTT_PRIMES_62: [u64; 32] = [
     0x3ffffce200000001,
     0x3ffffcc900000001,
     0x3ffffc7f00000001,
+    0x3ffffc6c00000001,
+    0x3ffffc4e00000001,
+    0x3ffffbf700000001,
+    0x3ffffbe200000001,
+    0x3ffffbbf00000001,
+    0x3ffffbb600000001,
+    0x3ffffb9200000001,
+    0x3ffffb6100000001,
+    0x3ffffb5900000001,
+    0x3ffffb5300000001,
+    0x3ffffb3100000001,
+    0x3ffffb0e00000001,
+    0x3ffffaed00000001,
+    0x3ffffade00000001,
+    0x3ffffa9900000001,
+    0x3ffffa9800000001,
+    0x3ffffa8600000001,
+    0x3ffffa7200000001,
+    0x3ffffa6e00000001,
+    0x3ffffa5a00000001,
+    0x3ffffa5900000001,
+    0x3ffffa3000000001,
+    0x3ffffa1e00000001,
+    0x3ffffa1400000001,
+    0x3ffff9e500000001,
+    0x3ffff9db00000001,
+    0x3ffff9d800000001,
+    0x3ffff9c400000001,
+    0x3ffff99100000001,
+    0x3ffff97600000001,
+    0x3ffff96700000001,
+    0x3ffff96000000001,
 ];
 
 /// The largest primes q < 2^50 with 2^30 | q - 1, for the floating-point

@@ -1,0 +1,361 @@
+//! The `gfpf` program as users run it: results, formats, and every kind of
+//! bad input giving a one-line error, a failing exit status, and no output
+//! file.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn gfpf(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gfpf")).args(args).output().unwrap()
+}
+
+fn gfpf_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gfpf"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// A fresh empty directory per test.
+fn scratch_dir() -> PathBuf {
+    static COUNT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "gfpf-cli-test-{}-{}",
+        std::process::id(),
+        COUNT.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    assert!(o.status.success(), "failed: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn known(name: &str) -> serde_json::Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata").join(name);
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn strings(v: &serde_json::Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn primes_lists_every_preset() {
+    let out = stdout(&gfpf(&["primes"]));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 14, "{out}");
+    let t8: Vec<&str> = lines
+        .iter()
+        .find(|l| l.starts_with("t8 "))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(&t8[..6], ["t8", "2^63+2^34", "8", "505", "272", "3"]);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("p128") && l.contains("convolution over 2 primes"))
+    );
+}
+
+#[test]
+fn fft_matches_the_known_answers_and_ifft_undoes_it() {
+    let dir = scratch_dir();
+    let json = known("dft_t8_n256.json");
+    let input = dir.join("x.txt");
+    fs::write(&input, strings(&json["input"]).join("\n") + "\n").unwrap();
+    let y = dir.join("y.txt");
+    stdout(&gfpf(&["fft", "--prime", "t8", s(&input), "-o", s(&y)]));
+    let got: Vec<String> = fs::read_to_string(&y).unwrap().lines().map(str::to_owned).collect();
+    assert_eq!(got, strings(&json["output"]));
+    let back = stdout(&gfpf(&["ifft", "--prime", "t8", "--device", "cpu", s(&y)]));
+    assert_eq!(back.lines().collect::<Vec<_>>(), strings(&json["input"]));
+    // Digit-reversed order round-trips too, and --threads 1 gives the same.
+    let dr = dir.join("dr.bin");
+    stdout(&gfpf(&[
+        "fft",
+        "--prime",
+        "t8",
+        "--order",
+        "digit-reversed",
+        "--threads",
+        "1",
+        s(&input),
+        "-o",
+        s(&dr),
+    ]));
+    let back = stdout(&gfpf(&["ifft", "--prime", "t8", "--order", "digit-reversed", s(&dr)]));
+    assert_eq!(back.lines().collect::<Vec<_>>(), strings(&json["input"]));
+    // ω_N of the tower.
+    let omega = stdout(&gfpf(&["fft", "--prime", "t8", "--size", "256", "--print-omega"]));
+    assert_eq!(omega.trim(), json["omega"].as_str().unwrap());
+}
+
+#[test]
+fn hex_binary_stdin_and_custom_primes() {
+    let dir = scratch_dir();
+    let x = dir.join("x.txt");
+    fs::write(&x, "1\n0x2\n3\n0X4\n").unwrap();
+    let dec = stdout(&gfpf(&["fft", "--prime", "p4", s(&x)]));
+    let hex = stdout(&gfpf(&["fft", "--prime", "p4", "--hex", s(&x)]));
+    assert!(dec.lines().next().unwrap() == "10" && hex.lines().next().unwrap() == "0xa");
+    // Hex output reads back; binary in gives binary out of k·8 bytes each.
+    let h = dir.join("h.txt");
+    fs::write(&h, &hex).unwrap();
+    let round = stdout(&gfpf(&["ifft", "--prime", "p4", s(&h)]));
+    assert_eq!(round, "1\n2\n3\n4\n");
+    let bin: Vec<u8> = (1u64..=4)
+        .flat_map(|v| [v, 0, 0, 0])
+        .flat_map(u64::to_le_bytes)
+        .collect();
+    let b = dir.join("x.bin");
+    fs::write(&b, &bin).unwrap();
+    let yb = dir.join("y.bin");
+    stdout(&gfpf(&[
+        "fft",
+        "--prime",
+        "p4",
+        "--format",
+        "binary",
+        s(&b),
+        "-o",
+        s(&yb),
+    ]));
+    assert_eq!(fs::read(&yb).unwrap().len(), 4 * 32);
+    assert_eq!(&fs::read(&yb).unwrap()[..8], &10u64.to_le_bytes());
+    // Standard input, and a custom prime equal to t8.
+    let out = stdout(&gfpf_stdin(&["fft", "--prime", "(2^63+2^34)^8+1", "-"], "1\n2\n"));
+    // DFT_2 of (1, 2) is (3, 1 − 2 = p − 1).
+    let t8 = gfpf::Field::<8>::preset(gfpf::Preset::T8).unwrap();
+    assert_eq!(out, format!("3\n{}\n", t8.to_decimal(&t8.minus_one())));
+}
+
+#[test]
+fn polymul_products() {
+    let dir = scratch_dir();
+    let (a, b, c) = (dir.join("a.txt"), dir.join("b.txt"), dir.join("c.txt"));
+    fs::write(&a, "1\n2\n3\n").unwrap();
+    fs::write(&b, "5\n7\n").unwrap();
+    stdout(&gfpf(&["polymul", "--prime", "t16", s(&a), s(&b), "-o", s(&c)]));
+    assert_eq!(fs::read_to_string(&c).unwrap(), "5\n17\n29\n21\n");
+    // Long enough for the TFT: (1 + x + … + x^99)² = Σ min(i + 1, 199 − i) x^i.
+    let ones = "1\n".repeat(100);
+    fs::write(&a, &ones).unwrap();
+    let out = stdout(&gfpf(&["polymul", "--prime", "p8", s(&a), s(&a)]));
+    let coeffs: Vec<u64> = out.lines().map(|l| l.parse().unwrap()).collect();
+    let want: Vec<u64> = (0..199).map(|i| if i < 100 { i + 1 } else { 199 - i }).collect();
+    assert_eq!(coeffs, want);
+}
+
+/// Runs a failing command: exit status 1 (2 for usage errors), one line on
+/// stderr containing `needle`, and `out` not created.
+fn fails(args: &[&str], needle: &str, out: Option<&Path>) {
+    let o = gfpf(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{args:?} succeeded");
+    assert!(matches!(o.status.code(), Some(1 | 2)), "{args:?}: {:?}", o.status);
+    assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    if o.status.code() == Some(1) {
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+    if let Some(out) = out {
+        assert!(!out.exists(), "{args:?} left {}", out.display());
+    }
+    assert!(o.stdout.is_empty(), "{args:?} printed output");
+}
+
+#[test]
+fn bad_input_is_a_one_line_error_and_no_file() {
+    let dir = scratch_dir();
+    let out = dir.join("out.txt");
+    let o = s(&out);
+    let file = |name: &str, text: &[u8]| {
+        let p = dir.join(name);
+        fs::write(&p, text).unwrap();
+        p
+    };
+    let bad_char = file("bad_char.txt", b"1\n12x4\n");
+    fails(
+        &["fft", "--prime", "t8", s(&bad_char), "-o", o],
+        "bad_char.txt line 2: invalid character 'x'",
+        Some(&out),
+    );
+    let negative = file("neg.txt", b"-5\n1\n");
+    fails(
+        &["fft", "--prime", "t8", s(&negative), "-o", o],
+        "neg.txt line 1: negative value",
+        Some(&out),
+    );
+    let p = gfpf::Field::<4>::preset(gfpf::Preset::P4).unwrap().p().to_string();
+    let too_big = file("big.txt", format!("1\n{p}\n").as_bytes());
+    fails(
+        &["fft", "--prime", "p4", s(&too_big), "-o", o],
+        "big.txt line 2: value is not below p",
+        Some(&out),
+    );
+    let three = file("three.txt", b"1\n2\n3\n");
+    fails(
+        &["fft", "--prime", "t8", s(&three), "-o", o],
+        "3 values; the transform size must be a power of two",
+        Some(&out),
+    );
+    let eight = file("eight.txt", b"1\n2\n3\n4\n5\n6\n7\n8\n");
+    // (2^35 + 2)^2 + 1 is prime with 2-adicity 2: no 8th root of unity.
+    fails(
+        &["fft", "--prime", "(2^35+2^1)^2+1", s(&eight), "-o", o],
+        "exceeds 2^2",
+        Some(&out),
+    );
+    let forty = file("forty.txt", "7\n".repeat(40).as_bytes());
+    fails(
+        &[
+            "polymul",
+            "--prime",
+            "(2^35+2^1)^2+1",
+            "--algorithm",
+            "tft",
+            s(&forty),
+            s(&forty),
+            "-o",
+            o,
+        ],
+        "exceeds 2^2",
+        Some(&out),
+    );
+    // Without --algorithm tft the product falls back to schoolbook.
+    let square = stdout(&gfpf(&["polymul", "--prime", "(2^35+2^1)^2+1", s(&forty), s(&forty)]));
+    assert_eq!(square.lines().nth(39), Some("1960"));
+    let blank = file("blank.txt", b"1\n\n2\n");
+    fails(
+        &["ifft", "--prime", "t8", s(&blank), "-o", o],
+        "blank.txt line 2: empty line",
+        Some(&out),
+    );
+    let bin = file("x.bin", &[0u8; 65]);
+    fails(
+        &["fft", "--prime", "t8", "--format", "binary", s(&bin), "-o", o],
+        "65 bytes is not a whole number of 64-byte elements",
+        Some(&out),
+    );
+    let empty = file("empty.txt", b"");
+    fails(
+        &["fft", "--prime", "t8", s(&empty), "-o", o],
+        "empty.txt: no values",
+        Some(&out),
+    );
+    fails(
+        &["polymul", "--prime", "t8", s(&empty), s(&three), "-o", o],
+        "empty.txt: no values",
+        Some(&out),
+    );
+    fails(
+        &["fft", "--prime", "t9", s(&three), "-o", o],
+        "unknown prime preset \"t9\"",
+        Some(&out),
+    );
+    fails(
+        &["fft", "--prime", "(2^63+2^33)^8+1", s(&eight), "-o", o],
+        "is not prime",
+        Some(&out),
+    );
+    let missing = dir.join("missing.txt");
+    fails(
+        &["fft", "--prime", "t8", s(&missing), "-o", o],
+        "cannot read",
+        Some(&out),
+    );
+    fails(
+        &["polymul", "--prime", "t8", s(&three), s(&missing), "-o", o],
+        "missing.txt: no such file",
+        Some(&out),
+    );
+    fails(
+        &["fft", "--prime", "t8", "--device", "cuda", s(&eight), "-o", o],
+        "no usable CUDA device",
+        Some(&out),
+    );
+    fails(
+        &[
+            "polymul",
+            "--prime",
+            "t8",
+            "--device",
+            "cuda",
+            s(&three),
+            s(&three),
+            "-o",
+            o,
+        ],
+        "no usable CUDA device",
+        Some(&out),
+    );
+    fails(
+        &["fft", "--prime", "t8", "--size", "3", "--print-omega"],
+        "power of two",
+        None,
+    );
+    fails(
+        &["fft", "--prime", "t8", "--threads", "0", s(&eight)],
+        "--threads must be at least 1",
+        None,
+    );
+    // An existing output is left as it was when the command fails.
+    fs::write(&out, "keep\n").unwrap();
+    fails(&["fft", "--prime", "t8", s(&three), "-o", o], "power of two", None);
+    assert_eq!(fs::read_to_string(&out).unwrap(), "keep\n");
+    // And no temporary files are left in the directory.
+    let leftovers: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains("gfpf-tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+}
+
+#[test]
+fn verify_passes_and_reports_cuda_skipped() {
+    let out = stdout(&gfpf(&[
+        "verify",
+        "--prime",
+        "t8",
+        "--prime",
+        "p64",
+        "--max-log2n",
+        "8",
+    ]));
+    assert!(out.lines().filter(|l| l.ends_with("pass")).count() == 4, "{out}");
+    assert!(out.contains("cuda") && out.contains("skipped"));
+}
+
+#[test]
+fn bench_quick_prints_its_table() {
+    let out = stdout(&gfpf(&["bench", "--quick", "--prime", "t2"]));
+    assert!(out.contains("FFT ") && out.contains("product "), "{out}");
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.starts_with("FFT") || l.starts_with("product"))
+            .count(),
+        4
+    );
+}
