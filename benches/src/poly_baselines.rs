@@ -12,6 +12,8 @@
 
 use gfpf_field::{Element, Field};
 use gfpf_small::primes::NTT_PRIMES_62;
+
+use crate::small_primes::SmallPrimeDft;
 use gfpf_small::{Plan, RnsBasis, SmallError};
 use rayon::prelude::*;
 use rug::Integer;
@@ -61,16 +63,9 @@ impl MultiModularMul {
     /// `None` when the prime table is too short for p (above about 1900 bits).
     pub fn new(p_bits: u32, max_len: usize, shorter: usize) -> Option<Result<Self, SmallError>> {
         let bits = product_coefficient_bits(p_bits, shorter) + 1;
-        let mut total = 0.0f64;
-        let s = NTT_PRIMES_62
-            .iter()
-            .take_while(|&&q| {
-                let enough = total > bits as f64;
-                total += (q as f64).log2();
-                !enough
-            })
-            .count();
-        if total <= bits as f64 {
+        let s = SmallPrimeDft::primes_for_bits(bits);
+        // primes_for_bits stops at the end of the table: check it sufficed.
+        if NTT_PRIMES_62[..s].iter().map(|&q| (q as f64).log2()).sum::<f64>() <= bits as f64 {
             return None;
         }
         let qs = &NTT_PRIMES_62[..s];

@@ -18,8 +18,8 @@ pub enum Format {
     Binary,
 }
 
-/// Where a value came from, for error messages.
-fn source_name(path: &Path) -> String {
+/// Where values came from, for error messages (`<stdin>` for `-`).
+pub fn source_name(path: &Path) -> String {
     if path == Path::new("-") {
         "<stdin>".into()
     } else {

@@ -5,13 +5,13 @@ mod bench;
 mod io;
 mod verify;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use gfpf::{Device, Fft, Field, FieldSpec, FieldVisitor, MulAlgorithm, Order, PolyRing, Preset, RingOptions};
 
-use crate::io::{Format, encode, read_elements, write_output};
+use crate::io::{Format, encode, read_elements, source_name, write_output};
 
 /// FFTs and polynomial products over big prime fields GF(p), p = r^k + 1.
 #[derive(Debug, Parser)]
@@ -222,7 +222,7 @@ fn transform(args: TransformArgs, inverse: bool) -> Result<(), String> {
             if !n.is_power_of_two() {
                 return Err(format!(
                     "{}: {n} values; the transform size must be a power of two",
-                    name(input)
+                    source_name(input)
                 ));
             }
             let order = match args.order {
@@ -233,7 +233,7 @@ fn transform(args: TransformArgs, inverse: bool) -> Result<(), String> {
                 .device(c.device.into())
                 .order(order)
                 .build()
-                .map_err(|e| format!("{}: {e}", name(input)))?;
+                .map_err(|e| format!("{}: {e}", source_name(input)))?;
             if inverse {
                 fft.inverse(&mut data)
             } else {
@@ -273,12 +273,4 @@ fn polymul(args: PolymulArgs) -> Result<(), String> {
         }
     }
     args.common.prime.visit(Job(&args)).map_err(|e| e.to_string())?
-}
-
-fn name(path: &Path) -> String {
-    if path == Path::new("-") {
-        "<stdin>".into()
-    } else {
-        path.display().to_string()
-    }
 }

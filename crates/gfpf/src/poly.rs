@@ -87,11 +87,7 @@ impl<const K: usize> PolyRing<K> {
     /// The polynomial with these coefficients (lowest degree first; trailing
     /// zeros are dropped). Each must be a canonical element of this field.
     pub fn poly(&self, coeffs: Vec<Element<K>>) -> Result<Polynomial<K>, Error> {
-        for (index, c) in coeffs.iter().enumerate() {
-            self.field()
-                .check(c)
-                .map_err(|source| Error::Coefficient { index, source })?;
-        }
+        self.check_all(&coeffs)?;
         Ok(self.wrap(coeffs))
     }
 
