@@ -2,6 +2,7 @@
 //! and the baselines they compare against.
 
 pub mod gmp_fft;
+pub mod peers;
 pub mod poly_baselines;
 pub mod small_primes;
 

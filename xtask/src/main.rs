@@ -1,16 +1,25 @@
 //! `cargo xtask`: repository tasks that are code, not shell (rust-analyzer's
 //! convention).
 //!
-//! * `cargo xtask codegen` writes every generated file: the Rust and CUDA
-//!   DFT_K codelets and the operation-count table of docs/CODELETS.md.
-//! * `cargo xtask codegen --check` writes nothing and fails when a checked-in
-//!   file differs from what the generator produces (CI runs it).
+//! * `cargo xtask codegen [--check]` writes every generated file (the Rust and
+//!   CUDA DFT_K codelets and docs/CODELETS.md); `--check` writes nothing and
+//!   fails when a checked-in file differs from the generator's output (CI).
+//! * `cargo xtask verify [--quick]` cross-checks every executor present against
+//!   the references and testdata on every preset, N up to 2^16 (2^20 for t8).
+//! * `cargo xtask bench [--quick] [--report-only]` runs the criterion benches
+//!   and the NTL/FLINT comparison, then writes docs/BENCHMARKS.md and its charts.
+
+mod bench;
+mod charts;
+mod codegen;
+mod criterion_results;
+mod report;
+mod verify;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use gfpf_plan::emit;
 
 #[derive(Parser)]
 #[command(name = "cargo xtask", about = "gfpf repository tasks")]
@@ -27,63 +36,46 @@ enum Task {
         #[arg(long)]
         check: bool,
     },
+    /// Check every executor against the references on every preset
+    /// (release build of the `gfpf` program; exits non-zero on any mismatch).
+    Verify(verify::VerifyArgs),
+    /// Run the benchmarks and write docs/BENCHMARKS.md with SVG charts.
+    Bench(bench::BenchArgs),
 }
 
-/// Every generated file: its path from the workspace root and its contents.
-fn generated_files() -> Vec<(&'static str, String)> {
-    vec![
-        ("crates/gfpf-cpu/src/codelets/generated.rs", emit::rust_codelets()),
-        ("kernels/generated/codelets.cuh", emit::cuda_codelets()),
-        ("docs/CODELETS.md", emit::codelet_counts_markdown()),
-    ]
-}
-
-fn workspace_root() -> PathBuf {
+/// The workspace root (xtask lives one level below it).
+pub(crate) fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("xtask lives one level below the workspace root")
         .to_path_buf()
 }
 
-fn codegen(check: bool) -> Result<(), String> {
-    let root = workspace_root();
-    let mut stale = Vec::new();
-    for (path, text) in generated_files() {
-        let full = root.join(path);
-        let current = std::fs::read_to_string(&full).ok();
-        if current.as_deref() == Some(text.as_str()) {
-            continue;
-        }
-        if check {
-            stale.push(match current {
-                None => format!("{path}: missing"),
-                Some(_) => format!("{path}: differs from the generator's output"),
-            });
-            continue;
-        }
-        if let Some(dir) = full.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        }
-        std::fs::write(&full, text).map_err(|e| format!("cannot write {}: {e}", full.display()))?;
-        println!("wrote {path}");
-    }
-    if stale.is_empty() {
-        if check {
-            println!("generated files are up to date");
-        }
+/// The cargo that runs this task (so toolchain overrides carry over).
+pub(crate) fn cargo() -> std::process::Command {
+    let mut command = std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    command.current_dir(workspace_root());
+    command
+}
+
+/// Runs a command with inherited output; an error naming it when it fails.
+pub(crate) fn run_command(command: &mut std::process::Command) -> Result<(), String> {
+    let shown = format!("{command:?}");
+    eprintln!("xtask: running {shown}");
+    let status = command.status().map_err(|e| format!("cannot start {shown}: {e}"))?;
+    if status.success() {
         Ok(())
     } else {
-        Err(format!(
-            "{}\nrun `cargo xtask codegen` and commit the result",
-            stale.join("\n")
-        ))
+        Err(format!("{shown} failed ({status})"))
     }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.task {
-        Task::Codegen { check } => codegen(check),
+        Task::Codegen { check } => codegen::run(check),
+        Task::Verify(args) => verify::run(&args),
+        Task::Bench(args) => bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

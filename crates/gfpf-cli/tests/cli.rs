@@ -343,9 +343,29 @@ fn verify_passes_and_reports_cuda_skipped() {
         "p64",
         "--max-log2n",
         "8",
+        "--max-log2n-for",
+        "p64=5",
     ]));
     assert!(out.lines().filter(|l| l.ends_with("pass")).count() == 4, "{out}");
     assert!(out.contains("cuda") && out.contains("skipped"));
+    // The override applies to p64 only.
+    let sizes: Vec<&str> = out
+        .lines()
+        .filter(|l| l.ends_with("pass"))
+        .map(|l| {
+            if l.contains("≤2^8") {
+                "8"
+            } else if l.contains("≤2^5") {
+                "5"
+            } else {
+                "?"
+            }
+        })
+        .collect();
+    assert_eq!(sizes, ["8", "8", "5", "5"], "{out}");
+    fails(&["verify", "--max-log2n-for", "t8"], "NAME=M", None);
+    fails(&["verify", "--max-log2n-for", "t8=30"], "from 1 to 20", None);
+    fails(&["verify", "--max-log2n-for", "q9=3"], "q9", None);
 }
 
 #[test]

@@ -1,0 +1,136 @@
+//! gfpf against NTL and FLINT (issue 7): n × n polynomial products over t8,
+//! p8 and t16, on one thread and on all threads, same inputs side by side.
+//!
+//! gfpf is timed by criterion (`peers_<preset>/gfpf_{serial,parallel}/n`);
+//! NTL `ZZ_pX` `mul` and FLINT `fmpz_mod_poly_mul` by the C++ harness
+//! (`benches/peers/peers.cpp`, see `gfpf_benches::peers`), whose timings go to
+//! `target/peers/<preset>.json`. Every library's product is checked against
+//! gfpf's (a checksum mismatch aborts the run). Without libflint-dev and
+//! libntl-dev the comparison is skipped with a message and gfpf is still timed.
+//!
+//! `cargo bench -p gfpf-benches --bench peers`; sizes 2^8 … 2^18 unless
+//! `GFPF_PEERS_LOG2N=lo..=hi`; the harness repeats each product for at least
+//! `GFPF_PEERS_MIN_SECONDS` (default 1).
+
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, SamplingMode};
+use gfpf_benches::criterion_config;
+use gfpf_benches::peers::{Harness, PeerTiming, checksum, inputs, target_dir};
+use gfpf_cpu::{MulAlgorithm, PolyMul, Threading};
+use gfpf_field::{Field, Preset};
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    match std::env::var(name) {
+        Ok(v) => v.parse().unwrap_or_else(|_| panic!("{name}={v} is not a valid value")),
+        Err(_) => default,
+    }
+}
+
+fn log2_sizes() -> Vec<u32> {
+    let text = std::env::var("GFPF_PEERS_LOG2N").unwrap_or_else(|_| "8..=18".into());
+    let (lo, hi) = text
+        .split_once("..=")
+        .and_then(|(a, b)| Some((a.trim().parse::<u32>().ok()?, b.trim().parse::<u32>().ok()?)))
+        .filter(|(a, b)| a <= b && *b <= 22)
+        .unwrap_or_else(|| panic!("GFPF_PEERS_LOG2N={text}: expected lo..=hi with hi ≤ 22"));
+    (lo..=hi).collect()
+}
+
+/// The peers' timings and gfpf's checksums for one preset, as xtask reads them.
+#[derive(serde::Serialize)]
+struct PresetReport {
+    preset: &'static str,
+    p: String,
+    threads_all: usize,
+    gfpf_checksums: Vec<(usize, String)>,
+    peers: Vec<PeerTiming>,
+    skipped: Option<String>,
+}
+
+fn compare<const K: usize>(c: &mut Criterion, preset: Preset, harness: &Result<Harness, String>) {
+    let field = Field::<K>::preset(preset).unwrap();
+    let sizes = log2_sizes();
+    let threads_all = rayon::current_num_threads();
+    let mut group = c.benchmark_group(format!("peers_{}", preset.name()));
+    let mut gfpf_checksums = Vec::new();
+    for &m in &sizes {
+        let n = 1usize << m;
+        let (a, b) = inputs(&field, n);
+        if m >= 12 {
+            group.sampling_mode(SamplingMode::Flat).sample_size(10);
+        }
+        for threading in [Threading::Serial, Threading::Parallel] {
+            let pm = PolyMul::new(&field).unwrap().with_threading(threading);
+            let label = match threading {
+                Threading::Serial => "gfpf_serial",
+                Threading::Parallel => "gfpf_parallel",
+            };
+            group.bench_function(BenchmarkId::new(label, n), |bch| {
+                bch.iter(|| pm.mul(&a, &b, MulAlgorithm::Auto).unwrap())
+            });
+        }
+        let product = PolyMul::new(&field).unwrap().mul(&a, &b, MulAlgorithm::Auto).unwrap();
+        gfpf_checksums.push((n, checksum(&field, &product)));
+    }
+    group.finish();
+
+    let min_seconds: f64 = env_or("GFPF_PEERS_MIN_SECONDS", 1.0);
+    let (peers, skipped) = match harness {
+        Ok(h) => {
+            let mut peers = Vec::new();
+            for threads in [1, threads_all] {
+                eprintln!("peers: NTL and FLINT, {} on {threads} thread(s)", preset.name());
+                peers.extend(h.run(field.p(), threads, min_seconds, &sizes).unwrap());
+            }
+            (peers, None)
+        }
+        Err(reason) => (Vec::new(), Some(reason.clone())),
+    };
+    for t in &peers {
+        let ours = &gfpf_checksums.iter().find(|(n, _)| *n == t.n).unwrap().1;
+        assert_eq!(
+            &t.checksum,
+            ours,
+            "{} and gfpf differ on {} at n = {}",
+            t.library,
+            preset.name(),
+            t.n
+        );
+        eprintln!(
+            "peers: {:<5} {} n = {:>6} on {} thread(s): {:.3} ms",
+            t.library,
+            preset.name(),
+            t.n,
+            t.threads,
+            t.median_ms
+        );
+    }
+    let report = PresetReport {
+        preset: preset.name(),
+        p: field.p().to_string(),
+        threads_all,
+        gfpf_checksums,
+        peers,
+        skipped,
+    };
+    let dir = target_dir().join("peers");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{}.json", preset.name()));
+    std::fs::write(&path, serde_json::to_string_pretty(&report).unwrap()).unwrap();
+}
+
+fn main() {
+    let mut c = criterion_config(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .configure_from_args();
+    let harness = Harness::build(&target_dir().join("peers"));
+    if let Err(reason) = &harness {
+        eprintln!("peers: NTL/FLINT comparison skipped: {reason}");
+    }
+    compare::<8>(&mut c, Preset::T8, &harness);
+    compare::<8>(&mut c, Preset::P8, &harness);
+    compare::<16>(&mut c, Preset::T16, &harness);
+    c.final_summary();
+}

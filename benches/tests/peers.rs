@@ -1,0 +1,97 @@
+//! The NTL/FLINT harness computes the same products as gfpf on the shared
+//! inputs (checked through the checksum), and the inputs follow their rule.
+//!
+//! Where the harness cannot be built (no C++ compiler or no libflint-dev /
+//! libntl-dev), the test says so and passes, unless `GFPF_REQUIRE_PEERS` is
+//! set: `.ci/run` installs the libraries and sets it, so CI always runs it.
+
+use gfpf_benches::peers::{Harness, checksum, inputs, target_dir};
+use gfpf_cpu::{MulAlgorithm, PolyMul};
+use gfpf_field::{Field, Preset};
+use rug::Integer;
+
+/// SplitMix64 written out again, independently of the library's copy.
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[test]
+fn inputs_follow_the_documented_rule() {
+    // The published first output of SplitMix64 from state 0.
+    assert_eq!(splitmix64(&mut 0), 0xE220_A839_7B1D_CDAF);
+    let field = Field::<8>::preset(Preset::T8).unwrap();
+    let n = 4u64;
+    let (a, b) = inputs(&field, n as usize);
+    assert_eq!((a.len(), b.len()), (4, 4));
+    let words = field.bits() as usize / 64 + 2;
+    for (poly, state) in [
+        (&a, 0x5EED_0000_0000_0000 ^ (2 * n)),
+        (&b, 0x5EED_0000_0000_0000 ^ (2 * n + 1)),
+    ] {
+        let mut state = state;
+        for x in poly.iter() {
+            let digits: Vec<u64> = (0..words).map(|_| splitmix64(&mut state)).collect();
+            let value = Integer::from_digits(&digits, rug::integer::Order::Lsf) % field.p();
+            assert_eq!(field.to_integer(x), value);
+        }
+    }
+}
+
+#[test]
+fn checksum_is_horner_at_the_check_point() {
+    let field = Field::<4>::preset(Preset::P4).unwrap();
+    let c = [field.from_u64(3), field.from_u64(5)];
+    let expected = (Integer::from(5) * Integer::from(0x9E37_79B9_7F4A_7C15u64) + 3u32) % field.p();
+    assert_eq!(checksum(&field, &c), expected.to_string());
+    assert_eq!(checksum(&field, &[]), "0");
+}
+
+fn harness() -> Option<Harness> {
+    match Harness::build(&target_dir().join("peers")) {
+        Ok(h) => Some(h),
+        Err(reason) if std::env::var_os("GFPF_REQUIRE_PEERS").is_none() => {
+            eprintln!("skipped: {reason}");
+            None
+        }
+        Err(reason) => panic!("GFPF_REQUIRE_PEERS is set but {reason}"),
+    }
+}
+
+fn agree<const K: usize>(preset: Preset, harness: &Harness) {
+    let field = Field::<K>::preset(preset).unwrap();
+    let log2_sizes = [0, 3, 7];
+    let timings = harness.run(field.p(), 1, 0.0, &log2_sizes).unwrap();
+    assert_eq!(timings.len(), 2 * log2_sizes.len(), "one line per library and size");
+    let pm = PolyMul::new(&field).unwrap();
+    for t in &timings {
+        let (a, b) = inputs(&field, t.n);
+        let ours = pm.mul(&a, &b, MulAlgorithm::Auto).unwrap();
+        assert_eq!(
+            t.checksum,
+            checksum(&field, &ours),
+            "{} {preset:?} n = {}",
+            t.library,
+            t.n
+        );
+        assert!(t.reps >= 3 && t.median_ms >= t.min_ms && t.min_ms >= 0.0);
+    }
+}
+
+#[test]
+fn ntl_and_flint_agree_with_gfpf() {
+    let Some(harness) = harness() else { return };
+    agree::<8>(Preset::T8, &harness);
+    agree::<8>(Preset::P8, &harness);
+    agree::<16>(Preset::T16, &harness);
+}
+
+#[test]
+fn harness_rejects_bad_arguments() {
+    let Some(harness) = harness() else { return };
+    let err = harness.run(&Integer::from(1), 1, 0.0, &[2]).unwrap_err();
+    assert!(err.contains("not a prime"), "{err}");
+}
