@@ -138,7 +138,8 @@ impl Machine {
                 .ok()
                 .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         };
-        let dirty = git(&["status", "--porcelain"]).is_some_and(|s| !s.is_empty());
+        // The report itself (docs/) does not make the measured code dirty.
+        let dirty = git(&["status", "--porcelain", "--", ".", ":!docs"]).is_some_and(|s| !s.is_empty());
         let commit = git(&["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".into());
         Machine {
             cpu: field(&cpuinfo, "model name").unwrap_or_else(|| "unknown".into()),
@@ -654,15 +655,59 @@ fn field_section(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
     Ok(())
 }
 
-fn fft_section(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
-    md.push_str(
-        "## FFT against the same algorithm on GMP\n\n\
-         Forward DFT of size N, natural order: gfpf's CPU executor against the same six-step driver \
-         and generated codelets running on rug integers (ISSAC 2019's GMP variant). Bench: `fft`.\n\n",
-    );
+/// A section with one table (and, when `chart` is set, one chart) per preset
+/// that has results in the criterion group `<prefix><preset>`.
+struct PerPreset<'a> {
+    intro: &'a str,
+    prefix: &'a str,
+    /// Chart title; `{preset}` is replaced.
+    title: &'a str,
+    columns: Vec<(&'a str, &'a str)>,
+    ratios: Vec<(&'a str, usize, usize)>,
+    chart: bool,
+}
+
+fn per_preset_section(md: &mut String, inputs: &mut Inputs, section: PerPreset<'_>) -> Result<(), String> {
+    md.push_str(section.intro);
     for preset in PRESETS {
         let table = GroupTable {
-            group: format!("fft_{preset}"),
+            group: format!("{}{preset}", section.prefix),
+            columns: section.columns.clone(),
+            ratios: section.ratios.clone(),
+            to_ms: ns_to_ms,
+        };
+        let Some((table_md, series, when)) = table.build(&inputs.results, "N") else {
+            continue;
+        };
+        let _ = write!(md, "### {preset}\n\n{table_md}\n({})\n\n", measured(when.iter()));
+        if section.chart {
+            let title = section.title.replace("{preset}", preset);
+            md.push_str(&inputs.chart(
+                &format!("{}{preset}.svg", section.prefix),
+                Chart {
+                    title: &title,
+                    x_label: "N",
+                    y_label: "time (ms)",
+                    series,
+                },
+            )?);
+            md.push('\n');
+        }
+    }
+    Ok(())
+}
+
+fn fft_section(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
+    per_preset_section(
+        md,
+        inputs,
+        PerPreset {
+            intro: "## FFT against the same algorithm on GMP\n\n\
+                    Forward DFT of size N, natural order: gfpf's CPU executor against the same six-step \
+                    driver and generated codelets running on rug integers (ISSAC 2019's GMP variant). \
+                    Bench: `fft`.\n\n",
+            prefix: "fft_",
+            title: "forward FFT over {preset}",
             columns: vec![
                 ("gfpf 1 thread", "gfpf_serial"),
                 ("GMP 1 thread", "gmp_serial"),
@@ -670,37 +715,22 @@ fn fft_section(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
                 ("GMP all threads", "gmp_parallel"),
             ],
             ratios: vec![("GMP / gfpf (1)", 1, 0), ("GMP / gfpf (all)", 3, 2)],
-            to_ms: ns_to_ms,
-        };
-        let Some((table_md, series, when)) = table.build(&inputs.results, "N") else {
-            continue;
-        };
-        let _ = write!(md, "### {preset}\n\n{table_md}\n({})\n\n", measured(when.iter()));
-        let title = format!("forward FFT over {preset}");
-        md.push_str(&inputs.chart(
-            &format!("fft_{preset}.svg"),
-            Chart {
-                title: &title,
-                x_label: "N",
-                y_label: "time (ms)",
-                series,
-            },
-        )?);
-        md.push('\n');
-    }
-    Ok(())
+            chart: true,
+        },
+    )
 }
 
 fn other_sections(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
-    md.push_str(
-        "## Big prime against small primes (thesis chapter 7)\n\n\
-         The same GF(p) DFT computed by gfpf and by the small-prime approach: benchmark 1 projects \
-         the input to s word-size primes, runs s NTTs and reconstructs (same output); benchmark 2 is \
-         the NTTs alone over the same input bytes. Bench: `small_primes`.\n\n",
-    );
-    for preset in PRESETS {
-        let table = GroupTable {
-            group: format!("big_vs_small_{preset}"),
+    per_preset_section(
+        md,
+        inputs,
+        PerPreset {
+            intro: "## Big prime against small primes (thesis chapter 7)\n\n\
+                    The same GF(p) DFT computed by gfpf and by the small-prime approach: benchmark 1 \
+                    projects the input to s word-size primes, runs s NTTs and reconstructs (same output); \
+                    benchmark 2 is the NTTs alone over the same input bytes. Bench: `small_primes`.\n\n",
+            prefix: "big_vs_small_",
+            title: "GF(p) DFT over {preset}: big prime vs small primes",
             columns: vec![
                 ("gfpf 1 thread", "gfpf_serial"),
                 ("bench 1, 1 thread", "bench1_*_serial"),
@@ -709,33 +739,19 @@ fn other_sections(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
                 ("bench 1, all threads", "bench1_*_parallel"),
             ],
             ratios: vec![("bench 1 / gfpf (1)", 1, 0), ("bench 1 / gfpf (all)", 4, 3)],
-            to_ms: ns_to_ms,
-        };
-        let Some((table_md, series, when)) = table.build(&inputs.results, "N") else {
-            continue;
-        };
-        let _ = write!(md, "### {preset}\n\n{table_md}\n({})\n\n", measured(when.iter()));
-        let title = format!("GF(p) DFT over {preset}: big prime vs small primes");
-        md.push_str(&inputs.chart(
-            &format!("big_vs_small_{preset}.svg"),
-            Chart {
-                title: &title,
-                x_label: "N",
-                y_label: "time (ms)",
-                series,
-            },
-        )?);
-        md.push('\n');
-    }
-
-    md.push_str(
-        "## Polynomial products against GMP and small primes\n\n\
-         The same products against GMP (Kronecker substitution, one `mpz_mul`) and the small-prime \
-         approach (s NTT convolutions, CRT, reduction mod p). Bench: `polymul`.\n\n",
-    );
-    for preset in PRESETS {
-        let table = GroupTable {
-            group: format!("polymul_{preset}"),
+            chart: true,
+        },
+    )?;
+    per_preset_section(
+        md,
+        inputs,
+        PerPreset {
+            intro: "## Polynomial products against GMP and small primes\n\n\
+                    The same products against GMP (Kronecker substitution, one `mpz_mul`) and the \
+                    small-prime approach (s NTT convolutions, CRT, reduction mod p); N is the number of \
+                    coefficients per input. Bench: `polymul`.\n\n",
+            prefix: "polymul_",
+            title: "",
             columns: vec![
                 ("gfpf 1 thread", "gfpf_serial"),
                 ("gfpf all threads", "gfpf_parallel"),
@@ -744,13 +760,9 @@ fn other_sections(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
                 ("small primes, all threads", "small_primes_parallel_*"),
             ],
             ratios: vec![("GMP / gfpf (1)", 2, 0), ("small primes / gfpf (all)", 4, 1)],
-            to_ms: ns_to_ms,
-        };
-        if let Some((table_md, _, when)) = table.build(&inputs.results, "n") {
-            let _ = write!(md, "### {preset}\n\n{table_md}\n({})\n\n", measured(when.iter()));
-        }
-    }
-
+            chart: false,
+        },
+    )?;
     md.push_str("## Word-size layer (gfpf-small)\n\nForward + inverse NTT, one thread, ns per butterfly (n/2 · log2 n butterflies each way). Bench: `ntt`.\n\n");
     let per_butterfly = |ns: f64, n: u64| ns / (n as f64 * f64::from(n.max(2).trailing_zeros())) * 1e-6;
     let mut ntt_series = Vec::new();
