@@ -615,7 +615,7 @@ fn field_section(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
     };
     let mut rows = 0;
     for preset in PRESETS {
-        let group = format!("field_mul_{preset}");
+        let group = format!("field_mul/{preset}");
         let get = |f: &str| inputs.results.get(&group, f, "");
         let (Some(mul), Some(gm)) = (get("gfpf_mul"), get("gmp_mulmod")) else {
             continue;
@@ -768,7 +768,7 @@ fn other_sections(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
     let mut ntt_series = Vec::new();
     for q in ["q62", "q31"] {
         let table = GroupTable {
-            group: format!("ntt_{q}"),
+            group: format!("ntt/{q}"),
             columns: vec![("ns per butterfly", "forward_inverse")],
             ratios: vec![],
             to_ms: per_butterfly,
@@ -794,7 +794,7 @@ fn other_sections(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
         md.push('\n');
     }
     let dot = GroupTable {
-        group: "dot_q50".into(),
+        group: "dot/q50".into(),
         columns: vec![
             ("f64 λ-algorithm", "f64_lambda"),
             ("f64 (α, β, γ, δ) split", "f64_split"),
