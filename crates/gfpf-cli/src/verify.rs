@@ -193,18 +193,11 @@ fn parse_known<const K: usize>(
     Ok((n, elems("input")?, elems("output")?))
 }
 
-fn cell(c: &Check) -> String {
+/// A table cell: "-" for nothing checked, `ok(count)` for a pass, FAIL.
+fn cell(c: &Check, ok: impl Fn(usize) -> String) -> String {
     match c {
         Ok(0) => "-".into(),
-        Ok(n) => format!("ok ({n})"),
-        Err(_) => "FAIL".into(),
-    }
-}
-
-fn fft_cell(c: &Check) -> String {
-    match c {
-        Ok(0) => "-".into(),
-        Ok(m) => format!("ok (≤2^{m})"),
+        Ok(n) => ok(*n),
         Err(_) => "FAIL".into(),
     }
 }
@@ -250,10 +243,10 @@ pub fn run(args: &VerifyArgs) -> Result<(), String> {
                 "{:<8} {:<18} {:>13} {:>16} {:>11} {:>11}  {}",
                 spec.to_string(),
                 executor.name(),
-                cell(&outcome.known),
-                fft_cell(&outcome.fft),
-                cell(&outcome.round_trip),
-                cell(&outcome.products),
+                cell(&outcome.known, |n| format!("ok ({n})")),
+                cell(&outcome.fft, |m| format!("ok (≤2^{m})")),
+                cell(&outcome.round_trip, |n| format!("ok ({n})")),
+                cell(&outcome.products, |n| format!("ok ({n})")),
                 if failed.is_empty() { "pass" } else { "FAIL" }
             );
             for f in failed {
