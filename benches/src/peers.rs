@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 
 use gfpf_field::{Element, Field};
 use rug::Integer;
@@ -99,7 +100,14 @@ pub struct Harness {
 impl Harness {
     /// Compiles the harness into `out_dir` (rebuilding only when the source is
     /// newer). The error says what is missing and how to install it.
+    ///
+    /// Safe to call from several threads and processes at once: builds in one
+    /// process are serialised, and each compiles to a private file that is
+    /// renamed into place, so nobody executes a half-written program (which
+    /// fails with "Text file busy").
     pub fn build(out_dir: &Path) -> Result<Self, String> {
+        static BUILDING: Mutex<()> = Mutex::new(());
+        let _guard = BUILDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let source = Path::new(env!("CARGO_MANIFEST_DIR")).join(SOURCE);
         let program = out_dir.join("peers");
         let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
@@ -110,20 +118,24 @@ impl Harness {
         }
         std::fs::create_dir_all(out_dir).map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
         let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".to_string());
+        let private = out_dir.join(format!("peers.{}.tmp", std::process::id()));
         let output = Command::new(&cxx)
             .args(["-O2", "-std=c++17", "-o"])
-            .arg(&program)
+            .arg(&private)
             .arg(&source)
             .args(["-lflint", "-lntl", "-lgmp", "-lpthread"])
             .output()
             .map_err(|e| format!("cannot run the C++ compiler `{cxx}` ({e}); install it: {INSTALL_HINT}"))?;
         if !output.status.success() {
+            let _ = std::fs::remove_file(&private);
             let stderr = String::from_utf8_lossy(&output.stderr);
             let first = stderr.lines().find(|l| l.contains("error")).unwrap_or("").trim();
             return Err(format!(
                 "cannot build the NTL/FLINT harness ({first}); install the libraries: {INSTALL_HINT}"
             ));
         }
+        std::fs::rename(&private, &program)
+            .map_err(|e| format!("cannot move the harness into {}: {e}", program.display()))?;
         Ok(Self { program })
     }
 

@@ -95,3 +95,25 @@ fn harness_rejects_bad_arguments() {
     let err = harness.run(&Integer::from(1), 1, 0.0, &[2]).unwrap_err();
     assert!(err.contains("not a prime"), "{err}");
 }
+
+/// Several threads building into a fresh directory at once must all get a
+/// runnable program (CI once failed with "Text file busy" when one thread
+/// ran the program while another was still writing it).
+#[test]
+fn concurrent_builds_give_runnable_programs() {
+    if harness().is_none() {
+        return;
+    }
+    let dir = target_dir().join(format!("peers-concurrent-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let p = Field::<4>::preset(Preset::P4).unwrap().p().clone();
+    std::thread::scope(|s| {
+        let runs: Vec<_> = (0..3)
+            .map(|_| s.spawn(|| Harness::build(&dir).and_then(|h| h.run(&p, 1, 0.0, &[1]))))
+            .collect();
+        for run in runs {
+            assert_eq!(run.join().unwrap().unwrap().len(), 2);
+        }
+    });
+    std::fs::remove_dir_all(&dir).unwrap();
+}
