@@ -8,7 +8,10 @@
 //! brings the sum to digits, the carry out of r^k wrapping with a minus sign
 //! (r^k = -1). ISSAC's split u_i = c_i·r² + h_i·r + l_i is the same computation
 //! with three additions instead of one chain; it measured slower here (more
-//! instructions, and this code is instruction-bound).
+//! instructions, and this code is instruction-bound). So did dividing every
+//! z_i by r independently and splitting each quotient once more, which cuts
+//! the chain of dependent divisions but adds k of them (t16 468 → 618 ns):
+//! in a stream of products the chain's latency overlaps the next product.
 //!
 //! The field picks one of three kernels from exact bounds (`MulKernel`): with
 //! r < 2^60 (the p-presets) coefficient sums fit a `u128`, and for small k a
@@ -392,8 +395,8 @@ impl<const K: usize> Field<K> {
 #[inline(always)]
 fn product_sums<S: ProductAccumulator, const K: usize>(xd: &[u64; K], yd: &[u64; K]) -> [S; K] {
     let mut u = [S::default(); K];
-    for (i, ui) in u.iter_mut().enumerate() {
-        if K <= FULL_UNROLL_MAX_K {
+    if K <= FULL_UNROLL_MAX_K {
+        for (i, ui) in u.iter_mut().enumerate() {
             for j in 0..K {
                 if j <= i {
                     ui.add_product(xd[j], yd[i - j]);
@@ -401,30 +404,57 @@ fn product_sums<S: ProductAccumulator, const K: usize>(xd: &[u64; K], yd: &[u64;
                     ui.sub_product(xd[j], yd[i + K - j]);
                 }
             }
-        } else {
-            // Rolled loops: zipped slices keep them free of bounds checks and
-            // of a per-term sign test.
-            for (&a, &b) in xd[..=i].iter().zip(yd[..=i].iter().rev()) {
-                ui.add_product(a, b);
-            }
-            for (&a, &b) in xd[i + 1..].iter().zip(yd[i + 1..].iter().rev()) {
-                ui.sub_product(a, b);
-            }
         }
+        return u;
+    }
+    // Rolled loops over zipped slices (free of bounds checks and of a
+    // per-term sign test), two coefficients per pass: each x_j is loaded once
+    // for u_i and u_{i+1}, and the loop overhead is shared (7 instructions
+    // per product instead of 9; both accumulators stay in registers).
+    for i in (0..K).step_by(2) {
+        let (mut even, mut odd) = (S::default(), S::default());
+        // j ≤ i: both terms positive.
+        for ((&x, &y_even), &y_odd) in xd[..=i]
+            .iter()
+            .zip(yd[..=i].iter().rev())
+            .zip(yd[1..=i + 1].iter().rev())
+        {
+            even.add_product(x, y_even);
+            odd.add_product(x, y_odd);
+        }
+        // j = i + 1: wraps for u_i, not for u_{i+1}.
+        even.sub_product(xd[i + 1], yd[K - 1]);
+        odd.add_product(xd[i + 1], yd[0]);
+        // j > i + 1: both wrap.
+        for ((&x, &y_even), &y_odd) in xd[i + 2..]
+            .iter()
+            .zip(yd[i + 1..K - 1].iter().rev())
+            .zip(yd[i + 2..].iter().rev())
+        {
+            even.sub_product(x, y_even);
+            odd.sub_product(x, y_odd);
+        }
+        (u[i], u[i + 1]) = (even, odd);
     }
     u
 }
 
 /// Up to this k the product loops are written with fixed trip counts, which
 /// LLVM unrolls completely (t8: 1621 instructions per product, against 1799
-/// with slice loops; above it the slice loops are shorter, t16: 5570 vs 6915).
+/// with slice loops; above it the slice loops are shorter, t16: 5570 vs 6915,
+/// and fully unrolled t16 took 616 ns against 482 ns rolled). Above it the
+/// rolled loops form two coefficients per pass (t16 556 → 413 ns, t128 18.3 →
+/// 13.4 µs, best of 4 runs, Xeon 2.8 GHz).
 /// For the same reason squaring reuses those loops up to this k (p8: 823
 /// against 1138 instructions with the halved cross-product loops), and the
 /// 192-bit kernel uses the two-halves accumulator there.
 const FULL_UNROLL_MAX_K: usize = 8;
 
-/// [`product_sums`] for y = x: the cross products x_j·x_l (j < l) appear twice,
-/// so they are summed once (row by row, as zipped slices) and doubled.
+/// [`product_sums`] for y = x: the cross products x_j·x_l (j < l) appear
+/// twice, so each coefficient sums them once (in registers, one pass per
+/// coefficient), doubles, and adds its square term. (Summing row by row into
+/// the coefficient array, as before, cost a load and a store per product:
+/// t16 486 → 399 ns, t128 12.9 → 11.4 µs.)
 #[inline(always)]
 fn square_sums<S: ProductAccumulator, const K: usize>(xd: &[u64; K]) -> [S; K] {
     // Fully unrolled product loops beat the halved ones (see FULL_UNROLL_MAX_K).
@@ -432,30 +462,25 @@ fn square_sums<S: ProductAccumulator, const K: usize>(xd: &[u64; K]) -> [S; K] {
         return product_sums(xd, xd);
     }
     let mut u = [S::default(); K];
-    for j in 0..K {
-        let a = xd[j];
-        // l in (j, k - j): the product lands on coefficient j + l.
-        if 2 * j + 1 < K {
-            for (acc, &b) in u[2 * j + 1..].iter_mut().zip(&xd[j + 1..K - j]) {
-                acc.add_product(a, b);
-            }
+    for (i, ui) in u.iter_mut().enumerate() {
+        let mut acc = S::default();
+        // Pairs j < l = i - j (no wrap): j < i/2.
+        let half = i.div_ceil(2);
+        for (&a, &b) in xd[..half].iter().zip(xd[i + 1 - half..=i].iter().rev()) {
+            acc.add_product(a, b);
         }
-        // l in [max(j + 1, k - j), k): it wraps to coefficient j + l - k.
-        let first = (j + 1).max(K - j);
-        for (acc, &b) in u[j + first - K..].iter_mut().zip(&xd[first..]) {
+        // Pairs i < j < l = i + k - j (wrapped, negative): j < (i + k)/2.
+        let end = (i + K).div_ceil(2);
+        for (&a, &b) in xd[i + 1..end].iter().zip(xd[i + K + 1 - end..].iter().rev()) {
             acc.sub_product(a, b);
         }
-    }
-    for ui in &mut u {
-        ui.double();
-    }
-    // The squares x_j² land on 2j (j < k/2) or wrap to 2j - k.
-    for j in 0..K {
-        if 2 * j < K {
-            u[2 * j].add_product(xd[j], xd[j]);
-        } else {
-            u[2 * j - K].sub_product(xd[j], xd[j]);
+        acc.double();
+        // The squares x_j² land on 2j (j < k/2) or wrap to 2j - k.
+        if i % 2 == 0 {
+            acc.add_product(xd[i / 2], xd[i / 2]);
+            acc.sub_product(xd[(i + K) / 2], xd[(i + K) / 2]);
         }
+        *ui = acc;
     }
     u
 }

@@ -50,12 +50,14 @@ impl MulKernel {
 /// Measured with `field_tour --compare` (one thread, Xeon 2.8 GHz, 10^5 products, two
 /// runs): p128 convolution 12.2–13.0 µs vs schoolbook 13.4–14.3 µs; p64
 /// 5.8–6.0 µs vs 3.7–4.0 µs. Schoolbook grows as k², the convolution as
-/// k·log k.
+/// k·log k. Since schoolbook forms two coefficients per pass, p128 is a tie
+/// (convolution 12.3–13.3 µs, schoolbook 12.3–14.1 µs over four runs); the
+/// threshold stays, as the convolution's k·log k growth favours it beyond.
 pub const CONVOLUTION_MIN_K_TWO_PRIMES: usize = 128;
 
 /// The same threshold for fields that need **three** primes (the t-presets,
-/// r ≈ 2^63..2^64): at k = 128 schoolbook still wins (t128: 18.4–19.7 µs vs
-/// 19.1–22.0 µs), so the switch is at the next power of two, k = 256, which
+/// r ≈ 2^63..2^64): at k = 128 schoolbook still wins (t128: 13.3–14.6 µs vs
+/// 19.4–21.1 µs), so the switch is at the next power of two, k = 256, which
 /// only custom fields reach — an extrapolation, not a measurement.
 pub const CONVOLUTION_MIN_K_THREE_PRIMES: usize = 256;
 
