@@ -10,7 +10,8 @@
 //!
 //! `cargo bench -p gfpf-benches --bench peers`; sizes 2^8 … 2^18 unless
 //! `GFPF_PEERS_LOG2N=lo..=hi`; the harness repeats each product for at least
-//! `GFPF_PEERS_MIN_SECONDS` (default 1).
+//! `GFPF_PEERS_MIN_SECONDS` (default 1); `GFPF_PEERS_PRESETS=t16` (comma-separated)
+//! re-runs some presets and leaves the others' stored results alone.
 
 use std::time::Duration;
 
@@ -48,7 +49,16 @@ struct PresetReport {
     skipped: Option<String>,
 }
 
+/// Whether `GFPF_PEERS_PRESETS` (default: all) names this preset.
+fn selected(preset: Preset) -> bool {
+    let list = std::env::var("GFPF_PEERS_PRESETS").unwrap_or_default();
+    list.trim().is_empty() || list.split(',').any(|name| name.trim() == preset.name())
+}
+
 fn compare<const K: usize>(c: &mut Criterion, preset: Preset, harness: &Result<Harness, String>) {
+    if !selected(preset) {
+        return;
+    }
     let field = Field::<K>::preset(preset).unwrap();
     let sizes = log2_sizes();
     let threads_all = rayon::current_num_threads();
@@ -124,6 +134,13 @@ fn main() {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2))
         .configure_from_args();
+    let list = std::env::var("GFPF_PEERS_PRESETS").unwrap_or_default();
+    for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        assert!(
+            ["t8", "p8", "t16"].contains(&name),
+            "GFPF_PEERS_PRESETS names `{name}`; this bench compares t8, p8 and t16"
+        );
+    }
     let harness = Harness::build(&target_dir().join("peers"));
     if let Err(reason) = &harness {
         eprintln!("peers: NTL/FLINT comparison skipped: {reason}");

@@ -2,7 +2,7 @@
 //! precomputation, data movement, base DFTs, twiddles, scaling, with the
 //! plan's exact operation counts beside them.
 //!
-//! cargo run --release -p gfpf-cpu --example fft_breakdown -- --preset t8 --log2n 16 [--threads 1] [--inverse]
+//! cargo bench -p gfpf-benches --bench fft_breakdown -- --preset t8 --log2n 16 [--threads 1] [--inverse]
 
 use std::time::Duration;
 
@@ -35,6 +35,12 @@ struct Args {
     /// Repetitions; the fastest is shown.
     #[arg(long, default_value_t = 3)]
     repeat: usize,
+    /// Passed by `cargo bench` to every bench target; ignored.
+    #[arg(long, hide = true)]
+    bench: bool,
+    /// Filters meant for the criterion benches (`cargo bench -- t8`); ignored.
+    #[arg(hide = true)]
+    filters: Vec<String>,
 }
 
 fn ms(d: Duration) -> String {
