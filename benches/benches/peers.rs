@@ -49,16 +49,29 @@ struct PresetReport {
     skipped: Option<String>,
 }
 
-/// Whether `GFPF_PEERS_PRESETS` (default: all) names this preset.
-fn selected(preset: Preset) -> bool {
+/// The presets this bench compares.
+const PRESETS: [Preset; 3] = [Preset::T8, Preset::P8, Preset::T16];
+
+/// The presets to run: those `GFPF_PEERS_PRESETS` names (comma-separated),
+/// all of [`PRESETS`] when it is unset or empty; a name outside them panics.
+fn selected_presets() -> Vec<Preset> {
     let list = std::env::var("GFPF_PEERS_PRESETS").unwrap_or_default();
-    list.trim().is_empty() || list.split(',').any(|name| name.trim() == preset.name())
+    let names: Vec<&str> = list.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
+    if names.is_empty() {
+        return PRESETS.to_vec();
+    }
+    names
+        .iter()
+        .map(|&name| {
+            *PRESETS
+                .iter()
+                .find(|p| p.name() == name)
+                .unwrap_or_else(|| panic!("GFPF_PEERS_PRESETS names `{name}`; this bench compares t8, p8 and t16"))
+        })
+        .collect()
 }
 
 fn compare<const K: usize>(c: &mut Criterion, preset: Preset, harness: &Result<Harness, String>) {
-    if !selected(preset) {
-        return;
-    }
     let field = Field::<K>::preset(preset).unwrap();
     let sizes = log2_sizes();
     let threads_all = rayon::current_num_threads();
@@ -134,19 +147,17 @@ fn main() {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2))
         .configure_from_args();
-    let list = std::env::var("GFPF_PEERS_PRESETS").unwrap_or_default();
-    for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        assert!(
-            ["t8", "p8", "t16"].contains(&name),
-            "GFPF_PEERS_PRESETS names `{name}`; this bench compares t8, p8 and t16"
-        );
-    }
+    let presets = selected_presets();
     let harness = Harness::build(&target_dir().join("peers"));
     if let Err(reason) = &harness {
         eprintln!("peers: NTL/FLINT comparison skipped: {reason}");
     }
-    compare::<8>(&mut c, Preset::T8, &harness);
-    compare::<8>(&mut c, Preset::P8, &harness);
-    compare::<16>(&mut c, Preset::T16, &harness);
+    for preset in presets {
+        match preset.k() {
+            8 => compare::<8>(&mut c, preset, &harness),
+            16 => compare::<16>(&mut c, preset, &harness),
+            k => unreachable!("PRESETS has k = 8 and 16 only, not {k}"),
+        }
+    }
     c.final_summary();
 }
