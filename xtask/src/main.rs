@@ -4,6 +4,8 @@
 //! * `cargo xtask codegen [--check]` writes every generated file (the Rust and
 //!   CUDA DFT_K codelets and docs/CODELETS.md); `--check` writes nothing and
 //!   fails when a checked-in file differs from the generator's output (CI).
+//! * `cargo xtask build-kernels [--preset NAME] [--out DIR]` regenerates the
+//!   codelets and compiles the CUDA kernel modules to PTX (nvcc, else NVRTC).
 //! * `cargo xtask verify [--quick]` cross-checks every executor present against
 //!   the references and testdata on every preset, N up to 2^16 (2^20 for t8).
 //! * `cargo xtask bench [--quick] [--report-only]` runs the criterion benches
@@ -13,6 +15,7 @@ mod bench;
 mod charts;
 mod codegen;
 mod criterion_results;
+mod kernels;
 mod report;
 mod verify;
 
@@ -36,6 +39,9 @@ enum Task {
         #[arg(long)]
         check: bool,
     },
+    /// Regenerate the codelets and compile the CUDA kernels to PTX
+    /// (sm_80, sm_90) for GFPF_PTX_DIR.
+    BuildKernels(kernels::BuildKernelsArgs),
     /// Check every executor against the references on every preset
     /// (release build of the `gfpf` program; exits non-zero on any mismatch).
     Verify(verify::VerifyArgs),
@@ -74,6 +80,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.task {
         Task::Codegen { check } => codegen::run(check),
+        Task::BuildKernels(args) => kernels::run(&args),
         Task::Verify(args) => verify::run(&args),
         Task::Bench(args) => bench::run(&args),
     };

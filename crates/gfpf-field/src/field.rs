@@ -398,6 +398,22 @@ impl<const K: usize> Field<K> {
         self.mul_kernel
     }
 
+    /// The constants another implementation of this field's multiplication
+    /// needs to reproduce it bit for bit (the CUDA kernels of gfpf-cuda are
+    /// compiled with them).
+    pub fn device_constants(&self) -> DeviceConstants {
+        let words = |a: Acc192| [a.lo as u64, (a.lo >> 64) as u64, a.hi];
+        DeviceConstants {
+            k: K,
+            r: self.r,
+            r_normalized: self.r_div.normalized(),
+            r_reciprocal: self.r_div.reciprocal(),
+            r_shift: self.r_div.shift(),
+            offset_first: words(self.offset_first),
+            offset_rest: words(self.offset_rest),
+        }
+    }
+
     /// 0.
     pub const fn zero(&self) -> Element<K> {
         Element::ZERO
@@ -420,4 +436,31 @@ impl<const K: usize> Field<K> {
         d[1] = 1;
         Element(d)
     }
+}
+
+/// What a reimplementation of [`Field::mul`] (a GPU kernel) needs, from
+/// [`Field::device_constants`].
+///
+/// The product of canonical x and y is computed as in `gfpf_field`: the
+/// negacyclic coefficients u_i = Σ_{j≤i} x_j·y_{i−j} − Σ_{j>i} x_j·y_{i+k−j} as
+/// 192-bit two's-complement sums, plus `offset_first` (i = 0) or `offset_rest`
+/// (a vector whose value is 0 mod p that makes every sum non-negative), then
+/// one carry chain of divisions by r (Möller–Granlund with `r_reciprocal`),
+/// the carry out of r^k subtracted (r^k = −1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DeviceConstants {
+    /// The number of digits k.
+    pub k: usize,
+    /// The radix r.
+    pub r: u64,
+    /// r shifted left by `r_shift` (top bit set).
+    pub r_normalized: u64,
+    /// floor((2^128 − 1) / r_normalized) − 2^64.
+    pub r_reciprocal: u64,
+    /// The leading zeros of r.
+    pub r_shift: u32,
+    /// Offset of coefficient 0, 192 bits, least significant word first.
+    pub offset_first: [u64; 3],
+    /// Offset of the other coefficients.
+    pub offset_rest: [u64; 3],
 }

@@ -43,6 +43,9 @@ pub use conv::MulMethod;
 pub use convert::DisplayElement;
 pub use element::Element;
 pub use error::FieldError;
-pub use field::{CONVOLUTION_MIN_K_THREE_PRIMES, CONVOLUTION_MIN_K_TWO_PRIMES, Field, MulKernel, ROOT_TABLE_MAX_LOG2};
+pub use field::{
+    CONVOLUTION_MIN_K_THREE_PRIMES, CONVOLUTION_MIN_K_TWO_PRIMES, DeviceConstants, Field, MulKernel,
+    ROOT_TABLE_MAX_LOG2,
+};
 pub use preset::Preset;
 pub use sparse::{MAX_SPARSE_TERMS, SparseRadix, SparseTerm};

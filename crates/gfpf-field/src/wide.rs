@@ -27,6 +27,16 @@ impl Divisor {
         }
     }
 
+    /// The divisor shifted so that its top bit is set.
+    pub(crate) fn normalized(&self) -> u64 {
+        self.normalized
+    }
+
+    /// floor((2^128 - 1) / normalized) - 2^64.
+    pub(crate) fn reciprocal(&self) -> u64 {
+        self.reciprocal
+    }
+
     /// The left shift that normalises the divisor (its leading zeros).
     #[inline(always)]
     pub(crate) fn shift(&self) -> u32 {

@@ -1,0 +1,178 @@
+//! The host emulator: the CUDA kernels compiled as C++ for the CPU (kernels/
+//! is written so that it also compiles with `GFPF_HOST_EMULATION`), run
+//! launch by launch with the same [`StageParams`] as on the device, every
+//! thread index in turn.
+//!
+//! It exists so that the kernels' arithmetic and indexing, and this crate's
+//! launch sequence, are tested against gfpf-cpu on machines without a GPU
+//! (CI). It says nothing about device-only matters (launch geometry, memory
+//! limits, the driver); those need a GPU run.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use gfpf_field::{Element, Field};
+use gfpf_plan::{Direction, Order, Plan};
+
+use crate::CudaError;
+use crate::layout::{from_digit_major, to_digit_major};
+use crate::params::StageParams;
+use crate::prepared::Prepared;
+use crate::source::{Kernel, module_name, translation_unit};
+
+/// The C++ compiler the emulator uses: `$CXX`, else `c++`.
+pub fn host_compiler() -> String {
+    std::env::var("CXX").unwrap_or_else(|_| "c++".to_owned())
+}
+
+/// `Some(reason)` when no host C++ compiler runs here.
+pub fn emulator_unavailable() -> Option<String> {
+    let cxx = host_compiler();
+    match Command::new(&cxx).arg("--version").output() {
+        Ok(out) if out.status.success() => None,
+        Ok(out) => Some(format!(
+            "`{cxx} --version` failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )),
+        Err(e) => Some(format!("no host C++ compiler (`{cxx}`): {e}")),
+    }
+}
+
+/// The kernels of one field compiled for the host, loaded.
+#[derive(Debug)]
+pub struct HostKernels {
+    library: libloading::Library,
+    path: PathBuf,
+}
+
+impl HostKernels {
+    /// Compiles (or reuses, keyed by a hash of the source) the kernels of
+    /// `field` for every base size 2 … 2k into `dir`, and loads them.
+    pub fn build<const K: usize>(field: &Field<K>, dir: &Path) -> Result<Self, CudaError> {
+        let constants = field.device_constants();
+        let radices = Prepared::<K>::all_radices();
+        let source = translation_unit(&constants, &radices, true);
+        let mut hasher = DefaultHasher::new();
+        source.hash(&mut hasher);
+        let stem = format!("{}-{:016x}", module_name(&constants, &radices), hasher.finish());
+        let path = dir.join(format!("{stem}.so"));
+        // One build at a time in this process: tests on several threads ask
+        // for the same library at once.
+        static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _building = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
+        let emulator_error = |what: &str, e: std::io::Error| CudaError::Emulator(format!("{what}: {e}"));
+        if !path.exists() {
+            std::fs::create_dir_all(dir).map_err(|e| emulator_error("creating the build directory", e))?;
+            // Private names, then an atomic rename: concurrent builds (test
+            // threads, processes) never see a half-written library.
+            let tag = format!("{}.{:?}", std::process::id(), std::thread::current().id());
+            let tag: String = tag.chars().filter(char::is_ascii_alphanumeric).collect();
+            let src = dir.join(format!("{stem}.{tag}.cpp"));
+            let tmp = dir.join(format!("{stem}.{tag}.tmp"));
+            std::fs::write(&src, &source).map_err(|e| emulator_error("writing the source", e))?;
+            let out = Command::new(host_compiler())
+                .args(["-std=c++17", "-O1", "-shared", "-fPIC", "-w", "-o"])
+                .arg(&tmp)
+                .arg(&src)
+                .output()
+                .map_err(|e| emulator_error("running the host compiler", e))?;
+            let _ = std::fs::remove_file(&src);
+            if !out.status.success() {
+                return Err(CudaError::Compile {
+                    module: stem,
+                    log: String::from_utf8_lossy(&out.stderr).into_owned(),
+                });
+            }
+            std::fs::rename(&tmp, &path).map_err(|e| emulator_error("installing the library", e))?;
+        }
+        // SAFETY: the library is ours, just compiled from kernels/ as plain
+        // C++ with no initialisers that run on load.
+        let library = unsafe { libloading::Library::new(&path) }
+            .map_err(|e| CudaError::Emulator(format!("loading {}: {e}", path.display())))?;
+        Ok(HostKernels { library, path })
+    }
+
+    /// The compiled library's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `kernel` for every thread of `params`.
+    ///
+    /// # Safety
+    /// The addresses in `params` must point to host buffers as large as the
+    /// launch reads and writes (as [`crate::params::launches`] sizes them).
+    pub unsafe fn launch(&self, kernel: &Kernel, params: &StageParams) -> Result<(), CudaError> {
+        let symbol = kernel.symbol();
+        // SAFETY: every kernel symbol of gfpf_fft.cu has this signature in
+        // host emulation: `extern "C" void name(const GfpfStageParams*)`.
+        let f = unsafe {
+            self.library
+                .get::<unsafe extern "C" fn(*const StageParams)>(symbol.as_bytes())
+        }
+        .map_err(|e| CudaError::Emulator(format!("kernel {symbol}: {e}")))?;
+        // SAFETY: the caller guarantees the buffers; StageParams matches the C struct.
+        unsafe { f(params) };
+        Ok(())
+    }
+}
+
+/// A transform run by the host emulator: the same plan, launches and kernel
+/// code as [`crate::CudaFft`], on host memory.
+#[derive(Debug)]
+pub struct EmulatedFft<const K: usize> {
+    prepared: Prepared<K>,
+    kernels: HostKernels,
+}
+
+impl<const K: usize> EmulatedFft<K> {
+    /// Plans a transform; kernels are compiled into (or reused from) `dir`.
+    pub fn try_new(
+        field: &Field<K>,
+        n: usize,
+        direction: Direction,
+        order: Order,
+        dir: &Path,
+    ) -> Result<Self, CudaError> {
+        let prepared = Prepared::new(field, n, direction, order)?;
+        let kernels = HostKernels::build(field, dir)?;
+        Ok(EmulatedFft { prepared, kernels })
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &Plan {
+        &self.prepared.plan
+    }
+
+    /// Transforms `data` (a multiple of N elements) in place,
+    /// through the digit-major layout as on the device.
+    pub fn process(&self, data: &mut [Element<K>]) -> Result<(), CudaError> {
+        let launches = self.prepared.launches_for(data.len())?;
+        let mut words = to_digit_major(data);
+        let mut scratch = vec![
+            0u64;
+            if self.prepared.plan.scratch_len() > 0 {
+                words.len()
+            } else {
+                0
+            }
+        ];
+        for launch in &launches {
+            let params = launch.bind(
+                words.as_mut_ptr() as u64,
+                scratch.as_mut_ptr() as u64,
+                self.prepared.table.as_ptr() as u64,
+                self.prepared.n_inv.as_ptr() as u64,
+            );
+            // SAFETY: data and scratch hold batch·N elements digit-major
+            // (pitch batch·N, as the launches say), the table M entries with
+            // pitch M, N^{-1} k words: everything the kernels address.
+            unsafe { self.kernels.launch(&launch.kernel, &params)? };
+        }
+        let out = from_digit_major(&self.prepared.field, &words)?;
+        data.copy_from_slice(&out);
+        Ok(())
+    }
+}

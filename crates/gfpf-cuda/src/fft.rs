@@ -1,0 +1,242 @@
+//! [`CudaFft`]: a plan, its twiddle table and N^{-1} kept on the device, run
+//! stage by stage on the device's stream; [`DeviceBuffer`]: elements resident
+//! on the device, digit-major.
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaFunction, CudaSlice, DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg};
+use gfpf_field::{Element, Field};
+use gfpf_plan::{Direction, Order, Plan};
+
+use crate::device::CudaDevice;
+use crate::layout::{from_digit_major, to_digit_major};
+use crate::prepared::Prepared;
+use crate::{CudaError, Kernel};
+
+/// Threads per block of every launch. One thread holds a whole DFT_K of
+/// k-digit elements (local memory), so blocks are kept small.
+pub const THREADS_PER_BLOCK: u32 = 128;
+
+/// Elements of GF(r^k + 1) on the device, digit-major (digit d of element j
+/// at d·len + j). Transforms work on it in place, so chains of transforms
+/// need no host copies.
+pub struct DeviceBuffer<const K: usize> {
+    words: CudaSlice<u64>,
+    len: usize,
+}
+
+impl<const K: usize> std::fmt::Debug for DeviceBuffer<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceBuffer")
+            .field("k", &K)
+            .field("len", &self.len)
+            .finish()
+    }
+}
+
+impl<const K: usize> DeviceBuffer<K> {
+    /// Copies `data` to the device (converting to digit-major on the host).
+    pub fn upload(device: &CudaDevice, data: &[Element<K>]) -> Result<Self, CudaError> {
+        let words = to_digit_major(data);
+        let words = device
+            .stream()
+            .clone_htod(&words)
+            .map_err(|e| CudaError::driver("uploading elements", words.len() * 8, e))?;
+        Ok(DeviceBuffer { words, len: data.len() })
+    }
+
+    /// `len` zero elements on the device.
+    pub fn zeros(device: &CudaDevice, len: usize) -> Result<Self, CudaError> {
+        let words = device
+            .stream()
+            .alloc_zeros::<u64>(len.max(1) * K)
+            .map_err(|e| CudaError::driver("allocating a device buffer", len * K * 8, e))?;
+        Ok(DeviceBuffer { words, len })
+    }
+
+    /// Copies the elements back (waits for the stream), checking that every
+    /// one is canonical.
+    pub fn download(&self, device: &CudaDevice, field: &Field<K>) -> Result<Vec<Element<K>>, CudaError> {
+        let words = device
+            .stream()
+            .clone_dtoh(&self.words)
+            .map_err(|e| CudaError::driver("downloading elements", self.len * K * 8, e))?;
+        from_digit_major(field, &words[..self.len * K])
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the buffer holds no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The digit-major words (k·len), for users' own kernels.
+    pub fn words(&self) -> &CudaSlice<u64> {
+        &self.words
+    }
+}
+
+/// An FFT of one size and direction over one field on one GPU: the plan,
+/// the kernels it needs (compiled once per device), the twiddle table and
+/// N^{-1}, resident on the device.
+pub struct CudaFft<const K: usize> {
+    device: Arc<CudaDevice>,
+    prepared: Prepared<K>,
+    functions: Vec<(Kernel, CudaFunction)>,
+    table: CudaSlice<u64>,
+    n_inv: CudaSlice<u64>,
+}
+
+impl<const K: usize> std::fmt::Debug for CudaFft<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CudaFft")
+            .field("device", &self.device)
+            .field("plan", &self.prepared.plan)
+            .finish()
+    }
+}
+
+impl<const K: usize> CudaFft<K> {
+    /// Plans a transform of size N over `field` on `device`: compiles (or
+    /// reuses) its kernels and uploads the twiddle table.
+    pub fn try_new(
+        device: &Arc<CudaDevice>,
+        field: &Field<K>,
+        n: usize,
+        direction: Direction,
+        order: Order,
+    ) -> Result<Self, CudaError> {
+        let prepared = Prepared::new(field, n, direction, order)?;
+        let constants = field.device_constants();
+        let mut functions = Vec::new();
+        for launch in prepared.launches_for(n)? {
+            if functions.iter().any(|(k, _)| *k == launch.kernel) {
+                continue;
+            }
+            // DFT_K kernels from the module of K; scale from any module the
+            // plan loads (every module has it).
+            let radix = match launch.kernel {
+                Kernel::BaseDft { radix, .. } => radix,
+                Kernel::Scale => prepared.radices[0],
+            };
+            let f = device
+                .module(&constants, radix)?
+                .load_function(&launch.kernel.symbol())
+                .map_err(|e| CudaError::driver("loading a kernel", 0, e))?;
+            functions.push((launch.kernel, f));
+        }
+        let stream = device.stream();
+        let table = stream
+            .clone_htod(&prepared.table)
+            .map_err(|e| CudaError::driver("uploading the twiddle table", prepared.table.len() * 8, e))?;
+        let n_inv = stream
+            .clone_htod(&prepared.n_inv)
+            .map_err(|e| CudaError::driver("uploading N^-1", K * 8, e))?;
+        Ok(CudaFft {
+            device: device.clone(),
+            prepared,
+            functions,
+            table,
+            n_inv,
+        })
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &Plan {
+        &self.prepared.plan
+    }
+
+    /// N.
+    pub fn len(&self) -> usize {
+        self.prepared.plan.len()
+    }
+
+    /// Always false (N ≥ 1).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The device.
+    pub fn device(&self) -> &Arc<CudaDevice> {
+        &self.device
+    }
+
+    /// Device elements of scratch [`CudaFft::process_device`] needs for a
+    /// buffer of `len` elements: all of it when the plan has a scratch
+    /// stage (every stage runs over the whole batch at once), else 0.
+    pub fn scratch_len(&self, len: usize) -> usize {
+        if self.prepared.plan.scratch_len() > 0 { len } else { 0 }
+    }
+
+    /// Queues the transform of `data` (a multiple of N elements,
+    /// one transform per N) on the device's stream; returns without waiting.
+    /// `scratch` must hold [`CudaFft::scratch_len`] elements, or be `None`
+    /// to allocate.
+    pub fn process_device(
+        &self,
+        data: &mut DeviceBuffer<K>,
+        scratch: Option<&mut DeviceBuffer<K>>,
+    ) -> Result<(), CudaError> {
+        let launches = self.prepared.launches_for(data.len)?;
+        let needed = self.scratch_len(data.len);
+        let mut own;
+        let scratch = match scratch {
+            Some(s) if s.len >= needed => s,
+            Some(s) => {
+                return Err(CudaError::LengthNotMultiple { len: s.len, n: needed });
+            }
+            None => {
+                own = DeviceBuffer::zeros(&self.device, needed)?;
+                &mut own
+            }
+        };
+        let stream = self.device.stream();
+        let (data_ptr, _data_sync) = data.words.device_ptr_mut(stream);
+        let (scratch_ptr, _scratch_sync) = scratch.words.device_ptr_mut(stream);
+        let (table_ptr, _table_sync) = self.table.device_ptr(stream);
+        let (n_inv_ptr, _n_inv_sync) = self.n_inv.device_ptr(stream);
+        for launch in &launches {
+            let params = launch.bind(data_ptr, scratch_ptr, table_ptr, n_inv_ptr);
+            let function = &self
+                .functions
+                .iter()
+                .find(|(k, _)| *k == launch.kernel)
+                .expect("every kernel of the plan was loaded")
+                .1;
+            let blocks = params.threads.div_ceil(u64::from(THREADS_PER_BLOCK));
+            let grid =
+                u32::try_from(blocks)
+                    .ok()
+                    .filter(|&b| b < i32::MAX as u32)
+                    .ok_or(CudaError::TooManyThreads {
+                        threads: params.threads as usize,
+                    })?;
+            let cfg = LaunchConfig {
+                grid_dim: (grid, 1, 1),
+                block_dim: (THREADS_PER_BLOCK, 1, 1),
+                shared_mem_bytes: 0,
+            };
+            // SAFETY: the kernel's only argument is GfpfStageParams by value
+            // (StageParams mirrors it); its addresses are live device buffers
+            // of the sizes the launch addresses: data and scratch hold
+            // batch·N elements digit-major with pitch batch·N (checked
+            // above), the table M entries with pitch M, N^{-1} k words.
+            unsafe { stream.launch_builder(function).arg(&params).launch(cfg) }
+                .map_err(|e| CudaError::driver("launching a kernel", 0, e))?;
+        }
+        Ok(())
+    }
+
+    /// Transforms host `data` in place: upload, run, download (waits).
+    pub fn process(&self, data: &mut [Element<K>]) -> Result<(), CudaError> {
+        let mut buffer = DeviceBuffer::upload(&self.device, data)?;
+        self.process_device(&mut buffer, None)?;
+        let out = buffer.download(&self.device, &self.prepared.field)?;
+        data.copy_from_slice(&out);
+        Ok(())
+    }
+}

@@ -1,0 +1,88 @@
+//! Digit-major layout (thesis §4.1.4): digit d of element j at d·len + j, so
+//! that neighbouring threads, which handle neighbouring elements, read
+//! neighbouring words (coalesced). Host slices of [`Element`] are
+//! element-major; these convert on upload and download.
+
+use gfpf_field::{Element, Field};
+
+use crate::CudaError;
+
+/// The digit-major words of `elements` (k·len words).
+pub fn to_digit_major<const K: usize>(elements: &[Element<K>]) -> Vec<u64> {
+    let len = elements.len();
+    let mut out = vec![0u64; K * len];
+    // Blocks of elements keep both sides' accesses in cache.
+    const BLOCK: usize = 256;
+    for (b, chunk) in elements.chunks(BLOCK).enumerate() {
+        for d in 0..K {
+            let plane = &mut out[d * len + b * BLOCK..][..chunk.len()];
+            for (slot, x) in plane.iter_mut().zip(chunk) {
+                *slot = x.digits()[d];
+            }
+        }
+    }
+    out
+}
+
+/// Elements from digit-major words, each checked to be canonical (the
+/// device must only ever produce canonical values; this catches a broken
+/// kernel rather than passing garbage on).
+pub fn from_digit_major<const K: usize>(field: &Field<K>, words: &[u64]) -> Result<Vec<Element<K>>, CudaError> {
+    if !words.len().is_multiple_of(K) {
+        return Err(CudaError::DigitMajorLength {
+            words: words.len(),
+            k: K,
+        });
+    }
+    let len = words.len() / K;
+    let mut out = Vec::with_capacity(len);
+    let r = field.r();
+    for j in 0..len {
+        let digits: [u64; K] = std::array::from_fn(|d| words[d * len + j]);
+        let top_is_r = digits[K - 1] == r;
+        let canonical = if top_is_r {
+            digits[..K - 1].iter().all(|&d| d == 0)
+        } else {
+            digits.iter().all(|&d| d < r)
+        };
+        if !canonical {
+            return Err(CudaError::NotCanonical { index: j });
+        }
+        out.push(Element::from_digits_unchecked(digits));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gfpf_field::Preset;
+    use rand::{SeedableRng, rngs::StdRng};
+
+    #[test]
+    fn round_trip_and_layout() {
+        let f = Field::<4>::preset(Preset::T4).unwrap();
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut xs: Vec<Element<4>> = (0..700).map(|_| f.random(&mut rng)).collect();
+        xs[0] = f.minus_one();
+        let words = to_digit_major(&xs);
+        assert_eq!(words.len(), 4 * 700);
+        assert_eq!(words[2 * 700 + 5], xs[5].digits()[2]);
+        assert_eq!(words[3 * 700], f.r(), "p - 1 keeps its top digit r");
+        assert_eq!(from_digit_major(&f, &words).unwrap(), xs);
+    }
+
+    #[test]
+    fn non_canonical_words_are_errors() {
+        let f = Field::<2>::preset(Preset::T2).unwrap();
+        let mut words = to_digit_major(&[f.one(), f.one()]);
+        words[1] = f.r(); // element 1, digit 0 = r
+        assert_eq!(from_digit_major(&f, &words), Err(CudaError::NotCanonical { index: 1 }));
+        let words = [0, f.r(), 0, 1]; // element 0 = [0, 0]; element 1 = [r, 1]
+        assert_eq!(from_digit_major(&f, &words), Err(CudaError::NotCanonical { index: 1 }));
+        assert!(matches!(
+            from_digit_major(&f, &[0, 0, 0]),
+            Err(CudaError::DigitMajorLength { words: 3, k: 2 })
+        ));
+    }
+}

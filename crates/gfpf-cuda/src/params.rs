@@ -1,0 +1,205 @@
+//! The launches of a plan: one kernel per stage, each with its
+//! [`StageParams`] (the C struct `GfpfStageParams` of kernels/gfpf_fft.cu).
+
+use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, StageKind, TwiddlePlacement};
+
+use crate::source::Kernel;
+
+/// The most radices a plan can have (N < 2^64, every radix ≥ 2).
+pub const MAX_RADICES: usize = 64;
+
+/// The parameters of one launch, laid out as `GfpfStageParams` in
+/// kernels/gfpf_fft.cu (every field a 64-bit word, so no padding rules are
+/// involved). Addresses are device addresses, or host addresses for the host
+/// emulator.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StageParams {
+    /// Source buffer (digit-major).
+    pub src: u64,
+    /// Destination buffer (digit-major).
+    pub dst: u64,
+    /// Twiddle table (digit-major, `table_pitch` per digit), or N^{-1} (k words) for [`Kernel::Scale`].
+    pub table: u64,
+    /// Elements per digit plane of `src` and `dst` (the whole batch).
+    pub pitch: u64,
+    /// Elements per digit plane of the table: M = N/2k (at least 1).
+    pub table_pitch: u64,
+    /// Threads: DFTs (or elements, for scale) in the whole batch.
+    pub threads: u64,
+    /// log2 N.
+    pub log2_n: u64,
+    /// log2 A: blocks of K·B elements per transform.
+    pub log2_blocks: u64,
+    /// log2 B: distance between the K inputs of one DFT.
+    pub log2_stride: u64,
+    /// The twiddle exponent of slot i at offset b is i·b·step (0: no twiddles).
+    pub step: u64,
+    /// log2 M: exponents split as e = q·M + m.
+    pub twiddle_bits: u64,
+    /// 1 for an inverse plan.
+    pub inverse: u64,
+    /// 1 when logical position ℓ is read from P(ℓ).
+    pub digit_reversed_input: u64,
+    /// The plan's number of radices.
+    pub radix_count: u64,
+    /// log2 of each radix, outermost first.
+    pub radix_log2: [u64; MAX_RADICES],
+}
+
+// SAFETY: StageParams is #[repr(C)], made only of u64 words (no padding, no
+// pointers the driver would need to translate), and matches GfpfStageParams
+// in kernels/gfpf_fft.cu field for field; kernels take it by value.
+unsafe impl cudarc::driver::DeviceRepr for StageParams {}
+
+/// One kernel launch of a plan, before buffer addresses are known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Launch {
+    /// The kernel.
+    pub kernel: Kernel,
+    /// Which buffer the kernel reads.
+    pub src: Buffer,
+    /// Which buffer it writes.
+    pub dst: Buffer,
+    /// Everything but the three addresses.
+    pub params: StageParams,
+}
+
+impl Launch {
+    /// The parameters with the buffers' addresses filled in: `data` and
+    /// `scratch` for [`Buffer::Data`] and [`Buffer::Scratch`], `table` the
+    /// twiddle table (base DFTs) and `n_inv` the k words of N^{-1} (scale).
+    pub fn bind(&self, data: u64, scratch: u64, table: u64, n_inv: u64) -> StageParams {
+        let address = |b: Buffer| match b {
+            Buffer::Data => data,
+            Buffer::Scratch => scratch,
+        };
+        let mut params = self.params;
+        params.src = address(self.src);
+        params.dst = address(self.dst);
+        params.table = match self.kernel {
+            Kernel::Scale => n_inv,
+            Kernel::BaseDft { .. } => table,
+        };
+        params
+    }
+}
+
+/// The launches that run `plan` on a batch of `batch` transforms stored
+/// digit-major with pitch batch·N: one per stage, in order.
+pub fn launches(plan: &Plan, batch: usize) -> Vec<Launch> {
+    let n = plan.len();
+    let log2 = |x: usize| u64::from(x.trailing_zeros());
+    let mut radix_log2 = [0u64; MAX_RADICES];
+    for (slot, &radix) in radix_log2.iter_mut().zip(plan.radices()) {
+        *slot = log2(radix);
+    }
+    let twiddle_len = plan.twiddle_table_len().max(1);
+    let base = StageParams {
+        src: 0,
+        dst: 0,
+        table: 0,
+        pitch: (batch * n) as u64,
+        table_pitch: twiddle_len as u64,
+        threads: 0,
+        log2_n: log2(n),
+        log2_blocks: 0,
+        log2_stride: 0,
+        step: 0,
+        twiddle_bits: log2(twiddle_len),
+        inverse: u64::from(plan.direction() == Direction::Inverse),
+        digit_reversed_input: 0,
+        radix_count: plan.radices().len() as u64,
+        radix_log2,
+    };
+    // (Field-by-field updates of a copy: struct-update syntax here hit a
+    // rustc 1.95 internal compiler error, "broken MIR", on the array field.)
+    let mut out = Vec::with_capacity(plan.stages().len());
+    for stage in plan.stages() {
+        let mut params = base;
+        let kernel = match stage.kind {
+            StageKind::Scale => {
+                params.threads = (batch * n) as u64;
+                Kernel::Scale
+            }
+            StageKind::BaseDft(d) => {
+                params.threads = (batch * d.blocks * d.stride) as u64;
+                params.log2_blocks = log2(d.blocks);
+                params.log2_stride = log2(d.stride);
+                params.step = d.twiddles.map_or(0, |t| t.step as u64);
+                params.digit_reversed_input = u64::from(d.input == Addressing::DigitReversed);
+                Kernel::BaseDft {
+                    radix: d.radix,
+                    twiddles: match d.twiddles.map(|t| t.placement) {
+                        None => CodeletTwiddles::None,
+                        Some(TwiddlePlacement::Inputs) => CodeletTwiddles::Inputs,
+                        Some(TwiddlePlacement::Outputs) => CodeletTwiddles::Outputs,
+                    },
+                }
+            }
+        };
+        out.push(Launch {
+            kernel,
+            src: stage.src,
+            dst: stage.dst,
+            params,
+        });
+    }
+    out
+}
+
+/// The distinct base sizes a plan's launches use, in first-use order (the
+/// kernels its module must provide).
+pub fn radices_used(plan: &Plan) -> Vec<usize> {
+    let mut out = Vec::new();
+    for stage in plan.stages() {
+        if let StageKind::BaseDft(d) = stage.kind
+            && !out.contains(&d.radix)
+        {
+            out.push(d.radix);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gfpf_plan::Order;
+
+    #[test]
+    fn params_are_words_only() {
+        assert_eq!(size_of::<StageParams>(), (14 + MAX_RADICES) * 8);
+    }
+
+    #[test]
+    fn launches_follow_the_plan() {
+        // t8: N = 512 = 16·16·2, forward natural: three DIT stages, the first
+        // gathering digit-reversed inputs into scratch.
+        let plan = Plan::try_new(512, 8, Direction::Forward, Order::Natural).unwrap();
+        let l = launches(&plan, 3);
+        assert_eq!(l.len(), 3);
+        assert_eq!(
+            l[0].kernel,
+            Kernel::BaseDft {
+                radix: 2,
+                twiddles: CodeletTwiddles::None
+            }
+        );
+        assert_eq!((l[0].src, l[0].dst), (Buffer::Data, Buffer::Scratch));
+        assert_eq!(l[0].params.digit_reversed_input, 1);
+        assert_eq!(l[0].params.threads, 3 * 256);
+        assert_eq!(l[2].params.threads, 3 * 32);
+        assert_eq!(l[2].params.pitch, 3 * 512);
+        assert_eq!(l[2].params.twiddle_bits, 5);
+        assert_eq!(&l[0].params.radix_log2[..3], &[4, 4, 1]);
+        assert_eq!(radices_used(&plan), vec![2, 16]);
+        let inverse = Plan::try_new(512, 8, Direction::Inverse, Order::Natural).unwrap();
+        let l = launches(&inverse, 1);
+        assert_eq!(l.last().unwrap().kernel, Kernel::Scale);
+        assert_eq!(l.last().unwrap().params.threads, 512);
+        assert_eq!(l[0].params.inverse, 1);
+        let bound = l[3].bind(10, 20, 30, 40);
+        assert_eq!((bound.src, bound.dst, bound.table), (10, 10, 40));
+    }
+}

@@ -1,0 +1,155 @@
+//! The shared executor suite and bit-identity with gfpf-cpu, on a real GPU.
+//! Every test prints why it skips where there is no CUDA driver or device
+//! (CI); these must pass on a GPU before the CUDA executor is called done.
+
+use std::sync::{Arc, OnceLock};
+
+use gfpf_cpu::CpuFft;
+use gfpf_cuda::{CudaDevice, CudaError, CudaFft, DeviceBuffer, cuda_unavailable};
+use gfpf_field::{Element, Field, Preset};
+use gfpf_plan::{Direction, Order};
+use gfpf_testkit::Executor;
+use gfpf_testkit::oracle::sample;
+
+/// The device shared by every test of this binary.
+fn device() -> Result<&'static Arc<CudaDevice>, String> {
+    static DEVICE: OnceLock<Result<Arc<CudaDevice>, String>> = OnceLock::new();
+    DEVICE
+        .get_or_init(|| {
+            let d = CudaDevice::try_new(0).map_err(|e| e.to_string())?;
+            eprintln!("GPU: {} (compute capability {:?})", d.name(), d.compute_capability());
+            Ok(d)
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+struct Gpu;
+
+impl Executor for Gpu {
+    const NAME: &'static str = "cuda";
+
+    fn unavailable() -> Option<String> {
+        cuda_unavailable()
+    }
+
+    fn transform<const K: usize>(
+        field: &Field<K>,
+        n: usize,
+        direction: Direction,
+        order: Order,
+        data: &mut [Element<K>],
+        _scratch: Option<&mut [Element<K>]>,
+    ) -> Result<(), String> {
+        // The device scratch is the executor's own; host scratch is unused.
+        let device = device()?;
+        CudaFft::try_new(device, field, n, direction, order)
+            .and_then(|fft| fft.process(data))
+            .map_err(|e| e.to_string())
+    }
+
+    fn scratch_len<const K: usize>(_field: &Field<K>, _n: usize, _direction: Direction, _order: Order) -> usize {
+        0
+    }
+}
+
+gfpf_testkit::executor_suite!(crate::Gpu);
+
+/// Largest N of the bit-identity check against gfpf-cpu (DESIGN/issue: up to
+/// 2^20 on every preset, larger where memory allows).
+const IDENTITY_MAX_LOG2: u32 = 20;
+
+/// Forward and inverse, natural and digit-reversed, N = 2^1 … 2^20 (stepping
+/// by 3 in the exponent, always ending at 2^20): the GPU's output equals
+/// gfpf-cpu's word for word, including a batch of 3 at small N.
+fn identical_to_cpu<const K: usize>(preset: Preset) {
+    if let Some(why) = cuda_unavailable() {
+        eprintln!("SKIPPED (cuda, {}): {why}", preset.name());
+        return;
+    }
+    let device = device().unwrap();
+    let field = Field::<K>::preset(preset).unwrap();
+    let top = IDENTITY_MAX_LOG2.min(field.two_adicity());
+    let mut sizes: Vec<u32> = (1..top).step_by(3).collect();
+    sizes.push(top);
+    for log2_n in sizes {
+        let n = 1usize << log2_n;
+        let batch = if n <= 1024 { 3 } else { 1 };
+        let x = sample(&field, n * batch, 40 + u64::from(log2_n));
+        for (direction, order) in [
+            (Direction::Forward, Order::Natural),
+            (Direction::Forward, Order::DigitReversed),
+            (Direction::Inverse, Order::Natural),
+            (Direction::Inverse, Order::DigitReversed),
+        ] {
+            let mut cpu = x.clone();
+            CpuFft::try_new(&field, n, direction, order)
+                .unwrap()
+                .process(&mut cpu)
+                .unwrap();
+            let mut gpu = x.clone();
+            CudaFft::try_new(device, &field, n, direction, order)
+                .and_then(|fft| fft.process(&mut gpu))
+                .unwrap_or_else(|e| panic!("{} N = 2^{log2_n} {direction:?} {order:?}: {e}", preset.name()));
+            if let Some(i) = (0..cpu.len()).find(|&i| cpu[i] != gpu[i]) {
+                panic!(
+                    "{} N = 2^{log2_n} {direction:?} {order:?}: GPU and CPU differ first at {i}",
+                    preset.name()
+                );
+            }
+        }
+    }
+}
+
+macro_rules! identity_tests {
+    ($($name:ident $preset:ident $k:literal),*) => {
+        mod identical_to_cpu {
+            use super::*;
+            $(
+                #[test]
+                fn $name() {
+                    identical_to_cpu::<$k>(Preset::$preset);
+                }
+            )*
+        }
+    };
+}
+
+identity_tests!(t2 T2 2, t4 T4 4, t8 T8 8, t16 T16 16, t32 T32 32, t64 T64 64, t128 T128 128,
+    p4 P4 4, p8 P8 8, p16 P16 16, p32 P32 32, p64 P64 64, p128 P128 128);
+
+/// Transforms chained on the device without host copies: forward then
+/// inverse on one resident buffer gives the input back.
+#[test]
+fn chained_on_device() {
+    if let Some(why) = cuda_unavailable() {
+        eprintln!("SKIPPED (cuda): {why}");
+        return;
+    }
+    let device = device().unwrap();
+    let field = Field::<8>::preset(Preset::T8).unwrap();
+    let n = 1 << 12;
+    let x = sample(&field, 2 * n, 5);
+    let forward = CudaFft::try_new(device, &field, n, Direction::Forward, Order::DigitReversed).unwrap();
+    let inverse = CudaFft::try_new(device, &field, n, Direction::Inverse, Order::DigitReversed).unwrap();
+    let mut buffer = DeviceBuffer::upload(device, &x).unwrap();
+    forward.process_device(&mut buffer, None).unwrap();
+    inverse.process_device(&mut buffer, None).unwrap();
+    assert_eq!(buffer.download(device, &field).unwrap(), x);
+}
+
+/// Without a device the constructor is a clear error, never a panic.
+#[test]
+fn no_device_is_an_error() {
+    match cuda_unavailable() {
+        Some(why) => {
+            let e = CudaDevice::try_new(0).unwrap_err();
+            assert!(matches!(e, CudaError::NoCudaDevice { .. }), "{e}");
+            eprintln!("no device, as expected here: {why}");
+        }
+        None => {
+            let e = CudaDevice::try_new(1 << 20).unwrap_err();
+            assert!(matches!(e, CudaError::NoCudaDevice { .. }), "{e}");
+        }
+    }
+}

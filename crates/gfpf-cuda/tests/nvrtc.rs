@@ -1,0 +1,55 @@
+//! The device kernels compile with NVRTC (for compute capability 9.0), one
+//! module per base size as the executor loads them, where the NVRTC library
+//! is present; skips, saying why, elsewhere (CI). This catches CUDA-only
+//! compile errors on machines without a GPU (the host emulator compiles the
+//! same source as C++).
+//!
+//! Presets with k ≤ 16 only: the DFT_128 and DFT_256 modules of k = 64 and
+//! 128 took NVRTC over 8 minutes (one thread holds 128–256 elements of
+//! 64–128 digits); those sizes need a cooperative kernel, not a faster test.
+
+use gfpf_cuda::PtxCompiler;
+use gfpf_cuda::source::{module_name, translation_unit};
+use gfpf_field::{Field, Preset};
+
+fn nvrtc_unavailable() -> Option<String> {
+    // SAFETY: only tries to open the NVRTC library with libloading.
+    (!unsafe { cudarc::nvrtc::sys::is_culib_present() })
+        .then(|| "the NVRTC library (libnvrtc.so) was not found".to_owned())
+}
+
+fn compiles<const K: usize>(preset: Preset) {
+    if let Some(why) = nvrtc_unavailable() {
+        eprintln!("SKIPPED (nvrtc, {}): {why}", preset.name());
+        return;
+    }
+    let field = Field::<K>::preset(preset).unwrap();
+    let c = field.device_constants();
+    // One module per base size, as the executor loads them.
+    for radix in (1..=(2 * K).trailing_zeros()).map(|b| 1usize << b) {
+        let name = module_name(&c, &[radix]);
+        let started = std::time::Instant::now();
+        let ptx = PtxCompiler::Nvrtc
+            .compile(&name, &translation_unit(&c, &[radix], false), (9, 0))
+            .unwrap_or_else(|e| panic!("{}: {e}", preset.name()));
+        eprintln!("{name}: {:.1} s", started.elapsed().as_secs_f64());
+        for variant in ["plain", "inputs", "outputs"] {
+            let symbol = format!(".entry gfpf_dft{radix}_{variant}(");
+            assert!(ptx.contains(&symbol), "{}: {symbol} missing", preset.name());
+        }
+        assert!(ptx.contains(".entry gfpf_scale("));
+    }
+}
+
+macro_rules! nvrtc_tests {
+    ($($name:ident $preset:ident $k:literal),*) => {
+        $(
+            #[test]
+            fn $name() {
+                compiles::<$k>(Preset::$preset);
+            }
+        )*
+    };
+}
+
+nvrtc_tests!(t2 T2 2, t4 T4 4, t8 T8 8, t16 T16 16, p4 P4 4, p8 P8 8, p16 P16 16);

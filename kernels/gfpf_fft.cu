@@ -1,0 +1,177 @@
+// The FFT kernels of gfpf-cuda: one kernel per (base size K, twiddle
+// placement) runs one stage of a gfpf_plan::Plan, one thread per base DFT_K,
+// through the generated codelets (generated/codelets.cuh); one kernel scales by
+// N^{-1}. Data are digit-major (thesis §4.1.4): digit d of element j at
+// d·pitch + j, so the threads of a warp, which handle neighbouring DFTs, read
+// neighbouring words.
+//
+// The host prepends the field's `#define`s (see gfpf_field.cuh) and
+//   GFPF_RADICES(X)   X(K) for every base size the module must provide.
+// Every launch takes one GfpfStageParams by value: the layout is mirrored by
+// `StageParams` in crates/gfpf-cuda/src/params.rs (#[repr(C)], all fields
+// 64-bit words or arrays of them, so the two agree without padding rules).
+#include "gfpf_field.cuh"
+#include "generated/codelets.cuh"
+
+#define GFPF_MAX_RADICES 64
+
+struct GfpfStageParams {
+    gfpf_u64 src;           // address of the source buffer (digit-major)
+    gfpf_u64 dst;           // address of the destination buffer
+    gfpf_u64 table;         // twiddle table (digit-major), or N^{-1} (scale)
+    gfpf_u64 pitch;         // elements per digit plane of src and dst
+    gfpf_u64 table_pitch;   // elements per digit plane of the table: M = N/2k
+    gfpf_u64 threads;       // DFTs (or elements, for scale) in the whole batch
+    gfpf_u64 log2_n;        // N = 2^log2_n
+    gfpf_u64 log2_blocks;   // A, blocks of K·B elements per transform
+    gfpf_u64 log2_stride;   // B, distance between the K inputs of one DFT
+    gfpf_u64 step;          // twiddle exponent unit A_t (slot i, offset b: i·b·step)
+    gfpf_u64 twiddle_bits;  // log2 M: e = q·M + m
+    gfpf_u64 inverse;       // 1 for an inverse plan (roots ω^{-1})
+    gfpf_u64 digit_reversed_input; // 1: logical position ℓ read from P(ℓ)
+    gfpf_u64 radix_count;   // the plan's radices, for P
+    gfpf_u64 radix_log2[GFPF_MAX_RADICES]; // log2 K_1, ..., log2 K_s
+};
+
+// Element j of a digit-major buffer.
+GFPF_FN GfpfElem gfpf_load(const gfpf_u64* buf, gfpf_u64 pitch, gfpf_u64 j) {
+    GfpfElem x;
+    for (int d = 0; d < GFPF_K; ++d) x.d[d] = buf[d * pitch + j];
+    return x;
+}
+
+GFPF_FN void gfpf_store(gfpf_u64* buf, gfpf_u64 pitch, gfpf_u64 j, const GfpfElem& x) {
+    for (int d = 0; d < GFPF_K; ++d) buf[d * pitch + j] = x.d[d];
+}
+
+// The mixed-radix digit reversal P of the plan's radices (Plan::digit_reverse).
+GFPF_FN gfpf_u64 gfpf_digit_reverse(const GfpfStageParams& p, gfpf_u64 position) {
+    gfpf_u64 out = 0;
+    gfpf_u64 weight_log2 = p.log2_n;
+    for (gfpf_u64 t = p.radix_count; t-- > 0;) {
+        gfpf_u64 bits = p.radix_log2[t];
+        weight_log2 -= bits;
+        out += (position & ((1ull << bits) - 1)) << weight_log2;
+        position >>= bits;
+    }
+    return out;
+}
+
+// The codelet operations (crates/gfpf-cpu/src/codelets/mod.rs, FieldOps).
+struct GfpfFieldOps {
+    bool inverse;
+    const gfpf_u64* table;
+    gfpf_u64 table_pitch;
+    gfpf_u64 twiddle_bits;
+    gfpf_u64 unit;  // b·step: slot i is multiplied by w^(i·unit)
+
+    GFPF_METHOD void butterfly(GfpfElem& a, GfpfElem& b) const { gfpf_add_sub(a, b); }
+
+    // a <- a·ρ^j, ρ = r^(±2k/radix).
+    GFPF_METHOD void mul_root_power(GfpfElem& a, int j, int radix) const {
+        int forward = j * (2 * GFPF_K / radix);
+        int shift = inverse ? 2 * GFPF_K - forward : forward;
+        if (shift == 2 * GFPF_K) shift = 0;
+        a = gfpf_mul_pow_r(a, shift);
+    }
+
+    // a <- a·w^(slot·unit) = a·table[m]·r^(±q).
+    GFPF_METHOD void twiddle(GfpfElem& a, int slot) const {
+        gfpf_u64 e = (gfpf_u64)slot * unit;
+        gfpf_u64 q = e >> twiddle_bits;
+        gfpf_u64 m = e & ((1ull << twiddle_bits) - 1);
+        if (m != 0) a = gfpf_mul(a, gfpf_load(table, table_pitch, m));
+        if (q != 0) a = gfpf_mul_pow_r(a, inverse ? (int)(2 * GFPF_K - q) : (int)q);
+    }
+};
+
+// Which codelet variant a kernel runs.
+#define GFPF_PLAIN 0
+#define GFPF_TWIDDLE_INPUTS 1
+#define GFPF_TWIDDLE_OUTPUTS 2
+
+template <int R, int VARIANT>
+struct GfpfCodelet;
+
+#define GFPF_CODELET_TABLE(R)                                                          \
+    template <>                                                                        \
+    struct GfpfCodelet<R, GFPF_PLAIN> {                                                \
+        template <class O, class E>                                                    \
+        GFPF_METHOD static void run(const O& o, E* x) { gfpf_dft_##R(o, x); }              \
+    };                                                                                 \
+    template <>                                                                        \
+    struct GfpfCodelet<R, GFPF_TWIDDLE_INPUTS> {                                       \
+        template <class O, class E>                                                    \
+        GFPF_METHOD static void run(const O& o, E* x) { gfpf_dft_##R##_twiddle_inputs(o, x); } \
+    };                                                                                 \
+    template <>                                                                        \
+    struct GfpfCodelet<R, GFPF_TWIDDLE_OUTPUTS> {                                      \
+        template <class O, class E>                                                    \
+        GFPF_METHOD static void run(const O& o, E* x) { gfpf_dft_##R##_twiddle_outputs(o, x); } \
+    };
+GFPF_CODELET_TABLE(2)
+GFPF_CODELET_TABLE(4)
+GFPF_CODELET_TABLE(8)
+GFPF_CODELET_TABLE(16)
+GFPF_CODELET_TABLE(32)
+GFPF_CODELET_TABLE(64)
+GFPF_CODELET_TABLE(128)
+GFPF_CODELET_TABLE(256)
+
+// One base DFT_R of a stage: thread t is DFT (item, a, b).
+template <int R, int VARIANT>
+GFPF_FN void gfpf_dft_thread(const GfpfStageParams& p, gfpf_u64 t) {
+    const gfpf_u64* src = (const gfpf_u64*)p.src;
+    gfpf_u64* dst = (gfpf_u64*)p.dst;
+    gfpf_u64 b = t & ((1ull << p.log2_stride) - 1);
+    gfpf_u64 a = (t >> p.log2_stride) & ((1ull << p.log2_blocks) - 1);
+    gfpf_u64 item = t >> (p.log2_stride + p.log2_blocks);
+    gfpf_u64 base = item << p.log2_n;
+    gfpf_u64 first = (a * R << p.log2_stride) + b;
+    GfpfElem x[R];
+    for (int i = 0; i < R; ++i) {
+        gfpf_u64 l = first + ((gfpf_u64)i << p.log2_stride);
+        gfpf_u64 at = p.digit_reversed_input ? gfpf_digit_reverse(p, l) : l;
+        x[i] = gfpf_load(src, p.pitch, base + at);
+    }
+    GfpfFieldOps o;
+    o.inverse = p.inverse != 0;
+    o.table = (const gfpf_u64*)p.table;
+    o.table_pitch = p.table_pitch;
+    o.twiddle_bits = p.twiddle_bits;
+    o.unit = b * p.step;
+    GfpfCodelet<R, VARIANT>::run(o, x);
+    for (int i = 0; i < R; ++i) gfpf_store(dst, p.pitch, base + first + ((gfpf_u64)i << p.log2_stride), x[i]);
+}
+
+// x <- x·N^{-1} for every element (inverse plans).
+GFPF_FN void gfpf_scale_thread(const GfpfStageParams& p, gfpf_u64 t) {
+    const gfpf_u64* n_inv_words = (const gfpf_u64*)p.table;
+    GfpfElem n_inv;
+    for (int d = 0; d < GFPF_K; ++d) n_inv.d[d] = n_inv_words[d];
+    gfpf_u64* dst = (gfpf_u64*)p.dst;
+    gfpf_store(dst, p.pitch, t, gfpf_mul(gfpf_load(dst, p.pitch, t), n_inv));
+}
+
+// A kernel (device) or its host emulation: every thread index t < threads.
+#ifdef GFPF_HOST_EMULATION
+#define GFPF_KERNEL(name, body)                                       \
+    extern "C" void name(const GfpfStageParams* p) {                  \
+        for (gfpf_u64 t = 0; t < p->threads; ++t) body(*p, t);        \
+    }
+#else
+#define GFPF_KERNEL(name, body)                                               \
+    extern "C" __global__ void name(const GfpfStageParams p) {                \
+        gfpf_u64 t = (gfpf_u64)blockIdx.x * blockDim.x + threadIdx.x;         \
+        if (t < p.threads) body(p, t);                                        \
+    }
+#endif
+
+#define GFPF_DFT_KERNELS(R)                                                             \
+    GFPF_KERNEL(gfpf_dft##R##_plain, (gfpf_dft_thread<R, GFPF_PLAIN>))                  \
+    GFPF_KERNEL(gfpf_dft##R##_inputs, (gfpf_dft_thread<R, GFPF_TWIDDLE_INPUTS>))        \
+    GFPF_KERNEL(gfpf_dft##R##_outputs, (gfpf_dft_thread<R, GFPF_TWIDDLE_OUTPUTS>))
+
+GFPF_RADICES(GFPF_DFT_KERNELS)
+
+GFPF_KERNEL(gfpf_scale, gfpf_scale_thread)

@@ -1,0 +1,259 @@
+// GF(r^k + 1) arithmetic for the CUDA kernels: the same algorithms, bit for
+// bit, as crates/gfpf-field/src/arith.rs (canonical digits < r, p - 1 stored as
+// top digit r; multiplication by the 192-bit signed schoolbook product sums,
+// an offset vector that is 0 mod p, and one carry chain of divisions by the
+// invariant r, Möller–Granlund).
+//
+// The field is fixed at compile time (kernels are specialised per k and r):
+// the host prepends `#define`s generated from `gfpf_field::Field::
+// device_constants` (see crates/gfpf-cuda/src/source.rs):
+//   GFPF_K            digits k
+//   GFPF_R            r
+//   GFPF_R_NORM       r << GFPF_R_SHIFT (top bit set)
+//   GFPF_R_RECIP      floor((2^128 - 1) / GFPF_R_NORM) - 2^64
+//   GFPF_R_SHIFT      leading zeros of r
+//   GFPF_OFFSET_FIRST_{0,1,2}, GFPF_OFFSET_REST_{0,1,2}   192-bit offsets
+//
+// With GFPF_HOST_EMULATION defined the same code compiles as plain C++ on the
+// host (the test emulator of gfpf-cuda), so the arithmetic and the kernels'
+// indexing are checked against gfpf-cpu on machines without a GPU.
+#pragma once
+
+typedef unsigned long long gfpf_u64;
+typedef unsigned int gfpf_u32;
+
+#ifdef GFPF_HOST_EMULATION
+#define __device__
+#define __forceinline__ inline
+#define GFPF_FN static inline
+#define GFPF_METHOD inline
+// The emulator compiles every preset's kernels; out-of-line field operations
+// keep that compile short (speed on the host does not matter).
+#define GFPF_FIELD_FN static __attribute__((noinline))
+static inline gfpf_u64 gfpf_mul_hi(gfpf_u64 a, gfpf_u64 b) {
+    return (gfpf_u64)(((unsigned __int128)a * b) >> 64);
+}
+#else
+#define GFPF_FN __device__ __forceinline__
+#define GFPF_METHOD __device__ __forceinline__
+// Out of line on the device too: a DFT_K of k-digit elements lives in local
+// memory anyway, and inlining every butterfly and shift of the unrolled
+// codelets made NVRTC take ~27 s per module (t8, against 4 s); whether
+// inlining pays on the device is for a GPU measurement to say.
+#define GFPF_FIELD_FN __device__ __noinline__
+__device__ __forceinline__ gfpf_u64 gfpf_mul_hi(gfpf_u64 a, gfpf_u64 b) { return __umul64hi(a, b); }
+#endif
+
+#ifndef GFPF_K
+#error "GFPF_K (and the other field constants) must be defined before gfpf_field.cuh"
+#endif
+
+#define GFPF_R_VALUE ((gfpf_u64)(GFPF_R))
+
+// One element: k digits, least significant first.
+struct GfpfElem {
+    gfpf_u64 d[GFPF_K];
+};
+
+// ---- addition, subtraction ------------------------------------------------
+
+// x -= 1 for digits below r (the top one possibly r); canonical result.
+GFPF_FN void gfpf_decrement(GfpfElem& x) {
+    for (int i = 0; i < GFPF_K; ++i) {
+        if (x.d[i] != 0) {
+            x.d[i] -= 1;
+            return;
+        }
+        x.d[i] = GFPF_R_VALUE - 1;
+    }
+    for (int i = 0; i < GFPF_K; ++i) x.d[i] = 0;
+    x.d[GFPF_K - 1] = GFPF_R_VALUE;
+}
+
+// x += 1 for digits below r; r^k - 1 + 1 gives the canonical p - 1.
+GFPF_FN void gfpf_increment(GfpfElem& x) {
+    for (int i = 0; i < GFPF_K; ++i) {
+        if (x.d[i] + 1 < GFPF_R_VALUE) {
+            x.d[i] += 1;
+            return;
+        }
+        x.d[i] = 0;
+    }
+    x.d[GFPF_K - 1] = GFPF_R_VALUE;
+}
+
+// x - y (digits below r, top digit possibly r); canonical result.
+GFPF_FIELD_FN GfpfElem gfpf_sub(const GfpfElem& x, const GfpfElem& y) {
+    GfpfElem out;
+    gfpf_u64 borrow = 0;
+    for (int i = 0; i < GFPF_K; ++i) {
+        // x_i - y_i - borrow lies in [-r, r]: adding r back is exact.
+        gfpf_u64 d1 = x.d[i] - y.d[i];
+        gfpf_u64 b1 = x.d[i] < y.d[i];
+        gfpf_u64 d = d1 - borrow;
+        gfpf_u64 b2 = d1 < borrow;
+        gfpf_u64 under = b1 | b2;
+        out.d[i] = under ? d + GFPF_R_VALUE : d;
+        borrow = under;
+    }
+    // A borrow out of digit k-1 added r^k = -1: add 1 back.
+    if (borrow) gfpf_increment(out);
+    return out;
+}
+
+// (a, b) <- (a + b, a - b): an FFT butterfly, both carry chains in one pass.
+GFPF_FIELD_FN void gfpf_add_sub(GfpfElem& a, GfpfElem& b) {
+    gfpf_u64 carry = 0, borrow = 0;
+    for (int i = 0; i < GFPF_K; ++i) {
+        gfpf_u64 x = a.d[i], y = b.d[i];
+        // The true sum is below 2r + 1 < 2^65: at most one add overflows and
+        // s - r (wrapping) is then exact.
+        gfpf_u64 s1 = x + y;
+        gfpf_u64 o1 = s1 < x;
+        gfpf_u64 s = s1 + carry;
+        gfpf_u64 o2 = s < s1;
+        gfpf_u64 over = o1 | o2 | (s >= GFPF_R_VALUE);
+        gfpf_u64 d1 = x - y;
+        gfpf_u64 b1 = x < y;
+        gfpf_u64 d = d1 - borrow;
+        gfpf_u64 b2 = d1 < borrow;
+        gfpf_u64 under = b1 | b2;
+        a.d[i] = over ? s - GFPF_R_VALUE : s;
+        b.d[i] = under ? d + GFPF_R_VALUE : d;
+        carry = over;
+        borrow = under;
+    }
+    // A carry out of digit k-1 is r^k = -1; a borrow is +1.
+    if (carry) gfpf_decrement(a);
+    if (borrow) gfpf_increment(b);
+}
+
+GFPF_FN GfpfElem gfpf_zero() {
+    GfpfElem z;
+    for (int i = 0; i < GFPF_K; ++i) z.d[i] = 0;
+    return z;
+}
+
+GFPF_FN GfpfElem gfpf_neg(const GfpfElem& x) { return gfpf_sub(gfpf_zero(), x); }
+
+// ---- multiplication by powers of r -----------------------------------------
+
+// x * r^i for 0 <= i < 2k: a negacyclic digit shift and one subtraction.
+GFPF_FIELD_FN GfpfElem gfpf_mul_pow_r(const GfpfElem& x, int i) {
+    int s = i >= GFPF_K ? i - GFPF_K : i;
+    bool negate = i >= GFPF_K;
+    if (x.d[GFPF_K - 1] == GFPF_R_VALUE) {
+        // x = -1: the result is -r^i, i.e. r^s for i >= k, else -(r^s).
+        GfpfElem unit = gfpf_zero();
+        unit.d[s] = 1;
+        return negate ? unit : gfpf_neg(unit);
+    }
+    // x * r^s = A - B: A the digits shifted up, B those that wrapped past r^k.
+    GfpfElem a, b;
+    for (int j = 0; j < GFPF_K; ++j) {
+        a.d[j] = j >= s ? x.d[j - s] : 0;
+        b.d[j] = j < s ? x.d[GFPF_K - s + j] : 0;
+    }
+    return negate ? gfpf_sub(b, a) : gfpf_sub(a, b);
+}
+
+// ---- full multiplication ---------------------------------------------------
+
+// A 192-bit two's-complement accumulator (wrapping).
+struct GfpfAcc {
+    gfpf_u64 w0, w1, w2;
+};
+
+GFPF_FN void gfpf_acc_add_product(GfpfAcc& acc, gfpf_u64 a, gfpf_u64 b) {
+    gfpf_u64 lo = a * b, hi = gfpf_mul_hi(a, b);
+    acc.w0 += lo;
+    gfpf_u64 c0 = acc.w0 < lo;
+    // hi <= 2^64 - 2: hi + c0 does not overflow.
+    gfpf_u64 t = hi + c0;
+    acc.w1 += t;
+    acc.w2 += acc.w1 < t;
+}
+
+GFPF_FN void gfpf_acc_sub_product(GfpfAcc& acc, gfpf_u64 a, gfpf_u64 b) {
+    gfpf_u64 lo = a * b, hi = gfpf_mul_hi(a, b);
+    gfpf_u64 b0 = acc.w0 < lo;
+    acc.w0 -= lo;
+    gfpf_u64 t = hi + b0;
+    gfpf_u64 b1 = acc.w1 < t;
+    acc.w1 -= t;
+    acc.w2 -= b1;
+}
+
+GFPF_FN void gfpf_acc_add(GfpfAcc& acc, gfpf_u64 x0, gfpf_u64 x1, gfpf_u64 x2) {
+    acc.w0 += x0;
+    gfpf_u64 c0 = acc.w0 < x0;
+    gfpf_u64 t = acc.w1 + x1;
+    gfpf_u64 c1 = t < x1;
+    acc.w1 = t + c0;
+    c1 |= acc.w1 < c0;
+    acc.w2 += x2 + c1;
+}
+
+// Möller–Granlund Alg. 4: (n / d, n % d) for n = u1·2^64 + u0, u1 < d, d the
+// normalised r.
+GFPF_FN void gfpf_div_rem_scaled(gfpf_u64 u1, gfpf_u64 u0, gfpf_u64& q_out, gfpf_u64& rem_out) {
+    const gfpf_u64 d = (gfpf_u64)(GFPF_R_NORM);
+    const gfpf_u64 v = (gfpf_u64)(GFPF_R_RECIP);
+    // q = v·u1 + ((u1 + 1)·2^64 + u0), modulo 2^128.
+    gfpf_u64 q0 = v * u1;
+    gfpf_u64 q1 = gfpf_mul_hi(v, u1);
+    q0 += u0;
+    q1 += (q0 < u0) + u1 + 1;
+    gfpf_u64 rem = u0 - q1 * d;
+    if (rem > q0) {
+        q1 -= 1;
+        rem += d;
+    }
+    if (rem >= d) {
+        q1 += 1;
+        rem -= d;
+    }
+    q_out = q1;
+    rem_out = rem;
+}
+
+// The high word of (hi·2^64 + lo) << s, s < 64.
+GFPF_FN gfpf_u64 gfpf_shl_words(gfpf_u64 hi, gfpf_u64 lo, unsigned s) {
+    return (hi << s) | ((lo >> 1) >> (63 - s));
+}
+
+// Multiplies canonical x and y.
+GFPF_FIELD_FN GfpfElem gfpf_mul(const GfpfElem& x, const GfpfElem& y) {
+    if (x.d[GFPF_K - 1] == GFPF_R_VALUE) return gfpf_neg(y);
+    if (y.d[GFPF_K - 1] == GFPF_R_VALUE) return gfpf_neg(x);
+    const unsigned s = GFPF_R_SHIFT;
+    GfpfElem out;
+    // Carry of the chain: c1·2^64 + c0 (below 2^128).
+    gfpf_u64 c0 = 0, c1 = 0;
+    for (int i = 0; i < GFPF_K; ++i) {
+        // u_i = Σ_{j≤i} x_j·y_{i−j} − Σ_{j>i} x_j·y_{i+k−j}, plus the offset.
+        GfpfAcc acc = {0, 0, 0};
+        for (int j = 0; j <= i; ++j) gfpf_acc_add_product(acc, x.d[j], y.d[i - j]);
+        for (int j = i + 1; j < GFPF_K; ++j) gfpf_acc_sub_product(acc, x.d[j], y.d[i + GFPF_K - j]);
+        if (i == 0) {
+            gfpf_acc_add(acc, GFPF_OFFSET_FIRST_0, GFPF_OFFSET_FIRST_1, GFPF_OFFSET_FIRST_2);
+        } else {
+            gfpf_acc_add(acc, GFPF_OFFSET_REST_0, GFPF_OFFSET_REST_1, GFPF_OFFSET_REST_2);
+        }
+        gfpf_acc_add(acc, c0, c1, 0);
+        // (acc mod r, acc div r): shift once, two 2-by-1 divisions.
+        gfpf_u64 q_hi, q_lo, rem;
+        gfpf_div_rem_scaled(gfpf_shl_words(acc.w2, acc.w1, s), gfpf_shl_words(acc.w1, acc.w0, s), q_hi, rem);
+        gfpf_div_rem_scaled(rem, acc.w0 << s, q_lo, rem);
+        out.d[i] = rem >> s;
+        c0 = q_lo;
+        c1 = q_hi;
+    }
+    // carry·r^k = −carry: subtract carry = a·r + b as a two-digit number.
+    gfpf_u64 a, b;
+    gfpf_div_rem_scaled(gfpf_shl_words(c1, c0, s), c0 << s, a, b);
+    GfpfElem sub = gfpf_zero();
+    sub.d[0] = b >> s;
+    sub.d[1] = a;
+    return gfpf_sub(out, sub);
+}

@@ -1,0 +1,122 @@
+//! `cargo xtask build-kernels`: regenerates the codelets, writes each kernel
+//! module's translation unit (one per preset and base size, as gfpf-cuda
+//! loads them) and compiles it to PTX for sm_80 and sm_90 with nvcc (or, where
+//! only the NVRTC library is present, with NVRTC). Point `GFPF_PTX_DIR` at the
+//! output directory to make gfpf-cuda load these instead of compiling at run
+//! time.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use gfpf_cuda::PtxCompiler;
+use gfpf_cuda::source::{module_name, translation_unit};
+use gfpf_field::{DeviceConstants, Field, Preset};
+
+use crate::{codegen, workspace_root};
+
+/// Options of `cargo xtask build-kernels`.
+#[derive(Args, Debug)]
+pub struct BuildKernelsArgs {
+    /// Output directory (default: target/ptx).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Only these presets (repeatable; default: every preset).
+    #[arg(long = "preset")]
+    presets: Vec<String>,
+    /// Largest base size to build (the DFT_128 and DFT_256 modules of the
+    /// k = 64 and 128 presets take NVRTC many minutes each).
+    #[arg(long, default_value_t = 256)]
+    max_radix: usize,
+}
+
+/// The presets and their digit counts.
+const PRESETS: [(Preset, usize); 13] = [
+    (Preset::T2, 2),
+    (Preset::T4, 4),
+    (Preset::T8, 8),
+    (Preset::T16, 16),
+    (Preset::T32, 32),
+    (Preset::T64, 64),
+    (Preset::T128, 128),
+    (Preset::P4, 4),
+    (Preset::P8, 8),
+    (Preset::P16, 16),
+    (Preset::P32, 32),
+    (Preset::P64, 64),
+    (Preset::P128, 128),
+];
+
+/// The compute capabilities PTX is built for.
+const ARCHS: [(i32, i32); 2] = [(8, 0), (9, 0)];
+
+fn constants(preset: Preset, k: usize) -> Result<DeviceConstants, String> {
+    fn of<const K: usize>(p: Preset) -> Result<DeviceConstants, String> {
+        Field::<K>::preset(p)
+            .map(|f| f.device_constants())
+            .map_err(|e| e.to_string())
+    }
+    match k {
+        2 => of::<2>(preset),
+        4 => of::<4>(preset),
+        8 => of::<8>(preset),
+        16 => of::<16>(preset),
+        32 => of::<32>(preset),
+        64 => of::<64>(preset),
+        128 => of::<128>(preset),
+        _ => Err(format!("no preset has k = {k}")),
+    }
+}
+
+/// Runs the task.
+pub fn run(args: &BuildKernelsArgs) -> Result<(), String> {
+    codegen::run(false)?;
+    let out = args.out.clone().unwrap_or_else(|| workspace_root().join("target/ptx"));
+    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    for name in &args.presets {
+        if !PRESETS.iter().any(|(p, _)| p.name() == name) {
+            return Err(format!("unknown preset {name:?}"));
+        }
+    }
+    let compiler = PtxCompiler::find(true);
+    match &compiler {
+        Some(PtxCompiler::Nvcc(path)) => println!("compiling with {}", path.display()),
+        Some(PtxCompiler::Nvrtc) => println!("nvcc not found; compiling with NVRTC (libnvrtc.so)"),
+        None => println!(
+            "neither nvcc nor NVRTC was found: writing the kernel sources only (no PTX); \
+             gfpf-cuda compiles them at run time on a machine with NVRTC or nvcc"
+        ),
+    }
+    for &(preset, k) in &PRESETS {
+        if !args.presets.is_empty() && !args.presets.iter().any(|n| n == preset.name()) {
+            continue;
+        }
+        let c = constants(preset, k)?;
+        for radix in (1..=(2 * k).trailing_zeros()).map(|b| 1usize << b) {
+            if radix > args.max_radix {
+                continue;
+            }
+            let name = module_name(&c, &[radix]);
+            let source = translation_unit(&c, &[radix], false);
+            let cu = out.join(format!("{name}.cu"));
+            std::fs::write(&cu, &source).map_err(|e| format!("cannot write {}: {e}", cu.display()))?;
+            let Some(compiler) = &compiler else { continue };
+            for (major, minor) in ARCHS {
+                let started = std::time::Instant::now();
+                let ptx = compiler
+                    .compile(&name, &source, (major, minor))
+                    .map_err(|e| e.to_string())?;
+                let path = out.join(format!("{name}.sm_{major}{minor}.ptx"));
+                std::fs::write(&path, ptx).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                println!(
+                    "{} (DFT_{radix}, sm_{major}{minor}): {:.1} s",
+                    path.display(),
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        }
+    }
+    if compiler.is_some() {
+        println!("set {}={} to load these", gfpf_cuda::PTX_DIR_ENV, out.display());
+    }
+    Ok(())
+}
