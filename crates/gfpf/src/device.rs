@@ -7,9 +7,9 @@ use crate::Error;
 
 /// Where transforms run.
 ///
-/// This build has the CPU executor (rayon) only: `Cuda` is refused with
-/// [`Error::NoCudaDevice`] and `Auto` resolves to `Cpu`. The CUDA executor
-/// (gfpf-cuda) will make `Auto` pick a usable GPU.
+/// The facade offers the CPU executor (rayon) only: `Cuda` is refused with
+/// [`Error::NoCudaDevice`] and `Auto` resolves to `Cpu`. Once gfpf-cuda has
+/// passed its tests on a GPU, `Auto` will pick a usable GPU.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Device {
     /// The multi-core CPU executor.
@@ -43,9 +43,10 @@ impl Device {
     }
 }
 
-/// Why CUDA cannot be used by this build (it has no CUDA executor yet).
+/// Why CUDA cannot be used through this facade yet: the gfpf-cuda executor
+/// exists but has not passed its tests on a GPU, so it is not offered.
 pub fn cuda_unavailable_reason() -> &'static str {
-    "this build of gfpf has no CUDA executor (gfpf-cuda is not part of it yet); use --device cpu or auto"
+    "the CUDA executor (gfpf-cuda) has not yet been verified on a GPU, so this facade does not offer it; use --device cpu or auto"
 }
 
 impl fmt::Display for Device {
