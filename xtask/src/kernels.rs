@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use gfpf_cuda::PtxCompiler;
-use gfpf_cuda::source::{module_name, translation_unit};
+use gfpf_cuda::source::{base_sizes, module_name, translation_unit};
 use gfpf_field::{DeviceConstants, Field, Preset};
 
 use crate::{codegen, workspace_root};
@@ -91,7 +91,7 @@ pub fn run(args: &BuildKernelsArgs) -> Result<(), String> {
             continue;
         }
         let c = constants(preset, k)?;
-        for radix in (1..=(2 * k).trailing_zeros()).map(|b| 1usize << b) {
+        for radix in base_sizes(k) {
             if radix > args.max_radix {
                 continue;
             }

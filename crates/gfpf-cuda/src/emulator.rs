@@ -20,7 +20,7 @@ use crate::CudaError;
 use crate::layout::{from_digit_major, to_digit_major};
 use crate::params::StageParams;
 use crate::prepared::Prepared;
-use crate::source::{Kernel, module_name, translation_unit};
+use crate::source::{Kernel, base_sizes, module_name, translation_unit};
 
 /// The C++ compiler the emulator uses: `$CXX`, else `c++`.
 pub fn host_compiler() -> String {
@@ -52,7 +52,7 @@ impl HostKernels {
     /// `field` for every base size 2 … 2k into `dir`, and loads them.
     pub fn build<const K: usize>(field: &Field<K>, dir: &Path) -> Result<Self, CudaError> {
         let constants = field.device_constants();
-        let radices = Prepared::<K>::all_radices();
+        let radices = base_sizes(K);
         let source = translation_unit(&constants, &radices, true);
         let mut hasher = DefaultHasher::new();
         source.hash(&mut hasher);

@@ -53,6 +53,14 @@ pub enum CudaError {
         /// k of the transform.
         transform: usize,
     },
+    /// The caller's device scratch is shorter than [`crate::CudaFft::scratch_len`].
+    #[error("scratch buffer has {len} elements, the transform needs {needed}")]
+    ScratchTooShort {
+        /// Its length.
+        len: usize,
+        /// What the transform needs.
+        needed: usize,
+    },
     /// A digit-major host buffer is not k·len words long.
     #[error("a digit-major buffer of {words} words does not hold whole elements of {k} digits")]
     DigitMajorLength {

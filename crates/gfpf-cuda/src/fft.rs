@@ -187,7 +187,7 @@ impl<const K: usize> CudaFft<K> {
         let scratch = match scratch {
             Some(s) if s.len >= needed => s,
             Some(s) => {
-                return Err(CudaError::LengthNotMultiple { len: s.len, n: needed });
+                return Err(CudaError::ScratchTooShort { len: s.len, needed });
             }
             None => {
                 own = DeviceBuffer::zeros(&self.device, needed)?;

@@ -15,8 +15,7 @@ use crate::params::{Launch, launches, radices_used};
 pub(crate) struct Prepared<const K: usize> {
     pub field: Field<K>,
     pub plan: Plan,
-    /// The launches of one batch item (pitch N); [`Prepared::launches_for`]
-    /// rescales them for a batch.
+    /// The distinct base sizes the plan's stages use.
     pub radices: Vec<usize>,
     /// w^m, m < M (w = ω_N or ω_N^{-1}), digit-major with pitch M (at least
     /// one element, so the device buffer is never empty).
@@ -72,11 +71,6 @@ impl<const K: usize> Prepared<K> {
         Ok(launches(&self.plan, len / n))
     }
 
-    /// All base sizes a module for this field may need (2 … 2k).
-    pub fn all_radices() -> Vec<usize> {
-        (1..=(2 * K).trailing_zeros()).map(|b| 1 << b).collect()
-    }
-
     /// Canonical elements of N^{-1} (for the tests of this module).
     #[cfg(test)]
     pub fn n_inv_element(&self) -> Element<K> {
@@ -95,7 +89,6 @@ mod tests {
         let p = Prepared::new(&f, 1024, Direction::Inverse, Order::Natural).unwrap();
         assert_eq!(p.table.len(), 8 * 64);
         assert_eq!(f.mul(&p.n_inv_element(), &f.from_u64(1024)), f.one());
-        assert_eq!(Prepared::<8>::all_radices(), vec![2, 4, 8, 16]);
         assert!(matches!(
             p.launches_for(1000),
             Err(CudaError::LengthNotMultiple { len: 1000, n: 1024 })

@@ -45,6 +45,12 @@ impl Kernel {
     }
 }
 
+/// Every base size a plan over k digits can use: 2, 4, …, 2k (one kernel
+/// module each).
+pub fn base_sizes(k: usize) -> Vec<usize> {
+    (1..=(2 * k).trailing_zeros()).map(|b| 1 << b).collect()
+}
+
 /// A name for the module of one field and set of base sizes, usable as a
 /// file name: `gfpf_k8_r8000000400000000_dft16_2`.
 pub fn module_name(constants: &DeviceConstants, radices: &[usize]) -> String {
@@ -134,6 +140,7 @@ mod tests {
         assert!(unit.contains("gfpf_dft_16_twiddle_inputs"));
         assert!(translation_unit(&c, &[16], true).starts_with("#define GFPF_HOST_EMULATION 1\n"));
         assert_eq!(module_name(&c, &[16, 2]), "gfpf_k8_r8000000400000000_dft16_2");
+        assert_eq!(base_sizes(8), vec![2, 4, 8, 16]);
     }
 
     #[test]

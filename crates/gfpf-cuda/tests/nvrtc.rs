@@ -9,7 +9,7 @@
 //! 64–128 digits); those sizes need a cooperative kernel, not a faster test.
 
 use gfpf_cuda::PtxCompiler;
-use gfpf_cuda::source::{module_name, translation_unit};
+use gfpf_cuda::source::{base_sizes, module_name, translation_unit};
 use gfpf_field::{Field, Preset};
 
 fn nvrtc_unavailable() -> Option<String> {
@@ -26,7 +26,7 @@ fn compiles<const K: usize>(preset: Preset) {
     let field = Field::<K>::preset(preset).unwrap();
     let c = field.device_constants();
     // One module per base size, as the executor loads them.
-    for radix in (1..=(2 * K).trailing_zeros()).map(|b| 1usize << b) {
+    for radix in base_sizes(K) {
         let name = module_name(&c, &[radix]);
         let started = std::time::Instant::now();
         let ptx = PtxCompiler::Nvrtc
