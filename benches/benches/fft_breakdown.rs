@@ -3,10 +3,17 @@
 //! plan's exact operation counts beside them.
 //!
 //! cargo bench -p gfpf-benches --bench fft_breakdown -- --preset t8 --log2n 16 [--threads 1] [--inverse]
+//!
+//! With `--gmp` it also times the same plan on GMP arithmetic (ISSAC's
+//! variant, as in the `fft` bench) on the same input and prints the ratio;
+//! with `--no-stages` it skips the per-stage probes. Together they measure
+//! sizes too long for criterion's ten samples, such as K³ for k = 64
+//! (`--preset p64 --log2n 21 --gmp --no-stages --repeat 1`).
 
 use std::time::Duration;
 
 use clap::Parser;
+use gfpf_benches::gmp_fft::GmpFft;
 use gfpf_cpu::{CpuFft, Threading};
 use gfpf_field::{Field, Preset};
 use gfpf_plan::{Direction, Order, StageKind};
@@ -32,6 +39,12 @@ struct Args {
     /// multiplications on one thread and on all of them.
     #[arg(long)]
     ceiling: bool,
+    /// Also time the same plan on GMP arithmetic (rug) and print ours/GMP.
+    #[arg(long)]
+    gmp: bool,
+    /// Time the whole transform only (no per-stage breakdown).
+    #[arg(long)]
+    no_stages: bool,
     /// Repetitions; the fastest is shown.
     #[arg(long, default_value_t = 3)]
     repeat: usize,
@@ -41,6 +54,18 @@ struct Args {
     /// Filters meant for the criterion benches (`cargo bench -- t8`); ignored.
     #[arg(hide = true)]
     filters: Vec<String>,
+}
+
+/// The fastest of `repeat` (at least one) timed calls.
+fn fastest(repeat: usize, mut f: impl FnMut()) -> Duration {
+    (0..repeat.max(1))
+        .map(|_| {
+            let start = std::time::Instant::now();
+            f();
+            start.elapsed()
+        })
+        .min()
+        .expect("at least one run")
 }
 
 fn ms(d: Duration) -> String {
@@ -63,9 +88,77 @@ fn run<const K: usize>(preset: Preset, args: &Args) -> Result<(), Box<dyn std::e
     let fft = CpuFft::try_new(&field, n, direction, Order::Natural)?.with_threading(threading);
     let mut rng = StdRng::seed_from_u64(1);
     let input: Vec<_> = (0..n).map(|_| field.random(&mut rng)).collect();
+    // The transform as users run it (no probes), best of `repeat`.
+    let mut data = input.clone();
+    let mut scratch = vec![field.zero(); fft.scratch_len()];
+    let whole = fastest(args.repeat, || {
+        fft.process_with_scratch(&mut data, &mut scratch).expect("sizes match")
+    });
+    drop((data, scratch));
+    println!(
+        "{} (k = {K}), N = 2^{} = {:?}, {direction:?}, {} thread(s); times in ms",
+        preset.name(),
+        args.log2n,
+        fft.plan().radices(),
+        rayon::current_num_threads().min(if args.threads == 1 { 1 } else { usize::MAX })
+    );
+    println!("whole transform (process_with_scratch): {} ms", ms(whole).trim());
+    if args.gmp {
+        let gmp = GmpFft::new(&field, n, direction, Order::Natural)?;
+        let mut data: Vec<_> = input.iter().map(|x| field.to_integer(x)).collect();
+        let mut scratch = vec![rug::Integer::new(); gmp.scratch_len()];
+        let time = fastest(args.repeat, || {
+            gmp.process(&mut data, &mut scratch, threading).expect("sizes match")
+        });
+        println!(
+            "same plan on GMP (rug): {} ms; ours / GMP = {:.3}",
+            ms(time).trim(),
+            whole.as_secs_f64() / time.as_secs_f64()
+        );
+    }
+    if !args.no_stages {
+        print_stages(&fft, &input, args.repeat)?;
+    }
+    if args.ceiling {
+        use rayon::prelude::*;
+        let w = field.random(&mut rng);
+        let time = |parallel: bool| {
+            let mut data = input.clone();
+            let start = std::time::Instant::now();
+            for _ in 0..args.repeat.max(1) {
+                if parallel {
+                    data.par_chunks_mut(256)
+                        .for_each(|c| c.iter_mut().for_each(|x| *x = field.mul(x, &w)));
+                } else {
+                    data.iter_mut().for_each(|x| *x = field.mul(x, &w));
+                }
+            }
+            start.elapsed()
+        };
+        let (one, all) = (time(false), time(true));
+        println!(
+            "parallel ceiling: {} independent multiplications x{}: {} ms on one thread, {} ms on {} threads: {:.2}x",
+            n,
+            args.repeat.max(1),
+            ms(one).trim(),
+            ms(all).trim(),
+            rayon::current_num_threads(),
+            one.as_secs_f64() / all.as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// Runs the probed transform `repeat` times and prints the fastest run's
+/// per-stage table.
+fn print_stages<const K: usize>(
+    fft: &CpuFft<K>,
+    input: &[gfpf_field::Element<K>],
+    repeat: usize,
+) -> Result<(), Box<dyn std::error::Error>> {
     let mut best = None;
-    for _ in 0..args.repeat.max(1) {
-        let mut data = input.clone();
+    for _ in 0..repeat.max(1) {
+        let mut data = input.to_vec();
         let b = fft.breakdown(&mut data)?;
         if best
             .as_ref()
@@ -75,25 +168,6 @@ fn run<const K: usize>(preset: Preset, args: &Args) -> Result<(), Box<dyn std::e
         }
     }
     let b = best.expect("at least one run");
-    // The transform as users run it (no probes), best of `repeat`.
-    let mut data = input.clone();
-    let mut scratch = vec![field.zero(); fft.scratch_len()];
-    let whole = (0..args.repeat.max(1))
-        .map(|_| {
-            let start = std::time::Instant::now();
-            fft.process_with_scratch(&mut data, &mut scratch).expect("sizes match");
-            start.elapsed()
-        })
-        .min()
-        .expect("at least one run");
-    println!(
-        "{} (k = {K}), N = 2^{} = {:?}, {direction:?}, {} thread(s); times in ms",
-        preset.name(),
-        args.log2n,
-        fft.plan().radices(),
-        rayon::current_num_threads().min(if args.threads == 1 { 1 } else { usize::MAX })
-    );
-    println!("whole transform (process_with_scratch): {} ms", ms(whole).trim());
     println!(
         "precomputation (twiddle table of {}): {} ms",
         fft.plan().twiddle_table_len(),
@@ -156,33 +230,6 @@ fn run<const K: usize>(preset: Preset, args: &Args) -> Result<(), Box<dyn std::e
         pct(sums[3]),
         pct(sums[4])
     );
-    if args.ceiling {
-        use rayon::prelude::*;
-        let w = field.random(&mut rng);
-        let time = |parallel: bool| {
-            let mut data = input.clone();
-            let start = std::time::Instant::now();
-            for _ in 0..args.repeat.max(1) {
-                if parallel {
-                    data.par_chunks_mut(256)
-                        .for_each(|c| c.iter_mut().for_each(|x| *x = field.mul(x, &w)));
-                } else {
-                    data.iter_mut().for_each(|x| *x = field.mul(x, &w));
-                }
-            }
-            start.elapsed()
-        };
-        let (one, all) = (time(false), time(true));
-        println!(
-            "parallel ceiling: {} independent multiplications x{}: {} ms on one thread, {} ms on {} threads: {:.2}x",
-            n,
-            args.repeat.max(1),
-            ms(one).trim(),
-            ms(all).trim(),
-            rayon::current_num_threads(),
-            one.as_secs_f64() / all.as_secs_f64()
-        );
-    }
     Ok(())
 }
 

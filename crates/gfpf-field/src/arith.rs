@@ -91,6 +91,26 @@ impl<const K: usize> Field<K> {
         (Element(sum), Element(diff))
     }
 
+    /// (x, y) ← (x + y, x − y) in place: [`Field::add_sub`] without moving the
+    /// elements (for large k, returning two elements by value costs two
+    /// copies of k words, a fair share of the butterfly itself).
+    #[inline]
+    pub fn add_sub_assign(&self, x: &mut Element<K>, y: &mut Element<K>) {
+        let (x, y) = (&mut x.0, &mut y.0);
+        let (mut carry, mut borrow) = (false, false);
+        for i in 0..K {
+            let (xi, yi) = (x[i], y[i]);
+            (x[i], carry) = add_digit(xi, yi, carry, self.r);
+            (y[i], borrow) = sub_digit(xi, yi, borrow, self.r);
+        }
+        if carry {
+            self.decrement(x);
+        }
+        if borrow {
+            self.increment(y);
+        }
+    }
+
     /// 2x.
     #[inline]
     pub fn double(&self, x: &Element<K>) -> Element<K> {
@@ -189,6 +209,35 @@ impl<const K: usize> Field<K> {
         } else {
             self.sub_digits(&a, &b)
         })
+    }
+
+    /// x ← x · r^i in place: [`Field::mul_pow_r`] without moving the element
+    /// (for large k the copy in and out costs as much as the shift).
+    #[inline]
+    pub fn mul_pow_r_assign(&self, x: &mut Element<K>, i: usize) {
+        let i = i % (2 * K);
+        let (s, negate) = if i >= K { (i - K, true) } else { (i, false) };
+        let x = &mut x.0;
+        if self.is_minus_one(x) {
+            // -r^i: r^s for i ≥ k (since r^k = -1), else -(r^s).
+            let mut unit = [0u64; K];
+            unit[s] = 1;
+            *x = if negate { unit } else { self.sub_digits(&[0; K], &unit) };
+            return;
+        }
+        // After the rotation the digits that wrapped past r^k (B) sit at
+        // 0..s, those shifted up (A) at s..k; the result is A - B, or B - A
+        // when negated: one part is subtracted from zero, the other only
+        // passes the borrow on.
+        x.rotate_right(s);
+        let mut borrow = false;
+        for (j, d) in x.iter_mut().enumerate() {
+            let (plus, minus) = if (j < s) != negate { (0, *d) } else { (*d, 0) };
+            (*d, borrow) = sub_digit(plus, minus, borrow, self.r);
+        }
+        if borrow {
+            self.increment(x);
+        }
     }
 
     /// x · y.
@@ -483,4 +532,29 @@ fn square_sums<S: ProductAccumulator, const K: usize>(xd: &[u64; K]) -> [S; K] {
         *ui = acc;
     }
     u
+}
+
+/// One digit of a sum: x_i + y_i + carry = digit + carry_out·r, for digits
+/// below r (the sum is below 2r + 1 < 2^65, so at most one of the two adds
+/// overflows and `s - r`, wrapping, is exact).
+#[inline(always)]
+fn add_digit(x: u64, y: u64, carry: bool, r: u64) -> (u64, bool) {
+    let (s1, o1) = x.overflowing_add(y);
+    let (s, o2) = s1.overflowing_add(carry as u64);
+    // The carry is data-dependent and unpredictable: a branch would
+    // mispredict half the time. A plain mask or select is turned back into a
+    // branch by LLVM's x86 cmov conversion once the loop stays rolled
+    // (k ≥ 32); `select_unpredictable` keeps the cmov.
+    let over = o1 | o2 | (s >= r);
+    (select_unpredictable(over, s.wrapping_sub(r), s), over)
+}
+
+/// One digit of a difference: x_i - y_i - borrow = digit - borrow_out·r; the
+/// value lies in [-r, r], so adding r back is exact.
+#[inline(always)]
+fn sub_digit(x: u64, y: u64, borrow: bool, r: u64) -> (u64, bool) {
+    let (d1, b1) = x.overflowing_sub(y);
+    let (d, b2) = d1.overflowing_sub(borrow as u64);
+    let under = b1 | b2;
+    (select_unpredictable(under, d.wrapping_add(r), d), under)
 }

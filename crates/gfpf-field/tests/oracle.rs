@@ -30,10 +30,18 @@ fn canonical<const K: usize>(f: &Field<K>, z: &Element<K>) -> Result<(), TestCas
 fn check_ring_ops<const K: usize>(f: &Field<K>, x: &Element<K>, y: &Element<K>) -> Result<(), TestCaseError> {
     let (a, b) = (int(f, x), int(f, y));
     let (sum, diff) = f.add_sub(x, y);
+    let (mut sum_in_place, mut diff_in_place) = (*x, *y);
+    f.add_sub_assign(&mut sum_in_place, &mut diff_in_place);
     let cases = [
         (f.add(x, y), modp(f, Integer::from(&a + &b)), "add"),
         (sum, modp(f, Integer::from(&a + &b)), "add_sub (sum)"),
         (diff, modp(f, Integer::from(&a - &b)), "add_sub (difference)"),
+        (sum_in_place, modp(f, Integer::from(&a + &b)), "add_sub_assign (sum)"),
+        (
+            diff_in_place,
+            modp(f, Integer::from(&a - &b)),
+            "add_sub_assign (difference)",
+        ),
         (f.sub(x, y), modp(f, Integer::from(&a - &b)), "sub"),
         (f.neg(x), modp(f, Integer::from(-&a)), "neg"),
         (f.double(x), modp(f, Integer::from(&a * 2u32)), "double"),
@@ -76,6 +84,9 @@ fn check_mul_pow_r<const K: usize>(f: &Field<K>, x: &Element<K>) -> Result<(), T
         prop_assert_eq!(int(f, &got), modp(f, Integer::from(&a * &r_pow)), "x·r^{}", i);
         prop_assert_eq!(got, f.mul(x, &r_pow_element), "mul_pow_r({}) = mul by r^{}", i, i);
         prop_assert_eq!(f.mul_pow_r(x, i + 2 * K), got, "r has order 2k");
+        let mut in_place = *x;
+        f.mul_pow_r_assign(&mut in_place, i);
+        prop_assert_eq!(in_place, got, "mul_pow_r_assign({})", i);
         r_pow = modp(f, r_pow * &r);
         r_pow_element = f.mul(&r_pow_element, &f.r_element());
     }

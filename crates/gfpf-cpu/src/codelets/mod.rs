@@ -54,15 +54,21 @@ impl<const K: usize> FieldOps<'_, K> {
         if self.inverse { 2 * K - forward } else { forward }
     }
 
-    /// x · w^e with w = ω_N^(±1): table entry then shift.
+    /// x ← x · w^e with w = ω_N^(±1): table entry then shift.
     #[inline]
-    fn twiddle_value(&self, x: &Element<K>, row: &TwiddleRow<'_, K>, e: usize) -> Element<K> {
+    fn apply_twiddle(&self, x: &mut Element<K>, row: &TwiddleRow<'_, K>, e: usize) {
         let (q, m) = row.plan.split_exponent(e);
-        let mut y = if m != 0 { self.field.mul(x, &row.table[m]) } else { *x };
-        if q != 0 {
-            y = self.field.mul_pow_r(&y, if self.inverse { 2 * K - q } else { q });
+        if m != 0 {
+            *x = self.field.mul(x, &row.table[m]);
         }
-        y
+        if q != 0 {
+            let shift = if self.inverse { 2 * K - q } else { q };
+            if K >= IN_PLACE_MIN_K {
+                mul_pow_r_in_place(self.field, x, shift);
+            } else {
+                *x = self.field.mul_pow_r(x, shift);
+            }
+        }
     }
 }
 
@@ -72,20 +78,51 @@ impl<const K: usize> CodeletOps for FieldOps<'_, K> {
 
     #[inline]
     fn butterfly(&self, x: &mut [Element<K>], a: usize, b: usize) {
-        // By value: an in-place variant got inlined into every butterfly of
-        // every codelet instance and the optimiser took minutes per crate.
-        (x[a], x[b]) = self.field.add_sub(&x[a], &x[b]);
+        if K >= IN_PLACE_MIN_K {
+            butterfly_in_place(self.field, x, a, b);
+        } else {
+            (x[a], x[b]) = self.field.add_sub(&x[a], &x[b]);
+        }
     }
 
     #[inline]
     fn mul_root_power(&self, x: &mut [Element<K>], a: usize, j: usize, radix: usize) {
-        x[a] = self.field.mul_pow_r(&x[a], self.root_shift(j, radix));
+        let shift = self.root_shift(j, radix);
+        if K >= IN_PLACE_MIN_K {
+            mul_pow_r_in_place(self.field, &mut x[a], shift);
+        } else {
+            x[a] = self.field.mul_pow_r(&x[a], shift);
+        }
     }
 
     #[inline]
     fn twiddle(&self, x: &mut [Element<K>], a: usize) {
         if let Some(row) = self.twiddles {
-            x[a] = self.twiddle_value(&x[a], &row, a * row.unit);
+            self.apply_twiddle(&mut x[a], &row, a * row.unit);
         }
     }
+}
+
+/// From this k on, butterflies and shifts work on the codelet's vector in
+/// place, through the out-of-line helpers below. Returning elements by value
+/// copies them (a `memcpy` of k words per element: 17% of a p32 profile);
+/// inlining the in-place bodies into every call site of the straight-line
+/// codelets took the optimiser minutes per crate, so they are calls (a call
+/// costs little next to 2k words of arithmetic). Below it the by-value forms
+/// stay in registers.
+const IN_PLACE_MIN_K: usize = 16;
+
+/// (x[a], x[b]) ← (x[a] + x[b], x[a] − x[b]), a ≠ b.
+#[inline(never)]
+fn butterfly_in_place<const K: usize>(field: &Field<K>, x: &mut [Element<K>], a: usize, b: usize) {
+    let [xa, xb] = x
+        .get_disjoint_mut([a, b])
+        .expect("codelet butterflies pair two distinct slots");
+    field.add_sub_assign(xa, xb);
+}
+
+/// x ← x·r^shift.
+#[inline(never)]
+fn mul_pow_r_in_place<const K: usize>(field: &Field<K>, x: &mut Element<K>, shift: usize) {
+    field.mul_pow_r_assign(x, shift);
 }
