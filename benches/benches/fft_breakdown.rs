@@ -9,6 +9,11 @@
 //! with `--no-stages` it skips the per-stage probes. Together they measure
 //! sizes too long for criterion's ten samples, such as K³ for k = 64
 //! (`--preset p64 --log2n 21 --gmp --no-stages --repeat 1`).
+//!
+//! `--speedup` times one thread against all of them instead (and GMP's two,
+//! with `--gmp`), alternating the runs round by round and keeping each one's
+//! fastest: on a shared machine whose other tenants come and go, that is the
+//! comparison that stays stable from run to run.
 
 use std::time::Duration;
 
@@ -42,6 +47,10 @@ struct Args {
     /// Also time the same plan on GMP arithmetic (rug) and print ours/GMP.
     #[arg(long)]
     gmp: bool,
+    /// Compare one thread with all threads, rounds alternating (see the
+    /// module docs); ignores `--threads`.
+    #[arg(long)]
+    speedup: bool,
     /// Time the whole transform only (no per-stage breakdown).
     #[arg(long)]
     no_stages: bool,
@@ -88,6 +97,9 @@ fn run<const K: usize>(preset: Preset, args: &Args) -> Result<(), Box<dyn std::e
     let fft = CpuFft::try_new(&field, n, direction, Order::Natural)?.with_threading(threading);
     let mut rng = StdRng::seed_from_u64(1);
     let input: Vec<_> = (0..n).map(|_| field.random(&mut rng)).collect();
+    if args.speedup {
+        return speedup(&field, n, direction, &input, args);
+    }
     // The transform as users run it (no probes), best of `repeat`.
     let mut data = input.clone();
     let mut scratch = vec![field.zero(); fft.scratch_len()];
@@ -144,6 +156,70 @@ fn run<const K: usize>(preset: Preset, args: &Args) -> Result<(), Box<dyn std::e
             ms(all).trim(),
             rayon::current_num_threads(),
             one.as_secs_f64() / all.as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// One thread against all threads, ours and (with `--gmp`) GMP's: every
+/// round runs each configuration once, and each keeps its fastest round.
+fn speedup<const K: usize>(
+    field: &Field<K>,
+    n: usize,
+    direction: Direction,
+    input: &[gfpf_field::Element<K>],
+    args: &Args,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let ours = |threading| CpuFft::try_new(field, n, direction, Order::Natural).map(|f| f.with_threading(threading));
+    let (serial, parallel) = (ours(Threading::Serial)?, ours(Threading::Parallel)?);
+    let gmp = args
+        .gmp
+        .then(|| GmpFft::new(field, n, direction, Order::Natural))
+        .transpose()?;
+    let mut data = input.to_vec();
+    let mut scratch = vec![field.zero(); serial.scratch_len()];
+    let mut gmp_data: Vec<_> = input.iter().map(|x| field.to_integer(x)).collect();
+    let mut gmp_scratch = vec![rug::Integer::new(); gmp.as_ref().map_or(0, GmpFft::scratch_len)];
+    // ours serial, ours parallel, GMP serial, GMP parallel.
+    let mut best = [Duration::MAX; 4];
+    for _ in 0..args.repeat.max(1) {
+        for (slot, fft) in [&serial, &parallel].into_iter().enumerate() {
+            let t = fastest(1, || {
+                fft.process_with_scratch(&mut data, &mut scratch).expect("sizes match")
+            });
+            best[slot] = best[slot].min(t);
+        }
+        if let Some(gmp) = &gmp {
+            for (slot, threading) in [(2, Threading::Serial), (3, Threading::Parallel)] {
+                let t = fastest(1, || {
+                    gmp.process(&mut gmp_data, &mut gmp_scratch, threading)
+                        .expect("sizes match")
+                });
+                best[slot] = best[slot].min(t);
+            }
+        }
+    }
+    let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
+    let threads = rayon::current_num_threads();
+    println!(
+        "{} N = 2^{}: ours {} ms on 1 thread, {} ms on {threads}: {:.2}x (fastest of {} alternating rounds)",
+        args.preset,
+        args.log2n,
+        ms(best[0]).trim(),
+        ms(best[1]).trim(),
+        ratio(best[0], best[1]),
+        args.repeat.max(1)
+    );
+    if gmp.is_some() {
+        println!(
+            "{} N = 2^{}: GMP {} ms on 1 thread, {} ms on {threads}: {:.2}x; ours/GMP {:.3} serial, {:.3} parallel",
+            args.preset,
+            args.log2n,
+            ms(best[2]).trim(),
+            ms(best[3]).trim(),
+            ratio(best[2], best[3]),
+            ratio(best[0], best[2]),
+            ratio(best[1], best[3])
         );
     }
     Ok(())

@@ -271,8 +271,20 @@ pub fn run_plan<A: PlanArith>(
     let words = n * arith.words();
     if !parallel || words >= PARALLEL_MIN_WORDS || data.len() * arith.words() < PARALLEL_MIN_WORDS {
         // Large transforms are parallel inside; small batches serial.
-        for item in data.chunks_exact_mut(n) {
-            run_one(plan, arith, item, scratch, parallel && words >= PARALLEL_MIN_WORDS);
+        let inner = parallel && words >= PARALLEL_MIN_WORDS;
+        let mut run_all = || {
+            for item in data.chunks_exact_mut(n) {
+                run_one(plan, arith, item, scratch, inner);
+            }
+        };
+        if inner && rayon::current_thread_index().is_none() {
+            // Called from outside the pool: enter it once for the whole
+            // transform, so that every stage's parallel loop starts on a
+            // worker (whose idle peers are still spinning between stages)
+            // instead of the caller handing each stage over and sleeping.
+            rayon::scope(|_| run_all());
+        } else {
+            run_all();
         }
     } else {
         // Many small transforms: parallel over groups of batch items, each

@@ -12,6 +12,11 @@
 //! z_i by r independently and splitting each quotient once more, which cuts
 //! the chain of dependent divisions but adds k of them (t16 468 → 618 ns):
 //! in a stream of products the chain's latency overlaps the next product.
+//! One level of Karatsuba on the 128-bit kernels (x = x0 + r^(k/2)·x1, three
+//! half products with column loops) ran 22% more instructions per product
+//! than the two-coefficients-per-pass schoolbook loops at p32 (14.8k against
+//! 12.1k per multiplication): the saved quarter of the products does not pay
+//! for the rolled loops' worse code and the recombination.
 //!
 //! The field picks one of three kernels from exact bounds (`MulKernel`): with
 //! r < 2^60 (the p-presets) coefficient sums fit a `u128`, and for small k a
