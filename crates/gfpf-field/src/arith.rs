@@ -101,17 +101,28 @@ impl<const K: usize> Field<K> {
     /// copies of k words, a fair share of the butterfly itself).
     #[inline]
     pub fn add_sub_assign(&self, x: &mut Element<K>, y: &mut Element<K>) {
+        let r = self.r;
         let (x, y) = (&mut x.0, &mut y.0);
-        let (mut carry, mut borrow) = (false, false);
+        let mut carry = 0u64;
+        let mut borrow = 0u64;
         for i in 0..K {
             let (xi, yi) = (x[i], y[i]);
-            (x[i], carry) = add_digit(xi, yi, carry, self.r);
-            (y[i], borrow) = sub_digit(xi, yi, borrow, self.r);
+            // As in `add_sub`.
+            let (s1, o1) = xi.overflowing_add(yi);
+            let (s, o2) = s1.overflowing_add(carry);
+            let over = o1 | o2 | (s >= r);
+            x[i] = select_unpredictable(over, s.wrapping_sub(r), s);
+            carry = over as u64;
+            let (d1, b1) = xi.overflowing_sub(yi);
+            let (d, b2) = d1.overflowing_sub(borrow);
+            let under = b1 | b2;
+            y[i] = select_unpredictable(under, d.wrapping_add(r), d);
+            borrow = under as u64;
         }
-        if carry {
+        if carry != 0 {
             self.decrement(x);
         }
-        if borrow {
+        if borrow != 0 {
             self.increment(y);
         }
     }
@@ -235,12 +246,18 @@ impl<const K: usize> Field<K> {
         // when negated: one part is subtracted from zero, the other only
         // passes the borrow on.
         x.rotate_right(s);
-        let mut borrow = false;
+        let r = self.r;
+        let mut borrow = 0u64;
         for (j, d) in x.iter_mut().enumerate() {
             let (plus, minus) = if (j < s) != negate { (0, *d) } else { (*d, 0) };
-            (*d, borrow) = sub_digit(plus, minus, borrow, self.r);
+            // As in `sub_digits`.
+            let (d1, b1) = plus.overflowing_sub(minus);
+            let (v, b2) = d1.overflowing_sub(borrow);
+            let under = b1 | b2;
+            *d = select_unpredictable(under, v.wrapping_add(r), v);
+            borrow = under as u64;
         }
-        if borrow {
+        if borrow != 0 {
             self.increment(x);
         }
     }
@@ -537,29 +554,4 @@ fn square_sums<S: ProductAccumulator, const K: usize>(xd: &[u64; K]) -> [S; K] {
         *ui = acc;
     }
     u
-}
-
-/// One digit of a sum: x_i + y_i + carry = digit + carry_out·r, for digits
-/// below r (the sum is below 2r + 1 < 2^65, so at most one of the two adds
-/// overflows and `s - r`, wrapping, is exact).
-#[inline(always)]
-fn add_digit(x: u64, y: u64, carry: bool, r: u64) -> (u64, bool) {
-    let (s1, o1) = x.overflowing_add(y);
-    let (s, o2) = s1.overflowing_add(carry as u64);
-    // The carry is data-dependent and unpredictable: a branch would
-    // mispredict half the time. A plain mask or select is turned back into a
-    // branch by LLVM's x86 cmov conversion once the loop stays rolled
-    // (k ≥ 32); `select_unpredictable` keeps the cmov.
-    let over = o1 | o2 | (s >= r);
-    (select_unpredictable(over, s.wrapping_sub(r), s), over)
-}
-
-/// One digit of a difference: x_i - y_i - borrow = digit - borrow_out·r; the
-/// value lies in [-r, r], so adding r back is exact.
-#[inline(always)]
-fn sub_digit(x: u64, y: u64, borrow: bool, r: u64) -> (u64, bool) {
-    let (d1, b1) = x.overflowing_sub(y);
-    let (d, b2) = d1.overflowing_sub(borrow as u64);
-    let under = b1 | b2;
-    (select_unpredictable(under, d.wrapping_add(r), d), under)
 }
