@@ -202,18 +202,10 @@ impl<const K: usize> Field<K> {
     /// no multiplication (thesis §3.4).
     #[inline]
     pub fn mul_pow_r(&self, x: &Element<K>, i: usize) -> Element<K> {
-        let i = i % (2 * K);
-        let (s, negate) = if i >= K { (i - K, true) } else { (i, false) };
+        let (s, negate) = Self::split_shift(i);
         let x = &x.0;
         if self.is_minus_one(x) {
-            // -r^i: r^s for i ≥ k (since r^k = -1), else -(r^s).
-            let mut unit = [0u64; K];
-            unit[s] = 1;
-            return if negate {
-                Element(unit)
-            } else {
-                Element(self.sub_digits(&[0; K], &unit))
-            };
+            return Element(self.minus_pow_r(s, negate));
         }
         // x·r^s = A - B: A holds the digits shifted up, B those that wrapped past r^k.
         let mut a = [0u64; K];
@@ -231,14 +223,10 @@ impl<const K: usize> Field<K> {
     /// (for large k the copy in and out costs as much as the shift).
     #[inline]
     pub fn mul_pow_r_assign(&self, x: &mut Element<K>, i: usize) {
-        let i = i % (2 * K);
-        let (s, negate) = if i >= K { (i - K, true) } else { (i, false) };
+        let (s, negate) = Self::split_shift(i);
         let x = &mut x.0;
         if self.is_minus_one(x) {
-            // -r^i: r^s for i ≥ k (since r^k = -1), else -(r^s).
-            let mut unit = [0u64; K];
-            unit[s] = 1;
-            *x = if negate { unit } else { self.sub_digits(&[0; K], &unit) };
+            *x = self.minus_pow_r(s, negate);
             return;
         }
         // After the rotation the digits that wrapped past r^k (B) sit at
@@ -260,6 +248,21 @@ impl<const K: usize> Field<K> {
         if borrow != 0 {
             self.increment(x);
         }
+    }
+
+    /// i mod 2k as (s, negate) with r^i = ±r^s, s < k (r^k = -1).
+    #[inline(always)]
+    fn split_shift(i: usize) -> (usize, bool) {
+        let i = i % (2 * K);
+        if i >= K { (i - K, true) } else { (i, false) }
+    }
+
+    /// (p − 1)·r^i = −r^i for r^i = ±r^s: r^s when negated (i ≥ k), else −r^s.
+    #[inline(always)]
+    fn minus_pow_r(&self, s: usize, negate: bool) -> [u64; K] {
+        let mut unit = [0u64; K];
+        unit[s] = 1;
+        if negate { unit } else { self.sub_digits(&[0; K], &unit) }
     }
 
     /// x · y.

@@ -62,12 +62,17 @@ impl<const K: usize> FieldOps<'_, K> {
             *x = self.field.mul(x, &row.table[m]);
         }
         if q != 0 {
-            let shift = if self.inverse { 2 * K - q } else { q };
-            if K >= IN_PLACE_MIN_K {
-                mul_pow_r_in_place(self.field, x, shift);
-            } else {
-                *x = self.field.mul_pow_r(x, shift);
-            }
+            self.shift(x, if self.inverse { 2 * K - q } else { q });
+        }
+    }
+
+    /// x ← x·r^shift: in place from [`IN_PLACE_MIN_K`] on, by value below.
+    #[inline]
+    fn shift(&self, x: &mut Element<K>, shift: usize) {
+        if K >= IN_PLACE_MIN_K {
+            mul_pow_r_in_place(self.field, x, shift);
+        } else {
+            *x = self.field.mul_pow_r(x, shift);
         }
     }
 }
@@ -87,12 +92,7 @@ impl<const K: usize> CodeletOps for FieldOps<'_, K> {
 
     #[inline]
     fn mul_root_power(&self, x: &mut [Element<K>], a: usize, j: usize, radix: usize) {
-        let shift = self.root_shift(j, radix);
-        if K >= IN_PLACE_MIN_K {
-            mul_pow_r_in_place(self.field, &mut x[a], shift);
-        } else {
-            x[a] = self.field.mul_pow_r(&x[a], shift);
-        }
+        self.shift(&mut x[a], self.root_shift(j, radix));
     }
 
     #[inline]
