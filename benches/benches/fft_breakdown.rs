@@ -317,14 +317,5 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .build_global()?;
     }
     let preset = Preset::from_name(&args.preset)?;
-    match preset.k() {
-        2 => run::<2>(preset, &args),
-        4 => run::<4>(preset, &args),
-        8 => run::<8>(preset, &args),
-        16 => run::<16>(preset, &args),
-        32 => run::<32>(preset, &args),
-        64 => run::<64>(preset, &args),
-        128 => run::<128>(preset, &args),
-        _ => unreachable!("presets have k = 2 … 128"),
-    }
+    gfpf_field::dispatch_k!(preset.k(), K => run::<K>(preset, &args), _ => unreachable!("every preset's k is compiled"))
 }

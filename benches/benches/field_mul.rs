@@ -89,16 +89,9 @@ fn bench_preset<const K: usize>(c: &mut Criterion, preset: Preset) {
 
 fn field_mul(c: &mut Criterion) {
     for preset in Preset::ALL {
-        match preset.k() {
-            2 => bench_preset::<2>(c, preset),
-            4 => bench_preset::<4>(c, preset),
-            8 => bench_preset::<8>(c, preset),
-            16 => bench_preset::<16>(c, preset),
-            32 => bench_preset::<32>(c, preset),
-            64 => bench_preset::<64>(c, preset),
-            128 => bench_preset::<128>(c, preset),
-            k => unreachable!("preset with k = {k}"),
-        }
+        gfpf_field::dispatch_k!(preset.k(), K => bench_preset::<K>(c, preset), _ => {
+            unreachable!("every preset's k is compiled")
+        })
     }
 }
 

@@ -1,5 +1,28 @@
 //! Shared helpers for the gfpf criterion benchmarks (`cargo bench -p gfpf-benches`)
-//! and the baselines they compare against.
+//! and the baselines they compare against: the same six-step plans on GMP
+//! arithmetic ([`gmp_fft`]), the small-prime approach of the thesis' chapter 7
+//! ([`small_primes`]), GMP and multi-modular polynomial products
+//! ([`poly_baselines`]) and the NTL/FLINT harness ([`peers`]).
+//!
+//! A baseline computes what gfpf computes:
+//!
+//! ```
+//! use gfpf_benches::gmp_fft::GmpFft;
+//! use gfpf_cpu::{CpuFft, Threading};
+//! use gfpf_field::{Field, Preset};
+//! use gfpf_plan::{Direction, Order};
+//!
+//! let field = Field::<4>::preset(Preset::P4)?;
+//! let x: Vec<_> = (0..64).map(|i| field.from_u64(i * i)).collect();
+//! let gmp = GmpFft::new(&field, 64, Direction::Forward, Order::Natural)?;
+//! let mut big: Vec<_> = x.iter().map(|e| field.to_integer(e)).collect();
+//! let mut scratch = big.clone();
+//! gmp.process(&mut big, &mut scratch, Threading::Serial)?;
+//! let mut y = x.clone();
+//! CpuFft::forward(&field, 64)?.process(&mut y)?;
+//! assert_eq!(big, y.iter().map(|e| field.to_integer(e)).collect::<Vec<_>>());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod gmp_fft;
 pub mod peers;

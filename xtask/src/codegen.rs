@@ -8,7 +8,10 @@ use crate::workspace_root;
 fn generated_files() -> Vec<(&'static str, String)> {
     vec![
         ("crates/gfpf-cpu/src/codelets/generated.rs", emit::rust_codelets()),
-        ("kernels/generated/codelets.cuh", emit::cuda_codelets()),
+        (
+            "crates/gfpf-kernels/kernels/generated/codelets.cuh",
+            emit::cuda_codelets(),
+        ),
         ("docs/CODELETS.md", emit::codelet_counts_markdown()),
     ]
 }

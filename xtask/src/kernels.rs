@@ -9,8 +9,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 use gfpf_cuda::PtxCompiler;
-use gfpf_cuda::source::{base_sizes, module_name, translation_unit};
-use gfpf_field::{DeviceConstants, Field, Preset};
+use gfpf_field::{Field, Preset};
+use gfpf_kernels::DeviceConstants;
+use gfpf_kernels::{base_sizes, module_name, translation_unit};
 
 use crate::{codegen, workspace_root};
 
@@ -29,42 +30,16 @@ pub struct BuildKernelsArgs {
     max_radix: usize,
 }
 
-/// The presets and their digit counts.
-const PRESETS: [(Preset, usize); 13] = [
-    (Preset::T2, 2),
-    (Preset::T4, 4),
-    (Preset::T8, 8),
-    (Preset::T16, 16),
-    (Preset::T32, 32),
-    (Preset::T64, 64),
-    (Preset::T128, 128),
-    (Preset::P4, 4),
-    (Preset::P8, 8),
-    (Preset::P16, 16),
-    (Preset::P32, 32),
-    (Preset::P64, 64),
-    (Preset::P128, 128),
-];
-
 /// The compute capabilities PTX is built for.
 const ARCHS: [(i32, i32); 2] = [(8, 0), (9, 0)];
 
-fn constants(preset: Preset, k: usize) -> Result<DeviceConstants, String> {
+fn constants(preset: Preset) -> Result<DeviceConstants, String> {
     fn of<const K: usize>(p: Preset) -> Result<DeviceConstants, String> {
         Field::<K>::preset(p)
-            .map(|f| f.device_constants())
+            .map(|f| DeviceConstants::of(&f))
             .map_err(|e| e.to_string())
     }
-    match k {
-        2 => of::<2>(preset),
-        4 => of::<4>(preset),
-        8 => of::<8>(preset),
-        16 => of::<16>(preset),
-        32 => of::<32>(preset),
-        64 => of::<64>(preset),
-        128 => of::<128>(preset),
-        _ => Err(format!("no preset has k = {k}")),
-    }
+    gfpf_field::dispatch_k!(preset.k(), K => of::<K>(preset), _ => Err(format!("k = {} is not compiled", preset.k())))
 }
 
 /// Runs the task.
@@ -73,9 +48,7 @@ pub fn run(args: &BuildKernelsArgs) -> Result<(), String> {
     let out = args.out.clone().unwrap_or_else(|| workspace_root().join("target/ptx"));
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     for name in &args.presets {
-        if !PRESETS.iter().any(|(p, _)| p.name() == name) {
-            return Err(format!("unknown preset {name:?}"));
-        }
+        Preset::from_name(name).map_err(|e| e.to_string())?;
     }
     let compiler = PtxCompiler::find(true);
     match &compiler {
@@ -86,12 +59,12 @@ pub fn run(args: &BuildKernelsArgs) -> Result<(), String> {
              gfpf-cuda compiles them at run time on a machine with NVRTC or nvcc"
         ),
     }
-    for &(preset, k) in &PRESETS {
-        if !args.presets.is_empty() && !args.presets.iter().any(|n| n == preset.name()) {
+    for preset in Preset::ALL {
+        if !args.presets.is_empty() && !args.presets.iter().any(|n| n.eq_ignore_ascii_case(preset.name())) {
             continue;
         }
-        let c = constants(preset, k)?;
-        for radix in base_sizes(k) {
+        let c = constants(preset)?;
+        for radix in base_sizes(preset.k()) {
             if radix > args.max_radix {
                 continue;
             }

@@ -7,16 +7,24 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::SystemTime;
 
+use gfpf_field::Preset;
+
 use crate::charts::{Chart, Series};
 use crate::criterion_results::{Measurement, Results};
 
 /// The presets of the product comparison (issue 7).
 const PEER_PRESETS: [&str; 3] = ["t8", "p8", "t16"];
 
-/// Every preset, in table order.
-const PRESETS: [&str; 13] = [
-    "t2", "t4", "t8", "t16", "t32", "t64", "t128", "p4", "p8", "p16", "p32", "p64", "p128",
-];
+/// Every preset's name, in table order.
+const PRESETS: [&str; Preset::ALL.len()] = {
+    let mut names = [""; Preset::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Preset::ALL[i].name();
+        i += 1;
+    }
+    names
+};
 
 /// Field operations per iteration of the field_mul bench (its `BATCH`).
 const FIELD_MUL_BATCH: f64 = 1024.0;

@@ -5,22 +5,8 @@
 use std::time::Instant;
 
 use clap::Args;
-use gfpf::{Element, Fft, Field, FieldSpec, FieldVisitor, Order, PolyRing, Preset, RingOptions, Threading};
+use gfpf::{Fft, Field, FieldSpec, FieldVisitor, Order, PolyRing, Preset, RingOptions, Threading};
 use gfpf_testkit::oracle::{rug_polynomial_product, rug_radix2_fft, sample};
-
-/// The known-answer vectors of `testdata/` (DESIGN §1), built into the program.
-const KNOWN_ANSWERS: [(&str, &str); 10] = [
-    ("t2", include_str!("../../../testdata/dft_t2_n16.json")),
-    ("t4", include_str!("../../../testdata/dft_t4_n8.json")),
-    ("t8", include_str!("../../../testdata/dft_t8_n16.json")),
-    ("t8", include_str!("../../../testdata/dft_t8_n256.json")),
-    ("t16", include_str!("../../../testdata/dft_t16_n32.json")),
-    ("t32", include_str!("../../../testdata/dft_t32_n64.json")),
-    ("p4", include_str!("../../../testdata/dft_p4_n64.json")),
-    ("p8", include_str!("../../../testdata/dft_p8_n16.json")),
-    ("p16", include_str!("../../../testdata/dft_p16_n64.json")),
-    ("p64", include_str!("../../../testdata/dft_p64_n128.json")),
-];
 
 /// Options of `gfpf verify`.
 #[derive(Debug, Args)]
@@ -95,17 +81,17 @@ impl FieldVisitor for Verify {
         };
         let known = (|| -> Check {
             let mut count = 0;
-            let name = field.name().unwrap_or("custom");
-            for (_, text) in KNOWN_ANSWERS.iter().filter(|(p, _)| *p == name) {
-                let (n, input, output) = parse_known(&field, text)?;
+            // Embedded in the program: every testdata/ file of this preset.
+            for known in gfpf_testkit::known::known_answers(&field).map_err(|e| e.to_string())? {
+                let n = known.n;
                 let plan = fft(n, Order::Natural)?;
-                let mut y = input.clone();
+                let mut y = known.input.clone();
                 plan.forward(&mut y).map_err(|e| e.to_string())?;
-                if y != output {
+                if y != known.output {
                     return Err(format!("known answer N = {n}: forward differs"));
                 }
                 plan.inverse(&mut y).map_err(|e| e.to_string())?;
-                if y != input {
+                if y != known.input {
                     return Err(format!("known answer N = {n}: inverse differs"));
                 }
                 count += 1;
@@ -168,29 +154,6 @@ impl FieldVisitor for Verify {
             products,
         }
     }
-}
-
-fn parse_known<const K: usize>(
-    field: &Field<K>,
-    text: &str,
-) -> Result<(usize, Vec<Element<K>>, Vec<Element<K>>), String> {
-    let json: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("known-answer file: {e}"))?;
-    let n = json["n"].as_u64().ok_or("known-answer file: no n")? as usize;
-    let elems = |key: &str| -> Result<Vec<Element<K>>, String> {
-        json[key]
-            .as_array()
-            .ok_or(format!("known-answer file: no {key}"))?
-            .iter()
-            .map(|v| {
-                let s = v.as_str().ok_or("known-answer file: value not a string")?;
-                field.parse(s).map_err(|e| format!("known-answer file: {e}"))
-            })
-            .collect()
-    };
-    if json["p"].as_str() != Some(&field.p().to_string()) {
-        return Err("known-answer file: p differs from the field's".into());
-    }
-    Ok((n, elems("input")?, elems("output")?))
 }
 
 /// A table cell: "-" for nothing checked, `ok(count)` for a pass, FAIL.

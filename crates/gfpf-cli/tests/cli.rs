@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use gfpf_testkit::known::{KnownAnswerFile, known_answer_files};
+
 fn gfpf(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gfpf")).args(args).output().unwrap()
 }
@@ -46,17 +48,16 @@ fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
 
-fn known(name: &str) -> serde_json::Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata").join(name);
-    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+fn known(file: &str) -> KnownAnswerFile {
+    known_answer_files()
+        .unwrap()
+        .into_iter()
+        .find(|f| f.file == file)
+        .unwrap_or_else(|| panic!("{file} is not in testdata/"))
 }
 
-fn strings(v: &serde_json::Value) -> Vec<String> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_str().unwrap().to_owned())
-        .collect()
+fn strings(v: &[rug::Integer]) -> Vec<String> {
+    v.iter().map(ToString::to_string).collect()
 }
 
 #[test]
@@ -83,13 +84,13 @@ fn fft_matches_the_known_answers_and_ifft_undoes_it() {
     let dir = scratch_dir();
     let json = known("dft_t8_n256.json");
     let input = dir.join("x.txt");
-    fs::write(&input, strings(&json["input"]).join("\n") + "\n").unwrap();
+    fs::write(&input, strings(&json.input).join("\n") + "\n").unwrap();
     let y = dir.join("y.txt");
     stdout(&gfpf(&["fft", "--prime", "t8", s(&input), "-o", s(&y)]));
     let got: Vec<String> = fs::read_to_string(&y).unwrap().lines().map(str::to_owned).collect();
-    assert_eq!(got, strings(&json["output"]));
+    assert_eq!(got, strings(&json.output));
     let back = stdout(&gfpf(&["ifft", "--prime", "t8", "--device", "cpu", s(&y)]));
-    assert_eq!(back.lines().collect::<Vec<_>>(), strings(&json["input"]));
+    assert_eq!(back.lines().collect::<Vec<_>>(), strings(&json.input));
     // Digit-reversed order round-trips too, and --threads 1 gives the same.
     let dr = dir.join("dr.bin");
     stdout(&gfpf(&[
@@ -105,10 +106,10 @@ fn fft_matches_the_known_answers_and_ifft_undoes_it() {
         s(&dr),
     ]));
     let back = stdout(&gfpf(&["ifft", "--prime", "t8", "--order", "digit-reversed", s(&dr)]));
-    assert_eq!(back.lines().collect::<Vec<_>>(), strings(&json["input"]));
+    assert_eq!(back.lines().collect::<Vec<_>>(), strings(&json.input));
     // ω_N of the tower.
     let omega = stdout(&gfpf(&["fft", "--prime", "t8", "--size", "256", "--print-omega"]));
-    assert_eq!(omega.trim(), json["omega"].as_str().unwrap());
+    assert_eq!(omega.trim(), json.omega.to_string());
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //!
 //! Base cases are the generated, unrolled DFT_K codelets ([`codelets`]);
 //! twiddle multiplications are fused into them (the plan says where), with
-//! w^e = r^q·table[m] (a shift and one full multiplication by an entry of a
+//! w^e = r^q·table\[m\] (a shift and one full multiplication by an entry of a
 //! table of N/2k powers, computed once per executor and shared by clones).
 //!
 //! ```
@@ -23,6 +23,11 @@
 //! assert_eq!(y, x);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+
+/// This crate's README example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
 
 mod breakdown;
 pub mod codelets;

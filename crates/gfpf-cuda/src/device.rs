@@ -8,10 +8,10 @@ use std::sync::{Arc, Mutex};
 
 use cudarc::driver::{CudaContext, CudaModule, CudaStream};
 use cudarc::nvrtc::{CompileOptions, Ptx};
-use gfpf_field::DeviceConstants;
+use gfpf_kernels::DeviceConstants;
 
 use crate::CudaError;
-use crate::source::{module_name, translation_unit};
+use gfpf_kernels::{module_name, translation_unit};
 
 /// Environment variable naming a directory of prebuilt PTX
 /// (`cargo xtask build-kernels`): `<module>.sm_<major><minor>.ptx` there is
@@ -164,7 +164,7 @@ impl PtxCompiler {
         }
     }
 
-    /// Compiles one translation unit (see [`crate::source::translation_unit`])
+    /// Compiles one translation unit (see [`gfpf_kernels::translation_unit`])
     /// to PTX for compute capability (major, minor).
     pub fn compile(&self, name: &str, source: &str, (major, minor): (i32, i32)) -> Result<String, CudaError> {
         let arch = format!("compute_{major}{minor}");

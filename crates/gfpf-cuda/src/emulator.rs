@@ -14,13 +14,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use gfpf_field::{Element, Field};
+use gfpf_kernels::{DeviceConstants, Kernel, base_sizes, module_name, translation_unit};
 use gfpf_plan::{Direction, Order, Plan};
 
 use crate::CudaError;
 use crate::layout::{from_digit_major, to_digit_major};
 use crate::params::StageParams;
 use crate::prepared::Prepared;
-use crate::source::{Kernel, base_sizes, module_name, translation_unit};
 
 /// The C++ compiler the emulator uses: `$CXX`, else `c++`.
 pub fn host_compiler() -> String {
@@ -51,7 +51,7 @@ impl HostKernels {
     /// Compiles (or reuses, keyed by a hash of the source) the kernels of
     /// `field` for every base size 2 … 2k into `dir`, and loads them.
     pub fn build<const K: usize>(field: &Field<K>, dir: &Path) -> Result<Self, CudaError> {
-        let constants = field.device_constants();
+        let constants = DeviceConstants::of(field);
         let radices = base_sizes(K);
         let source = translation_unit(&constants, &radices, true);
         let mut hasher = DefaultHasher::new();

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaFunction, CudaSlice, DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg};
 use gfpf_field::{Element, Field};
+use gfpf_kernels::DeviceConstants;
 use gfpf_plan::{Direction, Order, Plan};
 
 use crate::device::CudaDevice;
@@ -111,7 +112,7 @@ impl<const K: usize> CudaFft<K> {
         order: Order,
     ) -> Result<Self, CudaError> {
         let prepared = Prepared::new(field, n, direction, order)?;
-        let constants = field.device_constants();
+        let constants = DeviceConstants::of(field);
         let mut functions = Vec::new();
         for launch in prepared.launches_for(n)? {
             if functions.iter().any(|(k, _)| *k == launch.kernel) {

@@ -6,8 +6,8 @@
 //!   device, asynchronously on the device's stream, so they chain without
 //!   host copies.
 //! * One kernel per stage: one thread per base DFT_K through the generated
-//!   CUDA codelets (kernels/generated/codelets.cuh), twiddles fused as the
-//!   plan says, the field's arithmetic (kernels/gfpf_field.cuh) specialised
+//!   CUDA codelets of gfpf-kernels, twiddles fused as the
+//!   plan says, the field's arithmetic (gfpf-kernels) specialised
 //!   to k and r at compile time.
 //! * Kernels are compiled at run time with NVRTC (or nvcc), or loaded from
 //!   prebuilt PTX (`GFPF_PTX_DIR`, `cargo xtask build-kernels`), once per
@@ -18,16 +18,23 @@
 //! * [`EmulatedFft`] runs the same kernels compiled as C++ on the host, so the
 //!   kernels are tested without a GPU.
 //!
-//! ```no_run
-//! use gfpf_cuda::{CudaDevice, CudaFft};
+//! ```
+//! use gfpf_cuda::{CudaDevice, CudaError, CudaFft};
 //! use gfpf_field::{Field, Preset};
 //! use gfpf_plan::{Direction, Order};
 //!
 //! let field = Field::<8>::preset(Preset::T8)?;
-//! let device = CudaDevice::try_new(0)?; // Err(NoCudaDevice) without a GPU
-//! let fft = CudaFft::try_new(&device, &field, 1 << 16, Direction::Forward, Order::Natural)?;
-//! let mut data = vec![field.one(); 1 << 16];
-//! fft.process(&mut data)?;
+//! match CudaDevice::try_new(0) {
+//!     Ok(device) => {
+//!         let fft = CudaFft::try_new(&device, &field, 1 << 16, Direction::Forward, Order::Natural)?;
+//!         let mut data = vec![field.one(); 1 << 16];
+//!         fft.process(&mut data)?;
+//!         assert_eq!(data[0], field.from_u64(1 << 16)); // the sum of the inputs
+//!     }
+//!     // No driver or no GPU here: a typed error, never a panic.
+//!     Err(CudaError::NoCudaDevice { reason }) => println!("no GPU: {reason}"),
+//!     Err(e) => return Err(e.into()),
+//! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -38,11 +45,10 @@ mod fft;
 mod layout;
 pub mod params;
 mod prepared;
-pub mod source;
 
 pub use device::{CudaDevice, PTX_DIR_ENV, PtxCompiler, cuda_unavailable};
 pub use emulator::{EmulatedFft, HostKernels, emulator_unavailable, host_compiler};
 pub use error::CudaError;
 pub use fft::{CudaFft, DeviceBuffer, THREADS_PER_BLOCK};
+pub use gfpf_kernels::Kernel;
 pub use layout::{from_digit_major, to_digit_major};
-pub use source::Kernel;

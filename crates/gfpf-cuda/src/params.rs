@@ -3,7 +3,7 @@
 
 use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, StageKind, TwiddlePlacement};
 
-use crate::source::Kernel;
+use gfpf_kernels::Kernel;
 
 /// The most radices a plan can have (N < 2^64, every radix ≥ 2).
 pub const MAX_RADICES: usize = 64;

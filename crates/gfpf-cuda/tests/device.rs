@@ -115,8 +115,7 @@ macro_rules! identity_tests {
     };
 }
 
-identity_tests!(t2 T2 2, t4 T4 4, t8 T8 8, t16 T16 16, t32 T32 32, t64 T64 64, t128 T128 128,
-    p4 P4 4, p8 P8 8, p16 P16 16, p32 P32 32, p64 P64 64, p128 P128 128);
+gfpf_field::for_each_preset!(identity_tests!());
 
 /// Transforms chained on the device without host copies: forward then
 /// inverse on one resident buffer gives the input back.

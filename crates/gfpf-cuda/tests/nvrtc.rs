@@ -9,8 +9,8 @@
 //! 64–128 digits); those sizes need a cooperative kernel, not a faster test.
 
 use gfpf_cuda::PtxCompiler;
-use gfpf_cuda::source::{base_sizes, module_name, translation_unit};
 use gfpf_field::{Field, Preset};
+use gfpf_kernels::{DeviceConstants, base_sizes, module_name, translation_unit};
 
 fn nvrtc_unavailable() -> Option<String> {
     // SAFETY: only tries to open the NVRTC library with libloading.
@@ -18,13 +18,23 @@ fn nvrtc_unavailable() -> Option<String> {
         .then(|| "the NVRTC library (libnvrtc.so) was not found".to_owned())
 }
 
+/// The largest k whose modules this test compiles.
+const NVRTC_MAX_K: usize = 16;
+
 fn compiles<const K: usize>(preset: Preset) {
     if let Some(why) = nvrtc_unavailable() {
         eprintln!("SKIPPED (nvrtc, {}): {why}", preset.name());
         return;
     }
+    if K > NVRTC_MAX_K {
+        eprintln!(
+            "SKIPPED (nvrtc, {}): k > {NVRTC_MAX_K} (see the module doc)",
+            preset.name()
+        );
+        return;
+    }
     let field = Field::<K>::preset(preset).unwrap();
-    let c = field.device_constants();
+    let c = DeviceConstants::of(&field);
     // One module per base size, as the executor loads them.
     for radix in base_sizes(K) {
         let name = module_name(&c, &[radix]);
@@ -52,4 +62,4 @@ macro_rules! nvrtc_tests {
     };
 }
 
-nvrtc_tests!(t2 T2 2, t4 T4 4, t8 T8 8, t16 T16 16, p4 P4 4, p8 P8 8, p16 P16 16);
+gfpf_field::for_each_preset!(nvrtc_tests!());

@@ -148,15 +148,8 @@ fn main() {
         if only.as_deref().is_some_and(|o| o != preset.name()) {
             continue;
         }
-        match preset.k() {
-            2 => tour::<2>(preset, products, compare),
-            4 => tour::<4>(preset, products, compare),
-            8 => tour::<8>(preset, products, compare),
-            16 => tour::<16>(preset, products, compare),
-            32 => tour::<32>(preset, products, compare),
-            64 => tour::<64>(preset, products, compare),
-            128 => tour::<128>(preset, products, compare),
-            k => unreachable!("preset with k = {k}"),
-        }
+        gfpf_field::dispatch_k!(preset.k(), K => tour::<K>(preset, products, compare), _ => {
+            unreachable!("every preset's k is compiled")
+        })
     }
 }

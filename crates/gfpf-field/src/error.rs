@@ -9,7 +9,7 @@ use thiserror::Error;
 #[non_exhaustive]
 pub enum FieldError {
     /// The preset name is not one of [`crate::Preset::ALL`].
-    #[error("unknown prime preset {0:?} (known: t2 t4 t8 t16 t32 t64 t128 p4 p8 p16 p32 p64 p128)")]
+    #[error("unknown prime preset {0:?} (known: {known})", known = crate::Preset::names())]
     UnknownPreset(String),
     /// The preset has k digits but the element type was instantiated with another count.
     #[error("preset {preset} has k = {preset_k} digits but Field<{requested_k}> was requested")]

@@ -399,13 +399,11 @@ impl<const K: usize> Field<K> {
     }
 
     /// The constants another implementation of this field's multiplication
-    /// needs to reproduce it bit for bit (the CUDA kernels of gfpf-cuda are
-    /// compiled with them).
-    pub fn device_constants(&self) -> DeviceConstants {
+    /// needs to reproduce it bit for bit (gfpf-kernels compiles the CUDA
+    /// kernels with them).
+    pub fn mul_constants(&self) -> MulConstants {
         let words = |a: Acc192| [a.lo as u64, (a.lo >> 64) as u64, a.hi];
-        DeviceConstants {
-            k: K,
-            r: self.r,
+        MulConstants {
             r_normalized: self.r_div.normalized(),
             r_reciprocal: self.r_div.reciprocal(),
             r_shift: self.r_div.shift(),
@@ -438,8 +436,8 @@ impl<const K: usize> Field<K> {
     }
 }
 
-/// What a reimplementation of [`Field::mul`] (a GPU kernel) needs, from
-/// [`Field::device_constants`].
+/// What a reimplementation of [`Field::mul`] (a GPU kernel) needs besides r
+/// and k, from [`Field::mul_constants`].
 ///
 /// The product of canonical x and y is computed as in `gfpf_field`: the
 /// negacyclic coefficients u_i = Σ_{j≤i} x_j·y_{i−j} − Σ_{j>i} x_j·y_{i+k−j} as
@@ -448,11 +446,7 @@ impl<const K: usize> Field<K> {
 /// one carry chain of divisions by r (Möller–Granlund with `r_reciprocal`),
 /// the carry out of r^k subtracted (r^k = −1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct DeviceConstants {
-    /// The number of digits k.
-    pub k: usize,
-    /// The radix r.
-    pub r: u64,
+pub struct MulConstants {
     /// r shifted left by `r_shift` (top bit set).
     pub r_normalized: u64,
     /// floor((2^128 − 1) / r_normalized) − 2^64.

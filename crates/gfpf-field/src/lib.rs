@@ -29,9 +29,15 @@
 //! # Ok::<(), gfpf_field::FieldError>(())
 //! ```
 
+/// This crate's README example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 mod arith;
 mod conv;
 mod convert;
+mod dispatch;
 mod element;
 mod error;
 mod field;
@@ -41,11 +47,11 @@ mod wide;
 
 pub use conv::MulMethod;
 pub use convert::DisplayElement;
+pub use dispatch::DIGIT_COUNTS;
 pub use element::Element;
 pub use error::FieldError;
 pub use field::{
-    CONVOLUTION_MIN_K_THREE_PRIMES, CONVOLUTION_MIN_K_TWO_PRIMES, DeviceConstants, Field, MulKernel,
-    ROOT_TABLE_MAX_LOG2,
+    CONVOLUTION_MIN_K_THREE_PRIMES, CONVOLUTION_MIN_K_TWO_PRIMES, Field, MulConstants, MulKernel, ROOT_TABLE_MAX_LOG2,
 };
 pub use preset::Preset;
 pub use sparse::{MAX_SPARSE_TERMS, SparseRadix, SparseTerm};

@@ -29,6 +29,32 @@ pub enum Preset {
     P128,
 }
 
+/// Calls a macro with the list of every preset, once: `name Variant k`,
+/// comma-separated, in [`Preset::ALL`]'s order. The one place test suites and
+/// tools that need a module or a const generic per preset take the list from,
+/// so that adding a preset touches only this file.
+///
+/// `for_each_preset!(path::to::callback!(prefix tokens))` expands to
+/// `path::to::callback!(prefix tokens t2 T2 2, t4 T4 4, …, p128 P128 128)`.
+///
+/// ```
+/// macro_rules! digit_counts {
+///     ($($name:ident $variant:ident $k:literal),*) => { [$(($k, stringify!($name))),*] };
+/// }
+/// let table = gfpf_field::for_each_preset!(digit_counts!());
+/// assert_eq!(table.len(), gfpf_field::Preset::ALL.len());
+/// assert_eq!(table[2], (8, "t8"));
+/// ```
+#[macro_export]
+macro_rules! for_each_preset {
+    ($($callback:ident)::+ ! ( $($prefix:tt)* )) => {
+        $($callback)::+ ! { $($prefix)*
+            t2 T2 2, t4 T4 4, t8 T8 8, t16 T16 16, t32 T32 32, t64 T64 64, t128 T128 128,
+            p4 P4 4, p8 P8 8, p16 P16 16, p32 P32 32, p64 P64 64, p128 P128 128
+        }
+    };
+}
+
 struct PresetData {
     name: &'static str,
     sparse: SparseRadix,
@@ -125,6 +151,11 @@ impl Preset {
     /// The 2-adic valuation of p - 1 (from the tables; verified by the tests).
     pub const fn two_adicity(self) -> u32 {
         self.data().two_adicity
+    }
+
+    /// Every preset's name, space-separated, in [`Preset::ALL`]'s order.
+    pub fn names() -> String {
+        Self::ALL.map(Preset::name).join(" ")
     }
 
     /// Looks a preset up by name (case-insensitive).

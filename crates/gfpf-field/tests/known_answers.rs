@@ -1,54 +1,32 @@
-//! The canonical root tower and arithmetic against shared/testdata: every file's
-//! p, 2-adicity, non-residue, ω_max and ω_N, and its DFT recomputed naively.
+//! The canonical root tower and arithmetic against the known-answer files of
+//! testdata/ (a copy of shared/testdata): every file's p, 2-adicity,
+//! non-residue, ω_max and ω_N, and its DFT recomputed naively.
 
-mod common;
+use gfpf_field::{Field, Preset};
+use gfpf_testkit::known::{KnownAnswerFile, known_answer_files};
 
-use gfpf_field::{Element, Field};
-use rug::Integer;
-use serde_json::Value;
-
-fn big(v: &Value) -> Integer {
-    let s = v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string());
-    s.parse().expect("decimal")
-}
-
-fn check_file<const K: usize>(json: &Value, file: &str) {
-    let f = Field::<K>::from_name(json["prime"].as_str().unwrap()).unwrap();
-    assert_eq!(f.r(), big(&json["r"]), "{file}: r");
-    assert_eq!(*f.p(), big(&json["p"]), "{file}: p");
-    assert_eq!(
-        f.two_adicity() as u64,
-        json["two_adicity"].as_u64().unwrap(),
-        "{file}: v"
-    );
-    assert_eq!(f.nonresidue(), json["nonresidue"].as_u64().unwrap(), "{file}: g");
-    assert_eq!(
-        f.to_integer(&f.omega_max()),
-        big(&json["omega_max"]),
-        "{file}: omega_max"
-    );
-    let n = json["n"].as_u64().unwrap() as usize;
+fn check_file<const K: usize>(known: &KnownAnswerFile) {
+    let file = &known.file;
+    let f = Field::<K>::from_name(&known.prime).unwrap();
+    assert_eq!(f.r(), known.r, "{file}: r");
+    assert_eq!(*f.p(), known.p, "{file}: p");
+    assert_eq!(f.two_adicity(), known.two_adicity, "{file}: v");
+    assert_eq!(f.nonresidue(), known.nonresidue, "{file}: g");
+    assert_eq!(f.to_integer(&f.omega_max()), known.omega_max, "{file}: omega_max");
+    let n = known.n;
     let omega = f.root_of_unity(n.trailing_zeros()).unwrap();
-    assert_eq!(f.to_integer(&omega), big(&json["omega"]), "{file}: omega_N");
+    assert_eq!(f.to_integer(&omega), known.omega, "{file}: omega_N");
 
-    let parse = |key: &str| -> Vec<Element<K>> {
-        json[key]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| f.parse(v.as_str().unwrap()).unwrap())
-            .collect()
-    };
-    let (input, output) = (parse("input"), parse("output"));
-    assert_eq!(input.len(), n);
+    let answer = known.elements(&f).unwrap();
+    assert_eq!(answer.input.len(), n);
     // Naive DFT y_i = Σ_j x_j ω^(ij), powers of ω tabulated once.
     let mut powers = vec![f.one(); n];
     for i in 1..n {
         powers[i] = f.mul(&powers[i - 1], &omega);
     }
-    for (i, want) in output.iter().enumerate() {
+    for (i, want) in answer.output.iter().enumerate() {
         let mut acc = f.zero();
-        for (j, x) in input.iter().enumerate() {
+        for (j, x) in answer.input.iter().enumerate() {
             acc = f.add(&acc, &f.mul(x, &powers[(i * j) % n]));
         }
         assert_eq!(acc, *want, "{file}: output {i}");
@@ -57,31 +35,14 @@ fn check_file<const K: usize>(json: &Value, file: &str) {
 
 #[test]
 fn every_known_answer_file() {
-    let dir = common::testdata_path("");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
+    let files = known_answer_files().unwrap();
     assert!(
         files.len() >= 10,
-        "expected the shared known-answer files in {}",
-        dir.display()
+        "expected the shared known-answer files, found {}",
+        files.len()
     );
-    for path in files {
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let json: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        match json["k"].as_u64().unwrap() {
-            2 => check_file::<2>(&json, &name),
-            4 => check_file::<4>(&json, &name),
-            8 => check_file::<8>(&json, &name),
-            16 => check_file::<16>(&json, &name),
-            32 => check_file::<32>(&json, &name),
-            64 => check_file::<64>(&json, &name),
-            128 => check_file::<128>(&json, &name),
-            k => panic!("{name}: unexpected k = {k}"),
-        }
+    for known in &files {
+        gfpf_field::dispatch_k!(known.k, K => check_file::<K>(known), _ => panic!("{}: unexpected k = {}", known.file, known.k));
     }
 }
 
@@ -128,17 +89,7 @@ fn tower_laws<const K: usize>(name: &str) {
 
 #[test]
 fn tower_laws_on_every_preset() {
-    tower_laws::<2>("t2");
-    tower_laws::<4>("t4");
-    tower_laws::<8>("t8");
-    tower_laws::<16>("t16");
-    tower_laws::<32>("t32");
-    tower_laws::<64>("t64");
-    tower_laws::<128>("t128");
-    tower_laws::<4>("p4");
-    tower_laws::<8>("p8");
-    tower_laws::<16>("p16");
-    tower_laws::<32>("p32");
-    tower_laws::<64>("p64");
-    tower_laws::<128>("p128");
+    for preset in Preset::ALL {
+        gfpf_field::dispatch_k!(preset.k(), K => tower_laws::<K>(preset.name()), _ => unreachable!());
+    }
 }

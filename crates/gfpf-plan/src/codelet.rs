@@ -18,14 +18,14 @@
 /// One operation of a codelet on its K-element working vector x.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CodeletOp {
-    /// (x[a], x[b]) ← (x[a] + x[b], x[a] − x[b]).
+    /// (x\[a\], x\[b\]) ← (x\[a\] + x\[b\], x\[a\] − x\[b\]).
     Butterfly {
         /// First position.
         a: usize,
         /// Second position.
         b: usize,
     },
-    /// x[a] ← x[a]·ρ^j, ρ the codelet's primitive K-th root (0 < j < K; in
+    /// x\[a\] ← x\[a\]·ρ^j, ρ the codelet's primitive K-th root (0 < j < K; in
     /// GF(r^k + 1), ρ = r^(±2k/K), a shift).
     MulRootPower {
         /// Position.
@@ -33,12 +33,12 @@ pub enum CodeletOp {
         /// The power of ρ.
         j: usize,
     },
-    /// x[a] ← x[a]·t_a, t_a the twiddle the caller supplies for slot a.
+    /// x\[a\] ← x\[a\]·t_a, t_a the twiddle the caller supplies for slot a.
     Twiddle {
         /// Position, which is also the twiddle's slot.
         a: usize,
     },
-    /// x[a] ↔ x[b].
+    /// x\[a\] ↔ x\[b\].
     Swap {
         /// First position.
         a: usize,
@@ -53,9 +53,9 @@ pub enum CodeletOp {
 pub enum CodeletTwiddles {
     /// Plain DFT_K.
     None,
-    /// x[a] ·= t_a before the DFT (decimation-in-time stages, FFTW's t1).
+    /// x\[a\] ·= t_a before the DFT (decimation-in-time stages, FFTW's t1).
     Inputs,
-    /// y[a] ·= t_a after the DFT (decimation-in-frequency stages).
+    /// y\[a\] ·= t_a after the DFT (decimation-in-frequency stages).
     Outputs,
 }
 

@@ -52,7 +52,7 @@ pub fn rust_codelets() -> String {
         "//! list; `_twiddle_inputs` / `_twiddle_outputs` fuse the stage's twiddles. The CUDA"
     )
     .unwrap();
-    writeln!(w, "//! twins are in kernels/generated/codelets.cuh.").unwrap();
+    writeln!(w, "//! twins are in gfpf-kernels, kernels/generated/codelets.cuh.").unwrap();
     writeln!(w).unwrap();
     writeln!(w, "use super::{{CodeletFn, CodeletOps}};").unwrap();
     writeln!(w, "use gfpf_plan::CodeletTwiddles;").unwrap();
@@ -202,8 +202,9 @@ pub fn codelet_counts_markdown() -> String {
          with every ρ^0 removed, and a final list of disjoint swaps for the bit reversal (ISSAC\n\
          2019 §4.3, Algorithm 3). `cargo xtask codegen` emits each program as Rust\n\
          (`crates/gfpf-cpu/src/codelets/generated.rs`) and CUDA C\n\
-         (`kernels/generated/codelets.cuh`), plus two twiddle-fused variants per K (K − 1\n\
-         twiddle multiplications on the inputs, FFTW's t1, or on the outputs)."
+         (`crates/gfpf-kernels/kernels/generated/codelets.cuh`), plus two twiddle-fused\n\
+         variants per K (K − 1 twiddle multiplications on the inputs, FFTW's t1, or on the\n\
+         outputs)."
     )
     .unwrap();
     writeln!(w).unwrap();

@@ -36,6 +36,11 @@
 //! # Ok::<(), gfpf_plan::PlanError>(())
 //! ```
 
+/// This crate's README example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 pub mod codelet;
 pub mod emit;
 mod eval;

@@ -328,7 +328,7 @@ impl Plan {
     }
 
     /// Splits a twiddle exponent e < N as e = q·M + m (M = N/2k, m < M), so
-    /// that w^e = r^(±q) · table[m], with w^M = ω_N^(±N/2k) = r^(±1). Returns
+    /// that w^e = r^(±q) · table\[m\], with w^M = ω_N^(±N/2k) = r^(±1). Returns
     /// (q, m); q < 2k.
     pub fn split_exponent(&self, e: usize) -> (usize, usize) {
         // M = N/2k is a power of two (1 when N ≤ 2k): a shift and a mask, no

@@ -1,7 +1,8 @@
-//! The checked-in CUDA codelets (kernels/generated/codelets.cuh), compiled as
-//! host C++ with the CUDA qualifiers defined away, compute exactly what the
-//! codelet programs compute: the GPU's base cases are checked on every
-//! machine with a C++ compiler, GPU or not. Skips (visibly) without `c++`.
+//! The CUDA codelets as the generator emits them (`cargo xtask codegen --check`
+//! keeps gfpf-kernels' `kernels/generated/codelets.cuh` equal to this text),
+//! compiled as host C++ with the CUDA qualifiers defined away, compute exactly
+//! what the codelet programs compute: the GPU's base cases are checked on
+//! every machine with a C++ compiler, GPU or not. Skips (visibly) without `c++`.
 
 mod common;
 
@@ -60,17 +61,17 @@ int main() {
 fn cuda_codelets_compiled_for_the_host_match_the_programs() {
     let compiler = std::env::var("CXX").unwrap_or_else(|_| "c++".into());
     if Command::new(&compiler).arg("--version").output().is_err() {
-        eprintln!("SKIPPED: no C++ compiler `{compiler}` to compile kernels/generated/codelets.cuh for the host");
+        eprintln!("SKIPPED: no C++ compiler `{compiler}` to compile the CUDA codelets for the host");
         return;
     }
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let dir = std::env::temp_dir().join(format!("gfpf-codelets-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("harness.cpp"), HARNESS).unwrap();
+    std::fs::write(dir.join("codelets.cuh"), gfpf_plan::emit::cuda_codelets()).unwrap();
     let exe = dir.join("harness");
     let status = Command::new(&compiler)
         .args(["-std=c++17", "-O1", "-I"])
-        .arg(root.join("kernels/generated"))
+        .arg(&dir)
         .arg(dir.join("harness.cpp"))
         .arg("-o")
         .arg(&exe)

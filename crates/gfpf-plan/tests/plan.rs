@@ -89,18 +89,14 @@ fn plans_equal_naive_dft_over_field_presets() {
 /// The known-answer files of the presets the tests have rings for.
 #[test]
 fn plans_reproduce_known_answers() {
-    fn arrays(name: &str) -> (Vec<String>, Vec<String>) {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../testdata/{name}.json"));
-        let text = std::fs::read_to_string(&path).unwrap();
-        let array = |key: &str| -> Vec<String> {
-            let start = text.find(&format!("\"{key}\": [")).unwrap() + key.len() + 5;
-            let end = start + text[start..].find(']').unwrap();
-            text[start..end]
-                .split(',')
-                .map(|s| s.trim().trim_matches('"').to_string())
-                .collect()
-        };
-        (array("input"), array("output"))
+    fn arrays(file: &str) -> (Vec<String>, Vec<String>) {
+        let known = gfpf_testkit::known::known_answer_files()
+            .unwrap()
+            .into_iter()
+            .find(|f| f.file == format!("{file}.json"))
+            .unwrap_or_else(|| panic!("{file}.json is not in testdata/"));
+        let strings = |v: &[_]| v.iter().map(ToString::to_string).collect();
+        (strings(&known.input), strings(&known.output))
     }
     macro_rules! check {
         ($file:literal, $tower:expr, $elem:ident, $field:ident, $k:literal) => {{

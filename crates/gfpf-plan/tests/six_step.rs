@@ -46,18 +46,13 @@ fn six_step_equals_dft_over_field_presets() {
 
 #[test]
 fn six_step_reproduces_the_t8_known_answer() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/dft_t8_n256.json");
-    let text = std::fs::read_to_string(path).unwrap();
-    // Tiny extraction of the two decimal arrays (no JSON dependency here).
-    let array = |key: &str| -> Vec<T8Elem> {
-        let start = text.find(&format!("\"{key}\": [")).unwrap() + key.len() + 5;
-        let end = start + text[start..].find(']').unwrap();
-        text[start..end]
-            .split(',')
-            .map(|s| T8Elem(t8().parse(s.trim().trim_matches('"')).unwrap()))
-            .collect()
-    };
-    let (input, output) = (array("input"), array("output"));
+    let known = gfpf_testkit::known::known_answers(t8()).unwrap();
+    let known = known
+        .iter()
+        .find(|k| k.n == 256)
+        .expect("dft_t8_n256.json in testdata/");
+    let array = |v: &[gfpf_field::Element<8>]| -> Vec<T8Elem> { v.iter().map(|&e| T8Elem(e)).collect() };
+    let (input, output) = (array(&known.input), array(&known.output));
     let f = Formula::six_step(256, 16).unwrap();
     assert_eq!(evaluate(&f, &T8Tower, &input), output);
 }

@@ -28,6 +28,11 @@
 //! # Ok::<(), gfpf_small::SmallError>(())
 //! ```
 
+/// This crate's README example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 mod barrett;
 mod crt;
 mod error;

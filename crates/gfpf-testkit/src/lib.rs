@@ -12,7 +12,21 @@
 //! forward = id in both orders; the convolution theorem; linearity; batches;
 //! dirty scratch buffers; errors for bad lengths. An executor that is not
 //! usable here (no GPU) makes every test print why and return.
+//!
+//! The oracles and the known answers agree with each other:
+//!
+//! ```
+//! use gfpf_field::{Field, Preset};
+//! use gfpf_testkit::{known::known_answers, oracle::{naive_dft, rug_radix2_fft}};
+//!
+//! let field = Field::<8>::preset(Preset::T8).unwrap();
+//! for answer in known_answers(&field).unwrap() {
+//!     assert_eq!(naive_dft(&field, &answer.input, false), answer.output);
+//!     assert_eq!(rug_radix2_fft(&field, &answer.input), answer.output);
+//! }
+//! ```
 
+pub mod known;
 pub mod oracle;
 pub mod suite;
 
@@ -51,9 +65,7 @@ pub trait Executor {
 #[macro_export]
 macro_rules! executor_suite {
     ($exec:ty) => {
-        $crate::executor_suite!(@presets $exec;
-            t2 T2 2, t4 T4 4, t8 T8 8, t16 T16 16, t32 T32 32, t64 T64 64, t128 T128 128,
-            p4 P4 4, p8 P8 8, p16 P16 16, p32 P32 32, p64 P64 64, p128 P128 128);
+        ::gfpf_field::for_each_preset!($crate::executor_suite!(@presets $exec;));
     };
     (@presets $exec:ty; $($name:ident $preset:ident $k:literal),*) => {
         $(

@@ -33,10 +33,17 @@
 //! # Ok::<(), gfpf::Error>(())
 //! ```
 
-/// The README's examples, compiled and run as doctests.
-#[doc = include_str!("../../../README.md")]
+/// The repository README's examples, compiled and run as doctests (the
+/// `cfg` comes first, so the file outside this crate is read only when
+/// doctesting in the repository, never when building the package).
 #[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
+
+/// This crate's README example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct CrateReadmeDoctests;
 
 mod device;
 mod error;

@@ -20,7 +20,7 @@ pub struct RingOptions {
     pub algorithm: MulAlgorithm,
 }
 
-/// GF(p)[x] for one field: cheap to clone (shared), thread-safe; FFT plans
+/// GF(p)\[x\] for one field: cheap to clone (shared), thread-safe; FFT plans
 /// and twiddle vectors of each size are built on first use and kept.
 ///
 /// Products of any lengths: schoolbook when the shorter operand has at most
@@ -50,12 +50,12 @@ impl<const K: usize> fmt::Debug for PolyRing<K> {
 }
 
 impl<const K: usize> PolyRing<K> {
-    /// GF(p)[x] with the default options.
+    /// GF(p)\[x\] with the default options.
     pub fn new(field: &Field<K>) -> Result<Self, Error> {
         Self::with_options(field, RingOptions::default())
     }
 
-    /// GF(p)[x] with the given device, threading and algorithm.
+    /// GF(p)\[x\] with the given device, threading and algorithm.
     pub fn with_options(field: &Field<K>, options: RingOptions) -> Result<Self, Error> {
         let device = options.device.resolve()?;
         let mul = PolyMul::new(field)?.with_threading(options.threading);

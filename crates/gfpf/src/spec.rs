@@ -10,7 +10,7 @@ use crate::Error;
 
 /// The digit counts k for which gfpf compiles its arithmetic (p has 64 to
 /// 8192 bits).
-pub const SUPPORTED_K: [usize; 7] = [2, 4, 8, 16, 32, 64, 128];
+pub const SUPPORTED_K: [usize; 7] = gfpf_field::DIGIT_COUNTS;
 
 /// A field named at run time: one of the 13 presets, or a custom p = r^k + 1
 /// with r given in sparse form (checked prime when built).
@@ -67,16 +67,11 @@ impl FieldSpec {
 
     /// Builds the field (checking a custom one) and runs `visitor` on it.
     pub fn visit<V: FieldVisitor>(&self, visitor: V) -> Result<V::Output, Error> {
-        match self.k() {
-            2 => Ok(visitor.visit(self.field::<2>()?)),
-            4 => Ok(visitor.visit(self.field::<4>()?)),
-            8 => Ok(visitor.visit(self.field::<8>()?)),
-            16 => Ok(visitor.visit(self.field::<16>()?)),
-            32 => Ok(visitor.visit(self.field::<32>()?)),
-            64 => Ok(visitor.visit(self.field::<64>()?)),
-            128 => Ok(visitor.visit(self.field::<128>()?)),
-            k => Err(Error::UnsupportedDigitCount(k)),
-        }
+        gfpf_field::dispatch_k!(
+            self.k(),
+            K => Ok(visitor.visit(self.field::<K>()?)),
+            _ => Err(Error::UnsupportedDigitCount(self.k())),
+        )
     }
 
     /// The field with K digits; an error if K is not this spec's k.

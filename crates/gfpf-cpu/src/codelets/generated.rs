@@ -3,7 +3,7 @@
 //! Unrolled DFT_K codelets (K = 2 … 256) from `gfpf_plan::Codelet`: DFT_2 butterflies,
 //! multiplications by powers of the root ρ = ω_K (shifts by powers of r), a final swap
 //! list; `_twiddle_inputs` / `_twiddle_outputs` fuse the stage's twiddles. The CUDA
-//! twins are in kernels/generated/codelets.cuh.
+//! twins are in gfpf-kernels, kernels/generated/codelets.cuh.
 
 use super::{CodeletFn, CodeletOps};
 use gfpf_plan::CodeletTwiddles;

@@ -16,12 +16,12 @@ pub trait CodeletOps {
     /// (monomorphises) only codelets up to it, which keeps the generic code
     /// for small fields small.
     const MAX_RADIX: usize = usize::MAX;
-    /// (x[a], x[b]) ← (x[a] + x[b], x[a] − x[b]).
+    /// (x\[a\], x\[b\]) ← (x\[a\] + x\[b\], x\[a\] − x\[b\]).
     fn butterfly(&self, x: &mut [Self::Elem], a: usize, b: usize);
-    /// x[a] ← x[a]·ρ^j, ρ the primitive `radix`-th root of the transform's
+    /// x\[a\] ← x\[a\]·ρ^j, ρ the primitive `radix`-th root of the transform's
     /// direction.
     fn mul_root_power(&self, x: &mut [Self::Elem], a: usize, j: usize, radix: usize);
-    /// x[a] ← x[a]·t_a, the a-th twiddle of the current call.
+    /// x\[a\] ← x\[a\]·t_a, the a-th twiddle of the current call.
     fn twiddle(&self, x: &mut [Self::Elem], a: usize);
 }
 

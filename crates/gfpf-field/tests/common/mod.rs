@@ -56,10 +56,3 @@ pub fn arb_element<const K: usize>(f: &'static Field<K>) -> BoxedStrategy<Elemen
     ]
     .boxed()
 }
-
-/// Reads a file of ../../testdata (the repository's copy of shared/testdata).
-pub fn testdata_path(name: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata")
-        .join(name)
-}
