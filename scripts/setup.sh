@@ -1,0 +1,55 @@
+#!/bin/sh
+# Installs what building and testing gfpf needs beyond Rust, only where it is missing:
+#   sh scripts/setup.sh            m4 (rug builds GMP from source, and GMP's configure needs m4)
+#   sh scripts/setup.sh --test     also a C++ compiler (the CUDA kernels' host emulation and the
+#                                  CUDA codelets' host test compile C++ at run time)
+#   sh scripts/setup.sh --peers    also g++, FLINT and NTL (the NTL/FLINT comparison harness)
+# Prints nothing when everything is there. Uses apt-get, dnf, apk or brew; sudo when not root.
+set -eu
+want_cxx=0
+want_peers=0
+for arg in "$@"; do
+    case "$arg" in
+        --test) want_cxx=1 ;;
+        --peers) want_cxx=1; want_peers=1 ;;
+        -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+        *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
+    esac
+done
+
+have() { command -v "$1" >/dev/null 2>&1; }
+header() { for dir in /usr/include /usr/local/include /opt/homebrew/include; do [ -e "$dir/$1" ] && return 0; done; return 1; }
+
+if have apt-get; then manager=apt
+elif have dnf; then manager=dnf
+elif have apk; then manager=apk
+elif have brew; then manager=brew
+else manager=none
+fi
+
+# Package names per manager: m4, C++ compiler, FLINT headers, NTL headers.
+case "$manager" in
+    apt) pkgs="m4 g++ libflint-dev libntl-dev" ;;
+    dnf) pkgs="m4 gcc-c++ flint-devel ntl-devel" ;;
+    apk) pkgs="m4 g++ flint-dev ntl-dev" ;;
+    *) pkgs="m4 gcc flint ntl" ;;
+esac
+set -- $pkgs
+missing=""
+have m4 || missing="$missing $1"
+[ "$want_cxx" = 1 ] && ! have c++ && ! have g++ && missing="$missing $2"
+[ "$want_peers" = 1 ] && ! header flint/fmpz_mod_poly.h && missing="$missing $3"
+[ "$want_peers" = 1 ] && ! header NTL/ZZ_pX.h && missing="$missing $4"
+[ -z "$missing" ] && exit 0
+
+echo "setup.sh: installing$missing" >&2
+if [ "$(id -u)" = 0 ] || [ "$manager" = brew ]; then sudo=""; elif have sudo; then sudo="sudo"; else
+    echo "setup.sh: not root and no sudo: install$missing yourself" >&2; exit 1
+fi
+case "$manager" in
+    apt) $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null ;;
+    dnf) $sudo dnf install -y -q $missing ;;
+    apk) $sudo apk add -q $missing ;;
+    brew) brew install $missing ;;
+    none) echo "setup.sh: no known package manager: install$missing yourself" >&2; exit 1 ;;
+esac
