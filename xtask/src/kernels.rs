@@ -1,9 +1,9 @@
 //! `cargo xtask build-kernels`: regenerates the codelets, writes each kernel
 //! module's translation unit (one per preset and base size, as gfpf-cuda
-//! loads them) and compiles it to PTX for sm_80 and sm_90 with nvcc (or, where
-//! only the NVRTC library is present, with NVRTC). Point `GFPF_PTX_DIR` at the
-//! output directory to make gfpf-cuda load these instead of compiling at run
-//! time.
+//! loads them) and compiles it to machine code (cubin; `--ptx` adds PTX) for
+//! sm_80 and sm_90 with nvcc (or, where only the NVRTC library is present,
+//! with NVRTC). Point `GFPF_PTX_DIR` at the output directory to make
+//! gfpf-cuda load these instead of compiling at run time.
 
 use std::path::PathBuf;
 
@@ -28,6 +28,9 @@ pub struct BuildKernelsArgs {
     /// k = 64 and 128 presets take NVRTC many minutes each).
     #[arg(long, default_value_t = 256)]
     max_radix: usize,
+    /// Also write PTX (for other architectures; the driver JIT-compiles it).
+    #[arg(long)]
+    ptx: bool,
 }
 
 /// The compute capabilities PTX is built for.
@@ -75,14 +78,24 @@ pub fn run(args: &BuildKernelsArgs) -> Result<(), String> {
             let Some(compiler) = &compiler else { continue };
             for (major, minor) in ARCHS {
                 let started = std::time::Instant::now();
-                let ptx = compiler
-                    .compile(&name, &source, (major, minor))
+                if args.ptx {
+                    let ptx = compiler
+                        .compile(&name, &source, (major, minor))
+                        .map_err(|e| e.to_string())?;
+                    let ptx_path = out.join(format!("{name}.sm_{major}{minor}.ptx"));
+                    std::fs::write(&ptx_path, ptx).map_err(|e| format!("cannot write {}: {e}", ptx_path.display()))?;
+                }
+                // Machine code: what gfpf-cuda loads first, with nothing left
+                // for the driver to compile.
+                let cubin = compiler
+                    .compile_cubin(&name, &source, (major, minor))
                     .map_err(|e| e.to_string())?;
-                let path = out.join(format!("{name}.sm_{major}{minor}.ptx"));
-                std::fs::write(&path, ptx).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                let cubin_path = out.join(format!("{name}.sm_{major}{minor}.cubin"));
+                std::fs::write(&cubin_path, cubin)
+                    .map_err(|e| format!("cannot write {}: {e}", cubin_path.display()))?;
                 println!(
                     "{} (DFT_{radix}, sm_{major}{minor}): {:.1} s",
-                    path.display(),
+                    cubin_path.display(),
                     started.elapsed().as_secs_f64()
                 );
             }

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use gfpf::cpu::{MulAlgorithm, PolyMul};
-use gfpf::{Direction, Fft, Field, FieldSpec, FieldVisitor, Order, Preset, Threading};
+use gfpf::{Device, Direction, Fft, Field, FieldSpec, FieldVisitor, Order, Preset, Threading};
 use gfpf_benches::gmp_fft::GmpFft;
 use gfpf_benches::poly_baselines::{MultiModularMul, kronecker_mul};
 use gfpf_benches::small_primes::SmallPrimeDft;
@@ -23,6 +23,11 @@ pub struct BenchArgs {
     /// Primes to time (repeatable; default t8, p8, t16).
     #[arg(long = "prime", value_name = "NAME", value_parser = crate::parse_spec)]
     primes: Vec<FieldSpec>,
+    /// cpu: ours against GMP and small primes on the host; cuda: transforms
+    /// on the GPU (CUDA events) beside all host cores; auto: cuda when a GPU
+    /// is usable.
+    #[arg(long, value_enum, default_value_t = crate::DeviceArg::Cpu)]
+    device: crate::DeviceArg,
 }
 
 /// One line of the report.
@@ -95,6 +100,7 @@ impl FieldVisitor for Measure<'_> {
             let input: Vec<_> = (0..n).map(|_| field.random(&mut rng)).collect();
             let ours = |threading| {
                 let fft = Fft::builder(&field, n)
+                    .device(Device::Cpu)
                     .threading(threading)
                     .build()
                     .expect("size checked");
@@ -191,6 +197,14 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         } else {
             vec![Preset::T8.into(), Preset::P8.into(), Preset::T16.into()]
         };
+    }
+    let gpu = match args.device {
+        crate::DeviceArg::Cpu => false,
+        crate::DeviceArg::Cuda => true,
+        crate::DeviceArg::Auto => gfpf::cuda_unavailable_reason().is_none(),
+    };
+    if gpu {
+        return crate::gpu_bench::run(&primes, args.quick);
     }
     let plan = if args.quick {
         Plan {

@@ -2,6 +2,7 @@
 //! from the command line. `gfpf --help` lists the subcommands.
 
 mod bench;
+mod gpu_bench;
 mod io;
 mod verify;
 
@@ -216,7 +217,7 @@ fn transform(args: TransformArgs, inverse: bool) -> Result<(), String> {
             }
             let input = args.input.as_deref().expect("clap requires IN");
             // Check the device before reading possibly large input.
-            Device::from(c.device).resolve().map_err(|e| e.to_string())?;
+            Device::from(c.device).resolve_for(K, 1).map_err(|e| e.to_string())?;
             let mut data = read_elements(&field, input, c.format)?;
             let n = data.len();
             if !n.is_power_of_two() {

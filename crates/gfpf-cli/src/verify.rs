@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use clap::Args;
-use gfpf::{Fft, Field, FieldSpec, FieldVisitor, Order, PolyRing, Preset, RingOptions, Threading};
+use gfpf::{Device, Fft, Field, FieldSpec, FieldVisitor, Order, PolyRing, Preset, RingOptions, Threading};
 use gfpf_testkit::oracle::{rug_polynomial_product, rug_radix2_fft, sample};
 
 /// Options of `gfpf verify`.
@@ -69,11 +69,13 @@ struct Outcome {
 impl FieldVisitor for Verify {
     type Output = Outcome;
     fn visit<const K: usize>(self, field: Field<K>) -> Outcome {
-        let Executor::Cpu(threading) = self.executor else {
-            unreachable!("only available executors are visited")
+        let (device, threading) = match self.executor {
+            Executor::Cpu(threading) => (Device::Cpu, threading),
+            Executor::Cuda => (Device::Cuda, Threading::Parallel),
         };
         let fft = |n: usize, order: Order| {
             Fft::builder(&field, n)
+                .device(device)
                 .order(order)
                 .threading(threading)
                 .build()
@@ -128,6 +130,9 @@ impl FieldVisitor for Verify {
             Ok(2 * (max as usize + 1))
         })();
         let products = (|| -> Check {
+            if device == Device::Cuda {
+                return Ok(0); // products do not run on the GPU yet
+            }
             let options = RingOptions {
                 threading,
                 ..RingOptions::default()
@@ -184,13 +189,8 @@ pub fn run(args: &VerifyArgs) -> Result<(), String> {
             Executor::Cpu(Threading::Serial),
             Executor::Cuda,
         ] {
-            if let Executor::Cuda = executor {
-                println!(
-                    "{:<8} {:<18} skipped: {}",
-                    spec.to_string(),
-                    executor.name(),
-                    gfpf::cuda_unavailable_reason()
-                );
+            if let (Executor::Cuda, Some(reason)) = (executor, gfpf::cuda_unavailable_reason()) {
+                println!("{:<8} {:<18} skipped: {reason}", spec.to_string(), executor.name());
                 continue;
             }
             let max_log2n = args

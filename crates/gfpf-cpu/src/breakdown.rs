@@ -117,7 +117,7 @@ impl<const K: usize> CpuFft<K> {
     pub fn breakdown(&self, data: &mut [Element<K>]) -> Result<Breakdown, CpuError> {
         let n = self.len();
         if data.len() != n {
-            return Err(CpuError::LengthNotMultiple { len: data.len(), n });
+            return Err(gfpf_executor::TransformError::LengthNotMultiple { len: data.len(), n }.into());
         }
         let plan = self.plan();
         let start = Instant::now();

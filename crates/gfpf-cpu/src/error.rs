@@ -1,52 +1,19 @@
 //! Errors of the CPU executor.
 
+use gfpf_executor::{ExecutorError, TransformError};
 use gfpf_field::FieldError;
 use gfpf_plan::PlanError;
 use thiserror::Error;
 
-/// Why a transform could not be planned or run.
+/// Why a transform or a product could not be planned or run: what every
+/// executor can refuse ([`TransformError`]), or a truncated-transform length.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum CpuError {
-    /// The size is not a power of two (or the base size is invalid).
+    /// A refusal every executor shares: size, 2-adicity, memory, batch
+    /// length, scratch length.
     #[error(transparent)]
-    Plan(#[from] PlanError),
-    /// A field operation failed while building the plan's constants.
-    #[error(transparent)]
-    Field(#[from] FieldError),
-    /// N = 2^m needs a primitive N-th root of unity, which exists only for
-    /// m ≤ v, the 2-adicity of p − 1.
-    #[error("transform size {n} exceeds 2^{two_adicity}, the largest power of two dividing p - 1")]
-    AboveTwoAdicity {
-        /// N.
-        n: usize,
-        /// v.
-        two_adicity: u32,
-    },
-    /// N elements (or the twiddle table) cannot be allocated on this machine.
-    #[error("transform size {n} needs more memory than can be allocated ({what})")]
-    TooLarge {
-        /// N.
-        n: usize,
-        /// What could not be allocated.
-        what: &'static str,
-    },
-    /// A batch's length must be a multiple of N.
-    #[error("data length {len} is not a multiple of the transform size {n}")]
-    LengthNotMultiple {
-        /// The slice length.
-        len: usize,
-        /// N.
-        n: usize,
-    },
-    /// The caller's scratch buffer is shorter than [`crate::CpuFft::scratch_len`].
-    #[error("scratch buffer has {len} elements, the plan needs {needed}")]
-    ScratchTooShort {
-        /// Its length.
-        len: usize,
-        /// What the plan needs.
-        needed: usize,
-    },
+    Transform(#[from] TransformError),
     /// A truncated transform of `n` values on a buffer of `size` elements
     /// needs size a power of two and 1 ≤ n ≤ size.
     #[error(
@@ -58,4 +25,25 @@ pub enum CpuError {
         /// The buffer length.
         size: usize,
     },
+}
+
+impl From<PlanError> for CpuError {
+    fn from(e: PlanError) -> Self {
+        CpuError::Transform(e.into())
+    }
+}
+
+impl From<FieldError> for CpuError {
+    fn from(e: FieldError) -> Self {
+        CpuError::Transform(e.into())
+    }
+}
+
+impl ExecutorError for CpuError {
+    fn common(&self) -> Option<&TransformError> {
+        match self {
+            CpuError::Transform(e) => Some(e),
+            CpuError::TruncatedLength { .. } => None,
+        }
+    }
 }

@@ -1,7 +1,6 @@
 //! [`CpuFft`]: a plan, its twiddle table and the field, run stage by stage.
 
-use std::sync::Arc;
-
+use gfpf_executor::{PreparedFft, TableFiller, Transform, TransformError};
 use gfpf_field::{Element, Field};
 use gfpf_plan::{
     Addressing, BaseDftStage, Buffer, CodeletTwiddles, Direction, Order, Plan, Stage, StageKind, TwiddlePlacement,
@@ -29,25 +28,33 @@ pub enum Threading {
     Serial,
 }
 
-/// An FFT of one size and direction over one field, ready to run: the plan,
-/// the twiddle table w^m (m < N/2k, w = ω_N or ω_N^{-1}) and N^{-1}.
-/// Cloning shares the table.
+/// An FFT of one size and direction over one field, ready to run: the
+/// prepared plan (plan, twiddle table w^m for m < N/2k with w = ω_N or
+/// ω_N^{-1}, N^{-1}) and the threading. Cloning shares the table.
 #[derive(Clone)]
 pub struct CpuFft<const K: usize> {
-    field: Field<K>,
-    plan: Plan,
-    table: Arc<[Element<K>]>,
-    n_inv: Element<K>,
+    prepared: PreparedFft<K>,
     threading: Threading,
 }
 
 impl<const K: usize> std::fmt::Debug for CpuFft<K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CpuFft")
-            .field("field", &self.field.name().unwrap_or("custom"))
-            .field("plan", &self.plan)
+            .field("prepared", &self.prepared)
             .field("threading", &self.threading)
             .finish()
+    }
+}
+
+/// Fills a twiddle table's independent chunks, in parallel when the table is
+/// large and `threading` allows.
+fn fill_chunks<const K: usize>(table: &mut [Element<K>], filler: &TableFiller<'_, K>, threading: Threading) {
+    let chunk = TableFiller::<K>::CHUNK;
+    let fill = |(c, part): (usize, &mut [Element<K>])| filler.fill(c, part);
+    if threading == Threading::Parallel && table.len() * K >= PARALLEL_MIN_WORDS {
+        table.par_chunks_mut(chunk).enumerate().for_each(fill);
+    } else {
+        table.chunks_mut(chunk).enumerate().for_each(fill);
     }
 }
 
@@ -68,24 +75,12 @@ pub fn twiddle_table<const K: usize>(
         w = field.inverse(&w)?;
     }
     let mut table = Vec::new();
-    table.try_reserve_exact(len).map_err(|_| CpuError::TooLarge {
+    table.try_reserve_exact(len).map_err(|_| TransformError::TooLarge {
         n,
         what: "twiddle table",
     })?;
     table.resize(len, field.zero());
-    let chunk = (TASK_MIN_WORDS / K).max(16);
-    let fill = |(c, part): (usize, &mut [Element<K>])| {
-        let mut acc = field.pow_u64(&w, (c * chunk) as u64);
-        for slot in part {
-            *slot = acc;
-            acc = field.mul(&acc, &w);
-        }
-    };
-    if threading == Threading::Parallel && len * K >= PARALLEL_MIN_WORDS {
-        table.par_chunks_mut(chunk).enumerate().for_each(fill);
-    } else {
-        table.chunks_mut(chunk).enumerate().for_each(fill);
-    }
+    fill_chunks(&mut table, &TableFiller::new(field, w), threading);
     Ok(table)
 }
 
@@ -95,26 +90,11 @@ impl<const K: usize> CpuFft<K> {
     /// Errors: N not a power of two, above the 2-adicity, or too large for
     /// memory (checked before anything of size N is allocated).
     pub fn try_new(field: &Field<K>, n: usize, direction: Direction, order: Order) -> Result<Self, CpuError> {
-        let plan = Plan::try_new(n, K, direction, order)?;
-        let v = field.two_adicity();
-        if n.trailing_zeros() > v {
-            return Err(CpuError::AboveTwoAdicity { n, two_adicity: v });
-        }
-        if n.checked_mul(size_of::<Element<K>>())
-            .is_none_or(|b| b > isize::MAX as usize)
-        {
-            return Err(CpuError::TooLarge { n, what: "N elements" });
-        }
         let threading = Threading::default();
-        let table = twiddle_table(field, n, direction, plan.twiddle_table_len(), threading)?;
-        let n_inv = field.inverse(&field.from_u64(n as u64))?;
-        Ok(CpuFft {
-            field: field.clone(),
-            plan,
-            table: table.into(),
-            n_inv,
-            threading,
-        })
+        let prepared = PreparedFft::try_new_with(field, n, direction, order, |table, filler| {
+            fill_chunks(table, filler, threading)
+        })?;
+        Ok(CpuFft { prepared, threading })
     }
 
     /// Forward DFT_N, natural order in and out.
@@ -140,17 +120,17 @@ impl<const K: usize> CpuFft<K> {
 
     /// The plan this executor runs.
     pub fn plan(&self) -> &Plan {
-        &self.plan
+        self.prepared.plan()
     }
 
     /// The field.
     pub fn field(&self) -> &Field<K> {
-        &self.field
+        self.prepared.field()
     }
 
     /// N.
     pub fn len(&self) -> usize {
-        self.plan.len()
+        self.plan().len()
     }
 
     /// Always false (N ≥ 1).
@@ -160,12 +140,12 @@ impl<const K: usize> CpuFft<K> {
 
     /// Elements of scratch [`CpuFft::process_with_scratch`] needs.
     pub fn scratch_len(&self) -> usize {
-        self.plan.scratch_len()
+        self.plan().scratch_len()
     }
 
     /// The shared twiddle table (w^m, m < N/2k).
     pub fn twiddles(&self) -> &[Element<K>] {
-        &self.table
+        self.prepared.table()
     }
 
     /// Transforms `data` in place, allocating the scratch buffer.
@@ -178,7 +158,20 @@ impl<const K: usize> CpuFft<K> {
     /// `scratch` (any contents, at least [`CpuFft::scratch_len`] long) is
     /// overwritten. On error nothing is modified.
     pub fn process_with_scratch(&self, data: &mut [Element<K>], scratch: &mut [Element<K>]) -> Result<(), CpuError> {
-        run_plan(&self.plan, &FieldArith { fft: self }, data, scratch, self.threading)
+        run_plan(self.plan(), &FieldArith { fft: self }, data, scratch, self.threading)
+    }
+}
+
+impl<const K: usize> Transform<K> for CpuFft<K> {
+    type Error = CpuError;
+    fn prepared(&self) -> &PreparedFft<K> {
+        &self.prepared
+    }
+    fn scratch_len(&self) -> usize {
+        CpuFft::scratch_len(self)
+    }
+    fn process_with_scratch(&self, data: &mut [Element<K>], scratch: &mut [Element<K>]) -> Result<(), CpuError> {
+        CpuFft::process_with_scratch(self, data, scratch)
     }
 }
 
@@ -198,19 +191,20 @@ impl<const K: usize> PlanArith for FieldArith<'_, K> {
     }
 
     fn ops(&self, twiddle_unit: Option<usize>) -> FieldOps<'_, K> {
+        let prepared = &self.fft.prepared;
         FieldOps {
-            field: &self.fft.field,
-            inverse: self.fft.plan.direction() == Direction::Inverse,
+            field: prepared.field(),
+            inverse: prepared.plan().direction() == Direction::Inverse,
             twiddles: twiddle_unit.map(|unit| TwiddleRow {
-                table: &self.fft.table,
-                plan: &self.fft.plan,
+                table: prepared.table(),
+                plan: prepared.plan(),
                 unit,
             }),
         }
     }
 
     fn scale(&self, x: &mut Element<K>) {
-        *x = self.fft.field.mul(x, &self.fft.n_inv);
+        *x = self.fft.prepared.field().mul(x, self.fft.prepared.n_inv());
     }
 
     fn take(&self, x: &mut Element<K>) -> Element<K> {
@@ -257,14 +251,15 @@ pub fn run_plan<A: PlanArith>(
 ) -> Result<(), CpuError> {
     let n = plan.len();
     if !data.len().is_multiple_of(n) {
-        return Err(CpuError::LengthNotMultiple { len: data.len(), n });
+        return Err(TransformError::LengthNotMultiple { len: data.len(), n }.into());
     }
     let needed = plan.scratch_len();
     if scratch.len() < needed {
-        return Err(CpuError::ScratchTooShort {
+        return Err(TransformError::ScratchTooShort {
             len: scratch.len(),
             needed,
-        });
+        }
+        .into());
     }
     let scratch = &mut scratch[..needed];
     let parallel = threading == Threading::Parallel;

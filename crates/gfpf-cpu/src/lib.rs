@@ -38,5 +38,6 @@ mod poly;
 pub use breakdown::{Breakdown, StageTiming};
 pub use error::CpuError;
 pub use executor::{CpuFft, PARALLEL_MIN_WORDS, PlanArith, TASK_MIN_WORDS, Threading, run_plan, twiddle_table};
+pub use gfpf_executor::{PreparedFft, Transform, TransformError};
 pub use gfpf_plan::{Direction, Order};
 pub use poly::{MulAlgorithm, PolyMul, SCHOOLBOOK_MAX_LEN};

@@ -19,6 +19,7 @@
 
 use std::sync::{Arc, OnceLock};
 
+use gfpf_executor::TransformError;
 use gfpf_field::{Element, Field};
 use gfpf_plan::{Direction, Order};
 use rayon::prelude::*;
@@ -186,22 +187,23 @@ impl<const K: usize> PolyMul<K> {
 
     /// The TFT size S = 2^⌈log2 len⌉, checked against the 2-adicity.
     fn size_for(&self, len: usize) -> Result<usize, CpuError> {
-        let s = len.checked_next_power_of_two().ok_or(CpuError::TooLarge {
+        let s = len.checked_next_power_of_two().ok_or(TransformError::TooLarge {
             n: len,
             what: "product length",
         })?;
         if s > self.max_product_len() {
-            return Err(CpuError::AboveTwoAdicity {
+            return Err(TransformError::AboveTwoAdicity {
                 n: s,
                 two_adicity: self.field.two_adicity(),
-            });
+            }
+            .into());
         }
         Ok(s)
     }
 
     fn padded(&self, a: &[Element<K>], s: usize) -> Result<Vec<Element<K>>, CpuError> {
         let mut v = Vec::new();
-        v.try_reserve_exact(s).map_err(|_| CpuError::TooLarge {
+        v.try_reserve_exact(s).map_err(|_| TransformError::TooLarge {
             n: s,
             what: "TFT buffer",
         })?;

@@ -1,10 +1,24 @@
 //! A CUDA device: its context, the stream transforms run on, and the kernel
 //! modules compiled for it (lazily, once per field and set of base sizes).
+//!
+//! **Loading a module**, first found wins:
+//! 1. `$GFPF_PTX_DIR/<module>.sm_XY.cubin`, then `.ptx` (built ahead by
+//!    `cargo xtask build-kernels`);
+//! 2. the on-disk cache ([`kernel_cache_dir`]): machine code for this
+//!    architecture, keyed by a hash of the translation unit, the architecture
+//!    and the driver version;
+//! 3. compiled to machine code (cubin) for the device's architecture with
+//!    NVRTC, else nvcc, then written to the cache.
+//!
+//! Machine code, not PTX: PTX is JIT-compiled by the driver at load, which
+//! took minutes for the largest modules (t128's DFT_256: 266 s in nvcc on an
+//! H100). Compilation runs outside the lock of the module table: a transform
+//! waits only for its own modules, never behind another field's.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use cudarc::driver::{CudaContext, CudaModule, CudaStream};
 use cudarc::nvrtc::{CompileOptions, Ptx};
@@ -13,10 +27,48 @@ use gfpf_kernels::DeviceConstants;
 use crate::CudaError;
 use gfpf_kernels::{module_name, translation_unit};
 
-/// Environment variable naming a directory of prebuilt PTX
-/// (`cargo xtask build-kernels`): `<module>.sm_<major><minor>.ptx` there is
-/// loaded instead of compiling at run time.
+/// Environment variable naming a directory of prebuilt kernels
+/// (`cargo xtask build-kernels`): `<module>.sm_<major><minor>.cubin` (or
+/// `.ptx`) there is loaded instead of compiling at run time.
 pub const PTX_DIR_ENV: &str = "GFPF_PTX_DIR";
+
+/// Environment variable naming the on-disk cache of compiled kernels
+/// (default: `$XDG_CACHE_HOME/gfpf/kernels` or `~/.cache/gfpf/kernels`);
+/// `off` disables it.
+pub const KERNEL_CACHE_ENV: &str = "GFPF_KERNEL_CACHE";
+
+/// Where compiled modules are cached, or `None` when caching is off (or no
+/// home directory is known).
+pub fn kernel_cache_dir() -> Option<PathBuf> {
+    match std::env::var_os(KERNEL_CACHE_ENV) {
+        Some(v) if v == "off" => None,
+        Some(v) => Some(PathBuf::from(v)),
+        None => std::env::var_os("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+            .map(|c| c.join("gfpf").join("kernels")),
+    }
+}
+
+/// The cache file of one module: the module's name, a hash of its source
+/// (FNV-1a, stable across builds), the architecture and the driver version.
+pub fn cache_file_name(module: &str, source: &str, (major, minor): (i32, i32), driver_version: i32) -> String {
+    let hash = source.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{module}-{hash:016x}.sm_{major}{minor}.drv{driver_version}.cubin")
+}
+
+/// Writes `bytes` to `path` through a private name and a rename, so that
+/// concurrent processes never load a half-written file.
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
+}
 
 /// `Some(reason)` when no CUDA device can be used here. Checks for libcuda
 /// before any cudarc call (cudarc panics when the library is missing).
@@ -32,12 +84,17 @@ pub fn cuda_unavailable() -> Option<String> {
     }
 }
 
+/// A module, loaded (or failed) once.
+type ModuleCell = OnceLock<Result<Arc<CudaModule>, CudaError>>;
+
 /// One GPU: a context, a stream, and the modules loaded on it.
 pub struct CudaDevice {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     compute_capability: (i32, i32),
-    modules: Mutex<HashMap<String, Arc<CudaModule>>>,
+    /// One cell per module: the table's lock is held only to find or add a
+    /// cell; compiling and loading happen in the cell, outside it.
+    modules: Mutex<HashMap<String, Arc<ModuleCell>>>,
 }
 
 impl std::fmt::Debug for CudaDevice {
@@ -105,30 +162,70 @@ impl CudaDevice {
     }
 
     /// The module of one field and base size K (its three DFT_K kernels and
-    /// the scale kernel): prebuilt PTX from [`PTX_DIR_ENV`], else NVRTC, else
-    /// `nvcc`; compiled once per device.
+    /// the scale kernel), loaded once per device (see the module docs for
+    /// where it comes from). A failure is remembered: the same source would
+    /// fail again.
     pub(crate) fn module(&self, constants: &DeviceConstants, radix: usize) -> Result<Arc<CudaModule>, CudaError> {
         let radices = [radix];
         let name = module_name(constants, &radices);
-        let mut modules = self.modules.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(m) = modules.get(&name) {
-            return Ok(m.clone());
-        }
-        let (major, minor) = self.compute_capability;
-        let prebuilt = std::env::var_os(PTX_DIR_ENV)
-            .map(|dir| PathBuf::from(dir).join(format!("{name}.sm_{major}{minor}.ptx")))
-            .filter(|p| p.exists());
-        let ptx = match prebuilt {
-            Some(path) => Ptx::from_file(path),
-            None => compile(&name, &translation_unit(constants, &radices, false), (major, minor))?,
+        let cell = {
+            let mut modules = self.modules.lock().unwrap_or_else(|e| e.into_inner());
+            Arc::clone(modules.entry(name.clone()).or_default())
         };
-        let module = self
-            .ctx
-            .load_module(ptx)
-            .map_err(|e| CudaError::driver("loading the kernel module", 0, e))?;
-        modules.insert(name, module.clone());
-        Ok(module)
+        cell.get_or_init(|| self.load_module(&name, &translation_unit(constants, &radices, false)))
+            .clone()
     }
+
+    fn load_module(&self, name: &str, source: &str) -> Result<Arc<CudaModule>, CudaError> {
+        let (major, minor) = self.compute_capability;
+        let prebuilt = std::env::var_os(PTX_DIR_ENV).and_then(|dir| {
+            ["cubin", "ptx"]
+                .into_iter()
+                .map(|ext| PathBuf::from(&dir).join(format!("{name}.sm_{major}{minor}.{ext}")))
+                .find(|p| p.exists())
+        });
+        let image = match prebuilt {
+            Some(path) if path.extension().is_some_and(|e| e == "ptx") => Ptx::from_file(path),
+            Some(path) => Ptx::from_binary(std::fs::read(&path).map_err(|e| CudaError::Compile {
+                module: name.to_owned(),
+                log: format!("reading {}: {e}", path.display()),
+            })?),
+            None => Ptx::from_binary(self.cached_or_compiled(name, source)?),
+        };
+        self.ctx
+            .load_module(image)
+            .map_err(|e| CudaError::driver("loading the kernel module", 0, e))
+    }
+
+    /// Machine code for this device: from the disk cache, or compiled (and
+    /// then cached; a cache that cannot be written is only a slower start).
+    fn cached_or_compiled(&self, name: &str, source: &str) -> Result<Vec<u8>, CudaError> {
+        let cache = kernel_cache_dir()
+            .map(|dir| dir.join(cache_file_name(name, source, self.compute_capability, driver_version())));
+        if let Some(bytes) = cache.as_ref().and_then(|path| std::fs::read(path).ok()) {
+            return Ok(bytes);
+        }
+        let compiler = PtxCompiler::find(false).ok_or_else(|| CudaError::Compile {
+            module: name.to_owned(),
+            log: "neither NVRTC (libnvrtc.so) nor nvcc was found to compile the kernels; \
+                  set GFPF_PTX_DIR to prebuilt kernels (cargo xtask build-kernels)"
+                .to_owned(),
+        })?;
+        let cubin = compiler.compile_cubin(name, source, self.compute_capability)?;
+        if let Some(path) = &cache {
+            let _ = write_atomically(path, &cubin);
+        }
+        Ok(cubin)
+    }
+}
+
+/// The CUDA driver's version (e.g. 13000), 0 when it cannot be read.
+fn driver_version() -> i32 {
+    let mut version = 0;
+    // SAFETY: called only on a device that was opened, so the driver library
+    // is loaded; the function writes one int.
+    let _ = unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) };
+    version
 }
 
 /// A compiler from CUDA C to PTX.
@@ -202,16 +299,102 @@ impl PtxCompiler {
             }
         }
     }
+
+    /// Compiles one translation unit to machine code (cubin) for compute
+    /// capability (major, minor): nothing is left for the driver to compile.
+    pub fn compile_cubin(&self, name: &str, source: &str, (major, minor): (i32, i32)) -> Result<Vec<u8>, CudaError> {
+        let arch = format!("sm_{major}{minor}");
+        let failed = |log: String| CudaError::Compile {
+            module: name.to_owned(),
+            log,
+        };
+        match self {
+            PtxCompiler::Nvrtc => nvrtc_cubin(name, source, &arch).map_err(failed),
+            PtxCompiler::Nvcc(nvcc) => {
+                let dir = std::env::temp_dir().join(format!("gfpf-nvcc-{}", std::process::id()));
+                let io = |e: std::io::Error| failed(e.to_string());
+                std::fs::create_dir_all(&dir).map_err(io)?;
+                let (cu, cubin) = (dir.join(format!("{name}.cu")), dir.join(format!("{name}.{arch}.cubin")));
+                std::fs::write(&cu, source).map_err(io)?;
+                let out = Command::new(nvcc)
+                    .args(["-cubin", "-std=c++17", &format!("-arch={arch}"), "-o"])
+                    .arg(&cubin)
+                    .arg(&cu)
+                    .output()
+                    .map_err(io)?;
+                if !out.status.success() {
+                    return Err(failed(String::from_utf8_lossy(&out.stderr).into_owned()));
+                }
+                std::fs::read(&cubin).map_err(io)
+            }
+        }
+    }
 }
 
-/// PTX for the device's architecture: NVRTC when its library is present,
-/// else nvcc.
-fn compile(name: &str, source: &str, compute_capability: (i32, i32)) -> Result<Ptx, CudaError> {
-    let compiler = PtxCompiler::find(false).ok_or_else(|| CudaError::Compile {
-        module: name.to_owned(),
-        log: "neither NVRTC (libnvrtc.so) nor nvcc was found to compile the kernels; \
-              set GFPF_PTX_DIR to prebuilt PTX (cargo xtask build-kernels)"
-            .to_owned(),
-    })?;
-    compiler.compile(name, source, compute_capability).map(Ptx::from_src)
+/// NVRTC to machine code: compile for a real architecture (`sm_XY`), then
+/// take the CUBIN instead of the PTX (cudarc's safe API returns PTX only).
+fn nvrtc_cubin(name: &str, source: &str, arch: &str) -> Result<Vec<u8>, String> {
+    use cudarc::nvrtc::{result, sys};
+    let source = std::ffi::CString::new(source).map_err(|e| e.to_string())?;
+    let file = std::ffi::CString::new(format!("{name}.cu")).map_err(|e| e.to_string())?;
+    let program = result::create_program(&source, Some(&file)).map_err(|e| format!("{e:?}"))?;
+    let options = [format!("--gpu-architecture={arch}"), "--std=c++17".to_owned()];
+    // SAFETY: `program` was created above and is destroyed once, below; the
+    // buffers handed to NVRTC are sized by the sizes it reports.
+    unsafe {
+        let compiled = result::compile_program(program, &options);
+        let cubin = match compiled {
+            Err(e) => {
+                let log = result::get_program_log(program)
+                    .map(|log| std::ffi::CStr::from_ptr(log.as_ptr()).to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                Err(format!("{e:?}: {log}"))
+            }
+            Ok(()) => {
+                let mut size = 0usize;
+                sys::nvrtcGetCUBINSize(program, &mut size)
+                    .result()
+                    .map_err(|e| format!("nvrtcGetCUBINSize: {e:?}"))
+                    .and_then(|()| {
+                        let mut bytes = vec![0u8; size];
+                        sys::nvrtcGetCUBIN(program, bytes.as_mut_ptr().cast())
+                            .result()
+                            .map(|()| bytes)
+                            .map_err(|e| format!("nvrtcGetCUBIN: {e:?}"))
+                    })
+            }
+        };
+        let _ = result::destroy_program(program);
+        cubin
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_names_change_with_source_architecture_and_driver() {
+        let base = cache_file_name("gfpf_k8_r1_dft16", "source", (9, 0), 13000);
+        assert!(base.starts_with("gfpf_k8_r1_dft16-") && base.ends_with(".sm_90.drv13000.cubin"));
+        assert_eq!(
+            base,
+            cache_file_name("gfpf_k8_r1_dft16", "source", (9, 0), 13000),
+            "stable"
+        );
+        assert_ne!(base, cache_file_name("gfpf_k8_r1_dft16", "source!", (9, 0), 13000));
+        assert_ne!(base, cache_file_name("gfpf_k8_r1_dft16", "source", (8, 0), 13000));
+        assert_ne!(base, cache_file_name("gfpf_k8_r1_dft16", "source", (9, 0), 12080));
+    }
+
+    #[test]
+    fn cached_files_are_written_whole() {
+        let dir = std::env::temp_dir().join(format!("gfpf-cache-test-{}", std::process::id()));
+        let path = dir.join("a").join("m.cubin");
+        write_atomically(&path, b"\x7fELF...").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"\x7fELF...");
+        let leftovers = std::fs::read_dir(dir.join("a")).unwrap().count();
+        assert_eq!(leftovers, 1, "no temporary file left behind");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -1,10 +1,12 @@
 //! Errors of the CUDA executor.
 
+use gfpf_executor::{ExecutorError, TransformError};
 use gfpf_field::FieldError;
 use gfpf_plan::PlanError;
 use thiserror::Error;
 
-/// Why a transform could not be planned, compiled or run.
+/// Why a transform could not be planned, compiled or run: what every
+/// executor can refuse ([`TransformError`]), or a cause of this executor's own.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum CudaError {
@@ -15,36 +17,10 @@ pub enum CudaError {
         /// What is missing.
         reason: String,
     },
-    /// The size is not a power of two (or the base size is invalid).
+    /// A refusal every executor shares: size, 2-adicity, memory, batch
+    /// length, scratch length.
     #[error(transparent)]
-    Plan(#[from] PlanError),
-    /// A field operation failed while building the plan's constants.
-    #[error(transparent)]
-    Field(#[from] FieldError),
-    /// N = 2^m needs m ≤ v, the 2-adicity of p − 1.
-    #[error("transform size {n} exceeds 2^{two_adicity}, the largest power of two dividing p - 1")]
-    AboveTwoAdicity {
-        /// N.
-        n: usize,
-        /// v.
-        two_adicity: u32,
-    },
-    /// N elements (or the twiddle table) cannot be held in memory.
-    #[error("transform size {n} needs more memory than can be allocated ({what})")]
-    TooLarge {
-        /// N.
-        n: usize,
-        /// What could not be allocated.
-        what: &'static str,
-    },
-    /// A batch's length must be a multiple of N.
-    #[error("data length {len} is not a multiple of the transform size {n}")]
-    LengthNotMultiple {
-        /// The buffer length in elements.
-        len: usize,
-        /// N.
-        n: usize,
-    },
+    Transform(#[from] TransformError),
     /// The buffer and the transform are over different fields.
     #[error("the device buffer holds {buffer} digits per element, the transform {transform}")]
     DigitsMismatch {
@@ -52,14 +28,6 @@ pub enum CudaError {
         buffer: usize,
         /// k of the transform.
         transform: usize,
-    },
-    /// The caller's device scratch is shorter than [`crate::CudaFft::scratch_len`].
-    #[error("scratch buffer has {len} elements, the transform needs {needed}")]
-    ScratchTooShort {
-        /// Its length.
-        len: usize,
-        /// What the transform needs.
-        needed: usize,
     },
     /// A digit-major host buffer is not k·len words long.
     #[error("a digit-major buffer of {words} words does not hold whole elements of {k} digits")]
@@ -106,9 +74,6 @@ pub enum CudaError {
         /// The driver's message.
         message: String,
     },
-    /// Loading the host emulator's library failed.
-    #[error("host emulator: {0}")]
-    Emulator(String),
 }
 
 impl CudaError {
@@ -121,6 +86,27 @@ impl CudaError {
                 call,
                 message: format!("{e:?}"),
             }
+        }
+    }
+}
+
+impl From<PlanError> for CudaError {
+    fn from(e: PlanError) -> Self {
+        CudaError::Transform(e.into())
+    }
+}
+
+impl From<FieldError> for CudaError {
+    fn from(e: FieldError) -> Self {
+        CudaError::Transform(e.into())
+    }
+}
+
+impl ExecutorError for CudaError {
+    fn common(&self) -> Option<&TransformError> {
+        match self {
+            CudaError::Transform(e) => Some(e),
+            _ => None,
         }
     }
 }

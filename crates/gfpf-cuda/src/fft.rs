@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use cudarc::driver::{CudaFunction, CudaSlice, DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg};
+use gfpf_executor::{PreparedFft, Transform, TransformError};
 use gfpf_field::{Element, Field};
 use gfpf_kernels::DeviceConstants;
 use gfpf_plan::{Direction, Order, Plan};
@@ -96,7 +97,7 @@ impl<const K: usize> std::fmt::Debug for CudaFft<K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CudaFft")
             .field("device", &self.device)
-            .field("plan", &self.prepared.plan)
+            .field("plan", self.prepared.plan())
             .finish()
     }
 }
@@ -148,12 +149,12 @@ impl<const K: usize> CudaFft<K> {
 
     /// The plan.
     pub fn plan(&self) -> &Plan {
-        &self.prepared.plan
+        self.prepared.plan()
     }
 
     /// N.
     pub fn len(&self) -> usize {
-        self.prepared.plan.len()
+        self.prepared.plan().len()
     }
 
     /// Always false (N ≥ 1).
@@ -169,13 +170,13 @@ impl<const K: usize> CudaFft<K> {
     /// Device elements of scratch [`CudaFft::process_device`] needs for a
     /// buffer of `len` elements: all of it when the plan has a scratch
     /// stage (every stage runs over the whole batch at once), else 0.
-    pub fn scratch_len(&self, len: usize) -> usize {
-        if self.prepared.plan.scratch_len() > 0 { len } else { 0 }
+    pub fn device_scratch_len(&self, len: usize) -> usize {
+        if self.prepared.plan().scratch_len() > 0 { len } else { 0 }
     }
 
     /// Queues the transform of `data` (a multiple of N elements,
     /// one transform per N) on the device's stream; returns without waiting.
-    /// `scratch` must hold [`CudaFft::scratch_len`] elements, or be `None`
+    /// `scratch` must hold [`CudaFft::device_scratch_len`] elements, or be `None`
     /// to allocate.
     pub fn process_device(
         &self,
@@ -183,12 +184,12 @@ impl<const K: usize> CudaFft<K> {
         scratch: Option<&mut DeviceBuffer<K>>,
     ) -> Result<(), CudaError> {
         let launches = self.prepared.launches_for(data.len)?;
-        let needed = self.scratch_len(data.len);
+        let needed = self.device_scratch_len(data.len);
         let mut own;
         let scratch = match scratch {
             Some(s) if s.len >= needed => s,
             Some(s) => {
-                return Err(CudaError::ScratchTooShort { len: s.len, needed });
+                return Err(TransformError::ScratchTooShort { len: s.len, needed }.into());
             }
             None => {
                 own = DeviceBuffer::zeros(&self.device, needed)?;
@@ -234,10 +235,33 @@ impl<const K: usize> CudaFft<K> {
 
     /// Transforms host `data` in place: upload, run, download (waits).
     pub fn process(&self, data: &mut [Element<K>]) -> Result<(), CudaError> {
+        Transform::process(self, data)
+    }
+
+    fn process_host(&self, data: &mut [Element<K>]) -> Result<(), CudaError> {
         let mut buffer = DeviceBuffer::upload(&self.device, data)?;
         self.process_device(&mut buffer, None)?;
-        let out = buffer.download(&self.device, &self.prepared.field)?;
+        let out = buffer.download(&self.device, self.prepared.field())?;
         data.copy_from_slice(&out);
         Ok(())
+    }
+}
+
+/// Host slices: upload, transform on the device, download. The device
+/// scratch is the transform's own, so no host scratch is asked for.
+impl<const K: usize> Transform<K> for CudaFft<K> {
+    type Error = CudaError;
+    fn prepared(&self) -> &PreparedFft<K> {
+        &self.prepared.fft
+    }
+    fn scratch_len(&self) -> usize {
+        0
+    }
+    fn process_with_scratch(&self, data: &mut [Element<K>], scratch: &mut [Element<K>]) -> Result<(), CudaError> {
+        self.check_lengths(data.len(), scratch.len())?;
+        if data.is_empty() {
+            return Ok(());
+        }
+        self.process_host(data)
     }
 }

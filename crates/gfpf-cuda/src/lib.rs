@@ -15,8 +15,8 @@
 //! * cudarc loads the driver dynamically: this crate builds everywhere, and
 //!   [`CudaDevice::try_new`] returns [`CudaError::NoCudaDevice`] where there
 //!   is no driver or GPU.
-//! * [`EmulatedFft`] runs the same kernels compiled as C++ on the host, so the
-//!   kernels are tested without a GPU.
+//! * The test kit's `EmulatedFft` runs the same kernels and launches
+//!   compiled as C++ on the host, so they are tested without a GPU.
 //!
 //! ```
 //! use gfpf_cuda::{CudaDevice, CudaError, CudaFft};
@@ -39,16 +39,18 @@
 //! ```
 
 mod device;
-mod emulator;
 mod error;
 mod fft;
 mod layout;
 pub mod params;
 mod prepared;
+mod timing;
 
-pub use device::{CudaDevice, PTX_DIR_ENV, PtxCompiler, cuda_unavailable};
-pub use emulator::{EmulatedFft, HostKernels, emulator_unavailable, host_compiler};
+pub use device::{
+    CudaDevice, KERNEL_CACHE_ENV, PTX_DIR_ENV, PtxCompiler, cache_file_name, cuda_unavailable, kernel_cache_dir,
+};
 pub use error::CudaError;
 pub use fft::{CudaFft, DeviceBuffer, THREADS_PER_BLOCK};
 pub use gfpf_kernels::Kernel;
 pub use layout::{from_digit_major, to_digit_major};
+pub use timing::median;

@@ -1,8 +1,8 @@
 //! What every executor of this crate builds once per (field, N, direction,
-//! order): the plan, its launches, the twiddle table and N^{-1}, digit-major.
+//! order): the shared [`PreparedFft`] (plan, twiddle table, N^{-1}) in the
+//! device's digit-major layout, and the launches of its plan.
 
-#[cfg(test)]
-use gfpf_field::Element;
+use gfpf_executor::{PreparedFft, TransformError};
 use gfpf_field::Field;
 use gfpf_plan::{Direction, Order, Plan};
 
@@ -13,12 +13,11 @@ use crate::params::{Launch, launches, radices_used};
 /// A planned transform's host-side data, ready to upload.
 #[derive(Debug, Clone)]
 pub(crate) struct Prepared<const K: usize> {
-    pub field: Field<K>,
-    pub plan: Plan,
+    pub fft: PreparedFft<K>,
     /// The distinct base sizes the plan's stages use.
     pub radices: Vec<usize>,
-    /// w^m, m < M (w = ω_N or ω_N^{-1}), digit-major with pitch M (at least
-    /// one element, so the device buffer is never empty).
+    /// The twiddle table digit-major with pitch M (at least one element, so
+    /// the device buffer is never empty).
     pub table: Vec<u64>,
     /// N^{-1}, its k digits.
     pub n_inv: [u64; K],
@@ -26,74 +25,68 @@ pub(crate) struct Prepared<const K: usize> {
 
 impl<const K: usize> Prepared<K> {
     pub fn new(field: &Field<K>, n: usize, direction: Direction, order: Order) -> Result<Self, CudaError> {
-        let plan = Plan::try_new(n, K, direction, order)?;
-        let v = field.two_adicity();
-        if n.trailing_zeros() > v {
-            return Err(CudaError::AboveTwoAdicity { n, two_adicity: v });
-        }
-        if n.checked_mul(K * 8).is_none_or(|b| b > isize::MAX as usize) {
-            return Err(CudaError::TooLarge { n, what: "N elements" });
-        }
-        let len = plan.twiddle_table_len();
-        let mut w = field.root_of_unity(n.trailing_zeros())?;
-        if direction == Direction::Inverse {
-            w = field.inverse(&w)?;
-        }
-        let mut entries = Vec::new();
-        entries.try_reserve_exact(len.max(1)).map_err(|_| CudaError::TooLarge {
-            n,
-            what: "twiddle table",
-        })?;
-        let mut acc = field.one();
-        for _ in 0..len.max(1) {
-            entries.push(acc);
-            acc = field.mul(&acc, &w);
-        }
-        let n_inv = field.inverse(&field.from_u64(n as u64))?;
+        let fft = PreparedFft::try_new(field, n, direction, order)?;
+        let table = if fft.table().is_empty() {
+            to_digit_major(&[field.one()])
+        } else {
+            to_digit_major(fft.table())
+        };
         Ok(Prepared {
-            field: field.clone(),
-            radices: radices_used(&plan),
-            plan,
-            table: to_digit_major(&entries),
-            n_inv: *n_inv.digits(),
+            radices: radices_used(fft.plan()),
+            table,
+            n_inv: *fft.n_inv().digits(),
+            fft,
         })
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &Plan {
+        self.fft.plan()
+    }
+
+    /// The field.
+    pub fn field(&self) -> &Field<K> {
+        self.fft.field()
     }
 
     /// The launches for `len` elements (a multiple of N; none for 0).
     pub fn launches_for(&self, len: usize) -> Result<Vec<Launch>, CudaError> {
-        let n = self.plan.len();
+        let n = self.plan().len();
         if len == 0 {
             return Ok(Vec::new());
         }
         if !len.is_multiple_of(n) {
-            return Err(CudaError::LengthNotMultiple { len, n });
+            return Err(TransformError::LengthNotMultiple { len, n }.into());
         }
-        Ok(launches(&self.plan, len / n))
-    }
-
-    /// Canonical elements of N^{-1} (for the tests of this module).
-    #[cfg(test)]
-    pub fn n_inv_element(&self) -> Element<K> {
-        Element::from_digits_unchecked(self.n_inv)
+        Ok(launches(self.plan(), len / n))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gfpf_field::Preset;
+    use gfpf_field::{Element, Preset};
 
     #[test]
     fn table_and_inverse_size() {
         let f = Field::<8>::preset(Preset::T8).unwrap();
         let p = Prepared::new(&f, 1024, Direction::Inverse, Order::Natural).unwrap();
         assert_eq!(p.table.len(), 8 * 64);
-        assert_eq!(f.mul(&p.n_inv_element(), &f.from_u64(1024)), f.one());
-        assert!(matches!(
-            p.launches_for(1000),
-            Err(CudaError::LengthNotMultiple { len: 1000, n: 1024 })
-        ));
+        let n_inv = Element::from_digits_unchecked(p.n_inv);
+        assert_eq!(f.mul(&n_inv, &f.from_u64(1024)), f.one());
+        assert_eq!(
+            p.launches_for(1000).unwrap_err(),
+            CudaError::Transform(TransformError::LengthNotMultiple { len: 1000, n: 1024 })
+        );
         assert_eq!(p.launches_for(0).unwrap(), vec![]);
+        // N ≤ 2k: no twiddles, still a one-element device table.
+        assert_eq!(
+            Prepared::new(&f, 16, Direction::Forward, Order::Natural)
+                .unwrap()
+                .table
+                .len(),
+            8
+        );
         assert!(matches!(
             Prepared::new(
                 &Field::<4>::preset(Preset::P4).unwrap(),
@@ -101,7 +94,7 @@ mod tests {
                 Direction::Forward,
                 Order::Natural
             ),
-            Err(CudaError::AboveTwoAdicity { .. })
+            Err(CudaError::Transform(TransformError::AboveTwoAdicity { .. }))
         ));
     }
 }

@@ -6,17 +6,17 @@ use std::sync::{Arc, OnceLock};
 
 use gfpf_cpu::CpuFft;
 use gfpf_cuda::{CudaDevice, CudaError, CudaFft, DeviceBuffer, cuda_unavailable};
-use gfpf_field::{Element, Field, Preset};
+use gfpf_field::{Field, Preset};
 use gfpf_plan::{Direction, Order};
 use gfpf_testkit::Executor;
 use gfpf_testkit::oracle::sample;
 
 /// The device shared by every test of this binary.
-fn device() -> Result<&'static Arc<CudaDevice>, String> {
-    static DEVICE: OnceLock<Result<Arc<CudaDevice>, String>> = OnceLock::new();
+fn device() -> Result<&'static Arc<CudaDevice>, CudaError> {
+    static DEVICE: OnceLock<Result<Arc<CudaDevice>, CudaError>> = OnceLock::new();
     DEVICE
         .get_or_init(|| {
-            let d = CudaDevice::try_new(0).map_err(|e| e.to_string())?;
+            let d = CudaDevice::try_new(0)?;
             eprintln!("GPU: {} (compute capability {:?})", d.name(), d.compute_capability());
             Ok(d)
         })
@@ -28,28 +28,19 @@ struct Gpu;
 
 impl Executor for Gpu {
     const NAME: &'static str = "cuda";
+    type Fft<const K: usize> = CudaFft<K>;
 
     fn unavailable() -> Option<String> {
         cuda_unavailable()
     }
 
-    fn transform<const K: usize>(
+    fn plan<const K: usize>(
         field: &Field<K>,
         n: usize,
         direction: Direction,
         order: Order,
-        data: &mut [Element<K>],
-        _scratch: Option<&mut [Element<K>]>,
-    ) -> Result<(), String> {
-        // The device scratch is the executor's own; host scratch is unused.
-        let device = device()?;
-        CudaFft::try_new(device, field, n, direction, order)
-            .and_then(|fft| fft.process(data))
-            .map_err(|e| e.to_string())
-    }
-
-    fn scratch_len<const K: usize>(_field: &Field<K>, _n: usize, _direction: Direction, _order: Order) -> usize {
-        0
+    ) -> Result<CudaFft<K>, CudaError> {
+        CudaFft::try_new(device()?, field, n, direction, order)
     }
 }
 

@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
-use gfpf_cuda::{EmulatedFft, emulator_unavailable};
-use gfpf_field::{Element, Field};
+use gfpf_field::Field;
 use gfpf_plan::{Direction, Order};
 use gfpf_testkit::Executor;
+use gfpf_testkit::emulator::{EmulatedFft, EmulatorError, emulator_unavailable};
 
 /// Where the compiled kernels are cached (one library per field).
 fn kernel_dir() -> &'static Path {
@@ -18,27 +18,19 @@ struct Emulated;
 
 impl Executor for Emulated {
     const NAME: &'static str = "cuda kernels (host emulation)";
+    type Fft<const K: usize> = EmulatedFft<K>;
 
     fn unavailable() -> Option<String> {
         emulator_unavailable()
     }
 
-    fn transform<const K: usize>(
+    fn plan<const K: usize>(
         field: &Field<K>,
         n: usize,
         direction: Direction,
         order: Order,
-        data: &mut [Element<K>],
-        _scratch: Option<&mut [Element<K>]>,
-    ) -> Result<(), String> {
-        // Device-side scratch is the executor's own; host scratch is unused.
+    ) -> Result<EmulatedFft<K>, EmulatorError> {
         EmulatedFft::try_new(field, n, direction, order, kernel_dir())
-            .and_then(|fft| fft.process(data))
-            .map_err(|e| e.to_string())
-    }
-
-    fn scratch_len<const K: usize>(_field: &Field<K>, _n: usize, _direction: Direction, _order: Order) -> usize {
-        0
     }
 }
 

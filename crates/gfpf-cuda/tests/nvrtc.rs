@@ -48,6 +48,17 @@ fn compiles<const K: usize>(preset: Preset) {
             assert!(ptx.contains(&symbol), "{}: {symbol} missing", preset.name());
         }
         assert!(ptx.contains(".entry gfpf_scale("));
+        // Machine code for a real architecture, as the executor loads it.
+        let started = std::time::Instant::now();
+        let cubin = PtxCompiler::Nvrtc
+            .compile_cubin(&name, &translation_unit(&c, &[radix], false), (9, 0))
+            .unwrap_or_else(|e| panic!("{}: {e}", preset.name()));
+        assert!(cubin.starts_with(b"\x7fELF"), "{name}: a cubin is an ELF image");
+        eprintln!(
+            "{name}: cubin {} bytes, {:.1} s",
+            cubin.len(),
+            started.elapsed().as_secs_f64()
+        );
     }
 }
 

@@ -26,17 +26,25 @@
 //! }
 //! ```
 
+pub mod emulator;
 pub mod known;
 pub mod oracle;
 pub mod suite;
 
-use gfpf_field::{Element, Field};
+use gfpf_executor::Transform;
+use gfpf_field::Field;
 use gfpf_plan::{Direction, Order};
 
-/// What the suite needs from an executor.
+/// How the suite gets transforms from an executor: a factory of
+/// [`Transform`]s (the executor contract of gfpf-executor). The suite runs
+/// everything through [`Transform::process`] and
+/// [`Transform::process_with_scratch`], so it checks exactly what users call.
 pub trait Executor {
     /// Shown in messages.
     const NAME: &'static str;
+
+    /// The executor's transform type.
+    type Fft<const K: usize>: Transform<K>;
 
     /// `Some(reason)` when the executor cannot run on this machine; the suite
     /// then prints the reason and skips.
@@ -44,20 +52,13 @@ pub trait Executor {
         None
     }
 
-    /// Transforms `data` (a batch: its length a multiple of N) in place. With
-    /// `scratch` given, uses it (contents arbitrary on entry); otherwise the
-    /// executor allocates. Errors are returned as text.
-    fn transform<const K: usize>(
+    /// Plans a transform.
+    fn plan<const K: usize>(
         field: &Field<K>,
         n: usize,
         direction: Direction,
         order: Order,
-        data: &mut [Element<K>],
-        scratch: Option<&mut [Element<K>]>,
-    ) -> Result<(), String>;
-
-    /// The scratch length the executor wants for a size-N plan.
-    fn scratch_len<const K: usize>(field: &Field<K>, n: usize, direction: Direction, order: Order) -> usize;
+    ) -> Result<Self::Fft<K>, <Self::Fft<K> as Transform<K>>::Error>;
 }
 
 /// Instantiates the shared suite for an executor type: one test module per

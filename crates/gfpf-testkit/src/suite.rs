@@ -1,6 +1,7 @@
 //! The checks of the shared executor suite, generic over the executor and the
 //! field; [`crate::executor_suite!`] instantiates them per preset.
 
+use gfpf_executor::{ExecutorError, Transform, TransformError};
 use gfpf_field::{Element, Field};
 use gfpf_plan::{Direction, Order, Plan};
 use rand::{SeedableRng, rngs::StdRng};
@@ -25,6 +26,18 @@ fn skip<E: Executor>() -> bool {
     }
 }
 
+fn plan<E: Executor, const K: usize>(field: &Field<K>, n: usize, direction: Direction, order: Order) -> E::Fft<K> {
+    let fft = E::plan(field, n, direction, order)
+        .unwrap_or_else(|e| panic!("{}: N = {n}, {direction:?} {order:?}: {e}", E::NAME));
+    assert_eq!(
+        (fft.len(), fft.direction(), fft.order()),
+        (n, direction, order),
+        "{}: the transform describes itself",
+        E::NAME
+    );
+    fft
+}
+
 fn run<E: Executor, const K: usize>(
     field: &Field<K>,
     direction: Direction,
@@ -33,9 +46,22 @@ fn run<E: Executor, const K: usize>(
     n: usize,
 ) -> Vec<Element<K>> {
     let mut data = x.to_vec();
-    E::transform(field, n, direction, order, &mut data, None)
+    plan::<E, K>(field, n, direction, order)
+        .process(&mut data)
         .unwrap_or_else(|e| panic!("{}: N = {n}, {direction:?} {order:?}: {e}", E::NAME));
     data
+}
+
+/// The shared part of a failed call's error ([`TransformError`]), or a panic
+/// naming what should have failed.
+fn refusal<T, E: ExecutorError>(result: Result<T, E>, what: &str) -> TransformError {
+    match result {
+        Ok(_) => panic!("{what}: accepted"),
+        Err(e) => e
+            .common()
+            .cloned()
+            .unwrap_or_else(|| panic!("{what}: not a shared refusal but {e}")),
+    }
 }
 
 /// v[P(ℓ)] at position ℓ: natural order → the plans' digit-reversed order.
@@ -231,11 +257,12 @@ pub fn batches_and_dirty_scratch<E: Executor, const K: usize>(field: &Field<K>) 
                 .iter()
                 .flat_map(|x| run::<E, K>(field, direction, order, x, n))
                 .collect();
-            let need = E::scratch_len(field, n, direction, order);
+            let fft = plan::<E, K>(field, n, direction, order);
+            let need = fft.scratch_len();
             for extra in [0, 5] {
                 let mut data: Vec<Element<K>> = items.concat();
                 let mut scratch: Vec<Element<K>> = (0..need + extra).map(|_| field.random(&mut rng)).collect();
-                E::transform(field, n, direction, order, &mut data, Some(&mut scratch))
+                fft.process_with_scratch(&mut data, &mut scratch)
                     .unwrap_or_else(|e| panic!("{}: batch N = {n}: {e}", E::NAME));
                 assert_eq!(data, want, "{}: batch N = {n}, {direction:?} {order:?}", E::NAME);
             }
@@ -253,33 +280,47 @@ pub fn bad_lengths_are_errors<E: Executor, const K: usize>(field: &Field<K>) {
     let nat = Order::Natural;
     let x = sample(field, 24, 700);
     let mut data = x.clone();
-    assert!(
-        E::transform(field, 16, f, nat, &mut data, None).is_err(),
-        "24 elements, N = 16"
+    let fft16 = plan::<E, K>(field, 16, f, nat);
+    assert_eq!(
+        refusal(fft16.process(&mut data), "24 elements, N = 16"),
+        TransformError::LengthNotMultiple { len: 24, n: 16 }
     );
     assert_eq!(data, x, "data changed by a failed call");
-    assert!(E::transform(field, 12, f, nat, &mut data, None).is_err(), "N = 12");
-    assert!(E::transform(field, 0, f, nat, &mut data, None).is_err(), "N = 0");
+    assert!(matches!(
+        refusal(E::plan(field, 12, f, nat), "N = 12"),
+        TransformError::Plan(_)
+    ));
+    assert!(matches!(
+        refusal(E::plan(field, 0, f, nat), "N = 0"),
+        TransformError::Plan(_)
+    ));
     let v = field.two_adicity();
     if v < 62 {
-        assert!(
-            E::transform(field, 1 << (v + 1), f, nat, &mut [], None).is_err(),
-            "N above the 2-adicity"
+        assert_eq!(
+            refusal(E::plan(field, 1 << (v + 1), f, nat), "N above the 2-adicity"),
+            TransformError::AboveTwoAdicity {
+                n: 1 << (v + 1),
+                two_adicity: v
+            }
         );
     }
-    assert!(
-        E::transform(field, 1 << 62, f, nat, &mut [], None).is_err(),
-        "N = 2^62 cannot fit in memory"
-    );
+    // Beyond memory (or, for a small 2-adicity, beyond the roots of unity).
+    assert!(matches!(
+        refusal(E::plan(field, 1 << 62, f, nat), "N = 2^62"),
+        TransformError::TooLarge { .. } | TransformError::AboveTwoAdicity { .. }
+    ));
     // An empty batch is zero transforms.
-    assert!(E::transform(field, 16, f, nat, &mut [], None).is_ok());
-    let need = E::scratch_len(field, 16, f, nat);
+    assert!(fft16.process(&mut []).is_ok());
+    let need = fft16.scratch_len();
     if need > 0 {
         let mut data = x[..16].to_vec();
         let mut scratch = vec![field.zero(); need - 1];
-        assert!(
-            E::transform(field, 16, f, nat, &mut data, Some(&mut scratch)).is_err(),
-            "scratch too short"
+        assert_eq!(
+            refusal(fft16.process_with_scratch(&mut data, &mut scratch), "short scratch"),
+            TransformError::ScratchTooShort {
+                len: need - 1,
+                needed: need
+            }
         );
         assert_eq!(data, x[..16].to_vec());
     }

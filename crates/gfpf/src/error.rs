@@ -1,6 +1,7 @@
 //! The one error type of the facade.
 
-use gfpf_cpu::CpuError;
+use gfpf_cpu::{CpuError, TransformError};
+use gfpf_cuda::CudaError;
 use gfpf_field::FieldError;
 use gfpf_plan::PlanError;
 use thiserror::Error;
@@ -15,14 +16,30 @@ pub enum Error {
     /// A transform size could not be planned.
     #[error(transparent)]
     Plan(#[from] PlanError),
-    /// The CPU executor refused the size, the lengths or the memory.
+    /// A refusal every executor shares: a size above the 2-adicity or beyond
+    /// memory, a batch that is not a multiple of N, a short scratch.
+    #[error(transparent)]
+    Transform(TransformError),
+    /// The CPU executor refused (a truncated-transform length).
     #[error(transparent)]
     Cpu(CpuError),
+    /// The CUDA executor failed: the driver, out of device memory, a kernel
+    /// that did not compile.
+    #[error(transparent)]
+    Cuda(CudaError),
     /// CUDA was asked for but cannot be used here.
     #[error("no usable CUDA device: {reason}")]
     NoCudaDevice {
         /// Why.
         reason: String,
+    },
+    /// The operation does not run on that device yet.
+    #[error("{what} do not run on {device} yet; use the cpu")]
+    NotOnDevice {
+        /// The operation.
+        what: &'static str,
+        /// The device asked for.
+        device: crate::Device,
     },
     /// A device name other than `cpu`, `cuda` or `auto`.
     #[error("unknown device {0:?} (expected cpu, cuda or auto)")]
@@ -56,13 +73,33 @@ pub enum Error {
     },
 }
 
-/// Plan and field errors surface as themselves, whichever layer met them.
+/// Plan and field errors surface as themselves, whichever layer met them,
+/// and the refusals every executor shares as [`Error::Transform`].
+impl From<TransformError> for Error {
+    fn from(e: TransformError) -> Self {
+        match e {
+            TransformError::Plan(e) => Error::Plan(e),
+            TransformError::Field(e) => Error::Field(e),
+            e => Error::Transform(e),
+        }
+    }
+}
+
 impl From<CpuError> for Error {
     fn from(e: CpuError) -> Self {
         match e {
-            CpuError::Plan(e) => Error::Plan(e),
-            CpuError::Field(e) => Error::Field(e),
+            CpuError::Transform(e) => e.into(),
             e => Error::Cpu(e),
+        }
+    }
+}
+
+impl From<CudaError> for Error {
+    fn from(e: CudaError) -> Self {
+        match e {
+            CudaError::Transform(e) => e.into(),
+            CudaError::NoCudaDevice { reason } => Error::NoCudaDevice { reason },
+            e => Error::Cuda(e),
         }
     }
 }

@@ -1,10 +1,76 @@
-//! [`Fft`]: a planned transform of one size, forward and inverse.
+//! [`Fft`]: a planned transform of one size, forward and inverse, on the
+//! CPU or a GPU.
+
+use std::sync::Arc;
 
 use gfpf_cpu::{CpuFft, Threading};
+use gfpf_cuda::CudaFft;
+use gfpf_executor::{PreparedFft, Transform};
 use gfpf_field::{Element, Field};
 use gfpf_plan::{Direction, Order};
 
+use crate::device::cuda_device;
 use crate::{Device, Error};
+
+/// One direction of an [`Fft`], on the executor its device chose.
+#[derive(Debug)]
+enum Executor<const K: usize> {
+    Cpu(Box<CpuFft<K>>),
+    Cuda(Arc<CudaFft<K>>),
+}
+
+impl<const K: usize> Clone for Executor<K> {
+    fn clone(&self) -> Self {
+        match self {
+            Executor::Cpu(fft) => Executor::Cpu(fft.clone()),
+            Executor::Cuda(fft) => Executor::Cuda(Arc::clone(fft)),
+        }
+    }
+}
+
+impl<const K: usize> Executor<K> {
+    fn plan(
+        device: Device,
+        field: &Field<K>,
+        n: usize,
+        direction: Direction,
+        order: Order,
+        threading: Threading,
+    ) -> Result<Self, Error> {
+        Ok(match device {
+            Device::Cuda => Executor::Cuda(Arc::new(CudaFft::try_new(&cuda_device()?, field, n, direction, order)?)),
+            _ => Executor::Cpu(Box::new(
+                CpuFft::try_new(field, n, direction, order)?.with_threading(threading),
+            )),
+        })
+    }
+
+    fn transform(&self) -> &dyn TransformAnyError<K> {
+        match self {
+            Executor::Cpu(fft) => fft.as_ref(),
+            Executor::Cuda(fft) => fft.as_ref(),
+        }
+    }
+}
+
+/// [`Transform`] with the executor's error turned into the facade's.
+trait TransformAnyError<const K: usize>: Send + Sync {
+    fn prepared(&self) -> &PreparedFft<K>;
+    fn process(&self, data: &mut [Element<K>]) -> Result<(), Error>;
+}
+
+impl<const K: usize, T> TransformAnyError<K> for T
+where
+    T: Transform<K>,
+    Error: From<T::Error>,
+{
+    fn prepared(&self) -> &PreparedFft<K> {
+        Transform::prepared(self)
+    }
+    fn process(&self, data: &mut [Element<K>]) -> Result<(), Error> {
+        Ok(Transform::process(self, data)?)
+    }
+}
 
 /// DFT_N and its inverse over one field, planned once (stages, twiddle
 /// tables, N^{-1}) and run on slices whose length is a multiple of N (each
@@ -18,8 +84,8 @@ use crate::{Device, Error};
 /// which is what convolutions want.
 #[derive(Debug, Clone)]
 pub struct Fft<const K: usize> {
-    forward: CpuFft<K>,
-    inverse: CpuFft<K>,
+    forward: Executor<K>,
+    inverse: Executor<K>,
     device: Device,
 }
 
@@ -53,12 +119,11 @@ impl<const K: usize> FftBuilder<'_, K> {
     }
 
     /// Plans both directions. Errors: N not a power of two or above 2^v,
-    /// too large for memory, CUDA asked for but not usable.
+    /// too large for memory, CUDA asked for but not usable (or its kernels
+    /// failing to compile, the device out of memory).
     pub fn build(self) -> Result<Fft<K>, Error> {
-        let device = self.device.resolve()?;
-        let plan = |direction| -> Result<CpuFft<K>, Error> {
-            Ok(CpuFft::try_new(self.field, self.n, direction, self.order)?.with_threading(self.threading))
-        };
+        let device = self.device.resolve_for(K, self.n)?;
+        let plan = |direction| Executor::plan(device, self.field, self.n, direction, self.order, self.threading);
         Ok(Fft {
             forward: plan(Direction::Forward)?,
             inverse: plan(Direction::Inverse)?,
@@ -87,17 +152,17 @@ impl<const K: usize> Fft<K> {
     /// Forward transform of every N consecutive elements of `data`, in place.
     /// A length that is not a multiple of N is an error (nothing modified).
     pub fn forward(&self, data: &mut [Element<K>]) -> Result<(), Error> {
-        Ok(self.forward.process(data)?)
+        self.forward.transform().process(data)
     }
 
     /// Inverse transform (scaled by N^{-1}) of every N consecutive elements.
     pub fn inverse(&self, data: &mut [Element<K>]) -> Result<(), Error> {
-        Ok(self.inverse.process(data)?)
+        self.inverse.transform().process(data)
     }
 
     /// N.
     pub fn len(&self) -> usize {
-        self.forward.len()
+        self.forward.transform().prepared().plan().len()
     }
 
     /// Always false (N ≥ 1).
@@ -107,7 +172,7 @@ impl<const K: usize> Fft<K> {
 
     /// The order of the transformed side.
     pub fn order(&self) -> Order {
-        self.forward.plan().order()
+        self.forward.transform().prepared().plan().order()
     }
 
     /// Where it runs (never `Auto`).
@@ -117,7 +182,7 @@ impl<const K: usize> Fft<K> {
 
     /// The field.
     pub fn field(&self) -> &Field<K> {
-        self.forward.field()
+        self.forward.transform().prepared().field()
     }
 
     /// ω_N, the root the forward transform uses.
@@ -127,8 +192,21 @@ impl<const K: usize> Fft<K> {
             .expect("checked when planned")
     }
 
-    /// The CPU executor of each direction (plans, twiddles, breakdowns).
-    pub fn cpu(&self) -> (&CpuFft<K>, &CpuFft<K>) {
-        (&self.forward, &self.inverse)
+    /// The CPU executor of each direction (plans, twiddles, breakdowns),
+    /// when the transform runs on the CPU.
+    pub fn cpu(&self) -> Option<(&CpuFft<K>, &CpuFft<K>)> {
+        match (&self.forward, &self.inverse) {
+            (Executor::Cpu(f), Executor::Cpu(i)) => Some((f.as_ref(), i.as_ref())),
+            _ => None,
+        }
+    }
+
+    /// The CUDA executor of each direction, when the transform runs on a GPU
+    /// (for [`CudaFft::process_device`] on resident buffers).
+    pub fn cuda(&self) -> Option<(&CudaFft<K>, &CudaFft<K>)> {
+        match (&self.forward, &self.inverse) {
+            (Executor::Cuda(f), Executor::Cuda(i)) => Some((f, i)),
+            _ => None,
+        }
     }
 }

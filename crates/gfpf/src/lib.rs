@@ -51,13 +51,15 @@ mod fft;
 mod poly;
 mod spec;
 
-pub use device::{Device, cuda_unavailable_reason};
+pub use device::{AUTO_CUDA_MAX_K, AUTO_CUDA_MIN_WORDS, Device, cuda_device, cuda_unavailable_reason};
 pub use error::Error;
 pub use fft::{Fft, FftBuilder};
 pub use poly::{PolyRing, Polynomial, RingOptions};
 pub use spec::{FieldSpec, FieldVisitor, SUPPORTED_K};
 
 pub use gfpf_cpu as cpu;
+pub use gfpf_cuda as cuda;
+pub use gfpf_executor as executor;
 pub use gfpf_field as field;
 pub use gfpf_plan as plan;
 pub use gfpf_small as small;

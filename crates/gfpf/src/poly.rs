@@ -12,7 +12,9 @@ use crate::{Device, Error};
 /// How a [`PolyRing`] computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct RingOptions {
-    /// Where transforms run (default [`Device::Auto`]).
+    /// Where transforms run (default [`Device::Auto`], which is the CPU for
+    /// products today; [`Device::Cuda`] is refused with
+    /// [`Error::NotOnDevice`] until products run on the GPU).
     pub device: Device,
     /// All cores of the current rayon pool (default) or one thread.
     pub threading: Threading,
@@ -57,7 +59,19 @@ impl<const K: usize> PolyRing<K> {
 
     /// GF(p)\[x\] with the given device, threading and algorithm.
     pub fn with_options(field: &Field<K>, options: RingOptions) -> Result<Self, Error> {
-        let device = options.device.resolve()?;
+        // Products run on the CPU: the GPU path (transforms and pointwise
+        // products resident on the device) is not written yet, and a ring
+        // must not claim a device it does not use.
+        let device = match options.device {
+            Device::Cpu | Device::Auto => Device::Cpu,
+            Device::Cuda => {
+                crate::device::cuda_device()?;
+                return Err(Error::NotOnDevice {
+                    what: "polynomial products",
+                    device: Device::Cuda,
+                });
+            }
+        };
         let mul = PolyMul::new(field)?.with_threading(options.threading);
         Ok(PolyRing {
             inner: Arc::new(RingInner { mul, options, device }),

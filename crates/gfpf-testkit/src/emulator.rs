@@ -1,26 +1,57 @@
-//! The host emulator: the CUDA kernels compiled as C++ for the CPU (kernels/
-//! is written so that it also compiles with `GFPF_HOST_EMULATION`), run
-//! launch by launch with the same [`StageParams`] as on the device, every
-//! thread index in turn.
+//! The host emulator of the CUDA executor: gfpf-kernels' sources compiled as
+//! C++ for the CPU (they are written so that they also compile with
+//! `GFPF_HOST_EMULATION`), run launch by launch with the same
+//! [`StageParams`] and the same launch sequence (`gfpf_cuda::params`) as on
+//! the device, every thread index in turn.
 //!
-//! It exists so that the kernels' arithmetic and indexing, and this crate's
+//! It exists so that the kernels' arithmetic and indexing, and gfpf-cuda's
 //! launch sequence, are tested against gfpf-cpu on machines without a GPU
 //! (CI). It says nothing about device-only matters (launch geometry, memory
-//! limits, the driver); those need a GPU run.
+//! limits, the driver); those need a GPU run. It lives in the test kit, not
+//! in gfpf-cuda's public API.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use gfpf_cuda::params::{StageParams, launches};
+use gfpf_cuda::{CudaError, from_digit_major, to_digit_major};
+use gfpf_executor::{ExecutorError, PreparedFft, Transform, TransformError};
 use gfpf_field::{Element, Field};
 use gfpf_kernels::{DeviceConstants, Kernel, base_sizes, module_name, translation_unit};
 use gfpf_plan::{Direction, Order, Plan};
 
-use crate::CudaError;
-use crate::layout::{from_digit_major, to_digit_major};
-use crate::params::StageParams;
-use crate::prepared::Prepared;
+/// Why the emulator could not plan or run a transform.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EmulatorError {
+    /// A refusal every executor shares.
+    #[error(transparent)]
+    Transform(#[from] TransformError),
+    /// The layout conversion found a non-canonical element.
+    #[error(transparent)]
+    Layout(#[from] CudaError),
+    /// The host compiler rejected the kernel source.
+    #[error("compiling the {module} kernels for the host failed: {log}")]
+    Compile {
+        /// The module.
+        module: String,
+        /// The compiler's log.
+        log: String,
+    },
+    /// Building or loading the host library failed.
+    #[error("host emulator: {0}")]
+    Host(String),
+}
+
+impl ExecutorError for EmulatorError {
+    fn common(&self) -> Option<&TransformError> {
+        match self {
+            EmulatorError::Transform(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// The C++ compiler the emulator uses: `$CXX`, else `c++`.
 pub fn host_compiler() -> String {
@@ -50,7 +81,7 @@ pub struct HostKernels {
 impl HostKernels {
     /// Compiles (or reuses, keyed by a hash of the source) the kernels of
     /// `field` for every base size 2 … 2k into `dir`, and loads them.
-    pub fn build<const K: usize>(field: &Field<K>, dir: &Path) -> Result<Self, CudaError> {
+    pub fn build<const K: usize>(field: &Field<K>, dir: &Path) -> Result<Self, EmulatorError> {
         let constants = DeviceConstants::of(field);
         let radices = base_sizes(K);
         let source = translation_unit(&constants, &radices, true);
@@ -62,7 +93,7 @@ impl HostKernels {
         // for the same library at once.
         static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
         let _building = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
-        let emulator_error = |what: &str, e: std::io::Error| CudaError::Emulator(format!("{what}: {e}"));
+        let emulator_error = |what: &str, e: std::io::Error| EmulatorError::Host(format!("{what}: {e}"));
         if !path.exists() {
             std::fs::create_dir_all(dir).map_err(|e| emulator_error("creating the build directory", e))?;
             // Private names, then an atomic rename: concurrent builds (test
@@ -80,7 +111,7 @@ impl HostKernels {
                 .map_err(|e| emulator_error("running the host compiler", e))?;
             let _ = std::fs::remove_file(&src);
             if !out.status.success() {
-                return Err(CudaError::Compile {
+                return Err(EmulatorError::Compile {
                     module: stem,
                     log: String::from_utf8_lossy(&out.stderr).into_owned(),
                 });
@@ -90,7 +121,7 @@ impl HostKernels {
         // SAFETY: the library is ours, just compiled from kernels/ as plain
         // C++ with no initialisers that run on load.
         let library = unsafe { libloading::Library::new(&path) }
-            .map_err(|e| CudaError::Emulator(format!("loading {}: {e}", path.display())))?;
+            .map_err(|e| EmulatorError::Host(format!("loading {}: {e}", path.display())))?;
         Ok(HostKernels { library, path })
     }
 
@@ -103,8 +134,8 @@ impl HostKernels {
     ///
     /// # Safety
     /// The addresses in `params` must point to host buffers as large as the
-    /// launch reads and writes (as [`crate::params::launches`] sizes them).
-    pub unsafe fn launch(&self, kernel: &Kernel, params: &StageParams) -> Result<(), CudaError> {
+    /// launch reads and writes (as [`gfpf_cuda::params::launches`] sizes them).
+    pub unsafe fn launch(&self, kernel: &Kernel, params: &StageParams) -> Result<(), EmulatorError> {
         let symbol = kernel.symbol();
         // SAFETY: every kernel symbol of gfpf_fft.cu has this signature in
         // host emulation: `extern "C" void name(const GfpfStageParams*)`.
@@ -112,7 +143,7 @@ impl HostKernels {
             self.library
                 .get::<unsafe extern "C" fn(*const StageParams)>(symbol.as_bytes())
         }
-        .map_err(|e| CudaError::Emulator(format!("kernel {symbol}: {e}")))?;
+        .map_err(|e| EmulatorError::Host(format!("kernel {symbol}: {e}")))?;
         // SAFETY: the caller guarantees the buffers; StageParams matches the C struct.
         unsafe { f(params) };
         Ok(())
@@ -120,10 +151,12 @@ impl HostKernels {
 }
 
 /// A transform run by the host emulator: the same plan, launches and kernel
-/// code as [`crate::CudaFft`], on host memory.
+/// code as `gfpf_cuda::CudaFft`, on host memory.
 #[derive(Debug)]
 pub struct EmulatedFft<const K: usize> {
-    prepared: Prepared<K>,
+    prepared: PreparedFft<K>,
+    /// The twiddle table digit-major (at least one element, as on the device).
+    table: Vec<u64>,
     kernels: HostKernels,
 }
 
@@ -135,44 +168,64 @@ impl<const K: usize> EmulatedFft<K> {
         direction: Direction,
         order: Order,
         dir: &Path,
-    ) -> Result<Self, CudaError> {
-        let prepared = Prepared::new(field, n, direction, order)?;
+    ) -> Result<Self, EmulatorError> {
+        let prepared = PreparedFft::try_new(field, n, direction, order)?;
+        let table = if prepared.table().is_empty() {
+            to_digit_major(&[field.one()])
+        } else {
+            to_digit_major(prepared.table())
+        };
         let kernels = HostKernels::build(field, dir)?;
-        Ok(EmulatedFft { prepared, kernels })
+        Ok(EmulatedFft {
+            prepared,
+            table,
+            kernels,
+        })
     }
 
     /// The plan.
     pub fn plan(&self) -> &Plan {
-        &self.prepared.plan
+        self.prepared.plan()
     }
 
-    /// Transforms `data` (a multiple of N elements) in place,
-    /// through the digit-major layout as on the device.
-    pub fn process(&self, data: &mut [Element<K>]) -> Result<(), CudaError> {
-        let launches = self.prepared.launches_for(data.len())?;
+    fn run(&self, data: &mut [Element<K>]) -> Result<(), EmulatorError> {
+        let n = self.len();
+        if data.is_empty() {
+            return Ok(());
+        }
         let mut words = to_digit_major(data);
-        let mut scratch = vec![
-            0u64;
-            if self.prepared.plan.scratch_len() > 0 {
-                words.len()
-            } else {
-                0
-            }
-        ];
-        for launch in &launches {
+        let mut scratch = vec![0u64; if self.plan().scratch_len() > 0 { words.len() } else { 0 }];
+        let n_inv = *self.prepared.n_inv().digits();
+        for launch in &launches(self.plan(), data.len() / n) {
             let params = launch.bind(
                 words.as_mut_ptr() as u64,
                 scratch.as_mut_ptr() as u64,
-                self.prepared.table.as_ptr() as u64,
-                self.prepared.n_inv.as_ptr() as u64,
+                self.table.as_ptr() as u64,
+                n_inv.as_ptr() as u64,
             );
             // SAFETY: data and scratch hold batch·N elements digit-major
             // (pitch batch·N, as the launches say), the table M entries with
             // pitch M, N^{-1} k words: everything the kernels address.
             unsafe { self.kernels.launch(&launch.kernel, &params)? };
         }
-        let out = from_digit_major(&self.prepared.field, &words)?;
+        let out = from_digit_major(self.prepared.field(), &words)?;
         data.copy_from_slice(&out);
         Ok(())
+    }
+}
+
+/// Host slices, as `gfpf_cuda::CudaFft` takes them: the emulator's own
+/// scratch is the digit-major copy it makes, so it asks for none.
+impl<const K: usize> Transform<K> for EmulatedFft<K> {
+    type Error = EmulatorError;
+    fn prepared(&self) -> &PreparedFft<K> {
+        &self.prepared
+    }
+    fn scratch_len(&self) -> usize {
+        0
+    }
+    fn process_with_scratch(&self, data: &mut [Element<K>], scratch: &mut [Element<K>]) -> Result<(), EmulatorError> {
+        self.check_lengths(data.len(), scratch.len())?;
+        self.run(data)
     }
 }
