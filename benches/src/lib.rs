@@ -1,33 +1,21 @@
-//! Shared helpers for the gfpf criterion benchmarks (`cargo bench -p gfpf-benches`)
-//! and the baselines they compare against: the same six-step plans on GMP
-//! arithmetic ([`gmp_fft`]), the small-prime approach of the thesis' chapter 7
-//! ([`small_primes`]), GMP and multi-modular polynomial products
-//! ([`poly_baselines`]) and the NTL/FLINT harness ([`peers`]).
-//!
-//! A baseline computes what gfpf computes:
+//! Shared helpers for the gfpf criterion benchmarks (`cargo bench -p
+//! gfpf-benches`) and the NTL/FLINT comparison harness ([`peers`]). The
+//! baselines the benches compare against live in gfpf-baselines (shared with
+//! the `gfpf bench` program) and are re-exported here.
 //!
 //! ```
-//! use gfpf_benches::gmp_fft::GmpFft;
-//! use gfpf_cpu::{CpuFft, Threading};
+//! use gfpf_benches::random_pairs;
 //! use gfpf_field::{Field, Preset};
-//! use gfpf_plan::{Direction, Order};
 //!
-//! let field = Field::<4>::preset(Preset::P4)?;
-//! let x: Vec<_> = (0..64).map(|i| field.from_u64(i * i)).collect();
-//! let gmp = GmpFft::new(&field, 64, Direction::Forward, Order::Natural)?;
-//! let mut big: Vec<_> = x.iter().map(|e| field.to_integer(e)).collect();
-//! let mut scratch = big.clone();
-//! gmp.process(&mut big, &mut scratch, Threading::Serial)?;
-//! let mut y = x.clone();
-//! CpuFft::forward(&field, 64)?.process(&mut y)?;
-//! assert_eq!(big, y.iter().map(|e| field.to_integer(e)).collect::<Vec<_>>());
-//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! let field = Field::<8>::preset(Preset::T8)?;
+//! let (xs, ys) = random_pairs(&field, 4, 1);
+//! assert_eq!((xs.len(), ys.len()), (4, 4));
+//! assert_eq!(random_pairs(&field, 4, 1).0, xs, "same seed, same inputs");
+//! # Ok::<(), gfpf_field::FieldError>(())
 //! ```
 
-pub mod gmp_fft;
+pub use gfpf_baselines::{gmp_fft, poly_baselines, small_primes};
 pub mod peers;
-pub mod poly_baselines;
-pub mod small_primes;
 
 use gfpf_field::{Element, Field};
 use rand::SeedableRng;

@@ -1,6 +1,6 @@
 //! The GMP baseline computes the same transforms as gfpf-cpu.
 
-use gfpf_benches::gmp_fft::GmpFft;
+use gfpf_baselines::gmp_fft::GmpFft;
 use gfpf_cpu::{CpuFft, Threading};
 use gfpf_field::{Field, Preset};
 use gfpf_plan::{Direction, Order};
@@ -42,7 +42,7 @@ fn gmp_baseline_matches_gfpf_cpu() {
 /// input back: the small-prime pipeline of the chapter 7 benchmarks is exact.
 #[test]
 fn small_prime_pipeline_round_trips() {
-    use gfpf_benches::small_primes::SmallPrimeDft;
+    use gfpf_baselines::small_primes::SmallPrimeDft;
     let field = Field::<8>::preset(Preset::T8).unwrap();
     let s = SmallPrimeDft::primes_for_bits(field.bits());
     assert_eq!(s, 9); // 505 bits: eight 62-bit primes (≈ 496 bits) are not enough
