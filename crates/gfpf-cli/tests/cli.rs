@@ -329,7 +329,7 @@ fn bad_input_is_a_one_line_error_and_no_file() {
                 "-o",
                 o,
             ],
-            "polynomial products do not run on cuda yet",
+            "polynomial products do not run on cuda",
             Some(&out),
         );
     }

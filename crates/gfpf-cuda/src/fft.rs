@@ -11,7 +11,7 @@ use gfpf_kernels::DeviceConstants;
 use gfpf_plan::{Direction, Order, Plan};
 
 use crate::device::CudaDevice;
-use crate::layout::{from_digit_major, to_digit_major};
+use crate::layout::{from_digit_major, try_to_digit_major};
 use crate::prepared::Prepared;
 use crate::{CudaError, Kernel};
 
@@ -39,7 +39,7 @@ impl<const K: usize> std::fmt::Debug for DeviceBuffer<K> {
 impl<const K: usize> DeviceBuffer<K> {
     /// Copies `data` to the device (converting to digit-major on the host).
     pub fn upload(device: &CudaDevice, data: &[Element<K>]) -> Result<Self, CudaError> {
-        let words = to_digit_major(data);
+        let words = try_to_digit_major(data)?;
         let words = device
             .stream()
             .clone_htod(&words)

@@ -5,12 +5,33 @@
 
 use gfpf_field::{Element, Field};
 
+use gfpf_executor::TransformError;
+
 use crate::CudaError;
 
 /// The digit-major words of `elements` (k·len words).
 pub fn to_digit_major<const K: usize>(elements: &[Element<K>]) -> Vec<u64> {
+    let mut out = vec![0u64; K * elements.len()];
+    fill_digit_major(elements, &mut out);
+    out
+}
+
+/// As [`to_digit_major`], with the host copy's allocation failing as
+/// [`TransformError::TooLarge`] instead of aborting (uploads of huge inputs).
+pub fn try_to_digit_major<const K: usize>(elements: &[Element<K>]) -> Result<Vec<u64>, TransformError> {
+    let words = K * elements.len();
+    let mut out = Vec::new();
+    out.try_reserve_exact(words).map_err(|_| TransformError::TooLarge {
+        n: elements.len(),
+        what: "the host's digit-major copy of the data",
+    })?;
+    out.resize(words, 0);
+    fill_digit_major(elements, &mut out);
+    Ok(out)
+}
+
+fn fill_digit_major<const K: usize>(elements: &[Element<K>], out: &mut [u64]) {
     let len = elements.len();
-    let mut out = vec![0u64; K * len];
     // Blocks of elements keep both sides' accesses in cache.
     const BLOCK: usize = 256;
     for (b, chunk) in elements.chunks(BLOCK).enumerate() {
@@ -21,7 +42,6 @@ pub fn to_digit_major<const K: usize>(elements: &[Element<K>]) -> Vec<u64> {
             }
         }
     }
-    out
 }
 
 /// Elements from digit-major words, each checked to be canonical (the

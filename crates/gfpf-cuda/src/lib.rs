@@ -52,5 +52,5 @@ pub use device::{
 pub use error::CudaError;
 pub use fft::{CudaFft, DeviceBuffer, THREADS_PER_BLOCK};
 pub use gfpf_kernels::Kernel;
-pub use layout::{from_digit_major, to_digit_major};
+pub use layout::{from_digit_major, to_digit_major, try_to_digit_major};
 pub use timing::median;

@@ -2,7 +2,7 @@
 //! order): the shared [`PreparedFft`] (plan, twiddle table, N^{-1}) in the
 //! device's digit-major layout, and the launches of its plan.
 
-use gfpf_executor::{PreparedFft, TransformError};
+use gfpf_executor::{PreparedFft, TableFiller, TransformError};
 use gfpf_field::Field;
 use gfpf_plan::{Direction, Order, Plan};
 
@@ -25,7 +25,22 @@ pub(crate) struct Prepared<const K: usize> {
 
 impl<const K: usize> Prepared<K> {
     pub fn new(field: &Field<K>, n: usize, direction: Direction, order: Order) -> Result<Self, CudaError> {
-        let fft = PreparedFft::try_new(field, n, direction, order)?;
+        // The table's chunks are independent: fill them on every host core
+        // (this crate has no thread pool; scoped threads suffice).
+        let fft = PreparedFft::try_new_with(field, n, direction, order, |table, filler| {
+            let chunk = TableFiller::<K>::CHUNK;
+            let threads = std::thread::available_parallelism().map_or(1, usize::from);
+            let per_thread = table.len().div_ceil(chunk).div_ceil(threads).max(1) * chunk;
+            std::thread::scope(|scope| {
+                for (t, part) in table.chunks_mut(per_thread).enumerate() {
+                    scope.spawn(move || {
+                        for (c, piece) in part.chunks_mut(chunk).enumerate() {
+                            filler.fill(t * per_thread / chunk + c, piece);
+                        }
+                    });
+                }
+            });
+        })?;
         let table = if fft.table().is_empty() {
             to_digit_major(&[field.one()])
         } else {
@@ -66,6 +81,16 @@ impl<const K: usize> Prepared<K> {
 mod tests {
     use super::*;
     use gfpf_field::{Element, Preset};
+
+    #[test]
+    fn parallel_table_equals_the_serial_one() {
+        let f = Field::<8>::preset(Preset::T8).unwrap();
+        for n in [1 << 16, 1 << 12, 32] {
+            let parallel = Prepared::new(&f, n, Direction::Forward, Order::Natural).unwrap();
+            let serial = PreparedFft::try_new(&f, n, Direction::Forward, Order::Natural).unwrap();
+            assert_eq!(parallel.fft, serial, "N = {n}");
+        }
+    }
 
     #[test]
     fn table_and_inverse_size() {

@@ -33,8 +33,9 @@ pub enum Error {
         /// Why.
         reason: String,
     },
-    /// The operation does not run on that device yet.
-    #[error("{what} do not run on {device} yet; use the cpu")]
+    /// The operation does not run on that device (products on the GPU are not
+    /// written yet; device buffers need a transform planned on the GPU).
+    #[error("{what} do not run on {device}")]
     NotOnDevice {
         /// The operation.
         what: &'static str,

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use gfpf_cpu::{CpuFft, Threading};
-use gfpf_cuda::CudaFft;
+use gfpf_cuda::{CudaFft, DeviceBuffer};
 use gfpf_executor::{PreparedFft, Transform};
 use gfpf_field::{Element, Field};
 use gfpf_plan::{Direction, Order};
@@ -198,6 +198,46 @@ impl<const K: usize> Fft<K> {
         match (&self.forward, &self.inverse) {
             (Executor::Cpu(f), Executor::Cpu(i)) => Some((f.as_ref(), i.as_ref())),
             _ => None,
+        }
+    }
+
+    /// Forward transforms of every N consecutive elements of a buffer that
+    /// stays on the GPU (a batch: its length a multiple of N), queued on the
+    /// device's stream without waiting; chain further work on the same
+    /// buffer, then `download` it. An error when this transform runs on the
+    /// CPU ([`Error::NotOnDevice`]).
+    ///
+    /// ```no_run
+    /// use gfpf::{Device, Fft, Field, Preset};
+    /// use gfpf::cuda::DeviceBuffer;
+    ///
+    /// let field = Field::<8>::preset(Preset::T8)?;
+    /// let fft = Fft::builder(&field, 1 << 16).device(Device::Cuda).build()?;
+    /// let device = gfpf::cuda_device()?;
+    /// let x = vec![field.one(); 4 << 16];                     // a batch of four
+    /// let mut on_gpu = DeviceBuffer::upload(&device, &x).map_err(gfpf::Error::from)?;
+    /// fft.forward_device(&mut on_gpu)?;
+    /// fft.inverse_device(&mut on_gpu)?;
+    /// assert_eq!(on_gpu.download(&device, &field).map_err(gfpf::Error::from)?, x);
+    /// # Ok::<(), gfpf::Error>(())
+    /// ```
+    pub fn forward_device(&self, data: &mut DeviceBuffer<K>) -> Result<(), Error> {
+        self.on_device(&self.forward, data)
+    }
+
+    /// Inverse transforms (scaled by N^{-1}) of a buffer on the GPU; see
+    /// [`Fft::forward_device`].
+    pub fn inverse_device(&self, data: &mut DeviceBuffer<K>) -> Result<(), Error> {
+        self.on_device(&self.inverse, data)
+    }
+
+    fn on_device(&self, executor: &Executor<K>, data: &mut DeviceBuffer<K>) -> Result<(), Error> {
+        match executor {
+            Executor::Cuda(fft) => Ok(fft.process_device(data, None)?),
+            Executor::Cpu(_) => Err(Error::NotOnDevice {
+                what: "transforms of device buffers",
+                device: Device::Cpu,
+            }),
         }
     }
 

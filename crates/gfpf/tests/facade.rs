@@ -77,6 +77,12 @@ fn devices() {
             assert!(e.to_string().starts_with("no usable CUDA device"));
             assert!(matches!(ring_on_cuda, Error::NoCudaDevice { .. }));
             assert_eq!(Device::Auto.resolve_for(8, 1 << 20).unwrap(), Device::Cpu);
+            assert_eq!(
+                gfpf::cuda_device().unwrap_err(),
+                Error::NoCudaDevice {
+                    reason: gfpf::cuda_unavailable_reason().unwrap()
+                }
+            );
         }
         None => {
             let fft = Fft::builder(&f, 1 << 10).device(Device::Cuda).build().unwrap();
