@@ -130,10 +130,8 @@ impl FieldVisitor for Verify {
             Ok(2 * (max as usize + 1))
         })();
         let products = (|| -> Check {
-            if device == Device::Cuda {
-                return Ok(0); // products do not run on the GPU yet
-            }
             let options = RingOptions {
+                device,
                 threading,
                 ..RingOptions::default()
             };

@@ -12,6 +12,7 @@ use gfpf_plan::{Direction, Order, Plan};
 
 use crate::device::CudaDevice;
 use crate::layout::{from_digit_major, try_to_digit_major};
+use crate::params::StageParams;
 use crate::prepared::Prepared;
 use crate::{CudaError, Kernel};
 
@@ -23,7 +24,7 @@ pub const THREADS_PER_BLOCK: u32 = 128;
 /// at d·len + j). Transforms work on it in place, so chains of transforms
 /// need no host copies.
 pub struct DeviceBuffer<const K: usize> {
-    words: CudaSlice<u64>,
+    pub(crate) words: CudaSlice<u64>,
     len: usize,
 }
 
@@ -123,7 +124,7 @@ impl<const K: usize> CudaFft<K> {
             // plan loads (every module has it).
             let radix = match launch.kernel {
                 Kernel::BaseDft { radix, .. } => radix,
-                Kernel::Scale => prepared.radices[0],
+                Kernel::Scale | Kernel::PointwiseMul => prepared.radices[0],
             };
             let f = device
                 .module(&constants, radix)?
@@ -165,6 +166,11 @@ impl<const K: usize> CudaFft<K> {
     /// The device.
     pub fn device(&self) -> &Arc<CudaDevice> {
         &self.device
+    }
+
+    /// The field.
+    pub fn field(&self) -> &Field<K> {
+        self.prepared.field()
     }
 
     /// Device elements of scratch [`CudaFft::process_device`] needs for a
@@ -209,26 +215,11 @@ impl<const K: usize> CudaFft<K> {
                 .find(|(k, _)| *k == launch.kernel)
                 .expect("every kernel of the plan was loaded")
                 .1;
-            let blocks = params.threads.div_ceil(u64::from(THREADS_PER_BLOCK));
-            let grid =
-                u32::try_from(blocks)
-                    .ok()
-                    .filter(|&b| b < i32::MAX as u32)
-                    .ok_or(CudaError::TooManyThreads {
-                        threads: params.threads as usize,
-                    })?;
-            let cfg = LaunchConfig {
-                grid_dim: (grid, 1, 1),
-                block_dim: (THREADS_PER_BLOCK, 1, 1),
-                shared_mem_bytes: 0,
-            };
-            // SAFETY: the kernel's only argument is GfpfStageParams by value
-            // (StageParams mirrors it); its addresses are live device buffers
-            // of the sizes the launch addresses: data and scratch hold
-            // batch·N elements digit-major with pitch batch·N (checked
-            // above), the table M entries with pitch M, N^{-1} k words.
-            unsafe { stream.launch_builder(function).arg(&params).launch(cfg) }
-                .map_err(|e| CudaError::driver("launching a kernel", 0, e))?;
+            // SAFETY: the addresses are live device buffers of the sizes the
+            // launch addresses: data and scratch hold batch·N elements
+            // digit-major with pitch batch·N (checked above), the table M
+            // entries with pitch M, N^{-1} k words.
+            unsafe { launch_kernel(&self.device, function, &params)? };
         }
         Ok(())
     }
@@ -245,6 +236,36 @@ impl<const K: usize> CudaFft<K> {
         data.copy_from_slice(&out);
         Ok(())
     }
+}
+
+/// Queues one launch of `function` over `params.threads` threads on the
+/// device's stream.
+///
+/// # Safety
+/// Every address in `params` must be a live device buffer (or table) as large
+/// as the kernel addresses for these parameters.
+pub(crate) unsafe fn launch_kernel(
+    device: &CudaDevice,
+    function: &CudaFunction,
+    params: &StageParams,
+) -> Result<(), CudaError> {
+    let blocks = params.threads.div_ceil(u64::from(THREADS_PER_BLOCK));
+    let grid = u32::try_from(blocks)
+        .ok()
+        .filter(|&b| b < i32::MAX as u32)
+        .ok_or(CudaError::TooManyThreads {
+            threads: params.threads as usize,
+        })?;
+    let cfg = LaunchConfig {
+        grid_dim: (grid, 1, 1),
+        block_dim: (THREADS_PER_BLOCK, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: the kernel's only argument is GfpfStageParams by value
+    // (StageParams mirrors it); the caller vouches for its addresses.
+    unsafe { device.stream().launch_builder(function).arg(params).launch(cfg) }
+        .map_err(|e| CudaError::driver("launching a kernel", 0, e))?;
+    Ok(())
 }
 
 /// Host slices: upload, transform on the device, download. The device

@@ -43,6 +43,7 @@ mod error;
 mod fft;
 mod layout;
 pub mod params;
+mod poly;
 mod prepared;
 mod timing;
 
@@ -53,4 +54,5 @@ pub use error::CudaError;
 pub use fft::{CudaFft, DeviceBuffer, THREADS_PER_BLOCK};
 pub use gfpf_kernels::Kernel;
 pub use layout::{from_digit_major, to_digit_major, try_to_digit_major};
+pub use poly::CudaPolyMul;
 pub use timing::median;

@@ -80,6 +80,7 @@ impl Launch {
         params.table = match self.kernel {
             Kernel::Scale => n_inv,
             Kernel::BaseDft { .. } => table,
+            Kernel::PointwiseMul => 0,
         };
         params
     }
@@ -146,6 +147,28 @@ pub fn launches(plan: &Plan, batch: usize) -> Vec<Launch> {
         });
     }
     out
+}
+
+/// The parameters of [`Kernel::PointwiseMul`]: dst ← dst·src over `len`
+/// elements, both buffers digit-major with pitch `len`.
+pub fn pointwise_mul(dst: u64, src: u64, len: usize) -> StageParams {
+    StageParams {
+        src,
+        dst,
+        table: 0,
+        pitch: len as u64,
+        table_pitch: 0,
+        threads: len as u64,
+        log2_n: 0,
+        log2_blocks: 0,
+        log2_stride: 0,
+        step: 0,
+        twiddle_bits: 0,
+        inverse: 0,
+        digit_reversed_input: 0,
+        radix_count: 0,
+        radix_log2: [0; MAX_RADICES],
+    }
 }
 
 /// The distinct base sizes a plan's launches use, in first-use order (the

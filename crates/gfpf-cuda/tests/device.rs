@@ -4,8 +4,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use gfpf_cpu::CpuFft;
-use gfpf_cuda::{CudaDevice, CudaError, CudaFft, DeviceBuffer, cuda_unavailable};
+use gfpf_cpu::{CpuFft, MulAlgorithm, PolyMul};
+use gfpf_cuda::{CudaDevice, CudaError, CudaFft, CudaPolyMul, DeviceBuffer, cuda_unavailable};
 use gfpf_field::{Field, Preset};
 use gfpf_plan::{Direction, Order};
 use gfpf_testkit::Executor;
@@ -92,6 +92,31 @@ fn identical_to_cpu<const K: usize>(preset: Preset) {
     }
 }
 
+/// Products on the GPU (padded transforms, the pointwise kernel) equal
+/// gfpf-cpu's, bit for bit, from tiny to long (2^18 coefficients for k ≤ 16).
+fn products_identical_to_cpu<const K: usize>(preset: Preset) {
+    if let Some(why) = cuda_unavailable() {
+        eprintln!("SKIPPED (cuda, {}): {why}", preset.name());
+        return;
+    }
+    let field = Field::<K>::preset(preset).unwrap();
+    let gpu = CudaPolyMul::new(device().unwrap(), &field);
+    let cpu = PolyMul::new(&field).unwrap();
+    let long = if K <= 16 { 1 << 17 } else { 1 << 12 };
+    for (la, lb) in [(1, 1), (3, 70), (1000, 1025), (long, long + 1)] {
+        if (la + lb - 1usize).next_power_of_two().trailing_zeros() > field.two_adicity() {
+            continue;
+        }
+        let a = sample(&field, la, la as u64);
+        let b = sample(&field, lb, lb as u64);
+        let want = cpu.mul(&a, &b, MulAlgorithm::Tft).unwrap();
+        let got = gpu
+            .mul(&a, &b)
+            .unwrap_or_else(|e| panic!("{} {la}x{lb}: {e}", preset.name()));
+        assert!(got == want, "{} {la}x{lb}: GPU and CPU products differ", preset.name());
+    }
+}
+
 macro_rules! identity_tests {
     ($($name:ident $preset:ident $k:literal),*) => {
         mod identical_to_cpu {
@@ -100,6 +125,15 @@ macro_rules! identity_tests {
                 #[test]
                 fn $name() {
                     identical_to_cpu::<$k>(Preset::$preset);
+                }
+            )*
+        }
+        mod products_identical_to_cpu {
+            use super::*;
+            $(
+                #[test]
+                fn $name() {
+                    products_identical_to_cpu::<$k>(Preset::$preset);
                 }
             )*
         }

@@ -1,7 +1,7 @@
 // The FFT kernels of gfpf-cuda: one kernel per (base size K, twiddle
 // placement) runs one stage of a gfpf_plan::Plan, one thread per base DFT_K,
 // through the generated codelets (generated/codelets.cuh); one kernel scales by
-// N^{-1}. Data are digit-major (thesis §4.1.4): digit d of element j at
+// N^{-1}; one multiplies two transforms pointwise. Data are digit-major (thesis §4.1.4): digit d of element j at
 // d·pitch + j, so the threads of a warp, which handle neighbouring DFTs, read
 // neighbouring words.
 //
@@ -153,6 +153,14 @@ GFPF_FN void gfpf_scale_thread(const GfpfStageParams& p, gfpf_u64 t) {
     gfpf_store(dst, p.pitch, t, gfpf_mul(gfpf_load(dst, p.pitch, t), n_inv));
 }
 
+// dst[t] <- dst[t]·src[t] for every element (pitch = threads): the pointwise
+// product of two transforms, for polynomial products on the device.
+GFPF_FN void gfpf_pointwise_mul_thread(const GfpfStageParams& p, gfpf_u64 t) {
+    const gfpf_u64* src = (const gfpf_u64*)p.src;
+    gfpf_u64* dst = (gfpf_u64*)p.dst;
+    gfpf_store(dst, p.pitch, t, gfpf_mul(gfpf_load(dst, p.pitch, t), gfpf_load(src, p.pitch, t)));
+}
+
 // A kernel (device) or its host emulation: every thread index t < threads.
 #ifdef GFPF_HOST_EMULATION
 #define GFPF_KERNEL(name, body)                                       \
@@ -175,3 +183,4 @@ GFPF_FN void gfpf_scale_thread(const GfpfStageParams& p, gfpf_u64 t) {
 GFPF_RADICES(GFPF_DFT_KERNELS)
 
 GFPF_KERNEL(gfpf_scale, gfpf_scale_thread)
+GFPF_KERNEL(gfpf_pointwise_mul, gfpf_pointwise_mul_thread)

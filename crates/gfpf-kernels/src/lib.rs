@@ -86,6 +86,9 @@ pub enum Kernel {
     },
     /// Every element multiplied by N^{-1}.
     Scale,
+    /// dst\[j\] ← dst\[j\]·src\[j\] for every element: the pointwise product of
+    /// two transforms (polynomial products on the device).
+    PointwiseMul,
 }
 
 impl Kernel {
@@ -101,6 +104,7 @@ impl Kernel {
                 format!("gfpf_dft{radix}_{variant}")
             }
             Kernel::Scale => "gfpf_scale".to_owned(),
+            Kernel::PointwiseMul => "gfpf_pointwise_mul".to_owned(),
         }
     }
 }
@@ -207,6 +211,7 @@ mod tests {
     fn kernel_symbols_match_the_source() {
         let names = [
             (Kernel::Scale, "gfpf_scale"),
+            (Kernel::PointwiseMul, "gfpf_pointwise_mul"),
             (
                 Kernel::BaseDft {
                     radix: 16,
@@ -228,5 +233,6 @@ mod tests {
         // The source defines the symbols with the same pattern.
         assert!(FFT_SOURCE.contains("gfpf_dft##R##_plain"));
         assert!(FFT_SOURCE.contains("GFPF_KERNEL(gfpf_scale,"));
+        assert!(FFT_SOURCE.contains("GFPF_KERNEL(gfpf_pointwise_mul,"));
     }
 }

@@ -15,7 +15,7 @@ use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use gfpf_cuda::params::{StageParams, launches};
+use gfpf_cuda::params::{StageParams, launches, pointwise_mul};
 use gfpf_cuda::{CudaError, from_digit_major, to_digit_major};
 use gfpf_executor::{ExecutorError, PreparedFft, Transform, TransformError};
 use gfpf_field::{Element, Field};
@@ -189,14 +189,23 @@ impl<const K: usize> EmulatedFft<K> {
     }
 
     fn run(&self, data: &mut [Element<K>]) -> Result<(), EmulatorError> {
-        let n = self.len();
         if data.is_empty() {
             return Ok(());
         }
         let mut words = to_digit_major(data);
+        self.run_words(&mut words)?;
+        let out = from_digit_major(self.prepared.field(), &words)?;
+        data.copy_from_slice(&out);
+        Ok(())
+    }
+
+    /// Transforms digit-major words (a batch: k·len words, len a multiple of
+    /// N) in place, as `CudaFft::process_device` does a device buffer.
+    pub fn run_words(&self, words: &mut [u64]) -> Result<(), EmulatorError> {
+        let len = words.len() / K;
         let mut scratch = vec![0u64; if self.plan().scratch_len() > 0 { words.len() } else { 0 }];
         let n_inv = *self.prepared.n_inv().digits();
-        for launch in &launches(self.plan(), data.len() / n) {
+        for launch in &launches(self.plan(), len / self.len()) {
             let params = launch.bind(
                 words.as_mut_ptr() as u64,
                 scratch.as_mut_ptr() as u64,
@@ -208,9 +217,52 @@ impl<const K: usize> EmulatedFft<K> {
             // pitch M, N^{-1} k words: everything the kernels address.
             unsafe { self.kernels.launch(&launch.kernel, &params)? };
         }
-        let out = from_digit_major(self.prepared.field(), &words)?;
-        data.copy_from_slice(&out);
         Ok(())
+    }
+}
+
+/// Polynomial products the way `gfpf_cuda::CudaPolyMul` computes them (both
+/// operands padded to S, forward DFT_S in digit-reversed order, the pointwise
+/// kernel, inverse DFT_S), on host memory through the emulated kernels.
+#[derive(Debug)]
+pub struct EmulatedPolyMul<const K: usize> {
+    field: Field<K>,
+    dir: PathBuf,
+}
+
+impl<const K: usize> EmulatedPolyMul<K> {
+    /// Products over `field`; kernels are compiled into (or reused from) `dir`.
+    pub fn new(field: &Field<K>, dir: &Path) -> Self {
+        EmulatedPolyMul {
+            field: field.clone(),
+            dir: dir.to_owned(),
+        }
+    }
+
+    /// The product, exactly la + lb − 1 coefficients (none if either is empty).
+    pub fn mul(&self, a: &[Element<K>], b: &[Element<K>]) -> Result<Vec<Element<K>>, EmulatorError> {
+        if a.is_empty() || b.is_empty() {
+            return Ok(Vec::new());
+        }
+        let len = a.len() + b.len() - 1;
+        let s = len.next_power_of_two();
+        let plan = |direction| EmulatedFft::try_new(&self.field, s, direction, Order::DigitReversed, &self.dir);
+        let (forward, inverse) = (plan(Direction::Forward)?, plan(Direction::Inverse)?);
+        let padded = |x: &[Element<K>]| {
+            let mut v = x.to_vec();
+            v.resize(s, Element::ZERO);
+            to_digit_major(&v)
+        };
+        let (mut wa, mut wb) = (padded(a), padded(b));
+        forward.run_words(&mut wa)?;
+        forward.run_words(&mut wb)?;
+        let params = pointwise_mul(wa.as_mut_ptr() as u64, wb.as_ptr() as u64, s);
+        // SAFETY: both buffers hold S elements digit-major with pitch S.
+        unsafe { forward.kernels.launch(&Kernel::PointwiseMul, &params)? };
+        inverse.run_words(&mut wa)?;
+        let mut out = from_digit_major(&self.field, &wa)?;
+        out.truncate(len);
+        Ok(out)
     }
 }
 

@@ -5,6 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use gfpf_cpu::{MulAlgorithm, PolyMul, Threading};
+use gfpf_cuda::CudaPolyMul;
 use gfpf_field::{Element, Field};
 
 use crate::{Device, Error};
@@ -12,9 +13,10 @@ use crate::{Device, Error};
 /// How a [`PolyRing`] computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct RingOptions {
-    /// Where transforms run (default [`Device::Auto`], which is the CPU for
-    /// products today; [`Device::Cuda`] is refused with
-    /// [`Error::NotOnDevice`] until products run on the GPU).
+    /// Where products run (default [`Device::Auto`], which is the CPU for
+    /// products until GPU products are timed against it; [`Device::Cuda`]
+    /// runs them on the GPU: operands uploaded once, padded transforms and
+    /// the pointwise product on the device, the result read back once).
     pub device: Device,
     /// All cores of the current rayon pool (default) or one thread.
     pub threading: Threading,
@@ -36,6 +38,8 @@ pub struct PolyRing<const K: usize> {
 
 struct RingInner<const K: usize> {
     mul: PolyMul<K>,
+    /// The GPU engine when the device is CUDA.
+    gpu: Option<CudaPolyMul<K>>,
     options: RingOptions,
     device: Device,
 }
@@ -59,22 +63,20 @@ impl<const K: usize> PolyRing<K> {
 
     /// GF(p)\[x\] with the given device, threading and algorithm.
     pub fn with_options(field: &Field<K>, options: RingOptions) -> Result<Self, Error> {
-        // Products run on the CPU: the GPU path (transforms and pointwise
-        // products resident on the device) is not written yet, and a ring
-        // must not claim a device it does not use.
-        let device = match options.device {
-            Device::Cpu | Device::Auto => Device::Cpu,
-            Device::Cuda => {
-                crate::device::cuda_device()?;
-                return Err(Error::NotOnDevice {
-                    what: "polynomial products",
-                    device: Device::Cuda,
-                });
-            }
+        // Auto keeps products on the CPU: GPU products have not been timed
+        // against the CPU's truncated transforms yet, so no crossover is known.
+        let (device, gpu) = match options.device {
+            Device::Cpu | Device::Auto => (Device::Cpu, None),
+            Device::Cuda => (Device::Cuda, Some(CudaPolyMul::new(&crate::cuda_device()?, field))),
         };
         let mul = PolyMul::new(field)?.with_threading(options.threading);
         Ok(PolyRing {
-            inner: Arc::new(RingInner { mul, options, device }),
+            inner: Arc::new(RingInner {
+                mul,
+                gpu,
+                options,
+                device,
+            }),
         })
     }
 
@@ -126,13 +128,42 @@ impl<const K: usize> PolyRing<K> {
     pub fn mul_coeffs(&self, a: &[Element<K>], b: &[Element<K>]) -> Result<Vec<Element<K>>, Error> {
         self.check_all(a)?;
         self.check_all(b)?;
+        self.product(a, b)
+    }
+
+    /// The product of checked coefficient vectors, on the ring's device.
+    fn product(&self, a: &[Element<K>], b: &[Element<K>]) -> Result<Vec<Element<K>>, Error> {
+        if let Some(gpu) = self.on_gpu(a.len().min(b.len())) {
+            return Ok(gpu.mul(a, b)?);
+        }
         Ok(self.inner.mul.mul(a, b, self.inner.options.algorithm)?)
+    }
+
+    /// The square of checked coefficients, on the ring's device.
+    fn squared(&self, a: &[Element<K>]) -> Result<Vec<Element<K>>, Error> {
+        if let Some(gpu) = self.on_gpu(a.len()) {
+            return Ok(gpu.mul(a, a)?);
+        }
+        Ok(self.inner.mul.square(a, self.inner.options.algorithm)?)
     }
 
     /// The square of a coefficient vector, 2·la − 1 coefficients.
     pub fn square_coeffs(&self, a: &[Element<K>]) -> Result<Vec<Element<K>>, Error> {
         self.check_all(a)?;
-        Ok(self.inner.mul.square(a, self.inner.options.algorithm)?)
+        self.squared(a)
+    }
+
+    /// The GPU engine, when the device is CUDA and the product is not one the
+    /// algorithm sends to the schoolbook (asked for, or `Auto` with the
+    /// shorter operand at most [`gfpf_cpu::SCHOOLBOOK_MAX_LEN`] long: a
+    /// handful of multiplications, cheaper on the host than a round trip).
+    fn on_gpu(&self, shorter: usize) -> Option<&CudaPolyMul<K>> {
+        let schoolbook = match self.inner.options.algorithm {
+            MulAlgorithm::Schoolbook => true,
+            MulAlgorithm::Tft => false,
+            _ => shorter <= gfpf_cpu::SCHOOLBOOK_MAX_LEN,
+        };
+        self.inner.gpu.as_ref().filter(|_| !schoolbook)
     }
 
     /// The multiplication engine (TFT, schoolbook), for callers that manage
@@ -220,21 +251,13 @@ impl<const K: usize> Polynomial<K> {
     /// self · other.
     pub fn mul(&self, other: &Polynomial<K>) -> Result<Polynomial<K>, Error> {
         self.ring.same_ring(&other.ring)?;
-        let c = self
-            .ring
-            .inner
-            .mul
-            .mul(&self.coeffs, &other.coeffs, self.ring.inner.options.algorithm)?;
+        let c = self.ring.product(&self.coeffs, &other.coeffs)?;
         Ok(self.ring.wrap(c))
     }
 
     /// self².
     pub fn square(&self) -> Result<Polynomial<K>, Error> {
-        let c = self
-            .ring
-            .inner
-            .mul
-            .square(&self.coeffs, self.ring.inner.options.algorithm)?;
+        let c = self.ring.squared(&self.coeffs)?;
         Ok(self.ring.wrap(c))
     }
 
