@@ -1,6 +1,6 @@
 //! [`CpuFft`]: a plan, its twiddle table and the field, run stage by stage.
 
-use gfpf_executor::{PreparedFft, TableFiller, Transform, TransformError};
+use gfpf_executor::{PreparedFft, TableFiller, Transform, TransformError, twiddle_table_with};
 use gfpf_field::{Element, Field};
 use gfpf_plan::{
     Addressing, BaseDftStage, Buffer, CodeletTwiddles, Direction, Order, Plan, Stage, StageKind, TwiddlePlacement,
@@ -67,21 +67,9 @@ pub fn twiddle_table<const K: usize>(
     len: usize,
     threading: Threading,
 ) -> Result<Vec<Element<K>>, CpuError> {
-    if len == 0 {
-        return Ok(Vec::new());
-    }
-    let mut w = field.root_of_unity(n.trailing_zeros())?;
-    if direction == Direction::Inverse {
-        w = field.inverse(&w)?;
-    }
-    let mut table = Vec::new();
-    table.try_reserve_exact(len).map_err(|_| TransformError::TooLarge {
-        n,
-        what: "twiddle table",
-    })?;
-    table.resize(len, field.zero());
-    fill_chunks(&mut table, &TableFiller::new(field, w), threading);
-    Ok(table)
+    Ok(twiddle_table_with(field, n, direction, len, |table, filler| {
+        fill_chunks(table, filler, threading)
+    })?)
 }
 
 impl<const K: usize> CpuFft<K> {

@@ -280,23 +280,9 @@ impl PtxCompiler {
                     .map(|ptx| ptx.to_src())
                     .map_err(|e| failed(format!("{e:?}")))
             }
-            PtxCompiler::Nvcc(nvcc) => {
-                let dir = std::env::temp_dir().join(format!("gfpf-nvcc-{}", std::process::id()));
-                let io = |e: std::io::Error| failed(e.to_string());
-                std::fs::create_dir_all(&dir).map_err(io)?;
-                let (cu, ptx) = (dir.join(format!("{name}.cu")), dir.join(format!("{name}.ptx")));
-                std::fs::write(&cu, source).map_err(io)?;
-                let out = Command::new(nvcc)
-                    .args(["-ptx", "-std=c++17", &format!("-arch={arch}"), "-o"])
-                    .arg(&ptx)
-                    .arg(&cu)
-                    .output()
-                    .map_err(io)?;
-                if !out.status.success() {
-                    return Err(failed(String::from_utf8_lossy(&out.stderr).into_owned()));
-                }
-                std::fs::read_to_string(&ptx).map_err(io)
-            }
+            PtxCompiler::Nvcc(nvcc) => run_nvcc(nvcc, name, source, "-ptx", &arch)
+                .and_then(|bytes| String::from_utf8(bytes).map_err(|e| e.to_string()))
+                .map_err(failed),
         }
     }
 
@@ -310,25 +296,29 @@ impl PtxCompiler {
         };
         match self {
             PtxCompiler::Nvrtc => nvrtc_cubin(name, source, &arch).map_err(failed),
-            PtxCompiler::Nvcc(nvcc) => {
-                let dir = std::env::temp_dir().join(format!("gfpf-nvcc-{}", std::process::id()));
-                let io = |e: std::io::Error| failed(e.to_string());
-                std::fs::create_dir_all(&dir).map_err(io)?;
-                let (cu, cubin) = (dir.join(format!("{name}.cu")), dir.join(format!("{name}.{arch}.cubin")));
-                std::fs::write(&cu, source).map_err(io)?;
-                let out = Command::new(nvcc)
-                    .args(["-cubin", "-std=c++17", &format!("-arch={arch}"), "-o"])
-                    .arg(&cubin)
-                    .arg(&cu)
-                    .output()
-                    .map_err(io)?;
-                if !out.status.success() {
-                    return Err(failed(String::from_utf8_lossy(&out.stderr).into_owned()));
-                }
-                std::fs::read(&cubin).map_err(io)
-            }
+            PtxCompiler::Nvcc(nvcc) => run_nvcc(nvcc, name, source, "-cubin", &arch).map_err(failed),
         }
     }
+}
+
+/// `nvcc <mode> -arch=<arch>` on one translation unit (in a private temporary
+/// directory): the output's bytes, or nvcc's log.
+fn run_nvcc(nvcc: &Path, name: &str, source: &str, mode: &str, arch: &str) -> Result<Vec<u8>, String> {
+    let dir = std::env::temp_dir().join(format!("gfpf-nvcc-{}", std::process::id()));
+    let io = |e: std::io::Error| e.to_string();
+    std::fs::create_dir_all(&dir).map_err(io)?;
+    let (cu, out) = (dir.join(format!("{name}.cu")), dir.join(format!("{name}.{arch}{mode}")));
+    std::fs::write(&cu, source).map_err(io)?;
+    let run = Command::new(nvcc)
+        .args([mode, "-std=c++17", &format!("-arch={arch}"), "-o"])
+        .arg(&out)
+        .arg(&cu)
+        .output()
+        .map_err(io)?;
+    if !run.status.success() {
+        return Err(String::from_utf8_lossy(&run.stderr).into_owned());
+    }
+    std::fs::read(&out).map_err(io)
 }
 
 /// NVRTC to machine code: compile for a real architecture (`sm_XY`), then

@@ -186,6 +186,33 @@ impl<'a, const K: usize> TableFiller<'a, K> {
     }
 }
 
+/// w^m for m < `len`, w = ω_N (forward) or ω_N^{-1} (inverse), its chunks
+/// filled by `fill_table` as in [`PreparedFft::try_new_with`]. Errors: N
+/// above the 2-adicity, or a table that cannot be allocated.
+pub fn twiddle_table_with<const K: usize>(
+    field: &Field<K>,
+    n: usize,
+    direction: Direction,
+    len: usize,
+    fill_table: impl FnOnce(&mut [Element<K>], &TableFiller<'_, K>),
+) -> Result<Vec<Element<K>>, TransformError> {
+    let mut table = Vec::new();
+    if len == 0 {
+        return Ok(table);
+    }
+    let mut w = field.root_of_unity(n.trailing_zeros())?;
+    if direction == Direction::Inverse {
+        w = field.inverse(&w)?;
+    }
+    table.try_reserve_exact(len).map_err(|_| TransformError::TooLarge {
+        n,
+        what: "twiddle table",
+    })?;
+    table.resize(len, Element::ZERO);
+    fill_table(&mut table, &TableFiller { field, w });
+    Ok(table)
+}
+
 impl<const K: usize> PreparedFft<K> {
     /// Plans DFT_N over `field` and computes its constants on this thread.
     ///
@@ -220,18 +247,7 @@ impl<const K: usize> PreparedFft<K> {
         {
             return Err(TransformError::TooLarge { n, what: "N elements" });
         }
-        let len = plan.twiddle_table_len();
-        let mut w = field.root_of_unity(n.trailing_zeros())?;
-        if direction == Direction::Inverse {
-            w = field.inverse(&w)?;
-        }
-        let mut table = Vec::new();
-        table.try_reserve_exact(len).map_err(|_| TransformError::TooLarge {
-            n,
-            what: "twiddle table",
-        })?;
-        table.resize(len, Element::ZERO);
-        fill_table(&mut table, &TableFiller { field, w });
+        let table = twiddle_table_with(field, n, direction, plan.twiddle_table_len(), fill_table)?;
         let n_inv = field.inverse(&field.from_u64(n as u64))?;
         Ok(PreparedFft {
             field: field.clone(),
