@@ -1,4 +1,6 @@
-//! Word-size NTTs (gfpf-small): forward + inverse, one thread.
+//! Word-size NTTs: gfpf-small against the `concrete-ntt` crate (0.2, stable
+//! Rust), same prime, forward + inverse (both scaled back to the input),
+//! one thread, side by side in one group.
 //!
 //! Throughput is reported in butterflies: a transform of length n has
 //! (n/2)·log2(n) of them, so forward + inverse is n·log2(n).
@@ -13,20 +15,39 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use gfpf_small::Plan;
 use gfpf_small::primes::{NTT_PRIMES_31, NTT_PRIMES_62};
 
+/// Sizes 2^10 … 2^22.
+const LOG2_SIZES: std::ops::RangeInclusive<usize> = 10..=22;
+
 fn ntt(c: &mut Criterion) {
     for (label, q) in [("q62", NTT_PRIMES_62[0]), ("q31", NTT_PRIMES_31[2])] {
         let mut group = c.benchmark_group(format!("ntt/{label}"));
-        for log2n in (10..=20).step_by(2) {
+        for log2n in LOG2_SIZES.step_by(2) {
             let n = 1usize << log2n;
-            let plan = Plan::try_new(n, q).expect("plan");
-            let mut data: Vec<u64> = (0..n as u64)
+            let input: Vec<u64> = (0..n as u64)
                 .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) % q)
                 .collect();
             group.throughput(Throughput::Elements((n * log2n) as u64));
+            let plan = Plan::try_new(n, q).expect("plan");
+            let mut data = input.clone();
             group.bench_with_input(BenchmarkId::new("forward_inverse", n), &n, |b, _| {
                 b.iter(|| {
                     plan.forward(black_box(&mut data)).expect("length");
                     plan.inverse(black_box(&mut data)).expect("length");
+                })
+            });
+            // The same transform pair by concrete-ntt (its inverse leaves the
+            // factor n, which `normalize` removes, as ours does).
+            let peer = concrete_ntt::prime64::Plan::try_new(n, q).expect("concrete-ntt plan");
+            let mut data = input.clone();
+            peer.fwd(&mut data);
+            peer.inv(&mut data);
+            peer.normalize(&mut data);
+            assert_eq!(data, input, "concrete-ntt round trip");
+            group.bench_with_input(BenchmarkId::new("concrete_ntt", n), &n, |b, _| {
+                b.iter(|| {
+                    peer.fwd(black_box(&mut data));
+                    peer.inv(black_box(&mut data));
+                    peer.normalize(black_box(&mut data));
                 })
             });
         }

@@ -206,14 +206,38 @@ fn check_plan(n: usize, q: u64, seed: u64) {
     let omega = (theta as u128 * theta as u128 % q as u128) as u64;
     let mut y = x.clone();
     plan.forward(&mut y).unwrap();
-    if n <= 256 {
-        for i in 0..n {
-            let mut acc = 0u128;
-            for (j, &xj) in x.iter().enumerate() {
-                acc = (acc + xj as u128 * primes::pow_mod(omega, (i * j) as u64, q) as u128) % q as u128;
-            }
-            assert_eq!(y[bit_reverse(i, log2n)] as u128, acc, "n={n} q={q} i={i}");
+    // Every output for small n; for large n (the cache-blocked passes) a
+    // sample of outputs, each the naive sum with its powers of ω along.
+    let indices: Vec<usize> = if n <= 256 {
+        (0..n).collect()
+    } else {
+        [
+            0,
+            1,
+            2,
+            3,
+            n / 2 - 1,
+            n / 2,
+            n / 2 + 1,
+            n - 1,
+            2047,
+            2048,
+            2049,
+            n / 3,
+            5 * n / 7,
+        ]
+        .into_iter()
+        .filter(|&i| i < n)
+        .collect()
+    };
+    for i in indices {
+        let w = primes::pow_mod(omega, i as u64, q) as u128;
+        let (mut acc, mut power) = (0u128, 1u128);
+        for &xj in &x {
+            acc = (acc + xj as u128 * power) % q as u128;
+            power = power * w % q as u128;
         }
+        assert_eq!(y[bit_reverse(i, log2n)] as u128, acc, "n={n} q={q} i={i}");
     }
     assert!(y.iter().all(|&v| v < q));
     plan.inverse(&mut y).unwrap();
@@ -269,9 +293,17 @@ fn ntt_matches_naive_dft_and_schoolbook() {
             check_plan(n, q, (log2n * 10 + s) as u64);
         }
     }
-    // Larger sizes: round trip only.
-    for log2n in [14, 16] {
-        check_plan(1 << log2n, NTT_PRIMES_62[1], 99);
+    // Larger sizes, across the cache-blocking threshold (NTT_BLOCK = 2^11),
+    // odd and even log2 n: sampled outputs and round trips.
+    for (log2n, q) in [
+        (11, NTT_PRIMES_62[1]),
+        (12, NTT_PRIMES_62[1]),
+        (13, NTT_PRIMES_31[2]),
+        (14, NTT_PRIMES_62[1]),
+        (15, FP_PRIMES_50[0]),
+        (16, NTT_PRIMES_62[1]),
+    ] {
+        check_plan(1 << log2n, q, 99 + log2n as u64);
     }
 }
 
