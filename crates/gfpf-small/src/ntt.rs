@@ -16,16 +16,22 @@
 //! outputs are reduced to [0, q). Two radix-2 layers are fused into one
 //! radix-4 pass over memory.
 //!
-//! **Measured against `concrete-ntt` 0.2** (`cargo bench --bench ntt`, same
-//! 62-bit prime, forward + inverse with normalisation, one thread, this
-//! project's 2-core Xeon VM, 2026-11-23): 1.3 ns per butterfly at n = 2^10
-//! and 2^12 against its 0.85–0.91 ns, then 3.7–4.5 ns from 2^14 to 2^22
-//! against its flat 0.82–0.93 ns (4.5–5.1x). **Tried and dropped:**
-//! finishing the transform depth-first on L1-sized blocks (2^11 elements)
-//! after the large passes: no measurable change (2^14: 850 → 832 µs, within
-//! this machine's noise; 2^12 moved more between runs than that), so the
-//! cliff from 2^12 to 2^14 is not L1 capacity. Issue 20's SIMD rewrite is
-//! where this is to be closed.
+//! **Branch-free reductions.** Every "subtract m if ≥ m" is a conditional
+//! move (`sub_if_ge`, `select_unpredictable`): with random data the
+//! comparison goes either way half the time, and as branches they cost a
+//! misprediction each. Measured with `cargo bench --bench ntt` (same 62-bit
+//! prime as `concrete-ntt` 0.2, forward + inverse with normalisation, one
+//! thread, this project's 2-core Xeon VM, one run each, 2026-11-23): per
+//! butterfly 3.6–4.4 ns → 1.4–1.9 ns from n = 2^14 to 2^22 (2.0–2.8x);
+//! concrete-ntt in the same runs 0.82–1.1 ns, so we are now 1.4–2.2x behind
+//! it instead of 4.5–5.1x. At 2^10–2^12 the branches had looked cheaper
+//! (1.3 ns against 1.8 ns now) only because the benchmark transforms the
+//! same data every iteration, which the branch predictor learns.
+//!
+//! **Tried and dropped:** finishing the transform depth-first on L1-sized
+//! blocks (2^11 elements) after the large passes: no measurable change
+//! (2^14: 850 → 832 µs, within this machine's noise). Issue 20's SIMD
+//! rewrite is what remains to close the gap.
 
 use crate::SmallError;
 use crate::barrett::Barrett64;
@@ -221,9 +227,9 @@ impl Plan {
             for pair in data.chunks_exact_mut(2) {
                 let (x, y) = (pair[0], pair[1]);
                 let s = x + y;
-                pair[0] = if s >= two_q { s - two_q } else { s };
+                pair[0] = sub_if_ge(s, two_q);
                 let t = x + two_q - y;
-                pair[1] = if t >= two_q { t - two_q } else { t };
+                pair[1] = sub_if_ge(t, two_q);
             }
         }
     }
@@ -319,9 +325,7 @@ impl Plan {
         // take the general reduction).
         if 6 * (q as u128) > 1u128 << 64 {
             for x in a.iter_mut() {
-                if *x >= two_q {
-                    *x -= two_q;
-                }
+                *x = sub_if_ge(*x, two_q);
             }
         } else {
             for x in a.iter_mut() {
@@ -338,7 +342,7 @@ impl Plan {
                 let (lo, hi) = block.split_at_mut(t);
                 for (u, v) in lo.iter_mut().zip(hi.iter_mut()) {
                     // Harvey's lazy CT butterfly on [0, 4q).
-                    let x = if *u >= two_q { *u - two_q } else { *u };
+                    let x = sub_if_ge(*u, two_q);
                     let y = s.mul_lazy(*v, q);
                     *u = x + y;
                     *v = x + two_q - y;
@@ -365,7 +369,7 @@ impl Plan {
                 for (u, v) in lo.iter_mut().zip(hi.iter_mut()) {
                     let (x, y) = (*u, *v);
                     let sum = x + y;
-                    *u = if sum >= two_q { sum - two_q } else { sum };
+                    *u = sub_if_ge(sum, two_q);
                     *v = s.mul_lazy(x + two_q - y, q);
                 }
             }
@@ -391,7 +395,7 @@ impl Plan {
 #[inline(always)]
 fn dif_butterfly(x: u64, y: u64, w: &ShoupFactor, q: u64, two_q: u64) -> (u64, u64) {
     let s = x + y;
-    let s = if s >= two_q { s - two_q } else { s };
+    let s = sub_if_ge(s, two_q);
     (s, w.mul_lazy(x + two_q - y, q))
 }
 
@@ -401,23 +405,24 @@ fn dit_butterfly(x: u64, y: u64, w: &ShoupFactor, q: u64, two_q: u64) -> (u64, u
     let t = w.mul_lazy(y, q);
     let s = x + t;
     let d = x + two_q - t;
-    (
-        if s >= two_q { s - two_q } else { s },
-        if d >= two_q { d - two_q } else { d },
-    )
+    (sub_if_ge(s, two_q), sub_if_ge(d, two_q))
+}
+
+/// x − m if x ≥ m, else x, as a conditional move: with random data the
+/// comparison is unpredictable, and a branch mispredicts half the time.
+#[inline(always)]
+fn sub_if_ge(x: u64, m: u64) -> u64 {
+    std::hint::select_unpredictable(x >= m, x.wrapping_sub(m), x)
 }
 
 /// x mod q for x < 4q.
 #[inline(always)]
 fn reduce_from_4q(x: u64, q: u64) -> u64 {
-    let x = if x >= 2 * q { x - 2 * q } else { x };
-    if x >= q { x - q } else { x }
+    sub_if_ge(sub_if_ge(x, 2 * q), q)
 }
 
 fn reduce_from_2q(data: &mut [u64], q: u64) {
     for x in data.iter_mut() {
-        if *x >= q {
-            *x -= q;
-        }
+        *x = sub_if_ge(*x, q);
     }
 }
