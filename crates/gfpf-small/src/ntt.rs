@@ -23,7 +23,7 @@
 //! prime as `concrete-ntt` 0.2, forward + inverse with normalisation, one
 //! thread, this project's 2-core Xeon VM, one run each, 2026-11-23): per
 //! butterfly 3.6–4.4 ns → 1.4–1.9 ns from n = 2^14 to 2^22 (2.0–2.8x);
-//! concrete-ntt in the same runs 0.82–1.1 ns, so we are now 1.4–2.2x behind
+//! concrete-ntt in the same runs 0.82–0.99 ns, so we are now 1.4–2.2x behind
 //! it instead of 4.5–5.1x. At 2^10–2^12 the branches had looked cheaper
 //! (1.3 ns against 1.8 ns now) only because the benchmark transforms the
 //! same data every iteration, which the branch predictor learns.
