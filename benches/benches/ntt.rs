@@ -12,14 +12,18 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use gfpf_small::Plan;
-use gfpf_small::primes::{NTT_PRIMES_31, NTT_PRIMES_62};
+use gfpf_small::primes::{FP_PRIMES_50, NTT_PRIMES_31, NTT_PRIMES_62};
+use gfpf_small::{Plan, Plan52};
 
 /// Sizes 2^10 … 2^22.
 const LOG2_SIZES: std::ops::RangeInclusive<usize> = 10..=22;
 
 fn ntt(c: &mut Criterion) {
-    for (label, q) in [("q62", NTT_PRIMES_62[0]), ("q31", NTT_PRIMES_31[2])] {
+    for (label, q) in [
+        ("q62", NTT_PRIMES_62[0]),
+        ("q50", FP_PRIMES_50[0]),
+        ("q31", NTT_PRIMES_31[2]),
+    ] {
         let mut group = c.benchmark_group(format!("ntt/{label}"));
         for log2n in LOG2_SIZES.step_by(2) {
             let n = 1usize << log2n;
@@ -35,6 +39,20 @@ fn ntt(c: &mut Criterion) {
                     plan.inverse(black_box(&mut data)).expect("length");
                 })
             });
+            // 52-bit lanes (AVX-512 IFMA where the CPU has it) for q < 2^50.
+            if let Ok(plan52) = Plan52::try_new(n, q) {
+                let mut data = input.clone();
+                group.bench_with_input(
+                    BenchmarkId::new(format!("lanes52_{:?}", plan52.isa()), n),
+                    &n,
+                    |b, _| {
+                        b.iter(|| {
+                            plan52.forward(black_box(&mut data)).expect("length");
+                            plan52.inverse(black_box(&mut data)).expect("length");
+                        })
+                    },
+                );
+            }
             // The same transform pair by concrete-ntt (its inverse leaves the
             // factor n, which `normalize` removes, as ours does).
             let peer = concrete_ntt::prime64::Plan::try_new(n, q).expect("concrete-ntt plan");

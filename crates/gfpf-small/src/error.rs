@@ -40,6 +40,9 @@ pub enum SmallError {
         /// The length given.
         got: usize,
     },
+    /// An instruction set was asked for that this CPU does not have.
+    #[error("this CPU cannot run the {0} instruction set")]
+    IsaUnavailable(String),
     /// CRT moduli that are not pairwise coprime, or a basis that is empty or too large.
     #[error("invalid CRT basis: {0}")]
     InvalidBasis(&'static str),

@@ -39,6 +39,7 @@ mod error;
 mod fp;
 mod montgomery;
 mod ntt;
+mod ntt52;
 pub mod primes;
 mod shoup;
 
@@ -48,5 +49,6 @@ pub use error::SmallError;
 pub use fp::{FP_MAX_MODULUS, FpModulus, SPLIT_CHUNK};
 pub use montgomery::{Montgomery32, Montgomery64};
 pub use ntt::{NTT_MAX_MODULUS, Plan};
+pub use ntt52::{Isa, NTT52_MAX_MODULUS, Plan52};
 pub use primes::root_of_unity;
 pub use shoup::ShoupFactor;

@@ -1,0 +1,509 @@
+//! Number-theoretic transforms modulo a prime q < 2^50 in 52-bit lanes: the
+//! AVX-512 IFMA instructions (`vpmadd52luq` / `vpmadd52huq`) multiply eight
+//! 52-bit words at once with their full 104-bit products, which is exactly
+//! what Shoup's multiplication needs, so eight butterflies run per
+//! instruction sequence.
+//!
+//! **Contract** (the same as [`crate::Plan`]'s): [`Plan52::forward`] maps
+//! natural-order x (values < q) to the bit-reversed spectrum
+//! `y[bitrev(i)] = Σ_j x_j ω^(ij)`, values < q, not scaled;
+//! [`Plan52::inverse`] maps it back and scales by n^(-1). ω = θ², θ =
+//! [`crate::root_of_unity`]`(q, m + 1)`: the same roots as [`crate::Plan`],
+//! so both give identical outputs for the same prime.
+//!
+//! **Arithmetic.** Harvey's lazy butterflies with values in [0, 2q) between
+//! layers (4q < 2^52, hence q < 2^50) and Shoup's multiplication in base
+//! 2^52: for a fixed twiddle w < q with companion w' = ⌊w·2^52 / q⌋ and any
+//! x < 2^52, q̂ = ⌊x·w' / 2^52⌋ and r = (x·w − q̂·q) mod 2^52 lies in [0, 2q).
+//! "Subtract m if ≥ m" is `min(x, x − m)` in unsigned lanes (x − m wraps
+//! above x when x < m): no branches, no masks.
+//!
+//! **Instruction sets**, chosen at run time ([`Isa::best`]): AVX-512 IFMA
+//! where the CPU has it (layers whose half-size is at least 8, two layers
+//! fused per pass over memory; the three smallest layers scalar), else the
+//! scalar path, which runs the same arithmetic on `u128` and is what other
+//! CPUs (and aarch64) use. [`Isa::available`] lists what this CPU can run;
+//! the tests check every one against [`crate::Plan`].
+//!
+//! **Measured** (`cargo bench --bench ntt`, group `ntt/q50`, forward +
+//! inverse, one thread, the project's 2-core Xeon VM with IFMA, 2026-11-23,
+//! against `concrete-ntt` 0.2 on the same 50-bit prime in the same run):
+//! 0.89–1.08 ns per butterfly from n = 2^10 to 2^22, ratio to concrete-ntt
+//! 0.78–1.33 (2^16: 0.78, 2^20: 0.92, 2^22: 0.99, 2^14: 1.33); the radix-2
+//! first version was 1.0–1.5x. About 2x faster than [`crate::Plan`] (62-bit
+//! lanes, scalar) per butterfly. Not yet the 0.8x everywhere that issue 20
+//! asks: the three scalar layers and the lack of cache blocking remain.
+
+use crate::SmallError;
+use crate::primes::{inv_mod, is_prime, pow_mod, root_of_unity, two_adicity};
+
+/// The largest modulus (exclusive): lazy values stay below 4q < 2^52.
+pub const NTT52_MAX_MODULUS: u64 = 1 << 50;
+
+const MASK52: u64 = (1 << 52) - 1;
+
+/// The instruction set a [`Plan52`] runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Isa {
+    /// Plain 64-bit code (any CPU).
+    Scalar,
+    /// AVX-512F with IFMA: eight 52-bit lanes.
+    Avx512Ifma,
+}
+
+impl Isa {
+    /// The fastest instruction set this CPU has.
+    pub fn best() -> Isa {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512ifma") {
+            return Isa::Avx512Ifma;
+        }
+        Isa::Scalar
+    }
+
+    /// Every instruction set this CPU can run (the tests run each).
+    pub fn available() -> Vec<Isa> {
+        let mut out = vec![Isa::Scalar];
+        if Isa::best() == Isa::Avx512Ifma {
+            out.push(Isa::Avx512Ifma);
+        }
+        out
+    }
+}
+
+/// A fixed multiplier w < q and its 52-bit Shoup companion ⌊w·2^52 / q⌋,
+/// stored as two parallel tables so that vector code loads eight of each.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct Twiddles {
+    value: Vec<u64>,
+    companion: Vec<u64>,
+}
+
+impl Twiddles {
+    /// The layer of half-size h: its h values and companions.
+    fn layer(&self, h: usize) -> (&[u64], &[u64]) {
+        (&self.value[h - 1..2 * h - 1], &self.companion[h - 1..2 * h - 1])
+    }
+
+    fn push(&mut self, w: u64, q: u64) {
+        self.value.push(w);
+        self.companion.push((((w as u128) << 52) / q as u128) as u64);
+    }
+}
+
+/// x·w mod q in [0, 2q) for x < 2^52 (Shoup in base 2^52).
+#[inline(always)]
+fn mul_lazy(x: u64, w: u64, companion: u64, q: u64) -> u64 {
+    let estimate = ((x as u128 * companion as u128) >> 52) as u64;
+    (x.wrapping_mul(w).wrapping_sub(estimate.wrapping_mul(q))) & MASK52
+}
+
+/// x − m if x ≥ m, else x (branch-free).
+#[inline(always)]
+fn sub_if_ge(x: u64, m: u64) -> u64 {
+    x.min(x.wrapping_sub(m))
+}
+
+/// A transform of length n modulo q < 2^50, with its twiddle tables.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan52 {
+    n: usize,
+    q: u64,
+    /// Forward twiddles, layer by layer: the layer of half-size h holds
+    /// ω_(2h)^j, j < h, from offset h − 1.
+    forward: Twiddles,
+    /// Inverse twiddles, same layout, powers of ω^(-1).
+    inverse: Twiddles,
+    /// n^(-1) and its companion.
+    n_inv: (u64, u64),
+    isa: Isa,
+}
+
+impl Plan52 {
+    /// A plan for length n (a power of two ≥ 1) modulo the prime q < 2^50
+    /// with 2n | q − 1, on the fastest instruction set of this CPU.
+    pub fn try_new(n: usize, q: u64) -> Result<Self, SmallError> {
+        if n == 0 || !n.is_power_of_two() {
+            return Err(SmallError::LengthNotPowerOfTwo(n));
+        }
+        if !(3..NTT52_MAX_MODULUS).contains(&q) {
+            return Err(SmallError::ModulusOutOfRange {
+                q,
+                what: "a 52-bit-lane NTT plan",
+                requirement: "3 <= q < 2^50",
+            });
+        }
+        if !is_prime(q) {
+            return Err(SmallError::NotPrime(q));
+        }
+        let log2n = n.trailing_zeros();
+        if log2n + 1 > two_adicity(q) {
+            return Err(SmallError::NoRootOfUnity {
+                q,
+                order: 2 * n as u64,
+                two_adicity: two_adicity(q),
+            });
+        }
+        let theta = root_of_unity(q, log2n + 1)?;
+        let omega = (theta as u128 * theta as u128 % q as u128) as u64;
+        let layers = |root: u64| {
+            let mut t = Twiddles::default();
+            let mut h = 1;
+            while h < n {
+                let w = pow_mod(root, (n / (2 * h)) as u64, q);
+                let mut power = 1u64;
+                for _ in 0..h {
+                    t.push(power, q);
+                    power = (power as u128 * w as u128 % q as u128) as u64;
+                }
+                h *= 2;
+            }
+            t
+        };
+        let n_inv = inv_mod(n as u64 % q, q);
+        Ok(Plan52 {
+            n,
+            q,
+            forward: layers(omega),
+            inverse: layers(inv_mod(omega, q)),
+            n_inv: (n_inv, (((n_inv as u128) << 52) / q as u128) as u64),
+            isa: Isa::best(),
+        })
+    }
+
+    /// The same plan on another instruction set; an error if this CPU lacks it.
+    pub fn with_isa(mut self, isa: Isa) -> Result<Self, SmallError> {
+        if !Isa::available().contains(&isa) {
+            return Err(SmallError::IsaUnavailable(format!("{isa:?}")));
+        }
+        self.isa = isa;
+        Ok(self)
+    }
+
+    /// The instruction set it runs on.
+    pub fn isa(&self) -> Isa {
+        self.isa
+    }
+
+    /// The length n.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Whether n = 0 (never: plans have n ≥ 1).
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// The modulus q.
+    pub fn modulus(&self) -> u64 {
+        self.q
+    }
+
+    fn check(&self, data: &[u64]) -> Result<(), SmallError> {
+        if data.len() != self.n {
+            return Err(SmallError::LengthMismatch {
+                expected: self.n,
+                got: data.len(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Forward transform in place: natural order in (values < q),
+    /// bit-reversed order out (values < q), not scaled.
+    pub fn forward(&self, data: &mut [u64]) -> Result<(), SmallError> {
+        self.check(data)?;
+        let (q, two_q) = (self.q, 2 * self.q);
+        let mut h = self.n / 2;
+        while h >= 1 {
+            let (w, c) = self.forward.layer(h);
+            match self.isa {
+                #[cfg(target_arch = "x86_64")]
+                Isa::Avx512Ifma if h >= 16 => {
+                    // Layers h and h/2 in one pass over memory.
+                    // SAFETY: the plan holds Avx512Ifma only where the CPU has it.
+                    unsafe { ifma::forward_radix4(data, h, (w, c), self.forward.layer(h / 2), q) };
+                    h /= 4;
+                    continue;
+                }
+                #[cfg(target_arch = "x86_64")]
+                Isa::Avx512Ifma if h == 8 => {
+                    // SAFETY: as above.
+                    unsafe { ifma::forward_radix2(data, h, (w, c), q) };
+                }
+                _ => {
+                    for block in data.chunks_exact_mut(2 * h) {
+                        let (lo, hi) = block.split_at_mut(h);
+                        for j in 0..h {
+                            let (x, y) = (lo[j], hi[j]);
+                            lo[j] = sub_if_ge(x + y, two_q);
+                            hi[j] = mul_lazy(x + two_q - y, w[j], c[j], q);
+                        }
+                    }
+                }
+            }
+            h /= 2;
+        }
+        for x in data.iter_mut() {
+            *x = sub_if_ge(*x, q);
+        }
+        Ok(())
+    }
+
+    /// Inverse transform in place: bit-reversed order in (values < q),
+    /// natural order out (values < q), scaled by n^(-1).
+    pub fn inverse(&self, data: &mut [u64]) -> Result<(), SmallError> {
+        self.check(data)?;
+        let (q, two_q) = (self.q, 2 * self.q);
+        let mut h = 1;
+        while h < self.n {
+            let (w, c) = self.inverse.layer(h);
+            match self.isa {
+                #[cfg(target_arch = "x86_64")]
+                Isa::Avx512Ifma if h >= 8 && 2 * h < self.n => {
+                    // Layers h and 2h in one pass over memory.
+                    // SAFETY: the plan holds Avx512Ifma only where the CPU has it.
+                    unsafe { ifma::inverse_radix4(data, h, (w, c), self.inverse.layer(2 * h), q) };
+                    h *= 4;
+                    continue;
+                }
+                #[cfg(target_arch = "x86_64")]
+                Isa::Avx512Ifma if h >= 8 => {
+                    // SAFETY: as above.
+                    unsafe { ifma::inverse_radix2(data, h, (w, c), q) };
+                }
+                _ => {
+                    for block in data.chunks_exact_mut(2 * h) {
+                        let (lo, hi) = block.split_at_mut(h);
+                        for j in 0..h {
+                            let t = mul_lazy(hi[j], w[j], c[j], q);
+                            let x = lo[j];
+                            lo[j] = sub_if_ge(x + t, two_q);
+                            hi[j] = sub_if_ge(x + two_q - t, two_q);
+                        }
+                    }
+                }
+            }
+            h *= 2;
+        }
+        let (n_inv, companion) = self.n_inv;
+        for x in data.iter_mut() {
+            *x = sub_if_ge(mul_lazy(*x, n_inv, companion, q), q);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod ifma {
+    use std::arch::x86_64::*;
+
+    /// The constants of a modulus in lanes.
+    #[derive(Clone, Copy)]
+    struct Lanes {
+        q: __m512i,
+        two_q: __m512i,
+        mask: __m512i,
+        zero: __m512i,
+    }
+
+    impl Lanes {
+        #[target_feature(enable = "avx512f")]
+        fn new(q: u64) -> Self {
+            Lanes {
+                q: _mm512_set1_epi64(q as i64),
+                two_q: _mm512_set1_epi64(2 * q as i64),
+                mask: _mm512_set1_epi64(super::MASK52 as i64),
+                zero: _mm512_setzero_si512(),
+            }
+        }
+    }
+
+    /// x·w mod q in [0, 2q), eight lanes (Shoup in base 2^52).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    fn mul_lazy(l: Lanes, x: __m512i, w: __m512i, c: __m512i) -> __m512i {
+        let estimate = _mm512_madd52hi_epu64(l.zero, x, c);
+        let low = _mm512_madd52lo_epu64(l.zero, x, w);
+        _mm512_and_si512(
+            _mm512_sub_epi64(low, _mm512_madd52lo_epu64(l.zero, estimate, l.q)),
+            l.mask,
+        )
+    }
+
+    /// x − 2q where x ≥ 2q (unsigned min against the wrapped difference).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn reduce(l: Lanes, x: __m512i) -> __m512i {
+        _mm512_min_epu64(x, _mm512_sub_epi64(x, l.two_q))
+    }
+
+    /// The DIF butterfly (x + y, (x − y)·w), lazy.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    fn dif(l: Lanes, x: __m512i, y: __m512i, w: __m512i, c: __m512i) -> (__m512i, __m512i) {
+        let s = reduce(l, _mm512_add_epi64(x, y));
+        (s, mul_lazy(l, _mm512_sub_epi64(_mm512_add_epi64(x, l.two_q), y), w, c))
+    }
+
+    /// The DIT butterfly (x + y·w, x − y·w), lazy.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    fn dit(l: Lanes, x: __m512i, y: __m512i, w: __m512i, c: __m512i) -> (__m512i, __m512i) {
+        let t = mul_lazy(l, y, w, c);
+        (
+            reduce(l, _mm512_add_epi64(x, t)),
+            reduce(l, _mm512_sub_epi64(_mm512_add_epi64(x, l.two_q), t)),
+        )
+    }
+
+    /// Eight words at `p + j`.
+    ///
+    /// # Safety
+    /// `p + j + 8` must be within one allocation.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn load(p: &[u64], j: usize) -> __m512i {
+        debug_assert!(j + 8 <= p.len());
+        // SAFETY: the caller keeps j + 8 ≤ p.len().
+        unsafe { _mm512_loadu_si512(p.as_ptr().add(j).cast()) }
+    }
+
+    /// Stores eight words at `p + j`.
+    ///
+    /// # Safety
+    /// As [`load`].
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn store(p: &mut [u64], j: usize, v: __m512i) {
+        debug_assert!(j + 8 <= p.len());
+        // SAFETY: the caller keeps j + 8 ≤ p.len().
+        unsafe { _mm512_storeu_si512(p.as_mut_ptr().add(j).cast(), v) }
+    }
+
+    /// Forward layers h and h/2 (h ≥ 16) fused: in each block of 2h, the
+    /// quarters a, b, c, d; (a, c) and (b, d) with ω_(2h)^j and ω_(2h)^(j+h/2),
+    /// then (a, b) and (c, d) with ω_h^j.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F and IFMA; `outer` holds h entries, `inner`
+    /// h/2, and `data` a multiple of 2h.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) unsafe fn forward_radix4(
+        data: &mut [u64],
+        h: usize,
+        outer: (&[u64], &[u64]),
+        inner: (&[u64], &[u64]),
+        q: u64,
+    ) {
+        let l = Lanes::new(q);
+        let quarter = h / 2;
+        for block in data.chunks_exact_mut(2 * h) {
+            let (lo, hi) = block.split_at_mut(h);
+            let (a, b) = lo.split_at_mut(quarter);
+            let (c, d) = hi.split_at_mut(quarter);
+            for j in (0..quarter).step_by(8) {
+                // SAFETY: j + 8 ≤ h/2, the length of a, b, c, d and inner, and
+                // j + h/2 + 8 ≤ h, the length of outer.
+                unsafe {
+                    let (a0, c0) = dif(l, load(a, j), load(c, j), load(outer.0, j), load(outer.1, j));
+                    let (b0, d0) = dif(
+                        l,
+                        load(b, j),
+                        load(d, j),
+                        load(outer.0, j + quarter),
+                        load(outer.1, j + quarter),
+                    );
+                    let (wi, ci) = (load(inner.0, j), load(inner.1, j));
+                    let (a1, b1) = dif(l, a0, b0, wi, ci);
+                    let (c1, d1) = dif(l, c0, d0, wi, ci);
+                    store(a, j, a1);
+                    store(b, j, b1);
+                    store(c, j, c1);
+                    store(d, j, d1);
+                }
+            }
+        }
+    }
+
+    /// Inverse layers h and 2h (h ≥ 8) fused: in each block of 4h, the
+    /// quarters a, b, c, d; (a, b) and (c, d) with the layer-h twiddle j,
+    /// then (a, c) and (b, d) with the layer-2h twiddles j and j + h.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F and IFMA; `inner` holds h entries, `outer`
+    /// 2h, and `data` a multiple of 4h.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) unsafe fn inverse_radix4(
+        data: &mut [u64],
+        h: usize,
+        inner: (&[u64], &[u64]),
+        outer: (&[u64], &[u64]),
+        q: u64,
+    ) {
+        let l = Lanes::new(q);
+        for block in data.chunks_exact_mut(4 * h) {
+            let (lo, hi) = block.split_at_mut(2 * h);
+            let (a, b) = lo.split_at_mut(h);
+            let (c, d) = hi.split_at_mut(h);
+            for j in (0..h).step_by(8) {
+                // SAFETY: j + 8 ≤ h, the length of a, b, c, d and inner, and
+                // j + h + 8 ≤ 2h, the length of outer.
+                unsafe {
+                    let (wi, ci) = (load(inner.0, j), load(inner.1, j));
+                    let (a0, b0) = dit(l, load(a, j), load(b, j), wi, ci);
+                    let (c0, d0) = dit(l, load(c, j), load(d, j), wi, ci);
+                    let (a1, c1) = dit(l, a0, c0, load(outer.0, j), load(outer.1, j));
+                    let (b1, d1) = dit(l, b0, d0, load(outer.0, j + h), load(outer.1, j + h));
+                    store(a, j, a1);
+                    store(b, j, b1);
+                    store(c, j, c1);
+                    store(d, j, d1);
+                }
+            }
+        }
+    }
+
+    /// One forward layer of half-size h (a multiple of 8), eight butterflies
+    /// per step.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F and IFMA; `tw` holds h entries and `data` a
+    /// multiple of 2h.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) unsafe fn forward_radix2(data: &mut [u64], h: usize, tw: (&[u64], &[u64]), q: u64) {
+        let l = Lanes::new(q);
+        for block in data.chunks_exact_mut(2 * h) {
+            let (lo, hi) = block.split_at_mut(h);
+            for j in (0..h).step_by(8) {
+                // SAFETY: j + 8 ≤ h, the length of lo, hi and tw.
+                unsafe {
+                    let (x, y) = dif(l, load(lo, j), load(hi, j), load(tw.0, j), load(tw.1, j));
+                    store(lo, j, x);
+                    store(hi, j, y);
+                }
+            }
+        }
+    }
+
+    /// One inverse layer of half-size h (a multiple of 8).
+    ///
+    /// # Safety
+    /// As [`forward_radix2`].
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) unsafe fn inverse_radix2(data: &mut [u64], h: usize, tw: (&[u64], &[u64]), q: u64) {
+        let l = Lanes::new(q);
+        for block in data.chunks_exact_mut(2 * h) {
+            let (lo, hi) = block.split_at_mut(h);
+            for j in (0..h).step_by(8) {
+                // SAFETY: j + 8 ≤ h, the length of lo, hi and tw.
+                unsafe {
+                    let (x, y) = dit(l, load(lo, j), load(hi, j), load(tw.0, j), load(tw.1, j));
+                    store(lo, j, x);
+                    store(hi, j, y);
+                }
+            }
+        }
+    }
+}
