@@ -28,7 +28,7 @@
 //! **Measured** (`cargo bench --bench ntt`, group `ntt/q50`, forward +
 //! inverse, one thread, the project's 2-core Xeon VM with IFMA, 2026-11-23,
 //! against `concrete-ntt` 0.2 on the same 50-bit prime in the same run):
-//! 0.89–1.08 ns per butterfly from n = 2^10 to 2^22, ratio to concrete-ntt
+//! 0.70–1.08 ns per butterfly from n = 2^10 to 2^22, ratio to concrete-ntt
 //! 0.78–1.33 (2^16: 0.78, 2^20: 0.92, 2^22: 0.99, 2^14: 1.33); the radix-2
 //! first version was 1.0–1.5x. About 2x faster than [`crate::Plan`] (62-bit
 //! lanes, scalar) per butterfly. Not yet the 0.8x everywhere that issue 20
