@@ -19,20 +19,22 @@
 //! above x when x < m): no branches, no masks.
 //!
 //! **Instruction sets**, chosen at run time ([`Isa::best`]): AVX-512 IFMA
-//! where the CPU has it (layers whose half-size is at least 8, two layers
-//! fused per pass over memory; the three smallest layers scalar), else the
-//! scalar path, which runs the same arithmetic on `u128` and is what other
-//! CPUs (and aarch64) use. [`Isa::available`] lists what this CPU can run;
-//! the tests check every one against [`crate::Plan`].
+//! where the CPU has it, else the scalar path, which runs the same
+//! arithmetic on `u128` and is what other CPUs (and aarch64) use.
+//! [`Isa::available`] lists what this CPU can run; the tests check every one
+//! against [`crate::Plan`]. With IFMA, layers of half-size ≥ 16 go two per
+//! pass over memory, h = 8 alone, and the three smallest layers (h = 4, 2, 1)
+//! run on 16 elements at a time entirely in registers, the butterflies'
+//! inputs gathered and scattered with `vpermt2q`.
 //!
 //! **Measured** (`cargo bench --bench ntt`, group `ntt/q50`, forward +
 //! inverse, one thread, the project's 2-core Xeon VM with IFMA, 2026-11-23,
-//! against `concrete-ntt` 0.2 on the same 50-bit prime in the same run):
-//! 0.70–1.08 ns per butterfly from n = 2^10 to 2^22, ratio to concrete-ntt
-//! 0.78–1.33 (2^16: 0.78, 2^20: 0.92, 2^22: 0.99, 2^14: 1.33); the radix-2
-//! first version was 1.0–1.5x. About 2x faster than [`crate::Plan`] (62-bit
-//! lanes, scalar) per butterfly. Not yet the 0.8x everywhere that issue 20
-//! asks: the three scalar layers and the lack of cache blocking remain.
+//! against `concrete-ntt` 0.2 on the same 50-bit prime in the same run; two
+//! runs): 0.33–0.49 ns per butterfly from n = 2^10 to 2^20 and 0.73–0.85 ns
+//! at 2^22; time ratio to concrete-ntt 0.37–0.56 up to 2^20, 0.73 and 0.83
+//! at 2^22 (memory-bound there: no cache blocking yet). History: scalar
+//! small layers with radix-2 passes 1.0–1.5x concrete-ntt; two layers per
+//! pass 0.78–1.33x; the small layers in registers gave the rest.
 
 use crate::SmallError;
 use crate::primes::{inv_mod, is_prime, pow_mod, root_of_unity, two_adicity};
@@ -232,6 +234,15 @@ impl Plan52 {
                     // SAFETY: as above.
                     unsafe { ifma::forward_radix2(data, h, (w, c), q) };
                 }
+                #[cfg(target_arch = "x86_64")]
+                Isa::Avx512Ifma if h == 4 && self.n >= 16 => {
+                    // The last three layers (h = 4, 2, 1) in registers, 16
+                    // elements at a time.
+                    let small = [self.forward.layer(4), self.forward.layer(2), self.forward.layer(1)];
+                    // SAFETY: as above.
+                    unsafe { ifma::forward_last3(data, small, q) };
+                    break;
+                }
                 _ => {
                     for block in data.chunks_exact_mut(2 * h) {
                         let (lo, hi) = block.split_at_mut(h);
@@ -259,6 +270,15 @@ impl Plan52 {
         let mut h = 1;
         while h < self.n {
             let (w, c) = self.inverse.layer(h);
+            #[cfg(target_arch = "x86_64")]
+            if self.isa == Isa::Avx512Ifma && h == 1 && self.n >= 16 {
+                // The first three layers (h = 1, 2, 4) in registers.
+                let small = [self.inverse.layer(1), self.inverse.layer(2), self.inverse.layer(4)];
+                // SAFETY: the plan holds Avx512Ifma only where the CPU has it.
+                unsafe { ifma::inverse_first3(data, small, q) };
+                h = 8;
+                continue;
+            }
             match self.isa {
                 #[cfg(target_arch = "x86_64")]
                 Isa::Avx512Ifma if h >= 8 && 2 * h < self.n => {
@@ -503,6 +523,136 @@ mod ifma {
                     store(lo, j, x);
                     store(hi, j, y);
                 }
+            }
+        }
+    }
+
+    /// The positions, among 16 consecutive elements, of the first inputs
+    /// ("lo") of the butterflies of half-size h ∈ {1, 2, 4}, in order; the
+    /// second inputs are at position + h.
+    const fn lo_positions(h: usize) -> [usize; 8] {
+        let mut out = [0; 8];
+        let (mut i, mut k) = (0, 0);
+        while i < 16 {
+            if i % (2 * h) < h {
+                out[k] = i;
+                k += 1;
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// For one half-size h ∈ {1, 2, 4}: index vectors that split two vectors
+    /// of 16 consecutive elements into the butterflies' first and second
+    /// inputs and merge them back, and the layer's twiddles in lo order.
+    struct SmallLayer {
+        lo: __m512i,
+        hi: __m512i,
+        back0: __m512i,
+        back1: __m512i,
+        w: __m512i,
+        c: __m512i,
+    }
+
+    impl SmallLayer {
+        #[target_feature(enable = "avx512f")]
+        fn new(h: usize, tw: (&[u64], &[u64])) -> Self {
+            let lo = lo_positions(h);
+            let mut back = [0i64; 16];
+            let mut w = [0i64; 8];
+            let mut c = [0i64; 8];
+            for (k, &p) in lo.iter().enumerate() {
+                back[p] = k as i64; // lo[k] is element p
+                back[p + h] = 8 + k as i64; // hi[k] is element p + h
+                w[k] = tw.0[p % (2 * h)] as i64;
+                c[k] = tw.1[p % (2 * h)] as i64;
+            }
+            let vec = |v: [i64; 8]| _mm512_set_epi64(v[7], v[6], v[5], v[4], v[3], v[2], v[1], v[0]);
+            let lo_idx: [i64; 8] = std::array::from_fn(|k| lo[k] as i64);
+            let hi_idx: [i64; 8] = std::array::from_fn(|k| (lo[k] + h) as i64);
+            SmallLayer {
+                lo: vec(lo_idx),
+                hi: vec(hi_idx),
+                back0: vec(std::array::from_fn(|i| back[i])),
+                back1: vec(std::array::from_fn(|i| back[8 + i])),
+                w: vec(w),
+                c: vec(c),
+            }
+        }
+
+        /// Splits (v0, v1) into the butterflies' inputs.
+        #[inline]
+        #[target_feature(enable = "avx512f")]
+        fn split(&self, v0: __m512i, v1: __m512i) -> (__m512i, __m512i) {
+            (
+                _mm512_permutex2var_epi64(v0, self.lo, v1),
+                _mm512_permutex2var_epi64(v0, self.hi, v1),
+            )
+        }
+
+        /// Merges the butterflies' outputs back into element order.
+        #[inline]
+        #[target_feature(enable = "avx512f")]
+        fn merge(&self, lo: __m512i, hi: __m512i) -> (__m512i, __m512i) {
+            (
+                _mm512_permutex2var_epi64(lo, self.back0, hi),
+                _mm512_permutex2var_epi64(lo, self.back1, hi),
+            )
+        }
+    }
+
+    /// The forward layers h = 4, 2, 1 on every 16 elements, in registers.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F and IFMA; each twiddle pair holds its
+    /// layer's h entries, and `data` a multiple of 16.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) unsafe fn forward_last3(data: &mut [u64], tw: [(&[u64], &[u64]); 3], q: u64) {
+        let l = Lanes::new(q);
+        let layers = [
+            SmallLayer::new(4, tw[0]),
+            SmallLayer::new(2, tw[1]),
+            SmallLayer::new(1, tw[2]),
+        ];
+        for chunk in data.chunks_exact_mut(16) {
+            // SAFETY: the chunk holds 16 words: two vectors.
+            unsafe {
+                let (mut v0, mut v1) = (load(chunk, 0), load(chunk, 8));
+                for layer in &layers {
+                    let (x, y) = layer.split(v0, v1);
+                    let (x, y) = dif(l, x, y, layer.w, layer.c);
+                    (v0, v1) = layer.merge(x, y);
+                }
+                store(chunk, 0, v0);
+                store(chunk, 8, v1);
+            }
+        }
+    }
+
+    /// The inverse layers h = 1, 2, 4 on every 16 elements, in registers.
+    ///
+    /// # Safety
+    /// As [`forward_last3`] (twiddles in the order h = 1, 2, 4).
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) unsafe fn inverse_first3(data: &mut [u64], tw: [(&[u64], &[u64]); 3], q: u64) {
+        let l = Lanes::new(q);
+        let layers = [
+            SmallLayer::new(1, tw[0]),
+            SmallLayer::new(2, tw[1]),
+            SmallLayer::new(4, tw[2]),
+        ];
+        for chunk in data.chunks_exact_mut(16) {
+            // SAFETY: the chunk holds 16 words: two vectors.
+            unsafe {
+                let (mut v0, mut v1) = (load(chunk, 0), load(chunk, 8));
+                for layer in &layers {
+                    let (x, y) = layer.split(v0, v1);
+                    let (x, y) = dit(l, x, y, layer.w, layer.c);
+                    (v0, v1) = layer.merge(x, y);
+                }
+                store(chunk, 0, v0);
+                store(chunk, 8, v1);
             }
         }
     }
