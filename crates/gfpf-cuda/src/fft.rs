@@ -11,7 +11,7 @@ use gfpf_kernels::DeviceConstants;
 use gfpf_plan::{Direction, Order, Plan};
 
 use crate::device::CudaDevice;
-use crate::layout::{from_digit_major, try_to_digit_major};
+use crate::layout::{device_twiddle_table, from_digit_major, try_to_digit_major};
 use crate::params::StageParams;
 use crate::prepared::Prepared;
 use crate::{CudaError, Kernel};
@@ -133,11 +133,12 @@ impl<const K: usize> CudaFft<K> {
             functions.push((launch.kernel, f));
         }
         let stream = device.stream();
+        let host_table = device_twiddle_table(&prepared.fft);
         let table = stream
-            .clone_htod(&prepared.table)
-            .map_err(|e| CudaError::driver("uploading the twiddle table", prepared.table.len() * 8, e))?;
+            .clone_htod(&host_table)
+            .map_err(|e| CudaError::driver("uploading the twiddle table", host_table.len() * 8, e))?;
         let n_inv = stream
-            .clone_htod(&prepared.n_inv)
+            .clone_htod(prepared.fft.n_inv().digits())
             .map_err(|e| CudaError::driver("uploading N^-1", K * 8, e))?;
         Ok(CudaFft {
             device: device.clone(),
@@ -166,11 +167,6 @@ impl<const K: usize> CudaFft<K> {
     /// The device.
     pub fn device(&self) -> &Arc<CudaDevice> {
         &self.device
-    }
-
-    /// The field.
-    pub fn field(&self) -> &Field<K> {
-        self.prepared.field()
     }
 
     /// Device elements of scratch [`CudaFft::process_device`] needs for a

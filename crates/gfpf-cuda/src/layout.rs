@@ -5,7 +5,7 @@
 
 use gfpf_field::{Element, Field};
 
-use gfpf_executor::TransformError;
+use gfpf_executor::{PreparedFft, TransformError};
 
 use crate::CudaError;
 
@@ -41,6 +41,17 @@ fn fill_digit_major<const K: usize>(elements: &[Element<K>], out: &mut [u64]) {
                 *slot = x.digits()[d];
             }
         }
+    }
+}
+
+/// A prepared transform's twiddle table as the kernels read it: digit-major
+/// with pitch M, and at least one element (the entry 1 when M = 0, for
+/// N ≤ 2k), so that the device buffer is never empty.
+pub fn device_twiddle_table<const K: usize>(fft: &PreparedFft<K>) -> Vec<u64> {
+    if fft.table().is_empty() {
+        to_digit_major(&[fft.field().one()])
+    } else {
+        to_digit_major(fft.table())
     }
 }
 

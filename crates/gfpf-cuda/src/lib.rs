@@ -53,6 +53,6 @@ pub use device::{
 pub use error::CudaError;
 pub use fft::{CudaFft, DeviceBuffer, THREADS_PER_BLOCK};
 pub use gfpf_kernels::Kernel;
-pub use layout::{from_digit_major, to_digit_major, try_to_digit_major};
+pub use layout::{device_twiddle_table, from_digit_major, to_digit_major, try_to_digit_major};
 pub use poly::CudaPolyMul;
 pub use timing::median;

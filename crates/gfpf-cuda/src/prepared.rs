@@ -1,13 +1,12 @@
 //! What every executor of this crate builds once per (field, N, direction,
-//! order): the shared [`PreparedFft`] (plan, twiddle table, N^{-1}) in the
-//! device's digit-major layout, and the launches of its plan.
+//! order): the shared [`PreparedFft`] (plan, twiddle table, N^{-1}), the base
+//! sizes its kernels need, and the launches of its plan.
 
 use gfpf_executor::{PreparedFft, TableFiller, TransformError};
 use gfpf_field::Field;
 use gfpf_plan::{Direction, Order, Plan};
 
 use crate::CudaError;
-use crate::layout::to_digit_major;
 use crate::params::{Launch, launches, radices_used};
 
 /// A planned transform's host-side data, ready to upload.
@@ -16,11 +15,6 @@ pub(crate) struct Prepared<const K: usize> {
     pub fft: PreparedFft<K>,
     /// The distinct base sizes the plan's stages use.
     pub radices: Vec<usize>,
-    /// The twiddle table digit-major with pitch M (at least one element, so
-    /// the device buffer is never empty).
-    pub table: Vec<u64>,
-    /// N^{-1}, its k digits.
-    pub n_inv: [u64; K],
 }
 
 impl<const K: usize> Prepared<K> {
@@ -41,15 +35,8 @@ impl<const K: usize> Prepared<K> {
                 }
             });
         })?;
-        let table = if fft.table().is_empty() {
-            to_digit_major(&[field.one()])
-        } else {
-            to_digit_major(fft.table())
-        };
         Ok(Prepared {
             radices: radices_used(fft.plan()),
-            table,
-            n_inv: *fft.n_inv().digits(),
             fft,
         })
     }
@@ -80,7 +67,8 @@ impl<const K: usize> Prepared<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gfpf_field::{Element, Preset};
+    use crate::layout::device_twiddle_table;
+    use gfpf_field::Preset;
 
     #[test]
     fn parallel_table_equals_the_serial_one() {
@@ -96,9 +84,8 @@ mod tests {
     fn table_and_inverse_size() {
         let f = Field::<8>::preset(Preset::T8).unwrap();
         let p = Prepared::new(&f, 1024, Direction::Inverse, Order::Natural).unwrap();
-        assert_eq!(p.table.len(), 8 * 64);
-        let n_inv = Element::from_digits_unchecked(p.n_inv);
-        assert_eq!(f.mul(&n_inv, &f.from_u64(1024)), f.one());
+        assert_eq!(device_twiddle_table(&p.fft).len(), 8 * 64);
+        assert_eq!(f.mul(p.fft.n_inv(), &f.from_u64(1024)), f.one());
         assert_eq!(
             p.launches_for(1000).unwrap_err(),
             CudaError::Transform(TransformError::LengthNotMultiple { len: 1000, n: 1024 })
@@ -106,10 +93,7 @@ mod tests {
         assert_eq!(p.launches_for(0).unwrap(), vec![]);
         // N ≤ 2k: no twiddles, still a one-element device table.
         assert_eq!(
-            Prepared::new(&f, 16, Direction::Forward, Order::Natural)
-                .unwrap()
-                .table
-                .len(),
+            device_twiddle_table(&Prepared::new(&f, 16, Direction::Forward, Order::Natural).unwrap().fft).len(),
             8
         );
         assert!(matches!(

@@ -167,14 +167,9 @@ pub struct TableFiller<'a, const K: usize> {
     w: Element<K>,
 }
 
-impl<'a, const K: usize> TableFiller<'a, K> {
+impl<const K: usize> TableFiller<'_, K> {
     /// Entries per chunk: enough work per chunk to pay for a task.
     pub const CHUNK: usize = if 4096 / K > 16 { 4096 / K } else { 16 };
-
-    /// A filler of tables of the powers of `w`.
-    pub fn new(field: &'a Field<K>, w: Element<K>) -> Self {
-        TableFiller { field, w }
-    }
 
     /// Writes w^m, m = c·CHUNK …, into chunk number `c` of the table.
     pub fn fill(&self, c: usize, chunk: &mut [Element<K>]) {

@@ -61,6 +61,53 @@ pub struct Plan {
     barrett: Barrett64,
 }
 
+/// The checks every NTT plan makes — n a power of two ≥ 1, q a prime in
+/// [3, `max_modulus`), 2n | q − 1 — and its roots: θ of order 2n (the
+/// canonical one of [`root_of_unity`]) and ω = θ² of order n.
+pub(crate) fn checked_roots(
+    n: usize,
+    q: u64,
+    max_modulus: u64,
+    what: &'static str,
+    requirement: &'static str,
+) -> Result<(u64, u64), SmallError> {
+    if n == 0 || !n.is_power_of_two() {
+        return Err(SmallError::LengthNotPowerOfTwo(n));
+    }
+    if !(3..max_modulus).contains(&q) {
+        return Err(SmallError::ModulusOutOfRange { q, what, requirement });
+    }
+    if !is_prime(q) {
+        return Err(SmallError::NotPrime(q));
+    }
+    let log2n = n.trailing_zeros();
+    if log2n + 1 > two_adicity(q) {
+        return Err(SmallError::NoRootOfUnity {
+            q,
+            order: 2 * n as u64,
+            two_adicity: two_adicity(q),
+        });
+    }
+    let theta = root_of_unity(q, log2n + 1)?;
+    Ok((theta, (theta as u128 * theta as u128 % q as u128) as u64))
+}
+
+/// The twiddles of every layer of a length-n transform, in table order: for
+/// half-sizes h = 1, 2, 4, …, n/2, the powers ω_(2h)^j (j < h) of
+/// ω_(2h) = root^(n/2h).
+pub(crate) fn for_each_layer_power(n: usize, root: u64, q: u64, mut f: impl FnMut(u64)) {
+    let mut h = 1;
+    while h < n {
+        let w = pow_mod(root, (n / (2 * h)) as u64, q);
+        let mut power = 1u64;
+        for _ in 0..h {
+            f(power);
+            power = (power as u128 * w as u128 % q as u128) as u64;
+        }
+        h *= 2;
+    }
+}
+
 impl std::fmt::Debug for Plan {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Plan")
@@ -75,46 +122,15 @@ impl Plan {
     /// 2n | q - 1 (so the negacyclic convolution, which needs θ of order 2n,
     /// is always available).
     pub fn try_new(n: usize, q: u64) -> Result<Self, SmallError> {
-        if n == 0 || !n.is_power_of_two() {
-            return Err(SmallError::LengthNotPowerOfTwo(n));
-        }
-        if !(3..NTT_MAX_MODULUS).contains(&q) {
-            return Err(SmallError::ModulusOutOfRange {
-                q,
-                what: "an NTT plan",
-                requirement: "3 <= q < 2^62",
-            });
-        }
-        if !is_prime(q) {
-            return Err(SmallError::NotPrime(q));
-        }
+        let (theta, omega) = checked_roots(n, q, NTT_MAX_MODULUS, "an NTT plan", "3 <= q < 2^62")?;
         let log2n = n.trailing_zeros();
-        if log2n + 1 > two_adicity(q) {
-            return Err(SmallError::NoRootOfUnity {
-                q,
-                order: 2 * n as u64,
-                two_adicity: two_adicity(q),
-            });
-        }
-        let theta = root_of_unity(q, log2n + 1)?;
-        let omega = (theta as u128 * theta as u128 % q as u128) as u64;
         let omega_inv = inv_mod(omega, q);
         let theta_inv = inv_mod(theta, q);
         let n_inv = inv_mod(n as u64 % q, q);
 
         let layer_twiddles = |root: u64| {
             let mut table = Vec::with_capacity(n.saturating_sub(1));
-            let mut h = 1;
-            while h < n {
-                // ω_(2h) = root^(n / 2h)
-                let w = pow_mod(root, (n / (2 * h)) as u64, q);
-                let mut power = 1u64;
-                for _ in 0..h {
-                    table.push(ShoupFactor::new(power, q));
-                    power = (power as u128 * w as u128 % q as u128) as u64;
-                }
-                h *= 2;
-            }
+            for_each_layer_power(n, root, q, |power| table.push(ShoupFactor::new(power, q)));
             table
         };
         // k ↦ root^(bitrev_m(k)), k < n.

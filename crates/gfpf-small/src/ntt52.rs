@@ -37,7 +37,8 @@
 //! pass 0.78–1.33x; the small layers in registers gave the rest.
 
 use crate::SmallError;
-use crate::primes::{inv_mod, is_prime, pow_mod, root_of_unity, two_adicity};
+use crate::ntt::{checked_roots, for_each_layer_power};
+use crate::primes::inv_mod;
 
 /// The largest modulus (exclusive): lazy values stay below 4q < 2^52.
 pub const NTT52_MAX_MODULUS: u64 = 1 << 50;
@@ -125,41 +126,10 @@ impl Plan52 {
     /// A plan for length n (a power of two ≥ 1) modulo the prime q < 2^50
     /// with 2n | q − 1, on the fastest instruction set of this CPU.
     pub fn try_new(n: usize, q: u64) -> Result<Self, SmallError> {
-        if n == 0 || !n.is_power_of_two() {
-            return Err(SmallError::LengthNotPowerOfTwo(n));
-        }
-        if !(3..NTT52_MAX_MODULUS).contains(&q) {
-            return Err(SmallError::ModulusOutOfRange {
-                q,
-                what: "a 52-bit-lane NTT plan",
-                requirement: "3 <= q < 2^50",
-            });
-        }
-        if !is_prime(q) {
-            return Err(SmallError::NotPrime(q));
-        }
-        let log2n = n.trailing_zeros();
-        if log2n + 1 > two_adicity(q) {
-            return Err(SmallError::NoRootOfUnity {
-                q,
-                order: 2 * n as u64,
-                two_adicity: two_adicity(q),
-            });
-        }
-        let theta = root_of_unity(q, log2n + 1)?;
-        let omega = (theta as u128 * theta as u128 % q as u128) as u64;
+        let (_, omega) = checked_roots(n, q, NTT52_MAX_MODULUS, "a 52-bit-lane NTT plan", "3 <= q < 2^50")?;
         let layers = |root: u64| {
             let mut t = Twiddles::default();
-            let mut h = 1;
-            while h < n {
-                let w = pow_mod(root, (n / (2 * h)) as u64, q);
-                let mut power = 1u64;
-                for _ in 0..h {
-                    t.push(power, q);
-                    power = (power as u128 * w as u128 % q as u128) as u64;
-                }
-                h *= 2;
-            }
+            for_each_layer_power(n, root, q, |power| t.push(power, q));
             t
         };
         let n_inv = inv_mod(n as u64 % q, q);

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use gfpf_cuda::params::{StageParams, launches, pointwise_mul};
-use gfpf_cuda::{CudaError, from_digit_major, to_digit_major};
+use gfpf_cuda::{CudaError, device_twiddle_table, from_digit_major, to_digit_major};
 use gfpf_executor::{ExecutorError, PreparedFft, Transform, TransformError};
 use gfpf_field::{Element, Field};
 use gfpf_kernels::{DeviceConstants, Kernel, base_sizes, module_name, translation_unit};
@@ -170,11 +170,7 @@ impl<const K: usize> EmulatedFft<K> {
         dir: &Path,
     ) -> Result<Self, EmulatorError> {
         let prepared = PreparedFft::try_new(field, n, direction, order)?;
-        let table = if prepared.table().is_empty() {
-            to_digit_major(&[field.one()])
-        } else {
-            to_digit_major(prepared.table())
-        };
+        let table = device_twiddle_table(&prepared);
         let kernels = HostKernels::build(field, dir)?;
         Ok(EmulatedFft {
             prepared,

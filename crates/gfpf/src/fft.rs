@@ -13,19 +13,10 @@ use crate::device::cuda_device;
 use crate::{Device, Error};
 
 /// One direction of an [`Fft`], on the executor its device chose.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 enum Executor<const K: usize> {
     Cpu(Box<CpuFft<K>>),
     Cuda(Arc<CudaFft<K>>),
-}
-
-impl<const K: usize> Clone for Executor<K> {
-    fn clone(&self) -> Self {
-        match self {
-            Executor::Cpu(fft) => Executor::Cpu(fft.clone()),
-            Executor::Cuda(fft) => Executor::Cuda(Arc::clone(fft)),
-        }
-    }
 }
 
 impl<const K: usize> Executor<K> {
@@ -45,30 +36,18 @@ impl<const K: usize> Executor<K> {
         })
     }
 
-    fn transform(&self) -> &dyn TransformAnyError<K> {
+    fn prepared(&self) -> &PreparedFft<K> {
         match self {
-            Executor::Cpu(fft) => fft.as_ref(),
-            Executor::Cuda(fft) => fft.as_ref(),
+            Executor::Cpu(fft) => Transform::prepared(fft.as_ref()),
+            Executor::Cuda(fft) => Transform::prepared(fft.as_ref()),
         }
     }
-}
 
-/// [`Transform`] with the executor's error turned into the facade's.
-trait TransformAnyError<const K: usize>: Send + Sync {
-    fn prepared(&self) -> &PreparedFft<K>;
-    fn process(&self, data: &mut [Element<K>]) -> Result<(), Error>;
-}
-
-impl<const K: usize, T> TransformAnyError<K> for T
-where
-    T: Transform<K>,
-    Error: From<T::Error>,
-{
-    fn prepared(&self) -> &PreparedFft<K> {
-        Transform::prepared(self)
-    }
     fn process(&self, data: &mut [Element<K>]) -> Result<(), Error> {
-        Ok(Transform::process(self, data)?)
+        match self {
+            Executor::Cpu(fft) => Ok(Transform::process(fft.as_ref(), data)?),
+            Executor::Cuda(fft) => Ok(Transform::process(fft.as_ref(), data)?),
+        }
     }
 }
 
@@ -152,17 +131,17 @@ impl<const K: usize> Fft<K> {
     /// Forward transform of every N consecutive elements of `data`, in place.
     /// A length that is not a multiple of N is an error (nothing modified).
     pub fn forward(&self, data: &mut [Element<K>]) -> Result<(), Error> {
-        self.forward.transform().process(data)
+        self.forward.process(data)
     }
 
     /// Inverse transform (scaled by N^{-1}) of every N consecutive elements.
     pub fn inverse(&self, data: &mut [Element<K>]) -> Result<(), Error> {
-        self.inverse.transform().process(data)
+        self.inverse.process(data)
     }
 
     /// N.
     pub fn len(&self) -> usize {
-        self.forward.transform().prepared().plan().len()
+        self.forward.prepared().plan().len()
     }
 
     /// Always false (N ≥ 1).
@@ -172,7 +151,7 @@ impl<const K: usize> Fft<K> {
 
     /// The order of the transformed side.
     pub fn order(&self) -> Order {
-        self.forward.transform().prepared().plan().order()
+        self.forward.prepared().plan().order()
     }
 
     /// Where it runs (never `Auto`).
@@ -182,7 +161,7 @@ impl<const K: usize> Fft<K> {
 
     /// The field.
     pub fn field(&self) -> &Field<K> {
-        self.forward.transform().prepared().field()
+        self.forward.prepared().field()
     }
 
     /// ω_N, the root the forward transform uses.
