@@ -18,6 +18,9 @@
 // at SEED ^ (2n) for a and SEED ^ (2n + 1) for b.
 // gfpf_benches::peers::inputs implements the same rule.
 
+// gmp.h first: FLINT 3 declares its mpz conversions only when GMP's header
+// has been seen.
+#include <gmp.h>
 #include <NTL/BasicThreadPool.h>
 #include <NTL/ZZ_pX.h>
 #include <NTL/version.h>
@@ -25,7 +28,6 @@
 #include <flint/fmpz.h>
 #include <flint/fmpz_mod.h>
 #include <flint/fmpz_mod_poly.h>
-#include <gmp.h>
 
 #include <algorithm>
 #include <chrono>

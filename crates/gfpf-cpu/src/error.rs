@@ -25,6 +25,10 @@ pub enum CpuError {
         /// The buffer length.
         size: usize,
     },
+    /// The word-size arithmetic of the multi-modular products refused
+    /// (an instruction set this CPU lacks, or a bad transform shape).
+    #[error(transparent)]
+    Small(#[from] gfpf_small::SmallError),
 }
 
 impl From<PlanError> for CpuError {
@@ -43,7 +47,7 @@ impl ExecutorError for CpuError {
     fn common(&self) -> Option<&TransformError> {
         match self {
             CpuError::Transform(e) => Some(e),
-            CpuError::TruncatedLength { .. } => None,
+            CpuError::TruncatedLength { .. } | CpuError::Small(_) => None,
         }
     }
 }

@@ -33,6 +33,7 @@ mod breakdown;
 pub mod codelets;
 mod error;
 mod executor;
+mod multimodular;
 mod poly;
 
 pub use breakdown::{Breakdown, StageTiming};
@@ -40,4 +41,5 @@ pub use error::CpuError;
 pub use executor::{CpuFft, PARALLEL_MIN_WORDS, PlanArith, TASK_MIN_WORDS, Threading, run_plan, twiddle_table};
 pub use gfpf_executor::{PreparedFft, Transform, TransformError};
 pub use gfpf_plan::{Direction, Order};
+pub use multimodular::{MULTIMODULAR_MAX_LEN, MultiModular};
 pub use poly::{MulAlgorithm, PolyMul, SCHOOLBOOK_MAX_LEN};

@@ -25,7 +25,7 @@ use gfpf_plan::{Direction, Order};
 use rayon::prelude::*;
 
 use crate::executor::{PARALLEL_MIN_WORDS, TASK_MIN_WORDS, Threading, twiddle_table};
-use crate::{CpuError, CpuFft};
+use crate::{CpuError, CpuFft, MultiModular};
 
 /// Products whose shorter operand has at most this many coefficients are
 /// computed by schoolbook multiplication; longer ones by TFT. Measured with
@@ -46,6 +46,9 @@ pub enum MulAlgorithm {
     Schoolbook,
     /// Truncated Fourier transforms, whatever the lengths.
     Tft,
+    /// Word-size primes and CRT ([`crate::MultiModular`]), whatever the
+    /// lengths (up to [`crate::MULTIMODULAR_MAX_LEN`]).
+    MultiModular,
 }
 
 /// The FFTs and twiddle vectors of one TFT level of size S = 2^s.
@@ -71,6 +74,7 @@ pub struct PolyMul<const K: usize> {
     half: Element<K>,
     levels: Vec<OnceLock<Result<Arc<Level<K>>, CpuError>>>,
     twists: Vec<OnceLock<Result<Arc<Twists<K>>, CpuError>>>,
+    multimodular: MultiModular<K>,
 }
 
 impl<const K: usize> std::fmt::Debug for PolyMul<K> {
@@ -93,12 +97,14 @@ impl<const K: usize> PolyMul<K> {
             half,
             levels: (0..=v).map(|_| OnceLock::new()).collect(),
             twists: (0..=v).map(|_| OnceLock::new()).collect(),
+            multimodular: MultiModular::new(field),
         })
     }
 
     /// The same with the given threading (cached plans are kept).
     pub fn with_threading(mut self, threading: Threading) -> Self {
         self.threading = threading;
+        self.multimodular = self.multimodular.with_threading(threading);
         for level in self.levels.iter_mut() {
             if let Some(Ok(l)) = level.get_mut() {
                 *l = Arc::new(Level {
@@ -138,6 +144,9 @@ impl<const K: usize> PolyMul<K> {
             return Ok(Vec::new());
         }
         let len = a.len() + b.len() - 1;
+        if algorithm == MulAlgorithm::MultiModular {
+            return self.multimodular.mul(a, b);
+        }
         if self.use_schoolbook(a.len().min(b.len()), len, algorithm) {
             return Ok(self.schoolbook(a, b));
         }
@@ -162,6 +171,9 @@ impl<const K: usize> PolyMul<K> {
             return Ok(Vec::new());
         }
         let len = 2 * a.len() - 1;
+        if algorithm == MulAlgorithm::MultiModular {
+            return self.multimodular.square(a);
+        }
         if self.use_schoolbook(a.len(), len, algorithm) {
             return Ok(self.schoolbook_square(a));
         }
@@ -181,7 +193,7 @@ impl<const K: usize> PolyMul<K> {
             // schoolbook is slow but still right.
             MulAlgorithm::Auto => shorter <= SCHOOLBOOK_MAX_LEN || len > self.max_product_len(),
             MulAlgorithm::Schoolbook => true,
-            MulAlgorithm::Tft => false,
+            MulAlgorithm::Tft | MulAlgorithm::MultiModular => false,
         }
     }
 

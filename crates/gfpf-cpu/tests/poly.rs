@@ -1,9 +1,10 @@
 //! Polynomial products (schoolbook and TFT) and the truncated transforms
 //! themselves, on every preset, against rug and the full FFT.
 
-use gfpf_cpu::{CpuError, CpuFft, MulAlgorithm, PolyMul, Threading};
+use gfpf_cpu::{CpuError, CpuFft, MulAlgorithm, MultiModular, PolyMul, Threading};
 use gfpf_field::{Element, Field, SparseRadix};
 use gfpf_plan::{Direction, Order};
+use gfpf_small::Isa;
 use gfpf_testkit::oracle::{rug_polynomial_product, sample};
 
 /// (la, lb): lengths 1, 2, 2^j ± 1, unbalanced pairs, both sides of every
@@ -40,7 +41,12 @@ fn products_match_rug<const K: usize>(field: &Field<K>) {
             let mut b = sample(field, lb, 2 * i as u64 + 1);
             b.reverse();
             let want = rug_polynomial_product(field, &a, &b);
-            for algorithm in [MulAlgorithm::Tft, MulAlgorithm::Schoolbook, MulAlgorithm::Auto] {
+            for algorithm in [
+                MulAlgorithm::Tft,
+                MulAlgorithm::Schoolbook,
+                MulAlgorithm::MultiModular,
+                MulAlgorithm::Auto,
+            ] {
                 let got = pm.mul(&a, &b, algorithm).unwrap();
                 assert!(got == want, "{algorithm:?} {la}x{lb} {threading:?}");
             }
@@ -48,12 +54,48 @@ fn products_match_rug<const K: usize>(field: &Field<K>) {
         for la in [1, 2, 3, 16, 17, 31, 33, 64, 65] {
             let a = sample(field, la, 99 + la as u64);
             let want = rug_polynomial_product(field, &a, &a);
-            for algorithm in [MulAlgorithm::Tft, MulAlgorithm::Schoolbook] {
+            for algorithm in [MulAlgorithm::Tft, MulAlgorithm::Schoolbook, MulAlgorithm::MultiModular] {
                 assert!(pm.square(&a, algorithm).unwrap() == want, "square {algorithm:?} {la}");
             }
         }
         assert!(pm.mul(&[], &[field.one()], MulAlgorithm::Tft).unwrap().is_empty());
+        assert!(
+            pm.mul(&[field.one()], &[], MulAlgorithm::MultiModular)
+                .unwrap()
+                .is_empty()
+        );
         assert!(pm.square(&[], MulAlgorithm::Tft).unwrap().is_empty());
+    }
+}
+
+/// The multi-modular engine on every instruction set this CPU runs, with the
+/// largest coefficients (all p − 1, and all digits r − 1) where the CRT bound
+/// is tightest, against the schoolbook product.
+fn multimodular_on_every_isa<const K: usize>(field: &Field<K>) {
+    let pm = PolyMul::new(field).unwrap();
+    let all_top = |n| vec![field.minus_one(); n];
+    let all_r_minus_1 = |n| vec![field.element([field.r() - 1; K]).unwrap(); n];
+    for isa in Isa::available() {
+        for threading in [Threading::Serial, Threading::Parallel] {
+            let mm = MultiModular::new(field)
+                .with_isa(isa)
+                .unwrap()
+                .with_threading(threading);
+            for (la, lb) in [(1, 1), (3, 70), (129, 128), (300, 257)] {
+                let (a, b) = (sample(field, la, la as u64), sample(field, lb, 5 + lb as u64));
+                assert!(mm.mul(&a, &b).unwrap() == pm.schoolbook(&a, &b), "{isa:?} {la}x{lb}");
+                for (a, b) in [(all_top(la), all_top(lb)), (all_r_minus_1(la), all_r_minus_1(lb))] {
+                    assert!(
+                        mm.mul(&a, &b).unwrap() == pm.schoolbook(&a, &b),
+                        "{isa:?} {la}x{lb} extreme"
+                    );
+                }
+                assert!(
+                    mm.square(&a).unwrap() == pm.schoolbook_square(&a),
+                    "{isa:?} square {la}"
+                );
+            }
+        }
     }
 }
 
@@ -94,6 +136,10 @@ macro_rules! presets {
             #[test]
             fn products_match_rug() {
                 super::products_match_rug(&field());
+            }
+            #[test]
+            fn multimodular_on_every_isa() {
+                super::multimodular_on_every_isa(&field());
             }
             #[test]
             fn truncated_transforms() {

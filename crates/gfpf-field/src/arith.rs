@@ -362,6 +362,36 @@ impl<const K: usize> Field<K> {
         self.subtract_wrapped_carry(out, carry)
     }
 
+    /// The element Σ z_i·r^i mod p for non-negative digit sums z_i given as
+    /// 192-bit little-endian words, each below (r − 1)·r² (so every carry of
+    /// the normalisation stays below r², two digits): how a caller that
+    /// computed an integer digit convolution itself (for instance by small
+    /// primes and CRT) gets back into the field. An error names the first
+    /// sum out of range.
+    pub fn reduce_digit_sums(&self, sums: &[[u64; 3]; K]) -> Result<Element<K>, FieldError> {
+        let limit = Acc192::mul_u64_u128(self.r, (self.r as u128 - 1) * self.r as u128);
+        let mut z = [Acc192::new(0, 0); K];
+        for (i, (s, slot)) in sums.iter().zip(z.iter_mut()).enumerate() {
+            let lo = s[0] as u128 | (s[1] as u128) << 64;
+            if (s[2], lo) >= (limit.hi, limit.lo) {
+                return Err(FieldError::DigitSumTooLarge { index: i, r: self.r });
+            }
+            *slot = Acc192::new(lo, s[2]);
+        }
+        Ok(Element(self.normalize_wide(&z)))
+    }
+
+    /// The element Σ z_i·r^i mod p for non-negative digit sums z_i below
+    /// (r − 1)·2^64: the fast case of [`Self::reduce_digit_sums`], one word
+    /// division per digit. An error names the first sum out of range.
+    pub fn reduce_narrow_digit_sums(&self, sums: &[u128; K]) -> Result<Element<K>, FieldError> {
+        let limit = (self.r as u128 - 1) << 64;
+        if let Some(i) = sums.iter().position(|&z| z >= limit) {
+            return Err(FieldError::DigitSumTooLarge { index: i, r: self.r });
+        }
+        Ok(Element(self.normalize_narrow_single(sums)))
+    }
+
     /// Offsets and normalises 192-bit product sums.
     #[inline(always)]
     fn wide_from<S: WideAccumulator>(&self, u: [S; K]) -> [u64; K] {

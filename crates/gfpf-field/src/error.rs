@@ -115,4 +115,14 @@ pub enum FieldError {
         /// The 2-adic valuation of p - 1.
         two_adicity: u32,
     },
+    /// A digit sum given to [`crate::Field::reduce_digit_sums`] (bound
+    /// (r − 1)·r²) or [`crate::Field::reduce_narrow_digit_sums`] (bound
+    /// (r − 1)·2^64) is too large.
+    #[error("digit sum {index} is above the bound for r = {r}")]
+    DigitSumTooLarge {
+        /// Position of the sum (0 = coefficient of r^0).
+        index: usize,
+        /// The field's radix.
+        r: u64,
+    },
 }

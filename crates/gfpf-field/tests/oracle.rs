@@ -9,6 +9,7 @@ use gfpf_field::{Element, Field, FieldError, MulMethod, Preset};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rug::Integer;
+use rug::ops::Pow;
 
 fn int<const K: usize>(f: &Field<K>, x: &Element<K>) -> Integer {
     f.to_integer(x)
@@ -135,6 +136,64 @@ fn check_batch_inverse<const K: usize>(f: &Field<K>, xs: Vec<Element<K>>) -> Res
     Ok(())
 }
 
+/// `reduce_digit_sums` against GMP: random sums scaled into range (`top`
+/// picks how: full range, the largest allowed value, zero, or small), and
+/// the first value out of range is an error.
+fn check_digit_sums<const K: usize>(f: &Field<K>, words: &[[u64; 3]], top: usize) -> Result<(), TestCaseError> {
+    let r = Integer::from(f.r());
+    let limit: Integer = (r.clone() - 1u32) * &r * &r;
+    let mut sums = [[0u64; 3]; K];
+    let mut expected = Integer::new();
+    for (i, (w, slot)) in words.iter().zip(sums.iter_mut()).enumerate() {
+        let raw = Integer::from_digits(w, rug::integer::Order::Lsf);
+        let v = match (top + i) % 4 {
+            0 => raw % &limit,
+            1 => limit.clone() - 1u32,
+            2 => Integer::new(),
+            _ => raw % &r,
+        };
+        let digits = v.to_digits::<u64>(rug::integer::Order::Lsf);
+        slot[..digits.len()].copy_from_slice(&digits);
+        expected += v * r.clone().pow(i as u32);
+    }
+    let z = f
+        .reduce_digit_sums(&sums)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    canonical(f, &z)?;
+    prop_assert_eq!(int(f, &z), modp(f, expected));
+    let mut bad = sums;
+    let over = limit.to_digits::<u64>(rug::integer::Order::Lsf);
+    bad[K - 1] = [0; 3];
+    bad[K - 1][..over.len()].copy_from_slice(&over);
+    let rejected =
+        matches!(f.reduce_digit_sums(&bad), Err(FieldError::DigitSumTooLarge { index, .. }) if index == K - 1);
+    prop_assert!(rejected, "a sum of (r - 1)·r² must be rejected");
+    // The narrow form: the same sums cut below (r − 1)·2^64.
+    let narrow_limit: Integer = (r.clone() - 1u32) << 64u32;
+    let mut narrow = [0u128; K];
+    let mut expected = Integer::new();
+    for (i, slot) in narrow.iter_mut().enumerate() {
+        let v = match (top + i) % 4 {
+            1 => narrow_limit.clone() - 1u32,
+            _ => Integer::from_digits(&sums[i], rug::integer::Order::Lsf) % &narrow_limit,
+        };
+        *slot = v.to_u128().expect("below 2^128");
+        expected += v * r.clone().pow(i as u32);
+    }
+    let z = f
+        .reduce_narrow_digit_sums(&narrow)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    canonical(f, &z)?;
+    prop_assert_eq!(int(f, &z), modp(f, expected));
+    narrow[0] = narrow_limit.to_u128().expect("below 2^128");
+    let rejected = matches!(
+        f.reduce_narrow_digit_sums(&narrow),
+        Err(FieldError::DigitSumTooLarge { index: 0, .. })
+    );
+    prop_assert!(rejected, "a narrow sum of (r - 1)·2^64 must be rejected");
+    Ok(())
+}
+
 fn check_conversions<const K: usize>(f: &Field<K>, x: &Element<K>, y: &Element<K>) -> Result<(), TestCaseError> {
     let a = int(f, x);
     prop_assert!(a >= 0 && a < *f.p());
@@ -216,6 +275,11 @@ macro_rules! oracle_suite {
                 #[test]
                 fn batch_inverse_matches_single(xs in proptest::collection::vec(arb_element(field()), 0..6)) {
                     check_batch_inverse(field(), xs)?;
+                }
+
+                #[test]
+                fn digit_sums_reduce_as_gmp(words in proptest::collection::vec(any::<[u64; 3]>(), $k), top in 0usize..4) {
+                    check_digit_sums(field(), &words, top)?;
                 }
 
                 #[test]

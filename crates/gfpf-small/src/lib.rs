@@ -10,6 +10,10 @@
 //!   (α, β, γ, δ) splitting without reductions in the main loop).
 //! * [`Plan`]: power-of-two NTTs modulo q < 2^62 (radix-4 passes of Harvey's
 //!   lazy butterflies, Shoup twiddles), cyclic and negacyclic convolution.
+//! * [`Plan52`]: power-of-two NTTs modulo q < 2^50 in 52-bit lanes (AVX-512
+//!   IFMA where the CPU has it, chosen at run time), and
+//!   [`BivariateConvolution`] on top of it: products in
+//!   Z_q[x, y]/(x^N − 1, y^K + 1), what products over GF(r^K + 1) need.
 //! * [`RnsBasis`], [`Crt2`], [`Crt3`]: projection of multi-word integers to
 //!   residues, mixed-radix reconstruction, centred CRT.
 //!
@@ -34,6 +38,7 @@
 pub struct ReadmeDoctests;
 
 mod barrett;
+mod conv52;
 mod crt;
 mod error;
 mod fp;
@@ -44,6 +49,7 @@ pub mod primes;
 mod shoup;
 
 pub use barrett::Barrett64;
+pub use conv52::{BivariateConvolution, GARNER52_MAX_PRIMES, Garner52};
 pub use crt::{Crt2, Crt3, MAX_RNS_PRIMES, RnsBasis};
 pub use error::SmallError;
 pub use fp::{FP_MAX_MODULUS, FpModulus, SPLIT_CHUNK};

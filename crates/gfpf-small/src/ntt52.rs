@@ -43,7 +43,7 @@ use crate::primes::inv_mod;
 /// The largest modulus (exclusive): lazy values stay below 4q < 2^52.
 pub const NTT52_MAX_MODULUS: u64 = 1 << 50;
 
-const MASK52: u64 = (1 << 52) - 1;
+pub(crate) const MASK52: u64 = (1 << 52) - 1;
 
 /// The instruction set a [`Plan52`] runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -96,14 +96,14 @@ impl Twiddles {
 
 /// x·w mod q in [0, 2q) for x < 2^52 (Shoup in base 2^52).
 #[inline(always)]
-fn mul_lazy(x: u64, w: u64, companion: u64, q: u64) -> u64 {
+pub(crate) fn mul_lazy(x: u64, w: u64, companion: u64, q: u64) -> u64 {
     let estimate = ((x as u128 * companion as u128) >> 52) as u64;
     (x.wrapping_mul(w).wrapping_sub(estimate.wrapping_mul(q))) & MASK52
 }
 
 /// x − m if x ≥ m, else x (branch-free).
 #[inline(always)]
-fn sub_if_ge(x: u64, m: u64) -> u64 {
+pub(crate) fn sub_if_ge(x: u64, m: u64) -> u64 {
     x.min(x.wrapping_sub(m))
 }
 
@@ -185,6 +185,17 @@ impl Plan52 {
     /// Forward transform in place: natural order in (values < q),
     /// bit-reversed order out (values < q), not scaled.
     pub fn forward(&self, data: &mut [u64]) -> Result<(), SmallError> {
+        self.forward_lazy(data)?;
+        let q = self.q;
+        for x in data.iter_mut() {
+            *x = sub_if_ge(*x, q);
+        }
+        Ok(())
+    }
+
+    /// [`Self::forward`] without the final reduction: values < 2q in and out
+    /// (for callers whose next step accepts them).
+    pub(crate) fn forward_lazy(&self, data: &mut [u64]) -> Result<(), SmallError> {
         self.check(data)?;
         let (q, two_q) = (self.q, 2 * self.q);
         let mut h = self.n / 2;
@@ -226,15 +237,23 @@ impl Plan52 {
             }
             h /= 2;
         }
-        for x in data.iter_mut() {
-            *x = sub_if_ge(*x, q);
-        }
         Ok(())
     }
 
     /// Inverse transform in place: bit-reversed order in (values < q),
     /// natural order out (values < q), scaled by n^(-1).
     pub fn inverse(&self, data: &mut [u64]) -> Result<(), SmallError> {
+        self.inverse_unscaled(data)?;
+        let (q, (n_inv, companion)) = (self.q, self.n_inv);
+        for x in data.iter_mut() {
+            *x = sub_if_ge(mul_lazy(*x, n_inv, companion, q), q);
+        }
+        Ok(())
+    }
+
+    /// [`Self::inverse`] without the scaling by n^(−1): values < 2q in and
+    /// out.
+    pub(crate) fn inverse_unscaled(&self, data: &mut [u64]) -> Result<(), SmallError> {
         self.check(data)?;
         let (q, two_q) = (self.q, 2 * self.q);
         let mut h = 1;
@@ -277,16 +296,12 @@ impl Plan52 {
             }
             h *= 2;
         }
-        let (n_inv, companion) = self.n_inv;
-        for x in data.iter_mut() {
-            *x = sub_if_ge(mul_lazy(*x, n_inv, companion, q), q);
-        }
         Ok(())
     }
 }
 
 #[cfg(target_arch = "x86_64")]
-mod ifma {
+pub(crate) mod ifma {
     use std::arch::x86_64::*;
 
     /// The constants of a modulus in lanes.
@@ -623,6 +638,129 @@ mod ifma {
                 }
                 store(chunk, 0, v0);
                 store(chunk, 8, v1);
+            }
+        }
+    }
+
+    /// One column butterfly over whole rows, DIF: (x, y) ← (x + y, (x − y)·w),
+    /// lazy (inputs and outputs in [0, 2q)).
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F and IFMA; x and y have the same length, a
+    /// multiple of 8.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(crate) unsafe fn rows_dif(x: &mut [u64], y: &mut [u64], w: u64, c: u64, q: u64) {
+        let l = Lanes::new(q);
+        let (w, c) = (_mm512_set1_epi64(w as i64), _mm512_set1_epi64(c as i64));
+        for j in (0..x.len()).step_by(8) {
+            // SAFETY: j + 8 ≤ x.len() = y.len().
+            unsafe {
+                let (a, b) = dif(l, load(x, j), load(y, j), w, c);
+                store(x, j, a);
+                store(y, j, b);
+            }
+        }
+    }
+
+    /// One column butterfly over whole rows, DIT: (x, y) ← (x + y·w, x − y·w),
+    /// lazy.
+    ///
+    /// # Safety
+    /// As [`rows_dif`].
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(crate) unsafe fn rows_dit(x: &mut [u64], y: &mut [u64], w: u64, c: u64, q: u64) {
+        let l = Lanes::new(q);
+        let (w, c) = (_mm512_set1_epi64(w as i64), _mm512_set1_epi64(c as i64));
+        for j in (0..x.len()).step_by(8) {
+            // SAFETY: j + 8 ≤ x.len() = y.len().
+            unsafe {
+                let (a, b) = dit(l, load(x, j), load(y, j), w, c);
+                store(x, j, a);
+                store(y, j, b);
+            }
+        }
+    }
+
+    /// x ← x·w mod q for x < 2^52: in [0, 2q), or in [0, q) when `full`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F and IFMA; x.len() is a multiple of 8.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(crate) unsafe fn scale(x: &mut [u64], w: u64, c: u64, q: u64, full: bool) {
+        let l = Lanes::new(q);
+        let (w, c) = (_mm512_set1_epi64(w as i64), _mm512_set1_epi64(c as i64));
+        for j in (0..x.len()).step_by(8) {
+            // SAFETY: j + 8 ≤ x.len().
+            unsafe {
+                let mut v = mul_lazy(l, load(x, j), w, c);
+                if full {
+                    v = _mm512_min_epu64(v, _mm512_sub_epi64(v, l.q));
+                }
+                store(x, j, v);
+            }
+        }
+    }
+
+    /// a ← a·b·2^(−52) mod q in [0, 2q) for a, b < 2q (Montgomery in base
+    /// 2^52; `q_neg_inv` = −q^(−1) mod 2^52); b = a when `None`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F and IFMA; a and b have the same length, a
+    /// multiple of 8.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(crate) unsafe fn mul_montgomery(a: &mut [u64], b: Option<&[u64]>, q: u64, q_neg_inv: u64) {
+        let l = Lanes::new(q);
+        let q_neg_inv = _mm512_set1_epi64(q_neg_inv as i64);
+        let one = _mm512_set1_epi64(1);
+        for j in (0..a.len()).step_by(8) {
+            // SAFETY: j + 8 ≤ a.len() = b.len().
+            unsafe {
+                let x = load(a, j);
+                let y = match b {
+                    Some(b) => load(b, j),
+                    None => x,
+                };
+                let low = _mm512_madd52lo_epu64(l.zero, x, y);
+                let high = _mm512_madd52hi_epu64(l.zero, x, y);
+                let m = _mm512_madd52lo_epu64(l.zero, low, q_neg_inv);
+                // low + (m·q mod 2^52) is 0 or 2^52: the carry is low ≠ 0.
+                let carry = _mm512_min_epu64(low, one);
+                let v = _mm512_madd52hi_epu64(_mm512_add_epi64(high, carry), m, l.q);
+                store(a, j, v);
+            }
+        }
+    }
+
+    /// Garner's mixed-radix digits of eight columns at a time: for every
+    /// column j, v_l[j] (l < s) from the residues y_l[j] < q_l, with
+    /// `inverse[l][m]` = (q_m^(−1) mod q_l, companion) and q_m < 2q_l.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F and IFMA; every slice of `residues` and
+    /// `digits` has at least `len` elements, `len` a multiple of 8, and
+    /// `inverse[l]` has l entries.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(crate) unsafe fn mixed_radix(
+        residues: &[&[u64]],
+        digits: &mut [&mut [u64]],
+        primes: &[u64],
+        inverse: &[Vec<(u64, u64)>],
+        len: usize,
+    ) {
+        let mut v = [_mm512_setzero_si512(); 8];
+        for j in (0..len).step_by(8) {
+            for (l, &q) in primes.iter().enumerate() {
+                let lanes = Lanes::new(q);
+                // SAFETY: j + 8 ≤ len ≤ residues[l].len().
+                let mut t = unsafe { load(residues[l], j) };
+                for (m, &(w, c)) in inverse[l].iter().enumerate() {
+                    let x = _mm512_sub_epi64(_mm512_add_epi64(t, lanes.two_q), v[m]);
+                    let y = mul_lazy(lanes, x, _mm512_set1_epi64(w as i64), _mm512_set1_epi64(c as i64));
+                    t = _mm512_min_epu64(y, _mm512_sub_epi64(y, lanes.q));
+                }
+                v[l] = t;
+                // SAFETY: j + 8 ≤ len ≤ digits[l].len().
+                unsafe { store(digits[l], j, t) };
             }
         }
     }

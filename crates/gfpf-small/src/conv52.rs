@@ -1,0 +1,576 @@
+//! Products in Z_q[x, y]/(x^N − 1, y^K + 1) for a prime q < 2^50: the
+//! word-size half of multiplying polynomials whose coefficients are
+//! k-digit numbers Σ d_i·r^i with r^k = −1 (gfpf's big primes).
+//!
+//! **Layout.** An element is a K × N array stored row after row: row i holds
+//! the coefficients of y^i, entry j of a row the coefficient of x^j. For a
+//! polynomial over GF(r^K + 1), row i is the i-th digit of every coefficient
+//! ("digit-major"), and the product computed here, read with y = r, is the
+//! exact integer digit convolution that the big-prime product reduces.
+//!
+//! **The transform.** Negacyclic in y: row i is multiplied by ψ^i (ψ of order
+//! 2K), then a K-point DFT runs down the columns (butterflies between whole
+//! rows, vectorised along them); cyclic in x: an N-point [`Plan52`] NTT runs
+//! along every row. Spectra are kept in Montgomery form (times 2^52, folded
+//! into the twist for free) so that a pointwise product is one Montgomery
+//! multiplication, and the inverse removes the factor together with ψ^(−i)
+//! and K^(−1) in one pass.
+//!
+//! The steps are public separately ([`BivariateConvolution::forward_columns`]
+//! on any range of columns, [`BivariateConvolution::forward_row`] on any
+//! row, …) so that a caller can run them on several threads; the whole
+//! transforms are [`BivariateConvolution::forward`] and
+//! [`BivariateConvolution::inverse`].
+
+use crate::SmallError;
+use crate::ntt::for_each_layer_power;
+use crate::ntt52::{Isa, MASK52, NTT52_MAX_MODULUS, Plan52, mul_lazy, sub_if_ge};
+use crate::primes::{inv_mod, pow_mod, root_of_unity};
+
+/// A fixed factor w < q with its Shoup companion ⌊w·2^52/q⌋.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Factor {
+    value: u64,
+    companion: u64,
+}
+
+impl Factor {
+    fn new(value: u64, q: u64) -> Self {
+        Factor {
+            value,
+            companion: (((value as u128) << 52) / q as u128) as u64,
+        }
+    }
+}
+
+/// Transforms and pointwise products for Z_q[x, y]/(x^N − 1, y^K + 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BivariateConvolution {
+    k: usize,
+    q: u64,
+    rows: Plan52,
+    /// ψ^i·2^52 for row i (twist and Montgomery form at once).
+    twist: Vec<Factor>,
+    /// The column DFT's layers, the layer of half-size h (in rows) from
+    /// offset h − 1: ω_(2h)^t, t < h (ω_K = ψ²).
+    columns_forward: Vec<Factor>,
+    /// The same for ω_K^(−1).
+    columns_inverse: Vec<Factor>,
+    /// ψ^(−i)·(K·N)^(−1)·2^(−52) for row i.
+    untwist: Vec<Factor>,
+    /// −q^(−1) mod 2^52.
+    q_neg_inv: u64,
+}
+
+impl BivariateConvolution {
+    /// For K rows (a power of two) of N columns (a power of two) modulo the
+    /// prime q < 2^50 with 2K | q − 1 and 2N | q − 1.
+    pub fn try_new(k: usize, n: usize, q: u64) -> Result<Self, SmallError> {
+        if k == 0 || !k.is_power_of_two() {
+            return Err(SmallError::LengthNotPowerOfTwo(k));
+        }
+        let rows = Plan52::try_new(n, q)?;
+        debug_assert!(q < NTT52_MAX_MODULUS);
+        let psi = root_of_unity(q, k.trailing_zeros() + 1)?;
+        let omega = pow_mod(psi, 2, q);
+        let two52 = ((1u128 << 52) % q as u128) as u64;
+        let mul = |a: u64, b: u64| (a as u128 * b as u128 % q as u128) as u64;
+        let psi_inv = inv_mod(psi, q);
+        // The rows' inverse NTTs are left unscaled: N^(−1) joins K^(−1) here.
+        let k_inv = inv_mod((k as u128 * n as u128 % q as u128) as u64, q);
+        let two52_inv = inv_mod(two52, q);
+        let (mut twist, mut untwist) = (Vec::with_capacity(k), Vec::with_capacity(k));
+        let (mut up, mut down) = (two52, mul(k_inv, two52_inv));
+        for _ in 0..k {
+            twist.push(Factor::new(up, q));
+            untwist.push(Factor::new(down, q));
+            up = mul(up, psi);
+            down = mul(down, psi_inv);
+        }
+        let layers = |root: u64| {
+            let mut t = Vec::with_capacity(k);
+            for_each_layer_power(k, root, q, |w| t.push(Factor::new(w, q)));
+            t
+        };
+        // −q^(−1) mod 2^52 by Newton's iteration (q is odd).
+        let mut inv = q;
+        for _ in 0..6 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(q.wrapping_mul(inv)));
+        }
+        Ok(BivariateConvolution {
+            k,
+            q,
+            rows,
+            twist,
+            columns_forward: layers(omega),
+            columns_inverse: layers(inv_mod(omega, q)),
+            untwist,
+            q_neg_inv: inv.wrapping_neg() & MASK52,
+        })
+    }
+
+    /// The same transforms on another instruction set; an error if this CPU
+    /// lacks it.
+    pub fn with_isa(mut self, isa: Isa) -> Result<Self, SmallError> {
+        self.rows = self.rows.with_isa(isa)?;
+        Ok(self)
+    }
+
+    /// The instruction set it runs on.
+    pub fn isa(&self) -> Isa {
+        self.rows.isa()
+    }
+
+    /// K, the number of rows.
+    pub fn rows(&self) -> usize {
+        self.k
+    }
+
+    /// N, the length of a row.
+    pub fn row_len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// K·N, the length of an element.
+    pub fn len(&self) -> usize {
+        self.k * self.rows.len()
+    }
+
+    /// Never true: K, N ≥ 1.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The modulus q.
+    pub fn modulus(&self) -> u64 {
+        self.q
+    }
+
+    fn check(&self, got: usize, expected: usize) -> Result<(), SmallError> {
+        if got != expected {
+            return Err(SmallError::LengthMismatch { expected, got });
+        }
+        Ok(())
+    }
+
+    /// The whole forward transform of one element (K·N values < q, row
+    /// after row) into its spectrum (values < 2q, an order only
+    /// [`Self::inverse`] and [`Self::mul_spectra`] need to know).
+    pub fn forward(&self, data: &mut [u64]) -> Result<(), SmallError> {
+        self.check(data.len(), self.len())?;
+        let mut rows: Vec<&mut [u64]> = data.chunks_exact_mut(self.row_len()).collect();
+        self.forward_columns(&mut rows)?;
+        for row in rows {
+            self.forward_row(row)?;
+        }
+        Ok(())
+    }
+
+    /// The whole inverse: a spectrum (values < 2q) back to the element
+    /// (values < q); `inverse(forward(x)) = x`.
+    pub fn inverse(&self, data: &mut [u64]) -> Result<(), SmallError> {
+        self.check(data.len(), self.len())?;
+        let mut rows: Vec<&mut [u64]> = data.chunks_exact_mut(self.row_len()).collect();
+        for row in rows.iter_mut() {
+            self.inverse_row(row)?;
+        }
+        self.inverse_columns(&mut rows)
+    }
+
+    /// The first half of [`Self::forward`] on a range of columns: `rows` holds
+    /// the same columns of all K rows in order (values < q); afterwards they
+    /// are in [0, 2q). Ranges of columns are independent.
+    pub fn forward_columns(&self, rows: &mut [&mut [u64]]) -> Result<(), SmallError> {
+        self.check(rows.len(), self.k)?;
+        let width = rows.first().map_or(0, |r| r.len());
+        for row in rows.iter() {
+            self.check(row.len(), width)?;
+        }
+        for (row, f) in rows.iter_mut().zip(&self.twist) {
+            self.scale(row, f, false);
+        }
+        let mut h = self.k / 2;
+        while h >= 1 {
+            for block in rows.chunks_exact_mut(2 * h) {
+                let (lo, hi) = block.split_at_mut(h);
+                for (t, (x, y)) in lo.iter_mut().zip(hi.iter_mut()).enumerate() {
+                    self.rows_dif(x, y, &self.columns_forward[h - 1 + t]);
+                }
+            }
+            h /= 2;
+        }
+        Ok(())
+    }
+
+    /// The second half of [`Self::forward`] on one row (values < 2q in and
+    /// out). Rows are independent.
+    pub fn forward_row(&self, row: &mut [u64]) -> Result<(), SmallError> {
+        self.rows.forward_lazy(row)
+    }
+
+    /// The first half of [`Self::inverse`] on one row (values < 2q in and
+    /// out; the scaling is left to [`Self::inverse_columns`]).
+    pub fn inverse_row(&self, row: &mut [u64]) -> Result<(), SmallError> {
+        self.rows.inverse_unscaled(row)
+    }
+
+    /// The second half of [`Self::inverse`] on a range of columns of all K
+    /// rows (values < 2q in, < q out).
+    pub fn inverse_columns(&self, rows: &mut [&mut [u64]]) -> Result<(), SmallError> {
+        self.check(rows.len(), self.k)?;
+        let width = rows.first().map_or(0, |r| r.len());
+        for row in rows.iter() {
+            self.check(row.len(), width)?;
+        }
+        let mut h = 1;
+        while h < self.k {
+            for block in rows.chunks_exact_mut(2 * h) {
+                let (lo, hi) = block.split_at_mut(h);
+                for (t, (x, y)) in lo.iter_mut().zip(hi.iter_mut()).enumerate() {
+                    self.rows_dit(x, y, &self.columns_inverse[h - 1 + t]);
+                }
+            }
+            h *= 2;
+        }
+        for (row, f) in rows.iter_mut().zip(&self.untwist) {
+            self.scale(row, f, true);
+        }
+        Ok(())
+    }
+
+    /// a ← a ⊙ b: the pointwise product of two spectra (or of two equal-length
+    /// slices of spectra; values < 2q in, < 2q out), which is the spectrum
+    /// of the product of the elements.
+    pub fn mul_spectra(&self, a: &mut [u64], b: &[u64]) -> Result<(), SmallError> {
+        self.check(b.len(), a.len())?;
+        self.montgomery(a, Some(b));
+        Ok(())
+    }
+
+    /// a ← a ⊙ a: the spectrum of the square.
+    pub fn square_spectra(&self, a: &mut [u64]) -> Result<(), SmallError> {
+        self.montgomery(a, None);
+        Ok(())
+    }
+
+    /// a ← a·b·2^(−52) (b = a when `None`): the product of two spectra in
+    /// Montgomery form.
+    fn montgomery(&self, a: &mut [u64], b: Option<&[u64]>) {
+        let (q, q_neg_inv) = (self.q, self.q_neg_inv);
+        let split = if self.isa() == Isa::Avx512Ifma {
+            a.len() / 8 * 8
+        } else {
+            0
+        };
+        #[cfg(target_arch = "x86_64")]
+        if split > 0 {
+            // SAFETY: the plan holds Avx512Ifma only where the CPU has it;
+            // both slices have at least `split` elements, a multiple of 8.
+            unsafe { crate::ntt52::ifma::mul_montgomery(&mut a[..split], b.map(|b| &b[..split]), q, q_neg_inv) };
+        }
+        for (j, x) in a.iter_mut().enumerate().skip(split) {
+            let y = b.map_or(*x, |b| b[j]);
+            let t = *x as u128 * y as u128;
+            let (low, high) = (t as u64 & MASK52, (t >> 52) as u64);
+            let m = low.wrapping_mul(q_neg_inv) & MASK52;
+            *x = high + ((m as u128 * q as u128) >> 52) as u64 + (low != 0) as u64;
+        }
+    }
+
+    /// x ← x·f mod q ([0, 2q), or [0, q) when `full`).
+    fn scale(&self, x: &mut [u64], f: &Factor, full: bool) {
+        let q = self.q;
+        let split = if self.isa() == Isa::Avx512Ifma {
+            x.len() / 8 * 8
+        } else {
+            0
+        };
+        #[cfg(target_arch = "x86_64")]
+        if split > 0 {
+            // SAFETY: as in `mul_spectra`.
+            unsafe { crate::ntt52::ifma::scale(&mut x[..split], f.value, f.companion, q, full) };
+        }
+        for v in &mut x[split..] {
+            let t = mul_lazy(*v, f.value, f.companion, q);
+            *v = if full { sub_if_ge(t, q) } else { t };
+        }
+    }
+
+    fn rows_dif(&self, x: &mut [u64], y: &mut [u64], f: &Factor) {
+        let (q, two_q) = (self.q, 2 * self.q);
+        let split = if self.isa() == Isa::Avx512Ifma {
+            x.len() / 8 * 8
+        } else {
+            0
+        };
+        #[cfg(target_arch = "x86_64")]
+        if split > 0 {
+            // SAFETY: as in `mul_spectra`.
+            unsafe { crate::ntt52::ifma::rows_dif(&mut x[..split], &mut y[..split], f.value, f.companion, q) };
+        }
+        for (a, b) in x[split..].iter_mut().zip(&mut y[split..]) {
+            let (u, v) = (*a, *b);
+            *a = sub_if_ge(u + v, two_q);
+            *b = mul_lazy(u + two_q - v, f.value, f.companion, q);
+        }
+    }
+
+    fn rows_dit(&self, x: &mut [u64], y: &mut [u64], f: &Factor) {
+        let (q, two_q) = (self.q, 2 * self.q);
+        let split = if self.isa() == Isa::Avx512Ifma {
+            x.len() / 8 * 8
+        } else {
+            0
+        };
+        #[cfg(target_arch = "x86_64")]
+        if split > 0 {
+            // SAFETY: as in `mul_spectra`.
+            unsafe { crate::ntt52::ifma::rows_dit(&mut x[..split], &mut y[..split], f.value, f.companion, q) };
+        }
+        for (a, b) in x[split..].iter_mut().zip(&mut y[split..]) {
+            let t = mul_lazy(*b, f.value, f.companion, q);
+            let u = *a;
+            *a = sub_if_ge(u + t, two_q);
+            *b = sub_if_ge(u + two_q - t, two_q);
+        }
+    }
+}
+
+/// Garner's mixed-radix conversion for up to 8 primes q < 2^50 within a
+/// factor 2 of each other, on columns of residues (eight columns per step
+/// with AVX-512 IFMA): x = v_0 + q_0·(v_1 + q_1·(v_2 + …)), 0 ≤ v_l < q_l.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Garner52 {
+    primes: Vec<u64>,
+    /// inverse[l][m] = q_m^(−1) mod q_l (m < l) with its Shoup companion.
+    inverse: Vec<Vec<(u64, u64)>>,
+    isa: Isa,
+}
+
+/// The most primes a [`Garner52`] takes.
+pub const GARNER52_MAX_PRIMES: usize = 8;
+
+impl Garner52 {
+    /// For 1 to [`GARNER52_MAX_PRIMES`] distinct primes below 2^50, the
+    /// largest less than twice the smallest.
+    pub fn try_new(primes: &[u64]) -> Result<Self, SmallError> {
+        if primes.is_empty() || primes.len() > GARNER52_MAX_PRIMES {
+            return Err(SmallError::InvalidBasis("a Garner52 basis holds 1 to 8 primes"));
+        }
+        for &q in primes {
+            if !(3..NTT52_MAX_MODULUS).contains(&q) {
+                return Err(SmallError::ModulusOutOfRange {
+                    q,
+                    what: "a Garner52 basis",
+                    requirement: "3 <= q < 2^50",
+                });
+            }
+            if !crate::primes::is_prime(q) {
+                return Err(SmallError::NotPrime(q));
+            }
+        }
+        let (lo, hi) = (primes.iter().min().copied(), primes.iter().max().copied());
+        if hi >= lo.map(|q| 2 * q) {
+            return Err(SmallError::InvalidBasis(
+                "the largest prime must be below twice the smallest",
+            ));
+        }
+        for (i, q) in primes.iter().enumerate() {
+            if primes[..i].contains(q) {
+                return Err(SmallError::InvalidBasis("the primes must be distinct"));
+            }
+        }
+        let inverse = primes
+            .iter()
+            .enumerate()
+            .map(|(l, &ql)| {
+                primes[..l]
+                    .iter()
+                    .map(|&qm| {
+                        let f = Factor::new(inv_mod(qm % ql, ql), ql);
+                        (f.value, f.companion)
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok(Garner52 {
+            primes: primes.to_vec(),
+            inverse,
+            isa: Isa::best(),
+        })
+    }
+
+    /// The same on another instruction set; an error if this CPU lacks it.
+    pub fn with_isa(mut self, isa: Isa) -> Result<Self, SmallError> {
+        if !Isa::available().contains(&isa) {
+            return Err(SmallError::IsaUnavailable(format!("{isa:?}")));
+        }
+        self.isa = isa;
+        Ok(self)
+    }
+
+    /// The primes.
+    pub fn primes(&self) -> &[u64] {
+        &self.primes
+    }
+
+    /// For every column j < len: `digits[l][j]` = v_l of the integer whose
+    /// residues are `residues[l][j]` (each below its prime). One slice per
+    /// prime in both; each at least `len` long.
+    pub fn mixed_radix(&self, residues: &[&[u64]], digits: &mut [&mut [u64]], len: usize) -> Result<(), SmallError> {
+        let s = self.primes.len();
+        if residues.len() != s || digits.len() != s {
+            return Err(SmallError::LengthMismatch {
+                expected: s,
+                got: residues.len().min(digits.len()),
+            });
+        }
+        if let Some(short) = residues
+            .iter()
+            .map(|r| r.len())
+            .chain(digits.iter().map(|d| d.len()))
+            .find(|&l| l < len)
+        {
+            return Err(SmallError::LengthMismatch {
+                expected: len,
+                got: short,
+            });
+        }
+        let split = if self.isa == Isa::Avx512Ifma { len / 8 * 8 } else { 0 };
+        #[cfg(target_arch = "x86_64")]
+        if split > 0 {
+            // SAFETY: Avx512Ifma is only held where the CPU has it; the slices
+            // were checked above; `inverse[l]` has l entries.
+            unsafe { crate::ntt52::ifma::mixed_radix(residues, digits, &self.primes, &self.inverse, split) };
+        }
+        let mut v = [0u64; GARNER52_MAX_PRIMES];
+        for j in split..len {
+            for (l, &q) in self.primes.iter().enumerate() {
+                let mut t = residues[l][j];
+                for (m, &(w, c)) in self.inverse[l].iter().enumerate() {
+                    // v_m < q_m < 2q_l: t + 2q_l − v_m lies in (0, 3q_l).
+                    t = sub_if_ge(mul_lazy(t + 2 * q - v[m], w, c, q), q);
+                }
+                v[l] = t;
+                digits[l][j] = t;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::primes::FP_PRIMES_50;
+
+    /// The product in Z_q[x, y]/(x^N − 1, y^K + 1), naively.
+    fn naive(a: &[u64], b: &[u64], k: usize, n: usize, q: u64) -> Vec<u64> {
+        let mut c = vec![0u64; k * n];
+        for i1 in 0..k {
+            for j1 in 0..n {
+                for i2 in 0..k {
+                    for j2 in 0..n {
+                        let p = (a[i1 * n + j1] as u128 * b[i2 * n + j2] as u128 % q as u128) as u64;
+                        let (i, j) = (i1 + i2, (j1 + j2) % n);
+                        let slot = &mut c[(i % k) * n + j];
+                        *slot = if i < k { (*slot + p) % q } else { (*slot + q - p) % q };
+                    }
+                }
+            }
+        }
+        c
+    }
+
+    #[test]
+    fn products_match_the_naive_product_on_every_isa() {
+        let q = FP_PRIMES_50[1];
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 11) % q
+        };
+        for isa in Isa::available() {
+            for (k, n) in [(1, 1), (2, 4), (4, 8), (8, 16), (4, 64), (16, 8)] {
+                let conv = BivariateConvolution::try_new(k, n, q).unwrap().with_isa(isa).unwrap();
+                let mut a: Vec<u64> = (0..k * n).map(|_| next()).collect();
+                let mut b: Vec<u64> = (0..k * n).map(|_| next()).collect();
+                // Edge values.
+                a[0] = q - 1;
+                b[k * n - 1] = q - 1;
+                let expected = naive(&a, &b, k, n, q);
+                let original = a.clone();
+                conv.forward(&mut a).unwrap();
+                let mut round = a.clone();
+                conv.inverse(&mut round).unwrap();
+                assert_eq!(round, original, "round trip k={k} n={n} {isa:?}");
+                let mut square = a.clone();
+                conv.square_spectra(&mut square).unwrap();
+                conv.inverse(&mut square).unwrap();
+                assert_eq!(
+                    square,
+                    naive(&original, &original, k, n, q),
+                    "square k={k} n={n} {isa:?}"
+                );
+                conv.forward(&mut b).unwrap();
+                conv.mul_spectra(&mut a, &b).unwrap();
+                conv.inverse(&mut a).unwrap();
+                assert_eq!(a, expected, "k={k} n={n} {isa:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn mixed_radix_digits_rebuild_the_integer_on_every_isa() {
+        let primes = &FP_PRIMES_50[..4];
+        let mut seed = 3u64;
+        for isa in Isa::available() {
+            let garner = Garner52::try_new(primes).unwrap().with_isa(isa).unwrap();
+            let len = 19;
+            let values: Vec<u128> = (0..len as u128)
+                .map(|j| {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    match j {
+                        0 => 0,
+                        1 => u128::MAX,
+                        _ => (seed as u128) << 64 | seed.rotate_left(17) as u128,
+                    }
+                })
+                .collect();
+            let residues: Vec<Vec<u64>> = primes
+                .iter()
+                .map(|&q| values.iter().map(|&x| (x % q as u128) as u64).collect())
+                .collect();
+            let mut digits = vec![vec![0u64; len]; primes.len()];
+            let rs: Vec<&[u64]> = residues.iter().map(Vec::as_slice).collect();
+            let mut ds: Vec<&mut [u64]> = digits.iter_mut().map(Vec::as_mut_slice).collect();
+            garner.mixed_radix(&rs, &mut ds, len).unwrap();
+            for (j, &x) in values.iter().enumerate() {
+                // x < 2^128 < q_0·q_1·q_2: the last digit is 0.
+                let rebuilt = digits[0][j] as u128
+                    + primes[0] as u128 * (digits[1][j] as u128 + primes[1] as u128 * digits[2][j] as u128);
+                assert_eq!((rebuilt, digits[3][j]), (x, 0), "{isa:?} column {j}");
+            }
+        }
+        assert!(Garner52::try_new(&[FP_PRIMES_50[0], 3]).is_err());
+        assert!(Garner52::try_new(&[]).is_err());
+        assert!(Garner52::try_new(&[FP_PRIMES_50[0], FP_PRIMES_50[0]]).is_err());
+    }
+
+    #[test]
+    fn bad_shapes_are_errors() {
+        let q = FP_PRIMES_50[0];
+        assert!(matches!(
+            BivariateConvolution::try_new(3, 8, q),
+            Err(SmallError::LengthNotPowerOfTwo(3))
+        ));
+        assert!(BivariateConvolution::try_new(4, 8, 101).is_err());
+        let conv = BivariateConvolution::try_new(4, 8, q).unwrap();
+        assert!(matches!(
+            conv.forward(&mut [0; 31]),
+            Err(SmallError::LengthMismatch { expected: 32, got: 31 })
+        ));
+        let mut a = [0u64; 8];
+        assert!(conv.mul_spectra(&mut a, &[0; 7]).is_err());
+    }
+}
