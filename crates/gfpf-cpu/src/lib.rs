@@ -42,4 +42,4 @@ pub use executor::{CpuFft, PARALLEL_MIN_WORDS, PlanArith, TASK_MIN_WORDS, Thread
 pub use gfpf_executor::{PreparedFft, Transform, TransformError};
 pub use gfpf_plan::{Direction, Order};
 pub use multimodular::{MULTIMODULAR_MAX_LEN, MultiModular};
-pub use poly::{MulAlgorithm, PolyMul, SCHOOLBOOK_MAX_LEN};
+pub use poly::{MulAlgorithm, PolyMul, auto_schoolbook_max_len};

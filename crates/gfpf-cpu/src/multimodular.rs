@@ -140,7 +140,11 @@ impl Crt {
                 let (at, negative) = position(t);
                 for (sum, &x) in sums.iter_mut().zip(v.iter()) {
                     let term = x as u128 * e as u128;
-                    sum[at] = if negative { sum[at].wrapping_sub(term) } else { sum[at].wrapping_add(term) };
+                    sum[at] = if negative {
+                        sum[at].wrapping_sub(term)
+                    } else {
+                        sum[at].wrapping_add(term)
+                    };
                 }
             }
         }
@@ -150,7 +154,11 @@ impl Crt {
             let (at, negative) = position(t);
             for (sum, &x) in sums.iter_mut().zip(top.iter()) {
                 let term = if x > self.top_half { m as u128 } else { 0 };
-                sum[at] = if negative { sum[at].wrapping_add(term) } else { sum[at].wrapping_sub(term) };
+                sum[at] = if negative {
+                    sum[at].wrapping_add(term)
+                } else {
+                    sum[at].wrapping_sub(term)
+                };
             }
         }
     }
@@ -299,23 +307,36 @@ impl<const K: usize> MultiModular<K> {
         Ok(out)
     }
 
-    /// Digit i of a[j] mod q into row i, column j (digit-major).
+    /// Digit i of a[j] mod q into row i, column j (digit-major): each
+    /// element is read once, its digits go to the K rows.
     fn project(&self, a: &[Element<K>], q: u64, rows: &mut [u64], n: usize) {
         // Barrett with μ = ⌊2^64/q⌋: d − ⌊d·μ/2^64⌋·q lies in [0, 3q).
         let mu = ((1u128 << 64) / q as u128) as u64;
-        let run = |(i, row): (usize, &mut [u64])| {
-            for (slot, x) in row.iter_mut().zip(a) {
-                let d = x.digits()[i];
-                let estimate = ((d as u128 * mu as u128) >> 64) as u64;
-                let t = d - estimate * q;
-                let t = t.min(t.wrapping_sub(q));
-                *slot = t.min(t.wrapping_sub(q));
+        let reduce = |d: u64| {
+            let estimate = ((d as u128 * mu as u128) >> 64) as u64;
+            let t = d - estimate * q;
+            let t = t.min(t.wrapping_sub(q));
+            t.min(t.wrapping_sub(q))
+        };
+        let run = |start: usize, rows: &mut [&mut [u64]]| {
+            let width = rows[0].len();
+            let end = a.len().min(start + width);
+            for (j, x) in a.iter().enumerate().take(end).skip(start) {
+                for (row, &d) in rows.iter_mut().zip(x.digits()) {
+                    row[j - start] = reduce(d);
+                }
             }
         };
+        let live = &mut rows[..];
         if self.parallel(a.len() * K) {
-            rows.par_chunks_mut(n).enumerate().for_each(run);
+            for_column_blocks(live, K, n, |start, rows| {
+                run(start, rows);
+                Ok::<(), std::convert::Infallible>(())
+            })
+            .unwrap_or_else(|never| match never {});
         } else {
-            rows.chunks_mut(n).enumerate().for_each(run);
+            let mut all: Vec<&mut [u64]> = live.chunks_exact_mut(n).collect();
+            run(0, &mut all);
         }
     }
 
@@ -324,7 +345,7 @@ impl<const K: usize> MultiModular<K> {
         if !self.parallel(data.len()) {
             return Ok(conv.forward(data)?);
         }
-        for_column_blocks(data, K, n, |rows| conv.forward_columns(rows))?;
+        for_column_blocks(data, K, n, |_, rows| conv.forward_columns(rows))?;
         data.par_chunks_mut(n).try_for_each(|row| conv.forward_row(row))?;
         Ok(())
     }
@@ -335,7 +356,7 @@ impl<const K: usize> MultiModular<K> {
             return Ok(conv.inverse(data)?);
         }
         data.par_chunks_mut(n).try_for_each(|row| conv.inverse_row(row))?;
-        for_column_blocks(data, K, n, |rows| conv.inverse_columns(rows))?;
+        for_column_blocks(data, K, n, |_, rows| conv.inverse_columns(rows))?;
         Ok(())
     }
 
@@ -368,9 +389,7 @@ impl<const K: usize> MultiModular<K> {
             let mut scratch = vec![0u64; s * len];
             let mut digits: Vec<&mut [u64]> = scratch.chunks_exact_mut(len).collect();
             for i in 0..K {
-                let rows: Vec<&[u64]> = (0..s)
-                    .map(|l| &residues[l * size + i * n + start..][..len])
-                    .collect();
+                let rows: Vec<&[u64]> = (0..s).map(|l| &residues[l * size + i * n + start..][..len]).collect();
                 crt.garner.mixed_radix(&rows, &mut digits, len)?;
                 crt.accumulate(&digits, i, &mut sums);
             }
@@ -399,13 +418,14 @@ fn try_zeroed(len: usize) -> Result<Vec<u64>, CpuError> {
     Ok(v)
 }
 
-/// Runs `f` on blocks of columns of the `k` rows of length `n` in `data`,
-/// in parallel: each call gets the same columns of every row.
+/// Runs `f(first column, rows)` on blocks of columns of the `k` rows of
+/// length `n` in `data`, in parallel: each call gets the same columns of
+/// every row.
 fn for_column_blocks<E: Send>(
     data: &mut [u64],
     k: usize,
     n: usize,
-    f: impl Fn(&mut [&mut [u64]]) -> Result<(), E> + Sync,
+    f: impl Fn(usize, &mut [&mut [u64]]) -> Result<(), E> + Sync,
 ) -> Result<(), E> {
     // Blocks of at least 512 columns (4 KiB per row), at most 16 per thread.
     let width = (n / (16 * rayon::current_num_threads())).max(512).min(n);
@@ -415,5 +435,8 @@ fn for_column_blocks<E: Send>(
             block.push(part);
         }
     }
-    blocks.par_iter_mut().try_for_each(|rows| f(rows))
+    blocks
+        .par_iter_mut()
+        .enumerate()
+        .try_for_each(|(i, rows)| f(i * width, rows))
 }

@@ -27,28 +27,60 @@ use rayon::prelude::*;
 use crate::executor::{PARALLEL_MIN_WORDS, TASK_MIN_WORDS, Threading, twiddle_table};
 use crate::{CpuError, CpuFft, MultiModular};
 
-/// Products whose shorter operand has at most this many coefficients are
-/// computed by schoolbook multiplication; longer ones by TFT. Measured with
-/// `cargo bench -p gfpf-benches --bench polymul -- threshold`: on the
-/// reference machine schoolbook wins at 12 × 12 and TFT at 16 × 16 for t8,
-/// p8 and t16 alike (t8: 29 against 39 µs at 12, 58 against 40 µs at 16).
-pub const SCHOOLBOOK_MAX_LEN: usize = 12;
+/// The shorter operand's length up to which [`MulAlgorithm::Auto`] keeps
+/// schoolbook rather than [`MulAlgorithm::MultiModular`] for a field of K
+/// digits: 64/K, between 2 and 8. Measured (one thread, the project's 2-core
+/// VM, AMD EPYC with AVX-512 IFMA, 2026-11-23, n × n, multi-modular against
+/// schoolbook): t8 n = 4: 8 against 8 µs, n = 8: 17 against 17 µs, n = 16:
+/// 21 against 36 µs; p8 n = 8: 19 against 12 µs, n = 16: 21 against 23 µs;
+/// t16 n = 4: 16 against 18 µs, n = 8: 35 against 37 µs; t64 n = 2: 50
+/// against 45 µs, n = 4: 58 against 125 µs.
+pub const fn auto_schoolbook_max_len(k: usize) -> usize {
+    let by_size = 64 / if k == 0 { 1 } else { k };
+    if by_size < 2 {
+        2
+    } else if by_size > 8 {
+        8
+    } else {
+        by_size
+    }
+}
 
 /// How a product is computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum MulAlgorithm {
-    /// Schoolbook when the shorter operand has at most [`SCHOOLBOOK_MAX_LEN`]
-    /// coefficients or the product is longer than 2^v (no root of unity for
-    /// its TFT), TFT otherwise (the default).
+    /// The fastest measured engine (the default): schoolbook when the shorter
+    /// operand has at most [`auto_schoolbook_max_len`] coefficients,
+    /// otherwise multi-modular, which beat the TFT at every measured size
+    /// from 2^4 to 2^16 on t8, p8, t16 and t64 by 4 to 8 times (t8 n = 2^14:
+    /// 8.5 against 78 ms on one thread); the TFT only beyond
+    /// [`crate::MULTIMODULAR_MAX_LEN`], and schoolbook beyond the field's
+    /// 2-adicity too.
     #[default]
     Auto,
     /// O(la·lb) schoolbook, whatever the lengths.
     Schoolbook,
-    /// Truncated Fourier transforms, whatever the lengths.
+    /// Truncated Fourier transforms over GF(p) itself (the big-prime FFT),
+    /// whatever the lengths.
     Tft,
     /// Word-size primes and CRT ([`crate::MultiModular`]), whatever the
     /// lengths (up to [`crate::MULTIMODULAR_MAX_LEN`]).
     MultiModular,
+}
+
+impl MulAlgorithm {
+    /// What `Auto` resolves to for a product of length `len` whose shorter
+    /// operand has `shorter` coefficients, in a field of K digits whose
+    /// TFT reaches lengths up to `max_tft_len`.
+    pub fn resolve(self, k: usize, shorter: usize, len: usize, max_tft_len: usize) -> MulAlgorithm {
+        match self {
+            MulAlgorithm::Auto if shorter <= auto_schoolbook_max_len(k) => MulAlgorithm::Schoolbook,
+            MulAlgorithm::Auto if len <= crate::MULTIMODULAR_MAX_LEN => MulAlgorithm::MultiModular,
+            MulAlgorithm::Auto if len <= max_tft_len => MulAlgorithm::Tft,
+            MulAlgorithm::Auto => MulAlgorithm::Schoolbook,
+            other => other,
+        }
+    }
 }
 
 /// The FFTs and twiddle vectors of one TFT level of size S = 2^s.
@@ -144,11 +176,10 @@ impl<const K: usize> PolyMul<K> {
             return Ok(Vec::new());
         }
         let len = a.len() + b.len() - 1;
-        if algorithm == MulAlgorithm::MultiModular {
-            return self.multimodular.mul(a, b);
-        }
-        if self.use_schoolbook(a.len().min(b.len()), len, algorithm) {
-            return Ok(self.schoolbook(a, b));
+        match algorithm.resolve(K, a.len().min(b.len()), len, self.max_product_len()) {
+            MulAlgorithm::MultiModular => return self.multimodular.mul(a, b),
+            MulAlgorithm::Schoolbook => return Ok(self.schoolbook(a, b)),
+            _ => {}
         }
         let s = self.size_for(len)?;
         let (mut fa, mut fb) = (self.padded(a, s)?, self.padded(b, s)?);
@@ -171,11 +202,10 @@ impl<const K: usize> PolyMul<K> {
             return Ok(Vec::new());
         }
         let len = 2 * a.len() - 1;
-        if algorithm == MulAlgorithm::MultiModular {
-            return self.multimodular.square(a);
-        }
-        if self.use_schoolbook(a.len(), len, algorithm) {
-            return Ok(self.schoolbook_square(a));
+        match algorithm.resolve(K, a.len(), len, self.max_product_len()) {
+            MulAlgorithm::MultiModular => return self.multimodular.square(a),
+            MulAlgorithm::Schoolbook => return Ok(self.schoolbook_square(a)),
+            _ => {}
         }
         let s = self.size_for(len)?;
         let mut fa = self.padded(a, s)?;
@@ -185,16 +215,6 @@ impl<const K: usize> PolyMul<K> {
         self.truncated_inverse(&mut fa, len)?;
         fa.truncate(len);
         Ok(fa)
-    }
-
-    fn use_schoolbook(&self, shorter: usize, len: usize, algorithm: MulAlgorithm) -> bool {
-        match algorithm {
-            // A product longer than 2^v has no root of unity for its TFT:
-            // schoolbook is slow but still right.
-            MulAlgorithm::Auto => shorter <= SCHOOLBOOK_MAX_LEN || len > self.max_product_len(),
-            MulAlgorithm::Schoolbook => true,
-            MulAlgorithm::Tft | MulAlgorithm::MultiModular => false,
-        }
     }
 
     /// The TFT size S = 2^⌈log2 len⌉, checked against the 2-adicity.

@@ -64,6 +64,6 @@ pub use gfpf_field as field;
 pub use gfpf_plan as plan;
 pub use gfpf_small as small;
 
-pub use gfpf_cpu::{MulAlgorithm, SCHOOLBOOK_MAX_LEN, Threading};
+pub use gfpf_cpu::{MulAlgorithm, Threading, auto_schoolbook_max_len};
 pub use gfpf_field::{Element, Field, FieldError, Preset, SparseRadix};
 pub use gfpf_plan::{Direction, Order};
