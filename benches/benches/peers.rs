@@ -12,6 +12,9 @@
 //! `GFPF_PEERS_LOG2N=lo..=hi`; the harness repeats each product for at least
 //! `GFPF_PEERS_MIN_SECONDS` (default 1); `GFPF_PEERS_PRESETS=t16` (comma-separated)
 //! re-runs some presets and leaves the others' stored results alone.
+//! `FLINT_PREFIX=/opt/flint3` also times the FLINT installed there (Debian 12
+//! ships FLINT 2.9; build FLINT 3 with `./configure --enable-avx2
+//! --prefix=/opt/flint3`), stored as library `FLINT3`.
 
 use std::time::Duration;
 
@@ -71,7 +74,12 @@ fn selected_presets() -> Vec<Preset> {
         .collect()
 }
 
-fn compare<const K: usize>(c: &mut Criterion, preset: Preset, harness: &Result<Harness, String>) {
+fn compare<const K: usize>(
+    c: &mut Criterion,
+    preset: Preset,
+    harness: &Result<Harness, String>,
+    flint_prefix: &Option<Harness>,
+) {
     let field = Field::<K>::preset(preset).unwrap();
     let sizes = log2_sizes();
     let threads_all = rayon::current_num_threads();
@@ -104,6 +112,16 @@ fn compare<const K: usize>(c: &mut Criterion, preset: Preset, harness: &Result<H
             for threads in [1, threads_all] {
                 eprintln!("peers: NTL and FLINT, {} on {threads} thread(s)", preset.name());
                 peers.extend(h.run(field.p(), threads, min_seconds, &sizes).unwrap());
+                if let Some(other) = flint_prefix {
+                    eprintln!("peers: FLINT from FLINT_PREFIX, {} on {threads} thread(s)", preset.name());
+                    let timings = other.run(field.p(), threads, min_seconds, &sizes).unwrap();
+                    // Its NTL rows repeat the system harness's; keep its FLINT,
+                    // labelled with the major version.
+                    peers.extend(timings.into_iter().filter(|t| t.library == "FLINT").map(|mut t| {
+                        t.library = format!("FLINT{}", t.version.split('.').next().unwrap_or(""));
+                        t
+                    }));
+                }
             }
             (peers, None)
         }
@@ -152,10 +170,20 @@ fn main() {
     if let Err(reason) = &harness {
         eprintln!("peers: NTL/FLINT comparison skipped: {reason}");
     }
+    // A second FLINT (FLINT 3 where the system has 2.9) when FLINT_PREFIX names one.
+    let flint_prefix = std::env::var_os("FLINT_PREFIX").and_then(|prefix| {
+        match Harness::build_with_flint(&target_dir().join("peers"), std::path::Path::new(&prefix)) {
+            Ok(h) => Some(h),
+            Err(reason) => {
+                eprintln!("peers: FLINT_PREFIX={}: skipped: {reason}", prefix.to_string_lossy());
+                None
+            }
+        }
+    });
     for preset in presets {
         match preset.k() {
-            8 => compare::<8>(&mut c, preset, &harness),
-            16 => compare::<16>(&mut c, preset, &harness),
+            8 => compare::<8>(&mut c, preset, &harness, &flint_prefix),
+            16 => compare::<16>(&mut c, preset, &harness, &flint_prefix),
             k => unreachable!("PRESETS has k = 8 and 16 only, not {k}"),
         }
     }

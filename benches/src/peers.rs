@@ -106,10 +106,22 @@ impl Harness {
     /// renamed into place, so nobody executes a half-written program (which
     /// fails with "Text file busy").
     pub fn build(out_dir: &Path) -> Result<Self, String> {
+        Self::build_against(out_dir, None)
+    }
+
+    /// The harness linked against the FLINT installed under `prefix` (for
+    /// instance a FLINT 3 built from source with `./configure --enable-avx2
+    /// --prefix=…`, found through `FLINT_PREFIX`), NTL and GMP from the system.
+    /// Its FLINT timings report FLINT's own version string.
+    pub fn build_with_flint(out_dir: &Path, prefix: &Path) -> Result<Self, String> {
+        Self::build_against(out_dir, Some(prefix))
+    }
+
+    fn build_against(out_dir: &Path, flint_prefix: Option<&Path>) -> Result<Self, String> {
         static BUILDING: Mutex<()> = Mutex::new(());
         let _guard = BUILDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let source = Path::new(env!("CARGO_MANIFEST_DIR")).join(SOURCE);
-        let program = out_dir.join("peers");
+        let program = out_dir.join(if flint_prefix.is_some() { "peers-flint-prefix" } else { "peers" });
         let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
         if let (Some(built), Some(src)) = (modified(&program), modified(&source))
             && built >= src
@@ -119,10 +131,16 @@ impl Harness {
         std::fs::create_dir_all(out_dir).map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
         let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".to_string());
         let private = out_dir.join(format!("peers.{}.tmp", std::process::id()));
-        let output = Command::new(&cxx)
-            .args(["-O2", "-std=c++17", "-o"])
-            .arg(&private)
-            .arg(&source)
+        let mut command = Command::new(&cxx);
+        command.args(["-O2", "-std=c++17", "-o"]).arg(&private).arg(&source);
+        if let Some(prefix) = flint_prefix {
+            let (include, lib) = (prefix.join("include"), prefix.join("lib"));
+            command
+                .arg(format!("-I{}", include.display()))
+                .arg(format!("-L{}", lib.display()))
+                .arg(format!("-Wl,-rpath,{}", lib.display()));
+        }
+        let output = command
             .args(["-lflint", "-lntl", "-lgmp", "-lpthread"])
             .output()
             .map_err(|e| format!("cannot run the C++ compiler `{cxx}` ({e}); install it: {INSTALL_HINT}"))?;
