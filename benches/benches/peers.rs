@@ -113,7 +113,10 @@ fn compare<const K: usize>(
                 eprintln!("peers: NTL and FLINT, {} on {threads} thread(s)", preset.name());
                 peers.extend(h.run(field.p(), threads, min_seconds, &sizes).unwrap());
                 if let Some(other) = flint_prefix {
-                    eprintln!("peers: FLINT from FLINT_PREFIX, {} on {threads} thread(s)", preset.name());
+                    eprintln!(
+                        "peers: FLINT from FLINT_PREFIX, {} on {threads} thread(s)",
+                        preset.name()
+                    );
                     let timings = other.run(field.p(), threads, min_seconds, &sizes).unwrap();
                     // Its NTL rows repeat the system harness's; keep its FLINT,
                     // labelled with the major version.

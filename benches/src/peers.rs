@@ -121,7 +121,11 @@ impl Harness {
         static BUILDING: Mutex<()> = Mutex::new(());
         let _guard = BUILDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let source = Path::new(env!("CARGO_MANIFEST_DIR")).join(SOURCE);
-        let program = out_dir.join(if flint_prefix.is_some() { "peers-flint-prefix" } else { "peers" });
+        let program = out_dir.join(if flint_prefix.is_some() {
+            "peers-flint-prefix"
+        } else {
+            "peers"
+        });
         let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
         if let (Some(built), Some(src)) = (modified(&program), modified(&source))
             && built >= src

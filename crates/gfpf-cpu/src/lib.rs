@@ -41,5 +41,5 @@ pub use error::CpuError;
 pub use executor::{CpuFft, PARALLEL_MIN_WORDS, PlanArith, TASK_MIN_WORDS, Threading, run_plan, twiddle_table};
 pub use gfpf_executor::{PreparedFft, Transform, TransformError};
 pub use gfpf_plan::{Direction, Order};
-pub use multimodular::{MULTIMODULAR_MAX_LEN, MultiModular};
+pub use multimodular::{MULTIMODULAR_MAX_LEN, MULTIMODULAR_PARALLEL_MIN_WORDS, MultiModular};
 pub use poly::{MulAlgorithm, PolyMul, auto_schoolbook_max_len};
