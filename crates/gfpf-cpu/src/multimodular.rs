@@ -38,7 +38,7 @@ use std::sync::{Arc, OnceLock};
 
 use gfpf_field::{Element, Field};
 use gfpf_small::primes::FP_PRIMES_50;
-use gfpf_small::{BivariateConvolution, Garner52, Isa};
+use gfpf_small::{BivariateConvolution, GARNER52_MAX_PRIMES, Garner52, Isa};
 use rayon::prelude::*;
 use rug::Integer;
 
@@ -224,10 +224,7 @@ impl<const K: usize> MultiModular<K> {
     /// The same on another instruction set (an error if the CPU lacks it);
     /// cached transforms are dropped.
     pub fn with_isa(mut self, isa: Isa) -> Result<Self, CpuError> {
-        if !Isa::available().contains(&isa) {
-            return Err(gfpf_small::SmallError::IsaUnavailable(format!("{isa:?}")).into());
-        }
-        self.isa = isa;
+        self.isa = isa.ensure_available()?;
         self.levels.iter_mut().for_each(|l| *l = OnceLock::new());
         Ok(self)
     }
@@ -404,9 +401,12 @@ impl<const K: usize> MultiModular<K> {
             }
             let mut scratch = vec![0u64; s * len];
             let mut digits: Vec<&mut [u64]> = scratch.chunks_exact_mut(len).collect();
+            let mut rows: [&[u64]; GARNER52_MAX_PRIMES] = [&[]; GARNER52_MAX_PRIMES];
             for i in 0..K {
-                let rows: Vec<&[u64]> = (0..s).map(|l| &residues[l * size + i * n + start..][..len]).collect();
-                crt.garner.mixed_radix(&rows, &mut digits, len)?;
+                for (l, row) in rows[..s].iter_mut().enumerate() {
+                    *row = &residues[l * size + i * n + start..][..len];
+                }
+                crt.garner.mixed_radix(&rows[..s], &mut digits, len)?;
                 crt.accumulate(&digits, i, &mut sums);
             }
             for (x, sum) in part.iter_mut().zip(&sums) {

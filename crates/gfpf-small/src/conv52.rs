@@ -24,7 +24,7 @@
 
 use crate::SmallError;
 use crate::ntt::for_each_layer_power;
-use crate::ntt52::{Isa, MASK52, NTT52_MAX_MODULUS, Plan52, mul_lazy, sub_if_ge};
+use crate::ntt52::{Isa, MASK52, NTT52_MAX_MODULUS, Plan52, companion52, mul_lazy, sub_if_ge};
 use crate::primes::{inv_mod, pow_mod, root_of_unity};
 
 /// A fixed factor w < q with its Shoup companion ⌊w·2^52/q⌋.
@@ -38,7 +38,7 @@ impl Factor {
     fn new(value: u64, q: u64) -> Self {
         Factor {
             value,
-            companion: (((value as u128) << 52) / q as u128) as u64,
+            companion: companion52(value, q),
         }
     }
 }
@@ -147,10 +147,7 @@ impl BivariateConvolution {
     }
 
     fn check(&self, got: usize, expected: usize) -> Result<(), SmallError> {
-        if got != expected {
-            return Err(SmallError::LengthMismatch { expected, got });
-        }
-        Ok(())
+        SmallError::check_len(expected, got)
     }
 
     /// The whole forward transform of one element (K·N values < q, row
@@ -257,11 +254,7 @@ impl BivariateConvolution {
     /// Montgomery form.
     fn montgomery(&self, a: &mut [u64], b: Option<&[u64]>) {
         let (q, q_neg_inv) = (self.q, self.q_neg_inv);
-        let split = if self.isa() == Isa::Avx512Ifma {
-            a.len() / 8 * 8
-        } else {
-            0
-        };
+        let split = self.isa().vector_len(a.len());
         #[cfg(target_arch = "x86_64")]
         if split > 0 {
             // SAFETY: the plan holds Avx512Ifma only where the CPU has it;
@@ -280,11 +273,7 @@ impl BivariateConvolution {
     /// x ← x·f mod q ([0, 2q), or [0, q) when `full`).
     fn scale(&self, x: &mut [u64], f: &Factor, full: bool) {
         let q = self.q;
-        let split = if self.isa() == Isa::Avx512Ifma {
-            x.len() / 8 * 8
-        } else {
-            0
-        };
+        let split = self.isa().vector_len(x.len());
         #[cfg(target_arch = "x86_64")]
         if split > 0 {
             // SAFETY: as in `mul_spectra`.
@@ -298,11 +287,7 @@ impl BivariateConvolution {
 
     fn rows_dif(&self, x: &mut [u64], y: &mut [u64], f: &Factor) {
         let (q, two_q) = (self.q, 2 * self.q);
-        let split = if self.isa() == Isa::Avx512Ifma {
-            x.len() / 8 * 8
-        } else {
-            0
-        };
+        let split = self.isa().vector_len(x.len());
         #[cfg(target_arch = "x86_64")]
         if split > 0 {
             // SAFETY: as in `mul_spectra`.
@@ -317,11 +302,7 @@ impl BivariateConvolution {
 
     fn rows_dit(&self, x: &mut [u64], y: &mut [u64], f: &Factor) {
         let (q, two_q) = (self.q, 2 * self.q);
-        let split = if self.isa() == Isa::Avx512Ifma {
-            x.len() / 8 * 8
-        } else {
-            0
-        };
+        let split = self.isa().vector_len(x.len());
         #[cfg(target_arch = "x86_64")]
         if split > 0 {
             // SAFETY: as in `mul_spectra`.
@@ -387,8 +368,8 @@ impl Garner52 {
                 primes[..l]
                     .iter()
                     .map(|&qm| {
-                        let f = Factor::new(inv_mod(qm % ql, ql), ql);
-                        (f.value, f.companion)
+                        let w = inv_mod(qm % ql, ql);
+                        (w, companion52(w, ql))
                     })
                     .collect()
             })
@@ -402,10 +383,7 @@ impl Garner52 {
 
     /// The same on another instruction set; an error if this CPU lacks it.
     pub fn with_isa(mut self, isa: Isa) -> Result<Self, SmallError> {
-        if !Isa::available().contains(&isa) {
-            return Err(SmallError::IsaUnavailable(format!("{isa:?}")));
-        }
-        self.isa = isa;
+        self.isa = isa.ensure_available()?;
         Ok(self)
     }
 
@@ -436,7 +414,7 @@ impl Garner52 {
                 got: short,
             });
         }
-        let split = if self.isa == Isa::Avx512Ifma { len / 8 * 8 } else { 0 };
+        let split = self.isa.vector_len(len);
         #[cfg(target_arch = "x86_64")]
         if split > 0 {
             // SAFETY: Avx512Ifma is only held where the CPU has it; the slices

@@ -47,3 +47,15 @@ pub enum SmallError {
     #[error("invalid CRT basis: {0}")]
     InvalidBasis(&'static str),
 }
+
+impl SmallError {
+    /// `Ok` when a buffer of `got` elements has the `expected` length, else
+    /// [`SmallError::LengthMismatch`].
+    pub(crate) fn check_len(expected: usize, got: usize) -> Result<(), SmallError> {
+        if got == expected {
+            Ok(())
+        } else {
+            Err(SmallError::LengthMismatch { expected, got })
+        }
+    }
+}

@@ -174,14 +174,7 @@ impl Plan {
     }
 
     fn check_len(&self, len: usize) -> Result<(), SmallError> {
-        if len == self.n {
-            Ok(())
-        } else {
-            Err(SmallError::LengthMismatch {
-                expected: self.n,
-                got: len,
-            })
-        }
+        SmallError::check_len(self.n, len)
     }
 
     fn twiddles(&self, h: usize, inverse: bool) -> &[ShoupFactor] {

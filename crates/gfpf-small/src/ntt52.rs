@@ -64,6 +64,23 @@ impl Isa {
         Isa::Scalar
     }
 
+    /// `Ok(self)` when this CPU can run it, else
+    /// [`SmallError::IsaUnavailable`]: the check behind every `with_isa`.
+    pub fn ensure_available(self) -> Result<Isa, SmallError> {
+        if Isa::available().contains(&self) {
+            Ok(self)
+        } else {
+            Err(SmallError::IsaUnavailable(format!("{self:?}")))
+        }
+    }
+
+    /// How many leading elements of a slice of `len` the vector code takes
+    /// (whole groups of eight lanes with IFMA, none in scalar code); the
+    /// scalar loop does the rest.
+    pub(crate) fn vector_len(self, len: usize) -> usize {
+        if self == Isa::Avx512Ifma { len / 8 * 8 } else { 0 }
+    }
+
     /// Every instruction set this CPU can run (the tests run each).
     pub fn available() -> Vec<Isa> {
         let mut out = vec![Isa::Scalar];
@@ -90,8 +107,14 @@ impl Twiddles {
 
     fn push(&mut self, w: u64, q: u64) {
         self.value.push(w);
-        self.companion.push((((w as u128) << 52) / q as u128) as u64);
+        self.companion.push(companion52(w, q));
     }
+}
+
+/// The 52-bit Shoup companion ⌊w·2^52 / q⌋ of a fixed multiplier w < q.
+#[inline]
+pub(crate) fn companion52(w: u64, q: u64) -> u64 {
+    (((w as u128) << 52) / q as u128) as u64
 }
 
 /// x·w mod q in [0, 2q) for x < 2^52 (Shoup in base 2^52).
@@ -138,17 +161,14 @@ impl Plan52 {
             q,
             forward: layers(omega),
             inverse: layers(inv_mod(omega, q)),
-            n_inv: (n_inv, (((n_inv as u128) << 52) / q as u128) as u64),
+            n_inv: (n_inv, companion52(n_inv, q)),
             isa: Isa::best(),
         })
     }
 
     /// The same plan on another instruction set; an error if this CPU lacks it.
     pub fn with_isa(mut self, isa: Isa) -> Result<Self, SmallError> {
-        if !Isa::available().contains(&isa) {
-            return Err(SmallError::IsaUnavailable(format!("{isa:?}")));
-        }
-        self.isa = isa;
+        self.isa = isa.ensure_available()?;
         Ok(self)
     }
 
@@ -173,13 +193,7 @@ impl Plan52 {
     }
 
     fn check(&self, data: &[u64]) -> Result<(), SmallError> {
-        if data.len() != self.n {
-            return Err(SmallError::LengthMismatch {
-                expected: self.n,
-                got: data.len(),
-            });
-        }
-        Ok(())
+        SmallError::check_len(self.n, data.len())
     }
 
     /// Forward transform in place: natural order in (values < q),
