@@ -8,8 +8,9 @@ use gfpf_small::Isa;
 use gfpf_testkit::oracle::{rug_polynomial_product, sample};
 
 /// (la, lb): lengths 1, 2, 2^j ± 1, unbalanced pairs, both sides of every
-/// power of two up to 128.
-const LENGTHS: [(usize, usize); 20] = [
+/// power of two up to 128, and products of length 1.5·2^j or less (the
+/// multi-modular engine's split into x^N + 1 and x^(N/2) − 1).
+const LENGTHS: [(usize, usize); 22] = [
     (1, 1),
     (1, 2),
     (2, 1),
@@ -30,6 +31,8 @@ const LENGTHS: [(usize, usize); 20] = [
     (64, 64),
     (65, 64),
     (100, 29),
+    (40, 30),
+    (90, 7),
 ];
 
 fn products_match_rug<const K: usize>(field: &Field<K>) {
@@ -51,7 +54,7 @@ fn products_match_rug<const K: usize>(field: &Field<K>) {
                 assert!(got == want, "{algorithm:?} {la}x{lb} {threading:?}");
             }
         }
-        for la in [1, 2, 3, 16, 17, 31, 33, 64, 65] {
+        for la in [1, 2, 3, 16, 17, 31, 33, 40, 64, 65] {
             let a = sample(field, la, 99 + la as u64);
             let want = rug_polynomial_product(field, &a, &a);
             for algorithm in [MulAlgorithm::Tft, MulAlgorithm::Schoolbook, MulAlgorithm::MultiModular] {
@@ -81,7 +84,9 @@ fn multimodular_on_every_isa<const K: usize>(field: &Field<K>) {
                 .with_isa(isa)
                 .unwrap()
                 .with_threading(threading);
-            for (la, lb) in [(1, 1), (3, 70), (129, 128), (300, 257)] {
+            // Padded (1x1, 129x128), split with operands longer than a piece
+            // (3x70, 40x1, 300x257) and split at its limit (97x96: 192 = 1.5·128).
+            for (la, lb) in [(1, 1), (3, 70), (40, 1), (97, 96), (129, 128), (300, 257)] {
                 let (a, b) = (sample(field, la, la as u64), sample(field, lb, 5 + lb as u64));
                 assert!(mm.mul(&a, &b).unwrap() == pm.schoolbook(&a, &b), "{isa:?} {la}x{lb}");
                 for (a, b) in [(all_top(la), all_top(lb)), (all_r_minus_1(la), all_r_minus_1(lb))] {
@@ -173,6 +178,26 @@ fn long_products_match_schoolbook() {
     }
     let a = sample(&t8, 2049, 11);
     assert!(pm8.square(&a, MulAlgorithm::Tft).unwrap() == pm8.schoolbook_square(&a));
+}
+
+/// Multi-modular products long enough for the parallel steps (K·N ≥ 2^16
+/// words), split (9000 ≤ 1.5·2^13) and padded, against the TFT.
+#[test]
+fn long_multimodular_products_match_the_tft() {
+    let t8 = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
+    let pm = PolyMul::new(&t8).unwrap();
+    for threading in [Threading::Parallel, Threading::Serial] {
+        let mm = MultiModular::new(&t8).with_threading(threading);
+        for (la, lb) in [(5000, 4001), (8192, 8192), (12000, 3)] {
+            let (a, b) = (sample(&t8, la, 21), sample(&t8, lb, 22));
+            assert!(
+                mm.mul(&a, &b).unwrap() == pm.mul(&a, &b, MulAlgorithm::Tft).unwrap(),
+                "{la}x{lb} {threading:?}"
+            );
+        }
+        let a = sample(&t8, 6000, 23);
+        assert!(mm.square(&a).unwrap() == pm.square(&a, MulAlgorithm::Tft).unwrap());
+    }
 }
 
 #[test]

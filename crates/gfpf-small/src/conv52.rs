@@ -1,4 +1,4 @@
-//! Products in Z_q[x, y]/(x^N − 1, y^K + 1) for a prime q < 2^50: the
+//! Products in Z_q[x, y]/(x^N ∓ 1, y^K + 1) for a prime q < 2^50: the
 //! word-size half of multiplying polynomials whose coefficients are
 //! k-digit numbers Σ d_i·r^i with r^k = −1 (gfpf's big primes).
 //!
@@ -15,6 +15,13 @@
 //! into the twist for free) so that a pointwise product is one Montgomery
 //! multiplication, and the inverse removes the factor together with ψ^(−i)
 //! and K^(−1) in one pass.
+//!
+//! **Negacyclic rows** ([`RowWrap::Negacyclic`], x^N = −1) twist entry j of
+//! every row by φ^j (φ of order 2N) before the row NTT and by φ^(−j) after
+//! the inverse, each in the pass that reads the row anyway: a(φx)·b(φx) mod
+//! x^N − 1 is (a·b mod x^N + 1)(φx). With a cyclic product of half the
+//! length, it gives products of any length up to 1.5·N (x^N + 1 and
+//! x^(N/2) − 1 are coprime) without padding to 2N.
 //!
 //! The steps are public separately ([`BivariateConvolution::forward_columns`]
 //! on any range of columns, [`BivariateConvolution::forward_row`] on any
@@ -43,12 +50,41 @@ impl Factor {
     }
 }
 
-/// Transforms and pointwise products for Z_q[x, y]/(x^N − 1, y^K + 1).
+/// How a row (a polynomial in x of length N) wraps around.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RowWrap {
+    /// x^N = 1: cyclic convolution along the rows.
+    Cyclic,
+    /// x^N = −1: negacyclic convolution along the rows.
+    Negacyclic,
+}
+
+/// How [`BivariateConvolution::project_words`] writes into the rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Accumulate {
+    /// Overwrite.
+    Store,
+    /// Add modulo q.
+    Add,
+    /// Subtract modulo q.
+    Subtract,
+}
+
+/// The negacyclic rows' twist: φ^j and φ^(−j), j < N, with companions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct RowTwist {
+    forward: (Vec<u64>, Vec<u64>),
+    inverse: (Vec<u64>, Vec<u64>),
+}
+
+/// Transforms and pointwise products for Z_q[x, y]/(x^N ∓ 1, y^K + 1).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BivariateConvolution {
     k: usize,
     q: u64,
     rows: Plan52,
+    /// `Some` for negacyclic rows.
+    row_twist: Option<RowTwist>,
     /// ψ^i·2^52 for row i (twist and Montgomery form at once).
     twist: Vec<Factor>,
     /// The column DFT's layers, the layer of half-size h (in rows) from
@@ -64,8 +100,13 @@ pub struct BivariateConvolution {
 
 impl BivariateConvolution {
     /// For K rows (a power of two) of N columns (a power of two) modulo the
-    /// prime q < 2^50 with 2K | q − 1 and 2N | q − 1.
+    /// prime q < 2^50 with 2K | q − 1 and 2N | q − 1; cyclic rows.
     pub fn try_new(k: usize, n: usize, q: u64) -> Result<Self, SmallError> {
+        Self::try_with_wrap(k, n, q, RowWrap::Cyclic)
+    }
+
+    /// The same with rows that wrap as `wrap` says.
+    pub fn try_with_wrap(k: usize, n: usize, q: u64, wrap: RowWrap) -> Result<Self, SmallError> {
         if k == 0 || !k.is_power_of_two() {
             return Err(SmallError::LengthNotPowerOfTwo(k));
         }
@@ -92,6 +133,26 @@ impl BivariateConvolution {
             for_each_layer_power(k, root, q, |w| t.push(Factor::new(w, q)));
             t
         };
+        let row_twist = match wrap {
+            RowWrap::Cyclic => None,
+            RowWrap::Negacyclic => {
+                let phi = root_of_unity(q, n.trailing_zeros() + 1)?;
+                let powers = |root: u64| {
+                    let (mut values, mut companions) = (Vec::with_capacity(n), Vec::with_capacity(n));
+                    let mut w = 1;
+                    for _ in 0..n {
+                        values.push(w);
+                        companions.push(companion52(w, q));
+                        w = mul(w, root);
+                    }
+                    (values, companions)
+                };
+                Some(RowTwist {
+                    forward: powers(phi),
+                    inverse: powers(inv_mod(phi, q)),
+                })
+            }
+        };
         // −q^(−1) mod 2^52 by Newton's iteration (q is odd).
         let mut inv = q;
         for _ in 0..6 {
@@ -101,6 +162,7 @@ impl BivariateConvolution {
             k,
             q,
             rows,
+            row_twist,
             twist,
             columns_forward: layers(omega),
             columns_inverse: layers(inv_mod(omega, q)),
@@ -119,6 +181,14 @@ impl BivariateConvolution {
     /// The instruction set it runs on.
     pub fn isa(&self) -> Isa {
         self.rows.isa()
+    }
+
+    /// How the rows wrap around.
+    pub fn wrap(&self) -> RowWrap {
+        match self.row_twist {
+            None => RowWrap::Cyclic,
+            Some(_) => RowWrap::Negacyclic,
+        }
     }
 
     /// K, the number of rows.
@@ -148,6 +218,84 @@ impl BivariateConvolution {
 
     fn check(&self, got: usize, expected: usize) -> Result<(), SmallError> {
         SmallError::check_len(expected, got)
+    }
+
+    /// Digit-major projection: for `words` holding groups of K words (say
+    /// the K digits of consecutive big numbers), word i of group j goes,
+    /// reduced modulo q, into `rows[i][j]` (written, added or subtracted as
+    /// `how` says; the rows' values stay below q). `rows` holds K rows, each
+    /// at least as long as there are groups. With IFMA, 8 × 8 blocks are
+    /// reduced and transposed in registers (K a multiple of 8).
+    pub fn project_words(&self, words: &[u64], rows: &mut [&mut [u64]], how: Accumulate) -> Result<(), SmallError> {
+        let k = self.k;
+        self.check(rows.len(), k)?;
+        if !words.len().is_multiple_of(k) {
+            return Err(SmallError::LengthMismatch {
+                expected: words.len().next_multiple_of(k),
+                got: words.len(),
+            });
+        }
+        let count = words.len() / k;
+        if let Some(short) = rows.iter().map(|r| r.len()).find(|&l| l < count) {
+            return Err(SmallError::LengthMismatch {
+                expected: count,
+                got: short,
+            });
+        }
+        let q = self.q;
+        let split = if k.is_multiple_of(8) {
+            self.isa().vector_len(count)
+        } else {
+            0
+        };
+        #[cfg(target_arch = "x86_64")]
+        if split > 0 {
+            // SAFETY: as in `mul_spectra`; k and split are multiples of 8, the
+            // lengths were checked above.
+            unsafe { crate::ntt52::ifma::project_words(&words[..split * k], k, rows, split, q, how) };
+        }
+        let mu = ((1u128 << 64) / q as u128) as u64;
+        for (j, group) in words.chunks_exact(k).enumerate().skip(split) {
+            for (row, &d) in rows.iter_mut().zip(group) {
+                // Barrett with μ = ⌊2^64/q⌋: d − ⌊d·μ/2^64⌋·q lies in [0, 3q).
+                let t = d - (((d as u128 * mu as u128) >> 64) as u64) * q;
+                let t = sub_if_ge(sub_if_ge(t, q), q);
+                let slot = &mut row[j];
+                *slot = match how {
+                    Accumulate::Store => t,
+                    Accumulate::Add => sub_if_ge(*slot + t, q),
+                    Accumulate::Subtract => sub_if_ge(*slot + q - t, q),
+                };
+            }
+        }
+        Ok(())
+    }
+
+    /// The polynomial CRT that joins a negacyclic product of length 2h with
+    /// a cyclic one of length h (`self` is the negacyclic convolution, 2h =
+    /// N): from one row of c₁ = c mod x^(2h) + 1 and the same row of c₂ = c
+    /// mod x^h − 1 (values < q), with c = c₁ + (x^(2h) + 1)·g and deg g < h,
+    /// g = (c₂ − (c₁ mod x^h − 1))/2 since x^(2h) + 1 ≡ 2 mod x^h − 1.
+    /// Afterwards `negacyclic` holds c_j for j < 2h and `cyclic` c_(2h+j).
+    pub fn join_with_cyclic(&self, negacyclic: &mut [u64], cyclic: &mut [u64]) -> Result<(), SmallError> {
+        if self.wrap() != RowWrap::Negacyclic {
+            return Err(SmallError::InvalidBasis(
+                "join_with_cyclic needs the negacyclic convolution",
+            ));
+        }
+        let h = self.row_len() / 2;
+        self.check(negacyclic.len(), 2 * h)?;
+        self.check(cyclic.len(), h)?;
+        let (low, high) = negacyclic.split_at_mut(h);
+        #[cfg(target_arch = "x86_64")]
+        if self.isa() == Isa::Avx512Ifma {
+            // SAFETY: the plan holds Avx512Ifma only where the CPU has it
+            // (which implies AVX-512F).
+            unsafe { join_avx512(low, high, cyclic, self.q) };
+            return Ok(());
+        }
+        join(low, high, cyclic, self.q);
+        Ok(())
     }
 
     /// The whole forward transform of one element (K·N values < q, row
@@ -202,13 +350,21 @@ impl BivariateConvolution {
     /// The second half of [`Self::forward`] on one row (values < 2q in and
     /// out). Rows are independent.
     pub fn forward_row(&self, row: &mut [u64]) -> Result<(), SmallError> {
+        if let Some(twist) = &self.row_twist {
+            self.check(row.len(), self.row_len())?;
+            self.mul_table(row, &twist.forward);
+        }
         self.rows.forward_lazy(row)
     }
 
     /// The first half of [`Self::inverse`] on one row (values < 2q in and
     /// out; the scaling is left to [`Self::inverse_columns`]).
     pub fn inverse_row(&self, row: &mut [u64]) -> Result<(), SmallError> {
-        self.rows.inverse_unscaled(row)
+        self.rows.inverse_unscaled(row)?;
+        if let Some(twist) = &self.row_twist {
+            self.mul_table(row, &twist.inverse);
+        }
+        Ok(())
     }
 
     /// The second half of [`Self::inverse`] on a range of columns of all K
@@ -285,6 +441,20 @@ impl BivariateConvolution {
         }
     }
 
+    /// x[j] ← x[j]·w[j] mod q in [0, 2q), with the factors' companions.
+    fn mul_table(&self, x: &mut [u64], (w, c): &(Vec<u64>, Vec<u64>)) {
+        let q = self.q;
+        let split = self.isa().vector_len(x.len());
+        #[cfg(target_arch = "x86_64")]
+        if split > 0 {
+            // SAFETY: as in `mul_spectra`; the tables have N ≥ x.len() entries.
+            unsafe { crate::ntt52::ifma::mul_table(&mut x[..split], w, c, q) };
+        }
+        for ((v, &w), &c) in x.iter_mut().zip(w).zip(c).skip(split) {
+            *v = mul_lazy(*v, w, c, q);
+        }
+    }
+
     fn rows_dif(&self, x: &mut [u64], y: &mut [u64], f: &Factor) {
         let (q, two_q) = (self.q, 2 * self.q);
         let split = self.isa().vector_len(x.len());
@@ -315,6 +485,33 @@ impl BivariateConvolution {
             *b = sub_if_ge(u + two_q - t, two_q);
         }
     }
+}
+
+/// The body of [`BivariateConvolution::join_with_cyclic`] on slices of one
+/// length h (indexed, so that it vectorises).
+#[inline(always)]
+fn join(low: &mut [u64], high: &[u64], g: &mut [u64], q: u64) {
+    let h = g.len();
+    let (low, high) = (&mut low[..h], &high[..h]);
+    for j in 0..h {
+        // All values are below q: t in (0, 3q).
+        let t = g[j] + 2 * q - low[j] - high[j];
+        let t = sub_if_ge(sub_if_ge(t, q), q);
+        // t/2 mod q: (t + q)/2 when t is odd.
+        let half = (t + ((t & 1).wrapping_neg() & q)) >> 1;
+        g[j] = half;
+        low[j] = sub_if_ge(low[j] + half, q);
+    }
+}
+
+/// [`join`] compiled for AVX-512 (unsigned 64-bit minimum in lanes).
+///
+/// # Safety
+/// The CPU must have AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn join_avx512(low: &mut [u64], high: &[u64], g: &mut [u64], q: u64) {
+    join(low, high, g, q)
 }
 
 /// Garner's mixed-radix conversion for up to 8 primes q < 2^50 within a
@@ -442,8 +639,8 @@ mod tests {
     use super::*;
     use crate::primes::FP_PRIMES_50;
 
-    /// The product in Z_q[x, y]/(x^N − 1, y^K + 1), naively.
-    fn naive(a: &[u64], b: &[u64], k: usize, n: usize, q: u64) -> Vec<u64> {
+    /// The product in Z_q[x, y]/(x^N ∓ 1, y^K + 1), naively.
+    fn naive(a: &[u64], b: &[u64], k: usize, n: usize, q: u64, wrap: RowWrap) -> Vec<u64> {
         let mut c = vec![0u64; k * n];
         for i1 in 0..k {
             for j1 in 0..n {
@@ -451,8 +648,14 @@ mod tests {
                     for j2 in 0..n {
                         let p = (a[i1 * n + j1] as u128 * b[i2 * n + j2] as u128 % q as u128) as u64;
                         let (i, j) = (i1 + i2, (j1 + j2) % n);
+                        // x^N = −1 flips the sign once more for negacyclic rows.
+                        let flips = (i >= k) as u32 + (wrap == RowWrap::Negacyclic && j1 + j2 >= n) as u32;
                         let slot = &mut c[(i % k) * n + j];
-                        *slot = if i < k { (*slot + p) % q } else { (*slot + q - p) % q };
+                        *slot = if flips.is_multiple_of(2) {
+                            (*slot + p) % q
+                        } else {
+                            (*slot + q - p) % q
+                        };
                     }
                 }
             }
@@ -468,34 +671,119 @@ mod tests {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (seed >> 11) % q
         };
-        for isa in Isa::available() {
-            for (k, n) in [(1, 1), (2, 4), (4, 8), (8, 16), (4, 64), (16, 8)] {
-                let conv = BivariateConvolution::try_new(k, n, q).unwrap().with_isa(isa).unwrap();
+        let shapes = [(1, 1), (2, 4), (4, 8), (8, 16), (4, 64), (16, 8), (2, 32)];
+        for (isa, wrap) in Isa::available()
+            .into_iter()
+            .flat_map(|isa| [RowWrap::Cyclic, RowWrap::Negacyclic].map(|w| (isa, w)))
+        {
+            for (k, n) in shapes {
+                let conv = BivariateConvolution::try_with_wrap(k, n, q, wrap)
+                    .unwrap()
+                    .with_isa(isa)
+                    .unwrap();
+                assert_eq!(conv.wrap(), wrap);
                 let mut a: Vec<u64> = (0..k * n).map(|_| next()).collect();
                 let mut b: Vec<u64> = (0..k * n).map(|_| next()).collect();
                 // Edge values.
                 a[0] = q - 1;
                 b[k * n - 1] = q - 1;
-                let expected = naive(&a, &b, k, n, q);
+                let expected = naive(&a, &b, k, n, q, wrap);
                 let original = a.clone();
                 conv.forward(&mut a).unwrap();
                 let mut round = a.clone();
                 conv.inverse(&mut round).unwrap();
-                assert_eq!(round, original, "round trip k={k} n={n} {isa:?}");
+                assert_eq!(round, original, "round trip k={k} n={n} {isa:?} {wrap:?}");
                 let mut square = a.clone();
                 conv.square_spectra(&mut square).unwrap();
                 conv.inverse(&mut square).unwrap();
                 assert_eq!(
                     square,
-                    naive(&original, &original, k, n, q),
-                    "square k={k} n={n} {isa:?}"
+                    naive(&original, &original, k, n, q, wrap),
+                    "square k={k} n={n} {isa:?} {wrap:?}"
                 );
                 conv.forward(&mut b).unwrap();
                 conv.mul_spectra(&mut a, &b).unwrap();
                 conv.inverse(&mut a).unwrap();
-                assert_eq!(a, expected, "k={k} n={n} {isa:?}");
+                assert_eq!(a, expected, "k={k} n={n} {isa:?} {wrap:?}");
             }
         }
+    }
+
+    #[test]
+    fn projected_words_are_reduced_and_transposed_on_every_isa() {
+        let q = FP_PRIMES_50[2];
+        let mut seed = 11u64;
+        for isa in Isa::available() {
+            for (k, count) in [(8, 16), (8, 21), (16, 8), (4, 13), (64, 9), (1, 3)] {
+                let conv = BivariateConvolution::try_new(k, 8, q).unwrap().with_isa(isa).unwrap();
+                let words: Vec<u64> = (0..k * count)
+                    .map(|i| {
+                        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                        // Edge values first: 0, 1, q − 1, q, 2^52 − 1, 2^52, u64::MAX.
+                        [0, 1, q - 1, q, (1 << 52) - 1, 1 << 52, u64::MAX]
+                            .get(i)
+                            .copied()
+                            .unwrap_or(seed)
+                    })
+                    .collect();
+                let before: Vec<Vec<u64>> = (0..k)
+                    .map(|i| (0..count as u64).map(|j| (i as u64 * 7 + j * q / 5) % q).collect())
+                    .collect();
+                for how in [Accumulate::Store, Accumulate::Add, Accumulate::Subtract] {
+                    let mut rows = before.clone();
+                    let mut slices: Vec<&mut [u64]> = rows.iter_mut().map(Vec::as_mut_slice).collect();
+                    conv.project_words(&words, &mut slices, how).unwrap();
+                    for i in 0..k {
+                        for j in 0..count {
+                            let (old, d) = (before[i][j] as u128, (words[j * k + i] % q) as u128);
+                            let q = q as u128;
+                            let want = match how {
+                                Accumulate::Store => d,
+                                Accumulate::Add => (old + d) % q,
+                                Accumulate::Subtract => (old + q - d) % q,
+                            };
+                            assert_eq!(
+                                rows[i][j] as u128, want,
+                                "{isa:?} k={k} count={count} {how:?} ({i}, {j})"
+                            );
+                        }
+                    }
+                }
+                let mut short = vec![vec![0u64; count - 1]; k];
+                let mut slices: Vec<&mut [u64]> = short.iter_mut().map(Vec::as_mut_slice).collect();
+                assert!(conv.project_words(&words, &mut slices, Accumulate::Store).is_err());
+            }
+        }
+    }
+
+    #[test]
+    fn joined_halves_give_the_product_on_every_isa() {
+        let q = FP_PRIMES_50[0];
+        for isa in Isa::available() {
+            for h in [1usize, 4, 8, 64] {
+                let n = 2 * h;
+                let conv = BivariateConvolution::try_with_wrap(2, n, q, RowWrap::Negacyclic)
+                    .unwrap()
+                    .with_isa(isa)
+                    .unwrap();
+                let c: Vec<u64> = (0..3 * h as u64)
+                    .map(|j| [q - 1, 0, 1][j as usize % 3].max(j * 977 % q))
+                    .collect();
+                let mut c1 = vec![0u64; n];
+                let mut c2 = vec![0u64; h];
+                for (j, &x) in c.iter().enumerate() {
+                    let (t, negative) = (j % n, (j / n) % 2 == 1);
+                    c1[t] = if negative { (c1[t] + q - x) % q } else { (c1[t] + x) % q };
+                    c2[j % h] = (c2[j % h] + x) % q;
+                }
+                conv.join_with_cyclic(&mut c1, &mut c2).unwrap();
+                assert_eq!([c1, c2].concat(), c, "{isa:?} h={h}");
+            }
+        }
+        let cyclic = BivariateConvolution::try_new(2, 8, q).unwrap();
+        assert!(cyclic.join_with_cyclic(&mut [0; 8], &mut [0; 4]).is_err());
+        let negacyclic = BivariateConvolution::try_with_wrap(2, 8, q, RowWrap::Negacyclic).unwrap();
+        assert!(negacyclic.join_with_cyclic(&mut [0; 8], &mut [0; 3]).is_err());
     }
 
     #[test]

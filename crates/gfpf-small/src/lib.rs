@@ -49,7 +49,7 @@ pub mod primes;
 mod shoup;
 
 pub use barrett::Barrett64;
-pub use conv52::{BivariateConvolution, GARNER52_MAX_PRIMES, Garner52};
+pub use conv52::{Accumulate, BivariateConvolution, GARNER52_MAX_PRIMES, Garner52, RowWrap};
 pub use crt::{Crt2, Crt3, MAX_RNS_PRIMES, RnsBasis};
 pub use error::SmallError;
 pub use fp::{FP_MAX_MODULUS, FpModulus, SPLIT_CHUNK};

@@ -715,6 +715,104 @@ pub(crate) mod ifma {
         }
     }
 
+    /// x[j] ← x[j]·w[j] mod q in [0, 2q) for x < 2^52, with the Shoup
+    /// companions c[j] of the factors.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F and IFMA; w and c are at least as long as
+    /// x, whose length is a multiple of 8.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(crate) unsafe fn mul_table(x: &mut [u64], w: &[u64], c: &[u64], q: u64) {
+        let l = Lanes::new(q);
+        for j in (0..x.len()).step_by(8) {
+            // SAFETY: j + 8 ≤ x.len() ≤ w.len(), c.len().
+            unsafe {
+                let v = mul_lazy(l, load(x, j), load(w, j), load(c, j));
+                store(x, j, v);
+            }
+        }
+    }
+
+    /// rows[i][j] ← (or +=, −=, as `how` says, modulo q) words[j·k + i] mod q,
+    /// for i < k and j < count: k-word groups reduced and transposed, an 8 × 8
+    /// block of words at a time (values in the rows < q in and out).
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F and IFMA; k and count are multiples of 8,
+    /// `words` holds count·k words, `rows` k rows of at least count.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(crate) unsafe fn project_words(
+        words: &[u64],
+        k: usize,
+        rows: &mut [&mut [u64]],
+        count: usize,
+        q: u64,
+        how: crate::conv52::Accumulate,
+    ) {
+        use crate::conv52::Accumulate;
+        let l = Lanes::new(q);
+        // x mod q = (x mod 2^52)·1 + ⌊x/2^52⌋·(2^52 mod q), each term by Shoup.
+        let one = _mm512_set1_epi64(1);
+        let one_c = _mm512_set1_epi64(super::companion52(1, q) as i64);
+        let high_w = ((1u128 << 52) % q as u128) as u64;
+        let high_c = _mm512_set1_epi64(super::companion52(high_w, q) as i64);
+        let high_w = _mm512_set1_epi64(high_w as i64);
+        let reduce = |x: __m512i| {
+            let low = mul_lazy(l, _mm512_and_si512(x, l.mask), one, one_c);
+            let high = mul_lazy(l, _mm512_srli_epi64(x, 52), high_w, high_c);
+            let t = reduce(l, _mm512_add_epi64(low, high));
+            _mm512_min_epu64(t, _mm512_sub_epi64(t, l.q))
+        };
+        let pairs_even = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+        let pairs_odd = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+        for j in (0..count).step_by(8) {
+            for g in (0..k).step_by(8) {
+                // SAFETY: (j + e)·k + g + 8 ≤ count·k = words.len().
+                let v: [__m512i; 8] = std::array::from_fn(|e| unsafe { load(words, (j + e) * k + g) });
+                // 2 × 2 blocks, then 4 × 4 within 256-bit halves, then halves.
+                let lo: [__m512i; 4] = std::array::from_fn(|e| _mm512_unpacklo_epi64(v[2 * e], v[2 * e + 1]));
+                let hi: [__m512i; 4] = std::array::from_fn(|e| _mm512_unpackhi_epi64(v[2 * e], v[2 * e + 1]));
+                // d04[h]: digits 0 and 4 of elements 4h..4h+4, and so on.
+                let d04: [__m512i; 2] =
+                    std::array::from_fn(|h| _mm512_permutex2var_epi64(lo[2 * h], pairs_even, lo[2 * h + 1]));
+                let d26: [__m512i; 2] =
+                    std::array::from_fn(|h| _mm512_permutex2var_epi64(lo[2 * h], pairs_odd, lo[2 * h + 1]));
+                let d15: [__m512i; 2] =
+                    std::array::from_fn(|h| _mm512_permutex2var_epi64(hi[2 * h], pairs_even, hi[2 * h + 1]));
+                let d37: [__m512i; 2] =
+                    std::array::from_fn(|h| _mm512_permutex2var_epi64(hi[2 * h], pairs_odd, hi[2 * h + 1]));
+                let digit = [
+                    _mm512_shuffle_i64x2::<0x44>(d04[0], d04[1]),
+                    _mm512_shuffle_i64x2::<0x44>(d15[0], d15[1]),
+                    _mm512_shuffle_i64x2::<0x44>(d26[0], d26[1]),
+                    _mm512_shuffle_i64x2::<0x44>(d37[0], d37[1]),
+                    _mm512_shuffle_i64x2::<0xEE>(d04[0], d04[1]),
+                    _mm512_shuffle_i64x2::<0xEE>(d15[0], d15[1]),
+                    _mm512_shuffle_i64x2::<0xEE>(d26[0], d26[1]),
+                    _mm512_shuffle_i64x2::<0xEE>(d37[0], d37[1]),
+                ];
+                for (i, &x) in digit.iter().enumerate() {
+                    let row = &mut *rows[g + i];
+                    let t = reduce(x);
+                    let v = match how {
+                        Accumulate::Store => t,
+                        Accumulate::Add | Accumulate::Subtract => {
+                            // SAFETY: j + 8 ≤ count ≤ row.len().
+                            let old = unsafe { load(row, j) };
+                            let s = match how {
+                                Accumulate::Add => _mm512_add_epi64(old, t),
+                                _ => _mm512_sub_epi64(_mm512_add_epi64(old, l.q), t),
+                            };
+                            _mm512_min_epu64(s, _mm512_sub_epi64(s, l.q))
+                        }
+                    };
+                    // SAFETY: j + 8 ≤ count ≤ row.len().
+                    unsafe { store(row, j, v) };
+                }
+            }
+        }
+    }
+
     /// a ← a·b·2^(−52) mod q in [0, 2q) for a, b < 2q (Montgomery in base
     /// 2^52; `q_neg_inv` = −q^(−1) mod 2^52); b = a when `None`.
     ///
