@@ -61,7 +61,7 @@ use rayon::prelude::*;
 use rug::Integer;
 
 use crate::CpuError;
-use crate::executor::{PARALLEL_MIN_WORDS, Threading};
+use crate::executor::Threading;
 
 /// The primes: the largest q < 2^50 with 2^30 | q − 1 (any product length up
 /// to 2^29 and any K up to 2^29 has its roots).
@@ -398,17 +398,23 @@ impl<const K: usize> MultiModular<K> {
                 let (block, tail) = rest.split_at_mut(K * piece.n);
                 rest = tail;
                 let conv = self.convolution(piece, l)?;
-                self.project(a, &conv, block)?;
-                self.forward(&conv, block)?;
-                if let Some(b) = b {
-                    let other = &mut other[..K * piece.n];
-                    self.project(b, &conv, other)?;
-                    self.forward(&conv, other)?;
-                    self.pointwise(&conv, block, Some(other))?;
-                } else {
-                    self.pointwise(&conv, block, None)?;
-                }
-                self.inverse(&conv, block)?;
+                // Three steps, each one pass (and one parallel region) over
+                // the data: projection and column DFTs block by block of
+                // columns, then row by row the forward NTTs, the pointwise
+                // product and the inverse NTT while the row is in cache, then
+                // the inverse column DFTs.
+                self.project_forward_columns(a, &conv, block)?;
+                let other = match b {
+                    Some(b) => {
+                        let other = &mut other[..K * piece.n];
+                        self.project_forward_columns(b, &conv, other)?;
+                        Some(other)
+                    }
+                    None => None,
+                };
+                self.rows(&conv, block, other)?;
+                let parallel = self.parallel(block.len());
+                for_column_blocks(block, K, piece.n, parallel, |_, rows| conv.inverse_columns(rows))?;
             }
             if let [first, _] = pieces[..] {
                 let (negacyclic, cyclic) = blocks.split_at_mut(K * first.n);
@@ -452,79 +458,87 @@ impl<const K: usize> MultiModular<K> {
         Ok(())
     }
 
-    /// a modulo x^n ∓ 1 (the piece's ring) and q, digit-major: digit i of the
-    /// coefficients a_j with j ≡ t (mod n), signed by the wrap, summed into
-    /// row i, column t; columns no coefficient reaches are zeroed. Every
-    /// element is read once per piece.
-    fn project(&self, a: &[Element<K>], conv: &BivariateConvolution, rows: &mut [u64]) -> Result<(), CpuError> {
+    /// Columns [start, start + width) of a modulo x^n ∓ 1 (the piece's ring)
+    /// and q, digit-major: digit i of the coefficients a_j with j ≡ t (mod n),
+    /// signed by the wrap, summed into row i, column t − start; columns no
+    /// coefficient reaches are zeroed.
+    fn project_block(
+        &self,
+        a: &[Element<K>],
+        conv: &BivariateConvolution,
+        start: usize,
+        rows: &mut [&mut [u64]],
+    ) -> Result<(), CpuError> {
         let n = conv.row_len();
         let negacyclic = conv.wrap() == RowWrap::Negacyclic;
         let words: &[u64] = bytemuck::cast_slice(a);
-        let run = |start: usize, rows: &mut [&mut [u64]]| -> Result<(), CpuError> {
-            let width = rows[0].len();
-            // Wrap t covers the coefficients t·n + [start, start + width).
-            for (t, wrapped) in a.chunks(n).enumerate() {
-                let end = wrapped.len().min(start + width);
-                if end <= start {
-                    continue;
-                }
-                let how = match t {
-                    0 => Accumulate::Store,
-                    _ if negacyclic && t % 2 == 1 => Accumulate::Subtract,
-                    _ => Accumulate::Add,
-                };
-                let mut parts: [&mut [u64]; K] = std::array::from_fn(|_| &mut [][..]);
-                for (part, row) in parts.iter_mut().zip(rows.iter_mut()) {
-                    *part = &mut row[..end - start];
-                }
-                conv.project_words(&words[(t * n + start) * K..(t * n + end) * K], &mut parts, how)?;
+        let width = rows[0].len();
+        // Wrap t covers the coefficients t·n + [start, start + width).
+        for (t, wrapped) in a.chunks(n).enumerate() {
+            let end = wrapped.len().min(start + width);
+            if end <= start {
+                continue;
             }
-            let reached = a.len().clamp(start, start + width) - start;
-            for row in rows.iter_mut() {
-                row[reached..].fill(0);
+            let how = match t {
+                0 => Accumulate::Store,
+                _ if negacyclic && t % 2 == 1 => Accumulate::Subtract,
+                _ => Accumulate::Add,
+            };
+            let mut parts: [&mut [u64]; K] = std::array::from_fn(|_| &mut [][..]);
+            for (part, row) in parts.iter_mut().zip(rows.iter_mut()) {
+                *part = &mut row[..end - start];
             }
-            Ok(())
-        };
-        if self.parallel(a.len().min(n) * K) {
-            for_column_blocks(rows, K, n, run)
-        } else {
-            let mut all: Vec<&mut [u64]> = rows.chunks_exact_mut(n).collect();
-            run(0, &mut all)
+            conv.project_words(&words[(t * n + start) * K..(t * n + end) * K], &mut parts, how)?;
         }
+        let reached = a.len().clamp(start, start + width) - start;
+        for row in rows.iter_mut() {
+            row[reached..].fill(0);
+        }
+        Ok(())
     }
 
-    fn forward(&self, conv: &BivariateConvolution, data: &mut [u64]) -> Result<(), CpuError> {
+    /// The projection of `x` into `data` and the column half of the forward
+    /// transform, a block of columns at a time.
+    fn project_forward_columns(
+        &self,
+        x: &[Element<K>],
+        conv: &BivariateConvolution,
+        data: &mut [u64],
+    ) -> Result<(), CpuError> {
+        let parallel = self.parallel(data.len());
+        for_column_blocks(data, K, conv.row_len(), parallel, |start, rows| {
+            self.project_block(x, conv, start, rows)?;
+            Ok(conv.forward_columns(rows)?)
+        })
+    }
+
+    /// Row by row: the forward NTTs of both operands' rows, their pointwise
+    /// product (or the square when `other` is `None`) and the inverse NTT.
+    fn rows(&self, conv: &BivariateConvolution, data: &mut [u64], other: Option<&mut [u64]>) -> Result<(), CpuError> {
         let n = conv.row_len();
-        if !self.parallel(data.len()) {
-            return Ok(conv.forward(data)?);
-        }
-        for_column_blocks(data, K, n, |_, rows| conv.forward_columns(rows))?;
-        data.par_chunks_mut(n).try_for_each(|row| conv.forward_row(row))?;
-        Ok(())
-    }
-
-    fn inverse(&self, conv: &BivariateConvolution, data: &mut [u64]) -> Result<(), CpuError> {
-        let n = conv.row_len();
-        if !self.parallel(data.len()) {
-            return Ok(conv.inverse(data)?);
-        }
-        data.par_chunks_mut(n).try_for_each(|row| conv.inverse_row(row))?;
-        for_column_blocks(data, K, n, |_, rows| conv.inverse_columns(rows))?;
-        Ok(())
-    }
-
-    fn pointwise(&self, conv: &BivariateConvolution, a: &mut [u64], b: Option<&[u64]>) -> Result<(), CpuError> {
-        let chunk = PARALLEL_MIN_WORDS;
-        let run = |(i, x): (usize, &mut [u64])| match b {
-            Some(b) => conv.mul_spectra(x, &b[i * chunk..i * chunk + x.len()]),
-            None => conv.square_spectra(x),
+        let run = |x: &mut [u64], y: Option<&mut [u64]>| -> Result<(), CpuError> {
+            conv.forward_row(x)?;
+            match y {
+                Some(y) => {
+                    conv.forward_row(y)?;
+                    conv.mul_spectra(x, y)?;
+                }
+                None => conv.square_spectra(x)?,
+            }
+            Ok(conv.inverse_row(x)?)
         };
-        if self.parallel(a.len()) {
-            a.par_chunks_mut(chunk).enumerate().try_for_each(run)?;
-        } else {
-            a.chunks_mut(chunk).enumerate().try_for_each(run)?;
+        match (other, self.parallel(data.len())) {
+            (Some(other), true) => data
+                .par_chunks_mut(n)
+                .zip(other.par_chunks_mut(n))
+                .try_for_each(|(x, y)| run(x, Some(y))),
+            (Some(other), false) => data
+                .chunks_mut(n)
+                .zip(other.chunks_mut(n))
+                .try_for_each(|(x, y)| run(x, Some(y))),
+            (None, true) => data.par_chunks_mut(n).try_for_each(|x| run(x, None)),
+            (None, false) => data.chunks_mut(n).try_for_each(|x| run(x, None)),
         }
-        Ok(())
     }
 
     /// Garner and the field's digit-sum reduction, a block of coefficients
@@ -600,24 +614,34 @@ fn try_zeroed(len: usize) -> Result<Vec<u64>, CpuError> {
 }
 
 /// Runs `f(first column, rows)` on blocks of columns of the `k` rows of
-/// length `n` in `data`, in parallel: each call gets the same columns of
-/// every row.
+/// length `n` in `data` (in parallel or not): each call gets the same
+/// columns of every row. Blocks of at least 512 columns (4 KiB per row, so
+/// that a block of a K-row element stays in L2 while it is worked on), at
+/// most 16 per thread.
 fn for_column_blocks<E: Send>(
     data: &mut [u64],
     k: usize,
     n: usize,
+    parallel: bool,
     f: impl Fn(usize, &mut [&mut [u64]]) -> Result<(), E> + Sync,
 ) -> Result<(), E> {
-    // Blocks of at least 512 columns (4 KiB per row), at most 16 per thread.
-    let width = (n / (16 * rayon::current_num_threads())).max(512).min(n);
+    let threads = if parallel { rayon::current_num_threads() } else { 1 };
+    let width = (n / (16 * threads)).max(512).min(n);
     let mut blocks: Vec<Vec<&mut [u64]>> = (0..n.div_ceil(width)).map(|_| Vec::with_capacity(k)).collect();
     for row in data.chunks_exact_mut(n) {
         for (block, part) in blocks.iter_mut().zip(row.chunks_mut(width)) {
             block.push(part);
         }
     }
-    blocks
-        .par_iter_mut()
-        .enumerate()
-        .try_for_each(|(i, rows)| f(i * width, rows))
+    if parallel {
+        blocks
+            .par_iter_mut()
+            .enumerate()
+            .try_for_each(|(i, rows)| f(i * width, rows))
+    } else {
+        blocks
+            .iter_mut()
+            .enumerate()
+            .try_for_each(|(i, rows)| f(i * width, rows))
+    }
 }
