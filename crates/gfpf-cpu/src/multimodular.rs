@@ -29,8 +29,8 @@
 //! coefficient), which is the layout the transform wants; the projection
 //! ([`BivariateConvolution::project_words`], 8 × 8 blocks reduced and
 //! transposed in registers) writes it directly and the CRT reads it back 64
-//! coefficients at a time. The vectorised projection made a t8 product
-//! at n = 2^14 about 8% faster than the scalar one it replaced.
+//! coefficients at a time. With it, t8 products of length 2^12 to 2^15 took
+//! 0.84–0.95x the time they took with the scalar projection (one run).
 //!
 //! **Measured** (one run alternating gfpf with NTL 11.5.1, FLINT 3.7-dev
 //! built with `--enable-avx2` and FLINT 2.9, the project's 2-core VM, AMD
@@ -43,33 +43,6 @@
 //! and 192-bit digit sums 13.3 ms; nine passes (and parallel regions) per
 //! prime instead of three: two threads gave 0.88–1.54x one thread in an
 //! alternating test where three give 1.62–1.92x.
-//!
-//! **Truncated lengths.** A product of length L with N' < L ≤ 1.5·N' (N' a
-//! power of two) is not padded to 2N': it is computed modulo x^N' + 1 and
-//! modulo x^(N'/2) − 1 (coprime, x^N' + 1 ≡ 2 modulo the other) and joined
-//! per prime by [`BivariateConvolution::join_with_cyclic`]; operands longer
-//! than a piece are folded into it by the projection. Measured (t8, one
-//! thread, n × n, same run as the padded version): L = 2^m + 1 took
-//! 0.74–0.80x the padded time for m = 12..16 (t8 2^14 + 1: 5.0 against
-//! 6.7 ms), L = 1.5·2^m − 1 0.76–0.80x. Above 1.5·N' the product is padded
-//! (at most 4/3 of the work).
-//!
-//! **Layout.** Residues are digit-major (row i = digit i of every
-//! coefficient), which is the layout the transform wants; the projection
-//! ([`BivariateConvolution::project_words`], 8 × 8 blocks reduced and
-//! transposed in registers) writes it directly and the CRT reads it back 64
-//! coefficients at a time. The vectorised projection made a t8 product
-//! at n = 2^14 about 8% faster than the scalar one it replaced.
-//!
-//! **Measured** (one run alternating gfpf with NTL 11.5.1 and FLINT 3.7-dev
-//! built with `--enable-avx2`, the project's 2-core VM, AMD EPYC with
-//! AVX-512 IFMA, 2026-11-23, n × n, medians; gfpf / faster peer):
-//! t8 one thread 2^8 0.16 ms (0.51), 2^12 2.5 ms (0.46), 2^14 11.7 ms
-//! (0.47), 2^16 56 ms (0.54); two threads 2^14 6.6 ms (0.36), 2^16 30 ms
-//! (0.36); p8 0.33–0.53, t16 0.40–0.64, t64 (2^8–2^12) 0.35–0.73. The TFT
-//! over GF(p) itself took 78 ms at t8 2^14 in the same build. Earlier
-//! versions: 21 primes over whole coefficients (a bench baseline) 103 ms;
-//! Garner in scalar code and 192-bit digit sums 13.3 ms.
 //!
 //! **Memory.** Per call: the s residue arrays of the product (s·K·W words,
 //! W = N padded, 1.5·N' split) and one for the second operand (K·N or K·N'
@@ -422,32 +395,35 @@ impl<const K: usize> MultiModular<K> {
             Vec::new()
         };
         for (l, blocks) in residues.chunks_exact_mut(K * width).enumerate() {
+            let convolutions = pieces
+                .iter()
+                .map(|&piece| self.convolution(piece, l))
+                .collect::<Result<Vec<_>, _>>()?;
             let mut rest = &mut blocks[..];
-            for &piece in &pieces {
+            for (&piece, conv) in pieces.iter().zip(&convolutions) {
                 let (block, tail) = rest.split_at_mut(K * piece.n);
                 rest = tail;
-                let conv = self.convolution(piece, l)?;
                 // Three steps, each one pass (and one parallel region) over
                 // the data: projection and column DFTs block by block of
                 // columns, then row by row the forward NTTs, the pointwise
                 // product and the inverse NTT while the row is in cache, then
                 // the inverse column DFTs.
-                self.project_forward_columns(a, &conv, block)?;
+                self.project_forward_columns(a, conv, block)?;
                 let other = match b {
                     Some(b) => {
                         let other = &mut other[..K * piece.n];
-                        self.project_forward_columns(b, &conv, other)?;
+                        self.project_forward_columns(b, conv, other)?;
                         Some(other)
                     }
                     None => None,
                 };
-                self.rows(&conv, block, other)?;
+                self.rows(conv, block, other)?;
                 let parallel = self.parallel(block.len());
                 for_column_blocks(block, K, piece.n, parallel, |_, rows| conv.inverse_columns(rows))?;
             }
             if let [first, _] = pieces[..] {
                 let (negacyclic, cyclic) = blocks.split_at_mut(K * first.n);
-                self.combine(&*self.convolution(first, l)?, negacyclic, cyclic)?;
+                self.combine(&convolutions[0], negacyclic, cyclic)?;
             }
         }
         drop(other);

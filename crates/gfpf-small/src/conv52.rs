@@ -31,7 +31,7 @@
 
 use crate::SmallError;
 use crate::ntt::for_each_layer_power;
-use crate::ntt52::{Isa, MASK52, NTT52_MAX_MODULUS, Plan52, companion52, mul_lazy, sub_if_ge};
+use crate::ntt52::{Isa, MASK52, NTT52_MAX_MODULUS, Plan52, Twiddles, companion52, mul_lazy, sub_if_ge};
 use crate::primes::{inv_mod, pow_mod, root_of_unity};
 
 /// A fixed factor w < q with its Shoup companion ⌊w·2^52/q⌋.
@@ -73,8 +73,8 @@ pub enum Accumulate {
 /// The negacyclic rows' twist: φ^j and φ^(−j), j < N, with companions.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct RowTwist {
-    forward: (Vec<u64>, Vec<u64>),
-    inverse: (Vec<u64>, Vec<u64>),
+    forward: Twiddles,
+    inverse: Twiddles,
 }
 
 /// Transforms and pointwise products for Z_q[x, y]/(x^N ∓ 1, y^K + 1).
@@ -138,14 +138,13 @@ impl BivariateConvolution {
             RowWrap::Negacyclic => {
                 let phi = root_of_unity(q, n.trailing_zeros() + 1)?;
                 let powers = |root: u64| {
-                    let (mut values, mut companions) = (Vec::with_capacity(n), Vec::with_capacity(n));
+                    let mut t = Twiddles::default();
                     let mut w = 1;
                     for _ in 0..n {
-                        values.push(w);
-                        companions.push(companion52(w, q));
+                        t.push(w, q);
                         w = mul(w, root);
                     }
-                    (values, companions)
+                    t
                 };
                 Some(RowTwist {
                     forward: powers(phi),
@@ -442,8 +441,8 @@ impl BivariateConvolution {
     }
 
     /// x[j] ← x[j]·w[j] mod q in [0, 2q), with the factors' companions.
-    fn mul_table(&self, x: &mut [u64], (w, c): &(Vec<u64>, Vec<u64>)) {
-        let q = self.q;
+    fn mul_table(&self, x: &mut [u64], table: &Twiddles) {
+        let (q, w, c) = (self.q, &table.value, &table.companion);
         let split = self.isa().vector_len(x.len());
         #[cfg(target_arch = "x86_64")]
         if split > 0 {

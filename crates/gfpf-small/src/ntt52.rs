@@ -94,9 +94,9 @@ impl Isa {
 /// A fixed multiplier w < q and its 52-bit Shoup companion ⌊w·2^52 / q⌋,
 /// stored as two parallel tables so that vector code loads eight of each.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-struct Twiddles {
-    value: Vec<u64>,
-    companion: Vec<u64>,
+pub(crate) struct Twiddles {
+    pub(crate) value: Vec<u64>,
+    pub(crate) companion: Vec<u64>,
 }
 
 impl Twiddles {
@@ -105,7 +105,7 @@ impl Twiddles {
         (&self.value[h - 1..2 * h - 1], &self.companion[h - 1..2 * h - 1])
     }
 
-    fn push(&mut self, w: u64, q: u64) {
+    pub(crate) fn push(&mut self, w: u64, q: u64) {
         self.value.push(w);
         self.companion.push(companion52(w, q));
     }
