@@ -13,7 +13,7 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use gfpf_small::primes::{FP_PRIMES_50, NTT_PRIMES_31, NTT_PRIMES_62};
-use gfpf_small::{Plan, Plan52};
+use gfpf_small::{Isa, Plan, Plan52};
 
 /// Sizes 2^10 … 2^22.
 const LOG2_SIZES: std::ops::RangeInclusive<usize> = 10..=22;
@@ -39,19 +39,19 @@ fn ntt(c: &mut Criterion) {
                     plan.inverse(black_box(&mut data)).expect("length");
                 })
             });
-            // 52-bit lanes (AVX-512 IFMA where the CPU has it) for q < 2^50.
-            if let Ok(plan52) = Plan52::try_new(n, q) {
+            // 52-bit lanes (AVX-512 IFMA) and f64 lanes (AVX2 + FMA) for
+            // q < 2^50, on every vector instruction set this CPU has.
+            for isa in Isa::available().into_iter().filter(|&isa| isa != Isa::Scalar) {
+                let Ok(plan52) = Plan52::try_new(n, q).and_then(|p| p.with_isa(isa)) else {
+                    continue;
+                };
                 let mut data = input.clone();
-                group.bench_with_input(
-                    BenchmarkId::new(format!("lanes52_{:?}", plan52.isa()), n),
-                    &n,
-                    |b, _| {
-                        b.iter(|| {
-                            plan52.forward(black_box(&mut data)).expect("length");
-                            plan52.inverse(black_box(&mut data)).expect("length");
-                        })
-                    },
-                );
+                group.bench_with_input(BenchmarkId::new(format!("lanes52_{isa:?}"), n), &n, |b, _| {
+                    b.iter(|| {
+                        plan52.forward(black_box(&mut data)).expect("length");
+                        plan52.inverse(black_box(&mut data)).expect("length");
+                    })
+                });
             }
             // The same transform pair by concrete-ntt (its inverse leaves the
             // factor n, which `normalize` removes, as ours does).

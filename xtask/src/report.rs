@@ -818,22 +818,39 @@ fn other_sections(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
             chart: false,
         },
     )?;
-    md.push_str("## Word-size layer (gfpf-small)\n\nForward + inverse NTT, one thread, ns per butterfly (n/2 · log2 n butterflies each way). Bench: `ntt`.\n\n");
+    md.push_str(
+        "## Word-size layer (gfpf-small)\n\nForward + inverse NTT, one thread, ns per butterfly \
+         (n/2 · log2 n butterflies each way), against the `concrete-ntt` crate (0.2, stable Rust: \
+         AVX2) on the same prime in the same run. `Plan` is the 62-bit-capable scalar code; for \
+         q < 2^50, `Plan52` runs in f64 lanes (AVX2 + FMA) or 52-bit integer lanes (AVX-512 IFMA), \
+         whichever this CPU has. Bench: `ntt`.\n\n",
+    );
     let per_butterfly = |ns: f64, n: u64| ns / (n as f64 * f64::from(n.max(2).trailing_zeros())) * 1e-6;
     let mut ntt_series = Vec::new();
-    for q in ["q62", "q31"] {
+    for q in ["q50", "q62", "q31"] {
+        let mut columns = vec![("Plan", "forward_inverse")];
+        let mut ratios = vec![("Plan / concrete-ntt", 0, 1)];
+        columns.push(("concrete-ntt", "concrete_ntt"));
+        if q == "q50" {
+            columns.push(("Plan52, AVX2 + FMA", "lanes52_Avx2Fma"));
+            columns.push(("Plan52, AVX-512 IFMA", "lanes52_Avx512Ifma"));
+            ratios.push(("AVX2 / concrete-ntt", 2, 1));
+            ratios.push(("IFMA / concrete-ntt", 3, 1));
+        }
         let table = GroupTable {
             group: format!("ntt/{q}"),
-            columns: vec![("ns per butterfly", "forward_inverse")],
-            ratios: vec![],
+            columns: columns.clone(),
+            ratios,
             to_ms: per_butterfly,
         };
         if let Some((table_md, mut series, when)) = table.build(&inputs.results, "n") {
             let _ = write!(md, "### {q}\n\n{table_md}\n({})\n\n", measured(when.iter()));
-            series[0].name = q.to_string();
-            // The chart shows nanoseconds.
-            series[0].points.iter_mut().for_each(|p| p.1 *= 1e6);
-            ntt_series.extend(series);
+            for (line, (header, _)) in series.iter_mut().zip(&columns) {
+                line.name = format!("{q} {header}");
+                // The chart shows nanoseconds.
+                line.points.iter_mut().for_each(|p| p.1 *= 1e6);
+            }
+            ntt_series.extend(series.into_iter().filter(|line| !line.points.is_empty()));
         }
     }
     if !ntt_series.is_empty() {

@@ -19,22 +19,46 @@
 //! above x when x < m): no branches, no masks.
 //!
 //! **Instruction sets**, chosen at run time ([`Isa::best`]): AVX-512 IFMA
-//! where the CPU has it, else the scalar path, which runs the same
-//! arithmetic on `u128` and is what other CPUs (and aarch64) use.
+//! where the CPU has it, else AVX2 with FMA, else the scalar path, which runs
+//! the same arithmetic on `u128` and is what other CPUs (and aarch64) use.
 //! [`Isa::available`] lists what this CPU can run; the tests check every one
 //! against [`crate::Plan`]. With IFMA, layers of half-size ≥ 16 go two per
 //! pass over memory, h = 8 alone, and the three smallest layers (h = 4, 2, 1)
 //! run on 16 elements at a time entirely in registers, the butterflies'
 //! inputs gathered and scattered with `vpermt2q`.
 //!
-//! **Measured** (`cargo bench --bench ntt`, group `ntt/q50`, forward +
-//! inverse, one thread, the project's 2-core Xeon VM with IFMA, 2026-11-23,
-//! against `concrete-ntt` 0.2 on the same 50-bit prime in the same run; two
-//! runs): 0.33–0.49 ns per butterfly from n = 2^10 to 2^20 and 0.73–0.85 ns
-//! at 2^22; time ratio to concrete-ntt 0.37–0.56 up to 2^20, 0.73 and 0.83
-//! at 2^22 (memory-bound there: no cache blocking yet). History: scalar
-//! small layers with radix-2 passes 1.0–1.5x concrete-ntt; two layers per
-//! pass 0.78–1.33x; the small layers in registers gave the rest.
+//! **AVX2 + FMA** has no 52-bit integer multiplier, so that path computes in
+//! f64 lanes, as FLINT's fft_small does: the values are converted once to
+//! exact f64 integers, products are made exact by one FMA (h = fl(x·w),
+//! ℓ = x·w − h), the quotient is estimated from w/q stored next to each
+//! twiddle, and values stay signed in |v| ≤ 2q + 1 (see [`avx2`]). Same
+//! passes as IFMA, four lanes, the small layers on 8 elements in registers.
+//!
+//! **Cache blocking.** Transforms longer than [`NTT52_BLOCK_LEN`] run their
+//! small layers block by block (each block a whole sub-transform that stays
+//! in L2), the large ones over the whole array, the final reduction (forward)
+//! and the scaling by n^(−1) (inverse, first: it is linear) inside the
+//! blocks.
+//!
+//! **Measured** (`cargo bench --bench ntt`, group `ntt/q50`, and one
+//! alternating run of the same pairs; forward + inverse, one thread, the
+//! project's 2-core AMD EPYC VM with AVX-512 IFMA, 2026-11-23, against
+//! `concrete-ntt` 0.2 (AVX2) on the same 50-bit prime in the same run), ns
+//! per butterfly and time ratio to concrete-ntt:
+//!
+//! | n | IFMA | AVX2 + FMA | scalar | concrete-ntt |
+//! |---|---|---|---|---|
+//! | 2^10 | 0.34 (0.47) | 0.33 (0.45) | 2.01 (2.79) | 0.72 |
+//! | 2^14 | 0.28 (0.41) | 0.32 (0.46) | 1.95 (2.83) | 0.69 |
+//! | 2^18 | 0.29 (0.41) | 0.33 (0.47) | 1.97 (2.77) | 0.71 |
+//! | 2^20 | 0.34 (0.45) | 0.37 (0.50) | 1.98 (2.66) | 0.75 |
+//! | 2^22 | 0.44 (0.57) | 0.50 (0.66) | 1.99 (2.63) | 0.76 |
+//!
+//! History: scalar small layers with radix-2 passes 1.0–1.5x concrete-ntt;
+//! two layers per pass 0.78–1.33x; the small layers in registers gave
+//! 0.37–0.56 up to 2^20 but 0.73–0.83 at 2^22 (11 passes over memory);
+//! the blocking (4 passes) 0.55–0.57 there. Blocks of 2^12 words measured
+//! 0.60 at 2^22, 2^16 the same as 2^14.
 
 use crate::SmallError;
 use crate::ntt::{checked_roots, for_each_layer_power};
@@ -56,6 +80,9 @@ pub(crate) const MASK52: u64 = (1 << 52) - 1;
 pub enum Isa {
     /// Plain 64-bit code (any CPU).
     Scalar,
+    /// AVX2 with FMA: four f64 lanes holding the values as exact integers
+    /// (error-free products by FMA, as FLINT's fft_small does).
+    Avx2Fma,
     /// AVX-512F with IFMA: eight 52-bit lanes.
     Avx512Ifma,
 }
@@ -63,11 +90,7 @@ pub enum Isa {
 impl Isa {
     /// The fastest instruction set this CPU has.
     pub fn best() -> Isa {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512ifma") {
-            return Isa::Avx512Ifma;
-        }
-        Isa::Scalar
+        *Isa::available().last().unwrap_or(&Isa::Scalar)
     }
 
     /// `Ok(self)` when this CPU can run it, else
@@ -88,10 +111,19 @@ impl Isa {
     }
 
     /// Every instruction set this CPU can run (the tests run each).
+    /// The order is slowest first.
     pub fn available() -> Vec<Isa> {
+        #[allow(unused_mut)]
         let mut out = vec![Isa::Scalar];
-        if Isa::best() == Isa::Avx512Ifma {
-            out.push(Isa::Avx512Ifma);
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx2") && has!("fma") {
+                out.push(Isa::Avx2Fma);
+            }
+            if has!("avx512f") && has!("avx512ifma") {
+                out.push(Isa::Avx512Ifma);
+            }
         }
         out
     }
@@ -149,6 +181,34 @@ pub struct Plan52 {
     /// n^(-1) and its companion.
     n_inv: (u64, u64),
     isa: Isa,
+    /// The tables as f64 (value, value / q), built for [`Isa::Avx2Fma`] only.
+    float: Option<Box<FloatTables>>,
+}
+
+/// A plan's twiddles and n^(−1) as f64 bit patterns: each value w < q as an
+/// exact f64 and its companion w / q rounded (the quotient estimate of
+/// [`avx2`]'s multiplication).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FloatTables {
+    forward: Twiddles,
+    inverse: Twiddles,
+    n_inv: (u64, u64),
+}
+
+impl FloatTables {
+    fn new(plan: &Plan52) -> Self {
+        let q = plan.q as f64;
+        let pair = |w: u64| ((w as f64).to_bits(), (w as f64 / q).to_bits());
+        let convert = |t: &Twiddles| {
+            let (value, companion) = t.value.iter().map(|&w| pair(w)).unzip();
+            Twiddles { value, companion }
+        };
+        FloatTables {
+            forward: convert(&plan.forward),
+            inverse: convert(&plan.inverse),
+            n_inv: pair(plan.n_inv.0),
+        }
+    }
 }
 
 impl Plan52 {
@@ -162,19 +222,22 @@ impl Plan52 {
             t
         };
         let n_inv = inv_mod(n as u64 % q, q);
-        Ok(Plan52 {
+        Plan52 {
             n,
             q,
             forward: layers(omega),
             inverse: layers(inv_mod(omega, q)),
             n_inv: (n_inv, companion52(n_inv, q)),
-            isa: Isa::best(),
-        })
+            isa: Isa::Scalar,
+            float: None,
+        }
+        .with_isa(Isa::best())
     }
 
     /// The same plan on another instruction set; an error if this CPU lacks it.
     pub fn with_isa(mut self, isa: Isa) -> Result<Self, SmallError> {
         self.isa = isa.ensure_available()?;
+        self.float = (isa == Isa::Avx2Fma).then(|| Box::new(FloatTables::new(&self)));
         Ok(self)
     }
 
@@ -219,6 +282,12 @@ impl Plan52 {
     /// [0, q) with it, when `reduce`).
     fn forward_blocked(&self, data: &mut [u64], reduce: bool) -> Result<(), SmallError> {
         self.check(data)?;
+        #[cfg(target_arch = "x86_64")]
+        if let (Isa::Avx2Fma, Some(float), 8..) = (self.isa, &self.float, self.n) {
+            // SAFETY: the plan holds Avx2Fma only where the CPU has it.
+            unsafe { self.forward_avx2(data, float) };
+            return Ok(());
+        }
         let block = self.n.min(NTT52_BLOCK_LEN);
         self.forward_layers(data, self.n / 2, block);
         for chunk in data.chunks_exact_mut(block) {
@@ -280,6 +349,12 @@ impl Plan52 {
     /// natural order out (values < q), scaled by n^(-1).
     pub fn inverse(&self, data: &mut [u64]) -> Result<(), SmallError> {
         self.check(data)?;
+        #[cfg(target_arch = "x86_64")]
+        if let (Isa::Avx2Fma, Some(float), 8..) = (self.isa, &self.float, self.n) {
+            // SAFETY: the plan holds Avx2Fma only where the CPU has it.
+            unsafe { self.inverse_avx2(data, float, true) };
+            return Ok(());
+        }
         let q = self.q;
         let block = self.n.min(NTT52_BLOCK_LEN);
         // Scaling is linear: it goes first, block by block while the block
@@ -298,6 +373,12 @@ impl Plan52 {
     /// out.
     pub(crate) fn inverse_unscaled(&self, data: &mut [u64]) -> Result<(), SmallError> {
         self.check(data)?;
+        #[cfg(target_arch = "x86_64")]
+        if let (Isa::Avx2Fma, Some(float), 8..) = (self.isa, &self.float, self.n) {
+            // SAFETY: the plan holds Avx2Fma only where the CPU has it.
+            unsafe { self.inverse_avx2(data, float, false) };
+            return Ok(());
+        }
         // Block by block for the small layers, then the large ones over the
         // whole array (the mirror of the forward order).
         let block = self.n.min(NTT52_BLOCK_LEN);
@@ -351,6 +432,460 @@ impl Plan52 {
                 }
             }
             h *= 2;
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Plan52 {
+    /// The forward transform in f64 lanes (n ≥ 8): values converted once,
+    /// blocked as the integer path, converted back to [0, q) block by block.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA; `data` holds n values < 2^52.
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn forward_avx2(&self, data: &mut [u64], float: &FloatTables) {
+        let q = self.q;
+        let block = self.n.min(NTT52_BLOCK_LEN);
+        // SAFETY: for every call, n ≥ 8 and the block are powers of two, so every
+        // slice is a multiple of 8 long and of twice each layer's half-size.
+        unsafe {
+            avx2::to_float(data);
+            avx2_forward_layers(data, &float.forward, self.n / 2, block, q);
+            for chunk in data.chunks_exact_mut(block) {
+                avx2_forward_layers(chunk, &float.forward, block / 2, 1, q);
+                avx2::to_words(chunk, q);
+            }
+        }
+    }
+
+    /// The inverse transform in f64 lanes (n ≥ 8), scaled by n^(−1) when
+    /// `scale`; values < 2^52 in, [0, q) out.
+    ///
+    /// # Safety
+    /// As [`Self::forward_avx2`].
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn inverse_avx2(&self, data: &mut [u64], float: &FloatTables, scale: bool) {
+        let q = self.q;
+        let block = self.n.min(NTT52_BLOCK_LEN);
+        // SAFETY: for every call, as in forward_avx2.
+        unsafe {
+            for chunk in data.chunks_exact_mut(block) {
+                avx2::to_float(chunk);
+                if scale {
+                    avx2::scale(chunk, float.n_inv, q);
+                }
+                avx2_inverse_layers(chunk, &float.inverse, 1, block / 2, q);
+            }
+            avx2_inverse_layers(data, &float.inverse, block, self.n / 2, q);
+            avx2::to_words(data, q);
+        }
+    }
+}
+
+/// The forward layers h = `top` … `last` in f64 lanes (see
+/// [`Plan52::forward_layers`]).
+///
+/// # Safety
+/// The CPU must have AVX2 and FMA; `data` holds f64 values (|v| ≤ 2q + 1),
+/// a multiple of 8 and of 2·`top` long.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn avx2_forward_layers(data: &mut [u64], tw: &Twiddles, top: usize, last: usize, q: u64) {
+    let mut h = top;
+    // SAFETY: for every call, the caller's bounds; each kernel's own condition
+    // is in its arm.
+    unsafe {
+        while h >= last && h >= 1 {
+            if h >= 16 && h / 2 >= last {
+                avx2::forward_radix4(data, h, tw.layer(h), tw.layer(h / 2), q);
+                h /= 4;
+                continue;
+            }
+            if h == 4 && last == 1 {
+                avx2::forward_last3(data, [tw.layer(4), tw.layer(2), tw.layer(1)], q);
+                break;
+            }
+            debug_assert!(h >= 4, "layers of half-size 2 and 1 go with h = 4");
+            avx2::forward_radix2(data, h, tw.layer(h), q);
+            h /= 2;
+        }
+    }
+}
+
+/// The inverse layers h = `first` … `top` in f64 lanes (see
+/// [`Plan52::inverse_layers`]).
+///
+/// # Safety
+/// As [`avx2_forward_layers`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn avx2_inverse_layers(data: &mut [u64], tw: &Twiddles, first: usize, top: usize, q: u64) {
+    let mut h = first;
+    // SAFETY: for every call, as in avx2_forward_layers.
+    unsafe {
+        while h <= top {
+            if h == 1 && top >= 4 {
+                avx2::inverse_first3(data, [tw.layer(1), tw.layer(2), tw.layer(4)], q);
+                h = 8;
+                continue;
+            }
+            debug_assert!(h >= 4, "layers of half-size 1 and 2 go with h = 4");
+            if h >= 8 && 2 * h <= top {
+                avx2::inverse_radix4(data, h, tw.layer(h), tw.layer(2 * h), q);
+                h *= 4;
+                continue;
+            }
+            avx2::inverse_radix2(data, h, tw.layer(h), q);
+            h *= 2;
+        }
+    }
+}
+
+/// The f64-lane kernels of [`Isa::Avx2Fma`]: the data hold f64 bit patterns
+/// of exact integers, |v| ≤ 2q + 1 between layers (signed: no offsets by 2q).
+///
+/// x·w mod q for |x| < 2^52, w < q: h = fl(x·w) and ℓ = x·w − h exactly (one
+/// FMA), k = round(x·(w/q)), then h − k·q (exact by FMA: the result is a
+/// small integer) + ℓ, in [−1.5q, 1.5q]. Reduction x − round(x/q)·q gives
+/// |v| ≤ q/2 + 1. DIF: (reduce(x + y), (x − y)·w); DIT: x reduced first,
+/// then (x + y·w, x − y·w). Each stays within |v| ≤ 2q + 1 < 2^51.
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2 {
+    use std::arch::x86_64::*;
+
+    /// 2^52 (a value v < 2^52 is the low mantissa of 2^52 + v).
+    const TWO_52: f64 = 4_503_599_627_370_496.0;
+
+    /// The constants of a modulus in lanes.
+    #[derive(Clone, Copy)]
+    struct Lanes {
+        q: __m256d,
+        q_inv: __m256d,
+    }
+
+    impl Lanes {
+        #[target_feature(enable = "avx2,fma")]
+        fn new(q: u64) -> Self {
+            Lanes {
+                q: _mm256_set1_pd(q as f64),
+                q_inv: _mm256_set1_pd(1.0 / q as f64),
+            }
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn round(x: __m256d) -> __m256d {
+        _mm256_round_pd::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(x)
+    }
+
+    /// x − round(x/q)·q, |x| < 2^52: |result| ≤ q/2 + 1.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn reduce(l: Lanes, x: __m256d) -> __m256d {
+        _mm256_fnmadd_pd(round(_mm256_mul_pd(x, l.q_inv)), l.q, x)
+    }
+
+    /// x·w mod q in [−1.5q, 1.5q] for |x| < 2^52, with c = w/q.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn mul(l: Lanes, x: __m256d, w: __m256d, c: __m256d) -> __m256d {
+        let high = _mm256_mul_pd(x, w);
+        let low = _mm256_fmsub_pd(x, w, high);
+        let k = round(_mm256_mul_pd(x, c));
+        _mm256_add_pd(_mm256_fnmadd_pd(k, l.q, high), low)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn dif(l: Lanes, x: __m256d, y: __m256d, w: __m256d, c: __m256d) -> (__m256d, __m256d) {
+        (reduce(l, _mm256_add_pd(x, y)), mul(l, _mm256_sub_pd(x, y), w, c))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn dit(l: Lanes, x: __m256d, y: __m256d, w: __m256d, c: __m256d) -> (__m256d, __m256d) {
+        let x = reduce(l, x);
+        let t = mul(l, y, w, c);
+        (_mm256_add_pd(x, t), _mm256_sub_pd(x, t))
+    }
+
+    /// Four f64 at `p + j`.
+    ///
+    /// # Safety
+    /// `j + 4 ≤ p.len()`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn load(p: &[u64], j: usize) -> __m256d {
+        debug_assert!(j + 4 <= p.len());
+        // SAFETY: the caller keeps j + 4 ≤ p.len().
+        unsafe { _mm256_loadu_pd(p.as_ptr().add(j).cast()) }
+    }
+
+    /// Stores four f64 at `p + j`.
+    ///
+    /// # Safety
+    /// As [`load`].
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn store(p: &mut [u64], j: usize, v: __m256d) {
+        debug_assert!(j + 4 <= p.len());
+        // SAFETY: the caller keeps j + 4 ≤ p.len().
+        unsafe { _mm256_storeu_pd(p.as_mut_ptr().add(j).cast(), v) }
+    }
+
+    /// Words < 2^52 to f64 in place (2^52 + v's bits, minus 2^52).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2; `data.len()` is a multiple of 4.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn to_float(data: &mut [u64]) {
+        let magic = _mm256_set1_pd(TWO_52);
+        for j in (0..data.len()).step_by(4) {
+            // SAFETY: j + 4 ≤ data.len().
+            unsafe {
+                let bits = _mm256_loadu_si256(data.as_ptr().add(j).cast());
+                let v = _mm256_sub_pd(_mm256_or_pd(_mm256_castsi256_pd(bits), magic), magic);
+                store(data, j, v);
+            }
+        }
+    }
+
+    /// f64 values |v| < 2^52 to words in [0, q) in place.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA; `data.len()` is a multiple of 4.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn to_words(data: &mut [u64], q: u64) {
+        let l = Lanes::new(q);
+        let magic = _mm256_set1_pd(TWO_52);
+        let zero = _mm256_setzero_pd();
+        for j in (0..data.len()).step_by(4) {
+            // SAFETY: j + 4 ≤ data.len().
+            unsafe {
+                let v = reduce(l, load(data, j));
+                // |v| ≤ (q + 1)/2: one q more for the negative ones.
+                let v = _mm256_add_pd(v, _mm256_and_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(v, zero), l.q));
+                let bits = _mm256_xor_pd(_mm256_add_pd(v, magic), magic);
+                _mm256_storeu_si256(data.as_mut_ptr().add(j).cast(), _mm256_castpd_si256(bits));
+            }
+        }
+    }
+
+    /// x ← x·w mod q for every f64 x, with (w, w/q) as bit patterns.
+    ///
+    /// # Safety
+    /// As [`to_words`].
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn scale(data: &mut [u64], (w, c): (u64, u64), q: u64) {
+        let l = Lanes::new(q);
+        let (w, c) = (_mm256_set1_pd(f64::from_bits(w)), _mm256_set1_pd(f64::from_bits(c)));
+        for j in (0..data.len()).step_by(4) {
+            // SAFETY: j + 4 ≤ data.len().
+            unsafe { store(data, j, mul(l, load(data, j), w, c)) };
+        }
+    }
+
+    /// Forward layers h and h/2 (h ≥ 16) in one pass, as
+    /// `ifma::forward_radix4`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA; `outer` holds h entries, `inner` h/2,
+    /// `data` a multiple of 2h.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn forward_radix4(
+        data: &mut [u64],
+        h: usize,
+        outer: (&[u64], &[u64]),
+        inner: (&[u64], &[u64]),
+        q: u64,
+    ) {
+        let l = Lanes::new(q);
+        let quarter = h / 2;
+        for block in data.chunks_exact_mut(2 * h) {
+            let (lo, hi) = block.split_at_mut(h);
+            let (a, b) = lo.split_at_mut(quarter);
+            let (c, d) = hi.split_at_mut(quarter);
+            for j in (0..quarter).step_by(4) {
+                // SAFETY: j + 4 ≤ h/2, the length of a, b, c, d and inner;
+                // j + h/2 + 4 ≤ h, the length of outer.
+                unsafe {
+                    let (a0, c0) = dif(l, load(a, j), load(c, j), load(outer.0, j), load(outer.1, j));
+                    let (b0, d0) = dif(
+                        l,
+                        load(b, j),
+                        load(d, j),
+                        load(outer.0, j + quarter),
+                        load(outer.1, j + quarter),
+                    );
+                    let (wi, ci) = (load(inner.0, j), load(inner.1, j));
+                    let (a1, b1) = dif(l, a0, b0, wi, ci);
+                    let (c1, d1) = dif(l, c0, d0, wi, ci);
+                    store(a, j, a1);
+                    store(b, j, b1);
+                    store(c, j, c1);
+                    store(d, j, d1);
+                }
+            }
+        }
+    }
+
+    /// Inverse layers h and 2h (h ≥ 8) in one pass, as
+    /// `ifma::inverse_radix4`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA; `inner` holds h entries, `outer` 2h,
+    /// `data` a multiple of 4h.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn inverse_radix4(
+        data: &mut [u64],
+        h: usize,
+        inner: (&[u64], &[u64]),
+        outer: (&[u64], &[u64]),
+        q: u64,
+    ) {
+        let l = Lanes::new(q);
+        for block in data.chunks_exact_mut(4 * h) {
+            let (lo, hi) = block.split_at_mut(2 * h);
+            let (a, b) = lo.split_at_mut(h);
+            let (c, d) = hi.split_at_mut(h);
+            for j in (0..h).step_by(4) {
+                // SAFETY: j + 4 ≤ h, the length of a, b, c, d and inner;
+                // j + h + 4 ≤ 2h, the length of outer.
+                unsafe {
+                    let (wi, ci) = (load(inner.0, j), load(inner.1, j));
+                    let (a0, b0) = dit(l, load(a, j), load(b, j), wi, ci);
+                    let (c0, d0) = dit(l, load(c, j), load(d, j), wi, ci);
+                    let (a1, c1) = dit(l, a0, c0, load(outer.0, j), load(outer.1, j));
+                    let (b1, d1) = dit(l, b0, d0, load(outer.0, j + h), load(outer.1, j + h));
+                    store(a, j, a1);
+                    store(b, j, b1);
+                    store(c, j, c1);
+                    store(d, j, d1);
+                }
+            }
+        }
+    }
+
+    /// One forward layer of half-size h (a multiple of 4).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA; `tw` holds h entries, `data` a
+    /// multiple of 2h.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn forward_radix2(data: &mut [u64], h: usize, tw: (&[u64], &[u64]), q: u64) {
+        let l = Lanes::new(q);
+        for block in data.chunks_exact_mut(2 * h) {
+            let (lo, hi) = block.split_at_mut(h);
+            for j in (0..h).step_by(4) {
+                // SAFETY: j + 4 ≤ h, the length of lo, hi and tw.
+                unsafe {
+                    let (x, y) = dif(l, load(lo, j), load(hi, j), load(tw.0, j), load(tw.1, j));
+                    store(lo, j, x);
+                    store(hi, j, y);
+                }
+            }
+        }
+    }
+
+    /// One inverse layer of half-size h (a multiple of 4).
+    ///
+    /// # Safety
+    /// As [`forward_radix2`].
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn inverse_radix2(data: &mut [u64], h: usize, tw: (&[u64], &[u64]), q: u64) {
+        let l = Lanes::new(q);
+        for block in data.chunks_exact_mut(2 * h) {
+            let (lo, hi) = block.split_at_mut(h);
+            for j in (0..h).step_by(4) {
+                // SAFETY: j + 4 ≤ h, the length of lo, hi and tw.
+                unsafe {
+                    let (x, y) = dit(l, load(lo, j), load(hi, j), load(tw.0, j), load(tw.1, j));
+                    store(lo, j, x);
+                    store(hi, j, y);
+                }
+            }
+        }
+    }
+
+    /// The twiddles of the three smallest layers in the lanes' order: h = 4
+    /// as it is, h = 2 for the lanes [e0, e1, e4, e5], h = 1 broadcast.
+    #[target_feature(enable = "avx2")]
+    fn small_twiddles(tw: [(&[u64], &[u64]); 3]) -> [(__m256d, __m256d); 3] {
+        let [t4, t2, t1] = tw;
+        let f = |x: u64| f64::from_bits(x);
+        let four = |t: &[u64]| _mm256_set_pd(f(t[3]), f(t[2]), f(t[1]), f(t[0]));
+        let two = |t: &[u64]| _mm256_set_pd(f(t[1]), f(t[0]), f(t[1]), f(t[0]));
+        [
+            (four(t4.0), four(t4.1)),
+            (two(t2.0), two(t2.1)),
+            (_mm256_set1_pd(f(t1.0[0])), _mm256_set1_pd(f(t1.1[0]))),
+        ]
+    }
+
+    /// The forward layers h = 4, 2, 1 on every 8 elements, in registers:
+    /// h = 4 pairs the two vectors, h = 2 their 128-bit halves, h = 1
+    /// their even and odd lanes.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA; the twiddles hold 4, 2, 1 entries,
+    /// `data` a multiple of 8.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn forward_last3(data: &mut [u64], tw: [(&[u64], &[u64]); 3], q: u64) {
+        let l = Lanes::new(q);
+        let [(w4, c4), (w2, c2), (w1, c1)] = small_twiddles(tw);
+        for chunk in data.chunks_exact_mut(8) {
+            // SAFETY: the chunk holds 8 values: two vectors.
+            unsafe {
+                let (v0, v1) = dif(l, load(chunk, 0), load(chunk, 4), w4, c4);
+                let (x, y) = dif(
+                    l,
+                    _mm256_permute2f128_pd::<0x20>(v0, v1),
+                    _mm256_permute2f128_pd::<0x31>(v0, v1),
+                    w2,
+                    c2,
+                );
+                let (v0, v1) = (
+                    _mm256_permute2f128_pd::<0x20>(x, y),
+                    _mm256_permute2f128_pd::<0x31>(x, y),
+                );
+                let (x, y) = dif(l, _mm256_unpacklo_pd(v0, v1), _mm256_unpackhi_pd(v0, v1), w1, c1);
+                store(chunk, 0, _mm256_unpacklo_pd(x, y));
+                store(chunk, 4, _mm256_unpackhi_pd(x, y));
+            }
+        }
+    }
+
+    /// The inverse layers h = 1, 2, 4 on every 8 elements, in registers.
+    ///
+    /// # Safety
+    /// As [`forward_last3`] (twiddles in the order h = 1, 2, 4).
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn inverse_first3(data: &mut [u64], tw: [(&[u64], &[u64]); 3], q: u64) {
+        let l = Lanes::new(q);
+        let [(w4, c4), (w2, c2), (w1, c1)] = small_twiddles([tw[2], tw[1], tw[0]]);
+        for chunk in data.chunks_exact_mut(8) {
+            // SAFETY: the chunk holds 8 values: two vectors.
+            unsafe {
+                let (v0, v1) = (load(chunk, 0), load(chunk, 4));
+                let (x, y) = dit(l, _mm256_unpacklo_pd(v0, v1), _mm256_unpackhi_pd(v0, v1), w1, c1);
+                let (v0, v1) = (_mm256_unpacklo_pd(x, y), _mm256_unpackhi_pd(x, y));
+                let (x, y) = dit(
+                    l,
+                    _mm256_permute2f128_pd::<0x20>(v0, v1),
+                    _mm256_permute2f128_pd::<0x31>(v0, v1),
+                    w2,
+                    c2,
+                );
+                let (v0, v1) = (
+                    _mm256_permute2f128_pd::<0x20>(x, y),
+                    _mm256_permute2f128_pd::<0x31>(x, y),
+                );
+                let (v0, v1) = dit(l, v0, v1, w4, c4);
+                store(chunk, 0, v0);
+                store(chunk, 4, v1);
+            }
         }
     }
 }
