@@ -34,11 +34,21 @@
 //! twiddle, and values stay signed in |v| ≤ 2q + 1 (see [`avx2`]). Same
 //! passes as IFMA, four lanes, the small layers on 8 elements in registers.
 //!
-//! **Cache blocking.** Transforms longer than [`NTT52_BLOCK_LEN`] run their
-//! small layers block by block (each block a whole sub-transform that stays
-//! in L2), the large ones over the whole array, the final reduction (forward)
-//! and the scaling by n^(−1) (inverse, first: it is linear) inside the
-//! blocks.
+//! **Cache blocking.** Transforms longer than [`NTT52_BLOCK_LEN`] are rows
+//! of one block each. The layers of half-size ≥ the block combine rows only:
+//! they run strip by strip of columns ([`NTT52_STRIP_LEN`] words a strip,
+//! all those layers while the strip is in L2), the smaller layers block by
+//! block (each block a whole sub-transform). Two passes over memory for any
+//! n; the forward reduction and the inverse scaling (first: it is linear)
+//! go inside them.
+//!
+//! **Threads** (feature `parallel`, on by default): from
+//! [`NTT52_PARALLEL_MIN_LEN`] words, when rayon has more than one thread,
+//! [`Plan52::forward`] and [`Plan52::inverse`] give strips and blocks to
+//! rayon's threads (blocks of n/4 or less, so that there are always at
+//! least four). Same outputs bit for bit. The crate-internal lazy
+//! transforms that [`crate::BivariateConvolution`] runs row by row stay on
+//! one thread: its caller parallelises across rows.
 //!
 //! **Measured** (`cargo bench --bench ntt`, group `ntt/q50`, and one
 //! alternating run of the same pairs; forward + inverse, one thread, the
@@ -56,9 +66,17 @@
 //!
 //! History: scalar small layers with radix-2 passes 1.0–1.5x concrete-ntt;
 //! two layers per pass 0.78–1.33x; the small layers in registers gave
-//! 0.37–0.56 up to 2^20 but 0.73–0.83 at 2^22 (11 passes over memory);
-//! the blocking (4 passes) 0.55–0.57 there. Blocks of 2^12 words measured
-//! 0.60 at 2^22, 2^16 the same as 2^14.
+//! 0.37–0.56 up to 2^20 but 0.73–0.83 at 2^22 (11 passes over memory); the
+//! blocking (4 passes) 0.55–0.57 there. Blocks of 2^12 words measured 0.60
+//! at 2^22, 2^16 the same as 2^14. The strips (2 passes) measured the same
+//! as 4 passes on one thread (0.44 ns at 2^22 both): the blocked transform
+//! is compute-bound here; they are kept because they give threads
+//! independent work.
+//!
+//! **Two threads** (same VM, IFMA, same run, ns per butterfly, one thread →
+//! two): 2^14 0.28 → 0.28 (hence the threshold 2^15), 2^15 0.28 → 0.20,
+//! 2^16 0.28 → 0.17–0.20, 2^18 0.28 → 0.15, 2^20 0.33 → 0.18, 2^22 0.44
+//! → 0.22: 1.4x at 2^15, 1.9–2.0x from 2^18.
 
 use crate::SmallError;
 use crate::ntt::{checked_roots, for_each_layer_power};
@@ -72,6 +90,14 @@ pub const NTT52_MAX_MODULUS: u64 = 1 << 50;
 /// the larger layers over the whole array: a transform of 2^22 words then
 /// makes 4 passes over memory instead of 11.
 pub const NTT52_BLOCK_LEN: usize = 1 << 14;
+
+/// About how many words a strip of columns holds while the layers of
+/// half-size ≥ [`NTT52_BLOCK_LEN`] run on it (it stays in L2).
+pub const NTT52_STRIP_LEN: usize = 1 << 15;
+
+/// Transforms of at least this many words use several threads in
+/// [`Plan52::forward`] and [`Plan52::inverse`] (feature `parallel`).
+pub const NTT52_PARALLEL_MIN_LEN: usize = 1 << 15;
 
 pub(crate) const MASK52: u64 = (1 << 52) - 1;
 
@@ -266,278 +292,474 @@ impl Plan52 {
     }
 
     /// Forward transform in place: natural order in (values < q),
-    /// bit-reversed order out (values < q), not scaled.
+    /// bit-reversed order out (values < q), not scaled. Transforms of at
+    /// least [`NTT52_PARALLEL_MIN_LEN`] words use rayon's threads (feature
+    /// `parallel`, on by default).
     pub fn forward(&self, data: &mut [u64]) -> Result<(), SmallError> {
-        self.forward_blocked(data, true)
+        self.run(data, Direction::Forward, true, true)
     }
 
-    /// [`Self::forward`] without the final reduction: values < 2q in and out
-    /// (for callers whose next step accepts them).
+    /// [`Self::forward`] without the final reduction and on one thread:
+    /// values < 2q in and out (for callers whose next step accepts them).
     pub(crate) fn forward_lazy(&self, data: &mut [u64]) -> Result<(), SmallError> {
-        self.forward_blocked(data, false)
-    }
-
-    /// The layers of half-size ≥ the block over the whole array, the rest
-    /// block by block while the block stays in cache (and its reduction to
-    /// [0, q) with it, when `reduce`).
-    fn forward_blocked(&self, data: &mut [u64], reduce: bool) -> Result<(), SmallError> {
-        self.check(data)?;
-        #[cfg(target_arch = "x86_64")]
-        if let (Isa::Avx2Fma, Some(float), 8..) = (self.isa, &self.float, self.n) {
-            // SAFETY: the plan holds Avx2Fma only where the CPU has it.
-            unsafe { self.forward_avx2(data, float) };
-            return Ok(());
-        }
-        let block = self.n.min(NTT52_BLOCK_LEN);
-        self.forward_layers(data, self.n / 2, block);
-        for chunk in data.chunks_exact_mut(block) {
-            self.forward_layers(chunk, block / 2, 1);
-            if reduce {
-                let q = self.q;
-                chunk.iter_mut().for_each(|x| *x = sub_if_ge(*x, q));
-            }
-        }
-        Ok(())
-    }
-
-    /// The forward (DIF) layers of half-size h = `top`, `top`/2, …, `last`
-    /// on `data` (a multiple of 2·`top` long), values < 2q in and out.
-    fn forward_layers(&self, data: &mut [u64], top: usize, last: usize) {
-        let (q, two_q) = (self.q, 2 * self.q);
-        let mut h = top;
-        while h >= last && h >= 1 {
-            let (w, c) = self.forward.layer(h);
-            match self.isa {
-                #[cfg(target_arch = "x86_64")]
-                Isa::Avx512Ifma if h >= 16 && h / 2 >= last => {
-                    // Layers h and h/2 in one pass over memory.
-                    // SAFETY: the plan holds Avx512Ifma only where the CPU has it.
-                    unsafe { ifma::forward_radix4(data, h, (w, c), self.forward.layer(h / 2), q) };
-                    h /= 4;
-                    continue;
-                }
-                #[cfg(target_arch = "x86_64")]
-                Isa::Avx512Ifma if h >= 8 => {
-                    // SAFETY: as above.
-                    unsafe { ifma::forward_radix2(data, h, (w, c), q) };
-                }
-                #[cfg(target_arch = "x86_64")]
-                Isa::Avx512Ifma if h == 4 && last == 1 && data.len() >= 16 => {
-                    // The last three layers (h = 4, 2, 1) in registers, 16
-                    // elements at a time.
-                    let small = [self.forward.layer(4), self.forward.layer(2), self.forward.layer(1)];
-                    // SAFETY: as above.
-                    unsafe { ifma::forward_last3(data, small, q) };
-                    break;
-                }
-                _ => {
-                    for block in data.chunks_exact_mut(2 * h) {
-                        let (lo, hi) = block.split_at_mut(h);
-                        for j in 0..h {
-                            let (x, y) = (lo[j], hi[j]);
-                            lo[j] = sub_if_ge(x + y, two_q);
-                            hi[j] = mul_lazy(x + two_q - y, w[j], c[j], q);
-                        }
-                    }
-                }
-            }
-            h /= 2;
-        }
+        self.run(data, Direction::Forward, false, false)
     }
 
     /// Inverse transform in place: bit-reversed order in (values < q),
-    /// natural order out (values < q), scaled by n^(-1).
+    /// natural order out (values < q), scaled by n^(-1); threads as
+    /// [`Self::forward`].
     pub fn inverse(&self, data: &mut [u64]) -> Result<(), SmallError> {
-        self.check(data)?;
-        #[cfg(target_arch = "x86_64")]
-        if let (Isa::Avx2Fma, Some(float), 8..) = (self.isa, &self.float, self.n) {
-            // SAFETY: the plan holds Avx2Fma only where the CPU has it.
-            unsafe { self.inverse_avx2(data, float, true) };
-            return Ok(());
-        }
-        let q = self.q;
-        let block = self.n.min(NTT52_BLOCK_LEN);
-        // Scaling is linear: it goes first, block by block while the block
-        // is in cache anyway; values < 2q after it, as the layers accept.
-        let (n_inv, companion) = self.n_inv;
-        for chunk in data.chunks_exact_mut(block) {
-            chunk.iter_mut().for_each(|x| *x = mul_lazy(*x, n_inv, companion, q));
-            self.inverse_layers(chunk, 1, block / 2);
-        }
-        self.inverse_layers(data, block, self.n / 2);
-        data.iter_mut().for_each(|x| *x = sub_if_ge(*x, q));
-        Ok(())
+        self.run(data, Direction::Inverse { scale: true }, true, true)
     }
 
-    /// [`Self::inverse`] without the scaling by n^(−1): values < 2q in and
-    /// out.
+    /// [`Self::inverse`] without the scaling by n^(−1), on one thread: values
+    /// < 2q in and out.
     pub(crate) fn inverse_unscaled(&self, data: &mut [u64]) -> Result<(), SmallError> {
+        self.run(data, Direction::Inverse { scale: false }, false, false)
+    }
+
+    /// The kernels this plan runs: its instruction set, or scalar code for
+    /// n < 16 (the vector kernels' smallest layers take 16 words).
+    fn kernels(&self) -> Kernels {
+        let isa = if self.n >= 16 { self.isa } else { Isa::Scalar };
+        Kernels { isa, q: self.q }
+    }
+
+    /// A transform, blocked. With n > [`NTT52_BLOCK_LEN`] the data are
+    /// n / block rows of one block each; the layers of half-size ≥ block
+    /// combine rows only, so they run strip by strip of columns (all those
+    /// layers on a strip that stays in cache, one pass over memory), and the
+    /// smaller layers block by block (another pass). Strips and blocks are
+    /// independent: they are the units given to threads.
+    fn run(&self, data: &mut [u64], direction: Direction, reduce: bool, parallel: bool) -> Result<(), SmallError> {
         self.check(data)?;
-        #[cfg(target_arch = "x86_64")]
-        if let (Isa::Avx2Fma, Some(float), 8..) = (self.isa, &self.float, self.n) {
-            // SAFETY: the plan holds Avx2Fma only where the CPU has it.
-            unsafe { self.inverse_avx2(data, float, false) };
-            return Ok(());
+        let kernels = self.kernels();
+        let float = match (kernels.isa, &self.float) {
+            (Isa::Avx2Fma, Some(float)) => Some(&**float),
+            _ => None,
+        };
+        let n = self.n;
+        let parallel = parallel && n >= NTT52_PARALLEL_MIN_LEN && several_threads();
+        // Threads need several blocks and strips: at least four rows.
+        let block = if parallel {
+            (n / 4).min(NTT52_BLOCK_LEN)
+        } else {
+            n.min(NTT52_BLOCK_LEN)
+        };
+        let rows = n / block;
+        let convert = |part: &mut [u64]| {
+            if float.is_some() {
+                kernels.to_float(part);
+            }
+        };
+        let finish = |part: &mut [u64]| kernels.finish(part, float.is_some(), reduce);
+        match direction {
+            Direction::Forward => {
+                let tw = float.map_or(&self.forward, |f| &f.forward);
+                if rows > 1 {
+                    for_each_part(strips(data, block, parallel), parallel, |s, mut strip| {
+                        strip.iter_mut().for_each(|piece| convert(piece));
+                        let c0 = s * strip[0].len();
+                        kernels.forward_outer(tw, &mut strip, block, c0);
+                    });
+                }
+                for_each_part(data.chunks_exact_mut(block).collect(), parallel, |_, chunk| {
+                    if rows == 1 {
+                        convert(chunk);
+                    }
+                    kernels.forward_inner(tw, chunk, block / 2);
+                    finish(chunk);
+                });
+            }
+            Direction::Inverse { scale } => {
+                let tw = float.map_or(&self.inverse, |f| &f.inverse);
+                let n_inv = float.map_or(self.n_inv, |f| f.n_inv);
+                for_each_part(data.chunks_exact_mut(block).collect(), parallel, |_, chunk| {
+                    convert(chunk);
+                    if scale {
+                        // Linear: it goes first, while the block is in cache.
+                        kernels.scale(chunk, n_inv, float.is_some());
+                    }
+                    kernels.inverse_inner(tw, chunk, block / 2);
+                    if rows == 1 {
+                        finish(chunk);
+                    }
+                });
+                if rows > 1 {
+                    for_each_part(strips(data, block, parallel), parallel, |s, mut strip| {
+                        let c0 = s * strip[0].len();
+                        kernels.inverse_outer(tw, &mut strip, block, c0);
+                        strip.iter_mut().for_each(|piece| finish(piece));
+                    });
+                }
+            }
         }
-        // Block by block for the small layers, then the large ones over the
-        // whole array (the mirror of the forward order).
-        let block = self.n.min(NTT52_BLOCK_LEN);
-        for chunk in data.chunks_exact_mut(block) {
-            self.inverse_layers(chunk, 1, block / 2);
-        }
-        self.inverse_layers(data, block, self.n / 2);
         Ok(())
     }
+}
 
-    /// The inverse (DIT) layers of half-size h = `first`, 2·`first`, …,
-    /// `top` on `data` (a multiple of 2·`top` long), values < 2q in and out.
-    fn inverse_layers(&self, data: &mut [u64], first: usize, top: usize) {
-        let (q, two_q) = (self.q, 2 * self.q);
-        let mut h = first;
-        while h <= top {
-            let (w, c) = self.inverse.layer(h);
+/// Which transform [`Plan52::run`] computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    Forward,
+    /// The inverse, scaled by n^(−1) or not.
+    Inverse {
+        scale: bool,
+    },
+}
+
+/// The data as rows of `block` words cut into strips of columns: strip s
+/// holds every row's columns [s·w, (s + 1)·w), w a power of two such that a
+/// strip has about [`NTT52_STRIP_LEN`] words (at least 16 columns, and at
+/// least 8 strips when threads share them).
+fn strips(data: &mut [u64], block: usize, parallel: bool) -> Vec<Vec<&mut [u64]>> {
+    let rows = data.len() / block;
+    let mut width = (NTT52_STRIP_LEN / rows).clamp(16, block);
+    if parallel {
+        width = width.min(block / 8).max(16);
+    }
+    let mut strips: Vec<Vec<&mut [u64]>> = (0..block / width).map(|_| Vec::with_capacity(rows)).collect();
+    for row in data.chunks_exact_mut(block) {
+        for (strip, piece) in strips.iter_mut().zip(row.chunks_exact_mut(width)) {
+            strip.push(piece);
+        }
+    }
+    strips
+}
+
+/// Whether rayon has more than one thread to give (never without the
+/// feature `parallel`).
+fn several_threads() -> bool {
+    #[cfg(feature = "parallel")]
+    return rayon::current_num_threads() > 1;
+    #[cfg(not(feature = "parallel"))]
+    false
+}
+
+/// f(index, part) for every part, on rayon's threads when `parallel` (and
+/// the feature `parallel` is on).
+fn for_each_part<T: Send>(parts: Vec<T>, parallel: bool, f: impl Fn(usize, T) + Send + Sync) {
+    #[cfg(feature = "parallel")]
+    if parallel {
+        use rayon::prelude::*;
+        parts.into_par_iter().enumerate().for_each(|(i, part)| f(i, part));
+        return;
+    }
+    let _ = parallel;
+    parts.into_iter().enumerate().for_each(|(i, part)| f(i, part));
+}
+
+/// Twiddle values and companions, side by side.
+type Tw<'a> = (&'a [u64], &'a [u64]);
+
+/// `len` twiddles of `t` from `start`.
+fn part(t: Tw<'_>, start: usize, len: usize) -> Tw<'_> {
+    (&t.0[start..start + len], &t.1[start..start + len])
+}
+
+/// The butterfly kernels of one instruction set for one modulus. The
+/// vector ones need slices of a multiple of 16 words (the plan guarantees
+/// it: n ≥ 16, blocks and strips are powers of two ≥ 16).
+#[derive(Debug, Clone, Copy)]
+struct Kernels {
+    isa: Isa,
+    q: u64,
+}
+
+impl Kernels {
+    /// (lo, hi) ← (lo + hi, (lo − hi)·w), lazy.
+    fn dif2(self, lo: &mut [u64], hi: &mut [u64], w: Tw<'_>) {
+        match self.isa {
+            // SAFETY: the plan holds a vector ISA only where the CPU has it;
+            // the lengths are equal multiples of 16.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Ifma => unsafe { ifma::dif2(lo, hi, w, self.q) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2Fma => unsafe { avx2::dif2(lo, hi, w, self.q) },
+            _ => scalar::dif2(lo, hi, w, self.q),
+        }
+    }
+
+    /// (lo, hi) ← (lo + hi·w, lo − hi·w), lazy.
+    fn dit2(self, lo: &mut [u64], hi: &mut [u64], w: Tw<'_>) {
+        match self.isa {
+            // SAFETY: as in dif2.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Ifma => unsafe { ifma::dit2(lo, hi, w, self.q) },
+            // SAFETY: as in dif2.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2Fma => unsafe { avx2::dit2(lo, hi, w, self.q) },
+            _ => scalar::dit2(lo, hi, w, self.q),
+        }
+    }
+
+    /// Two forward layers on the quarters a, b, c, d of a block: (a, c) and
+    /// (b, d) with `w_ac` and `w_bd`, then (a, b) and (c, d) with `w_in`.
+    fn dif4(self, [a, b, c, d]: [&mut [u64]; 4], w_ac: Tw<'_>, w_bd: Tw<'_>, w_in: Tw<'_>) {
+        match self.isa {
+            // SAFETY: as in dif2.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Ifma => unsafe { ifma::dif4([a, b, c, d], w_ac, w_bd, w_in, self.q) },
+            // SAFETY: as in dif2.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2Fma => unsafe { avx2::dif4([a, b, c, d], w_ac, w_bd, w_in, self.q) },
+            _ => {
+                self.dif2(a, c, w_ac);
+                self.dif2(b, d, w_bd);
+                self.dif2(a, b, w_in);
+                self.dif2(c, d, w_in);
+            }
+        }
+    }
+
+    /// Two inverse layers on the quarters: (a, b) and (c, d) with `w_in`,
+    /// then (a, c) and (b, d) with `w_ac` and `w_bd`.
+    fn dit4(self, [a, b, c, d]: [&mut [u64]; 4], w_in: Tw<'_>, w_ac: Tw<'_>, w_bd: Tw<'_>) {
+        match self.isa {
+            // SAFETY: as in dif2.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Ifma => unsafe { ifma::dit4([a, b, c, d], w_in, w_ac, w_bd, self.q) },
+            // SAFETY: as in dif2.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2Fma => unsafe { avx2::dit4([a, b, c, d], w_in, w_ac, w_bd, self.q) },
+            _ => {
+                self.dit2(a, b, w_in);
+                self.dit2(c, d, w_in);
+                self.dit2(a, c, w_ac);
+                self.dit2(b, d, w_bd);
+            }
+        }
+    }
+
+    /// The forward layers h = `top` … 1 on every 2·`top` words of `chunk`.
+    fn forward_inner(self, tw: &Twiddles, chunk: &mut [u64], top: usize) {
+        let mut h = top;
+        while h >= 1 {
             match self.isa {
-                #[cfg(target_arch = "x86_64")]
-                Isa::Avx512Ifma if h == 1 && top >= 4 && data.len() >= 16 => {
-                    // The first three layers (h = 1, 2, 4) in registers.
-                    let small = [self.inverse.layer(1), self.inverse.layer(2), self.inverse.layer(4)];
-                    // SAFETY: the plan holds Avx512Ifma only where the CPU has it.
-                    unsafe { ifma::inverse_first3(data, small, q) };
-                    h = 8;
-                    continue;
-                }
-                #[cfg(target_arch = "x86_64")]
-                Isa::Avx512Ifma if h >= 8 && 2 * h <= top => {
-                    // Layers h and 2h in one pass over memory.
-                    // SAFETY: as above.
-                    unsafe { ifma::inverse_radix4(data, h, (w, c), self.inverse.layer(2 * h), q) };
-                    h *= 4;
-                    continue;
-                }
-                #[cfg(target_arch = "x86_64")]
-                Isa::Avx512Ifma if h >= 8 => {
-                    // SAFETY: as above.
-                    unsafe { ifma::inverse_radix2(data, h, (w, c), q) };
-                }
-                _ => {
-                    for block in data.chunks_exact_mut(2 * h) {
+                Isa::Scalar => {}
+                _ if h >= 16 => {
+                    let (outer, inner) = (tw.layer(h), tw.layer(h / 2));
+                    let quarter = h / 2;
+                    for block in chunk.chunks_exact_mut(2 * h) {
                         let (lo, hi) = block.split_at_mut(h);
-                        for j in 0..h {
-                            let t = mul_lazy(hi[j], w[j], c[j], q);
-                            let x = lo[j];
-                            lo[j] = sub_if_ge(x + t, two_q);
-                            hi[j] = sub_if_ge(x + two_q - t, two_q);
-                        }
+                        let (a, b) = lo.split_at_mut(quarter);
+                        let (c, d) = hi.split_at_mut(quarter);
+                        self.dif4(
+                            [a, b, c, d],
+                            part(outer, 0, quarter),
+                            part(outer, quarter, quarter),
+                            inner,
+                        );
                     }
+                    h /= 4;
+                    continue;
                 }
-            }
-            h *= 2;
-        }
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-impl Plan52 {
-    /// The forward transform in f64 lanes (n ≥ 8): values converted once,
-    /// blocked as the integer path, converted back to [0, q) block by block.
-    ///
-    /// # Safety
-    /// The CPU must have AVX2 and FMA; `data` holds n values < 2^52.
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn forward_avx2(&self, data: &mut [u64], float: &FloatTables) {
-        let q = self.q;
-        let block = self.n.min(NTT52_BLOCK_LEN);
-        // SAFETY: for every call, n ≥ 8 and the block are powers of two, so every
-        // slice is a multiple of 8 long and of twice each layer's half-size.
-        unsafe {
-            avx2::to_float(data);
-            avx2_forward_layers(data, &float.forward, self.n / 2, block, q);
-            for chunk in data.chunks_exact_mut(block) {
-                avx2_forward_layers(chunk, &float.forward, block / 2, 1, q);
-                avx2::to_words(chunk, q);
-            }
-        }
-    }
-
-    /// The inverse transform in f64 lanes (n ≥ 8), scaled by n^(−1) when
-    /// `scale`; values < 2^52 in, [0, q) out.
-    ///
-    /// # Safety
-    /// As [`Self::forward_avx2`].
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn inverse_avx2(&self, data: &mut [u64], float: &FloatTables, scale: bool) {
-        let q = self.q;
-        let block = self.n.min(NTT52_BLOCK_LEN);
-        // SAFETY: for every call, as in forward_avx2.
-        unsafe {
-            for chunk in data.chunks_exact_mut(block) {
-                avx2::to_float(chunk);
-                if scale {
-                    avx2::scale(chunk, float.n_inv, q);
+                _ if h == 4 => {
+                    let small = [tw.layer(4), tw.layer(2), tw.layer(1)];
+                    match self.isa {
+                        // SAFETY: as in dif2; the chunk is a multiple of 16.
+                        #[cfg(target_arch = "x86_64")]
+                        Isa::Avx512Ifma => unsafe { ifma::forward_last3(chunk, small, self.q) },
+                        // SAFETY: as above.
+                        #[cfg(target_arch = "x86_64")]
+                        Isa::Avx2Fma => unsafe { avx2::forward_last3(chunk, small, self.q) },
+                        _ => unreachable!("scalar plans take the first arm"),
+                    }
+                    break;
                 }
-                avx2_inverse_layers(chunk, &float.inverse, 1, block / 2, q);
+                _ => {}
             }
-            avx2_inverse_layers(data, &float.inverse, block, self.n / 2, q);
-            avx2::to_words(data, q);
-        }
-    }
-}
-
-/// The forward layers h = `top` … `last` in f64 lanes (see
-/// [`Plan52::forward_layers`]).
-///
-/// # Safety
-/// The CPU must have AVX2 and FMA; `data` holds f64 values (|v| ≤ 2q + 1),
-/// a multiple of 8 and of 2·`top` long.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn avx2_forward_layers(data: &mut [u64], tw: &Twiddles, top: usize, last: usize, q: u64) {
-    let mut h = top;
-    // SAFETY: for every call, the caller's bounds; each kernel's own condition
-    // is in its arm.
-    unsafe {
-        while h >= last && h >= 1 {
-            if h >= 16 && h / 2 >= last {
-                avx2::forward_radix4(data, h, tw.layer(h), tw.layer(h / 2), q);
-                h /= 4;
-                continue;
+            let w = tw.layer(h);
+            for block in chunk.chunks_exact_mut(2 * h) {
+                let (lo, hi) = block.split_at_mut(h);
+                self.dif2(lo, hi, w);
             }
-            if h == 4 && last == 1 {
-                avx2::forward_last3(data, [tw.layer(4), tw.layer(2), tw.layer(1)], q);
-                break;
-            }
-            debug_assert!(h >= 4, "layers of half-size 2 and 1 go with h = 4");
-            avx2::forward_radix2(data, h, tw.layer(h), q);
             h /= 2;
         }
     }
+
+    /// The inverse layers h = 1 … `top` on every 2·`top` words of `chunk`.
+    fn inverse_inner(self, tw: &Twiddles, chunk: &mut [u64], top: usize) {
+        let mut h = 1;
+        while h <= top {
+            match self.isa {
+                Isa::Scalar => {}
+                _ if h == 1 => {
+                    let small = [tw.layer(1), tw.layer(2), tw.layer(4)];
+                    match self.isa {
+                        // SAFETY: as in dif2; the chunk is a multiple of 16.
+                        #[cfg(target_arch = "x86_64")]
+                        Isa::Avx512Ifma => unsafe { ifma::inverse_first3(chunk, small, self.q) },
+                        // SAFETY: as above.
+                        #[cfg(target_arch = "x86_64")]
+                        Isa::Avx2Fma => unsafe { avx2::inverse_first3(chunk, small, self.q) },
+                        _ => unreachable!("scalar plans take the first arm"),
+                    }
+                    h = 8;
+                    continue;
+                }
+                _ if 2 * h <= top => {
+                    let (inner, outer) = (tw.layer(h), tw.layer(2 * h));
+                    for block in chunk.chunks_exact_mut(4 * h) {
+                        let (lo, hi) = block.split_at_mut(2 * h);
+                        let (a, b) = lo.split_at_mut(h);
+                        let (c, d) = hi.split_at_mut(h);
+                        self.dit4([a, b, c, d], inner, part(outer, 0, h), part(outer, h, h));
+                    }
+                    h *= 4;
+                    continue;
+                }
+                _ => {}
+            }
+            let w = tw.layer(h);
+            for block in chunk.chunks_exact_mut(2 * h) {
+                let (lo, hi) = block.split_at_mut(h);
+                self.dit2(lo, hi, w);
+            }
+            h *= 2;
+        }
+    }
+
+    /// The forward layers of half-size ≥ `block` on one strip: `strip[r]`
+    /// is row r's columns from `c0`. Layer h = H·block pairs rows r and
+    /// r + H with the twiddles of positions (r mod 2H)·block + column.
+    fn forward_outer(self, tw: &Twiddles, strip: &mut [&mut [u64]], block: usize, c0: usize) {
+        let (rows, width) = (strip.len(), strip[0].len());
+        let mut big = rows / 2;
+        while big >= 2 {
+            let (outer, inner) = (tw.layer(big * block), tw.layer(big * block / 2));
+            let quarter = big / 2;
+            for base in (0..rows).step_by(2 * big) {
+                for t in 0..quarter {
+                    let (j, jb) = (t * block + c0, (t + quarter) * block + c0);
+                    let Ok([a, b, c, d]) = strip.get_disjoint_mut([
+                        base + t,
+                        base + t + quarter,
+                        base + t + big,
+                        base + t + big + quarter,
+                    ]) else {
+                        unreachable!("four distinct rows of the strip");
+                    };
+                    self.dif4(
+                        [a, b, c, d],
+                        part(outer, j, width),
+                        part(outer, jb, width),
+                        part(inner, j, width),
+                    );
+                }
+            }
+            big /= 4;
+        }
+        if big == 1 {
+            let w = part(tw.layer(block), c0, width);
+            for pair in strip.chunks_exact_mut(2) {
+                let [lo, hi] = pair else { unreachable!("pairs") };
+                self.dif2(lo, hi, w);
+            }
+        }
+    }
+
+    /// The inverse layers of half-size ≥ `block` on one strip (the mirror
+    /// of [`Self::forward_outer`]).
+    fn inverse_outer(self, tw: &Twiddles, strip: &mut [&mut [u64]], block: usize, c0: usize) {
+        let (rows, width) = (strip.len(), strip[0].len());
+        let mut big = 1;
+        while big < rows {
+            if 4 * big <= rows {
+                let (inner, outer) = (tw.layer(big * block), tw.layer(2 * big * block));
+                for base in (0..rows).step_by(4 * big) {
+                    for t in 0..big {
+                        let (j, jb) = (t * block + c0, (t + big) * block + c0);
+                        let Ok([a, b, c, d]) =
+                            strip.get_disjoint_mut([base + t, base + t + big, base + t + 2 * big, base + t + 3 * big])
+                        else {
+                            unreachable!("four distinct rows of the strip");
+                        };
+                        self.dit4(
+                            [a, b, c, d],
+                            part(inner, j, width),
+                            part(outer, j, width),
+                            part(outer, jb, width),
+                        );
+                    }
+                }
+                big *= 4;
+            } else {
+                let w = tw.layer(big * block);
+                for base in (0..rows).step_by(2 * big) {
+                    for t in 0..big {
+                        let Ok([lo, hi]) = strip.get_disjoint_mut([base + t, base + t + big]) else {
+                            unreachable!("two distinct rows of the strip");
+                        };
+                        self.dit2(lo, hi, part(w, t * block + c0, width));
+                    }
+                }
+                big *= 2;
+            }
+        }
+    }
+
+    /// x ← x·n^(−1) for the inverse's scaling (lazy; f64 pairs when `float`).
+    fn scale(self, data: &mut [u64], (w, c): (u64, u64), float: bool) {
+        match self.isa {
+            // SAFETY: as in dif2.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Ifma => unsafe { ifma::scale(data, w, c, self.q, false) },
+            // SAFETY: as in dif2.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2Fma if float => unsafe { avx2::scale(data, (w, c), self.q) },
+            _ => data.iter_mut().for_each(|x| *x = mul_lazy(*x, w, c, self.q)),
+        }
+    }
+
+    /// Words < 2^52 to f64 (the AVX2 path's representation).
+    fn to_float(self, data: &mut [u64]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.isa == Isa::Avx2Fma {
+            // SAFETY: as in dif2.
+            unsafe { avx2::to_float(data) };
+        }
+        let _ = data;
+    }
+
+    /// The end of a transform: f64 back to words in [0, q) when `float`,
+    /// else a reduction to [0, q) when `reduce`.
+    fn finish(self, data: &mut [u64], float: bool, reduce: bool) {
+        #[cfg(target_arch = "x86_64")]
+        if float {
+            // SAFETY: as in dif2 (`float` only with Avx2Fma).
+            unsafe { avx2::to_words(data, self.q) };
+            return;
+        }
+        let _ = float;
+        if reduce {
+            let q = self.q;
+            data.iter_mut().for_each(|x| *x = sub_if_ge(*x, q));
+        }
+    }
 }
 
-/// The inverse layers h = `first` … `top` in f64 lanes (see
-/// [`Plan52::inverse_layers`]).
-///
-/// # Safety
-/// As [`avx2_forward_layers`].
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn avx2_inverse_layers(data: &mut [u64], tw: &Twiddles, first: usize, top: usize, q: u64) {
-    let mut h = first;
-    // SAFETY: for every call, as in avx2_forward_layers.
-    unsafe {
-        while h <= top {
-            if h == 1 && top >= 4 {
-                avx2::inverse_first3(data, [tw.layer(1), tw.layer(2), tw.layer(4)], q);
-                h = 8;
-                continue;
-            }
-            debug_assert!(h >= 4, "layers of half-size 1 and 2 go with h = 4");
-            if h >= 8 && 2 * h <= top {
-                avx2::inverse_radix4(data, h, tw.layer(h), tw.layer(2 * h), q);
-                h *= 4;
-                continue;
-            }
-            avx2::inverse_radix2(data, h, tw.layer(h), q);
-            h *= 2;
+/// The scalar kernels (any CPU): the arithmetic of the vector ones on u128.
+mod scalar {
+    use super::{Tw, mul_lazy, sub_if_ge};
+
+    pub(super) fn dif2(lo: &mut [u64], hi: &mut [u64], (w, c): Tw<'_>, q: u64) {
+        let two_q = 2 * q;
+        for (j, (x, y)) in lo.iter_mut().zip(hi.iter_mut()).enumerate() {
+            let (a, b) = (*x, *y);
+            *x = sub_if_ge(a + b, two_q);
+            *y = mul_lazy(a + two_q - b, w[j], c[j], q);
+        }
+    }
+
+    pub(super) fn dit2(lo: &mut [u64], hi: &mut [u64], (w, c): Tw<'_>, q: u64) {
+        let two_q = 2 * q;
+        for (j, (x, y)) in lo.iter_mut().zip(hi.iter_mut()).enumerate() {
+            let t = mul_lazy(*y, w[j], c[j], q);
+            let a = *x;
+            *x = sub_if_ge(a + t, two_q);
+            *y = sub_if_ge(a + two_q - t, two_q);
         }
     }
 }
@@ -687,124 +909,102 @@ pub(crate) mod avx2 {
         }
     }
 
-    /// Forward layers h and h/2 (h ≥ 16) in one pass, as
-    /// `ifma::forward_radix4`.
+    /// (lo, hi) ← (lo + hi, (lo − hi)·w), lazy, 4 butterflies a step.
     ///
     /// # Safety
-    /// The CPU must have AVX2 and FMA; `outer` holds h entries, `inner` h/2,
-    /// `data` a multiple of 2h.
+    /// The CPU must have AVX2 and FMA; lo, hi and w have the same length, a
+    /// multiple of 4.
+    #[inline]
     #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn forward_radix4(
-        data: &mut [u64],
-        h: usize,
-        outer: (&[u64], &[u64]),
-        inner: (&[u64], &[u64]),
+    pub(super) unsafe fn dif2(lo: &mut [u64], hi: &mut [u64], w: super::Tw<'_>, q: u64) {
+        let l = Lanes::new(q);
+        for j in (0..lo.len()).step_by(4) {
+            // SAFETY: j + 4 ≤ lo.len() = hi.len() = w.0.len() = w.1.len().
+            unsafe {
+                let (x, y) = dif(l, load(lo, j), load(hi, j), load(w.0, j), load(w.1, j));
+                store(lo, j, x);
+                store(hi, j, y);
+            }
+        }
+    }
+
+    /// (lo, hi) ← (lo + hi·w, lo − hi·w), lazy.
+    ///
+    /// # Safety
+    /// As [`dif2`].
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn dit2(lo: &mut [u64], hi: &mut [u64], w: super::Tw<'_>, q: u64) {
+        let l = Lanes::new(q);
+        for j in (0..lo.len()).step_by(4) {
+            // SAFETY: as in dif2.
+            unsafe {
+                let (x, y) = dit(l, load(lo, j), load(hi, j), load(w.0, j), load(w.1, j));
+                store(lo, j, x);
+                store(hi, j, y);
+            }
+        }
+    }
+
+    /// Two forward layers on four quarters: (a, c) and (b, d) with `w_ac`
+    /// and `w_bd`, then (a, b) and (c, d) with `w_in`, in registers.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA; the quarters and twiddles have the same
+    /// length, a multiple of 4.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn dif4(
+        [a, b, c, d]: [&mut [u64]; 4],
+        w_ac: super::Tw<'_>,
+        w_bd: super::Tw<'_>,
+        w_in: super::Tw<'_>,
         q: u64,
     ) {
         let l = Lanes::new(q);
-        let quarter = h / 2;
-        for block in data.chunks_exact_mut(2 * h) {
-            let (lo, hi) = block.split_at_mut(h);
-            let (a, b) = lo.split_at_mut(quarter);
-            let (c, d) = hi.split_at_mut(quarter);
-            for j in (0..quarter).step_by(4) {
-                // SAFETY: j + 4 ≤ h/2, the length of a, b, c, d and inner;
-                // j + h/2 + 4 ≤ h, the length of outer.
-                unsafe {
-                    let (a0, c0) = dif(l, load(a, j), load(c, j), load(outer.0, j), load(outer.1, j));
-                    let (b0, d0) = dif(
-                        l,
-                        load(b, j),
-                        load(d, j),
-                        load(outer.0, j + quarter),
-                        load(outer.1, j + quarter),
-                    );
-                    let (wi, ci) = (load(inner.0, j), load(inner.1, j));
-                    let (a1, b1) = dif(l, a0, b0, wi, ci);
-                    let (c1, d1) = dif(l, c0, d0, wi, ci);
-                    store(a, j, a1);
-                    store(b, j, b1);
-                    store(c, j, c1);
-                    store(d, j, d1);
-                }
+        for j in (0..a.len()).step_by(4) {
+            // SAFETY: j + 4 ≤ the common length.
+            unsafe {
+                let (a0, c0) = dif(l, load(a, j), load(c, j), load(w_ac.0, j), load(w_ac.1, j));
+                let (b0, d0) = dif(l, load(b, j), load(d, j), load(w_bd.0, j), load(w_bd.1, j));
+                let (wi, ci) = (load(w_in.0, j), load(w_in.1, j));
+                let (a1, b1) = dif(l, a0, b0, wi, ci);
+                let (c1, d1) = dif(l, c0, d0, wi, ci);
+                store(a, j, a1);
+                store(b, j, b1);
+                store(c, j, c1);
+                store(d, j, d1);
             }
         }
     }
 
-    /// Inverse layers h and 2h (h ≥ 8) in one pass, as
-    /// `ifma::inverse_radix4`.
+    /// Two inverse layers on four quarters: (a, b) and (c, d) with `w_in`,
+    /// then (a, c) and (b, d) with `w_ac` and `w_bd`, in registers.
     ///
     /// # Safety
-    /// The CPU must have AVX2 and FMA; `inner` holds h entries, `outer` 2h,
-    /// `data` a multiple of 4h.
+    /// As [`dif4`].
+    #[inline]
     #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn inverse_radix4(
-        data: &mut [u64],
-        h: usize,
-        inner: (&[u64], &[u64]),
-        outer: (&[u64], &[u64]),
+    pub(super) unsafe fn dit4(
+        [a, b, c, d]: [&mut [u64]; 4],
+        w_in: super::Tw<'_>,
+        w_ac: super::Tw<'_>,
+        w_bd: super::Tw<'_>,
         q: u64,
     ) {
         let l = Lanes::new(q);
-        for block in data.chunks_exact_mut(4 * h) {
-            let (lo, hi) = block.split_at_mut(2 * h);
-            let (a, b) = lo.split_at_mut(h);
-            let (c, d) = hi.split_at_mut(h);
-            for j in (0..h).step_by(4) {
-                // SAFETY: j + 4 ≤ h, the length of a, b, c, d and inner;
-                // j + h + 4 ≤ 2h, the length of outer.
-                unsafe {
-                    let (wi, ci) = (load(inner.0, j), load(inner.1, j));
-                    let (a0, b0) = dit(l, load(a, j), load(b, j), wi, ci);
-                    let (c0, d0) = dit(l, load(c, j), load(d, j), wi, ci);
-                    let (a1, c1) = dit(l, a0, c0, load(outer.0, j), load(outer.1, j));
-                    let (b1, d1) = dit(l, b0, d0, load(outer.0, j + h), load(outer.1, j + h));
-                    store(a, j, a1);
-                    store(b, j, b1);
-                    store(c, j, c1);
-                    store(d, j, d1);
-                }
-            }
-        }
-    }
-
-    /// One forward layer of half-size h (a multiple of 4).
-    ///
-    /// # Safety
-    /// The CPU must have AVX2 and FMA; `tw` holds h entries, `data` a
-    /// multiple of 2h.
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn forward_radix2(data: &mut [u64], h: usize, tw: (&[u64], &[u64]), q: u64) {
-        let l = Lanes::new(q);
-        for block in data.chunks_exact_mut(2 * h) {
-            let (lo, hi) = block.split_at_mut(h);
-            for j in (0..h).step_by(4) {
-                // SAFETY: j + 4 ≤ h, the length of lo, hi and tw.
-                unsafe {
-                    let (x, y) = dif(l, load(lo, j), load(hi, j), load(tw.0, j), load(tw.1, j));
-                    store(lo, j, x);
-                    store(hi, j, y);
-                }
-            }
-        }
-    }
-
-    /// One inverse layer of half-size h (a multiple of 4).
-    ///
-    /// # Safety
-    /// As [`forward_radix2`].
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn inverse_radix2(data: &mut [u64], h: usize, tw: (&[u64], &[u64]), q: u64) {
-        let l = Lanes::new(q);
-        for block in data.chunks_exact_mut(2 * h) {
-            let (lo, hi) = block.split_at_mut(h);
-            for j in (0..h).step_by(4) {
-                // SAFETY: j + 4 ≤ h, the length of lo, hi and tw.
-                unsafe {
-                    let (x, y) = dit(l, load(lo, j), load(hi, j), load(tw.0, j), load(tw.1, j));
-                    store(lo, j, x);
-                    store(hi, j, y);
-                }
+        for j in (0..a.len()).step_by(4) {
+            // SAFETY: j + 4 ≤ the common length.
+            unsafe {
+                let (wi, ci) = (load(w_in.0, j), load(w_in.1, j));
+                let (a0, b0) = dit(l, load(a, j), load(b, j), wi, ci);
+                let (c0, d0) = dit(l, load(c, j), load(d, j), wi, ci);
+                let (a1, c1) = dit(l, a0, c0, load(w_ac.0, j), load(w_ac.1, j));
+                let (b1, d1) = dit(l, b0, d0, load(w_bd.0, j), load(w_bd.1, j));
+                store(a, j, a1);
+                store(b, j, b1);
+                store(c, j, c1);
+                store(d, j, d1);
             }
         }
     }
@@ -977,127 +1177,102 @@ pub(crate) mod ifma {
         unsafe { _mm512_storeu_si512(p.as_mut_ptr().add(j).cast(), v) }
     }
 
-    /// Forward layers h and h/2 (h ≥ 16) fused: in each block of 2h, the
-    /// quarters a, b, c, d; (a, c) and (b, d) with ω_(2h)^j and ω_(2h)^(j+h/2),
-    /// then (a, b) and (c, d) with ω_h^j.
+    /// (lo, hi) ← (lo + hi, (lo − hi)·w), lazy, 8 butterflies a step.
     ///
     /// # Safety
-    /// The CPU must have AVX-512F and IFMA; `outer` holds h entries, `inner`
-    /// h/2, and `data` a multiple of 2h.
+    /// The CPU must have AVX-512F and IFMA; lo, hi and w have the same length, a
+    /// multiple of 8.
+    #[inline]
     #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) unsafe fn forward_radix4(
-        data: &mut [u64],
-        h: usize,
-        outer: (&[u64], &[u64]),
-        inner: (&[u64], &[u64]),
+    pub(super) unsafe fn dif2(lo: &mut [u64], hi: &mut [u64], w: super::Tw<'_>, q: u64) {
+        let l = Lanes::new(q);
+        for j in (0..lo.len()).step_by(8) {
+            // SAFETY: j + 8 ≤ lo.len() = hi.len() = w.0.len() = w.1.len().
+            unsafe {
+                let (x, y) = dif(l, load(lo, j), load(hi, j), load(w.0, j), load(w.1, j));
+                store(lo, j, x);
+                store(hi, j, y);
+            }
+        }
+    }
+
+    /// (lo, hi) ← (lo + hi·w, lo − hi·w), lazy.
+    ///
+    /// # Safety
+    /// As [`dif2`].
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) unsafe fn dit2(lo: &mut [u64], hi: &mut [u64], w: super::Tw<'_>, q: u64) {
+        let l = Lanes::new(q);
+        for j in (0..lo.len()).step_by(8) {
+            // SAFETY: as in dif2.
+            unsafe {
+                let (x, y) = dit(l, load(lo, j), load(hi, j), load(w.0, j), load(w.1, j));
+                store(lo, j, x);
+                store(hi, j, y);
+            }
+        }
+    }
+
+    /// Two forward layers on four quarters: (a, c) and (b, d) with `w_ac`
+    /// and `w_bd`, then (a, b) and (c, d) with `w_in`, in registers.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F and IFMA; the quarters and twiddles have the same
+    /// length, a multiple of 8.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) unsafe fn dif4(
+        [a, b, c, d]: [&mut [u64]; 4],
+        w_ac: super::Tw<'_>,
+        w_bd: super::Tw<'_>,
+        w_in: super::Tw<'_>,
         q: u64,
     ) {
         let l = Lanes::new(q);
-        let quarter = h / 2;
-        for block in data.chunks_exact_mut(2 * h) {
-            let (lo, hi) = block.split_at_mut(h);
-            let (a, b) = lo.split_at_mut(quarter);
-            let (c, d) = hi.split_at_mut(quarter);
-            for j in (0..quarter).step_by(8) {
-                // SAFETY: j + 8 ≤ h/2, the length of a, b, c, d and inner, and
-                // j + h/2 + 8 ≤ h, the length of outer.
-                unsafe {
-                    let (a0, c0) = dif(l, load(a, j), load(c, j), load(outer.0, j), load(outer.1, j));
-                    let (b0, d0) = dif(
-                        l,
-                        load(b, j),
-                        load(d, j),
-                        load(outer.0, j + quarter),
-                        load(outer.1, j + quarter),
-                    );
-                    let (wi, ci) = (load(inner.0, j), load(inner.1, j));
-                    let (a1, b1) = dif(l, a0, b0, wi, ci);
-                    let (c1, d1) = dif(l, c0, d0, wi, ci);
-                    store(a, j, a1);
-                    store(b, j, b1);
-                    store(c, j, c1);
-                    store(d, j, d1);
-                }
+        for j in (0..a.len()).step_by(8) {
+            // SAFETY: j + 8 ≤ the common length.
+            unsafe {
+                let (a0, c0) = dif(l, load(a, j), load(c, j), load(w_ac.0, j), load(w_ac.1, j));
+                let (b0, d0) = dif(l, load(b, j), load(d, j), load(w_bd.0, j), load(w_bd.1, j));
+                let (wi, ci) = (load(w_in.0, j), load(w_in.1, j));
+                let (a1, b1) = dif(l, a0, b0, wi, ci);
+                let (c1, d1) = dif(l, c0, d0, wi, ci);
+                store(a, j, a1);
+                store(b, j, b1);
+                store(c, j, c1);
+                store(d, j, d1);
             }
         }
     }
 
-    /// Inverse layers h and 2h (h ≥ 8) fused: in each block of 4h, the
-    /// quarters a, b, c, d; (a, b) and (c, d) with the layer-h twiddle j,
-    /// then (a, c) and (b, d) with the layer-2h twiddles j and j + h.
+    /// Two inverse layers on four quarters: (a, b) and (c, d) with `w_in`,
+    /// then (a, c) and (b, d) with `w_ac` and `w_bd`, in registers.
     ///
     /// # Safety
-    /// The CPU must have AVX-512F and IFMA; `inner` holds h entries, `outer`
-    /// 2h, and `data` a multiple of 4h.
+    /// As [`dif4`].
+    #[inline]
     #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) unsafe fn inverse_radix4(
-        data: &mut [u64],
-        h: usize,
-        inner: (&[u64], &[u64]),
-        outer: (&[u64], &[u64]),
+    pub(super) unsafe fn dit4(
+        [a, b, c, d]: [&mut [u64]; 4],
+        w_in: super::Tw<'_>,
+        w_ac: super::Tw<'_>,
+        w_bd: super::Tw<'_>,
         q: u64,
     ) {
         let l = Lanes::new(q);
-        for block in data.chunks_exact_mut(4 * h) {
-            let (lo, hi) = block.split_at_mut(2 * h);
-            let (a, b) = lo.split_at_mut(h);
-            let (c, d) = hi.split_at_mut(h);
-            for j in (0..h).step_by(8) {
-                // SAFETY: j + 8 ≤ h, the length of a, b, c, d and inner, and
-                // j + h + 8 ≤ 2h, the length of outer.
-                unsafe {
-                    let (wi, ci) = (load(inner.0, j), load(inner.1, j));
-                    let (a0, b0) = dit(l, load(a, j), load(b, j), wi, ci);
-                    let (c0, d0) = dit(l, load(c, j), load(d, j), wi, ci);
-                    let (a1, c1) = dit(l, a0, c0, load(outer.0, j), load(outer.1, j));
-                    let (b1, d1) = dit(l, b0, d0, load(outer.0, j + h), load(outer.1, j + h));
-                    store(a, j, a1);
-                    store(b, j, b1);
-                    store(c, j, c1);
-                    store(d, j, d1);
-                }
-            }
-        }
-    }
-
-    /// One forward layer of half-size h (a multiple of 8), eight butterflies
-    /// per step.
-    ///
-    /// # Safety
-    /// The CPU must have AVX-512F and IFMA; `tw` holds h entries and `data` a
-    /// multiple of 2h.
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) unsafe fn forward_radix2(data: &mut [u64], h: usize, tw: (&[u64], &[u64]), q: u64) {
-        let l = Lanes::new(q);
-        for block in data.chunks_exact_mut(2 * h) {
-            let (lo, hi) = block.split_at_mut(h);
-            for j in (0..h).step_by(8) {
-                // SAFETY: j + 8 ≤ h, the length of lo, hi and tw.
-                unsafe {
-                    let (x, y) = dif(l, load(lo, j), load(hi, j), load(tw.0, j), load(tw.1, j));
-                    store(lo, j, x);
-                    store(hi, j, y);
-                }
-            }
-        }
-    }
-
-    /// One inverse layer of half-size h (a multiple of 8).
-    ///
-    /// # Safety
-    /// As [`forward_radix2`].
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) unsafe fn inverse_radix2(data: &mut [u64], h: usize, tw: (&[u64], &[u64]), q: u64) {
-        let l = Lanes::new(q);
-        for block in data.chunks_exact_mut(2 * h) {
-            let (lo, hi) = block.split_at_mut(h);
-            for j in (0..h).step_by(8) {
-                // SAFETY: j + 8 ≤ h, the length of lo, hi and tw.
-                unsafe {
-                    let (x, y) = dit(l, load(lo, j), load(hi, j), load(tw.0, j), load(tw.1, j));
-                    store(lo, j, x);
-                    store(hi, j, y);
-                }
+        for j in (0..a.len()).step_by(8) {
+            // SAFETY: j + 8 ≤ the common length.
+            unsafe {
+                let (wi, ci) = (load(w_in.0, j), load(w_in.1, j));
+                let (a0, b0) = dit(l, load(a, j), load(b, j), wi, ci);
+                let (c0, d0) = dit(l, load(c, j), load(d, j), wi, ci);
+                let (a1, c1) = dit(l, a0, c0, load(w_ac.0, j), load(w_ac.1, j));
+                let (b1, d1) = dit(l, b0, d0, load(w_bd.0, j), load(w_bd.1, j));
+                store(a, j, a1);
+                store(b, j, b1);
+                store(c, j, c1);
+                store(d, j, d1);
             }
         }
     }
