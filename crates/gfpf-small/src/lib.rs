@@ -10,8 +10,10 @@
 //!   (α, β, γ, δ) splitting without reductions in the main loop).
 //! * [`Plan`]: power-of-two NTTs modulo q < 2^62 (radix-4 passes of Harvey's
 //!   lazy butterflies, Shoup twiddles), cyclic and negacyclic convolution.
-//! * [`Plan52`]: power-of-two NTTs modulo q < 2^50 in 52-bit lanes (AVX-512
-//!   IFMA where the CPU has it, chosen at run time), and
+//! * [`Plan52`]: power-of-two NTTs modulo q < 2^50 in vector lanes (AVX-512
+//!   IFMA, else AVX2 + FMA in f64, else scalar, chosen at run time;
+//!   cache-blocked; several threads from [`NTT52_PARALLEL_MIN_LEN`] words
+//!   with the default feature `parallel`), and
 //!   [`BivariateConvolution`] on top of it: products in
 //!   Z_q[x, y]/(x^N − 1, y^K + 1), what products over GF(r^K + 1) need.
 //! * [`RnsBasis`], [`Crt2`], [`Crt3`]: projection of multi-word integers to
@@ -55,6 +57,6 @@ pub use error::SmallError;
 pub use fp::{FP_MAX_MODULUS, FpModulus, SPLIT_CHUNK};
 pub use montgomery::{Montgomery32, Montgomery64};
 pub use ntt::{NTT_MAX_MODULUS, Plan};
-pub use ntt52::{Isa, NTT52_MAX_MODULUS, Plan52};
+pub use ntt52::{Isa, NTT52_BLOCK_LEN, NTT52_MAX_MODULUS, NTT52_PARALLEL_MIN_LEN, NTT52_STRIP_LEN, Plan52};
 pub use primes::root_of_unity;
 pub use shoup::ShoupFactor;
