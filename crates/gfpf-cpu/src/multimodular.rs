@@ -260,11 +260,14 @@ impl<const K: usize> std::fmt::Debug for MultiModular<K> {
     }
 }
 
-/// The least words (K·N per residue array) for which the steps of a
-/// product run on several threads. Measured on 2 cores (t8, n × n, so
-/// K·N = 16n): n = 2^11 took 1.45 ms on 2 threads against 1.23 ms on one,
-/// n = 2^12 1.9 against 2.5 ms.
-pub const MULTIMODULAR_PARALLEL_MIN_WORDS: usize = 1 << 16;
+/// The least words (K·N per residue array, 8 bytes each) for which the
+/// steps of a product run on several threads: 2 MiB, where one prime's
+/// residues no longer fit one core's L2, so that one thread no longer keeps
+/// them in cache from step to step. Measured on 2 cores (EPYC VM, n × n, one
+/// alternating run; 2 threads against 1): t8 n = 2^12 (2^16 words) 0.87x,
+/// 2^13 (2^17) 0.93x, 2^14 (2^18) 1.79–1.83x; p8 2^13 0.92x; t16 2^12
+/// (2^17) 0.93x, 2^13 (2^18) 1.80–1.84x.
+pub const MULTIMODULAR_PARALLEL_MIN_WORDS: usize = 1 << 18;
 
 /// The longest product (la + lb − 1) the primes' roots allow: 2^29.
 pub const MULTIMODULAR_MAX_LEN: usize = 1 << 29;
@@ -408,18 +411,23 @@ impl<const K: usize> MultiModular<K> {
                 // columns, then row by row the forward NTTs, the pointwise
                 // product and the inverse NTT while the row is in cache, then
                 // the inverse column DFTs.
-                self.project_forward_columns(a, conv, block)?;
+                // Both operands' projections and column DFTs in one region.
                 let other = match b {
                     Some(b) => {
                         let other = &mut other[..K * piece.n];
-                        self.project_forward_columns(b, conv, other)?;
+                        self.project_forward_columns(a, Some((b, &mut *other)), conv, block)?;
                         Some(other)
                     }
-                    None => None,
+                    None => {
+                        self.project_forward_columns(a, None, conv, block)?;
+                        None
+                    }
                 };
                 self.rows(conv, block, other)?;
                 let parallel = self.parallel(block.len());
-                for_column_blocks(block, K, piece.n, parallel, |_, rows| conv.inverse_columns(rows))?;
+                for_column_blocks(vec![&mut *block], K, piece.n, parallel, |_, rows| {
+                    conv.inverse_columns(rows)
+                })?;
             }
             if let [first, _] = pieces[..] {
                 let (negacyclic, cyclic) = blocks.split_at_mut(K * first.n);
@@ -503,17 +511,29 @@ impl<const K: usize> MultiModular<K> {
     }
 
     /// The projection of `x` into `data` and the column half of the forward
-    /// transform, a block of columns at a time.
+    /// transform, a block of columns at a time; the same for `y` into its
+    /// buffer in the same blocks (one parallel region for both operands).
     fn project_forward_columns(
         &self,
         x: &[Element<K>],
+        y: Option<(&[Element<K>], &mut [u64])>,
         conv: &BivariateConvolution,
         data: &mut [u64],
     ) -> Result<(), CpuError> {
         let parallel = self.parallel(data.len());
-        for_column_blocks(data, K, conv.row_len(), parallel, |start, rows| {
-            self.project_block(x, conv, start, rows)?;
-            Ok(conv.forward_columns(rows)?)
+        let (y, buffers) = match y {
+            Some((y, other)) => (Some(y), vec![data, other]),
+            None => (None, vec![data]),
+        };
+        for_column_blocks(buffers, K, conv.row_len(), parallel, |start, rows| {
+            let (first, second) = rows.split_at_mut(K);
+            self.project_block(x, conv, start, first)?;
+            conv.forward_columns(first)?;
+            if let Some(y) = y {
+                self.project_block(y, conv, start, second)?;
+                conv.forward_columns(second)?;
+            }
+            Ok(())
         })
     }
 
@@ -619,12 +639,12 @@ fn try_zeroed(len: usize) -> Result<Vec<u64>, CpuError> {
 }
 
 /// Runs `f(first column, rows)` on blocks of columns of the `k` rows of
-/// length `n` in `data` (in parallel or not): each call gets the same
-/// columns of every row. Blocks of at least 512 columns (4 KiB per row, so
+/// length `n` of every buffer (in parallel or not): each call gets the same
+/// columns of every row, the first buffer's k rows first. Blocks of at least 512 columns (4 KiB per row, so
 /// that a block of a K-row element stays in L2 while it is worked on), at
 /// most 16 per thread.
 fn for_column_blocks<E: Send>(
-    data: &mut [u64],
+    buffers: Vec<&mut [u64]>,
     k: usize,
     n: usize,
     parallel: bool,
@@ -632,10 +652,14 @@ fn for_column_blocks<E: Send>(
 ) -> Result<(), E> {
     let threads = if parallel { rayon::current_num_threads() } else { 1 };
     let width = (n / (16 * threads)).max(512).min(n);
-    let mut blocks: Vec<Vec<&mut [u64]>> = (0..n.div_ceil(width)).map(|_| Vec::with_capacity(k)).collect();
-    for row in data.chunks_exact_mut(n) {
-        for (block, part) in blocks.iter_mut().zip(row.chunks_mut(width)) {
-            block.push(part);
+    let mut blocks: Vec<Vec<&mut [u64]>> = (0..n.div_ceil(width))
+        .map(|_| Vec::with_capacity(k * buffers.len()))
+        .collect();
+    for data in buffers {
+        for row in data.chunks_exact_mut(n) {
+            for (block, part) in blocks.iter_mut().zip(row.chunks_mut(width)) {
+                block.push(part);
+            }
         }
     }
     if parallel {
