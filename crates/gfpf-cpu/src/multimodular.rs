@@ -197,7 +197,8 @@ impl Crt {
     /// coefficients, given by their mixed-radix digits (`digits[l][j]`), to
     /// the block's digit sums (wrapping two's complement).
     fn accumulate<const K: usize>(&self, digits: &[&mut [u64]], i: usize, sums: &mut [[u128; K]]) {
-        let position = |t: usize| ((i + t) % K, i + t >= K);
+        // r^K = −1: negated once per wrap (twice is +1).
+        let position = |t: usize| ((i + t) % K, (i + t) / K % 2 == 1);
         for (v, prefix) in digits.iter().zip(&self.prefix) {
             for (t, &e) in prefix.iter().enumerate() {
                 let (at, negative) = position(t);
@@ -672,5 +673,57 @@ fn for_column_blocks<E: Send>(
             .iter_mut()
             .enumerate()
             .try_for_each(|(i, rows)| f(i * width, rows))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gfpf_field::Preset;
+
+    /// The CRT's digit sums rebuild c·r^i mod p for coefficients c up to the
+    /// bound, at every source digit i, also where the constants' digits wrap
+    /// past r^K more than once (K = 2 with a bound that needs M of 4 digits:
+    /// r^(2K) = +1, not −1).
+    #[test]
+    fn crt_digit_sums_rebuild_the_coefficient_at_every_position() {
+        let field = Field::<2>::preset(Preset::T2).unwrap();
+        let r = field.r();
+        for bits in [140u32, 160, 199] {
+            let bound = Integer::from(1) << bits;
+            for isa in Isa::available() {
+                let crt = Crt::new(&bound, r, 2, isa).unwrap().unwrap();
+                let primes = crt.garner.primes().to_vec();
+                let s = primes.len();
+                let mut values: Vec<Integer> = [0i64, 1, -1, 12345, -987654321]
+                    .iter()
+                    .map(|&v| Integer::from(v))
+                    .collect();
+                values.push(bound.clone());
+                values.push(-bound.clone());
+                values.push(Integer::from(&bound - 3u32));
+                values.push(-Integer::from(&bound / 7u32));
+                for i in 0..2 {
+                    for c in &values {
+                        let residues: Vec<Vec<u64>> = primes
+                            .iter()
+                            .map(|&q| vec![Integer::from(c % q).to_i64().unwrap().rem_euclid(q as i64) as u64])
+                            .collect();
+                        let rows: Vec<&[u64]> = residues.iter().map(Vec::as_slice).collect();
+                        let mut scratch = vec![0u64; s];
+                        let mut digits: Vec<&mut [u64]> = scratch.chunks_exact_mut(1).collect();
+                        crt.garner.mixed_radix(&rows, &mut digits, 1).unwrap();
+                        let mut sums = [[0u128; 2]];
+                        sums[0].copy_from_slice(&crt.offsets);
+                        crt.accumulate(&digits, i, &mut sums);
+                        let got = field.to_integer(&field.reduce_narrow_digit_sums(&sums[0]).unwrap());
+                        let scaled = if i == 0 { c.clone() } else { Integer::from(c * r) };
+                        let want = Integer::from(scaled % field.p()) + field.p();
+                        let want = Integer::from(want % field.p());
+                        assert_eq!(got, want, "c = {c}, i = {i}, bound 2^{bits}, {s} primes, {isa:?}");
+                    }
+                }
+            }
+        }
     }
 }
