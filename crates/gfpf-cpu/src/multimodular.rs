@@ -718,8 +718,7 @@ mod tests {
                         crt.accumulate(&digits, i, &mut sums);
                         let got = field.to_integer(&field.reduce_narrow_digit_sums(&sums[0]).unwrap());
                         let scaled = if i == 0 { c.clone() } else { Integer::from(c * r) };
-                        let want = Integer::from(scaled % field.p()) + field.p();
-                        let want = Integer::from(want % field.p());
+                        let want = (scaled % field.p() + field.p()) % field.p();
                         assert_eq!(got, want, "c = {c}, i = {i}, bound 2^{bits}, {s} primes, {isa:?}");
                     }
                 }
