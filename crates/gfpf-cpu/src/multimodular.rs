@@ -17,13 +17,16 @@
 //!
 //! **Truncated lengths.** A product of length L with N' < L ≤ 1.5·N' (N' a
 //! power of two) is not padded to 2N': it is computed modulo x^N' + 1 and
-//! modulo x^(N'/2) − 1 (coprime, x^N' + 1 ≡ 2 modulo the other) and joined
-//! per prime by [`BivariateConvolution::join_with_cyclic`]; operands longer
-//! than a piece are folded into it by the projection. Measured (t8, one
-//! thread, n × n, same run as the padded version): L = 2^m + 1 took
-//! 0.74–0.80x the padded time for m = 12..16 (t8 2^14 + 1: 5.0 against
-//! 6.7 ms), L = 1.5·2^m − 1 0.76–0.80x. Above 1.5·N' the product is padded
-//! (at most 4/3 of the work).
+//! modulo x^M − 1, M the least power of two ≥ L − N' (at least 16; coprime,
+//! as M divides N'), and joined per prime by
+//! [`BivariateConvolution::join_with_cyclic`]; operands longer than a piece
+//! are folded into it by the projection. Measured (t8, one thread, n × n,
+//! one alternating run against the previous split, which always took
+//! M = N'/2): L = 2^m + 1 now costs 1.08–1.17x L = 2^m − 1 (was 1.39–1.45x):
+//! 0.76–0.86x the previous split's time for m = 12..16 (2^16 + 1: 17.0
+//! against 22.3 ms); L = 1.5·2^m − 1 unchanged (M = N'/2 there). The first
+//! split (always N'/2) took 0.74–0.80x the padded time. Above 1.5·N' the
+//! product is padded (at most 4/3 of the work).
 //!
 //! **Layout.** Residues are digit-major (row i = digit i of every
 //! coefficient), which is the layout the transform wants; the projection
@@ -45,14 +48,18 @@
 //! alternating test where three give 1.62–1.92x.
 //!
 //! **Memory.** Per call: the s residue arrays of the product (s·K·W words,
-//! W = N padded, 1.5·N' split) and one for the second operand (K·N or K·N'
+//! W = N padded, N' + M split) and one for the second operand (K·N or K·N'
 //! words), against the inputs' and output's K·(la + lb + L) ≈ 2·K·L words.
 //! For balanced operands that is (s + 1)/2 of it at L = N (2x for s = 3,
-//! 2.5x for s = 4), at most (1.5·s + 1)/(2·(1 + 1/N')) just past a power of
-//! two (2.75x, 3.5x), and at most (2s + 1)/3 at L = 1.5·N' + 1, the worst
-//! padded case (2.33x, 3x). The transform plans of a size hold 4·N words
-//! per prime (6·N for negacyclic rows: the twist tables) and are kept
-//! between calls.
+//! 2.5x for s = 4), about (s + 1)/2 again just past a power of two (M small),
+//! (s + 2/3)/2 at L = 1.5·N' (1.83x, 2.33x), and at most (2s + 1)/3 at L =
+//! 1.5·N' + 1, the worst padded case (2.33x, 3x). Measured (peak RSS growth
+//! of one product after a first call built the plans, minus the output,
+//! against inputs + output): t8 n = 2^18 + 1, 2^19 + 1 and 393 215 2.00x;
+//! t64 n = 2^15 + 1 2.00x (3.00x with the previous split), 2^16 + 1 (s = 4)
+//! 3.00x. NTL and FLINT 3 used 5.4x and 10x at t8 2^16 (same probe). The
+//! transform plans of a size hold 4·N words per prime (6·N for negacyclic
+//! rows: the twist tables) and are kept between calls.
 
 use std::sync::{Arc, OnceLock};
 
@@ -80,6 +87,10 @@ const ROW_SIZES: usize = MULTIMODULAR_MAX_LEN.trailing_zeros() as usize + 1;
 /// vector paths to matter.
 const SPLIT_MIN_LEN: usize = 40;
 
+/// The shortest cyclic piece of a split product (shorter rows would run
+/// scalar code for little saving).
+const SPLIT_MIN_CYCLIC: usize = 16;
+
 /// One part of a product: the product modulo x^n − 1 or x^n + 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Piece {
@@ -89,19 +100,22 @@ struct Piece {
 
 /// How a product of length `len` ≥ 1 is computed: modulo x^N − 1 with N the
 /// next power of two, or, where len ≤ 1.5·N' for the power of two N' < len,
-/// modulo x^N' + 1 and x^(N'/2) − 1 (coprime: x^N' + 1 ≡ 2 modulo the
-/// other), which does 3/4 of the work in 3/4 of the memory.
+/// modulo x^N' + 1 and x^M − 1 with M the least power of two ≥ len − N'
+/// (at least [`SPLIT_MIN_CYCLIC`]): coprime, as M divides N', and together
+/// about len instead of 2N' (the work and memory of a product just past a
+/// power of two are those of N' plus a little).
 fn pieces(len: usize) -> Vec<Piece> {
     let big = len.next_power_of_two();
     if len >= SPLIT_MIN_LEN && len <= big / 2 + big / 4 {
+        let negacyclic = big / 2;
         vec![
             Piece {
                 wrap: RowWrap::Negacyclic,
-                n: big / 2,
+                n: negacyclic,
             },
             Piece {
                 wrap: RowWrap::Cyclic,
-                n: big / 4,
+                n: (len - negacyclic).next_power_of_two().max(SPLIT_MIN_CYCLIC),
             },
         ]
     } else {
@@ -456,17 +470,17 @@ impl<const K: usize> MultiModular<K> {
     /// the negacyclic block holds the product's coefficients j < 2h, the
     /// cyclic block those from 2h on.
     fn combine(&self, conv: &BivariateConvolution, negacyclic: &mut [u64], cyclic: &mut [u64]) -> Result<(), CpuError> {
-        let n = conv.row_len();
+        let (n, m) = (conv.row_len(), cyclic.len() / K);
         let rows = |(c1, c2): (&mut [u64], &mut [u64])| conv.join_with_cyclic(c1, c2);
-        if self.parallel(K * 3 * n / 2) {
+        if self.parallel(negacyclic.len() + cyclic.len()) {
             negacyclic
                 .par_chunks_exact_mut(n)
-                .zip(cyclic.par_chunks_exact_mut(n / 2))
+                .zip(cyclic.par_chunks_exact_mut(m))
                 .try_for_each(rows)?;
         } else {
             negacyclic
                 .chunks_exact_mut(n)
-                .zip(cyclic.chunks_exact_mut(n / 2))
+                .zip(cyclic.chunks_exact_mut(m))
                 .try_for_each(rows)?;
         }
         Ok(())

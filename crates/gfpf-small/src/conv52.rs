@@ -270,30 +270,37 @@ impl BivariateConvolution {
         Ok(())
     }
 
-    /// The polynomial CRT that joins a negacyclic product of length 2h with
-    /// a cyclic one of length h (`self` is the negacyclic convolution, 2h =
-    /// N): from one row of c₁ = c mod x^(2h) + 1 and the same row of c₂ = c
-    /// mod x^h − 1 (values < q), with c = c₁ + (x^(2h) + 1)·g and deg g < h,
-    /// g = (c₂ − (c₁ mod x^h − 1))/2 since x^(2h) + 1 ≡ 2 mod x^h − 1.
-    /// Afterwards `negacyclic` holds c_j for j < 2h and `cyclic` c_(2h+j).
+    /// The polynomial CRT that joins a negacyclic product with a cyclic one
+    /// (`self` is the negacyclic convolution, row length N; the cyclic row
+    /// has a power-of-two length M ≤ N): from one row of c₁ = c mod x^N + 1
+    /// and the same row of c₂ = c mod x^M − 1 (values < q), for a product c
+    /// of length at most N + M: c = c_low + x^N·c_high with deg c_high < M,
+    /// c₁ = c_low − c_high and, as M divides N, c₂ = (c₁ mod x^M − 1) +
+    /// 2·c_high, so c_high = (c₂ − (c₁ mod x^M − 1))/2. Afterwards
+    /// `negacyclic` holds c_j for j < N and `cyclic` c_(N+j).
     pub fn join_with_cyclic(&self, negacyclic: &mut [u64], cyclic: &mut [u64]) -> Result<(), SmallError> {
         if self.wrap() != RowWrap::Negacyclic {
             return Err(SmallError::InvalidBasis(
                 "join_with_cyclic needs the negacyclic convolution",
             ));
         }
-        let h = self.row_len() / 2;
-        self.check(negacyclic.len(), 2 * h)?;
-        self.check(cyclic.len(), h)?;
-        let (low, high) = negacyclic.split_at_mut(h);
+        let n = self.row_len();
+        self.check(negacyclic.len(), n)?;
+        let m = cyclic.len();
+        if !m.is_power_of_two() {
+            return Err(SmallError::LengthNotPowerOfTwo(m));
+        }
+        if m > n {
+            return Err(SmallError::LengthMismatch { expected: n, got: m });
+        }
         #[cfg(target_arch = "x86_64")]
         if self.isa() == Isa::Avx512Ifma {
             // SAFETY: the plan holds Avx512Ifma only where the CPU has it
             // (which implies AVX-512F).
-            unsafe { join_avx512(low, high, cyclic, self.q) };
+            unsafe { join_avx512(negacyclic, cyclic, self.q) };
             return Ok(());
         }
-        join(low, high, cyclic, self.q);
+        join(negacyclic, cyclic, self.q);
         Ok(())
     }
 
@@ -489,17 +496,19 @@ impl BivariateConvolution {
 /// The body of [`BivariateConvolution::join_with_cyclic`] on slices of one
 /// length h (indexed, so that it vectorises).
 #[inline(always)]
-fn join(low: &mut [u64], high: &[u64], g: &mut [u64], q: u64) {
-    let h = g.len();
-    let (low, high) = (&mut low[..h], &high[..h]);
-    for j in 0..h {
-        // All values are below q: t in (0, 3q).
-        let t = g[j] + 2 * q - low[j] - high[j];
-        let t = sub_if_ge(sub_if_ge(t, q), q);
+fn join(c1: &mut [u64], g: &mut [u64], q: u64) {
+    let m = g.len();
+    // g ← c₂ − (c₁ mod x^M − 1), chunk by chunk of c₁ (values < q).
+    for chunk in c1.chunks_exact(m) {
+        for (x, &y) in g.iter_mut().zip(chunk) {
+            *x = sub_if_ge(*x + q - y, q);
+        }
+    }
+    for (x, low) in g.iter_mut().zip(&mut c1[..m]) {
         // t/2 mod q: (t + q)/2 when t is odd.
-        let half = (t + ((t & 1).wrapping_neg() & q)) >> 1;
-        g[j] = half;
-        low[j] = sub_if_ge(low[j] + half, q);
+        let half = (*x + ((*x & 1).wrapping_neg() & q)) >> 1;
+        *x = half;
+        *low = sub_if_ge(*low + half, q);
     }
 }
 
@@ -509,8 +518,8 @@ fn join(low: &mut [u64], high: &[u64], g: &mut [u64], q: u64) {
 /// The CPU must have AVX-512F.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-unsafe fn join_avx512(low: &mut [u64], high: &[u64], g: &mut [u64], q: u64) {
-    join(low, high, g, q)
+unsafe fn join_avx512(c1: &mut [u64], g: &mut [u64], q: u64) {
+    join(c1, g, q)
 }
 
 /// Garner's mixed-radix conversion for up to 8 primes q < 2^50 within a
@@ -756,33 +765,49 @@ mod tests {
     }
 
     #[test]
-    fn joined_halves_give_the_product_on_every_isa() {
+    fn joined_pieces_give_the_product_on_every_isa() {
         let q = FP_PRIMES_50[0];
         for isa in Isa::available() {
-            for h in [1usize, 4, 8, 64] {
-                let n = 2 * h;
+            for (n, m) in [
+                (2usize, 1usize),
+                (8, 4),
+                (16, 8),
+                (128, 64),
+                (128, 16),
+                (64, 1),
+                (32, 32),
+            ] {
                 let conv = BivariateConvolution::try_with_wrap(2, n, q, RowWrap::Negacyclic)
                     .unwrap()
                     .with_isa(isa)
                     .unwrap();
-                let c: Vec<u64> = (0..3 * h as u64)
+                // A product of length n + m with edge values.
+                let c: Vec<u64> = (0..(n + m) as u64)
                     .map(|j| [q - 1, 0, 1][j as usize % 3].max(j * 977 % q))
                     .collect();
                 let mut c1 = vec![0u64; n];
-                let mut c2 = vec![0u64; h];
+                let mut c2 = vec![0u64; m];
                 for (j, &x) in c.iter().enumerate() {
                     let (t, negative) = (j % n, (j / n) % 2 == 1);
                     c1[t] = if negative { (c1[t] + q - x) % q } else { (c1[t] + x) % q };
-                    c2[j % h] = (c2[j % h] + x) % q;
+                    c2[j % m] = (c2[j % m] + x) % q;
                 }
                 conv.join_with_cyclic(&mut c1, &mut c2).unwrap();
-                assert_eq!([c1, c2].concat(), c, "{isa:?} h={h}");
+                assert_eq!([c1, c2].concat(), c, "{isa:?} n={n} m={m}");
             }
         }
         let cyclic = BivariateConvolution::try_new(2, 8, q).unwrap();
         assert!(cyclic.join_with_cyclic(&mut [0; 8], &mut [0; 4]).is_err());
         let negacyclic = BivariateConvolution::try_with_wrap(2, 8, q, RowWrap::Negacyclic).unwrap();
-        assert!(negacyclic.join_with_cyclic(&mut [0; 8], &mut [0; 3]).is_err());
+        assert!(matches!(
+            negacyclic.join_with_cyclic(&mut [0; 8], &mut [0; 3]),
+            Err(SmallError::LengthNotPowerOfTwo(3))
+        ));
+        assert!(matches!(
+            negacyclic.join_with_cyclic(&mut [0; 8], &mut [0; 16]),
+            Err(SmallError::LengthMismatch { expected: 8, got: 16 })
+        ));
+        assert!(negacyclic.join_with_cyclic(&mut [0; 4], &mut [0; 4]).is_err());
     }
 
     #[test]
