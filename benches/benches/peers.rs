@@ -2,7 +2,8 @@
 //! p8 and t16, on one thread and on all threads, same inputs side by side.
 //!
 //! gfpf is timed by criterion (`peers_<preset>/gfpf_{serial,parallel}/n`);
-//! NTL `ZZ_pX` `mul` and FLINT `fmpz_mod_poly_mul` by the C++ harness
+//! NTL `ZZ_pX` `mul` and FLINT `fmpz_mod_poly_mul` right after it, size by
+//! size, by the C++ harness
 //! (`benches/peers/peers.cpp`, see `gfpf_benches::peers`), whose timings go to
 //! `target/peers/<preset>.json`. Every library's product is checked against
 //! gfpf's (a checksum mismatch aborts the run). Without libflint-dev and
@@ -89,6 +90,11 @@ fn compare<const K: usize>(
     // and the serial one's product (already planned) gives the checksum.
     let serial = PolyMul::new(&field).unwrap().with_threading(Threading::Serial);
     let parallel = PolyMul::new(&field).unwrap().with_threading(Threading::Parallel);
+    let min_seconds: f64 = env_or("GFPF_PEERS_MIN_SECONDS", 1.0);
+    let mut peers = Vec::new();
+    // Size by size, gfpf and then the libraries at that size, so that the
+    // contenders at one size are timed within seconds of each other (this VM
+    // drifts by up to 1.6x within minutes).
     for &m in &sizes {
         let n = 1usize << m;
         let (a, b) = inputs(&field, n);
@@ -102,22 +108,15 @@ fn compare<const K: usize>(
         }
         let product = serial.mul(&a, &b, MulAlgorithm::Auto).unwrap();
         gfpf_checksums.push((n, checksum(&field, &product)));
-    }
-    group.finish();
-
-    let min_seconds: f64 = env_or("GFPF_PEERS_MIN_SECONDS", 1.0);
-    let (peers, skipped) = match harness {
-        Ok(h) => {
-            let mut peers = Vec::new();
+        if let Ok(h) = harness {
             for threads in [1, threads_all] {
-                eprintln!("peers: NTL and FLINT, {} on {threads} thread(s)", preset.name());
-                peers.extend(h.run(field.p(), threads, min_seconds, &sizes).unwrap());
+                eprintln!(
+                    "peers: NTL and FLINT, {} n = 2^{m} on {threads} thread(s)",
+                    preset.name()
+                );
+                peers.extend(h.run(field.p(), threads, min_seconds, &[m]).unwrap());
                 if let Some(other) = flint_prefix {
-                    eprintln!(
-                        "peers: FLINT from FLINT_PREFIX, {} on {threads} thread(s)",
-                        preset.name()
-                    );
-                    let timings = other.run(field.p(), threads, min_seconds, &sizes).unwrap();
+                    let timings = other.run(field.p(), threads, min_seconds, &[m]).unwrap();
                     // Its NTL rows repeat the system harness's; keep its FLINT,
                     // labelled with the major version.
                     peers.extend(timings.into_iter().filter(|t| t.library == "FLINT").map(|mut t| {
@@ -126,10 +125,10 @@ fn compare<const K: usize>(
                     }));
                 }
             }
-            (peers, None)
         }
-        Err(reason) => (Vec::new(), Some(reason.clone())),
-    };
+    }
+    group.finish();
+    let skipped = harness.as_ref().err().cloned();
     for t in &peers {
         let ours = &gfpf_checksums.iter().find(|(n, _)| *n == t.n).unwrap().1;
         assert_eq!(
