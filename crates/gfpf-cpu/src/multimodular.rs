@@ -620,7 +620,8 @@ impl<const K: usize> MultiModular<K> {
                 Ok(())
             };
             let part = &mut out[range.clone()];
-            if self.parallel(part.len() * K) {
+            // The same decision as the steps before it (on one prime's residues).
+            if self.parallel(stride) {
                 part.par_chunks_mut(block).enumerate().try_for_each(run)?;
             } else {
                 part.chunks_mut(block).enumerate().try_for_each(run)?;
