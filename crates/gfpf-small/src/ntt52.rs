@@ -555,19 +555,7 @@ impl Kernels {
                     h /= 4;
                     continue;
                 }
-                _ if h == 4 => {
-                    let small = [tw.layer(4), tw.layer(2), tw.layer(1)];
-                    match self.isa {
-                        // SAFETY: as in dif2; the chunk is a multiple of 16.
-                        #[cfg(target_arch = "x86_64")]
-                        Isa::Avx512Ifma => unsafe { ifma::forward_last3(chunk, small, self.q) },
-                        // SAFETY: as above.
-                        #[cfg(target_arch = "x86_64")]
-                        Isa::Avx2Fma => unsafe { avx2::forward_last3(chunk, small, self.q) },
-                        _ => unreachable!("scalar plans take the first arm"),
-                    }
-                    break;
-                }
+                _ if h == 4 && self.forward_last3(tw, chunk) => break,
                 _ => {}
             }
             let w = tw.layer(h);
@@ -579,23 +567,61 @@ impl Kernels {
         }
     }
 
+    /// The forward layers h = 4, 2, 1 in registers, where this ISA has that
+    /// kernel (true), else nothing (false: the caller runs them one by one).
+    fn forward_last3(self, tw: &Twiddles, chunk: &mut [u64]) -> bool {
+        let small = [tw.layer(4), tw.layer(2), tw.layer(1)];
+        match self.isa {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Ifma => {
+                // SAFETY: as in dif2; the chunk is a multiple of 16.
+                unsafe { ifma::forward_last3(chunk, small, self.q) };
+                true
+            }
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2Fma => {
+                // SAFETY: as above.
+                unsafe { avx2::forward_last3(chunk, small, self.q) };
+                true
+            }
+            _ => {
+                let _ = (small, chunk);
+                false
+            }
+        }
+    }
+
+    /// The inverse layers h = 1, 2, 4 in registers, as
+    /// [`Self::forward_last3`].
+    fn inverse_first3(self, tw: &Twiddles, chunk: &mut [u64]) -> bool {
+        let small = [tw.layer(1), tw.layer(2), tw.layer(4)];
+        match self.isa {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Ifma => {
+                // SAFETY: as in dif2; the chunk is a multiple of 16.
+                unsafe { ifma::inverse_first3(chunk, small, self.q) };
+                true
+            }
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2Fma => {
+                // SAFETY: as above.
+                unsafe { avx2::inverse_first3(chunk, small, self.q) };
+                true
+            }
+            _ => {
+                let _ = (small, chunk);
+                false
+            }
+        }
+    }
+
     /// The inverse layers h = 1 … `top` on every 2·`top` words of `chunk`.
     fn inverse_inner(self, tw: &Twiddles, chunk: &mut [u64], top: usize) {
         let mut h = 1;
         while h <= top {
             match self.isa {
                 Isa::Scalar => {}
-                _ if h == 1 => {
-                    let small = [tw.layer(1), tw.layer(2), tw.layer(4)];
-                    match self.isa {
-                        // SAFETY: as in dif2; the chunk is a multiple of 16.
-                        #[cfg(target_arch = "x86_64")]
-                        Isa::Avx512Ifma => unsafe { ifma::inverse_first3(chunk, small, self.q) },
-                        // SAFETY: as above.
-                        #[cfg(target_arch = "x86_64")]
-                        Isa::Avx2Fma => unsafe { avx2::inverse_first3(chunk, small, self.q) },
-                        _ => unreachable!("scalar plans take the first arm"),
-                    }
+                _ if h == 1 && self.inverse_first3(tw, chunk) => {
                     h = 8;
                     continue;
                 }
@@ -702,6 +728,7 @@ impl Kernels {
 
     /// x ← x·n^(−1) for the inverse's scaling (lazy; f64 pairs when `float`).
     fn scale(self, data: &mut [u64], (w, c): (u64, u64), float: bool) {
+        let _ = float;
         match self.isa {
             // SAFETY: as in dif2.
             #[cfg(target_arch = "x86_64")]
