@@ -319,9 +319,15 @@ impl Plan52 {
     }
 
     /// The kernels this plan runs: its instruction set, or scalar code for
-    /// n < 16 (the vector kernels' smallest layers take 16 words).
+    /// n < 16 (the vector kernels' smallest layers take 16 words) and, as a
+    /// guard, for the f64 kernels without their tables (`with_isa` builds
+    /// them).
     fn kernels(&self) -> Kernels {
-        let isa = if self.n >= 16 { self.isa } else { Isa::Scalar };
+        let isa = match self.isa {
+            _ if self.n < 16 => Isa::Scalar,
+            Isa::Avx2Fma if self.float.is_none() => Isa::Scalar,
+            isa => isa,
+        };
         Kernels { isa, q: self.q }
     }
 
@@ -334,10 +340,8 @@ impl Plan52 {
     fn run(&self, data: &mut [u64], direction: Direction, reduce: bool, parallel: bool) -> Result<(), SmallError> {
         self.check(data)?;
         let kernels = self.kernels();
-        let float = match (kernels.isa, &self.float) {
-            (Isa::Avx2Fma, Some(float)) => Some(&**float),
-            _ => None,
-        };
+        // The f64 tables go with the f64 kernels (`kernels` checks they exist).
+        let float = self.float.as_deref().filter(|_| kernels.isa == Isa::Avx2Fma);
         let n = self.n;
         let parallel = parallel && n >= NTT52_PARALLEL_MIN_LEN && several_threads();
         // Threads need several blocks and strips: at least four rows.
@@ -347,12 +351,8 @@ impl Plan52 {
             n.min(NTT52_BLOCK_LEN)
         };
         let rows = n / block;
-        let convert = |part: &mut [u64]| {
-            if float.is_some() {
-                kernels.to_float(part);
-            }
-        };
-        let finish = |part: &mut [u64]| kernels.finish(part, float.is_some(), reduce);
+        let convert = |part: &mut [u64]| kernels.to_float(part);
+        let finish = |part: &mut [u64]| kernels.finish(part, reduce);
         match direction {
             Direction::Forward => {
                 let tw = float.map_or(&self.forward, |f| &f.forward);
@@ -378,7 +378,7 @@ impl Plan52 {
                     convert(chunk);
                     if scale {
                         // Linear: it goes first, while the block is in cache.
-                        kernels.scale(chunk, n_inv, float.is_some());
+                        kernels.scale(chunk, n_inv);
                     }
                     kernels.inverse_inner(tw, chunk, block / 2);
                     if rows == 1 {
@@ -726,16 +726,16 @@ impl Kernels {
         }
     }
 
-    /// x ← x·n^(−1) for the inverse's scaling (lazy; f64 pairs when `float`).
-    fn scale(self, data: &mut [u64], (w, c): (u64, u64), float: bool) {
-        let _ = float;
+    /// x ← x·n^(−1) for the inverse's scaling (lazy; (w, c) are the f64
+    /// pair with [`Isa::Avx2Fma`]).
+    fn scale(self, data: &mut [u64], (w, c): (u64, u64)) {
         match self.isa {
             // SAFETY: as in dif2.
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512Ifma => unsafe { ifma::scale(data, w, c, self.q, false) },
             // SAFETY: as in dif2.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2Fma if float => unsafe { avx2::scale(data, (w, c), self.q) },
+            Isa::Avx2Fma => unsafe { avx2::scale(data, (w, c), self.q) },
             _ => data.iter_mut().for_each(|x| *x = mul_lazy(*x, w, c, self.q)),
         }
     }
@@ -750,16 +750,15 @@ impl Kernels {
         let _ = data;
     }
 
-    /// The end of a transform: f64 back to words in [0, q) when `float`,
-    /// else a reduction to [0, q) when `reduce`.
-    fn finish(self, data: &mut [u64], float: bool, reduce: bool) {
+    /// The end of a transform: f64 back to words in [0, q) with
+    /// [`Isa::Avx2Fma`], else a reduction to [0, q) when `reduce`.
+    fn finish(self, data: &mut [u64], reduce: bool) {
         #[cfg(target_arch = "x86_64")]
-        if float {
-            // SAFETY: as in dif2 (`float` only with Avx2Fma).
+        if self.isa == Isa::Avx2Fma {
+            // SAFETY: as in dif2.
             unsafe { avx2::to_words(data, self.q) };
             return;
         }
-        let _ = float;
         if reduce {
             let q = self.q;
             data.iter_mut().for_each(|x| *x = sub_if_ge(*x, q));
@@ -789,6 +788,116 @@ mod scalar {
             *y = sub_if_ge(a + two_q - t, two_q);
         }
     }
+}
+
+/// The butterfly kernels on slices, `dif2`, `dit2`, `dif4` and `dit4`, for
+/// a module of vector kernels: the same loops for every instruction set,
+/// written once. The module provides `Lanes::new(q)`, `load`, `store` and
+/// the lane butterflies `dif` and `dit` for its vector type; `lanes` is the
+/// number of words per vector.
+#[cfg(target_arch = "x86_64")]
+macro_rules! slice_kernels {
+    (lanes = $lanes:literal, features = $features:literal, cpu = $cpu:literal) => {
+        #[doc = concat!("(lo, hi) ← (lo + hi, (lo − hi)·w), lazy, ", $lanes, " butterflies a step.")]
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU must have ", $cpu, "; lo, hi and w have the same length, a")]
+        #[doc = concat!("multiple of ", $lanes, ".")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn dif2(lo: &mut [u64], hi: &mut [u64], w: super::Tw<'_>, q: u64) {
+            let l = Lanes::new(q);
+            for j in (0..lo.len()).step_by($lanes) {
+                // SAFETY: j + lanes ≤ lo.len() = hi.len() = w.0.len() = w.1.len().
+                unsafe {
+                    let (x, y) = dif(l, load(lo, j), load(hi, j), load(w.0, j), load(w.1, j));
+                    store(lo, j, x);
+                    store(hi, j, y);
+                }
+            }
+        }
+
+        /// (lo, hi) ← (lo + hi·w, lo − hi·w), lazy.
+        ///
+        /// # Safety
+        /// As [`dif2`].
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn dit2(lo: &mut [u64], hi: &mut [u64], w: super::Tw<'_>, q: u64) {
+            let l = Lanes::new(q);
+            for j in (0..lo.len()).step_by($lanes) {
+                // SAFETY: as in dif2.
+                unsafe {
+                    let (x, y) = dit(l, load(lo, j), load(hi, j), load(w.0, j), load(w.1, j));
+                    store(lo, j, x);
+                    store(hi, j, y);
+                }
+            }
+        }
+
+        /// Two forward layers on four quarters: (a, c) and (b, d) with `w_ac`
+        /// and `w_bd`, then (a, b) and (c, d) with `w_in`, in registers.
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU must have ", $cpu, "; the quarters and twiddles have the same")]
+        #[doc = concat!("length, a multiple of ", $lanes, ".")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn dif4(
+            [a, b, c, d]: [&mut [u64]; 4],
+            w_ac: super::Tw<'_>,
+            w_bd: super::Tw<'_>,
+            w_in: super::Tw<'_>,
+            q: u64,
+        ) {
+            let l = Lanes::new(q);
+            for j in (0..a.len()).step_by($lanes) {
+                // SAFETY: j + lanes ≤ the common length.
+                unsafe {
+                    let (a0, c0) = dif(l, load(a, j), load(c, j), load(w_ac.0, j), load(w_ac.1, j));
+                    let (b0, d0) = dif(l, load(b, j), load(d, j), load(w_bd.0, j), load(w_bd.1, j));
+                    let (wi, ci) = (load(w_in.0, j), load(w_in.1, j));
+                    let (a1, b1) = dif(l, a0, b0, wi, ci);
+                    let (c1, d1) = dif(l, c0, d0, wi, ci);
+                    store(a, j, a1);
+                    store(b, j, b1);
+                    store(c, j, c1);
+                    store(d, j, d1);
+                }
+            }
+        }
+
+        /// Two inverse layers on four quarters: (a, b) and (c, d) with `w_in`,
+        /// then (a, c) and (b, d) with `w_ac` and `w_bd`, in registers.
+        ///
+        /// # Safety
+        /// As [`dif4`].
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn dit4(
+            [a, b, c, d]: [&mut [u64]; 4],
+            w_in: super::Tw<'_>,
+            w_ac: super::Tw<'_>,
+            w_bd: super::Tw<'_>,
+            q: u64,
+        ) {
+            let l = Lanes::new(q);
+            for j in (0..a.len()).step_by($lanes) {
+                // SAFETY: j + lanes ≤ the common length.
+                unsafe {
+                    let (wi, ci) = (load(w_in.0, j), load(w_in.1, j));
+                    let (a0, b0) = dit(l, load(a, j), load(b, j), wi, ci);
+                    let (c0, d0) = dit(l, load(c, j), load(d, j), wi, ci);
+                    let (a1, c1) = dit(l, a0, c0, load(w_ac.0, j), load(w_ac.1, j));
+                    let (b1, d1) = dit(l, b0, d0, load(w_bd.0, j), load(w_bd.1, j));
+                    store(a, j, a1);
+                    store(b, j, b1);
+                    store(c, j, c1);
+                    store(d, j, d1);
+                }
+            }
+        }
+    };
 }
 
 /// The f64-lane kernels of [`Isa::Avx2Fma`]: the data hold f64 bit patterns
@@ -936,105 +1045,7 @@ pub(crate) mod avx2 {
         }
     }
 
-    /// (lo, hi) ← (lo + hi, (lo − hi)·w), lazy, 4 butterflies a step.
-    ///
-    /// # Safety
-    /// The CPU must have AVX2 and FMA; lo, hi and w have the same length, a
-    /// multiple of 4.
-    #[inline]
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn dif2(lo: &mut [u64], hi: &mut [u64], w: super::Tw<'_>, q: u64) {
-        let l = Lanes::new(q);
-        for j in (0..lo.len()).step_by(4) {
-            // SAFETY: j + 4 ≤ lo.len() = hi.len() = w.0.len() = w.1.len().
-            unsafe {
-                let (x, y) = dif(l, load(lo, j), load(hi, j), load(w.0, j), load(w.1, j));
-                store(lo, j, x);
-                store(hi, j, y);
-            }
-        }
-    }
-
-    /// (lo, hi) ← (lo + hi·w, lo − hi·w), lazy.
-    ///
-    /// # Safety
-    /// As [`dif2`].
-    #[inline]
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn dit2(lo: &mut [u64], hi: &mut [u64], w: super::Tw<'_>, q: u64) {
-        let l = Lanes::new(q);
-        for j in (0..lo.len()).step_by(4) {
-            // SAFETY: as in dif2.
-            unsafe {
-                let (x, y) = dit(l, load(lo, j), load(hi, j), load(w.0, j), load(w.1, j));
-                store(lo, j, x);
-                store(hi, j, y);
-            }
-        }
-    }
-
-    /// Two forward layers on four quarters: (a, c) and (b, d) with `w_ac`
-    /// and `w_bd`, then (a, b) and (c, d) with `w_in`, in registers.
-    ///
-    /// # Safety
-    /// The CPU must have AVX2 and FMA; the quarters and twiddles have the same
-    /// length, a multiple of 4.
-    #[inline]
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn dif4(
-        [a, b, c, d]: [&mut [u64]; 4],
-        w_ac: super::Tw<'_>,
-        w_bd: super::Tw<'_>,
-        w_in: super::Tw<'_>,
-        q: u64,
-    ) {
-        let l = Lanes::new(q);
-        for j in (0..a.len()).step_by(4) {
-            // SAFETY: j + 4 ≤ the common length.
-            unsafe {
-                let (a0, c0) = dif(l, load(a, j), load(c, j), load(w_ac.0, j), load(w_ac.1, j));
-                let (b0, d0) = dif(l, load(b, j), load(d, j), load(w_bd.0, j), load(w_bd.1, j));
-                let (wi, ci) = (load(w_in.0, j), load(w_in.1, j));
-                let (a1, b1) = dif(l, a0, b0, wi, ci);
-                let (c1, d1) = dif(l, c0, d0, wi, ci);
-                store(a, j, a1);
-                store(b, j, b1);
-                store(c, j, c1);
-                store(d, j, d1);
-            }
-        }
-    }
-
-    /// Two inverse layers on four quarters: (a, b) and (c, d) with `w_in`,
-    /// then (a, c) and (b, d) with `w_ac` and `w_bd`, in registers.
-    ///
-    /// # Safety
-    /// As [`dif4`].
-    #[inline]
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn dit4(
-        [a, b, c, d]: [&mut [u64]; 4],
-        w_in: super::Tw<'_>,
-        w_ac: super::Tw<'_>,
-        w_bd: super::Tw<'_>,
-        q: u64,
-    ) {
-        let l = Lanes::new(q);
-        for j in (0..a.len()).step_by(4) {
-            // SAFETY: j + 4 ≤ the common length.
-            unsafe {
-                let (wi, ci) = (load(w_in.0, j), load(w_in.1, j));
-                let (a0, b0) = dit(l, load(a, j), load(b, j), wi, ci);
-                let (c0, d0) = dit(l, load(c, j), load(d, j), wi, ci);
-                let (a1, c1) = dit(l, a0, c0, load(w_ac.0, j), load(w_ac.1, j));
-                let (b1, d1) = dit(l, b0, d0, load(w_bd.0, j), load(w_bd.1, j));
-                store(a, j, a1);
-                store(b, j, b1);
-                store(c, j, c1);
-                store(d, j, d1);
-            }
-        }
-    }
+    slice_kernels!(lanes = 4, features = "avx2,fma", cpu = "AVX2 and FMA");
 
     /// The twiddles of the three smallest layers in the lanes' order: h = 4
     /// as it is, h = 2 for the lanes [e0, e1, e4, e5], h = 1 broadcast.
@@ -1204,105 +1215,7 @@ pub(crate) mod ifma {
         unsafe { _mm512_storeu_si512(p.as_mut_ptr().add(j).cast(), v) }
     }
 
-    /// (lo, hi) ← (lo + hi, (lo − hi)·w), lazy, 8 butterflies a step.
-    ///
-    /// # Safety
-    /// The CPU must have AVX-512F and IFMA; lo, hi and w have the same length, a
-    /// multiple of 8.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) unsafe fn dif2(lo: &mut [u64], hi: &mut [u64], w: super::Tw<'_>, q: u64) {
-        let l = Lanes::new(q);
-        for j in (0..lo.len()).step_by(8) {
-            // SAFETY: j + 8 ≤ lo.len() = hi.len() = w.0.len() = w.1.len().
-            unsafe {
-                let (x, y) = dif(l, load(lo, j), load(hi, j), load(w.0, j), load(w.1, j));
-                store(lo, j, x);
-                store(hi, j, y);
-            }
-        }
-    }
-
-    /// (lo, hi) ← (lo + hi·w, lo − hi·w), lazy.
-    ///
-    /// # Safety
-    /// As [`dif2`].
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) unsafe fn dit2(lo: &mut [u64], hi: &mut [u64], w: super::Tw<'_>, q: u64) {
-        let l = Lanes::new(q);
-        for j in (0..lo.len()).step_by(8) {
-            // SAFETY: as in dif2.
-            unsafe {
-                let (x, y) = dit(l, load(lo, j), load(hi, j), load(w.0, j), load(w.1, j));
-                store(lo, j, x);
-                store(hi, j, y);
-            }
-        }
-    }
-
-    /// Two forward layers on four quarters: (a, c) and (b, d) with `w_ac`
-    /// and `w_bd`, then (a, b) and (c, d) with `w_in`, in registers.
-    ///
-    /// # Safety
-    /// The CPU must have AVX-512F and IFMA; the quarters and twiddles have the same
-    /// length, a multiple of 8.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) unsafe fn dif4(
-        [a, b, c, d]: [&mut [u64]; 4],
-        w_ac: super::Tw<'_>,
-        w_bd: super::Tw<'_>,
-        w_in: super::Tw<'_>,
-        q: u64,
-    ) {
-        let l = Lanes::new(q);
-        for j in (0..a.len()).step_by(8) {
-            // SAFETY: j + 8 ≤ the common length.
-            unsafe {
-                let (a0, c0) = dif(l, load(a, j), load(c, j), load(w_ac.0, j), load(w_ac.1, j));
-                let (b0, d0) = dif(l, load(b, j), load(d, j), load(w_bd.0, j), load(w_bd.1, j));
-                let (wi, ci) = (load(w_in.0, j), load(w_in.1, j));
-                let (a1, b1) = dif(l, a0, b0, wi, ci);
-                let (c1, d1) = dif(l, c0, d0, wi, ci);
-                store(a, j, a1);
-                store(b, j, b1);
-                store(c, j, c1);
-                store(d, j, d1);
-            }
-        }
-    }
-
-    /// Two inverse layers on four quarters: (a, b) and (c, d) with `w_in`,
-    /// then (a, c) and (b, d) with `w_ac` and `w_bd`, in registers.
-    ///
-    /// # Safety
-    /// As [`dif4`].
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) unsafe fn dit4(
-        [a, b, c, d]: [&mut [u64]; 4],
-        w_in: super::Tw<'_>,
-        w_ac: super::Tw<'_>,
-        w_bd: super::Tw<'_>,
-        q: u64,
-    ) {
-        let l = Lanes::new(q);
-        for j in (0..a.len()).step_by(8) {
-            // SAFETY: j + 8 ≤ the common length.
-            unsafe {
-                let (wi, ci) = (load(w_in.0, j), load(w_in.1, j));
-                let (a0, b0) = dit(l, load(a, j), load(b, j), wi, ci);
-                let (c0, d0) = dit(l, load(c, j), load(d, j), wi, ci);
-                let (a1, c1) = dit(l, a0, c0, load(w_ac.0, j), load(w_ac.1, j));
-                let (b1, d1) = dit(l, b0, d0, load(w_bd.0, j), load(w_bd.1, j));
-                store(a, j, a1);
-                store(b, j, b1);
-                store(c, j, c1);
-                store(d, j, d1);
-            }
-        }
-    }
+    slice_kernels!(lanes = 8, features = "avx512f,avx512ifma", cpu = "AVX-512F and IFMA");
 
     /// The positions, among 16 consecutive elements, of the first inputs
     /// ("lo") of the butterflies of half-size h ∈ {1, 2, 4}, in order; the
