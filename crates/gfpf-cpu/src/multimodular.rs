@@ -82,9 +82,9 @@ const CRT_BLOCK_WORDS: usize = 512;
 /// log2 of the longest row a convolution may have, plus one.
 const ROW_SIZES: usize = MULTIMODULAR_MAX_LEN.trailing_zeros() as usize + 1;
 
-/// The shortest product computed as two pieces (negacyclic N plus cyclic
-/// N/2) rather than padded to 2N: below it the rows are too short for the
-/// vector paths to matter.
+/// The shortest product computed as two pieces (negacyclic N' plus a
+/// short cyclic one, see [`pieces`]) rather than padded to 2N': below it the
+/// rows are too short for the vector paths to matter.
 const SPLIT_MIN_LEN: usize = 40;
 
 /// The shortest cyclic piece of a split product (shorter rows would run
@@ -422,11 +422,10 @@ impl<const K: usize> MultiModular<K> {
                 let (block, tail) = rest.split_at_mut(K * piece.n);
                 rest = tail;
                 // Three steps, each one pass (and one parallel region) over
-                // the data: projection and column DFTs block by block of
-                // columns, then row by row the forward NTTs, the pointwise
-                // product and the inverse NTT while the row is in cache, then
-                // the inverse column DFTs.
-                // Both operands' projections and column DFTs in one region.
+                // the data: both operands' projections and column DFTs block
+                // by block of columns, then row by row the forward NTTs, the
+                // pointwise product and the inverse NTT while the row is in
+                // cache, then the inverse column DFTs.
                 let other = match b {
                     Some(b) => {
                         let other = &mut other[..K * piece.n];
@@ -467,8 +466,8 @@ impl<const K: usize> MultiModular<K> {
 
     /// The polynomial CRT of a split product (see
     /// [`BivariateConvolution::join_with_cyclic`]), row by row: afterwards
-    /// the negacyclic block holds the product's coefficients j < 2h, the
-    /// cyclic block those from 2h on.
+    /// the negacyclic block (rows of N') holds the product's coefficients
+    /// j < N', the cyclic block (rows of M) those from N' on.
     fn combine(&self, conv: &BivariateConvolution, negacyclic: &mut [u64], cyclic: &mut [u64]) -> Result<(), CpuError> {
         let (n, m) = (conv.row_len(), cyclic.len() / K);
         let rows = |(c1, c2): (&mut [u64], &mut [u64])| conv.join_with_cyclic(c1, c2);
@@ -656,9 +655,9 @@ fn try_zeroed(len: usize) -> Result<Vec<u64>, CpuError> {
 
 /// Runs `f(first column, rows)` on blocks of columns of the `k` rows of
 /// length `n` of every buffer (in parallel or not): each call gets the same
-/// columns of every row, the first buffer's k rows first. Blocks of at least 512 columns (4 KiB per row, so
-/// that a block of a K-row element stays in L2 while it is worked on), at
-/// most 16 per thread.
+/// columns of every row, the first buffer's k rows first. Blocks of at
+/// least 512 columns (4 KiB per row, so that a block of a K-row element
+/// stays in L2 while it is worked on), at most 16 per thread.
 fn for_column_blocks<E: Send>(
     buffers: Vec<&mut [u64]>,
     k: usize,

@@ -19,9 +19,10 @@
 //! **Negacyclic rows** ([`RowWrap::Negacyclic`], x^N = −1) twist entry j of
 //! every row by φ^j (φ of order 2N) before the row NTT and by φ^(−j) after
 //! the inverse, each in the pass that reads the row anyway: a(φx)·b(φx) mod
-//! x^N − 1 is (a·b mod x^N + 1)(φx). With a cyclic product of half the
-//! length, it gives products of any length up to 1.5·N (x^N + 1 and
-//! x^(N/2) − 1 are coprime) without padding to 2N.
+//! x^N − 1 is (a·b mod x^N + 1)(φx). With a cyclic product of a
+//! power-of-two length M ≤ N (x^N + 1 and x^M − 1 are coprime), it gives
+//! products of any length up to N + M without padding to 2N
+//! ([`BivariateConvolution::join_with_cyclic`]).
 //!
 //! The steps are public separately ([`BivariateConvolution::forward_columns`]
 //! on any range of columns, [`BivariateConvolution::forward_row`] on any
@@ -493,8 +494,9 @@ impl BivariateConvolution {
     }
 }
 
-/// The body of [`BivariateConvolution::join_with_cyclic`] on slices of one
-/// length h (indexed, so that it vectorises).
+/// The body of [`BivariateConvolution::join_with_cyclic`]: c₁ (length N)
+/// and g = c₂ (length M, a power of two dividing N) in place, in plain loops
+/// that vectorise.
 #[inline(always)]
 fn join(c1: &mut [u64], g: &mut [u64], q: u64) {
     let m = g.len();
