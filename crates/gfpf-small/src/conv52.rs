@@ -97,6 +97,8 @@ pub struct BivariateConvolution {
     untwist: Vec<Factor>,
     /// −q^(−1) mod 2^52.
     q_neg_inv: u64,
+    /// 2^(−52) mod q: the Montgomery factor of the AVX2 pointwise product.
+    r_inv: u64,
 }
 
 impl BivariateConvolution {
@@ -168,6 +170,7 @@ impl BivariateConvolution {
             columns_inverse: layers(inv_mod(omega, q)),
             untwist,
             q_neg_inv: inv.wrapping_neg() & MASK52,
+            r_inv: two52_inv,
         })
     }
 
@@ -243,16 +246,24 @@ impl BivariateConvolution {
             });
         }
         let q = self.q;
-        let split = if k.is_multiple_of(8) {
-            self.isa().vector_len(count)
+        let isa = self.isa();
+        // Blocks of lanes × lanes words (8 with IFMA, 4 with AVX2).
+        let split = if k.is_multiple_of(isa.vector_len(8).max(1)) {
+            isa.vector_len(count)
         } else {
             0
         };
         #[cfg(target_arch = "x86_64")]
         if split > 0 {
-            // SAFETY: as in `mul_spectra`; k and split are multiples of 8, the
-            // lengths were checked above.
-            unsafe { crate::ntt52::ifma::project_words(&words[..split * k], k, rows, split, q, how) };
+            let words = &words[..split * k];
+            match isa {
+                // SAFETY: as in `montgomery`; k and split are multiples of
+                // 8, the lengths were checked above.
+                Isa::Avx512Ifma => unsafe { crate::ntt52::ifma::project_words(words, k, rows, split, q, how) },
+                // SAFETY: as above with 4.
+                Isa::Avx2Fma => unsafe { crate::ntt52::avx2::project_words(words, k, rows, split, q, how) },
+                Isa::Scalar => unreachable!("no vector part in scalar code"),
+            }
         }
         let mu = ((1u128 << 64) / q as u128) as u64;
         for (j, group) in words.chunks_exact(k).enumerate().skip(split) {
@@ -294,14 +305,16 @@ impl BivariateConvolution {
         if m > n {
             return Err(SmallError::LengthMismatch { expected: n, got: m });
         }
-        #[cfg(target_arch = "x86_64")]
-        if self.isa() == Isa::Avx512Ifma {
+        match self.isa() {
             // SAFETY: the plan holds Avx512Ifma only where the CPU has it
             // (which implies AVX-512F).
-            unsafe { join_avx512(negacyclic, cyclic, self.q) };
-            return Ok(());
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Ifma => unsafe { join_avx512(negacyclic, cyclic, self.q) },
+            // SAFETY: the plan holds Avx2Fma only where the CPU has AVX2.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2Fma => unsafe { join_avx2(negacyclic, cyclic, self.q) },
+            _ => join(negacyclic, cyclic, self.q),
         }
-        join(negacyclic, cyclic, self.q);
         Ok(())
     }
 
@@ -420,9 +433,15 @@ impl BivariateConvolution {
         let split = self.isa().vector_len(a.len());
         #[cfg(target_arch = "x86_64")]
         if split > 0 {
-            // SAFETY: the plan holds Avx512Ifma only where the CPU has it;
-            // both slices have at least `split` elements, a multiple of 8.
-            unsafe { crate::ntt52::ifma::mul_montgomery(&mut a[..split], b.map(|b| &b[..split]), q, q_neg_inv) };
+            let (a, b) = (&mut a[..split], b.map(|b| &b[..split]));
+            match self.isa() {
+                // SAFETY: the plan holds an ISA only where the CPU has it;
+                // both slices have `split` elements, a multiple of the lanes.
+                Isa::Avx512Ifma => unsafe { crate::ntt52::ifma::mul_montgomery(a, b, q, q_neg_inv) },
+                // SAFETY: as above.
+                Isa::Avx2Fma => unsafe { crate::ntt52::avx2::mul_pointwise(a, b, self.r_inv, q) },
+                Isa::Scalar => unreachable!("no vector part in scalar code"),
+            }
         }
         for (j, x) in a.iter_mut().enumerate().skip(split) {
             let y = b.map_or(*x, |b| b[j]);
@@ -439,8 +458,14 @@ impl BivariateConvolution {
         let split = self.isa().vector_len(x.len());
         #[cfg(target_arch = "x86_64")]
         if split > 0 {
-            // SAFETY: as in `mul_spectra`.
-            unsafe { crate::ntt52::ifma::scale(&mut x[..split], f.value, f.companion, q, full) };
+            let x = &mut x[..split];
+            match self.isa() {
+                // SAFETY: as in `montgomery`.
+                Isa::Avx512Ifma => unsafe { crate::ntt52::ifma::scale(x, f.value, f.companion, q, full) },
+                // SAFETY: as in `montgomery`.
+                Isa::Avx2Fma => unsafe { crate::ntt52::avx2::scale_words(x, f.value, q, full) },
+                Isa::Scalar => unreachable!("no vector part in scalar code"),
+            }
         }
         for v in &mut x[split..] {
             let t = mul_lazy(*v, f.value, f.companion, q);
@@ -454,8 +479,14 @@ impl BivariateConvolution {
         let split = self.isa().vector_len(x.len());
         #[cfg(target_arch = "x86_64")]
         if split > 0 {
-            // SAFETY: as in `mul_spectra`; the tables have N ≥ x.len() entries.
-            unsafe { crate::ntt52::ifma::mul_table(&mut x[..split], w, c, q) };
+            let x = &mut x[..split];
+            match self.isa() {
+                // SAFETY: as in `montgomery`; the tables have N ≥ x.len() entries.
+                Isa::Avx512Ifma => unsafe { crate::ntt52::ifma::mul_table(x, w, c, q) },
+                // SAFETY: as above.
+                Isa::Avx2Fma => unsafe { crate::ntt52::avx2::mul_table(x, w, q) },
+                Isa::Scalar => unreachable!("no vector part in scalar code"),
+            }
         }
         for ((v, &w), &c) in x.iter_mut().zip(w).zip(c).skip(split) {
             *v = mul_lazy(*v, w, c, q);
@@ -467,8 +498,14 @@ impl BivariateConvolution {
         let split = self.isa().vector_len(x.len());
         #[cfg(target_arch = "x86_64")]
         if split > 0 {
-            // SAFETY: as in `mul_spectra`.
-            unsafe { crate::ntt52::ifma::rows_dif(&mut x[..split], &mut y[..split], f.value, f.companion, q) };
+            let (x, y) = (&mut x[..split], &mut y[..split]);
+            match self.isa() {
+                // SAFETY: as in `montgomery`.
+                Isa::Avx512Ifma => unsafe { crate::ntt52::ifma::rows_dif(x, y, f.value, f.companion, q) },
+                // SAFETY: as in `montgomery`.
+                Isa::Avx2Fma => unsafe { crate::ntt52::avx2::rows_dif(x, y, f.value, q) },
+                Isa::Scalar => unreachable!("no vector part in scalar code"),
+            }
         }
         for (a, b) in x[split..].iter_mut().zip(&mut y[split..]) {
             let (u, v) = (*a, *b);
@@ -482,8 +519,14 @@ impl BivariateConvolution {
         let split = self.isa().vector_len(x.len());
         #[cfg(target_arch = "x86_64")]
         if split > 0 {
-            // SAFETY: as in `mul_spectra`.
-            unsafe { crate::ntt52::ifma::rows_dit(&mut x[..split], &mut y[..split], f.value, f.companion, q) };
+            let (x, y) = (&mut x[..split], &mut y[..split]);
+            match self.isa() {
+                // SAFETY: as in `montgomery`.
+                Isa::Avx512Ifma => unsafe { crate::ntt52::ifma::rows_dit(x, y, f.value, f.companion, q) },
+                // SAFETY: as in `montgomery`.
+                Isa::Avx2Fma => unsafe { crate::ntt52::avx2::rows_dit(x, y, f.value, q) },
+                Isa::Scalar => unreachable!("no vector part in scalar code"),
+            }
         }
         for (a, b) in x[split..].iter_mut().zip(&mut y[split..]) {
             let t = mul_lazy(*b, f.value, f.companion, q);
@@ -512,6 +555,16 @@ fn join(c1: &mut [u64], g: &mut [u64], q: u64) {
         *x = half;
         *low = sub_if_ge(*low + half, q);
     }
+}
+
+/// [`join`] compiled for AVX2.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn join_avx2(c1: &mut [u64], g: &mut [u64], q: u64) {
+    join(c1, g, q)
 }
 
 /// [`join`] compiled for AVX-512 (unsigned 64-bit minimum in lanes).
@@ -624,9 +677,15 @@ impl Garner52 {
         let split = self.isa.vector_len(len);
         #[cfg(target_arch = "x86_64")]
         if split > 0 {
-            // SAFETY: Avx512Ifma is only held where the CPU has it; the slices
-            // were checked above; `inverse[l]` has l entries.
-            unsafe { crate::ntt52::ifma::mixed_radix(residues, digits, &self.primes, &self.inverse, split) };
+            let (primes, inverse) = (&self.primes, &self.inverse);
+            match self.isa {
+                // SAFETY: an ISA is only held where the CPU has it; the
+                // slices were checked above; `inverse[l]` has l entries.
+                Isa::Avx512Ifma => unsafe { crate::ntt52::ifma::mixed_radix(residues, digits, primes, inverse, split) },
+                // SAFETY: as above.
+                Isa::Avx2Fma => unsafe { crate::ntt52::avx2::mixed_radix(residues, digits, primes, inverse, split) },
+                Isa::Scalar => unreachable!("no vector part in scalar code"),
+            }
         }
         let mut v = [0u64; GARNER52_MAX_PRIMES];
         for j in split..len {
@@ -715,6 +774,34 @@ mod tests {
                 conv.mul_spectra(&mut a, &b).unwrap();
                 conv.inverse(&mut a).unwrap();
                 assert_eq!(a, expected, "k={k} n={n} {isa:?} {wrap:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn pointwise_products_of_extreme_spectra_on_every_isa() {
+        // Spectra may hold any value below 2q; the product is a·b·2^(−52).
+        for q in [FP_PRIMES_50[0], 7681] {
+            let edges = [0, 1, 2, q - 1, q, q + 1, 2 * q - 2, 2 * q - 1];
+            let a: Vec<u64> = edges.iter().flat_map(|&x| edges.map(|_| x)).collect();
+            let b: Vec<u64> = edges.iter().flat_map(|_| edges).collect();
+            let r_inv = inv_mod(((1u128 << 52) % q as u128) as u64, q) as u128;
+            for isa in Isa::available() {
+                let conv = BivariateConvolution::try_new(2, 8, q).unwrap().with_isa(isa).unwrap();
+                for square in [false, true] {
+                    let mut c = a.clone();
+                    if square {
+                        conv.square_spectra(&mut c).unwrap();
+                    } else {
+                        conv.mul_spectra(&mut c, &b).unwrap();
+                    }
+                    for (j, &got) in c.iter().enumerate() {
+                        let y = if square { a[j] } else { b[j] };
+                        let want = a[j] as u128 * y as u128 % q as u128 * r_inv % q as u128;
+                        assert!(got < 2 * q, "{isa:?} q={q} {} · {y}: {got} ≥ 2q", a[j]);
+                        assert_eq!(got as u128 % q as u128, want, "{isa:?} q={q} {} · {y}", a[j]);
+                    }
+                }
             }
         }
     }

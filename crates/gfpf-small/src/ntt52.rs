@@ -133,7 +133,11 @@ impl Isa {
     /// (whole groups of eight lanes with IFMA, none in scalar code); the
     /// scalar loop does the rest.
     pub(crate) fn vector_len(self, len: usize) -> usize {
-        if self == Isa::Avx512Ifma { len / 8 * 8 } else { 0 }
+        match self {
+            Isa::Avx512Ifma => len / 8 * 8,
+            Isa::Avx2Fma => len / 4 * 4,
+            Isa::Scalar => 0,
+        }
     }
 
     /// Every instruction set this CPU can run (the tests run each).
@@ -1123,6 +1127,298 @@ pub(crate) mod avx2 {
                 let (v0, v1) = dit(l, v0, v1, w4, c4);
                 store(chunk, 0, v0);
                 store(chunk, 4, v1);
+            }
+        }
+    }
+
+    // The convolution's passes over whole rows (conv52), on words < 2^52 in
+    // and out: each vector is converted to f64 on load and back on store,
+    // so the passes keep the word contracts of the IFMA and scalar code.
+
+    /// Four words < 2^52 at `p + j` as f64.
+    ///
+    /// # Safety
+    /// `j + 4 ≤ p.len()`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn load_words(p: &[u64], j: usize) -> __m256d {
+        debug_assert!(j + 4 <= p.len());
+        let magic = _mm256_set1_pd(TWO_52);
+        // SAFETY: the caller keeps j + 4 ≤ p.len().
+        let bits = unsafe { _mm256_loadu_si256(p.as_ptr().add(j).cast()) };
+        _mm256_sub_pd(_mm256_or_pd(_mm256_castsi256_pd(bits), magic), magic)
+    }
+
+    /// Stores four f64 holding integers in [0, 2^52) as words at `p + j`.
+    ///
+    /// # Safety
+    /// As [`load_words`].
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn store_words(p: &mut [u64], j: usize, v: __m256d) {
+        debug_assert!(j + 4 <= p.len());
+        let magic = _mm256_set1_pd(TWO_52);
+        let bits = _mm256_xor_pd(_mm256_add_pd(v, magic), magic);
+        // SAFETY: the caller keeps j + 4 ≤ p.len().
+        unsafe { _mm256_storeu_si256(p.as_mut_ptr().add(j).cast(), _mm256_castpd_si256(bits)) }
+    }
+
+    /// v + m where v < 0: [−m, m) to [0, m).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn add_if_negative(v: __m256d, m: __m256d) -> __m256d {
+        let negative = _mm256_cmp_pd::<_CMP_LT_OQ>(v, _mm256_setzero_pd());
+        _mm256_add_pd(v, _mm256_and_pd(negative, m))
+    }
+
+    /// v − m where v ≥ m: [0, 2m) to [0, m).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn sub_if_ge(v: __m256d, m: __m256d) -> __m256d {
+        let ge = _mm256_cmp_pd::<_CMP_GE_OQ>(v, m);
+        _mm256_sub_pd(v, _mm256_and_pd(ge, m))
+    }
+
+    /// |v| < 2^52 to [0, q): x − round(x/q)·q lies in [−q/2 − 1, q/2 + 1].
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn reduce_full(l: Lanes, v: __m256d) -> __m256d {
+        add_if_negative(reduce(l, v), l.q)
+    }
+
+    /// x·y mod q in [−1.5q − 2^48, 1.5q + 2^48] for 0 ≤ x, y < 2q (both
+    /// operands variable, x·y < 2^102): the quotient k is estimated from the
+    /// rounded product h (off by less than one), h − k·q is exact by FMA
+    /// (an integer below 2^52), and ℓ = x·y − h (|ℓ| ≤ 2^48) is added after.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn mul_variable(l: Lanes, x: __m256d, y: __m256d) -> __m256d {
+        let high = _mm256_mul_pd(x, y);
+        let low = _mm256_fmsub_pd(x, y, high);
+        let k = round(_mm256_mul_pd(high, l.q_inv));
+        _mm256_add_pd(_mm256_fnmadd_pd(k, l.q, high), low)
+    }
+
+    /// (w, w/q) in lanes for a fixed factor w < q.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn factor(w: u64, q: u64) -> (__m256d, __m256d) {
+        (_mm256_set1_pd(w as f64), _mm256_set1_pd(w as f64 / q as f64))
+    }
+
+    /// One column butterfly over whole rows, DIF: (x, y) ← (x + y, (x − y)·w)
+    /// with values in [0, 2q) in and out.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA; x and y have the same length, a
+    /// multiple of 4.
+    #[target_feature(enable = "avx2,fma")]
+    pub(crate) unsafe fn rows_dif(x: &mut [u64], y: &mut [u64], w: u64, q: u64) {
+        let l = Lanes::new(q);
+        let two_q = _mm256_add_pd(l.q, l.q);
+        let (w, c) = factor(w, q);
+        for j in (0..x.len()).step_by(4) {
+            // SAFETY: j + 4 ≤ x.len() = y.len().
+            unsafe {
+                let (a, b) = (load_words(x, j), load_words(y, j));
+                let s = sub_if_ge(_mm256_add_pd(a, b), two_q);
+                let d = add_if_negative(mul(l, _mm256_sub_pd(a, b), w, c), two_q);
+                store_words(x, j, s);
+                store_words(y, j, d);
+            }
+        }
+    }
+
+    /// One column butterfly over whole rows, DIT: (x, y) ← (x + y·w, x − y·w)
+    /// with values in [0, 2q) in and out.
+    ///
+    /// # Safety
+    /// As [`rows_dif`].
+    #[target_feature(enable = "avx2,fma")]
+    pub(crate) unsafe fn rows_dit(x: &mut [u64], y: &mut [u64], w: u64, q: u64) {
+        let l = Lanes::new(q);
+        let two_q = _mm256_add_pd(l.q, l.q);
+        let (w, c) = factor(w, q);
+        for j in (0..x.len()).step_by(4) {
+            // SAFETY: j + 4 ≤ x.len() = y.len().
+            unsafe {
+                let a = load_words(x, j);
+                let t = add_if_negative(mul(l, load_words(y, j), w, c), two_q);
+                store_words(x, j, sub_if_ge(_mm256_add_pd(a, t), two_q));
+                store_words(y, j, sub_if_ge(_mm256_add_pd(_mm256_sub_pd(a, t), two_q), two_q));
+            }
+        }
+    }
+
+    /// x ← x·w mod q for words x < 2^51: in [0, 2q), or [0, q) when `full`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA; x.len() is a multiple of 4.
+    #[target_feature(enable = "avx2,fma")]
+    pub(crate) unsafe fn scale_words(x: &mut [u64], w: u64, q: u64, full: bool) {
+        let l = Lanes::new(q);
+        let two_q = _mm256_add_pd(l.q, l.q);
+        let (w, c) = factor(w, q);
+        for j in (0..x.len()).step_by(4) {
+            // SAFETY: j + 4 ≤ x.len().
+            unsafe {
+                let v = mul(l, load_words(x, j), w, c);
+                let v = if full {
+                    reduce_full(l, v)
+                } else {
+                    add_if_negative(v, two_q)
+                };
+                store_words(x, j, v);
+            }
+        }
+    }
+
+    /// x[j] ← x[j]·w[j] mod q in [0, 2q) for words x < 2^51 and factors
+    /// w[j] < q (their quotients w/q are formed here: within one unit in
+    /// the last place, which moves the estimate by at most one for
+    /// x·w/q < 2^51).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA; w is at least as long as x, whose
+    /// length is a multiple of 4.
+    #[target_feature(enable = "avx2,fma")]
+    pub(crate) unsafe fn mul_table(x: &mut [u64], w: &[u64], q: u64) {
+        let l = Lanes::new(q);
+        let two_q = _mm256_add_pd(l.q, l.q);
+        for j in (0..x.len()).step_by(4) {
+            // SAFETY: j + 4 ≤ x.len() ≤ w.len().
+            unsafe {
+                let f = load_words(w, j);
+                let v = mul(l, load_words(x, j), f, _mm256_mul_pd(f, l.q_inv));
+                store_words(x, j, add_if_negative(v, two_q));
+            }
+        }
+    }
+
+    /// a ← a·b·2^(−52) mod q in [0, 2q) for a, b < 2q (b = a when `None`):
+    /// the product of two spectra in Montgomery form, as the IFMA and
+    /// scalar code compute it, here as a·b mod q times the fixed factor
+    /// `r_inv` = 2^(−52) mod q.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA; a and b have the same length, a
+    /// multiple of 4.
+    #[target_feature(enable = "avx2,fma")]
+    pub(crate) unsafe fn mul_pointwise(a: &mut [u64], b: Option<&[u64]>, r_inv: u64, q: u64) {
+        let l = Lanes::new(q);
+        let two_q = _mm256_add_pd(l.q, l.q);
+        let (w, c) = factor(r_inv, q);
+        for j in (0..a.len()).step_by(4) {
+            // SAFETY: j + 4 ≤ a.len() = b.len().
+            unsafe {
+                let x = load_words(a, j);
+                let y = match b {
+                    Some(b) => load_words(b, j),
+                    None => x,
+                };
+                // |x·y mod q| ≤ 1.5q + 2^48 < 2^52: a valid input of `mul`.
+                let v = mul(l, mul_variable(l, x, y), w, c);
+                store_words(a, j, add_if_negative(v, two_q));
+            }
+        }
+    }
+
+    /// Four full 64-bit words at `p + j` reduced mod q into [0, q): the
+    /// halves are exact in f64, x = hi·2^32 + lo ≡ lo + hi·(2^32 mod q).
+    ///
+    /// # Safety
+    /// `j + 4 ≤ p.len()`.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn load_reduced(l: Lanes, p: &[u64], j: usize, (w, c): (__m256d, __m256d)) -> __m256d {
+        debug_assert!(j + 4 <= p.len());
+        // SAFETY: the caller keeps j + 4 ≤ p.len().
+        let x = unsafe { _mm256_loadu_si256(p.as_ptr().add(j).cast()) };
+        let magic = _mm256_set1_pd(TWO_52);
+        let to_f64 = |v: __m256i| _mm256_sub_pd(_mm256_or_pd(_mm256_castsi256_pd(v), magic), magic);
+        let low = to_f64(_mm256_and_si256(x, _mm256_set1_epi64x(0xFFFF_FFFF)));
+        let high = to_f64(_mm256_srli_epi64::<32>(x));
+        reduce_full(l, _mm256_add_pd(low, mul(l, high, w, c)))
+    }
+
+    /// rows[i][j] ← (or +=, −=, as `how` says, modulo q) words[j·k + i] mod q,
+    /// for i < k and j < count: k-word groups reduced and transposed, a
+    /// 4 × 4 block of words at a time (values in the rows < q in and out).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA; k and count are multiples of 4,
+    /// `words` holds count·k words, `rows` k rows of at least count.
+    #[target_feature(enable = "avx2,fma")]
+    pub(crate) unsafe fn project_words(
+        words: &[u64],
+        k: usize,
+        rows: &mut [&mut [u64]],
+        count: usize,
+        q: u64,
+        how: crate::conv52::Accumulate,
+    ) {
+        use crate::conv52::Accumulate;
+        let l = Lanes::new(q);
+        let high = factor(((1u128 << 32) % q as u128) as u64, q);
+        for j in (0..count).step_by(4) {
+            for g in (0..k).step_by(4) {
+                // SAFETY: (j + e)·k + g + 4 ≤ count·k = words.len().
+                let v: [__m256d; 4] = std::array::from_fn(|e| unsafe { load_reduced(l, words, (j + e) * k + g, high) });
+                // [e0d0 e1d0 e0d2 e1d2], … then the 128-bit halves.
+                let (lo01, hi01) = (_mm256_unpacklo_pd(v[0], v[1]), _mm256_unpackhi_pd(v[0], v[1]));
+                let (lo23, hi23) = (_mm256_unpacklo_pd(v[2], v[3]), _mm256_unpackhi_pd(v[2], v[3]));
+                let digit = [
+                    _mm256_permute2f128_pd::<0x20>(lo01, lo23),
+                    _mm256_permute2f128_pd::<0x20>(hi01, hi23),
+                    _mm256_permute2f128_pd::<0x31>(lo01, lo23),
+                    _mm256_permute2f128_pd::<0x31>(hi01, hi23),
+                ];
+                for (i, &t) in digit.iter().enumerate() {
+                    let row = &mut *rows[g + i];
+                    let v = match how {
+                        Accumulate::Store => t,
+                        // SAFETY: j + 4 ≤ count ≤ row.len().
+                        Accumulate::Add => sub_if_ge(_mm256_add_pd(unsafe { load_words(row, j) }, t), l.q),
+                        // SAFETY: as above.
+                        Accumulate::Subtract => add_if_negative(_mm256_sub_pd(unsafe { load_words(row, j) }, t), l.q),
+                    };
+                    // SAFETY: j + 4 ≤ count ≤ row.len().
+                    unsafe { store_words(row, j, v) };
+                }
+            }
+        }
+    }
+
+    /// Garner's mixed-radix digits of four columns at a time: for every
+    /// column j, v_l[j] (l < s) from the residues y_l[j] < q_l, with
+    /// `inverse[l][m]` = q_m^(−1) mod q_l (first of each pair) and q_m < 2q_l.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA; every slice of `residues` and
+    /// `digits` has at least `len` elements, `len` a multiple of 4, and
+    /// `inverse[l]` has l entries.
+    #[target_feature(enable = "avx2,fma")]
+    pub(crate) unsafe fn mixed_radix(
+        residues: &[&[u64]],
+        digits: &mut [&mut [u64]],
+        primes: &[u64],
+        inverse: &[Vec<(u64, u64)>],
+        len: usize,
+    ) {
+        let mut v = [_mm256_setzero_pd(); 8];
+        for j in (0..len).step_by(4) {
+            for (l, &q) in primes.iter().enumerate() {
+                let lanes = Lanes::new(q);
+                // SAFETY: j + 4 ≤ len ≤ residues[l].len().
+                let mut t = unsafe { load_words(residues[l], j) };
+                for (m, &(w, _)) in inverse[l].iter().enumerate() {
+                    // t − v_m lies in (−2q_l, q_l): a valid input of `mul`.
+                    let (w, c) = factor(w, q);
+                    t = reduce_full(lanes, mul(lanes, _mm256_sub_pd(t, v[m]), w, c));
+                }
+                v[l] = t;
+                // SAFETY: j + 4 ≤ len ≤ digits[l].len().
+                unsafe { store_words(digits[l], j, t) };
             }
         }
     }
