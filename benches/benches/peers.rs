@@ -1,5 +1,6 @@
-//! gfpf against NTL and FLINT (issue 7): n × n polynomial products over t8,
-//! p8 and t16, on one thread and on all threads, same inputs side by side.
+//! gfpf against NTL and FLINT (issues 7 and 20): n × n polynomial products
+//! over t8, p8, t16 and t64, on one thread and on all threads, same inputs
+//! side by side.
 //!
 //! gfpf is timed by criterion (`peers_<preset>/gfpf_{serial,parallel}/n`);
 //! NTL `ZZ_pX` `mul` and FLINT `fmpz_mod_poly_mul` right after it, size by
@@ -10,7 +11,8 @@
 //! libntl-dev the comparison is skipped with a message and gfpf is still timed.
 //!
 //! `cargo bench -p gfpf-benches --bench peers`; sizes 2^8 … 2^18 unless
-//! `GFPF_PEERS_LOG2N=lo..=hi`; the harness repeats each product for at least
+//! `GFPF_PEERS_LOG2N=lo..=hi`, and for t64 (4 033-bit coefficients) at most
+//! 2^[`T64_MAX_LOG2N`]; the harness repeats each product for at least
 //! `GFPF_PEERS_MIN_SECONDS` (default 1); `GFPF_PEERS_PRESETS=t16` (comma-separated)
 //! re-runs some presets and leaves the others' stored results alone.
 //! `FLINT_PREFIX=/opt/flint3` also times the FLINT installed there (Debian 12
@@ -21,7 +23,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, SamplingMode};
 use gfpf_benches::criterion_config;
-use gfpf_benches::peers::{Harness, PeerTiming, checksum, inputs, target_dir};
+use gfpf_benches::peers::{Harness, PeerLibrary, PeerTiming, checksum, inputs, target_dir};
 use gfpf_cpu::{MulAlgorithm, PolyMul, Threading};
 use gfpf_field::{Field, Preset};
 
@@ -54,7 +56,17 @@ struct PresetReport {
 }
 
 /// The presets this bench compares.
-const PRESETS: [Preset; 3] = [Preset::T8, Preset::P8, Preset::T16];
+const PRESETS: [Preset; 4] = [Preset::T8, Preset::P8, Preset::T16, Preset::T64];
+
+/// The largest t64 size: at 2^14 one product already takes NTL about a
+/// second and FLINT more, and each operand is 8 MiB.
+const T64_MAX_LOG2N: u32 = 14;
+
+/// The sizes (log2 n) to compare `preset` at.
+fn preset_sizes(preset: Preset) -> Vec<u32> {
+    let cap = if preset == Preset::T64 { T64_MAX_LOG2N } else { u32::MAX };
+    log2_sizes().into_iter().filter(|&m| m <= cap).collect()
+}
 
 /// The presets to run: those `GFPF_PEERS_PRESETS` names (comma-separated),
 /// all of [`PRESETS`] when it is unset or empty; a name outside them panics.
@@ -70,7 +82,7 @@ fn selected_presets() -> Vec<Preset> {
             *PRESETS
                 .iter()
                 .find(|p| p.name() == name)
-                .unwrap_or_else(|| panic!("GFPF_PEERS_PRESETS names `{name}`; this bench compares t8, p8 and t16"))
+                .unwrap_or_else(|| panic!("GFPF_PEERS_PRESETS names `{name}`; this bench compares t8, p8, t16 and t64"))
         })
         .collect()
 }
@@ -82,7 +94,7 @@ fn compare<const K: usize>(
     flint_prefix: &Option<Harness>,
 ) {
     let field = Field::<K>::preset(preset).unwrap();
-    let sizes = log2_sizes();
+    let sizes = preset_sizes(preset);
     let threads_all = rayon::current_num_threads();
     let mut group = c.benchmark_group(format!("peers_{}", preset.name()));
     let mut gfpf_checksums = Vec::new();
@@ -117,9 +129,8 @@ fn compare<const K: usize>(
                 peers.extend(h.run(field.p(), threads, min_seconds, &[m]).unwrap());
                 if let Some(other) = flint_prefix {
                     let timings = other.run(field.p(), threads, min_seconds, &[m]).unwrap();
-                    // Its NTL rows repeat the system harness's; keep its FLINT,
-                    // labelled with the major version.
-                    peers.extend(timings.into_iter().filter(|t| t.library == "FLINT").map(|mut t| {
+                    // FLINT only (see `main`), labelled with the major version.
+                    peers.extend(timings.into_iter().map(|mut t| {
                         t.library = format!("FLINT{}", t.version.split('.').next().unwrap_or(""));
                         t
                     }));
@@ -175,7 +186,8 @@ fn main() {
     // A second FLINT (FLINT 3 where the system has 2.9) when FLINT_PREFIX names one.
     let flint_prefix = std::env::var_os("FLINT_PREFIX").and_then(|prefix| {
         match Harness::build_with_flint(&target_dir().join("peers"), std::path::Path::new(&prefix)) {
-            Ok(h) => Some(h),
+            // Its NTL is the system's: the first harness already times it.
+            Ok(h) => Some(h.only(PeerLibrary::Flint)),
             Err(reason) => {
                 eprintln!("peers: FLINT_PREFIX={}: skipped: {reason}", prefix.to_string_lossy());
                 None
@@ -186,7 +198,8 @@ fn main() {
         match preset.k() {
             8 => compare::<8>(&mut c, preset, &harness, &flint_prefix),
             16 => compare::<16>(&mut c, preset, &harness, &flint_prefix),
-            k => unreachable!("PRESETS has k = 8 and 16 only, not {k}"),
+            64 => compare::<64>(&mut c, preset, &harness, &flint_prefix),
+            k => unreachable!("PRESETS has k = 8, 16 and 64 only, not {k}"),
         }
     }
     c.final_summary();

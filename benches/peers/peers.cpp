@@ -4,7 +4,10 @@
 // Built and run by `cargo bench -p gfpf-benches --bench peers` through
 // gfpf_benches::peers; it is not part of any library.
 //
-//   peers <p in decimal> <threads> <min seconds> <log2 n>...
+//   peers [--only=ntl|--only=flint] <p in decimal> <threads> <min seconds> <log2 n>...
+//
+// `--only=` times one library (say, a second FLINT linked from FLINT_PREFIX,
+// whose NTL would only repeat the system harness's timings).
 //
 // For each n it prints one JSON object per library on its own line:
 //   {"library":"NTL","version":"11.5.1","gmp":"6.2.1","n":1024,"threads":1,
@@ -34,6 +37,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -195,8 +199,24 @@ static void flint(const mpz_t p, const Poly &a, const Poly &b, int threads, doub
 }
 
 int main(int argc, char **argv) {
+    bool run_ntl = true, run_flint = true;
+    const char *program = argv[0];
+    if (argc > 1 && std::strncmp(argv[1], "--only=", 7) == 0) {
+        const char *which = argv[1] + 7;
+        if (std::strcmp(which, "ntl") == 0) {
+            run_flint = false;
+        } else if (std::strcmp(which, "flint") == 0) {
+            run_ntl = false;
+        } else {
+            std::fprintf(stderr, "peers: --only= takes ntl or flint, not %s\n", which);
+            return 2;
+        }
+        argv++;
+        argc--;
+    }
     if (argc < 5) {
-        std::fprintf(stderr, "usage: %s <p in decimal> <threads> <min seconds> <log2 n>...\n", argv[0]);
+        std::fprintf(stderr, "usage: %s [--only=ntl|--only=flint] <p in decimal> <threads> <min seconds> <log2 n>...\n",
+                     program);
         return 2;
     }
     mpz_t p;
@@ -220,8 +240,8 @@ int main(int argc, char **argv) {
         Poly a(n), b(n);
         fill(a, SEED ^ (2 * n), p);
         fill(b, SEED ^ (2 * n + 1), p);
-        ntl(p, a, b, threads, min_seconds);
-        flint(p, a, b, threads, min_seconds);
+        if (run_ntl) ntl(p, a, b, threads, min_seconds);
+        if (run_flint) flint(p, a, b, threads, min_seconds);
     }
     mpz_clear(p);
     flint_cleanup();

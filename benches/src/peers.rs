@@ -91,10 +91,31 @@ pub struct PeerTiming {
     pub checksum: String,
 }
 
+/// A library the harness can time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PeerLibrary {
+    /// NTL's `ZZ_pX` `mul`.
+    Ntl,
+    /// FLINT's `fmpz_mod_poly_mul`.
+    Flint,
+}
+
+impl PeerLibrary {
+    /// The harness's `--only=` value.
+    fn flag(self) -> &'static str {
+        match self {
+            PeerLibrary::Ntl => "--only=ntl",
+            PeerLibrary::Flint => "--only=flint",
+        }
+    }
+}
+
 /// The built harness program.
 #[derive(Debug, Clone)]
 pub struct Harness {
     program: PathBuf,
+    /// `Some` to time one library only.
+    only: Option<PeerLibrary>,
 }
 
 impl Harness {
@@ -130,7 +151,7 @@ impl Harness {
         if let (Some(built), Some(src)) = (modified(&program), modified(&source))
             && built >= src
         {
-            return Ok(Self { program });
+            return Ok(Self { program, only: None });
         }
         std::fs::create_dir_all(out_dir).map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
         let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".to_string());
@@ -158,11 +179,19 @@ impl Harness {
         }
         std::fs::rename(&private, &program)
             .map_err(|e| format!("cannot move the harness into {}: {e}", program.display()))?;
-        Ok(Self { program })
+        Ok(Self { program, only: None })
+    }
+
+    /// The same harness timing `library` only (for a second FLINT, whose
+    /// NTL would repeat the first harness's timings).
+    pub fn only(mut self, library: PeerLibrary) -> Self {
+        self.only = Some(library);
+        self
     }
 
     /// Times n × n products (n = 2^m for each m in `log2_sizes`) with NTL and
-    /// FLINT on `threads` threads, each repeated for at least `min_seconds`.
+    /// FLINT (or the library [`Self::only`] named) on `threads` threads, each
+    /// repeated for at least `min_seconds`.
     pub fn run(
         &self,
         p: &Integer,
@@ -171,6 +200,7 @@ impl Harness {
         log2_sizes: &[u32],
     ) -> Result<Vec<PeerTiming>, String> {
         let output = Command::new(&self.program)
+            .args(self.only.map(PeerLibrary::flag))
             .arg(p.to_string())
             .arg(threads.to_string())
             .arg(min_seconds.to_string())

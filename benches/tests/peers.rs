@@ -5,7 +5,7 @@
 //! libntl-dev), the test says so and passes, unless `GFPF_REQUIRE_PEERS` is
 //! set: `.ci/run` installs the libraries and sets it, so CI always runs it.
 
-use gfpf_benches::peers::{Harness, checksum, inputs, target_dir};
+use gfpf_benches::peers::{Harness, PeerLibrary, checksum, inputs, target_dir};
 use gfpf_cpu::{MulAlgorithm, PolyMul};
 use gfpf_field::{Field, Preset};
 use rug::Integer;
@@ -87,6 +87,19 @@ fn ntl_and_flint_agree_with_gfpf() {
     agree::<8>(Preset::T8, &harness);
     agree::<8>(Preset::P8, &harness);
     agree::<16>(Preset::T16, &harness);
+}
+
+#[test]
+fn one_library_runs_alone_and_t64_agrees() {
+    let Some(harness) = harness() else { return };
+    let p = Field::<4>::preset(Preset::P4).unwrap().p().clone();
+    for (library, name) in [(PeerLibrary::Ntl, "NTL"), (PeerLibrary::Flint, "FLINT")] {
+        let timings = harness.clone().only(library).run(&p, 1, 0.0, &[1, 2]).unwrap();
+        assert_eq!(timings.len(), 2, "{name}: one line per size");
+        assert!(timings.iter().all(|t| t.library == name), "{name}: {timings:?}");
+    }
+    // t64 (the bench's largest preset) at small sizes, both libraries.
+    agree::<64>(Preset::T64, &harness);
 }
 
 #[test]

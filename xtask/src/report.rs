@@ -13,7 +13,7 @@ use crate::charts::{Chart, Series};
 use crate::criterion_results::{Measurement, Results};
 
 /// The presets of the product comparison (issue 7).
-const PEER_PRESETS: [&str; 3] = ["t8", "p8", "t16"];
+const PEER_PRESETS: [&str; 4] = ["t8", "p8", "t16", "t64"];
 
 /// Every preset's name, in table order.
 const PRESETS: [&str; Preset::ALL.len()] = {
@@ -443,7 +443,7 @@ fn machine_section(md: &mut String, m: &Machine, inputs: &Inputs, commands: &Com
          {bench}                                   # runs the benches, rewrites this file\n\
          ```\n\n\
          One part at a time: `cargo bench -p gfpf-benches --bench <name>` with name in field_mul, ntt, \
-         dot, fft, small_primes, polymul, peers (sizes of `peers`: `GFPF_PEERS_LOG2N=8..=18`), then \
+         dot, fft, small_primes, polymul, peers (sizes of `peers`: `GFPF_PEERS_LOG2N=8..=18`, t64 up to 2^14), then \
          `cargo xtask bench --report-only`. Without libflint-dev/libntl-dev the peers bench still times \
          gfpf and says why NTL and FLINT were skipped. `FLINT_PREFIX=/opt/flint3` (a FLINT 3 built \
          with `./configure --enable-avx2 --prefix=/opt/flint3`) adds it as a third library.\n\n"
@@ -453,7 +453,7 @@ fn machine_section(md: &mut String, m: &Machine, inputs: &Inputs, commands: &Com
 fn standing_section(md: &mut String, inputs: &Inputs) {
     md.push_str("## Where we stand\n\n");
     md.push_str(
-        "Targets (issue 20): polynomial products over t8, p8 and t16 faster than every library here \
+        "Targets (issue 20): polynomial products over t8, p8, t16 and t64 faster than every library here \
          at every n ≥ 2^8, on one thread and on all threads; over t8 at most half the time of the \
          faster of NTL and FLINT 3 at n = 2^14 and 2^16.\n\n",
     );
