@@ -322,6 +322,13 @@ impl<const K: usize> Field<K> {
 
     /// Normalisation when every z_i + carry < r·2^64 (`MulKernel::NarrowSingle`):
     /// one word division per coefficient, the carry a single word.
+    ///
+    /// Tried and dropped (issue 20, alternating runs on the project VM): a
+    /// split form without the chain of dependent divisions (z_i = h_i·r +
+    /// l_i and h_i = e_i·r + f_i, 2K independent divisions, then carries of
+    /// 0–2 by compares) was 0.91x as fast on p8 multiplications and 0.94–0.96x
+    /// on multi-modular products (t8, p8, t16, t64): the divisions' throughput
+    /// bounds this step, not their latency.
     #[inline(always)]
     fn normalize_narrow_single(&self, z: &[u128; K]) -> [u64; K] {
         let s = self.r_div.shift();
