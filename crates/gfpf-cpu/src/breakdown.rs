@@ -84,6 +84,11 @@ impl<const K: usize> CodeletOps for InstrumentedOps<'_, K> {
             self.inner.twiddle(x, a);
         }
     }
+    fn twiddle_all(&self, x: &mut [Element<K>]) {
+        if matches!(self.mode, Mode::Full | Mode::TwiddlesOnly) {
+            self.inner.twiddle_all(x);
+        }
+    }
 }
 
 impl<const K: usize> PlanArith for Instrumented<'_, K> {

@@ -291,6 +291,63 @@ impl<const K: usize> Field<K> {
         })
     }
 
+    /// L independent products at once: [x_e·y_e, e < L]. The same results
+    /// as L calls of [`Self::mul`]; the L normalisations (chains of
+    /// dependent divisions) are interleaved so that the CPU overlaps them.
+    #[inline]
+    pub fn mul_lanes<const L: usize>(&self, x: [&Element<K>; L], y: [&Element<K>; L]) -> [Element<K>; L] {
+        let plain = |e: &Element<K>| !self.is_minus_one(&e.0);
+        if self.convolution.is_some() || !x.iter().chain(&y).all(|e| plain(e)) {
+            return std::array::from_fn(|e| self.mul(x[e], y[e]));
+        }
+        match self.mul_kernel {
+            MulKernel::NarrowSingle => {
+                let z: [[u128; K]; L] = std::array::from_fn(|e| self.offset(product_sums::<u128, K>(&x[e].0, &y[e].0)));
+                self.normalize_narrow_single_lanes(&z).map(Element)
+            }
+            MulKernel::Wide if K <= FULL_UNROLL_MAX_K => {
+                let z: [[Acc192; K]; L] = std::array::from_fn(|e| {
+                    self.offset(product_sums::<HalfSums, K>(&x[e].0, &y[e].0))
+                        .map(|z| z.value())
+                });
+                self.normalize_wide_lanes(&z).map(Element)
+            }
+            _ => std::array::from_fn(|e| self.mul(x[e], y[e])),
+        }
+    }
+
+    #[inline(always)]
+    fn normalize_narrow_single_lanes<const L: usize>(&self, z: &[[u128; K]; L]) -> [[u64; K]; L] {
+        let s = self.r_div.shift();
+        let mut out = [[0u64; K]; L];
+        let mut carry = [0u64; L];
+        for i in 0..K {
+            for e in 0..L {
+                let t = z[e][i] + carry[e] as u128;
+                let (q, rem) = self
+                    .r_div
+                    .div_rem_scaled(shl_words((t >> 64) as u64, t as u64, s), (t as u64) << s);
+                out[e][i] = rem >> s;
+                carry[e] = q;
+            }
+        }
+        std::array::from_fn(|e| self.subtract_wrapped_carry(out[e], carry[e] as u128))
+    }
+
+    #[inline(always)]
+    fn normalize_wide_lanes<const L: usize>(&self, z: &[[Acc192; K]; L]) -> [[u64; K]; L] {
+        let mut out = [[0u64; K]; L];
+        let mut carry = [0u128; L];
+        for i in 0..K {
+            for e in 0..L {
+                let mut t = z[e][i];
+                t.add(carry[e]);
+                (out[e][i], carry[e]) = self.divide_by_r(t.hi, t.lo);
+            }
+        }
+        std::array::from_fn(|e| self.subtract_wrapped_carry(out[e], carry[e]))
+    }
+
     /// x².
     #[inline]
     pub fn square(&self, x: &Element<K>) -> Element<K> {

@@ -53,6 +53,20 @@ fn check_ring_ops<const K: usize>(f: &Field<K>, x: &Element<K>, y: &Element<K>) 
         canonical(f, &got)?;
         prop_assert_eq!(int(f, &got), want, "{} of {} and {}", op, a, b);
     }
+    // Several products at once, in every lane position.
+    let [xy, yx] = f.mul_lanes([x, y], [y, x]);
+    let [xy3, yy3, xx3] = f.mul_lanes([x, y, x], [y, y, x]);
+    let lanes = [
+        (xy, Integer::from(&a * &b)),
+        (yx, Integer::from(&a * &b)),
+        (xy3, Integer::from(&a * &b)),
+        (yy3, Integer::from(&b * &b)),
+        (xx3, Integer::from(&a * &a)),
+    ];
+    for (got, want) in lanes {
+        canonical(f, &got)?;
+        prop_assert_eq!(int(f, &got), modp(f, want), "mul_lanes of {} and {}", a, b);
+    }
     Ok(())
 }
 

@@ -67,7 +67,19 @@ pub fn rust_codelets() -> String {
             )
             .unwrap();
             writeln!(w, "    let x = &mut x[..{radix}];").unwrap();
-            for op in c.ops() {
+            // A codelet's twiddles are the slots 1..radix in a row: one call,
+            // so that an implementation can multiply several at once.
+            let all_twiddles: Vec<CodeletOp> = (1..radix).map(|a| CodeletOp::Twiddle { a }).collect();
+            let ops = c.ops();
+            let mut at = 0;
+            while at < ops.len() {
+                if radix > 1 && ops[at..].starts_with(&all_twiddles) {
+                    writeln!(w, "    o.twiddle_all(x);").unwrap();
+                    at += all_twiddles.len();
+                    continue;
+                }
+                let op = &ops[at];
+                at += 1;
                 match *op {
                     CodeletOp::Butterfly { a, b } => writeln!(w, "    o.butterfly(x, {a}, {b});"),
                     CodeletOp::MulRootPower { a, j } => {

