@@ -294,6 +294,14 @@ impl<const K: usize> Field<K> {
     /// L independent products at once: [x_e·y_e, e < L]. The same results
     /// as L calls of [`Self::mul`]; the L normalisations (chains of
     /// dependent divisions) are interleaved so that the CPU overlaps them.
+    ///
+    /// Tried and dropped (issue 21, alternating runs on the project VM):
+    /// Shoup companions ⌊w_j·2^64/r⌋ for a fixed factor w, which split every
+    /// digit product x_i·w_j = Q·r + R on the spot and leave sums with small
+    /// quotients (no division): 0.63x as fast as [`Self::mul`] at t8 and
+    /// 0.34–0.67x elsewhere. Three multiplications per digit product cost
+    /// more than the divisions they remove; the divisions' latency, which
+    /// this method hides, was the real cost.
     #[inline]
     pub fn mul_lanes<const L: usize>(&self, x: [&Element<K>; L], y: [&Element<K>; L]) -> [Element<K>; L] {
         let plain = |e: &Element<K>| !self.is_minus_one(&e.0);
@@ -305,6 +313,10 @@ impl<const K: usize> Field<K> {
                 let z: [[u128; K]; L] = std::array::from_fn(|e| self.offset(product_sums::<u128, K>(&x[e].0, &y[e].0)));
                 self.normalize_narrow_single_lanes(&z).map(Element)
             }
+            MulKernel::Narrow => {
+                let z: [[u128; K]; L] = std::array::from_fn(|e| self.offset(product_sums::<u128, K>(&x[e].0, &y[e].0)));
+                self.normalize_narrow_lanes(&z).map(Element)
+            }
             MulKernel::Wide if K <= FULL_UNROLL_MAX_K => {
                 let z: [[Acc192; K]; L] = std::array::from_fn(|e| {
                     self.offset(product_sums::<HalfSums, K>(&x[e].0, &y[e].0))
@@ -312,8 +324,26 @@ impl<const K: usize> Field<K> {
                 });
                 self.normalize_wide_lanes(&z).map(Element)
             }
-            _ => std::array::from_fn(|e| self.mul(x[e], y[e])),
+            MulKernel::Wide => {
+                let z: [[Acc192; K]; L] = std::array::from_fn(|e| {
+                    self.offset(product_sums::<ProductSum, K>(&x[e].0, &y[e].0))
+                        .map(|z| z.value())
+                });
+                self.normalize_wide_lanes(&z).map(Element)
+            }
         }
+    }
+
+    #[inline(always)]
+    fn normalize_narrow_lanes<const L: usize>(&self, z: &[[u128; K]; L]) -> [[u64; K]; L] {
+        let mut out = [[0u64; K]; L];
+        let mut carry = [0u128; L];
+        for i in 0..K {
+            for e in 0..L {
+                (out[e][i], carry[e]) = self.divide_by_r(0, z[e][i] + carry[e]);
+            }
+        }
+        std::array::from_fn(|e| self.subtract_wrapped_carry(out[e], carry[e]))
     }
 
     #[inline(always)]
