@@ -783,7 +783,9 @@ fn other_sections(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
             intro: "## Big prime against small primes (thesis chapter 7)\n\n\
                     The same GF(p) DFT computed by gfpf and by the small-prime approach: benchmark 1 \
                     projects the input to s word-size primes, runs s NTTs and reconstructs (same output); \
-                    benchmark 2 is the NTTs alone over the same input bytes. Bench: `small_primes`.\n\n",
+                    benchmark 2 is the NTTs alone over the same input bytes. The NTTs are `Plan52`'s over \
+                    50-bit primes (AVX-512 IFMA or AVX2 lanes), the project's fastest. Bench: \
+                    `small_primes`.\n\n",
             prefix: "big_vs_small_",
             title: "GF(p) DFT over {preset}: big prime vs small primes",
             columns: vec![

@@ -1,8 +1,15 @@
 //! The small-prime approach of the thesis, chapter 7, on the CPU with
-//! gfpf-small: an N-point DFT over Z/mZ, m = q_1⋯q_s a product of 62-bit NTT
-//! primes, by projection of every multi-word input to its s residues, s
+//! gfpf-small: an N-point DFT over Z/mZ, m = q_1⋯q_s a product of word-size
+//! NTT primes, by projection of every multi-word input to its s residues, s
 //! word-size NTTs, and mixed-radix reconstruction (thesis §7.1, the
 //! representation that compares lexicographically) of every output.
+//!
+//! Two sets of primes: 62-bit primes on the scalar [`Plan`]
+//! ([`SmallPrimeDft::new`]), and 50-bit primes on [`Plan52`]
+//! ([`SmallPrimeDft::with_plan52`]), the project's fastest word-size NTT
+//! (AVX-512 IFMA or AVX2 lanes, chosen at run time): more primes, each
+//! transform 3–4x faster. Issue 21 compares the big-prime FFT against the
+//! latter.
 //!
 //! * Benchmark 1 (same output): s is the least count with m > p, so every
 //!   element of GF(p) is represented exactly and the output has the same size
@@ -13,16 +20,28 @@
 //! The NTTs leave their output in bit-reversed order (what convolutions use);
 //! the big-prime side is timed in natural order, which costs it a permutation.
 
-use gfpf_small::primes::NTT_PRIMES_62;
-use gfpf_small::{Plan, RnsBasis, SmallError};
+use gfpf_small::primes::{NTT_PRIMES_50, NTT_PRIMES_62};
+use gfpf_small::{Plan, Plan52, RnsBasis, SmallError};
 use rayon::prelude::*;
+
+/// The word-size transforms, one per prime.
+enum Plans {
+    /// 62-bit primes, scalar code.
+    Word62(Vec<Plan>),
+    /// 50-bit primes on [`Plan52`], which spreads one transform over rayon's
+    /// threads by itself; `serial` is a one-thread pool for the serial runs.
+    Word50 {
+        plans: Vec<Plan52>,
+        serial: rayon::ThreadPool,
+    },
+}
 
 /// A planned small-prime DFT of size N over s primes.
 pub struct SmallPrimeDft {
     n: usize,
     words: usize,
     basis: RnsBasis,
-    plans: Vec<Plan>,
+    plans: Plans,
 }
 
 impl SmallPrimeDft {
@@ -34,14 +53,45 @@ impl SmallPrimeDft {
             n,
             words,
             basis: RnsBasis::new(qs)?,
-            plans: qs.iter().map(|&q| Plan::try_new(n, q)).collect::<Result<_, _>>()?,
+            plans: Plans::Word62(qs.iter().map(|&q| Plan::try_new(n, q)).collect::<Result<_, _>>()?),
+        })
+    }
+
+    /// The same over the first `primes` of [`NTT_PRIMES_50`] on [`Plan52`]
+    /// (the fastest instruction set of this CPU); at most 32 primes.
+    pub fn with_plan52(n: usize, words: usize, primes: usize) -> Result<Self, SmallError> {
+        let qs = NTT_PRIMES_50
+            .get(..primes)
+            .ok_or(SmallError::InvalidBasis("at most 32 primes of 50 bits"))?;
+        let serial = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .map_err(|_| SmallError::InvalidBasis("cannot start a one-thread pool"))?;
+        Ok(SmallPrimeDft {
+            n,
+            words,
+            basis: RnsBasis::new(qs)?,
+            plans: Plans::Word50 {
+                plans: qs.iter().map(|&q| Plan52::try_new(n, q)).collect::<Result<_, _>>()?,
+                serial,
+            },
         })
     }
 
     /// The least number of 62-bit NTT primes whose product exceeds 2^bits.
     pub fn primes_for_bits(bits: u32) -> usize {
+        Self::count_for_bits(&NTT_PRIMES_62, bits)
+    }
+
+    /// The least number of 50-bit primes ([`Self::with_plan52`]) whose
+    /// product exceeds 2^bits.
+    pub fn primes_for_bits_50(bits: u32) -> usize {
+        Self::count_for_bits(&NTT_PRIMES_50, bits)
+    }
+
+    fn count_for_bits(primes: &[u64], bits: u32) -> usize {
         let mut total = 0.0f64;
-        NTT_PRIMES_62
+        primes
             .iter()
             .take_while(|&&q| {
                 let enough = total > bits as f64;
@@ -53,12 +103,12 @@ impl SmallPrimeDft {
 
     /// s.
     pub fn primes(&self) -> usize {
-        self.plans.len()
+        self.basis.primes().len()
     }
 
     /// Residues: s rows of N (prime-major, so each NTT is contiguous).
     pub fn residue_len(&self) -> usize {
-        self.n * self.plans.len()
+        self.n * self.primes()
     }
 
     /// Projection: `input` holds N values of `words` little-endian words;
@@ -89,24 +139,42 @@ impl SmallPrimeDft {
 
     /// The s forward NTTs (bit-reversed output).
     pub fn ntts(&self, residues: &mut [u64], parallel: bool) {
-        let run = |(row, plan): (&mut [u64], &Plan)| plan.forward(row).expect("row length is N");
-        if parallel {
-            residues.par_chunks_mut(self.n).zip(self.plans.par_iter()).for_each(run);
-        } else {
-            residues.chunks_mut(self.n).zip(self.plans.iter()).for_each(run);
+        match &self.plans {
+            Plans::Word62(plans) => {
+                let run = |(row, plan): (&mut [u64], &Plan)| plan.forward(row).expect("row length is N");
+                if parallel {
+                    residues.par_chunks_mut(self.n).zip(plans.par_iter()).for_each(run);
+                } else {
+                    residues.chunks_mut(self.n).zip(plans.iter()).for_each(run);
+                }
+            }
+            Plans::Word50 { plans, serial } => {
+                let run = |(row, plan): (&mut [u64], &Plan52)| plan.forward(row).expect("row length is N");
+                if parallel {
+                    residues.par_chunks_mut(self.n).zip(plans.par_iter()).for_each(run);
+                } else {
+                    serial.install(|| residues.chunks_mut(self.n).zip(plans.iter()).for_each(run));
+                }
+            }
         }
     }
 
     /// The s inverse NTTs (bit-reversed input), for round-trip tests.
     pub fn inverse_ntts(&self, residues: &mut [u64]) {
-        for (row, plan) in residues.chunks_mut(self.n).zip(&self.plans) {
-            plan.inverse(row).expect("row length is N");
+        let rows = residues.chunks_mut(self.n);
+        match &self.plans {
+            Plans::Word62(plans) => rows
+                .zip(plans)
+                .for_each(|(row, p)| p.inverse(row).expect("row length is N")),
+            Plans::Word50 { plans, .. } => rows
+                .zip(plans)
+                .for_each(|(row, p)| p.inverse(row).expect("row length is N")),
         }
     }
 
     /// Mixed-radix reconstruction: `out` gets N integers of s words.
     pub fn reconstruct(&self, residues: &[u64], out: &mut [u64], parallel: bool) {
-        let (n, s) = (self.n, self.plans.len());
+        let (n, s) = (self.n, self.primes());
         let one = |(j, dst): (usize, &mut [u64])| {
             let r: Vec<u64> = (0..s).map(|i| residues[i * n + j]).collect();
             let digits = self.basis.mixed_radix(&r);

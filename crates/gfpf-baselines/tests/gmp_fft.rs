@@ -39,27 +39,40 @@ fn gmp_baseline_matches_gfpf_cpu() {
 }
 
 /// Projection, NTTs, inverse NTTs and mixed-radix reconstruction give the
-/// input back: the small-prime pipeline of the chapter 7 benchmarks is exact.
+/// input back: the small-prime pipeline of the chapter 7 benchmarks is exact,
+/// over 62-bit primes on `Plan` and over 50-bit primes on `Plan52` (also at
+/// a length where `Plan52` spreads one transform over threads).
 #[test]
 fn small_prime_pipeline_round_trips() {
     use gfpf_baselines::small_primes::SmallPrimeDft;
     let field = Field::<8>::preset(Preset::T8).unwrap();
-    let s = SmallPrimeDft::primes_for_bits(field.bits());
-    assert_eq!(s, 9); // 505 bits: eight 62-bit primes (≈ 496 bits) are not enough
-    let n = 256;
-    let dft = SmallPrimeDft::new(n, 8, s).unwrap();
-    let mut rng = StdRng::seed_from_u64(3);
-    let input: Vec<u64> = (0..n).flat_map(|_| field.to_words(&field.random(&mut rng))).collect();
-    let mut residues = vec![0; dft.residue_len()];
-    let mut out = vec![0; n * s];
-    for parallel in [false, true] {
-        dft.project(&input, &mut residues, parallel);
-        dft.ntts(&mut residues, parallel);
-        dft.inverse_ntts(&mut residues);
-        dft.reconstruct(&residues, &mut out, parallel);
-        for j in 0..n {
-            assert_eq!(&out[j * s..j * s + 8], &input[j * 8..j * 8 + 8]);
-            assert_eq!(out[j * s + 8], 0);
+    let (s62, s50) = (
+        SmallPrimeDft::primes_for_bits(field.bits()),
+        SmallPrimeDft::primes_for_bits_50(field.bits()),
+    );
+    assert_eq!(s62, 9); // 505 bits: eight 62-bit primes (≈ 496 bits) are not enough
+    assert_eq!(s50, 11); // ten 50-bit primes give ≈ 500 bits
+    let cases = [
+        (256, s62, SmallPrimeDft::new(256, 8, s62).unwrap()),
+        (256, s50, SmallPrimeDft::with_plan52(256, 8, s50).unwrap()),
+        (1 << 15, s50, SmallPrimeDft::with_plan52(1 << 15, 8, s50).unwrap()),
+    ];
+    for (n, s, dft) in cases {
+        assert_eq!(dft.primes(), s);
+        let mut rng = StdRng::seed_from_u64(3);
+        let input: Vec<u64> = (0..n).flat_map(|_| field.to_words(&field.random(&mut rng))).collect();
+        let mut residues = vec![0; dft.residue_len()];
+        let mut out = vec![0; n * s];
+        for parallel in [false, true] {
+            dft.project(&input, &mut residues, parallel);
+            dft.ntts(&mut residues, parallel);
+            dft.inverse_ntts(&mut residues);
+            dft.reconstruct(&residues, &mut out, parallel);
+            for j in 0..n {
+                assert_eq!(&out[j * s..j * s + 8], &input[j * 8..j * 8 + 8], "n = {n}, s = {s}");
+                assert!(out[j * s + 8..(j + 1) * s].iter().all(|&w| w == 0));
+            }
         }
     }
+    assert!(SmallPrimeDft::with_plan52(256, 8, 33).is_err());
 }

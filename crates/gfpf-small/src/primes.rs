@@ -91,6 +91,45 @@ pub const FP_PRIMES_50: [u64; 6] = [
     0x3ffeb00000001,
 ];
 
+/// The 32 largest primes q < 2^50 with 2^30 | q - 1 ([`FP_PRIMES_50`] is
+/// their first six), for [`crate::Plan52`] transforms over more primes than
+/// [`FP_PRIMES_50`] holds (the small-prime DFT of big numbers needs up to 20
+/// for 993-bit values).
+pub const NTT_PRIMES_50: [u64; 32] = [
+    0x3fff340000001,
+    0x3fff300000001,
+    0x3ffeec0000001,
+    0x3ffed00000001,
+    0x3ffec80000001,
+    0x3ffeb00000001,
+    0x3ffe880000001,
+    0x3ffe440000001,
+    0x3ffe1c0000001,
+    0x3ffc480000001,
+    0x3ffc100000001,
+    0x3ffc000000001,
+    0x3ffbe80000001,
+    0x3ffb7c0000001,
+    0x3ffa480000001,
+    0x3ffa440000001,
+    0x3ffa000000001,
+    0x3ff9c40000001,
+    0x3ff9540000001,
+    0x3ff8b80000001,
+    0x3ff8ac0000001,
+    0x3ff8880000001,
+    0x3ff7f80000001,
+    0x3ff7440000001,
+    0x3ff73c0000001,
+    0x3ff70c0000001,
+    0x3ff7000000001,
+    0x3ff6b80000001,
+    0x3ff58c0000001,
+    0x3ff5800000001,
+    0x3ff4b00000001,
+    0x3ff4240000001,
+];
+
 /// The largest primes q < 2^31 with 2^24 | q - 1, for 32-bit Montgomery.
 pub const NTT_PRIMES_31: [u64; 4] = [2130706433, 2113929217, 2013265921, 1811939329];
 

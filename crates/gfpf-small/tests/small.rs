@@ -1,6 +1,6 @@
 //! gfpf-small against u128 / rug oracles.
 
-use gfpf_small::primes::{self, FP_PRIMES_50, NTT_PRIMES_31, NTT_PRIMES_62, THESIS_30BIT_PRIMES};
+use gfpf_small::primes::{self, FP_PRIMES_50, NTT_PRIMES_31, NTT_PRIMES_50, NTT_PRIMES_62, THESIS_30BIT_PRIMES};
 use gfpf_small::{Barrett64, Crt2, Crt3, Montgomery32, Montgomery64, Plan, RnsBasis, ShoupFactor, SmallError};
 use proptest::prelude::*;
 use rug::Integer;
@@ -160,6 +160,22 @@ fn prime_tables_are_what_they_claim() {
             primes::is_prime(q) && primes::two_adicity(q) >= 30 && q < 1 << 50 && q > 1 << 49,
             "{q}"
         );
+    }
+    // NTT_PRIMES_50: the largest such primes in decreasing order, none
+    // skipped, and FP_PRIMES_50 is its start.
+    assert_eq!(FP_PRIMES_50[..], NTT_PRIMES_50[..FP_PRIMES_50.len()]);
+    let mut c = (1u64 << 20) - 1;
+    for &q in &NTT_PRIMES_50 {
+        assert!(
+            primes::is_prime(q) && primes::two_adicity(q) >= 30 && q > 1 << 49,
+            "{q}"
+        );
+        while (c << 30) + 1 > q {
+            assert!(!primes::is_prime((c << 30) + 1), "missing prime {}", (c << 30) + 1);
+            c -= 1;
+        }
+        assert_eq!((c << 30) + 1, q);
+        c -= 1;
     }
     for &q in &NTT_PRIMES_31 {
         assert!(
