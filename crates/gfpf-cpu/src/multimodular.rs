@@ -613,7 +613,17 @@ impl<const K: usize> MultiModular<K> {
                     crt.garner.mixed_radix(&rows[..s], &mut digits, len)?;
                     crt.accumulate(&digits, i, &mut sums);
                 }
-                for (x, sum) in part.iter_mut().zip(&sums) {
+                // Four at a time: their chains of divisions overlap.
+                let mut quads = part.chunks_exact_mut(4);
+                let mut sum_quads = sums.chunks_exact(4);
+                for (x, sum) in (&mut quads).zip(&mut sum_quads) {
+                    x.copy_from_slice(
+                        &self
+                            .field
+                            .reduce_narrow_digit_sums_lanes([&sum[0], &sum[1], &sum[2], &sum[3]])?,
+                    );
+                }
+                for (x, sum) in quads.into_remainder().iter_mut().zip(sum_quads.remainder()) {
                     *x = self.field.reduce_narrow_digit_sums(sum)?;
                 }
                 Ok(())

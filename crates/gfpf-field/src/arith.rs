@@ -486,6 +486,23 @@ impl<const K: usize> Field<K> {
         Ok(Element(self.normalize_narrow_single(sums)))
     }
 
+    /// [`Self::reduce_narrow_digit_sums`] for L elements at once, their
+    /// chains of divisions interleaved (as in [`Self::mul_lanes`]); the error
+    /// names the first sum out of range of the first element that has one.
+    pub fn reduce_narrow_digit_sums_lanes<const L: usize>(
+        &self,
+        sums: [&[u128; K]; L],
+    ) -> Result<[Element<K>; L], FieldError> {
+        let limit = (self.r as u128 - 1) << 64;
+        for z in sums {
+            if let Some(i) = z.iter().position(|&z| z >= limit) {
+                return Err(FieldError::DigitSumTooLarge { index: i, r: self.r });
+            }
+        }
+        let z: [[u128; K]; L] = sums.map(|z| *z);
+        Ok(self.normalize_narrow_single_lanes(&z).map(Element))
+    }
+
     /// Offsets and normalises 192-bit product sums.
     #[inline(always)]
     fn wide_from<S: WideAccumulator>(&self, u: [S; K]) -> [u64; K] {

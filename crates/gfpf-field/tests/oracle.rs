@@ -199,7 +199,22 @@ fn check_digit_sums<const K: usize>(f: &Field<K>, words: &[[u64; 3]], top: usize
         .map_err(|e| TestCaseError::fail(e.to_string()))?;
     canonical(f, &z)?;
     prop_assert_eq!(int(f, &z), modp(f, expected));
+    // Several at once: the same elements, in every lane.
+    let zero = [0u128; K];
+    let lanes = f
+        .reduce_narrow_digit_sums_lanes([&narrow, &zero, &narrow])
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    prop_assert_eq!(lanes, [z, f.zero(), z]);
+    let good = narrow;
     narrow[0] = narrow_limit.to_u128().expect("below 2^128");
+    let rejected = matches!(
+        f.reduce_narrow_digit_sums_lanes([&good, &narrow]),
+        Err(FieldError::DigitSumTooLarge { index: 0, .. })
+    );
+    prop_assert!(
+        rejected,
+        "a narrow sum of (r - 1)·2^64 in a later lane must be rejected"
+    );
     let rejected = matches!(
         f.reduce_narrow_digit_sums(&narrow),
         Err(FieldError::DigitSumTooLarge { index: 0, .. })
