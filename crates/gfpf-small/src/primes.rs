@@ -81,20 +81,22 @@ pub const NTT_PRIMES_62: [u64; 64] = [
 ];
 
 /// The largest primes q < 2^50 with 2^30 | q - 1, for the floating-point
-/// (f64 + FMA) arithmetic, whose products must stay exact in 2 × 53 bits.
-pub const FP_PRIMES_50: [u64; 6] = [
-    0x3fff340000001,
-    0x3fff300000001,
-    0x3ffeec0000001,
-    0x3ffed00000001,
-    0x3ffec80000001,
-    0x3ffeb00000001,
-];
+/// (f64 + FMA) arithmetic, whose products must stay exact in 2 × 53 bits:
+/// the first six of [`NTT_PRIMES_50`].
+pub const FP_PRIMES_50: [u64; 6] = {
+    let mut primes = [0u64; 6];
+    let mut i = 0;
+    while i < primes.len() {
+        primes[i] = NTT_PRIMES_50[i];
+        i += 1;
+    }
+    primes
+};
 
-/// The 32 largest primes q < 2^50 with 2^30 | q - 1 ([`FP_PRIMES_50`] is
-/// their first six), for [`crate::Plan52`] transforms over more primes than
-/// [`FP_PRIMES_50`] holds (the small-prime DFT of big numbers needs up to 20
-/// for 993-bit values).
+/// The 32 largest primes q < 2^50 with 2^30 | q - 1, in decreasing order,
+/// for [`crate::Plan52`] transforms over more primes than [`FP_PRIMES_50`]
+/// holds (the small-prime DFT of big numbers needs up to 20 for 993-bit
+/// values).
 pub const NTT_PRIMES_50: [u64; 32] = [
     0x3fff340000001,
     0x3fff300000001,
