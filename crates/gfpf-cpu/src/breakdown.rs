@@ -111,6 +111,11 @@ impl<const K: usize> PlanArith for Instrumented<'_, K> {
             self.inner.scale(x);
         }
     }
+    fn scale_all(&self, xs: &mut [Element<K>]) {
+        if self.mode == Mode::Full {
+            self.inner.scale_all(xs);
+        }
+    }
     fn take(&self, x: &mut Element<K>) -> Element<K> {
         *x
     }

@@ -195,6 +195,20 @@ impl<const K: usize> PlanArith for FieldArith<'_, K> {
         *x = self.fft.prepared.field().mul(x, self.fft.prepared.n_inv());
     }
 
+    /// Four at a time through [`gfpf_field::Field::mul_lanes`] (their chains
+    /// of divisions overlap).
+    fn scale_all(&self, xs: &mut [Element<K>]) {
+        let (field, n_inv) = (self.fft.prepared.field(), self.fft.prepared.n_inv());
+        let mut quads = xs.chunks_exact_mut(4);
+        for x in &mut quads {
+            let products = field.mul_lanes([&x[0], &x[1], &x[2], &x[3]], [n_inv; 4]);
+            x.copy_from_slice(&products);
+        }
+        for x in quads.into_remainder() {
+            *x = field.mul(x, n_inv);
+        }
+    }
+
     fn take(&self, x: &mut Element<K>) -> Element<K> {
         *x
     }
@@ -217,6 +231,11 @@ pub trait PlanArith: Sync {
     fn ops(&self, twiddle_unit: Option<usize>) -> Self::Ops<'_>;
     /// x ← x·N^{-1}.
     fn scale(&self, x: &mut Self::Elem);
+    /// x ← x·N^{-1} for every element of a slice (the default calls
+    /// [`Self::scale`] on each).
+    fn scale_all(&self, xs: &mut [Self::Elem]) {
+        xs.iter_mut().for_each(|x| self.scale(x));
+    }
     /// Moves an element out of an in-place stage's buffer (it is written
     /// back after the codelet). The default leaves `Default` behind, which
     /// costs nothing for heap-backed types; plain-data types copy instead.
@@ -305,7 +324,7 @@ pub(crate) fn run_stage<A: PlanArith>(
                 Buffer::Data => &mut *data,
                 Buffer::Scratch => &mut *scratch,
             };
-            let apply = |part: &mut [A::Elem]| part.iter_mut().for_each(|v| arith.scale(v));
+            let apply = |part: &mut [A::Elem]| arith.scale_all(part);
             if parallel {
                 target
                     .par_chunks_mut((TASK_MIN_WORDS / arith.words()).max(1))
