@@ -5,6 +5,8 @@
 //! GMP's side is rug `mpz_mul` + `mpz_tdiv_r` (`(a*b) % p`) into a reused integer.
 //! `gfpf_mul` is the field's default method (see `Field::mul_method`); the other
 //! method is timed too, as `gfpf_mul_schoolbook` or `gfpf_mul_convolution`.
+//! `gfpf_mul_lanes4` is the same products four at a time (`Field::mul_lanes`,
+//! what the FFT's twiddle rows use).
 //!
 //! ```text
 //! cargo bench -p gfpf-benches --bench field_mul [-- t8]
@@ -32,6 +34,16 @@ fn bench_preset<const K: usize>(c: &mut Criterion, preset: Preset) {
         b.iter(|| {
             for (x, y) in xs.iter().zip(&ys) {
                 black_box(f.mul(black_box(x), black_box(y)));
+            }
+        })
+    });
+    group.bench_function("gfpf_mul_lanes4", |b| {
+        b.iter(|| {
+            for (x, y) in xs.chunks_exact(4).zip(ys.chunks_exact(4)) {
+                black_box(f.mul_lanes(
+                    black_box([&x[0], &x[1], &x[2], &x[3]]),
+                    black_box([&y[0], &y[1], &y[2], &y[3]]),
+                ));
             }
         })
     });

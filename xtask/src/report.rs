@@ -648,9 +648,10 @@ fn field_section(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
          One multiplication in GF(p), averaged over 1024 random pairs: gfpf's `Field::mul` (the method \
          the field chose: schoolbook digit products or the convolution method) and its squaring, \
          against rug (GMP) `mul` then `%` p; the bench also times the method the field did not \
-         choose. Bench: `field_mul`.\n\n\
-         | preset | k | method | gfpf mul | other method | gfpf square | GMP mulmod | GMP / gfpf |\n\
-         |---|---:|---|---:|---:|---:|---:|---:|\n",
+         choose, and the products four at a time (`Field::mul_lanes`, their chains of divisions \
+         overlapped: what the FFT's twiddle rows use). Bench: `field_mul`.\n\n\
+         | preset | k | method | gfpf mul | other method | gfpf square | gfpf mul, 4 lanes | GMP mulmod | GMP / gfpf | GMP / 4 lanes |\n\
+         |---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     let per_op = |m: &Measurement| m.median_ns * 1e-6 / FIELD_MUL_BATCH;
     let mut when = Vec::new();
@@ -678,13 +679,16 @@ fn field_section(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
             (None, Some(school)) => ("convolution", format!("schoolbook {}", time_ms(per_op(school)))),
             (None, None) => ("?", "-".to_string()),
         };
+        let lanes = get("gfpf_mul_lanes4").map(per_op);
         let _ = writeln!(
             md,
-            "| {preset} | {k} | {method} | {} | {other} | {} | {} | {:.2}x |",
+            "| {preset} | {k} | {method} | {} | {other} | {} | {} | {} | {:.2}x | {} |",
             time_ms(m),
             opt_time(get("gfpf_square").map(per_op)),
+            opt_time(lanes),
             time_ms(g),
-            g / m
+            g / m,
+            lanes.map_or("–".to_string(), |l| format!("{:.2}x", g / l))
         );
         if preset.starts_with('p') {
             ours.points.push((k as f64, m * 1e6));
@@ -693,7 +697,9 @@ fn field_section(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
         rows += 1;
     }
     if rows == 0 {
-        md.push_str("| – | | | | | |\n\nNot measured yet: `cargo bench -p gfpf-benches --bench field_mul`.\n\n");
+        md.push_str(
+            "| – | | | | | | | | | |\n\nNot measured yet: `cargo bench -p gfpf-benches --bench field_mul`.\n\n",
+        );
         return Ok(());
     }
     let _ = writeln!(md, "\n({})\n", measured(when.iter()));
