@@ -414,8 +414,10 @@ impl<const K: usize> Field<K> {
     /// split form without the chain of dependent divisions (z_i = h_i·r +
     /// l_i and h_i = e_i·r + f_i, 2K independent divisions, then carries of
     /// 0–2 by compares) was 0.91x as fast on p8 multiplications and 0.94–0.96x
-    /// on multi-modular products (t8, p8, t16, t64): the divisions' throughput
-    /// bounds this step, not their latency.
+    /// on multi-modular products (t8, p8, t16, t64): twice the divisions cost
+    /// more than the shorter chain saved. Overlapping the chains of
+    /// independent elements instead keeps one division per digit and wins
+    /// ([`Self::mul_lanes`], [`Self::reduce_narrow_digit_sums_lanes`]).
     #[inline(always)]
     fn normalize_narrow_single(&self, z: &[u128; K]) -> [u64; K] {
         let s = self.r_div.shift();
