@@ -334,6 +334,10 @@ impl<const K: usize> Field<K> {
         }
     }
 
+    /// [`Self::normalize_narrow`] for L elements, their chains interleaved.
+    /// The three `*_lanes` forms stay apart from the one-element ones on
+    /// purpose: making those call these with L = 1 slowed t8 `mul` from 120
+    /// to 152 ns and its lanes from 85 to 117 ns (alternating run).
     #[inline(always)]
     fn normalize_narrow_lanes<const L: usize>(&self, z: &[[u128; K]; L]) -> [[u64; K]; L] {
         let mut out = [[0u64; K]; L];
@@ -346,6 +350,8 @@ impl<const K: usize> Field<K> {
         std::array::from_fn(|e| self.subtract_wrapped_carry(out[e], carry[e]))
     }
 
+    /// [`Self::normalize_narrow_single`] for L elements, their chains
+    /// interleaved.
     #[inline(always)]
     fn normalize_narrow_single_lanes<const L: usize>(&self, z: &[[u128; K]; L]) -> [[u64; K]; L] {
         let s = self.r_div.shift();
@@ -364,6 +370,7 @@ impl<const K: usize> Field<K> {
         std::array::from_fn(|e| self.subtract_wrapped_carry(out[e], carry[e] as u128))
     }
 
+    /// [`Self::normalize_wide`] for L elements, their chains interleaved.
     #[inline(always)]
     fn normalize_wide_lanes<const L: usize>(&self, z: &[[Acc192; K]; L]) -> [[u64; K]; L] {
         let mut out = [[0u64; K]; L];

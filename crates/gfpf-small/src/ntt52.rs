@@ -559,7 +559,7 @@ impl Kernels {
                     h /= 4;
                     continue;
                 }
-                _ if h == 4 && self.forward_last3(tw, chunk) => break,
+                _ if h == 4 && self.smallest_layers(tw, chunk, true) => break,
                 _ => {}
             }
             let w = tw.layer(h);
@@ -571,51 +571,31 @@ impl Kernels {
         }
     }
 
-    /// The forward layers h = 4, 2, 1 in registers, where this ISA has that
-    /// kernel (true), else nothing (false: the caller runs them one by one).
-    fn forward_last3(self, tw: &Twiddles, chunk: &mut [u64]) -> bool {
-        let small = [tw.layer(4), tw.layer(2), tw.layer(1)];
-        match self.isa {
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx512Ifma => {
-                // SAFETY: as in dif2; the chunk is a multiple of 16.
-                unsafe { ifma::forward_last3(chunk, small, self.q) };
-                true
-            }
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx2Fma => {
-                // SAFETY: as above.
-                unsafe { avx2::forward_last3(chunk, small, self.q) };
-                true
-            }
-            _ => {
-                let _ = (small, chunk);
-                false
-            }
+    /// The three smallest layers in registers (forward: h = 4, 2, 1;
+    /// inverse: h = 1, 2, 4), where this ISA has those kernels (true), else
+    /// nothing (false: the caller runs them one by one).
+    fn smallest_layers(self, tw: &Twiddles, chunk: &mut [u64], forward: bool) -> bool {
+        let order = if forward { [4, 2, 1] } else { [1, 2, 4] };
+        let small = order.map(|h| tw.layer(h));
+        #[cfg(target_arch = "x86_64")]
+        {
+            type Kernel = for<'a, 'b> unsafe fn(&'a mut [u64], [Tw<'b>; 3], u64);
+            let kernel: Kernel = match (self.isa, forward) {
+                (Isa::Avx512Ifma, true) => ifma::forward_last3 as Kernel,
+                (Isa::Avx512Ifma, false) => ifma::inverse_first3 as Kernel,
+                (Isa::Avx2Fma, true) => avx2::forward_last3 as Kernel,
+                (Isa::Avx2Fma, false) => avx2::inverse_first3 as Kernel,
+                (Isa::Scalar, _) => return false,
+            };
+            // SAFETY: as in dif2 (the kernel's ISA is the plan's, which this
+            // CPU has); the chunk is a multiple of 16.
+            unsafe { kernel(chunk, small, self.q) };
+            true
         }
-    }
-
-    /// The inverse layers h = 1, 2, 4 in registers, as
-    /// [`Self::forward_last3`].
-    fn inverse_first3(self, tw: &Twiddles, chunk: &mut [u64]) -> bool {
-        let small = [tw.layer(1), tw.layer(2), tw.layer(4)];
-        match self.isa {
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx512Ifma => {
-                // SAFETY: as in dif2; the chunk is a multiple of 16.
-                unsafe { ifma::inverse_first3(chunk, small, self.q) };
-                true
-            }
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx2Fma => {
-                // SAFETY: as above.
-                unsafe { avx2::inverse_first3(chunk, small, self.q) };
-                true
-            }
-            _ => {
-                let _ = (small, chunk);
-                false
-            }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (small, chunk);
+            false
         }
     }
 
@@ -625,7 +605,7 @@ impl Kernels {
         while h <= top {
             match self.isa {
                 Isa::Scalar => {}
-                _ if h == 1 && self.inverse_first3(tw, chunk) => {
+                _ if h == 1 && self.smallest_layers(tw, chunk, false) => {
                     h = 8;
                     continue;
                 }

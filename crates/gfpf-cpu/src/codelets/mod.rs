@@ -69,6 +69,12 @@ impl<const K: usize> FieldOps<'_, K> {
         if m != 0 {
             *x = self.field.mul(x, &row.table[m]);
         }
+        self.mul_r_quotient(x, q);
+    }
+
+    /// x ← x·r^(±q), the shift part of a twiddle w^e = r^(±q)·table\[m\].
+    #[inline]
+    fn mul_r_quotient(&self, x: &mut Element<K>, q: usize) {
         if q != 0 {
             self.shift(x, if self.inverse { 2 * K - q } else { q });
         }
@@ -151,9 +157,7 @@ impl<const K: usize> FieldOps<'_, K> {
         );
         for (e, (product, (q, _))) in products.into_iter().zip(split).enumerate() {
             x[first + e] = product;
-            if q != 0 {
-                self.shift(&mut x[first + e], if self.inverse { 2 * K - q } else { q });
-            }
+            self.mul_r_quotient(&mut x[first + e], q);
         }
     }
 }
