@@ -125,4 +125,8 @@ pub enum FieldError {
         /// The field's radix.
         r: u64,
     },
+    /// The lane instruction set asked for ([`crate::LaneIsa`]) is not
+    /// available on this CPU.
+    #[error("lane instruction set {0} is not available on this CPU")]
+    LaneIsaUnavailable(String),
 }

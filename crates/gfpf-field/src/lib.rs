@@ -41,6 +41,7 @@ mod dispatch;
 mod element;
 mod error;
 mod field;
+mod lanes;
 mod preset;
 mod sparse;
 mod wide;
@@ -53,5 +54,6 @@ pub use error::FieldError;
 pub use field::{
     CONVOLUTION_MIN_K_THREE_PRIMES, CONVOLUTION_MIN_K_TWO_PRIMES, Field, MulConstants, MulKernel, ROOT_TABLE_MAX_LOG2,
 };
+pub use lanes::{LANE_MUL_MAX_K, LANE_MUL_MIN_R, LANES, LaneArith, LaneIsa, Lanes};
 pub use preset::Preset;
 pub use sparse::{MAX_SPARSE_TERMS, SparseRadix, SparseTerm};

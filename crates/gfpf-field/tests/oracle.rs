@@ -5,7 +5,7 @@ mod common;
 use std::sync::OnceLock;
 
 use common::arb_element;
-use gfpf_field::{Element, Field, FieldError, MulMethod, Preset};
+use gfpf_field::{Element, Field, FieldError, LANES, LaneArith, LaneIsa, Lanes, MulMethod, Preset};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rug::Integer;
@@ -250,6 +250,71 @@ fn check_conversions<const K: usize>(f: &Field<K>, x: &Element<K>, y: &Element<K
     Ok(())
 }
 
+/// The lane arithmetic on every instruction set this CPU has: eight
+/// butterflies and eight shifts at once equal the one-element forms (which
+/// `check_ring_ops` and `check_mul_pow_r` hold to GMP), lane by lane.
+fn check_lanes<const K: usize>(
+    f: &Field<K>,
+    xs: &[Element<K>],
+    ys: &[Element<K>],
+    shifts: std::ops::Range<usize>,
+) -> Result<(), TestCaseError> {
+    let x = Lanes::from_fn(|l| xs[l % xs.len()]);
+    let y = Lanes::from_fn(|l| ys[l % ys.len()]);
+    for isa in LaneIsa::available() {
+        let lanes = LaneArith::new(f, isa).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let (mut sum, mut diff) = (x, y);
+        lanes.add_sub_assign(&mut sum, &mut diff);
+        let mut product = x;
+        lanes.mul_assign(&mut product, &y);
+        let mut gathered = [Element::ZERO; LANES];
+        let [g0, g1, g2, g3, g4, g5, g6, g7] = &mut gathered;
+        lanes.scatter(
+            &lanes.gather([
+                &xs[0 % xs.len()],
+                &xs[1 % xs.len()],
+                &xs[2 % xs.len()],
+                &xs[3 % xs.len()],
+                &xs[4 % xs.len()],
+                &xs[5 % xs.len()],
+                &xs[6 % xs.len()],
+                &xs[7 % xs.len()],
+            ]),
+            [g0, g1, g2, g3, g4, g5, g6, g7],
+        );
+        for l in 0..LANES {
+            prop_assert_eq!(
+                gathered[l],
+                xs[l % xs.len()],
+                "{:?} gather then scatter, lane {}",
+                isa,
+                l
+            );
+            prop_assert_eq!(
+                product.lane(l),
+                f.mul(&x.lane(l), &y.lane(l)),
+                "{:?} product (in lanes: {}), lane {}",
+                isa,
+                lanes.mul_in_lanes(),
+                l
+            );
+            let (a, b) = (x.lane(l), y.lane(l));
+            let (want_sum, want_diff) = f.add_sub(&a, &b);
+            prop_assert_eq!(sum.lane(l), want_sum, "{:?} butterfly sum, lane {}", isa, l);
+            prop_assert_eq!(diff.lane(l), want_diff, "{:?} butterfly difference, lane {}", isa, l);
+        }
+        for shift in shifts.clone() {
+            let mut shifted = x;
+            lanes.mul_pow_r_assign(&mut shifted, shift);
+            for l in 0..LANES {
+                let want = f.mul_pow_r(&x.lane(l), shift);
+                prop_assert_eq!(shifted.lane(l), want, "{:?} r^{}, lane {}", isa, shift, l);
+            }
+        }
+    }
+    Ok(())
+}
+
 macro_rules! oracle_suite {
     ($($module:ident: $k:literal = $preset:ident, cases = $cases:expr;)*) => {$(
         mod $module {
@@ -312,6 +377,15 @@ macro_rules! oracle_suite {
                 }
 
                 #[test]
+                fn lanes_match_one_by_one(
+                    xs in proptest::collection::vec(arb_element(field()), LANES),
+                    ys in proptest::collection::vec(arb_element(field()), LANES),
+                    shift in 0usize..4 * $k,
+                ) {
+                    check_lanes(field(), &xs, &ys, shift..shift + 1)?;
+                }
+
+                #[test]
                 fn conversions_round_trip(x in arb_element(field()), y in arb_element(field())) {
                     check_conversions(field(), &x, &y)?;
                 }
@@ -326,6 +400,13 @@ macro_rules! oracle_suite {
                         check_ring_ops(f, x, y).unwrap();
                         check_ring_ops(other_method(), x, y).unwrap();
                     }
+                }
+                // Every edge value against every other, in every lane, and
+                // every shift of each.
+                for (e, x) in edges.iter().enumerate() {
+                    let rotated: Vec<_> = edges.iter().cycle().skip(e).take(LANES).copied().collect();
+                    check_lanes(f, &[*x], &rotated, 0..2 * $k).unwrap();
+                    check_lanes(f, &rotated, &[*x], 0..2 * $k).unwrap();
                 }
             }
         }

@@ -1,0 +1,692 @@
+//! Eight elements side by side ([`Lanes`]), digit-major, and the arithmetic
+//! of an FFT on them in SIMD lanes: one vector instruction does one digit
+//! step of eight elements. The instruction set is chosen at run time
+//! ([`LaneIsa`]); every form computes exactly what the one-element methods
+//! of [`Field`] compute (the oracle tests hold them to each other and to GMP,
+//! on every instruction set the CPU has).
+//!
+//! * Butterflies and shifts by powers of r ([`LaneArith::add_sub_assign`],
+//!   [`LaneArith::mul_pow_r_assign`]) are plain loops over the eight lanes,
+//!   written so that LLVM turns each into vector code (compares into masks,
+//!   selects into blends); the [`LaneIsa`] forms are the same bodies compiled
+//!   with AVX2 or AVX-512 enabled, [`LaneIsa::Portable`] with the build's
+//!   baseline.
+//! * Multiplication ([`LaneArith::mul_assign`]) runs in lanes with AVX-512
+//!   IFMA: digits split into 52-bit limbs (a digit is below 2^64, so its top
+//!   limb has 12 bits), the negacyclic product columns by 52-bit
+//!   multiply-adds, and the base-r carry chain with quotients estimated in f64
+//!   and made exact by limb arithmetic. Per element, eight at a time on the
+//!   project VM (AMD EPYC, alternating runs): t8 50 ns and p8 50 ns, against
+//!   89 and 51 ns for four interleaved one-element products
+//!   ([`Field::mul_lanes`]). Without IFMA, or above [`LANE_MUL_MAX_K`], it
+//!   multiplies element by element.
+//!
+//! Tried and dropped: splitting every column on its own as
+//! z_m = (f_m·r + e_m)·r + d_m, then d + r·e + r²·f by two shifts and two
+//! additions in lanes (no chain of dependent divisions, twice the divisions):
+//! t8 63 against 50 ns per element, t16 152 against 123 ns; the chain's
+//! latency overlaps the next product's columns.
+
+use crate::{Element, Field, FieldError};
+
+/// How many elements a [`Lanes`] block holds.
+pub const LANES: usize = 8;
+
+/// The largest k whose multiplication runs in SIMD lanes
+/// ([`LaneArith::mul_assign`]). At k = 32 the lanes took 405 ns per element
+/// and made the t32 FFT slower than one-element products (the columns'
+/// k² digit products at 7 multiply-adds each outgrow the f64 division's
+/// saving).
+pub const LANE_MUL_MAX_K: usize = 16;
+
+/// The least r whose multiplication runs in SIMD lanes: quotients by r of
+/// the product columns (below 2^140) then stay below 2^84, two 52-bit limbs
+/// with a 30-bit top.
+pub const LANE_MUL_MIN_R: u64 = 1 << 56;
+
+/// Eight elements of GF(r^k + 1), digit-major: `digits[i][l]` is digit i of
+/// element l (the layout in which one vector holds one digit of all eight).
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Lanes<const K: usize> {
+    /// Digit i of element l at `[i][l]`.
+    pub digits: [[u64; LANES]; K],
+}
+
+impl<const K: usize> Default for Lanes<K> {
+    fn default() -> Self {
+        Self {
+            digits: [[0; LANES]; K],
+        }
+    }
+}
+
+impl<const K: usize> std::fmt::Debug for Lanes<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries((0..LANES).map(|l| self.lane(l))).finish()
+    }
+}
+
+impl<const K: usize> Lanes<K> {
+    /// The block whose lane l is `element(l)`.
+    #[inline]
+    pub fn from_fn(mut element: impl FnMut(usize) -> Element<K>) -> Self {
+        let mut out = Self::default();
+        for l in 0..LANES {
+            out.set_lane(l, &element(l));
+        }
+        out
+    }
+
+    /// Element l (l < [`LANES`]).
+    #[inline]
+    pub fn lane(&self, l: usize) -> Element<K> {
+        Element(std::array::from_fn(|i| self.digits[i][l]))
+    }
+
+    /// Sets element l (l < [`LANES`]).
+    #[inline]
+    pub fn set_lane(&mut self, l: usize, x: &Element<K>) {
+        for (row, &d) in self.digits.iter_mut().zip(&x.0) {
+            row[l] = d;
+        }
+    }
+}
+
+/// The instruction set the lane arithmetic runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LaneIsa {
+    /// The build's baseline (any CPU; SSE2 on x86-64, NEON on aarch64).
+    Portable,
+    /// AVX2: each digit row of eight lanes in two 256-bit vectors.
+    Avx2,
+    /// AVX-512 (F, VL, BW, DQ): each digit row in one 512-bit vector, compares
+    /// into mask registers.
+    Avx512,
+}
+
+impl LaneIsa {
+    /// Every instruction set this CPU can run, slowest first (the tests run
+    /// each).
+    pub fn available() -> Vec<LaneIsa> {
+        [LaneIsa::Portable, LaneIsa::Avx2, LaneIsa::Avx512]
+            .into_iter()
+            .filter(|isa| isa.is_available())
+            .collect()
+    }
+
+    /// The fastest instruction set this CPU has.
+    pub fn best() -> LaneIsa {
+        *LaneIsa::available().last().unwrap_or(&LaneIsa::Portable)
+    }
+
+    /// Whether this CPU can run it (no allocation: std caches the CPU's
+    /// features).
+    pub fn is_available(self) -> bool {
+        match self {
+            LaneIsa::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            LaneIsa::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            LaneIsa::Avx512 => {
+                use std::arch::is_x86_feature_detected as has;
+                has!("avx512f") && has!("avx512vl") && has!("avx512bw") && has!("avx512dq")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            LaneIsa::Avx2 | LaneIsa::Avx512 => false,
+        }
+    }
+
+    /// `Ok(self)` when this CPU can run it, else
+    /// [`FieldError::LaneIsaUnavailable`].
+    pub fn ensure_available(self) -> Result<LaneIsa, FieldError> {
+        if self.is_available() {
+            Ok(self)
+        } else {
+            Err(FieldError::LaneIsaUnavailable(format!("{self:?}")))
+        }
+    }
+}
+
+/// The lane arithmetic of one field on one instruction set, checked
+/// available when built.
+#[derive(Debug, Clone, Copy)]
+pub struct LaneArith<'f, const K: usize> {
+    field: &'f Field<K>,
+    isa: LaneIsa,
+    /// The constants of the AVX-512 IFMA multiplication, when this field
+    /// and CPU can run it (see [`LaneArith::mul_assign`]).
+    #[cfg(target_arch = "x86_64")]
+    ifma: Option<x86::MulConsts>,
+}
+
+/// Calls `$body` (an `#[inline(always)]` function generic over `K`) through
+/// a wrapper compiled for the instruction set; the arguments are local
+/// variables named as the parameters.
+macro_rules! on_isa {
+    ($isa:expr, $body:ident($($arg:ident: $ty:ty),*)) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "avx2")]
+            fn avx2<const K: usize>($($arg: $ty),*) {
+                $body::<K>($($arg),*)
+            }
+            #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq")]
+            fn avx512<const K: usize>($($arg: $ty),*) {
+                $body::<K>($($arg),*)
+            }
+            match $isa {
+                // SAFETY: a `LaneArith` is built only for an instruction set
+                // that `LaneIsa::available` reported (`LaneArith::new`).
+                LaneIsa::Avx2 => unsafe { avx2::<K>($($arg),*) },
+                // SAFETY: as above.
+                LaneIsa::Avx512 => unsafe { avx512::<K>($($arg),*) },
+                LaneIsa::Portable => $body::<K>($($arg),*),
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = $isa;
+            $body::<K>($($arg),*)
+        }
+    }};
+}
+
+impl<'f, const K: usize> LaneArith<'f, K> {
+    /// The lane arithmetic of `field` on `isa`; an error when this CPU
+    /// cannot run `isa`.
+    pub fn new(field: &'f Field<K>, isa: LaneIsa) -> Result<Self, FieldError> {
+        let isa = isa.ensure_available()?;
+        Ok(Self {
+            field,
+            isa,
+            #[cfg(target_arch = "x86_64")]
+            ifma: (isa == LaneIsa::Avx512
+                && std::arch::is_x86_feature_detected!("avx512ifma")
+                && K <= LANE_MUL_MAX_K
+                && field.r >= LANE_MUL_MIN_R)
+                .then(|| x86::MulConsts::new(field)),
+        })
+    }
+
+    /// Whether [`Self::mul_assign`] multiplies in SIMD lanes (AVX-512 IFMA)
+    /// rather than element by element.
+    pub fn mul_in_lanes(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return self.ifma.is_some();
+        #[cfg(not(target_arch = "x86_64"))]
+        return false;
+    }
+
+    /// x ← x·y lane by lane: [`Field::mul`] on eight pairs. With AVX-512
+    /// IFMA ([`Self::mul_in_lanes`]: k ≤ [`LANE_MUL_MAX_K`], r ≥
+    /// [`LANE_MUL_MIN_R`]) in SIMD lanes: digits split into 52-bit limbs,
+    /// the negacyclic product columns by IFMA, and the base-r carry chain
+    /// with quotients estimated in f64 and corrected exactly. Otherwise
+    /// through [`Field::mul_lanes`], four elements at a time.
+    #[inline]
+    pub fn mul_assign(&self, x: &mut Lanes<K>, y: &Lanes<K>) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(consts) = &self.ifma {
+            // SAFETY: `ifma` is set only when this CPU has AVX-512F, DQ and
+            // IFMA (`LaneArith::new`).
+            unsafe { x86::mul_ifma(consts, x, y) };
+            return;
+        }
+        let f = self.field;
+        let (xs, ys): ([Element<K>; LANES], [Element<K>; LANES]) =
+            (std::array::from_fn(|l| x.lane(l)), std::array::from_fn(|l| y.lane(l)));
+        for quad in 0..LANES / 4 {
+            let at = |e: usize| 4 * quad + e;
+            let products = f.mul_lanes(
+                [&xs[at(0)], &xs[at(1)], &xs[at(2)], &xs[at(3)]],
+                [&ys[at(0)], &ys[at(1)], &ys[at(2)], &ys[at(3)]],
+            );
+            for (e, product) in products.iter().enumerate() {
+                x.set_lane(at(e), product);
+            }
+        }
+    }
+
+    /// The field.
+    pub fn field(&self) -> &'f Field<K> {
+        self.field
+    }
+
+    /// The instruction set.
+    pub fn isa(&self) -> LaneIsa {
+        self.isa
+    }
+
+    /// (x, y) ← (x + y, x − y), lane by lane: [`Field::add_sub_assign`] on
+    /// eight pairs at once.
+    #[inline]
+    pub fn add_sub_assign(&self, x: &mut Lanes<K>, y: &mut Lanes<K>) {
+        let r = self.field.r;
+        on_isa!(self.isa, add_sub_body(r: u64, x: &mut Lanes<K>, y: &mut Lanes<K>))
+    }
+
+    /// x ← x·r^i in every lane: [`Field::mul_pow_r_assign`] on eight elements
+    /// at once (i is taken modulo 2k).
+    #[inline]
+    pub fn mul_pow_r_assign(&self, x: &mut Lanes<K>, i: usize) {
+        let r = self.field.r;
+        on_isa!(self.isa, mul_pow_r_body(r: u64, x: &mut Lanes<K>, i: usize))
+    }
+}
+
+impl<const K: usize> LaneArith<'_, K> {
+    /// The block whose lane l is `elements[l]`: a transpose of eight
+    /// elements (with AVX-512, 8 × 8 digit tiles in registers).
+    #[inline]
+    pub fn gather(&self, elements: [&Element<K>; LANES]) -> Lanes<K> {
+        let mut out = Lanes::default();
+        #[cfg(target_arch = "x86_64")]
+        if self.isa == LaneIsa::Avx512 && K.is_multiple_of(8) {
+            // SAFETY: `LaneArith::new` checked that this CPU has AVX-512F.
+            unsafe { x86::gather_avx512(elements, &mut out) };
+            return out;
+        }
+        for (l, x) in elements.into_iter().enumerate() {
+            out.set_lane(l, x);
+        }
+        out
+    }
+
+    /// Writes lane l of `x` to `elements[l]`: the inverse of [`Self::gather`].
+    #[inline]
+    pub fn scatter(&self, x: &Lanes<K>, elements: [&mut Element<K>; LANES]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.isa == LaneIsa::Avx512 && K.is_multiple_of(8) {
+            // SAFETY: `LaneArith::new` checked that this CPU has AVX-512F.
+            unsafe { x86::scatter_avx512(x, elements) };
+            return;
+        }
+        for (l, out) in elements.into_iter().enumerate() {
+            *out = x.lane(l);
+        }
+    }
+}
+
+/// The AVX-512 transposes between eight elements and a [`Lanes`] block.
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    use super::{LANES, Lanes};
+    use crate::{Element, Field};
+
+    const MASK52: u64 = (1 << 52) - 1;
+
+    /// The field's constants for [`mul_ifma`], split into 52-bit limbs.
+    #[derive(Debug, Clone, Copy)]
+    pub(super) struct MulConsts {
+        r: u64,
+        /// r mod 2^52 and r div 2^52.
+        r_limbs: [u64; 2],
+        /// 1/r rounded to f64.
+        r_inv: f64,
+        /// The offset vector's first and other coefficients (value 0 mod p,
+        /// making every product column non-negative; below 2^140).
+        offset_first: [u64; 3],
+        offset_rest: [u64; 3],
+    }
+
+    impl MulConsts {
+        pub(super) fn new<const K: usize>(field: &Field<K>) -> Self {
+            let limbs = |a: crate::wide::Acc192| {
+                let v = a.lo;
+                [
+                    (v as u64) & MASK52,
+                    ((v >> 52) as u64) & MASK52,
+                    ((v >> 104) as u64) | (a.hi << 24),
+                ]
+            };
+            Self {
+                r: field.r,
+                r_limbs: [field.r & MASK52, field.r >> 52],
+                r_inv: 1.0 / field.r as f64,
+                offset_first: limbs(field.offset_first),
+                offset_rest: limbs(field.offset_rest),
+            }
+        }
+    }
+
+    /// t = t0 + t1·2^52 + t2·2^104 (t0, t1 < 2^55, t < 2^140) divided by r:
+    /// (t mod r, and t div r as limbs q0 + q1·2^52 with q0 < 2^53).
+    ///
+    /// The quotient is estimated in f64 (relative error below 2^-50, so
+    /// below 2^34 for quotients below 2^84) and lowered by 2^36, so that the
+    /// estimate never exceeds it; the exact remainder t − q_e·r (below
+    /// 2^37·r) gives a second estimate, lowered by one, and at most two
+    /// exact corrections finish.
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    #[inline]
+    fn div_rem_r(c: &MulConsts, t0: __m512i, t1: __m512i, t2: __m512i) -> (__m512i, __m512i, __m512i) {
+        let mask = _mm512_set1_epi64(MASK52 as i64);
+        let zero = _mm512_setzero_si512();
+        let (rl, rh) = (
+            _mm512_set1_epi64(c.r_limbs[0] as i64),
+            _mm512_set1_epi64(c.r_limbs[1] as i64),
+        );
+        let r_inv = _mm512_set1_pd(c.r_inv);
+        let two52 = _mm512_set1_pd(4503599627370496.0);
+        let two104 = _mm512_set1_pd(20282409603651670423947251286016.0);
+        let floor = |v: __m512d| _mm512_roundscale_pd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(v);
+        // First estimate, two limbs.
+        let tf = _mm512_fmadd_pd(
+            _mm512_cvtepu64_pd(t2),
+            two104,
+            _mm512_fmadd_pd(_mm512_cvtepu64_pd(t1), two52, _mm512_cvtepu64_pd(t0)),
+        );
+        let qf = _mm512_max_pd(
+            _mm512_sub_pd(_mm512_mul_pd(tf, r_inv), _mm512_set1_pd(68719476736.0)),
+            _mm512_setzero_pd(),
+        );
+        let qh_f = floor(_mm512_mul_pd(qf, _mm512_set1_pd(1.0 / 4503599627370496.0)));
+        let ql_f = floor(_mm512_fnmadd_pd(qh_f, two52, qf));
+        let (qh, ql) = (_mm512_cvttpd_epu64(qh_f), _mm512_cvttpd_epu64(ql_f));
+        // s = t − q_e·r, in [0, 2^37·r): two limbs (the third is zero).
+        let p0 = _mm512_madd52lo_epu64(zero, ql, rl);
+        let p1 = _mm512_madd52lo_epu64(
+            _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, ql, rl), ql, rh),
+            qh,
+            rl,
+        );
+        let p2 = _mm512_madd52lo_epu64(
+            _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, ql, rh), qh, rl),
+            qh,
+            rh,
+        );
+        let s0 = _mm512_sub_epi64(t0, p0);
+        let s1 = _mm512_add_epi64(_mm512_sub_epi64(t1, p1), _mm512_srai_epi64::<52>(s0));
+        let s2 = _mm512_add_epi64(_mm512_sub_epi64(t2, p2), _mm512_srai_epi64::<52>(s1));
+        let s0 = _mm512_and_si512(s0, mask);
+        let s1 = _mm512_add_epi64(_mm512_and_si512(s1, mask), _mm512_slli_epi64::<52>(s2));
+        // Second estimate, one limb, lowered by one: qc ≤ s div r ≤ qc + 2.
+        let sf = _mm512_fmadd_pd(_mm512_cvtepu64_pd(s1), two52, _mm512_cvtepu64_pd(s0));
+        let qc_f = _mm512_max_pd(
+            _mm512_sub_pd(floor(_mm512_mul_pd(sf, r_inv)), _mm512_set1_pd(1.0)),
+            _mm512_setzero_pd(),
+        );
+        let mut qc = _mm512_cvttpd_epu64(qc_f);
+        // u = s − qc·r in [0, 3r); qc·r_h < 2^50 has no high half.
+        let u0 = _mm512_sub_epi64(s0, _mm512_madd52lo_epu64(zero, qc, rl));
+        let u1 = _mm512_sub_epi64(
+            _mm512_sub_epi64(s1, _mm512_madd52hi_epu64(zero, qc, rl)),
+            _mm512_madd52lo_epu64(zero, qc, rh),
+        );
+        let mut u1 = _mm512_add_epi64(u1, _mm512_srai_epi64::<52>(u0));
+        let mut u0 = _mm512_and_si512(u0, mask);
+        for _ in 0..2 {
+            let v0 = _mm512_sub_epi64(u0, rl);
+            let v1 = _mm512_add_epi64(_mm512_sub_epi64(u1, rh), _mm512_srai_epi64::<52>(v0));
+            let ge = _mm512_cmpge_epi64_mask(v1, zero);
+            u0 = _mm512_mask_blend_epi64(ge, u0, _mm512_and_si512(v0, mask));
+            u1 = _mm512_mask_blend_epi64(ge, u1, v1);
+            qc = _mm512_mask_add_epi64(qc, ge, qc, _mm512_set1_epi64(1));
+        }
+        let rem = _mm512_or_si512(u0, _mm512_slli_epi64::<52>(u1));
+        (rem, _mm512_add_epi64(ql, qc), qh)
+    }
+
+    /// [`super::LaneArith::mul_assign`] in SIMD lanes (K ≤
+    /// [`super::LANE_MUL_MAX_K`], r ≥ [`super::LANE_MUL_MIN_R`]).
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn mul_ifma<const K: usize>(c: &MulConsts, x: &mut Lanes<K>, y: &Lanes<K>) {
+        let mask = _mm512_set1_epi64(MASK52 as i64);
+        let zero = _mm512_setzero_si512();
+        // SAFETY: a digit row of a `Lanes` block is 8 words.
+        let load = |row: &[u64; LANES]| unsafe { _mm512_loadu_si512(row.as_ptr().cast()) };
+        let xl: [__m512i; K] = std::array::from_fn(|i| _mm512_and_si512(load(&x.digits[i]), mask));
+        let xh: [__m512i; K] = std::array::from_fn(|i| _mm512_srli_epi64::<52>(load(&x.digits[i])));
+        let yl: [__m512i; K] = std::array::from_fn(|i| _mm512_and_si512(load(&y.digits[i]), mask));
+        let yh: [__m512i; K] = std::array::from_fn(|i| _mm512_srli_epi64::<52>(load(&y.digits[i])));
+        // Column m of the negacyclic product, P − N + offset, in 52-bit
+        // limbs; every digit product x_i·y_j = (l + h·2^52)(l' + h'·2^52)
+        // spreads over three limbs (h, h' < 2^12).
+        let mut z = [[zero; 3]; K];
+        for (m, zm) in z.iter_mut().enumerate() {
+            // Adds x_i·y_j to three limb accumulators.
+            let product = |acc: [__m512i; 3], i: usize, j: usize| {
+                let a0 = _mm512_madd52lo_epu64(acc[0], xl[i], yl[j]);
+                let a1 = _mm512_madd52hi_epu64(acc[1], xl[i], yl[j]);
+                let a1 = _mm512_madd52lo_epu64(a1, xh[i], yl[j]);
+                let a1 = _mm512_madd52lo_epu64(a1, xl[i], yh[j]);
+                let a2 = _mm512_madd52hi_epu64(acc[2], xh[i], yl[j]);
+                let a2 = _mm512_madd52hi_epu64(a2, xl[i], yh[j]);
+                let a2 = _mm512_madd52lo_epu64(a2, xh[i], yh[j]);
+                [a0, a1, a2]
+            };
+            let mut pos = [zero; 3];
+            for i in 0..=m {
+                pos = product(pos, i, m - i);
+            }
+            let mut neg = [zero; 3];
+            for i in m + 1..K {
+                neg = product(neg, i, m + K - i);
+            }
+            let off = if m == 0 { c.offset_first } else { c.offset_rest };
+            let limb = |e: usize| _mm512_sub_epi64(_mm512_add_epi64(pos[e], _mm512_set1_epi64(off[e] as i64)), neg[e]);
+            let t0 = limb(0);
+            let t1 = _mm512_add_epi64(limb(1), _mm512_srai_epi64::<52>(t0));
+            let t2 = _mm512_add_epi64(limb(2), _mm512_srai_epi64::<52>(t1));
+            *zm = [_mm512_and_si512(t0, mask), _mm512_and_si512(t1, mask), t2];
+        }
+        let (mut q0, mut q1) = (zero, zero);
+        for (m, zm) in z.iter().enumerate() {
+            let (d, n0, n1) = div_rem_r(c, _mm512_add_epi64(zm[0], q0), _mm512_add_epi64(zm[1], q1), zm[2]);
+            // SAFETY: a digit row of a `Lanes` block is 8 words.
+            unsafe { _mm512_storeu_si512(x.digits[m].as_mut_ptr().cast(), d) };
+            (q0, q1) = (n0, n1);
+        }
+        let (b, a, _) = div_rem_r(c, q0, q1, zero);
+        let mut carry = Lanes::<K>::default();
+        // SAFETY: digit rows of a `Lanes` block are 8 words; K ≥ 2.
+        unsafe {
+            _mm512_storeu_si512(carry.digits[0].as_mut_ptr().cast(), b);
+            _mm512_storeu_si512(carry.digits[1].as_mut_ptr().cast(), a);
+        }
+        super::sub_assign_body(c.r, x, &carry);
+    }
+
+    /// The transpose of an 8 × 8 tile of words (its own inverse): pairs of
+    /// rows interleaved, then 128-bit and 256-bit halves combined (24
+    /// shuffles).
+    #[target_feature(enable = "avx512f")]
+    fn transpose8(r: [__m512i; 8]) -> [__m512i; 8] {
+        let t: [__m512i; 8] = std::array::from_fn(|j| {
+            let (a, b) = (r[j & !1], r[j | 1]);
+            if j & 1 == 0 {
+                _mm512_unpacklo_epi64(a, b)
+            } else {
+                _mm512_unpackhi_epi64(a, b)
+            }
+        });
+        let lo128 = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+        let hi128 = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+        // u[4h + 2s + e]: from t[4h + s] and t[4h + 2 + s], even or odd 128-bit halves.
+        let u: [__m512i; 8] = std::array::from_fn(|j| {
+            let (h, s, e) = (j / 4, (j / 2) % 2, j % 2);
+            let idx = if e == 0 { lo128 } else { hi128 };
+            _mm512_permutex2var_epi64(t[4 * h + s], idx, t[4 * h + 2 + s])
+        });
+        let lo256 = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0);
+        let hi256 = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
+        // u[2s + e] holds columns (2e + s) and (2e + s) + 4 of rows 0–3,
+        // u[4 + 2s + e] the same of rows 4–7.
+        let mut out = [_mm512_setzero_si512(); 8];
+        for j in 0..4 {
+            let (s, e) = (j % 2, j / 2);
+            let (a, b) = (u[2 * s + e], u[4 + 2 * s + e]);
+            out[2 * e + s] = _mm512_permutex2var_epi64(a, lo256, b);
+            out[2 * e + s + 4] = _mm512_permutex2var_epi64(a, hi256, b);
+        }
+        out
+    }
+
+    /// [`super::LaneArith::gather`] for K a multiple of 8.
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn gather_avx512<const K: usize>(elements: [&Element<K>; LANES], out: &mut Lanes<K>) {
+        for c in 0..K / 8 {
+            // SAFETY: digits c·8 .. c·8 + 8 of a K-digit element are in
+            // bounds (K is a multiple of 8); unaligned loads.
+            let rows = std::array::from_fn(|l| unsafe { _mm512_loadu_si512(elements[l].0.as_ptr().add(8 * c).cast()) });
+            for (j, col) in transpose8(rows).into_iter().enumerate() {
+                // SAFETY: a digit row of a `Lanes` block is 8 words.
+                unsafe { _mm512_storeu_si512(out.digits[8 * c + j].as_mut_ptr().cast(), col) };
+            }
+        }
+    }
+
+    /// [`super::LaneArith::scatter`] for K a multiple of 8.
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn scatter_avx512<const K: usize>(x: &Lanes<K>, elements: [&mut Element<K>; LANES]) {
+        for c in 0..K / 8 {
+            // SAFETY: a digit row of a `Lanes` block is 8 words.
+            let rows = std::array::from_fn(|j| unsafe { _mm512_loadu_si512(x.digits[8 * c + j].as_ptr().cast()) });
+            for (l, col) in transpose8(rows).into_iter().enumerate() {
+                // SAFETY: digits c·8 .. c·8 + 8 of a K-digit element are in bounds.
+                unsafe { _mm512_storeu_si512(elements[l].0.as_mut_ptr().add(8 * c).cast(), col) };
+            }
+        }
+    }
+}
+
+/// The butterfly of [`LaneArith::add_sub_assign`]: the two carry chains of
+/// `Field::add_sub` with every lane's selects as masks.
+#[inline(always)]
+fn add_sub_body<const K: usize>(r: u64, x: &mut Lanes<K>, y: &mut Lanes<K>) {
+    let mut carry = [0u64; LANES];
+    let mut borrow = [0u64; LANES];
+    for i in 0..K {
+        let (xs, ys) = (&mut x.digits[i], &mut y.digits[i]);
+        for l in 0..LANES {
+            let (xi, yi) = (xs[l], ys[l]);
+            // As in `Field::add_sub`: the true sum is below 2r + 1 < 2^65, so
+            // at most one add overflows and `s - r` (wrapping) is exact.
+            let s1 = xi.wrapping_add(yi);
+            let s = s1.wrapping_add(carry[l]);
+            let over = ((s1 < xi) | (s < s1) | (s >= r)) as u64;
+            xs[l] = s.wrapping_sub(r & over.wrapping_neg());
+            carry[l] = over;
+            let d1 = xi.wrapping_sub(yi);
+            let d = d1.wrapping_sub(borrow[l]);
+            let under = ((xi < yi) | (d1 < borrow[l])) as u64;
+            ys[l] = d.wrapping_add(r & under.wrapping_neg());
+            borrow[l] = under;
+        }
+    }
+    // A carry out of digit k − 1 is r^k = −1, a borrow +1.
+    decrement_lanes(r, x, carry);
+    increment_lanes(r, y, borrow);
+}
+
+/// The shift of [`LaneArith::mul_pow_r_assign`]: rotate the digit rows, then
+/// one borrow chain (A − B or B − A, as in `Field::mul_pow_r_assign`); lanes
+/// holding p − 1 (top digit r) take the constant −r^i instead.
+#[inline(always)]
+fn mul_pow_r_body<const K: usize>(r: u64, x: &mut Lanes<K>, i: usize) {
+    let i = i % (2 * K);
+    let (s, negate) = if i >= K { (i - K, true) } else { (i, false) };
+    let minus_one: [bool; LANES] = std::array::from_fn(|l| x.digits[K - 1][l] == r);
+    x.digits.rotate_right(s);
+    let mut borrow = [0u64; LANES];
+    for (j, row) in x.digits.iter_mut().enumerate() {
+        // Digits below s wrapped past r^k (B), the others moved up (A); one
+        // side is subtracted from zero, the other only passes the borrow on.
+        let from_zero = (j < s) != negate;
+        for l in 0..LANES {
+            let (plus, minus) = if from_zero { (0, row[l]) } else { (row[l], 0) };
+            let d1 = plus.wrapping_sub(minus);
+            let v = d1.wrapping_sub(borrow[l]);
+            let under = ((plus < minus) | (d1 < borrow[l])) as u64;
+            row[l] = v.wrapping_add(r & under.wrapping_neg());
+            borrow[l] = under;
+        }
+    }
+    increment_lanes(r, x, borrow);
+    if minus_one.iter().any(|&m| m) {
+        // (p − 1)·r^i = −r^i: r^s when negated, else p − r^s, whose digits
+        // are 1, then 0 up to s, then r − 1 (p − 1 itself when s = 0).
+        let mut value = [0u64; K];
+        if negate {
+            value[s] = 1;
+        } else if s == 0 {
+            value[K - 1] = r;
+        } else {
+            value[0] = 1;
+            value[s..].fill(r - 1);
+        }
+        for l in (0..LANES).filter(|&l| minus_one[l]) {
+            for (row, &d) in x.digits.iter_mut().zip(&value) {
+                row[l] = d;
+            }
+        }
+    }
+}
+
+/// x ← x − y lane by lane (digits below r; x's top digit may be r when x
+/// is p − 1), canonical: one borrow chain, +1 where it leaves the top.
+#[inline(always)]
+fn sub_assign_body<const K: usize>(r: u64, x: &mut Lanes<K>, y: &Lanes<K>) {
+    let mut borrow = [0u64; LANES];
+    for (xs, ys) in x.digits.iter_mut().zip(&y.digits) {
+        for l in 0..LANES {
+            let (xi, yi) = (xs[l], ys[l]);
+            let d1 = xi.wrapping_sub(yi);
+            let d = d1.wrapping_sub(borrow[l]);
+            let under = ((xi < yi) | (d1 < borrow[l])) as u64;
+            xs[l] = d.wrapping_add(r & under.wrapping_neg());
+            borrow[l] = under;
+        }
+    }
+    increment_lanes(r, x, borrow);
+}
+
+/// x −= 1 in the lanes whose `borrow` is 1 (digits below r, except possibly
+/// a top digit r); 0 − 1 gives the canonical p − 1. Stops as soon as no lane
+/// borrows (after the first digit, nearly always).
+#[inline(always)]
+fn decrement_lanes<const K: usize>(r: u64, x: &mut Lanes<K>, mut borrow: [u64; LANES]) {
+    for row in x.digits.iter_mut() {
+        if borrow == [0; LANES] {
+            return;
+        }
+        for l in 0..LANES {
+            let (d, b) = (row[l], borrow[l]);
+            let zero = (d == 0) as u64;
+            // d − 1, or r − 1 when d = 0 (0 − 1 + r, wrapping).
+            row[l] = d.wrapping_sub(b).wrapping_add(r & (b & zero).wrapping_neg());
+            borrow[l] = b & zero;
+        }
+    }
+    for l in (0..LANES).filter(|&l| borrow[l] != 0) {
+        for row in x.digits.iter_mut() {
+            row[l] = 0;
+        }
+        x.digits[K - 1][l] = r;
+    }
+}
+
+/// x += 1 in the lanes whose `carry` is 1 (digits below r); r^k − 1 + 1 gives
+/// the canonical p − 1. Stops as soon as no lane carries.
+#[inline(always)]
+fn increment_lanes<const K: usize>(r: u64, x: &mut Lanes<K>, mut carry: [u64; LANES]) {
+    for row in x.digits.iter_mut() {
+        if carry == [0; LANES] {
+            return;
+        }
+        for l in 0..LANES {
+            let t = row[l].wrapping_add(carry[l]);
+            let wrap = (t == r) as u64;
+            row[l] = t & wrap.wrapping_sub(1);
+            carry[l] = wrap;
+        }
+    }
+    for l in 0..LANES {
+        if carry[l] != 0 {
+            x.digits[K - 1][l] = r;
+        }
+    }
+}
