@@ -124,6 +124,7 @@ impl CodeletOps for GmpOps<'_> {
 
 impl PlanArith for GmpArith<'_> {
     type Elem = Integer;
+    type DftScratch = ();
     type Ops<'b>
         = GmpOps<'b>
     where

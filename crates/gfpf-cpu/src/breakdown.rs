@@ -5,14 +5,17 @@
 //! Each stage is run four times from the same input: in full, and with only
 //! the data movement, only the twiddles, or only the codelet arithmetic
 //! switched on. Twiddles and base DFTs are reported net of the movement.
+//! Where the executor runs its DFTs eight at a time in SIMD lanes, so does
+//! the breakdown, and the movement includes the transposes into and out of
+//! the lanes.
 
 use std::time::{Duration, Instant};
 
-use gfpf_field::Element;
+use gfpf_field::{Element, LANES, Lanes};
 use gfpf_plan::{Stage, StageKind};
 
 use crate::codelets::{CodeletOps, FieldOps};
-use crate::executor::{FieldArith, PlanArith, run_stage};
+use crate::executor::{FieldArith, LaneParts, PlanArith, StageCodelets, run_dfts_one_by_one, run_stage};
 use crate::{CpuError, CpuFft, Threading, twiddle_table};
 
 /// The timings of one stage.
@@ -93,6 +96,7 @@ impl<const K: usize> CodeletOps for InstrumentedOps<'_, K> {
 
 impl<const K: usize> PlanArith for Instrumented<'_, K> {
     type Elem = Element<K>;
+    type DftScratch = Vec<Lanes<K>>;
     type Ops<'b>
         = InstrumentedOps<'b, K>
     where
@@ -118,6 +122,31 @@ impl<const K: usize> PlanArith for Instrumented<'_, K> {
     }
     fn take(&self, x: &mut Element<K>) -> Element<K> {
         *x
+    }
+    fn dft_lanes(&self) -> usize {
+        self.inner.dft_lanes()
+    }
+    /// As the executor: eight DFTs in lanes (with the mode's parts switched
+    /// on) when it runs them so, else one by one through the instrumented
+    /// codelet operations.
+    fn run_dfts<'a>(
+        &'a self,
+        codelets: &StageCodelets<InstrumentedOps<'a, K>>,
+        units: &[usize],
+        xs: &mut [Element<K>],
+        blocks: &mut Vec<Lanes<K>>,
+    ) {
+        match self.inner.fft.lane_isa().filter(|_| units.len() == LANES) {
+            Some(isa) => {
+                let parts = LaneParts {
+                    twiddles: matches!(self.mode, Mode::Full | Mode::TwiddlesOnly),
+                    codelet: matches!(self.mode, Mode::Full | Mode::CodeletOnly),
+                };
+                self.inner
+                    .lane_dfts(isa, codelets.radix, codelets.twiddles, units, xs, blocks, parts);
+            }
+            None => run_dfts_one_by_one(self, codelets, units, xs),
+        }
     }
 }
 

@@ -1,14 +1,17 @@
 //! [`CpuFft`]: a plan, its twiddle table and the field, run stage by stage.
 
 use gfpf_executor::{PreparedFft, TableFiller, Transform, TransformError, twiddle_table_with};
-use gfpf_field::{Element, Field};
+use gfpf_field::{Element, Field, LANES, LaneArith, LaneIsa, Lanes};
 use gfpf_plan::{
     Addressing, BaseDftStage, Buffer, CodeletTwiddles, Direction, Order, Plan, Stage, StageKind, TwiddlePlacement,
 };
 use rayon::prelude::*;
 
 use crate::CpuError;
-use crate::codelets::{CodeletOps, FieldOps, TwiddleRow, generated};
+use crate::codelets::{CodeletFn, CodeletOps, FieldOps, LaneOps, TwiddleRow, generated};
+
+/// The most DFTs any [`PlanArith::dft_lanes`] may ask for.
+pub const MAX_DFT_LANES: usize = 8;
 
 /// Transforms (or stages) of fewer than this many 64-bit words (N·k) run on
 /// one thread: below it rayon's task overhead outweighs the work.
@@ -35,6 +38,7 @@ pub enum Threading {
 pub struct CpuFft<const K: usize> {
     prepared: PreparedFft<K>,
     threading: Threading,
+    lane_isa: Option<LaneIsa>,
 }
 
 impl<const K: usize> std::fmt::Debug for CpuFft<K> {
@@ -42,8 +46,15 @@ impl<const K: usize> std::fmt::Debug for CpuFft<K> {
         f.debug_struct("CpuFft")
             .field("prepared", &self.prepared)
             .field("threading", &self.threading)
+            .field("lane_isa", &self.lane_isa)
             .finish()
     }
+}
+
+/// The lane instruction set a new [`CpuFft`] uses: the best vector one, none
+/// where the CPU has only the portable form.
+fn default_lane_isa() -> Option<LaneIsa> {
+    Some(LaneIsa::best()).filter(|&isa| isa != LaneIsa::Portable)
 }
 
 /// Fills a twiddle table's independent chunks, in parallel when the table is
@@ -82,7 +93,11 @@ impl<const K: usize> CpuFft<K> {
         let prepared = PreparedFft::try_new_with(field, n, direction, order, |table, filler| {
             fill_chunks(table, filler, threading)
         })?;
-        Ok(CpuFft { prepared, threading })
+        Ok(CpuFft {
+            prepared,
+            threading,
+            lane_isa: default_lane_isa(),
+        })
     }
 
     /// Forward DFT_N, natural order in and out.
@@ -99,6 +114,25 @@ impl<const K: usize> CpuFft<K> {
     pub fn with_threading(mut self, threading: Threading) -> Self {
         self.threading = threading;
         self
+    }
+
+    /// The same transform with its base DFTs run eight at a time in SIMD
+    /// lanes on `isa` ([`LaneIsa`]), or one at a time (`None`). The default
+    /// is the CPU's best vector instruction set (AVX-512 or AVX2), one at a
+    /// time where it has neither. Results are identical; an error when this
+    /// CPU cannot run `isa`.
+    pub fn with_lane_isa(mut self, isa: Option<LaneIsa>) -> Result<Self, CpuError> {
+        if let Some(isa) = isa {
+            isa.ensure_available()?;
+        }
+        self.lane_isa = isa;
+        Ok(self)
+    }
+
+    /// The instruction set the base DFTs run on in lanes (`None`: one DFT at
+    /// a time).
+    pub fn lane_isa(&self) -> Option<LaneIsa> {
+        self.lane_isa
     }
 
     /// The threading mode.
@@ -170,6 +204,7 @@ pub(crate) struct FieldArith<'a, const K: usize> {
 
 impl<const K: usize> PlanArith for FieldArith<'_, K> {
     type Elem = Element<K>;
+    type DftScratch = Vec<Lanes<K>>;
     type Ops<'b>
         = FieldOps<'b, K>
     where
@@ -212,6 +247,135 @@ impl<const K: usize> PlanArith for FieldArith<'_, K> {
     fn take(&self, x: &mut Element<K>) -> Element<K> {
         *x
     }
+
+    fn dft_lanes(&self) -> usize {
+        if self.fft.lane_isa.is_some() { LANES } else { 1 }
+    }
+
+    /// Eight DFTs side by side in [`Lanes`] (digit-major), their butterflies
+    /// and shifts in SIMD lanes; fewer than eight one by one.
+    fn run_dfts<'a>(
+        &'a self,
+        codelets: &StageCodelets<FieldOps<'a, K>>,
+        units: &[usize],
+        xs: &mut [Element<K>],
+        blocks: &mut Vec<Lanes<K>>,
+    ) {
+        match self.fft.lane_isa.filter(|_| units.len() == LANES) {
+            Some(isa) => self.lane_dfts(
+                isa,
+                codelets.radix,
+                codelets.twiddles,
+                units,
+                xs,
+                blocks,
+                LaneParts::ALL,
+            ),
+            None => run_dfts_one_by_one(self, codelets, units, xs),
+        }
+    }
+}
+
+/// Which parts of [`FieldArith::lane_dfts`] run (the breakdown times them
+/// apart; the data movement always runs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LaneParts {
+    pub twiddles: bool,
+    pub codelet: bool,
+}
+
+impl LaneParts {
+    pub(crate) const ALL: Self = Self {
+        twiddles: true,
+        codelet: true,
+    };
+}
+
+impl<const K: usize> FieldArith<'_, K> {
+    /// Eight DFTs of one stage side by side in [`Lanes`]: `xs[l·radix + i]`
+    /// is slot i of DFT l (element-major, gathered by the executor),
+    /// transposed into `radix` blocks, run through the plain codelet in
+    /// lanes, and transposed back. The twiddles (slot a of DFT l times
+    /// w^(a·units\[l\])) are multiplied in lanes where the field can
+    /// ([`LaneArith::mul_in_lanes`]), else on the elements, four at a time.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn lane_dfts(
+        &self,
+        isa: LaneIsa,
+        radix: usize,
+        placement: CodeletTwiddles,
+        units: &[usize],
+        xs: &mut [Element<K>],
+        blocks: &mut Vec<Lanes<K>>,
+        parts: LaneParts,
+    ) {
+        let prepared = &self.fft.prepared;
+        let lanes = LaneArith::new(prepared.field(), isa).expect("CpuFft::with_lane_isa checked the instruction set");
+        let ops = LaneOps {
+            lanes,
+            inverse: prepared.plan().direction() == Direction::Inverse,
+        };
+        let row = TwiddleRow {
+            table: prepared.table(),
+            plan: prepared.plan(),
+            unit: 0,
+        };
+        let twiddled = parts.twiddles && placement != CodeletTwiddles::None && units.iter().any(|&u| u != 0);
+        let in_lanes = twiddled && lanes.mul_in_lanes();
+        // Twiddles on whole elements (when the field cannot multiply in
+        // lanes): four at a time across the eight DFTs, before the lanes are
+        // filled or after they are emptied.
+        let twiddle_elements = |xs: &mut [Element<K>]| self.ops(None).twiddle_dfts(&row, radix, units, xs);
+        if twiddled && !in_lanes && placement == CodeletTwiddles::Inputs {
+            twiddle_elements(xs);
+        }
+        blocks.clear();
+        blocks.extend((0..radix).map(|i| lanes.gather(std::array::from_fn(|l| &xs[l * radix + i]))));
+        // Twiddles in lanes: slot a of lane l times w^(a·units[l]) =
+        // r^(±q_l)·table[m_l]. When the eight shifts agree (nearly always in
+        // the early stages, whose exponents grow slowly along the columns)
+        // the product takes one shift in lanes; otherwise each factor is
+        // shifted first, element by element.
+        let inverse = ops.inverse;
+        let twiddle_lanes = |blocks: &mut [Lanes<K>]| {
+            let scalar = self.ops(None);
+            for (a, block) in blocks.iter_mut().enumerate().skip(1) {
+                let split: [(usize, usize); LANES] = std::array::from_fn(|l| row.plan.split_exponent(a * units[l]));
+                let q = split[0].0;
+                if split.iter().all(|&(ql, _)| ql == q) {
+                    lanes.mul_assign(block, &lanes.gather(split.map(|(_, m)| &row.table[m])));
+                    if q != 0 {
+                        lanes.mul_pow_r_assign(block, if inverse { 2 * K - q } else { q });
+                    }
+                } else {
+                    let factors = split.map(|(q, m)| {
+                        let mut w = row.table[m];
+                        scalar.mul_r_quotient(&mut w, q);
+                        w
+                    });
+                    lanes.mul_assign(block, &lanes.gather(std::array::from_fn(|l| &factors[l])));
+                }
+            }
+        };
+        if in_lanes && placement == CodeletTwiddles::Inputs {
+            twiddle_lanes(blocks);
+        }
+        if parts.codelet {
+            let codelet = generated::codelet::<LaneOps<'_, K>>(radix, CodeletTwiddles::None)
+                .expect("plans use generated radices");
+            codelet(&ops, blocks);
+        }
+        if in_lanes && placement == CodeletTwiddles::Outputs {
+            twiddle_lanes(blocks);
+        }
+        for (i, block) in blocks.iter().enumerate() {
+            let mut rows = xs.chunks_exact_mut(radix);
+            lanes.scatter(block, std::array::from_fn(|_| &mut rows.next().expect("eight DFTs")[i]));
+        }
+        if twiddled && !in_lanes && placement == CodeletTwiddles::Outputs {
+            twiddle_elements(xs);
+        }
+    }
 }
 
 /// The arithmetic a plan runs on: GF(r^k + 1) for [`CpuFft`], or any other
@@ -236,11 +400,49 @@ pub trait PlanArith: Sync {
     fn scale_all(&self, xs: &mut [Self::Elem]) {
         xs.iter_mut().for_each(|x| self.scale(x));
     }
+    /// Working space of [`Self::run_dfts`], one per task (reused from call
+    /// to call; `()` when it needs none).
+    type DftScratch: Default + Send;
+    /// How many base DFTs of a stage [`Self::run_dfts`] takes at once (SIMD
+    /// lanes); 1 (the default) for one at a time.
+    fn dft_lanes(&self) -> usize {
+        1
+    }
+    /// Runs `units.len()` (at most [`Self::dft_lanes`]) base DFTs of one
+    /// stage in place: `xs[l·radix ..][..radix]` is DFT l, `units[l]` its
+    /// twiddle unit (slot a is multiplied by w^(a·units\[l\]); 0: no
+    /// twiddles). The default runs the stage's codelets one DFT at a time.
+    fn run_dfts<'a>(
+        &'a self,
+        codelets: &StageCodelets<Self::Ops<'a>>,
+        units: &[usize],
+        xs: &mut [Self::Elem],
+        scratch: &mut Self::DftScratch,
+    ) {
+        let _ = scratch;
+        run_dfts_one_by_one(self, codelets, units, xs);
+    }
     /// Moves an element out of an in-place stage's buffer (it is written
     /// back after the codelet). The default leaves `Default` behind, which
     /// costs nothing for heap-backed types; plain-data types copy instead.
     fn take(&self, x: &mut Self::Elem) -> Self::Elem {
         std::mem::take(x)
+    }
+}
+
+/// [`PlanArith::run_dfts`] one DFT at a time (its default).
+pub fn run_dfts_one_by_one<'a, A: PlanArith + ?Sized>(
+    arith: &'a A,
+    codelets: &StageCodelets<A::Ops<'a>>,
+    units: &[usize],
+    xs: &mut [A::Elem],
+) {
+    for (x, &unit) in xs.chunks_exact_mut(codelets.radix).zip(units) {
+        if unit == 0 || codelets.twiddles == CodeletTwiddles::None {
+            (codelets.plain)(&arith.ops(None), x);
+        } else {
+            (codelets.fused)(&arith.ops(Some(unit)), x);
+        }
     }
 }
 
@@ -342,11 +544,61 @@ pub(crate) fn run_stage<A: PlanArith>(
     }
 }
 
+/// The codelets of one base-DFT stage: DFT_radix plain and with the
+/// stage's twiddles fused (`twiddles` says where; the same as `plain` when
+/// the stage has none).
+pub struct StageCodelets<O: CodeletOps> {
+    /// The DFT size.
+    pub radix: usize,
+    /// Where the stage's twiddles go.
+    pub twiddles: CodeletTwiddles,
+    /// DFT_radix without twiddles.
+    pub plain: CodeletFn<O>,
+    /// DFT_radix with the stage's twiddles.
+    pub fused: CodeletFn<O>,
+}
+
 /// A share of one block: (block a, first column, the K row pieces).
 type ColumnTask<'a, E> = (usize, usize, Vec<&'a mut [E]>);
 
+/// Where the elements of a task's DFTs (a, b) live: element i of DFT (a, b)
+/// is `slot((a, b), i)`.
+trait Slots<E> {
+    fn slot(&mut self, dft: (usize, usize), i: usize) -> &mut E;
+}
+
+/// Whole blocks from block `first` on, one slice.
+struct BlockSlots<'a, E> {
+    part: &'a mut [E],
+    first: usize,
+    block_len: usize,
+    stride: usize,
+}
+
+impl<E> Slots<E> for BlockSlots<'_, E> {
+    #[inline]
+    fn slot(&mut self, (a, b): (usize, usize), i: usize) -> &mut E {
+        &mut self.part[(a - self.first) * self.block_len + i * self.stride + b]
+    }
+}
+
+/// Columns from `c0` on of one block, one row piece per slot.
+struct ColumnSlots<'r, 'a, E> {
+    rows: &'r mut [&'a mut [E]],
+    c0: usize,
+}
+
+impl<E> Slots<E> for ColumnSlots<'_, '_, E> {
+    #[inline]
+    fn slot(&mut self, (_, b): (usize, usize), i: usize) -> &mut E {
+        &mut self.rows[i][b - self.c0]
+    }
+}
+
 /// One stage of batched DFT_K: reads `src` (or `dst` itself, in place)
-/// through the stage's addressing, writes `dst` at logical positions.
+/// through the stage's addressing, writes `dst` at logical positions. The
+/// DFTs run [`PlanArith::dft_lanes`] at a time, in the order block by block,
+/// column by column.
 fn base_dfts<A: PlanArith>(
     plan: &Plan,
     arith: &A,
@@ -356,42 +608,78 @@ fn base_dfts<A: PlanArith>(
     parallel: bool,
 ) {
     let (radix, stride) = (d.radix, d.stride);
-    let variant = match d.twiddles.map(|t| t.placement) {
+    let twiddles = match d.twiddles.map(|t| t.placement) {
         None => CodeletTwiddles::None,
         Some(TwiddlePlacement::Inputs) => CodeletTwiddles::Inputs,
         Some(TwiddlePlacement::Outputs) => CodeletTwiddles::Outputs,
     };
-    let plain = generated::codelet::<A::Ops<'_>>(radix, CodeletTwiddles::None).expect("plans use generated radices");
-    let fused = generated::codelet::<A::Ops<'_>>(radix, variant).expect("plans use generated radices");
+    let codelets = StageCodelets {
+        radix,
+        twiddles,
+        plain: generated::codelet::<A::Ops<'_>>(radix, CodeletTwiddles::None).expect("plans use generated radices"),
+        fused: generated::codelet::<A::Ops<'_>>(radix, twiddles).expect("plans use generated radices"),
+    };
     let step = d.twiddles.map_or(0, |t| t.step);
     let block_len = radix * stride;
     let n = plan.len();
-    // One DFT: block a, offset b; `rows[i]` holds element i at column b − c0.
-    let one = |buf: &mut Vec<A::Elem>, a: usize, b: usize, rows: &mut [&mut [A::Elem]], c0: usize| {
-        buf.clear();
-        match src {
-            None => buf.extend(rows.iter_mut().map(|row| arith.take(&mut row[b - c0]))),
-            Some(src) if d.input == Addressing::DigitReversed && stride == 1 => {
-                // ℓ = a·K + i: i is the last digit, so P(ℓ) = P(a·K) + i·N/K.
-                let base = plan.digit_reverse(a * radix);
-                buf.extend((0..radix).map(|i| src[base + i * (n / radix)].clone()));
-            }
-            Some(src) => buf.extend((0..radix).map(|i| {
-                let l = a * block_len + i * stride + b;
-                let at = match d.input {
-                    Addressing::Natural => l,
-                    Addressing::DigitReversed => plan.digit_reverse(l),
-                };
-                src[at].clone()
-            })),
-        }
-        if b == 0 || step == 0 {
-            plain(&arith.ops(None), buf);
+    let width = arith.dft_lanes().max(1);
+    // Where element i of DFT (a, b) is read from in `src`.
+    let src_at = |a: usize, b: usize, i: usize| {
+        if d.input == Addressing::DigitReversed && stride == 1 {
+            // ℓ = a·K + i: i is the last digit, so P(ℓ) = P(a·K) + i·N/K.
+            plan.digit_reverse(a * radix) + i * (n / radix)
         } else {
-            fused(&arith.ops(Some(b * step)), buf);
+            let l = a * block_len + i * stride + b;
+            match d.input {
+                Addressing::Natural => l,
+                Addressing::DigitReversed => plan.digit_reverse(l),
+            }
         }
-        for (row, v) in rows.iter_mut().zip(buf.drain(..)) {
-            row[b - c0] = v;
+    };
+    // The DFTs `dfts` at once: gathered into `buf`, run, written back.
+    let group = |buf: &mut Vec<A::Elem>,
+                 scratch: &mut A::DftScratch,
+                 dfts: &[(usize, usize)],
+                 slots: &mut dyn Slots<A::Elem>| {
+        buf.clear();
+        for &(a, b) in dfts {
+            for i in 0..radix {
+                buf.push(match src {
+                    Some(src) => src[src_at(a, b, i)].clone(),
+                    None => arith.take(slots.slot((a, b), i)),
+                });
+            }
+        }
+        let mut units = [0usize; MAX_DFT_LANES];
+        for (unit, &(_, b)) in units.iter_mut().zip(dfts) {
+            *unit = b * step;
+        }
+        arith.run_dfts(&codelets, &units[..dfts.len()], buf, scratch);
+        for (j, v) in buf.drain(..).enumerate() {
+            *slots.slot(dfts[j / radix], j % radix) = v;
+        }
+    };
+    // The DFTs of blocks first.. (`blocks` of them, or of columns c0..c1 of
+    // block `first` alone), `width` at a time.
+    let run = |buf: &mut Vec<A::Elem>,
+               blocks: std::ops::Range<usize>,
+               cols: std::ops::Range<usize>,
+               slots: &mut dyn Slots<A::Elem>| {
+        let mut scratch = A::DftScratch::default();
+        let mut dfts = [(0usize, 0usize); MAX_DFT_LANES];
+        let mut filled = 0;
+        for a in blocks {
+            for b in cols.clone() {
+                dfts[filled] = (a, b);
+                filled += 1;
+                if filled == width {
+                    group(buf, &mut scratch, &dfts[..filled], slots);
+                    filled = 0;
+                }
+            }
+        }
+        if filled > 0 {
+            group(buf, &mut scratch, &dfts[..filled], slots);
         }
     };
     let work_per_block = block_len * arith.words();
@@ -404,14 +692,16 @@ fn base_dfts<A: PlanArith>(
             blocks
         };
         let task = |(t, chunk): (usize, &mut [A::Elem])| {
-            let mut buf = Vec::with_capacity(radix);
-            for (j, block) in chunk.chunks_exact_mut(block_len).enumerate() {
-                let a = t * blocks_per_task + j;
-                let mut rows: Vec<&mut [A::Elem]> = block.chunks_exact_mut(stride).collect();
-                for b in 0..stride {
-                    one(&mut buf, a, b, &mut rows, 0);
-                }
-            }
+            let mut buf = Vec::with_capacity(radix * width);
+            let first = t * blocks_per_task;
+            let count = chunk.len() / block_len;
+            let mut slots = BlockSlots {
+                part: chunk,
+                first,
+                block_len,
+                stride,
+            };
+            run(&mut buf, first..first + count, 0..stride, &mut slots);
         };
         if parallel {
             dst.par_chunks_mut(blocks_per_task * block_len)
@@ -435,10 +725,10 @@ fn base_dfts<A: PlanArith>(
             tasks.extend(parts.into_iter().enumerate().map(|(g, rows)| (a, g * cols, rows)));
         }
         tasks.into_par_iter().for_each(|(a, c0, mut rows)| {
-            let mut buf = Vec::with_capacity(radix);
-            for b in c0..c0 + rows[0].len() {
-                one(&mut buf, a, b, &mut rows, c0);
-            }
+            let mut buf = Vec::with_capacity(radix * width);
+            let c1 = c0 + rows[0].len();
+            let mut slots = ColumnSlots { rows: &mut rows, c0 };
+            run(&mut buf, a..a + 1, c0..c1, &mut slots);
         });
     }
 }

@@ -3,7 +3,7 @@
 
 pub mod generated;
 
-use gfpf_field::{Element, Field};
+use gfpf_field::{Element, Field, LaneArith, Lanes};
 use gfpf_plan::Plan;
 
 /// The operations a generated codelet performs on its K-element working
@@ -74,7 +74,7 @@ impl<const K: usize> FieldOps<'_, K> {
 
     /// x ← x·r^(±q), the shift part of a twiddle w^e = r^(±q)·table\[m\].
     #[inline]
-    fn mul_r_quotient(&self, x: &mut Element<K>, q: usize) {
+    pub(crate) fn mul_r_quotient(&self, x: &mut Element<K>, q: usize) {
         if q != 0 {
             self.shift(x, if self.inverse { 2 * K - q } else { q });
         }
@@ -140,6 +140,50 @@ impl<const K: usize> CodeletOps for FieldOps<'_, K> {
 }
 
 impl<const K: usize> FieldOps<'_, K> {
+    /// The twiddles of several DFTs of one stage, element-major
+    /// (`xs[l·radix + a]` is slot a of DFT l): slot a of DFT l is multiplied
+    /// by w^(a·units\[l\]). The full multiplications go four at a time
+    /// across slots and DFTs alike (no odd ones left per DFT), then each
+    /// element takes its shift.
+    pub(crate) fn twiddle_dfts(&self, row: &TwiddleRow<'_, K>, radix: usize, units: &[usize], xs: &mut [Element<K>]) {
+        let mut pending = [(0usize, 0usize, 0usize); 4];
+        let mut filled = 0;
+        let flush = |xs: &mut [Element<K>], pending: &[(usize, usize, usize)]| {
+            if let [p0, p1, p2, p3] = pending {
+                let products = self.field.mul_lanes(
+                    [&xs[p0.0], &xs[p1.0], &xs[p2.0], &xs[p3.0]],
+                    [&row.table[p0.2], &row.table[p1.2], &row.table[p2.2], &row.table[p3.2]],
+                );
+                for (&(at, q, _), product) in pending.iter().zip(products) {
+                    xs[at] = product;
+                    self.mul_r_quotient(&mut xs[at], q);
+                }
+            } else {
+                for &(at, q, m) in pending {
+                    xs[at] = self.field.mul(&xs[at], &row.table[m]);
+                    self.mul_r_quotient(&mut xs[at], q);
+                }
+            }
+        };
+        for (l, &unit) in units.iter().enumerate().filter(|&(_, &u)| u != 0) {
+            for a in 1..radix {
+                let at = l * radix + a;
+                let (q, m) = row.plan.split_exponent(a * unit);
+                if m == 0 {
+                    self.mul_r_quotient(&mut xs[at], q);
+                    continue;
+                }
+                pending[filled] = (at, q, m);
+                filled += 1;
+                if filled == 4 {
+                    flush(xs, &pending);
+                    filled = 0;
+                }
+            }
+        }
+        flush(xs, &pending[..filled]);
+    }
+
     /// Slots first .. first + L through one [`Field::mul_lanes`] when all of
     /// them need a table entry (else one by one), then their shifts.
     #[inline(always)]
@@ -159,6 +203,41 @@ impl<const K: usize> FieldOps<'_, K> {
             x[first + e] = product;
             self.mul_r_quotient(&mut x[first + e], q);
         }
+    }
+}
+
+/// GF(r^k + 1) operations on [`Lanes`]: eight base DFTs of one stage side
+/// by side, one per lane, their butterflies and shifts in SIMD lanes
+/// ([`LaneArith`]). The DFTs share positions and root powers; their twiddles
+/// (which differ per lane) are applied on whole elements outside the codelet,
+/// so only plain codelets run here.
+pub(crate) struct LaneOps<'a, const K: usize> {
+    pub lanes: LaneArith<'a, K>,
+    pub inverse: bool,
+}
+
+impl<const K: usize> CodeletOps for LaneOps<'_, K> {
+    type Elem = Lanes<K>;
+    const MAX_RADIX: usize = 2 * K;
+
+    #[inline]
+    fn butterfly(&self, x: &mut [Lanes<K>], a: usize, b: usize) {
+        let [xa, xb] = x
+            .get_disjoint_mut([a, b])
+            .expect("codelet butterflies pair two distinct slots");
+        self.lanes.add_sub_assign(xa, xb);
+    }
+
+    #[inline]
+    fn mul_root_power(&self, x: &mut [Lanes<K>], a: usize, j: usize, radix: usize) {
+        let forward = j * (2 * K / radix);
+        self.lanes
+            .mul_pow_r_assign(&mut x[a], if self.inverse { 2 * K - forward } else { forward });
+    }
+
+    /// Never called: lane codelets are the plain ones.
+    fn twiddle(&self, _: &mut [Lanes<K>], _: usize) {
+        unreachable!("twiddles are applied on whole elements, outside the lanes")
     }
 }
 
