@@ -6,7 +6,10 @@
 //! `gfpf_mul` is the field's default method (see `Field::mul_method`); the other
 //! method is timed too, as `gfpf_mul_schoolbook` or `gfpf_mul_convolution`.
 //! `gfpf_mul_lanes4` is the same products four at a time (`Field::mul_lanes`,
-//! what the FFT's twiddle rows use).
+//! what the FFT's twiddle rows use without SIMD lanes). `gfpf_mul_simd8` is
+//! the same products eight at a time in SIMD lanes ([`LaneArith::mul_assign`]
+//! on the CPU's best lane instruction set: with AVX-512 IFMA in lanes, else
+//! four at a time), what the FFT's twiddles use where the CPU can.
 //!
 //! ```text
 //! cargo bench -p gfpf-benches --bench field_mul [-- t8]
@@ -16,7 +19,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gfpf_benches::random_pairs;
-use gfpf_field::{Field, MulMethod, Preset};
+use gfpf_field::{Field, LANES, LaneArith, LaneIsa, Lanes, MulMethod, Preset};
 use rug::{Assign, Integer};
 
 const BATCH: usize = 1024;
@@ -44,6 +47,20 @@ fn bench_preset<const K: usize>(c: &mut Criterion, preset: Preset) {
                     black_box([&x[0], &x[1], &x[2], &x[3]]),
                     black_box([&y[0], &y[1], &y[2], &y[3]]),
                 ));
+            }
+        })
+    });
+    let lanes = LaneArith::new(&f, LaneIsa::best()).expect("the best lane ISA is available");
+    let blocks = |v: &[gfpf_field::Element<K>]| -> Vec<Lanes<K>> {
+        v.chunks_exact(LANES).map(|c| Lanes::from_fn(|l| c[l])).collect()
+    };
+    let (xb, yb) = (blocks(&xs), blocks(&ys));
+    group.bench_function("gfpf_mul_simd8", |b| {
+        b.iter(|| {
+            for (x, y) in xb.iter().zip(&yb) {
+                let mut x = *x;
+                lanes.mul_assign(&mut x, black_box(y));
+                black_box(x);
             }
         })
     });

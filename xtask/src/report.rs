@@ -648,10 +648,12 @@ fn field_section(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
          One multiplication in GF(p), averaged over 1024 random pairs: gfpf's `Field::mul` (the method \
          the field chose: schoolbook digit products or the convolution method) and its squaring, \
          against rug (GMP) `mul` then `%` p; the bench also times the method the field did not \
-         choose, and the products four at a time (`Field::mul_lanes`, their chains of divisions \
-         overlapped: what the FFT's twiddle rows use). Bench: `field_mul`.\n\n\
-         | preset | k | method | gfpf mul | other method | gfpf square | gfpf mul, 4 lanes | GMP mulmod | GMP / gfpf | GMP / 4 lanes |\n\
-         |---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n",
+         choose, the products four at a time (`Field::mul_lanes`, their chains of divisions \
+         overlapped) and eight at a time in SIMD lanes (`LaneArith::mul_assign` on the CPU's best \
+         lane instruction set: with AVX-512 IFMA in lanes for k ≤ 16, else four at a time; what \
+         the FFT's twiddles use). Bench: `field_mul`.\n\n\
+         | preset | k | method | gfpf mul | other method | gfpf square | gfpf mul, 4 lanes | gfpf mul, SIMD lanes | GMP mulmod | GMP / gfpf | GMP / 4 lanes | GMP / SIMD lanes |\n\
+         |---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     let per_op = |m: &Measurement| m.median_ns * 1e-6 / FIELD_MUL_BATCH;
     let mut when = Vec::new();
@@ -680,15 +682,19 @@ fn field_section(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
             (None, None) => ("?", "-".to_string()),
         };
         let lanes = get("gfpf_mul_lanes4").map(per_op);
+        let simd = get("gfpf_mul_simd8").map(per_op);
+        let ratio = |t: Option<f64>| t.map_or("–".to_string(), |t| format!("{:.2}x", g / t));
         let _ = writeln!(
             md,
-            "| {preset} | {k} | {method} | {} | {other} | {} | {} | {} | {:.2}x | {} |",
+            "| {preset} | {k} | {method} | {} | {other} | {} | {} | {} | {} | {:.2}x | {} | {} |",
             time_ms(m),
             opt_time(get("gfpf_square").map(per_op)),
             opt_time(lanes),
+            opt_time(simd),
             time_ms(g),
             g / m,
-            lanes.map_or("–".to_string(), |l| format!("{:.2}x", g / l))
+            ratio(lanes),
+            ratio(simd)
         );
         if preset.starts_with('p') {
             ours.points.push((k as f64, m * 1e6));
@@ -698,7 +704,7 @@ fn field_section(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
     }
     if rows == 0 {
         md.push_str(
-            "| – | | | | | | | | | |\n\nNot measured yet: `cargo bench -p gfpf-benches --bench field_mul`.\n\n",
+            "| – | | | | | | | | | | | |\n\nNot measured yet: `cargo bench -p gfpf-benches --bench field_mul`.\n\n",
         );
         return Ok(());
     }

@@ -230,10 +230,27 @@ impl<const K: usize> PlanArith for FieldArith<'_, K> {
         *x = self.fft.prepared.field().mul(x, self.fft.prepared.n_inv());
     }
 
-    /// Four at a time through [`gfpf_field::Field::mul_lanes`] (their chains
-    /// of divisions overlap).
+    /// Eight at a time in SIMD lanes where the field can
+    /// ([`LaneArith::mul_in_lanes`]), else four at a time through
+    /// [`gfpf_field::Field::mul_lanes`] (their chains of divisions overlap).
     fn scale_all(&self, xs: &mut [Element<K>]) {
         let (field, n_inv) = (self.fft.prepared.field(), self.fft.prepared.n_inv());
+        let mut xs = xs;
+        // Eight at a time in SIMD lanes where the field multiplies there.
+        if let Some(isa) = self.fft.lane_isa {
+            let lanes = LaneArith::new(field, isa).expect("CpuFft::with_lane_isa checked the instruction set");
+            if lanes.mul_in_lanes() {
+                let factor = Lanes::from_fn(|_| *n_inv);
+                let mut octets = xs.chunks_exact_mut(LANES);
+                for chunk in &mut octets {
+                    let mut x = lanes.gather(std::array::from_fn(|l| &chunk[l]));
+                    lanes.mul_assign(&mut x, &factor);
+                    let mut out = chunk.iter_mut();
+                    lanes.scatter(&x, std::array::from_fn(|_| out.next().expect("eight elements")));
+                }
+                xs = octets.into_remainder();
+            }
+        }
         let mut quads = xs.chunks_exact_mut(4);
         for x in &mut quads {
             let products = field.mul_lanes([&x[0], &x[1], &x[2], &x[3]], [n_inv; 4]);
