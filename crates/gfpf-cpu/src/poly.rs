@@ -53,7 +53,11 @@ pub enum MulAlgorithm {
     /// operand has at most [`auto_schoolbook_max_len`] coefficients,
     /// otherwise multi-modular, which beat the TFT at every measured size
     /// from 2^4 to 2^16 on t8, p8, t16 and t64 by 4 to 8 times (t8 n = 2^14:
-    /// 8.5 against 78 ms on one thread); the TFT only beyond
+    /// 8.5 against 78 ms on one thread). With the FFT's base DFTs and
+    /// twiddles in SIMD lanes it still does (alternating run, one thread:
+    /// t8 n = 2^4 / 2^8 / 2^14 / 2^16: 0.016 / 0.094 / 9.3 / 52 ms against
+    /// 0.031 / 0.58 / 51 / 235 ms; p8 2^14 8.7 against 41 ms, t16 2^14 19
+    /// against 103 ms, t64 2^12 28 against 214 ms); the TFT only beyond
     /// [`crate::MULTIMODULAR_MAX_LEN`], and schoolbook beyond the field's
     /// 2-adicity too.
     #[default]
