@@ -6,6 +6,9 @@
 //! twiddle multiplications are fused into them (the plan says where), with
 //! w^e = r^q·table\[m\] (a shift and one full multiplication by an entry of a
 //! table of N/2k powers, computed once per executor and shared by clones).
+//! Where the CPU has AVX2 or AVX-512, a stage's DFTs run eight at a time in
+//! SIMD lanes ([`gfpf_field::Lanes`]; [`CpuFft::with_lane_isa`] chooses),
+//! their twiddles multiplied in lanes too with AVX-512 IFMA.
 //!
 //! ```
 //! use gfpf_cpu::CpuFft;

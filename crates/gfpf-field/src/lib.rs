@@ -12,6 +12,10 @@
 //!   square, pow, inverse, batch inverse, random sampling, the canonical root
 //!   tower ([`Field::root_of_unity`]), and conversions to and from
 //!   `rug::Integer`, little-endian bytes and decimal or `0x` hex text.
+//! * [`Lanes`] and [`LaneArith`]: eight elements side by side, digit-major,
+//!   with butterflies, shifts and products in SIMD lanes (AVX2, AVX-512,
+//!   AVX-512 IFMA, chosen at run time; [`LaneIsa`]), equal to the
+//!   one-element operations.
 //! * [`FieldError`]: every malformed input is an error; nothing is reduced
 //!   silently.
 //!
