@@ -1,6 +1,6 @@
 //! The shared executor suite (gfpf-testkit) on the CPU executor, parallel and
-//! serial, on every preset; and, on one thread, with its base DFTs one at a
-//! time and in SIMD lanes on every lane instruction set this CPU has.
+//! serial, on every preset; and with its base DFTs one at a time and in SIMD
+//! lanes on every lane instruction set this CPU has, on five presets.
 
 use gfpf_cpu::{CpuError, CpuFft, Threading};
 use gfpf_field::{Field, LaneIsa};
@@ -78,18 +78,22 @@ mod serial {
     gfpf_testkit::executor_suite!(crate::Serial);
 }
 
+// The other paths on a spread of presets (the full suites above already run
+// the CPU's default, its best lane instruction set): k = 2 (fewer digits than
+// a tile), t4 (r just below 2^64), t8 and p16 (products in lanes with IFMA),
+// t64 (products element by element, in-place butterflies).
 mod one_by_one {
-    gfpf_testkit::executor_suite!(crate::OneByOne);
+    gfpf_testkit::executor_suite!(@presets crate::OneByOne; t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
 }
 
 mod lanes_portable {
-    gfpf_testkit::executor_suite!(crate::LanesPortable);
+    gfpf_testkit::executor_suite!(@presets crate::LanesPortable; t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
 }
 
 mod lanes_avx2 {
-    gfpf_testkit::executor_suite!(crate::LanesAvx2);
+    gfpf_testkit::executor_suite!(@presets crate::LanesAvx2; t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
 }
 
 mod lanes_avx512 {
-    gfpf_testkit::executor_suite!(crate::LanesAvx512);
+    gfpf_testkit::executor_suite!(@presets crate::LanesAvx512; t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
 }
