@@ -358,8 +358,8 @@ mod x86 {
     /// The quotient is estimated in f64 (relative error below 2^-50, so
     /// below 2^34 for quotients below 2^84) and lowered by 2^36, so that the
     /// estimate never exceeds it; the exact remainder t − q_e·r (below
-    /// 2^37·r) gives a second estimate, lowered by one, and at most two
-    /// exact corrections finish.
+    /// 2^37·r) gives a second estimate, lowered by 2^-12 before its floor
+    /// (its error is below 2^-14), and one exact correction finishes.
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     #[inline]
     fn div_rem_r(c: &MulConsts, t0: __m512i, t1: __m512i, t2: __m512i) -> (__m512i, __m512i, __m512i) {
@@ -403,14 +403,15 @@ mod x86 {
         let s2 = _mm512_add_epi64(_mm512_sub_epi64(t2, p2), _mm512_srai_epi64::<52>(s1));
         let s0 = _mm512_and_si512(s0, mask);
         let s1 = _mm512_add_epi64(_mm512_and_si512(s1, mask), _mm512_slli_epi64::<52>(s2));
-        // Second estimate, one limb, lowered by one: qc ≤ s div r ≤ qc + 2.
+        // Second estimate, one limb: s/r < 2^37 is estimated within 2^-14,
+        // so lowering it by 2^-12 before the floor gives qc ≤ s div r ≤ qc + 1.
         let sf = _mm512_fmadd_pd(_mm512_cvtepu64_pd(s1), two52, _mm512_cvtepu64_pd(s0));
         let qc_f = _mm512_max_pd(
-            _mm512_sub_pd(floor(_mm512_mul_pd(sf, r_inv)), _mm512_set1_pd(1.0)),
+            floor(_mm512_fmsub_pd(sf, r_inv, _mm512_set1_pd(1.0 / 4096.0))),
             _mm512_setzero_pd(),
         );
         let mut qc = _mm512_cvttpd_epu64(qc_f);
-        // u = s − qc·r in [0, 3r); qc·r_h < 2^50 has no high half.
+        // u = s − qc·r in [0, 2r); qc·r_h < 2^50 has no high half.
         let u0 = _mm512_sub_epi64(s0, _mm512_madd52lo_epu64(zero, qc, rl));
         let u1 = _mm512_sub_epi64(
             _mm512_sub_epi64(s1, _mm512_madd52hi_epu64(zero, qc, rl)),
@@ -418,7 +419,7 @@ mod x86 {
         );
         let mut u1 = _mm512_add_epi64(u1, _mm512_srai_epi64::<52>(u0));
         let mut u0 = _mm512_and_si512(u0, mask);
-        for _ in 0..2 {
+        {
             let v0 = _mm512_sub_epi64(u0, rl);
             let v1 = _mm512_add_epi64(_mm512_sub_epi64(u1, rh), _mm512_srai_epi64::<52>(v0));
             let ge = _mm512_cmpge_epi64_mask(v1, zero);
