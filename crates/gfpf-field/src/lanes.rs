@@ -554,6 +554,29 @@ mod x86 {
     }
 }
 
+/// One digit of a sum: (x + y + carry mod r, the carry out), for digits
+/// below r (a top digit r of p − 1 included) and a carry of 0 or 1. As in
+/// `Field::add`: the true sum is below 2r + 1 < 2^65, so at most one add
+/// overflows and `s − r` (wrapping) is exact. Written with masks, not
+/// branches, so that a loop over lanes becomes vector code.
+#[inline(always)]
+fn add_digit(r: u64, x: u64, y: u64, carry: u64) -> (u64, u64) {
+    let s1 = x.wrapping_add(y);
+    let s = s1.wrapping_add(carry);
+    let over = ((s1 < x) | (s < s1) | (s >= r)) as u64;
+    (s.wrapping_sub(r & over.wrapping_neg()), over)
+}
+
+/// One digit of a difference: (x − y − borrow mod r, the borrow out); the
+/// difference lies in [−r, r], so adding r back is exact.
+#[inline(always)]
+fn sub_digit(r: u64, x: u64, y: u64, borrow: u64) -> (u64, u64) {
+    let d1 = x.wrapping_sub(y);
+    let d = d1.wrapping_sub(borrow);
+    let under = ((x < y) | (d1 < borrow)) as u64;
+    (d.wrapping_add(r & under.wrapping_neg()), under)
+}
+
 /// The butterfly of [`LaneArith::add_sub_assign`]: the two carry chains of
 /// `Field::add_sub` with every lane's selects as masks.
 #[inline(always)]
@@ -564,18 +587,8 @@ fn add_sub_body<const K: usize>(r: u64, x: &mut Lanes<K>, y: &mut Lanes<K>) {
         let (xs, ys) = (&mut x.digits[i], &mut y.digits[i]);
         for l in 0..LANES {
             let (xi, yi) = (xs[l], ys[l]);
-            // As in `Field::add_sub`: the true sum is below 2r + 1 < 2^65, so
-            // at most one add overflows and `s - r` (wrapping) is exact.
-            let s1 = xi.wrapping_add(yi);
-            let s = s1.wrapping_add(carry[l]);
-            let over = ((s1 < xi) | (s < s1) | (s >= r)) as u64;
-            xs[l] = s.wrapping_sub(r & over.wrapping_neg());
-            carry[l] = over;
-            let d1 = xi.wrapping_sub(yi);
-            let d = d1.wrapping_sub(borrow[l]);
-            let under = ((xi < yi) | (d1 < borrow[l])) as u64;
-            ys[l] = d.wrapping_add(r & under.wrapping_neg());
-            borrow[l] = under;
+            (xs[l], carry[l]) = add_digit(r, xi, yi, carry[l]);
+            (ys[l], borrow[l]) = sub_digit(r, xi, yi, borrow[l]);
         }
     }
     // A carry out of digit k − 1 is r^k = −1, a borrow +1.
@@ -599,11 +612,7 @@ fn mul_pow_r_body<const K: usize>(r: u64, x: &mut Lanes<K>, i: usize) {
         let from_zero = (j < s) != negate;
         for l in 0..LANES {
             let (plus, minus) = if from_zero { (0, row[l]) } else { (row[l], 0) };
-            let d1 = plus.wrapping_sub(minus);
-            let v = d1.wrapping_sub(borrow[l]);
-            let under = ((plus < minus) | (d1 < borrow[l])) as u64;
-            row[l] = v.wrapping_add(r & under.wrapping_neg());
-            borrow[l] = under;
+            (row[l], borrow[l]) = sub_digit(r, plus, minus, borrow[l]);
         }
     }
     increment_lanes(r, x, borrow);
@@ -634,12 +643,7 @@ fn sub_assign_body<const K: usize>(r: u64, x: &mut Lanes<K>, y: &Lanes<K>) {
     let mut borrow = [0u64; LANES];
     for (xs, ys) in x.digits.iter_mut().zip(&y.digits) {
         for l in 0..LANES {
-            let (xi, yi) = (xs[l], ys[l]);
-            let d1 = xi.wrapping_sub(yi);
-            let d = d1.wrapping_sub(borrow[l]);
-            let under = ((xi < yi) | (d1 < borrow[l])) as u64;
-            xs[l] = d.wrapping_add(r & under.wrapping_neg());
-            borrow[l] = under;
+            (xs[l], borrow[l]) = sub_digit(r, xs[l], ys[l], borrow[l]);
         }
     }
     increment_lanes(r, x, borrow);
