@@ -62,8 +62,8 @@ fn bench_preset<const K: usize>(c: &mut Criterion, preset: Preset, sizes: &[usiz
 
 fn big_vs_small(c: &mut Criterion) {
     bench_preset::<8>(c, Preset::T8, &[1 << 8, 1 << 12, 1 << 16, 1 << 20]);
-    bench_preset::<8>(c, Preset::P8, &[1 << 8, 1 << 12, 1 << 16]);
-    bench_preset::<16>(c, Preset::T16, &[1 << 8, 1 << 12, 1 << 16]);
+    bench_preset::<8>(c, Preset::P8, &[1 << 8, 1 << 12, 1 << 16, 1 << 20]);
+    bench_preset::<16>(c, Preset::T16, &[1 << 8, 1 << 12, 1 << 16, 1 << 20]);
 }
 
 criterion_group! {
