@@ -252,6 +252,15 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         if args.quick { " --quick" } else { "" }
     );
     println!("  FFT: forward DFT_N, natural order; GMP = the same six-step algorithm on rug integers;");
+    let lane_isa = gfpf::field::LaneIsa::best();
+    println!(
+        "       gfpf's base DFTs {} (products in lanes too where the CPU has AVX-512 IFMA and k <= {}).",
+        match lane_isa {
+            gfpf::field::LaneIsa::Portable => "one at a time (no AVX2 on this CPU)".to_string(),
+            isa => format!("eight at a time in {isa:?} lanes"),
+        },
+        gfpf::field::LANE_MUL_MAX_K
+    );
     println!(
         "       small primes = projection to s primes, s NTTs, mixed-radix reconstruction (same output), the faster of\n         s 62-bit primes (scalar NTTs) and s 50-bit primes (Plan52 NTTs, IFMA/AVX2)."
     );
