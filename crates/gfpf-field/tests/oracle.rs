@@ -428,3 +428,69 @@ oracle_suite! {
     p64: 64 = P64, cases = 48;
     p128: 128 = P128, cases = 24;
 }
+
+/// A custom field at the edge of the products in SIMD lanes: r = 2^56 + 2^32
+/// (`LANE_MUL_MIN_R` is 2^56; no preset has r below 2^57), k = 8. Its
+/// products' quotients by r are the largest the lanes' f64 estimates meet.
+mod custom_r_at_lane_bound {
+    use super::*;
+    use gfpf_field::{LANE_MUL_MAX_K, LANE_MUL_MIN_R, SparseRadix};
+
+    fn field() -> &'static Field<8> {
+        static FIELD: OnceLock<Field<8>> = OnceLock::new();
+        FIELD.get_or_init(|| {
+            let sparse: SparseRadix = "2^56+2^32".parse().expect("sparse form");
+            Field::from_sparse(sparse).expect("(2^56 + 2^32)^8 + 1 is prime")
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        #[test]
+        fn lanes_match_gmp(
+            xs in proptest::collection::vec(arb_element(field()), LANES),
+            ys in proptest::collection::vec(arb_element(field()), LANES),
+            shift in 0usize..16,
+        ) {
+            for (x, y) in xs.iter().zip(&ys) {
+                check_ring_ops(field(), x, y)?;
+            }
+            check_lanes(field(), &xs, &ys, shift..shift + 1)?;
+        }
+    }
+
+    #[test]
+    fn edge_values_in_every_lane() {
+        let f = field();
+        let edges = common::edge_elements(f);
+        for (e, x) in edges.iter().enumerate() {
+            let rotated: Vec<_> = edges.iter().cycle().skip(e).take(LANES).copied().collect();
+            check_lanes(f, &[*x], &rotated, 0..16).unwrap();
+        }
+    }
+
+    /// Which fields multiply in lanes: AVX-512 with IFMA, k ≤ 16, r ≥ 2^56.
+    #[test]
+    fn products_run_in_lanes_exactly_where_they_should() {
+        assert_eq!(field().r() >> 56, 1, "r sits just above the bound");
+        assert!(field().r() >= LANE_MUL_MIN_R && 8 <= LANE_MUL_MAX_K);
+        #[cfg(target_arch = "x86_64")]
+        let ifma = LaneIsa::Avx512.is_available() && std::arch::is_x86_feature_detected!("avx512ifma");
+        #[cfg(not(target_arch = "x86_64"))]
+        let ifma = false;
+        for isa in LaneIsa::available() {
+            let in_lanes = ifma && isa == LaneIsa::Avx512;
+            assert_eq!(
+                LaneArith::new(field(), isa).unwrap().mul_in_lanes(),
+                in_lanes,
+                "{isa:?}"
+            );
+            let t32 = Field::<32>::preset(Preset::T32).unwrap();
+            assert!(
+                !LaneArith::new(&t32, isa).unwrap().mul_in_lanes(),
+                "k = 32 > LANE_MUL_MAX_K"
+            );
+        }
+    }
+}
