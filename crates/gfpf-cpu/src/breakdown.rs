@@ -136,14 +136,14 @@ impl<const K: usize> PlanArith for Instrumented<'_, K> {
         xs: &mut [Element<K>],
         blocks: &mut Vec<Lanes<K>>,
     ) {
-        match self.inner.fft.lane_isa().filter(|_| units.len() == LANES) {
-            Some(isa) => {
+        match self.inner.lanes.filter(|_| units.len() == LANES) {
+            Some(lanes) => {
                 let parts = LaneParts {
                     twiddles: matches!(self.mode, Mode::Full | Mode::TwiddlesOnly),
                     codelet: matches!(self.mode, Mode::Full | Mode::CodeletOnly),
                 };
                 self.inner
-                    .lane_dfts(isa, codelets.radix, codelets.twiddles, units, xs, blocks, parts);
+                    .lane_dfts(lanes, codelets.radix, codelets.twiddles, units, xs, blocks, parts);
             }
             None => run_dfts_one_by_one(self, codelets, units, xs),
         }
@@ -174,7 +174,7 @@ impl<const K: usize> CpuFft<K> {
         for stage in plan.stages() {
             let time = |mode: Mode, data: &mut [Element<K>], scratch: &mut [Element<K>]| {
                 let arith = Instrumented {
-                    inner: FieldArith { fft: self },
+                    inner: FieldArith::new(self),
                     mode,
                 };
                 let start = Instant::now();

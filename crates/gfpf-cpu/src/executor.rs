@@ -8,7 +8,7 @@ use gfpf_plan::{
 use rayon::prelude::*;
 
 use crate::CpuError;
-use crate::codelets::{CodeletFn, CodeletOps, FieldOps, LaneOps, TwiddleRow, generated};
+use crate::codelets::{CodeletFn, CodeletOps, FieldOps, LaneOps, TwiddleRow, directed_shift, generated};
 
 /// The most DFTs any [`PlanArith::dft_lanes`] may ask for.
 pub const MAX_DFT_LANES: usize = 8;
@@ -180,7 +180,7 @@ impl<const K: usize> CpuFft<K> {
     /// `scratch` (any contents, at least [`CpuFft::scratch_len`] long) is
     /// overwritten. On error nothing is modified.
     pub fn process_with_scratch(&self, data: &mut [Element<K>], scratch: &mut [Element<K>]) -> Result<(), CpuError> {
-        run_plan(self.plan(), &FieldArith { fft: self }, data, scratch, self.threading)
+        run_plan(self.plan(), &FieldArith::new(self), data, scratch, self.threading)
     }
 }
 
@@ -200,6 +200,18 @@ impl<const K: usize> Transform<K> for CpuFft<K> {
 /// The field arithmetic of a [`CpuFft`], as the plan runner sees it.
 pub(crate) struct FieldArith<'a, const K: usize> {
     pub(crate) fft: &'a CpuFft<K>,
+    /// The lane arithmetic of the transform's lane instruction set, built
+    /// once per run (`None`: one DFT at a time).
+    pub(crate) lanes: Option<LaneArith<'a, K>>,
+}
+
+impl<'a, const K: usize> FieldArith<'a, K> {
+    pub(crate) fn new(fft: &'a CpuFft<K>) -> Self {
+        let lanes = fft.lane_isa.map(|isa| {
+            LaneArith::new(fft.prepared.field(), isa).expect("CpuFft::with_lane_isa checked the instruction set")
+        });
+        Self { fft, lanes }
+    }
 }
 
 impl<const K: usize> PlanArith for FieldArith<'_, K> {
@@ -236,20 +248,16 @@ impl<const K: usize> PlanArith for FieldArith<'_, K> {
     fn scale_all(&self, xs: &mut [Element<K>]) {
         let (field, n_inv) = (self.fft.prepared.field(), self.fft.prepared.n_inv());
         let mut xs = xs;
-        // Eight at a time in SIMD lanes where the field multiplies there.
-        if let Some(isa) = self.fft.lane_isa {
-            let lanes = LaneArith::new(field, isa).expect("CpuFft::with_lane_isa checked the instruction set");
-            if lanes.mul_in_lanes() {
-                let factor = Lanes::from_fn(|_| *n_inv);
-                let mut octets = xs.chunks_exact_mut(LANES);
-                for chunk in &mut octets {
-                    let mut x = lanes.gather(std::array::from_fn(|l| &chunk[l]));
-                    lanes.mul_assign(&mut x, &factor);
-                    let mut out = chunk.iter_mut();
-                    lanes.scatter(&x, std::array::from_fn(|_| out.next().expect("eight elements")));
-                }
-                xs = octets.into_remainder();
+        if let Some(lanes) = self.lanes.filter(LaneArith::mul_in_lanes) {
+            let factor = Lanes::from_fn(|_| *n_inv);
+            let mut octets = xs.chunks_exact_mut(LANES);
+            for chunk in &mut octets {
+                let mut x = lanes.gather(std::array::from_fn(|l| &chunk[l]));
+                lanes.mul_assign(&mut x, &factor);
+                let mut out = chunk.iter_mut();
+                lanes.scatter(&x, std::array::from_fn(|_| out.next().expect("eight elements")));
             }
+            xs = octets.into_remainder();
         }
         let mut quads = xs.chunks_exact_mut(4);
         for x in &mut quads {
@@ -266,7 +274,7 @@ impl<const K: usize> PlanArith for FieldArith<'_, K> {
     }
 
     fn dft_lanes(&self) -> usize {
-        if self.fft.lane_isa.is_some() { LANES } else { 1 }
+        if self.lanes.is_some() { LANES } else { 1 }
     }
 
     /// Eight DFTs side by side in [`Lanes`] (digit-major), their butterflies
@@ -278,9 +286,9 @@ impl<const K: usize> PlanArith for FieldArith<'_, K> {
         xs: &mut [Element<K>],
         blocks: &mut Vec<Lanes<K>>,
     ) {
-        match self.fft.lane_isa.filter(|_| units.len() == LANES) {
-            Some(isa) => self.lane_dfts(
-                isa,
+        match self.lanes.filter(|_| units.len() == LANES) {
+            Some(lanes) => self.lane_dfts(
+                lanes,
                 codelets.radix,
                 codelets.twiddles,
                 units,
@@ -318,7 +326,7 @@ impl<const K: usize> FieldArith<'_, K> {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn lane_dfts(
         &self,
-        isa: LaneIsa,
+        lanes: LaneArith<'_, K>,
         radix: usize,
         placement: CodeletTwiddles,
         units: &[usize],
@@ -327,7 +335,6 @@ impl<const K: usize> FieldArith<'_, K> {
         parts: LaneParts,
     ) {
         let prepared = &self.fft.prepared;
-        let lanes = LaneArith::new(prepared.field(), isa).expect("CpuFft::with_lane_isa checked the instruction set");
         let ops = LaneOps {
             lanes,
             inverse: prepared.plan().direction() == Direction::Inverse,
@@ -362,7 +369,7 @@ impl<const K: usize> FieldArith<'_, K> {
                 if split.iter().all(|&(ql, _)| ql == q) {
                     lanes.mul_assign(block, &lanes.gather(split.map(|(_, m)| &row.table[m])));
                     if q != 0 {
-                        lanes.mul_pow_r_assign(block, if inverse { 2 * K - q } else { q });
+                        lanes.mul_pow_r_assign(block, directed_shift::<K>(inverse, q));
                     }
                 } else {
                     let factors = split.map(|(q, m)| {
@@ -421,7 +428,8 @@ pub trait PlanArith: Sync {
     /// to call; `()` when it needs none).
     type DftScratch: Default + Send;
     /// How many base DFTs of a stage [`Self::run_dfts`] takes at once (SIMD
-    /// lanes); 1 (the default) for one at a time.
+    /// lanes); 1 (the default) for one at a time, at most
+    /// [`MAX_DFT_LANES`] (more are taken as that many).
     fn dft_lanes(&self) -> usize {
         1
     }
@@ -639,7 +647,7 @@ fn base_dfts<A: PlanArith>(
     let step = d.twiddles.map_or(0, |t| t.step);
     let block_len = radix * stride;
     let n = plan.len();
-    let width = arith.dft_lanes().max(1);
+    let width = arith.dft_lanes().clamp(1, MAX_DFT_LANES);
     // Where element i of DFT (a, b) is read from in `src`.
     let src_at = |a: usize, b: usize, i: usize| {
         if d.input == Addressing::DigitReversed && stride == 1 {

@@ -308,7 +308,8 @@ impl<const K: usize> LaneArith<'_, K> {
     }
 }
 
-/// The AVX-512 transposes between eight elements and a [`Lanes`] block.
+/// The AVX-512 transposes between eight elements and a [`Lanes`] block,
+/// and the product in lanes with AVX-512 IFMA.
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use std::arch::x86_64::*;

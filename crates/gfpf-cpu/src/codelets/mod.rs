@@ -36,6 +36,19 @@ pub trait CodeletOps {
 /// A generated codelet: runs DFT_K on the first K elements of the slice.
 pub type CodeletFn<O> = fn(&O, &mut [<O as CodeletOps>::Elem]);
 
+/// The exponent i of r^i that multiplies by r^(±s) (r has order 2k): s
+/// forward, 2k − s inverse.
+#[inline(always)]
+pub(crate) fn directed_shift<const K: usize>(inverse: bool, s: usize) -> usize {
+    if inverse { 2 * K - s } else { s }
+}
+
+/// The shift for ρ^j with ρ = r^(±2k/radix), the root of a DFT_radix.
+#[inline(always)]
+fn root_shift<const K: usize>(inverse: bool, j: usize, radix: usize) -> usize {
+    directed_shift::<K>(inverse, j * (2 * K / radix))
+}
+
 /// Where a twiddle comes from: w^e = r^(±q)·table[m] for e = i·unit.
 #[derive(Clone, Copy)]
 pub(crate) struct TwiddleRow<'a, const K: usize> {
@@ -55,13 +68,6 @@ pub(crate) struct FieldOps<'a, const K: usize> {
 }
 
 impl<const K: usize> FieldOps<'_, K> {
-    /// The shift for ρ^j with ρ = r^(±2k/radix).
-    #[inline(always)]
-    fn root_shift(&self, j: usize, radix: usize) -> usize {
-        let forward = j * (2 * K / radix);
-        if self.inverse { 2 * K - forward } else { forward }
-    }
-
     /// x ← x · w^e with w = ω_N^(±1): table entry then shift.
     #[inline]
     fn apply_twiddle(&self, x: &mut Element<K>, row: &TwiddleRow<'_, K>, e: usize) {
@@ -76,7 +82,7 @@ impl<const K: usize> FieldOps<'_, K> {
     #[inline]
     pub(crate) fn mul_r_quotient(&self, x: &mut Element<K>, q: usize) {
         if q != 0 {
-            self.shift(x, if self.inverse { 2 * K - q } else { q });
+            self.shift(x, directed_shift::<K>(self.inverse, q));
         }
     }
 
@@ -106,7 +112,7 @@ impl<const K: usize> CodeletOps for FieldOps<'_, K> {
 
     #[inline]
     fn mul_root_power(&self, x: &mut [Element<K>], a: usize, j: usize, radix: usize) {
-        self.shift(&mut x[a], self.root_shift(j, radix));
+        self.shift(&mut x[a], root_shift::<K>(self.inverse, j, radix));
     }
 
     #[inline]
@@ -230,9 +236,8 @@ impl<const K: usize> CodeletOps for LaneOps<'_, K> {
 
     #[inline]
     fn mul_root_power(&self, x: &mut [Lanes<K>], a: usize, j: usize, radix: usize) {
-        let forward = j * (2 * K / radix);
         self.lanes
-            .mul_pow_r_assign(&mut x[a], if self.inverse { 2 * K - forward } else { forward });
+            .mul_pow_r_assign(&mut x[a], root_shift::<K>(self.inverse, j, radix));
     }
 
     /// Never called: lane codelets are the plain ones.
