@@ -179,6 +179,73 @@ impl Twiddles {
     }
 }
 
+/// The butterflies of one pass of a column transform on R ∈ {1, 2, 4, 8}
+/// values, written out so that they run in registers: forward (DIF) the
+/// layer of half-distance R/2 first, down to 1; inverse (DIT) from 1 up;
+/// within a layer by increasing position. `butterfly(x, y, b, unit)` gives
+/// the new pair for butterfly b; `unit` says that its factor is 1 when the
+/// group's rows are consecutive (the pass of half-size 1, where the pair
+/// (lo, lo + d) has factor ω_(2d)^(lo mod 2d)).
+/// [`crate::conv52::pass_butterflies`] reads its order from here.
+#[inline(always)]
+pub(crate) fn pass_in_registers<T: Copy, const R: usize>(
+    v: &mut [T; R],
+    forward: bool,
+    mut butterfly: impl FnMut(T, T, usize, bool) -> (T, T),
+) {
+    // Written out pair by pair: as a loop over a table of pairs, LLVM kept
+    // the values on the stack (and the kernels took 1.1x the layer-by-layer
+    // passes they replace).
+    macro_rules! run {
+        ($(($lo:literal, $hi:literal)),*) => {{
+            let mut b = 0;
+            $(
+                (v[$lo], v[$hi]) = butterfly(v[$lo], v[$hi], b, $lo % (2 * ($hi - $lo)) == 0);
+                b += 1;
+            )*
+            let _ = b;
+        }};
+    }
+    match (R, forward) {
+        (2, _) => run!((0, 1)),
+        (4, true) => run!((0, 2), (1, 3), (0, 1), (2, 3)),
+        (4, false) => run!((0, 1), (2, 3), (0, 2), (1, 3)),
+        (8, true) => run!(
+            (0, 4),
+            (1, 5),
+            (2, 6),
+            (3, 7),
+            (0, 2),
+            (1, 3),
+            (4, 6),
+            (5, 7),
+            (0, 1),
+            (2, 3),
+            (4, 5),
+            (6, 7)
+        ),
+        (8, false) => run!(
+            (0, 1),
+            (2, 3),
+            (4, 5),
+            (6, 7),
+            (0, 2),
+            (1, 3),
+            (4, 6),
+            (5, 7),
+            (0, 4),
+            (1, 5),
+            (2, 6),
+            (3, 7)
+        ),
+        _ => {}
+    }
+}
+
+/// The most butterflies one pass of a column transform has
+/// ([`crate::conv52::ColumnGroup`]): three layers of four.
+pub(crate) const PASS_FACTORS: usize = 12;
+
 /// The 52-bit Shoup companion ⌊w·2^52 / q⌋ of a fixed multiplier w < q.
 #[inline]
 pub(crate) fn companion52(w: u64, q: u64) -> u64 {
@@ -1186,69 +1253,94 @@ pub(crate) mod avx2 {
         (_mm256_set1_pd(w as f64), _mm256_set1_pd(w as f64 / q as f64))
     }
 
-    /// One column butterfly over whole rows, DIF: (x, y) ← (x + y, (x − y)·w)
-    /// with values in [0, 2q) in and out.
+    /// One pass of the forward column transform
+    /// ([`crate::conv52::ColumnGroup`]) on R ≤ 8 rows, four columns a step
+    /// in registers: the rows times their twist factors when `TWIST`
+    /// (values < q in), then the DIF layers of half-distance R/2, …, 1,
+    /// their butterflies in [`crate::conv52::pass_butterflies`]' order with
+    /// `factors[b]` for butterfly b (values in [0, 2q) out, as
+    /// the layer-by-layer passes gave them).
     ///
     /// # Safety
-    /// The CPU must have AVX2 and FMA; x and y have the same length, a
-    /// multiple of 4.
+    /// The CPU must have AVX2 and FMA; the rows have one length, a multiple
+    /// of 4; `twist` has R entries when `TWIST`; `factors` has R/2·log2 R.
     #[target_feature(enable = "avx2,fma")]
-    pub(crate) unsafe fn rows_dif(x: &mut [u64], y: &mut [u64], w: u64, q: u64) {
+    pub(crate) unsafe fn columns_forward<const R: usize, const TWIST: bool, const CONSECUTIVE: bool>(
+        mut rows: [&mut [u64]; R],
+        twist: &[(u64, u64)],
+        factors: &[(u64, u64)],
+        q: u64,
+    ) {
         let l = Lanes::new(q);
         let two_q = _mm256_add_pd(l.q, l.q);
-        let (w, c) = factor(w, q);
-        for j in (0..x.len()).step_by(4) {
-            // SAFETY: j + 4 ≤ x.len() = y.len().
-            unsafe {
-                let (a, b) = (load_words(x, j), load_words(y, j));
-                let s = sub_if_ge(_mm256_add_pd(a, b), two_q);
-                let d = add_if_negative(mul(l, _mm256_sub_pd(a, b), w, c), two_q);
-                store_words(x, j, s);
-                store_words(y, j, d);
+        let t: [(__m256d, __m256d); R] = std::array::from_fn(|i| factor(twist.get(i).map_or(0, |f| f.0), q));
+        let f: [(__m256d, __m256d); super::PASS_FACTORS] =
+            std::array::from_fn(|i| factor(factors.get(i).map_or(0, |f| f.0), q));
+        for j in (0..rows[0].len()).step_by(4) {
+            // SAFETY: j + 4 ≤ the rows' common length.
+            let mut v: [__m256d; R] = std::array::from_fn(|i| unsafe { load_words(rows[i], j) });
+            if TWIST {
+                for (x, &(w, c)) in v.iter_mut().zip(&t) {
+                    *x = add_if_negative(mul(l, *x, w, c), two_q);
+                }
             }
-        }
-    }
-
-    /// One column butterfly over whole rows, DIT: (x, y) ← (x + y·w, x − y·w)
-    /// with values in [0, 2q) in and out.
-    ///
-    /// # Safety
-    /// As [`rows_dif`].
-    #[target_feature(enable = "avx2,fma")]
-    pub(crate) unsafe fn rows_dit(x: &mut [u64], y: &mut [u64], w: u64, q: u64) {
-        let l = Lanes::new(q);
-        let two_q = _mm256_add_pd(l.q, l.q);
-        let (w, c) = factor(w, q);
-        for j in (0..x.len()).step_by(4) {
-            // SAFETY: j + 4 ≤ x.len() = y.len().
-            unsafe {
-                let a = load_words(x, j);
-                let t = add_if_negative(mul(l, load_words(y, j), w, c), two_q);
-                store_words(x, j, sub_if_ge(_mm256_add_pd(a, t), two_q));
-                store_words(y, j, sub_if_ge(_mm256_add_pd(_mm256_sub_pd(a, t), two_q), two_q));
-            }
-        }
-    }
-
-    /// x ← x·w mod q for words x < 2^51: in [0, 2q), or [0, q) when `full`.
-    ///
-    /// # Safety
-    /// The CPU must have AVX2 and FMA; x.len() is a multiple of 4.
-    #[target_feature(enable = "avx2,fma")]
-    pub(crate) unsafe fn scale_words(x: &mut [u64], w: u64, q: u64, full: bool) {
-        let l = Lanes::new(q);
-        let two_q = _mm256_add_pd(l.q, l.q);
-        let (w, c) = factor(w, q);
-        for j in (0..x.len()).step_by(4) {
-            // SAFETY: j + 4 ≤ x.len().
-            unsafe {
-                let v = mul(l, load_words(x, j), w, c);
-                let v = if full {
-                    reduce_full(l, v)
+            super::pass_in_registers(&mut v, true, |x, y, b, unit| {
+                let d = _mm256_sub_pd(x, y);
+                let d = if CONSECUTIVE && unit {
+                    d
                 } else {
-                    add_if_negative(v, two_q)
+                    mul(l, d, f[b].0, f[b].1)
                 };
-                store_words(x, j, v);
+                (sub_if_ge(_mm256_add_pd(x, y), two_q), add_if_negative(d, two_q))
+            });
+            for (row, x) in rows.iter_mut().zip(v) {
+                // SAFETY: as above.
+                unsafe { store_words(row, j, x) };
+            }
+        }
+    }
+
+    /// One pass of the inverse column transform: the DIT layers of
+    /// half-distance 1, …, R/2 (values in [0, 2q) in, as the forward leaves
+    /// them), then, when `UNTWIST`, the rows times their untwist factors
+    /// reduced into [0, q).
+    ///
+    /// # Safety
+    /// As [`columns_forward`].
+    #[target_feature(enable = "avx2,fma")]
+    pub(crate) unsafe fn columns_inverse<const R: usize, const UNTWIST: bool, const CONSECUTIVE: bool>(
+        mut rows: [&mut [u64]; R],
+        untwist: &[(u64, u64)],
+        factors: &[(u64, u64)],
+        q: u64,
+    ) {
+        let l = Lanes::new(q);
+        let two_q = _mm256_add_pd(l.q, l.q);
+        let t: [(__m256d, __m256d); R] = std::array::from_fn(|i| factor(untwist.get(i).map_or(0, |f| f.0), q));
+        let f: [(__m256d, __m256d); super::PASS_FACTORS] =
+            std::array::from_fn(|i| factor(factors.get(i).map_or(0, |f| f.0), q));
+        for j in (0..rows[0].len()).step_by(4) {
+            // SAFETY: j + 4 ≤ the rows' common length.
+            let mut v: [__m256d; R] = std::array::from_fn(|i| unsafe { load_words(rows[i], j) });
+            super::pass_in_registers(&mut v, false, |x, y, b, unit| {
+                let y = if CONSECUTIVE && unit {
+                    y
+                } else {
+                    add_if_negative(mul(l, y, f[b].0, f[b].1), two_q)
+                };
+                (
+                    sub_if_ge(_mm256_add_pd(x, y), two_q),
+                    sub_if_ge(_mm256_add_pd(_mm256_sub_pd(x, y), two_q), two_q),
+                )
+            });
+            if UNTWIST {
+                for (x, &(w, c)) in v.iter_mut().zip(&t) {
+                    *x = reduce_full(l, mul(l, *x, w, c));
+                }
+            }
+            for (row, x) in rows.iter_mut().zip(v) {
+                // SAFETY: as above.
+                unsafe { store_words(row, j, x) };
             }
         }
     }
@@ -1385,16 +1477,25 @@ pub(crate) mod avx2 {
         inverse: &[Vec<(u64, u64)>],
         len: usize,
     ) {
-        let mut v = [_mm256_setzero_pd(); 8];
+        const MAX: usize = crate::GARNER52_MAX_PRIMES;
+        // The primes' constants and the factors with their quotients, formed
+        // once: inside the loop their divisions took a third of its time.
+        let mut lanes = [Lanes::new(1); MAX];
+        let mut factors = [[(_mm256_setzero_pd(), _mm256_setzero_pd()); MAX]; MAX];
+        for (l, &q) in primes.iter().enumerate().take(MAX) {
+            lanes[l] = Lanes::new(q);
+            for (m, &(w, _)) in inverse[l].iter().enumerate().take(MAX) {
+                factors[l][m] = factor(w, q);
+            }
+        }
+        let mut v = [_mm256_setzero_pd(); MAX];
         for j in (0..len).step_by(4) {
-            for (l, &q) in primes.iter().enumerate() {
-                let lanes = Lanes::new(q);
+            for l in 0..primes.len().min(MAX) {
                 // SAFETY: j + 4 ≤ len ≤ residues[l].len().
                 let mut t = unsafe { load_words(residues[l], j) };
-                for (m, &(w, _)) in inverse[l].iter().enumerate() {
+                for (m, &(w, c)) in factors[l].iter().enumerate().take(l) {
                     // t − v_m lies in (−2q_l, q_l): a valid input of `mul`.
-                    let (w, c) = factor(w, q);
-                    t = reduce_full(lanes, mul(lanes, _mm256_sub_pd(t, v[m]), w, c));
+                    t = reduce_full(lanes[l], mul(lanes[l], _mm256_sub_pd(t, v[m]), w, c));
                 }
                 v[l] = t;
                 // SAFETY: j + 4 ≤ len ≤ digits[l].len().
@@ -1623,45 +1724,6 @@ pub(crate) mod ifma {
         }
     }
 
-    /// One column butterfly over whole rows, DIF: (x, y) ← (x + y, (x − y)·w),
-    /// lazy (inputs and outputs in [0, 2q)).
-    ///
-    /// # Safety
-    /// The CPU must have AVX-512F and IFMA; x and y have the same length, a
-    /// multiple of 8.
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(crate) unsafe fn rows_dif(x: &mut [u64], y: &mut [u64], w: u64, c: u64, q: u64) {
-        let l = Lanes::new(q);
-        let (w, c) = (_mm512_set1_epi64(w as i64), _mm512_set1_epi64(c as i64));
-        for j in (0..x.len()).step_by(8) {
-            // SAFETY: j + 8 ≤ x.len() = y.len().
-            unsafe {
-                let (a, b) = dif(l, load(x, j), load(y, j), w, c);
-                store(x, j, a);
-                store(y, j, b);
-            }
-        }
-    }
-
-    /// One column butterfly over whole rows, DIT: (x, y) ← (x + y·w, x − y·w),
-    /// lazy.
-    ///
-    /// # Safety
-    /// As [`rows_dif`].
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(crate) unsafe fn rows_dit(x: &mut [u64], y: &mut [u64], w: u64, c: u64, q: u64) {
-        let l = Lanes::new(q);
-        let (w, c) = (_mm512_set1_epi64(w as i64), _mm512_set1_epi64(c as i64));
-        for j in (0..x.len()).step_by(8) {
-            // SAFETY: j + 8 ≤ x.len() = y.len().
-            unsafe {
-                let (a, b) = dit(l, load(x, j), load(y, j), w, c);
-                store(x, j, a);
-                store(y, j, b);
-            }
-        }
-    }
-
     /// x ← x·w mod q for x < 2^52: in [0, 2q), or in [0, q) when `full`.
     ///
     /// # Safety
@@ -1678,6 +1740,96 @@ pub(crate) mod ifma {
                     v = _mm512_min_epu64(v, _mm512_sub_epi64(v, l.q));
                 }
                 store(x, j, v);
+            }
+        }
+    }
+
+    /// [`super::avx2::columns_forward`] in eight 52-bit lanes, with the
+    /// factors' Shoup companions.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F and IFMA; the rows have one length, a
+    /// multiple of 8; `twist` has R entries when `TWIST`; `factors` has
+    /// R/2·log2 R.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(crate) unsafe fn columns_forward<const R: usize, const TWIST: bool, const CONSECUTIVE: bool>(
+        mut rows: [&mut [u64]; R],
+        twist: &[(u64, u64)],
+        factors: &[(u64, u64)],
+        q: u64,
+    ) {
+        let l = Lanes::new(q);
+        let splat = |f: Option<&(u64, u64)>| {
+            let (w, c) = f.copied().unwrap_or_default();
+            (_mm512_set1_epi64(w as i64), _mm512_set1_epi64(c as i64))
+        };
+        let t: [(__m512i, __m512i); R] = std::array::from_fn(|i| splat(twist.get(i)));
+        let f: [(__m512i, __m512i); super::PASS_FACTORS] = std::array::from_fn(|i| splat(factors.get(i)));
+        for j in (0..rows[0].len()).step_by(8) {
+            // SAFETY: j + 8 ≤ the rows' common length.
+            let mut v: [__m512i; R] = std::array::from_fn(|i| unsafe { load(rows[i], j) });
+            if TWIST {
+                for (x, &(w, c)) in v.iter_mut().zip(&t) {
+                    *x = mul_lazy(l, *x, w, c);
+                }
+            }
+            super::pass_in_registers(&mut v, true, |x, y, b, unit| {
+                if CONSECUTIVE && unit {
+                    (
+                        reduce(l, _mm512_add_epi64(x, y)),
+                        reduce(l, _mm512_sub_epi64(_mm512_add_epi64(x, l.two_q), y)),
+                    )
+                } else {
+                    dif(l, x, y, f[b].0, f[b].1)
+                }
+            });
+            for (row, x) in rows.iter_mut().zip(v) {
+                // SAFETY: as above.
+                unsafe { store(row, j, x) };
+            }
+        }
+    }
+
+    /// [`super::avx2::columns_inverse`] in eight 52-bit lanes.
+    ///
+    /// # Safety
+    /// As [`columns_forward`].
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(crate) unsafe fn columns_inverse<const R: usize, const UNTWIST: bool, const CONSECUTIVE: bool>(
+        mut rows: [&mut [u64]; R],
+        untwist: &[(u64, u64)],
+        factors: &[(u64, u64)],
+        q: u64,
+    ) {
+        let l = Lanes::new(q);
+        let splat = |f: Option<&(u64, u64)>| {
+            let (w, c) = f.copied().unwrap_or_default();
+            (_mm512_set1_epi64(w as i64), _mm512_set1_epi64(c as i64))
+        };
+        let t: [(__m512i, __m512i); R] = std::array::from_fn(|i| splat(untwist.get(i)));
+        let f: [(__m512i, __m512i); super::PASS_FACTORS] = std::array::from_fn(|i| splat(factors.get(i)));
+        for j in (0..rows[0].len()).step_by(8) {
+            // SAFETY: j + 8 ≤ the rows' common length.
+            let mut v: [__m512i; R] = std::array::from_fn(|i| unsafe { load(rows[i], j) });
+            super::pass_in_registers(&mut v, false, |x, y, b, unit| {
+                if CONSECUTIVE && unit {
+                    (
+                        reduce(l, _mm512_add_epi64(x, y)),
+                        reduce(l, _mm512_sub_epi64(_mm512_add_epi64(x, l.two_q), y)),
+                    )
+                } else {
+                    dit(l, x, y, f[b].0, f[b].1)
+                }
+            });
+            if UNTWIST {
+                for (x, &(w, c)) in v.iter_mut().zip(&t) {
+                    let y = mul_lazy(l, *x, w, c);
+                    *x = _mm512_min_epu64(y, _mm512_sub_epi64(y, l.q));
+                }
+            }
+            for (row, x) in rows.iter_mut().zip(v) {
+                // SAFETY: as above.
+                unsafe { store(row, j, x) };
             }
         }
     }
