@@ -249,11 +249,24 @@ impl<const K: usize> PlanArith for FieldArith<'_, K> {
         let (field, n_inv) = (self.fft.prepared.field(), self.fft.prepared.n_inv());
         let mut xs = xs;
         if let Some(lanes) = self.lanes.filter(LaneArith::mul_in_lanes) {
-            let factor = Lanes::from_fn(|_| *n_inv);
+            // Four blocks of eight at a time (their carry chains overlap).
+            const BLOCKS: usize = 4;
+            let factors = [Lanes::from_fn(|_| *n_inv); BLOCKS];
+            let mut groups = xs.chunks_exact_mut(BLOCKS * LANES);
+            for group in &mut groups {
+                let mut x: [Lanes<K>; BLOCKS] =
+                    std::array::from_fn(|b| lanes.gather(std::array::from_fn(|l| &group[b * LANES + l])));
+                lanes.mul_assign_each(&mut x, &factors);
+                for (block, chunk) in x.iter().zip(group.chunks_exact_mut(LANES)) {
+                    let mut out = chunk.iter_mut();
+                    lanes.scatter(block, std::array::from_fn(|_| out.next().expect("eight elements")));
+                }
+            }
+            xs = groups.into_remainder();
             let mut octets = xs.chunks_exact_mut(LANES);
             for chunk in &mut octets {
                 let mut x = lanes.gather(std::array::from_fn(|l| &chunk[l]));
-                lanes.mul_assign(&mut x, &factor);
+                lanes.mul_assign(&mut x, &factors[0]);
                 let mut out = chunk.iter_mut();
                 lanes.scatter(&x, std::array::from_fn(|_| out.next().expect("eight elements")));
             }
@@ -353,33 +366,52 @@ impl<const K: usize> FieldArith<'_, K> {
         if twiddled && !in_lanes && placement == CodeletTwiddles::Inputs {
             twiddle_elements(xs);
         }
+        // The scratch holds the radix data blocks, then (for twiddles in
+        // lanes, while they are multiplied) the factor blocks of slots 1..
         blocks.clear();
         blocks.extend((0..radix).map(|i| lanes.gather(std::array::from_fn(|l| &xs[l * radix + i]))));
         // Twiddles in lanes: slot a of lane l times w^(a·units[l]) =
         // r^(±q_l)·table[m_l]. When the eight shifts agree (nearly always in
         // the early stages, whose exponents grow slowly along the columns)
-        // the product takes one shift in lanes; otherwise each factor is
-        // shifted first, element by element.
+        // the product takes one shift in lanes after it; otherwise each
+        // factor is shifted first, element by element. The factors are
+        // gathered first and the products run four blocks at a time
+        // ([`LaneArith::mul_assign_each`]: their carry chains overlap).
         let inverse = ops.inverse;
-        let twiddle_lanes = |blocks: &mut [Lanes<K>]| {
+        let twiddle_lanes = |blocks: &mut Vec<Lanes<K>>| {
             let scalar = self.ops(None);
-            for (a, block) in blocks.iter_mut().enumerate().skip(1) {
-                let split: [(usize, usize); LANES] = std::array::from_fn(|l| row.plan.split_exponent(a * units[l]));
+            let split = |a: usize| -> [(usize, usize); LANES] {
+                std::array::from_fn(|l| row.plan.split_exponent(a * units[l]))
+            };
+            // The shift after the product, when the eight lanes share it.
+            let uniform = |split: &[(usize, usize); LANES]| {
                 let q = split[0].0;
-                if split.iter().all(|&(ql, _)| ql == q) {
-                    lanes.mul_assign(block, &lanes.gather(split.map(|(_, m)| &row.table[m])));
-                    if q != 0 {
-                        lanes.mul_pow_r_assign(block, directed_shift::<K>(inverse, q));
-                    }
+                split.iter().all(|&(ql, _)| ql == q).then_some(q)
+            };
+            blocks.truncate(radix);
+            // Slot 0's factor is w^0 = 1: factors for slots 1.. only.
+            for a in 1..radix {
+                let split = split(a);
+                let factor = if uniform(&split).is_some() {
+                    lanes.gather(split.map(|(_, m)| &row.table[m]))
                 } else {
                     let factors = split.map(|(q, m)| {
                         let mut w = row.table[m];
                         scalar.mul_r_quotient(&mut w, q);
                         w
                     });
-                    lanes.mul_assign(block, &lanes.gather(std::array::from_fn(|l| &factors[l])));
+                    lanes.gather(std::array::from_fn(|l| &factors[l]))
+                };
+                blocks.push(factor);
+            }
+            let (data, factors) = blocks.split_at_mut(radix);
+            lanes.mul_assign_each(&mut data[1..], factors);
+            for (a, block) in data.iter_mut().enumerate().skip(1) {
+                if let Some(q @ 1..) = uniform(&split(a)) {
+                    lanes.mul_pow_r_assign(block, directed_shift::<K>(inverse, q));
                 }
             }
+            blocks.truncate(radix);
         };
         if in_lanes && placement == CodeletTwiddles::Inputs {
             twiddle_lanes(blocks);

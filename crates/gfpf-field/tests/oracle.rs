@@ -303,6 +303,36 @@ fn check_lanes<const K: usize>(
             prop_assert_eq!(sum.lane(l), want_sum, "{:?} butterfly sum, lane {}", isa, l);
             prop_assert_eq!(diff.lane(l), want_diff, "{:?} butterfly difference, lane {}", isa, l);
         }
+        // Many blocks at once (four at a time in lanes, and the rest): each
+        // block's lanes hold other pairs.
+        for count in [3, 9] {
+            let block = |v: &[Element<K>], b: usize, step: usize| Lanes::from_fn(|l| v[(l + step * b) % v.len()]);
+            let mut products: Vec<Lanes<K>> = (0..count).map(|b| block(xs, b, 1)).collect();
+            let factors: Vec<Lanes<K>> = (0..count).map(|b| block(ys, b, 3)).collect();
+            lanes.mul_assign_each(&mut products, &factors);
+            for (b, (product, factor)) in products.iter().zip(&factors).enumerate() {
+                let x = block(xs, b, 1);
+                for l in 0..LANES {
+                    prop_assert_eq!(
+                        product.lane(l),
+                        f.mul(&x.lane(l), &factor.lane(l)),
+                        "{:?} mul_assign_each of {}, block {}, lane {}",
+                        isa,
+                        count,
+                        b,
+                        l
+                    );
+                }
+            }
+        }
+        // Slices of different lengths: pairs up to the shorter, the rest of
+        // the products untouched.
+        let mut products = [x; 9];
+        lanes.mul_assign_each(&mut products, &[y; 7]);
+        for (b, block) in products.iter().enumerate() {
+            let want = if b < 7 { product } else { x };
+            prop_assert!(block == &want, "{:?} mul_assign_each 9 by 7, block {}", isa, b);
+        }
         for shift in shifts.clone() {
             let mut shifted = x;
             lanes.mul_pow_r_assign(&mut shifted, shift);
