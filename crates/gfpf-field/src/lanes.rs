@@ -42,11 +42,18 @@ use crate::{Element, Field, FieldError};
 pub const LANES: usize = 8;
 
 /// The largest k whose multiplication runs in SIMD lanes
-/// ([`LaneArith::mul_assign`]). At k = 32 the lanes took 405 ns per element
-/// and made the t32 FFT slower than one-element products (the columns'
-/// k² digit products at 7 multiply-adds each outgrow the f64 division's
-/// saving).
-pub const LANE_MUL_MAX_K: usize = 16;
+/// ([`LaneArith::mul_assign`]). Columns stay below 2^140 up to k = 128 (the
+/// offset and the product are each below k·r²). Measured per element with
+/// [`LaneArith::mul_assign_each`] against four one-element products at a
+/// time ([`Field::mul_lanes`]), same binary: t32 316 against 706 ns, p32 380
+/// against 756, t64 1.32 against 2.23 µs, p64 1.32 against 1.83, t128 5.85
+/// against 9.26 µs, p128 5.82 against 6.77; the FFT (one thread, against
+/// the previous binary, alternating): t32 2^14 0.76x, p32 2^12 0.77x, t64
+/// 2^12 0.79x, p64 2^14 0.88x, t128 2^12 0.80x but p128 2^12 1.06x, so k =
+/// 128 stays with whole-element products. (One block at a time, before
+/// [`LaneArith::mul_assign_each`], k = 32 took 405 ns and made the t32 FFT
+/// slower.)
+pub const LANE_MUL_MAX_K: usize = 64;
 
 /// The least r whose multiplication runs in SIMD lanes: quotients by r of
 /// the product columns (below 2^140) then stay below 2^84, two 52-bit limbs
