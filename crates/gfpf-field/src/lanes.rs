@@ -284,8 +284,21 @@ impl<'f, const K: usize> LaneArith<'f, K> {
                     unsafe { x86::mul_ifma_n::<K, 4>(consts, [x0, x1, x2, x3], [y0, y1, y2, y3]) };
                 }
             }
-            for (x, y) in pairs.into_remainder().iter_mut().zip(factors.remainder()) {
-                self.mul_assign(x, y);
+            // The last one to three blocks together as well.
+            match (pairs.into_remainder(), factors.remainder()) {
+                ([x0, x1, x2], [y0, y1, y2]) => {
+                    // SAFETY: as above.
+                    unsafe { x86::mul_ifma_n::<K, 3>(consts, [x0, x1, x2], [y0, y1, y2]) }
+                }
+                ([x0, x1], [y0, y1]) => {
+                    // SAFETY: as above.
+                    unsafe { x86::mul_ifma_n::<K, 2>(consts, [x0, x1], [y0, y1]) }
+                }
+                ([x0], [y0]) => {
+                    // SAFETY: as above.
+                    unsafe { x86::mul_ifma_n::<K, 1>(consts, [x0], [y0]) }
+                }
+                _ => {}
             }
             return;
         }

@@ -303,9 +303,9 @@ fn check_lanes<const K: usize>(
             prop_assert_eq!(sum.lane(l), want_sum, "{:?} butterfly sum, lane {}", isa, l);
             prop_assert_eq!(diff.lane(l), want_diff, "{:?} butterfly difference, lane {}", isa, l);
         }
-        // Many blocks at once (four at a time in lanes, and the rest): each
-        // block's lanes hold other pairs.
-        for count in [3, 9] {
+        // Many blocks at once (four at a time in lanes, then the last one to
+        // three together): each block's lanes hold other pairs.
+        for count in [1, 2, 3, 6, 9] {
             let block = |v: &[Element<K>], b: usize, step: usize| Lanes::from_fn(|l| v[(l + step * b) % v.len()]);
             let mut products: Vec<Lanes<K>> = (0..count).map(|b| block(xs, b, 1)).collect();
             let factors: Vec<Lanes<K>> = (0..count).map(|b| block(ys, b, 3)).collect();
