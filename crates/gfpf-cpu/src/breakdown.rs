@@ -141,6 +141,8 @@ impl<const K: usize> PlanArith for Instrumented<'_, K> {
                 let parts = LaneParts {
                     twiddles: matches!(self.mode, Mode::Full | Mode::TwiddlesOnly),
                     codelet: matches!(self.mode, Mode::Full | Mode::CodeletOnly),
+                    // The breakdown runs the scaling as its own stage.
+                    scaled: false,
                 };
                 self.inner
                     .lane_dfts(lanes, codelets.radix, codelets.twiddles, units, xs, blocks, parts);
@@ -178,7 +180,7 @@ impl<const K: usize> CpuFft<K> {
                     mode,
                 };
                 let start = Instant::now();
-                run_stage(plan, &arith, stage, data, scratch, parallel);
+                run_stage(plan, &arith, stage, data, scratch, parallel, false);
                 start.elapsed()
             };
             let probe = |mode: Mode| {

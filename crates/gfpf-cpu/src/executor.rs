@@ -1,5 +1,7 @@
 //! [`CpuFft`]: a plan, its twiddle table and the field, run stage by stage.
 
+use std::sync::{Arc, OnceLock};
+
 use gfpf_executor::{PreparedFft, TableFiller, Transform, TransformError, twiddle_table_with};
 use gfpf_field::{Element, Field, LANES, LaneArith, LaneIsa, Lanes};
 use gfpf_plan::{
@@ -47,6 +49,9 @@ pub struct CpuFft<const K: usize> {
     prepared: PreparedFft<K>,
     threading: Threading,
     lane_isa: Option<LaneIsa>,
+    /// The twiddle table times N^{-1}, built on first use by an inverse
+    /// transform whose last stage takes the scaling (shared by clones).
+    scaled_twiddles: Arc<OnceLock<Arc<[Element<K>]>>>,
 }
 
 impl<const K: usize> std::fmt::Debug for CpuFft<K> {
@@ -105,6 +110,7 @@ impl<const K: usize> CpuFft<K> {
             prepared,
             threading,
             lane_isa: default_lane_isa(),
+            scaled_twiddles: Arc::default(),
         })
     }
 
@@ -176,6 +182,24 @@ impl<const K: usize> CpuFft<K> {
     /// The shared twiddle table (w^m, m < N/2k).
     pub fn twiddles(&self) -> &[Element<K>] {
         self.prepared.table()
+    }
+
+    /// The twiddle table times N^{-1} (w^m·N^{-1}), built on first use: the
+    /// factors of a last stage that also does the inverse's scaling.
+    fn scaled_twiddles(&self) -> &[Element<K>] {
+        self.scaled_twiddles.get_or_init(|| {
+            let (field, n_inv) = (self.field(), self.prepared.n_inv());
+            let mut table = self.prepared.table().to_vec();
+            let mut quads = table.chunks_exact_mut(4);
+            for w in &mut quads {
+                let products = field.mul_lanes([&w[0], &w[1], &w[2], &w[3]], [n_inv; 4]);
+                w.copy_from_slice(&products);
+            }
+            for w in quads.into_remainder() {
+                *w = field.mul(w, n_inv);
+            }
+            table.into()
+        })
     }
 
     /// Transforms `data` in place, allocating the scratch buffer.
@@ -298,6 +322,13 @@ impl<const K: usize> PlanArith for FieldArith<'_, K> {
         if self.lanes.is_some() { LANES } else { 1 }
     }
 
+    /// Where twiddles are multiplied in lanes: the scaling then rides the
+    /// last stage's twiddle products (t8 2^16 inverse, one thread: its own
+    /// stage took 2.1 of 18.3 ms).
+    fn folds_scale(&self) -> bool {
+        self.lanes.is_some_and(|lanes| lanes.mul_in_lanes())
+    }
+
     /// Eight DFTs side by side in [`Lanes`] (digit-major), their butterflies
     /// and shifts in SIMD lanes; fewer than eight one by one.
     fn run_dfts<'a>(
@@ -315,7 +346,10 @@ impl<const K: usize> PlanArith for FieldArith<'_, K> {
                 units,
                 xs,
                 blocks,
-                LaneParts::ALL,
+                LaneParts {
+                    scaled: codelets.scaled,
+                    ..LaneParts::ALL
+                },
             ),
             None => run_dfts_one_by_one(self, codelets, units, xs),
         }
@@ -328,12 +362,15 @@ impl<const K: usize> PlanArith for FieldArith<'_, K> {
 pub(crate) struct LaneParts {
     pub twiddles: bool,
     pub codelet: bool,
+    /// The outputs times N^{-1} too ([`StageCodelets::scaled`]).
+    pub scaled: bool,
 }
 
 impl LaneParts {
     pub(crate) const ALL: Self = Self {
         twiddles: true,
         codelet: true,
+        scaled: false,
     };
 }
 
@@ -365,8 +402,16 @@ impl<const K: usize> FieldArith<'_, K> {
             plan: prepared.plan(),
             unit: 0,
         };
+        let n_inv = parts.scaled.then(|| Lanes::from_fn(|_| *prepared.n_inv()));
         let twiddled = parts.twiddles && placement != CodeletTwiddles::None && units.iter().any(|&u| u != 0);
         let in_lanes = twiddled && lanes.mul_in_lanes();
+        // N^{-1} rides the twiddle products (slot 0's factor becomes N^{-1},
+        // the others come from the scaled table), or multiplies the outputs.
+        let table = if parts.scaled && in_lanes {
+            self.fft.scaled_twiddles()
+        } else {
+            prepared.table()
+        };
         // Twiddles on whole elements (when the field cannot multiply in
         // lanes): four at a time across the eight DFTs, before the lanes are
         // filled or after they are emptied.
@@ -397,14 +442,17 @@ impl<const K: usize> FieldArith<'_, K> {
                 split.iter().all(|&(ql, _)| ql == q).then_some(q)
             };
             blocks.truncate(radix);
-            // Slot 0's factor is w^0 = 1: factors for slots 1.. only.
+            // Slot 0's factor is w^0 = 1 (N^{-1} when scaled): factors from
+            // slot `first` on.
+            let first = usize::from(n_inv.is_none());
+            blocks.extend(n_inv);
             for a in 1..radix {
                 let split = split(a);
                 let factor = if uniform(&split).is_some() {
-                    lanes.gather(split.map(|(_, m)| &row.table[m]))
+                    lanes.gather(split.map(|(_, m)| &table[m]))
                 } else {
                     let factors = split.map(|(q, m)| {
-                        let mut w = row.table[m];
+                        let mut w = table[m];
                         scalar.mul_r_quotient(&mut w, q);
                         w
                     });
@@ -413,7 +461,7 @@ impl<const K: usize> FieldArith<'_, K> {
                 blocks.push(factor);
             }
             let (data, factors) = blocks.split_at_mut(radix);
-            lanes.mul_assign_each(&mut data[1..], factors);
+            lanes.mul_assign_each(&mut data[first..], factors);
             for (a, block) in data.iter_mut().enumerate().skip(1) {
                 if let Some(q @ 1..) = uniform(&split(a)) {
                     lanes.mul_pow_r_assign(block, directed_shift::<K>(inverse, q));
@@ -431,6 +479,11 @@ impl<const K: usize> FieldArith<'_, K> {
         }
         if in_lanes && placement == CodeletTwiddles::Outputs {
             twiddle_lanes(blocks);
+        }
+        if let Some(n_inv) = n_inv.filter(|_| !in_lanes) {
+            for four in blocks.chunks_mut(4) {
+                lanes.mul_assign_each(four, &[n_inv; 4]);
+            }
         }
         for (i, block) in blocks.iter().enumerate() {
             let mut rows = xs.chunks_exact_mut(radix);
@@ -463,6 +516,13 @@ pub trait PlanArith: Sync {
     /// [`Self::scale`] on each).
     fn scale_all(&self, xs: &mut [Self::Elem]) {
         xs.iter_mut().for_each(|x| self.scale(x));
+    }
+    /// Whether [`Self::run_dfts`] multiplies a stage's outputs by N^{-1}
+    /// when [`StageCodelets::scaled`] asks, so that a plan's final scaling
+    /// runs inside its last base-DFT stage (no pass of its own). The default
+    /// is false: the scaling runs as its own stage.
+    fn folds_scale(&self) -> bool {
+        false
     }
     /// Working space of [`Self::run_dfts`], one per task (reused from call
     /// to call; `()` when it needs none).
@@ -507,6 +567,9 @@ pub fn run_dfts_one_by_one<'a, A: PlanArith + ?Sized>(
             (codelets.plain)(&arith.ops(None), x);
         } else {
             (codelets.fused)(&arith.ops(Some(unit)), x);
+        }
+        if codelets.scaled {
+            arith.scale_all(x);
         }
     }
 }
@@ -571,8 +634,17 @@ pub fn run_plan<A: PlanArith>(
 
 /// One transform: the plan's stages in order.
 fn run_one<A: PlanArith>(plan: &Plan, arith: &A, data: &mut [A::Elem], scratch: &mut [A::Elem], parallel: bool) {
-    for stage in plan.stages() {
-        run_stage(plan, arith, stage, data, scratch, parallel);
+    let stages = plan.stages();
+    // A final scaling of the last base-DFT stage's output, folded into that
+    // stage where the arithmetic can.
+    let folded = arith.folds_scale()
+        && matches!(stages, [.., last, scale]
+            if scale.kind == StageKind::Scale
+                && matches!(last.kind, StageKind::BaseDft(_))
+                && scale.dst == last.dst);
+    let run = if folded { stages.len() - 1 } else { stages.len() };
+    for (i, stage) in stages[..run].iter().enumerate() {
+        run_stage(plan, arith, stage, data, scratch, parallel, folded && i + 1 == run);
     }
 }
 
@@ -584,6 +656,7 @@ pub(crate) fn run_stage<A: PlanArith>(
     data: &mut [A::Elem],
     scratch: &mut [A::Elem],
     parallel: bool,
+    scaled: bool,
 ) {
     match stage.kind {
         StageKind::Scale => {
@@ -601,10 +674,10 @@ pub(crate) fn run_stage<A: PlanArith>(
             }
         }
         StageKind::BaseDft(d) => match (stage.src, stage.dst) {
-            (Buffer::Data, Buffer::Data) => base_dfts(plan, arith, &d, None, data, parallel),
-            (Buffer::Scratch, Buffer::Scratch) => base_dfts(plan, arith, &d, None, scratch, parallel),
-            (Buffer::Data, Buffer::Scratch) => base_dfts(plan, arith, &d, Some(data), scratch, parallel),
-            (Buffer::Scratch, Buffer::Data) => base_dfts(plan, arith, &d, Some(scratch), data, parallel),
+            (Buffer::Data, Buffer::Data) => base_dfts(plan, arith, &d, None, data, parallel, scaled),
+            (Buffer::Scratch, Buffer::Scratch) => base_dfts(plan, arith, &d, None, scratch, parallel, scaled),
+            (Buffer::Data, Buffer::Scratch) => base_dfts(plan, arith, &d, Some(data), scratch, parallel, scaled),
+            (Buffer::Scratch, Buffer::Data) => base_dfts(plan, arith, &d, Some(scratch), data, parallel, scaled),
         },
     }
 }
@@ -621,6 +694,10 @@ pub struct StageCodelets<O: CodeletOps> {
     pub plain: CodeletFn<O>,
     /// DFT_radix with the stage's twiddles.
     pub fused: CodeletFn<O>,
+    /// Whether the DFTs' outputs are also multiplied by N^{-1}: the plan's
+    /// final scaling folded into its last base-DFT stage (only for an
+    /// arithmetic whose [`PlanArith::folds_scale`] says so).
+    pub scaled: bool,
 }
 
 /// A share of one block: (block a, first column, the K row pieces).
@@ -671,6 +748,7 @@ fn base_dfts<A: PlanArith>(
     src: Option<&[A::Elem]>,
     dst: &mut [A::Elem],
     parallel: bool,
+    scaled: bool,
 ) {
     let (radix, stride) = (d.radix, d.stride);
     let twiddles = match d.twiddles.map(|t| t.placement) {
@@ -683,6 +761,7 @@ fn base_dfts<A: PlanArith>(
         twiddles,
         plain: generated::codelet::<A::Ops<'_>>(radix, CodeletTwiddles::None).expect("plans use generated radices"),
         fused: generated::codelet::<A::Ops<'_>>(radix, twiddles).expect("plans use generated radices"),
+        scaled,
     };
     let step = d.twiddles.map_or(0, |t| t.step);
     let block_len = radix * stride;
