@@ -129,4 +129,14 @@ pub enum FieldError {
     /// available on this CPU.
     #[error("lane instruction set {0} is not available on this CPU")]
     LaneIsaUnavailable(String),
+    /// Two slices that go together have different lengths.
+    #[error("{what}: expected {expected} elements, got {got}")]
+    LengthMismatch {
+        /// What the slices are.
+        what: &'static str,
+        /// The length the other slice has.
+        expected: usize,
+        /// The length given.
+        got: usize,
+    },
 }

@@ -307,6 +307,74 @@ impl<'f, const K: usize> LaneArith<'f, K> {
         }
     }
 
+    /// `out[j]` ← Σ_i sums\[j\]\[i\]·r^i mod p for non-negative digit sums
+    /// below (r − 1)·2^64: [`Field::reduce_narrow_digit_sums`] on every
+    /// coefficient (`out` and `sums` of one length). Where the field
+    /// multiplies in lanes ([`Self::mul_in_lanes`]), eight coefficients a
+    /// block and four blocks at a time, their carry chains interleaved;
+    /// else four at a time ([`Field::reduce_narrow_digit_sums_lanes`]). An
+    /// error names the first sum out of range; `out` is then unchanged.
+    pub fn reduce_narrow_digit_sums(&self, sums: &[[u128; K]], out: &mut [Element<K>]) -> Result<(), FieldError> {
+        let f = self.field;
+        if sums.len() != out.len() {
+            return Err(FieldError::LengthMismatch {
+                what: "outputs for the digit sums",
+                expected: sums.len(),
+                got: out.len(),
+            });
+        }
+        let limit = (f.r as u128 - 1) << 64;
+        if let Some(i) = sums.iter().find_map(|z| z.iter().position(|&z| z >= limit)) {
+            return Err(FieldError::DigitSumTooLarge { index: i, r: f.r });
+        }
+        let mut done = 0;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(consts) = &self.ifma {
+            const GROUP: usize = 4 * LANES;
+            let mut blocks = [Lanes::<K>::default(); 4];
+            for (z, x) in sums.chunks_exact(GROUP).zip(out.chunks_exact_mut(GROUP)) {
+                let [b0, b1, b2, b3] = &mut blocks;
+                let part = |e: usize| &z[e * LANES..][..LANES];
+                // SAFETY: `ifma` is set only when this CPU has AVX-512F, DQ
+                // and IFMA (`LaneArith::new`); the sums are below 2^128.
+                unsafe {
+                    x86::reduce_sums_ifma_n::<K, 4>(consts, [part(0), part(1), part(2), part(3)], [b0, b1, b2, b3])
+                };
+                for (block, chunk) in blocks.iter().zip(x.chunks_exact_mut(LANES)) {
+                    let mut slots = chunk.iter_mut();
+                    self.scatter(
+                        block,
+                        std::array::from_fn(|_| slots.next().expect("eight coefficients")),
+                    );
+                }
+            }
+            done = sums.len() / GROUP * GROUP;
+            for (z, x) in sums[done..]
+                .chunks_exact(LANES)
+                .zip(out[done..].chunks_exact_mut(LANES))
+            {
+                let mut block = Lanes::<K>::default();
+                // SAFETY: as above.
+                unsafe { x86::reduce_sums_ifma_n::<K, 1>(consts, [z], [&mut block]) };
+                let mut slots = x.iter_mut();
+                self.scatter(
+                    &block,
+                    std::array::from_fn(|_| slots.next().expect("eight coefficients")),
+                );
+            }
+            done = sums.len() / LANES * LANES;
+        }
+        let mut quads = out[done..].chunks_exact_mut(4);
+        let mut sum_quads = sums[done..].chunks_exact(4);
+        for (x, z) in (&mut quads).zip(&mut sum_quads) {
+            x.copy_from_slice(&f.reduce_narrow_digit_sums_lanes([&z[0], &z[1], &z[2], &z[3]])?);
+        }
+        for (x, z) in quads.into_remainder().iter_mut().zip(sum_quads.remainder()) {
+            *x = f.reduce_narrow_digit_sums(z)?;
+        }
+        Ok(())
+    }
+
     /// The field.
     pub fn field(&self) -> &'f Field<K> {
         self.field
@@ -503,10 +571,22 @@ mod x86 {
     /// latencies overlap.
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn mul_ifma_n<const K: usize, const N: usize>(c: &MulConsts, x: [&mut Lanes<K>; N], y: [&Lanes<K>; N]) {
-        let zero = _mm512_setzero_si512();
         let z: [[[__m512i; 3]; K]; N] = std::array::from_fn(|e| columns(c, x[e], y[e]));
+        normalize_n(c, &z, x);
+    }
+
+    /// N blocks of digit sums z_m (non-negative, each as 52-bit limbs, the
+    /// first two below 2^52, below 2^140) to the elements Σ z_m·r^m mod p:
+    /// the base-r carry chains of the N blocks step by step together, then
+    /// the carry out of the top digit subtracted (r^K = −1).
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    fn normalize_n<const K: usize, const N: usize>(
+        c: &MulConsts,
+        z: &[[[__m512i; 3]; K]; N],
+        mut out: [&mut Lanes<K>; N],
+    ) {
+        let zero = _mm512_setzero_si512();
         let mut q: [(__m512i, __m512i); N] = [(zero, zero); N];
-        let mut out = x;
         for m in 0..K {
             for e in 0..N {
                 let zm = &z[e][m];
@@ -531,6 +611,53 @@ mod x86 {
             }
             super::sub_assign_body(c.r, x, &carry);
         }
+    }
+
+    /// [`super::LaneArith::reduce_narrow_digit_sums`] on N blocks of eight
+    /// coefficients' digit sums (each below 2^128) into `out`.
+    #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
+    pub(super) fn reduce_sums_ifma_n<const K: usize, const N: usize>(
+        c: &MulConsts,
+        sums: [&[[u128; K]]; N],
+        out: [&mut Lanes<K>; N],
+    ) {
+        let mask = _mm512_set1_epi64(MASK52 as i64);
+        let zero = _mm512_setzero_si512();
+        let mut z = [[[zero; 3]; K]; N];
+        for (e, ze) in z.iter_mut().enumerate() {
+            if K.is_multiple_of(4) {
+                // The 2K words of eight coefficients' sums, 8 × 8 tiles
+                // transposed: words 2m and 2m + 1 are sum m's halves.
+                for t in 0..K / 4 {
+                    // SAFETY: words 8t .. 8t + 8 of 2K (K a multiple of 4).
+                    let rows = std::array::from_fn(|l| unsafe {
+                        _mm512_loadu_si512(sums[e][l].as_ptr().cast::<u64>().add(8 * t).cast())
+                    });
+                    let words = transpose8(rows);
+                    for h in 0..4 {
+                        let (lo, hi) = (words[2 * h], words[2 * h + 1]);
+                        ze[4 * t + h] = [
+                            _mm512_and_si512(lo, mask),
+                            _mm512_and_si512(
+                                _mm512_or_si512(_mm512_srli_epi64::<52>(lo), _mm512_slli_epi64::<12>(hi)),
+                                mask,
+                            ),
+                            _mm512_srli_epi64::<40>(hi),
+                        ];
+                    }
+                }
+            } else {
+                for (m, zm) in ze.iter_mut().enumerate() {
+                    let limb = |shift: u32, mask: u128| {
+                        let words: [u64; LANES] = std::array::from_fn(|l| ((sums[e][l][m] >> shift) & mask) as u64);
+                        // SAFETY: eight words.
+                        unsafe { _mm512_loadu_si512(words.as_ptr().cast()) }
+                    };
+                    *zm = [limb(0, MASK52 as u128), limb(52, MASK52 as u128), limb(104, u128::MAX)];
+                }
+            }
+        }
+        normalize_n(c, &z, out);
     }
 
     /// The columns of the negacyclic product x·y, P − N + offset, in 52-bit

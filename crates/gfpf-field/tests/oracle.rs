@@ -220,6 +220,54 @@ fn check_digit_sums<const K: usize>(f: &Field<K>, words: &[[u64; 3]], top: usize
         Err(FieldError::DigitSumTooLarge { index: 0, .. })
     );
     prop_assert!(rejected, "a narrow sum of (r - 1)·2^64 must be rejected");
+    // Many coefficients through the lanes (four blocks of eight, one block,
+    // then four and one at a time): variants of `good`, each against the
+    // one-element form, on every lane instruction set.
+    let variant = |j: usize| -> [u128; K] {
+        std::array::from_fn(|i| match (i + j) % 5 {
+            0 => 0,
+            1 => good[(i + j) % K],
+            2 => narrow_limit.to_u128().expect("below 2^128") - 1 - (j as u128),
+            _ => good[i] / (j as u128 + 1),
+        })
+    };
+    let many: Vec<[u128; K]> = (0..45).map(variant).collect();
+    let want: Vec<Element<K>> = many
+        .iter()
+        .map(|z| f.reduce_narrow_digit_sums(z))
+        .collect::<Result<_, _>>()
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    for isa in LaneIsa::available() {
+        let lanes = LaneArith::new(f, isa).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        for count in [0, 5, 8, 37, 45] {
+            let mut out = vec![f.one(); count];
+            lanes
+                .reduce_narrow_digit_sums(&many[..count], &mut out)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(&out[..], &want[..count], "{:?} {} coefficients", isa, count);
+        }
+        let mut out = vec![f.one(); 40];
+        let mut bad = many[..40].to_vec();
+        bad[35] = narrow;
+        let rejected = matches!(
+            lanes.reduce_narrow_digit_sums(&bad, &mut out),
+            Err(FieldError::DigitSumTooLarge { index: 0, .. })
+        );
+        prop_assert!(
+            rejected && out.iter().all(|x| *x == f.one()),
+            "{:?} a bad sum leaves the output alone",
+            isa
+        );
+        let mismatched = matches!(
+            lanes.reduce_narrow_digit_sums(&many[..8], &mut out[..7]),
+            Err(FieldError::LengthMismatch {
+                expected: 8,
+                got: 7,
+                ..
+            })
+        );
+        prop_assert!(mismatched, "{:?} lengths must agree", isa);
+    }
     Ok(())
 }
 
