@@ -1253,6 +1253,14 @@ pub(crate) mod avx2 {
         (_mm256_set1_pd(w as f64), _mm256_set1_pd(w as f64 / q as f64))
     }
 
+    /// The first N factors (w, w/q) in lanes (zeros past the end; the
+    /// companions of the pairs are the IFMA kernels').
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn factors_in_lanes<const N: usize>(pairs: &[(u64, u64)], q: u64) -> [(__m256d, __m256d); N] {
+        std::array::from_fn(|i| factor(pairs.get(i).map_or(0, |f| f.0), q))
+    }
+
     /// One pass of the forward column transform
     /// ([`crate::conv52::ColumnGroup`]) on R ≤ 8 rows, four columns a step
     /// in registers: the rows times their twist factors when `TWIST`
@@ -1273,9 +1281,10 @@ pub(crate) mod avx2 {
     ) {
         let l = Lanes::new(q);
         let two_q = _mm256_add_pd(l.q, l.q);
-        let t: [(__m256d, __m256d); R] = std::array::from_fn(|i| factor(twist.get(i).map_or(0, |f| f.0), q));
-        let f: [(__m256d, __m256d); super::PASS_FACTORS] =
-            std::array::from_fn(|i| factor(factors.get(i).map_or(0, |f| f.0), q));
+        let (t, f) = (
+            factors_in_lanes::<R>(twist, q),
+            factors_in_lanes::<{ super::PASS_FACTORS }>(factors, q),
+        );
         for j in (0..rows[0].len()).step_by(4) {
             // SAFETY: j + 4 ≤ the rows' common length.
             let mut v: [__m256d; R] = std::array::from_fn(|i| unsafe { load_words(rows[i], j) });
@@ -1316,9 +1325,10 @@ pub(crate) mod avx2 {
     ) {
         let l = Lanes::new(q);
         let two_q = _mm256_add_pd(l.q, l.q);
-        let t: [(__m256d, __m256d); R] = std::array::from_fn(|i| factor(untwist.get(i).map_or(0, |f| f.0), q));
-        let f: [(__m256d, __m256d); super::PASS_FACTORS] =
-            std::array::from_fn(|i| factor(factors.get(i).map_or(0, |f| f.0), q));
+        let (t, f) = (
+            factors_in_lanes::<R>(untwist, q),
+            factors_in_lanes::<{ super::PASS_FACTORS }>(factors, q),
+        );
         for j in (0..rows[0].len()).step_by(4) {
             // SAFETY: j + 4 ≤ the rows' common length.
             let mut v: [__m256d; R] = std::array::from_fn(|i| unsafe { load_words(rows[i], j) });
@@ -1744,6 +1754,26 @@ pub(crate) mod ifma {
         }
     }
 
+    /// The first N (value, companion) pairs in lanes (zeros past the end).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn splat_factors<const N: usize>(pairs: &[(u64, u64)]) -> [(__m512i, __m512i); N] {
+        std::array::from_fn(|i| {
+            let (w, c) = pairs.get(i).copied().unwrap_or_default();
+            (_mm512_set1_epi64(w as i64), _mm512_set1_epi64(c as i64))
+        })
+    }
+
+    /// The butterfly with factor 1, lazy: (x + y, x − y) in [0, 2q).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn add_sub(l: Lanes, x: __m512i, y: __m512i) -> (__m512i, __m512i) {
+        (
+            reduce(l, _mm512_add_epi64(x, y)),
+            reduce(l, _mm512_sub_epi64(_mm512_add_epi64(x, l.two_q), y)),
+        )
+    }
+
     /// [`super::avx2::columns_forward`] in eight 52-bit lanes, with the
     /// factors' Shoup companions.
     ///
@@ -1759,12 +1789,10 @@ pub(crate) mod ifma {
         q: u64,
     ) {
         let l = Lanes::new(q);
-        let splat = |f: Option<&(u64, u64)>| {
-            let (w, c) = f.copied().unwrap_or_default();
-            (_mm512_set1_epi64(w as i64), _mm512_set1_epi64(c as i64))
-        };
-        let t: [(__m512i, __m512i); R] = std::array::from_fn(|i| splat(twist.get(i)));
-        let f: [(__m512i, __m512i); super::PASS_FACTORS] = std::array::from_fn(|i| splat(factors.get(i)));
+        let (t, f) = (
+            splat_factors::<R>(twist),
+            splat_factors::<{ super::PASS_FACTORS }>(factors),
+        );
         for j in (0..rows[0].len()).step_by(8) {
             // SAFETY: j + 8 ≤ the rows' common length.
             let mut v: [__m512i; R] = std::array::from_fn(|i| unsafe { load(rows[i], j) });
@@ -1775,10 +1803,7 @@ pub(crate) mod ifma {
             }
             super::pass_in_registers(&mut v, true, |x, y, b, unit| {
                 if CONSECUTIVE && unit {
-                    (
-                        reduce(l, _mm512_add_epi64(x, y)),
-                        reduce(l, _mm512_sub_epi64(_mm512_add_epi64(x, l.two_q), y)),
-                    )
+                    add_sub(l, x, y)
                 } else {
                     dif(l, x, y, f[b].0, f[b].1)
                 }
@@ -1802,21 +1827,16 @@ pub(crate) mod ifma {
         q: u64,
     ) {
         let l = Lanes::new(q);
-        let splat = |f: Option<&(u64, u64)>| {
-            let (w, c) = f.copied().unwrap_or_default();
-            (_mm512_set1_epi64(w as i64), _mm512_set1_epi64(c as i64))
-        };
-        let t: [(__m512i, __m512i); R] = std::array::from_fn(|i| splat(untwist.get(i)));
-        let f: [(__m512i, __m512i); super::PASS_FACTORS] = std::array::from_fn(|i| splat(factors.get(i)));
+        let (t, f) = (
+            splat_factors::<R>(untwist),
+            splat_factors::<{ super::PASS_FACTORS }>(factors),
+        );
         for j in (0..rows[0].len()).step_by(8) {
             // SAFETY: j + 8 ≤ the rows' common length.
             let mut v: [__m512i; R] = std::array::from_fn(|i| unsafe { load(rows[i], j) });
             super::pass_in_registers(&mut v, false, |x, y, b, unit| {
                 if CONSECUTIVE && unit {
-                    (
-                        reduce(l, _mm512_add_epi64(x, y)),
-                        reduce(l, _mm512_sub_epi64(_mm512_add_epi64(x, l.two_q), y)),
-                    )
+                    add_sub(l, x, y)
                 } else {
                     dit(l, x, y, f[b].0, f[b].1)
                 }
