@@ -244,6 +244,7 @@ pub(crate) fn pass_in_registers<T: Copy, const R: usize>(
 
 /// The most butterflies one pass of a column transform has
 /// ([`crate::conv52::ColumnGroup`]): three layers of four.
+#[cfg(target_arch = "x86_64")]
 pub(crate) const PASS_FACTORS: usize = 12;
 
 /// The 52-bit Shoup companion ⌊w·2^52 / q⌋ of a fixed multiplier w < q.
