@@ -141,8 +141,9 @@ impl<const K: usize> PlanArith for Instrumented<'_, K> {
                 let parts = LaneParts {
                     twiddles: matches!(self.mode, Mode::Full | Mode::TwiddlesOnly),
                     codelet: matches!(self.mode, Mode::Full | Mode::CodeletOnly),
-                    // The breakdown runs the scaling as its own stage.
-                    scaled: false,
+                    // Never set here: the breakdown runs the scaling as its
+                    // own stage.
+                    scaled: codelets.scaled,
                 };
                 self.inner
                     .lane_dfts(lanes, codelets.radix, codelets.twiddles, units, xs, blocks, parts);

@@ -188,16 +188,8 @@ impl<const K: usize> CpuFft<K> {
     /// factors of a last stage that also does the inverse's scaling.
     fn scaled_twiddles(&self) -> &[Element<K>] {
         self.scaled_twiddles.get_or_init(|| {
-            let (field, n_inv) = (self.field(), self.prepared.n_inv());
             let mut table = self.prepared.table().to_vec();
-            let mut quads = table.chunks_exact_mut(4);
-            for w in &mut quads {
-                let products = field.mul_lanes([&w[0], &w[1], &w[2], &w[3]], [n_inv; 4]);
-                w.copy_from_slice(&products);
-            }
-            for w in quads.into_remainder() {
-                *w = field.mul(w, n_inv);
-            }
+            FieldArith::new(self).scale_all(&mut table);
             table.into()
         })
     }
@@ -281,28 +273,24 @@ impl<const K: usize> PlanArith for FieldArith<'_, K> {
         let (field, n_inv) = (self.fft.prepared.field(), self.fft.prepared.n_inv());
         let mut xs = xs;
         if let Some(lanes) = self.lanes.filter(LaneArith::mul_in_lanes) {
-            // Four blocks of eight at a time (their carry chains overlap).
+            // Up to four blocks of eight at a time (their carry chains
+            // overlap); what is left after the whole blocks, below.
             const BLOCKS: usize = 4;
             let factors = [Lanes::from_fn(|_| *n_inv); BLOCKS];
-            let mut groups = xs.chunks_exact_mut(BLOCKS * LANES);
-            for group in &mut groups {
-                let mut x: [Lanes<K>; BLOCKS] =
-                    std::array::from_fn(|b| lanes.gather(std::array::from_fn(|l| &group[b * LANES + l])));
-                lanes.mul_assign_each(&mut x, &factors);
+            let (whole, rest) = xs.split_at_mut(xs.len() / LANES * LANES);
+            for group in whole.chunks_mut(BLOCKS * LANES) {
+                let count = group.len() / LANES;
+                let mut x = [Lanes::<K>::default(); BLOCKS];
+                for (block, chunk) in x.iter_mut().zip(group.chunks_exact(LANES)) {
+                    *block = lanes.gather(std::array::from_fn(|l| &chunk[l]));
+                }
+                lanes.mul_assign_each(&mut x[..count], &factors);
                 for (block, chunk) in x.iter().zip(group.chunks_exact_mut(LANES)) {
                     let mut out = chunk.iter_mut();
                     lanes.scatter(block, std::array::from_fn(|_| out.next().expect("eight elements")));
                 }
             }
-            xs = groups.into_remainder();
-            let mut octets = xs.chunks_exact_mut(LANES);
-            for chunk in &mut octets {
-                let mut x = lanes.gather(std::array::from_fn(|l| &chunk[l]));
-                lanes.mul_assign(&mut x, &factors[0]);
-                let mut out = chunk.iter_mut();
-                lanes.scatter(&x, std::array::from_fn(|_| out.next().expect("eight elements")));
-            }
-            xs = octets.into_remainder();
+            xs = rest;
         }
         let mut quads = xs.chunks_exact_mut(4);
         for x in &mut quads {

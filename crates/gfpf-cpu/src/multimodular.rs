@@ -595,13 +595,14 @@ impl<const K: usize> MultiModular<K> {
     ) -> Result<(), CpuError> {
         let s = crt.garner.primes().len();
         let block = (CRT_BLOCK_WORDS / K).max(8);
-        // The digit sums' normalisation in SIMD lanes, with the engine's
-        // IFMA only (an engine held to AVX2 stays what a CPU without IFMA
-        // runs).
-        let lanes = (self.isa == Isa::Avx512Ifma)
-            .then(|| LaneArith::new(&self.field, LaneIsa::Avx512).ok())
-            .flatten()
-            .filter(LaneArith::mul_in_lanes);
+        // The digit sums' normalisation in SIMD lanes with the engine's IFMA
+        // only: an engine held to AVX2 stays what a CPU without IFMA runs
+        // (the portable lanes normalise four at a time on the elements).
+        let lane_isa = match self.isa {
+            Isa::Avx512Ifma => LaneIsa::Avx512,
+            _ => LaneIsa::Portable,
+        };
+        let lanes = LaneArith::new(&self.field, lane_isa)?;
         for (offset, n, range) in segments {
             let (offset, n) = (*offset, *n);
             let run = |(index, part): (usize, &mut [Element<K>])| -> Result<(), CpuError> {
@@ -620,25 +621,9 @@ impl<const K: usize> MultiModular<K> {
                     crt.garner.mixed_radix(&rows[..s], &mut digits, len)?;
                     crt.accumulate(&digits, i, &mut sums);
                 }
-                match &lanes {
-                    // Eight at a time in IFMA lanes, four blocks together.
-                    Some(lanes) => lanes.reduce_narrow_digit_sums(&sums, part)?,
-                    // Four at a time: their chains of divisions overlap.
-                    None => {
-                        let mut quads = part.chunks_exact_mut(4);
-                        let mut sum_quads = sums.chunks_exact(4);
-                        for (x, sum) in (&mut quads).zip(&mut sum_quads) {
-                            x.copy_from_slice(
-                                &self
-                                    .field
-                                    .reduce_narrow_digit_sums_lanes([&sum[0], &sum[1], &sum[2], &sum[3]])?,
-                            );
-                        }
-                        for (x, sum) in quads.into_remainder().iter_mut().zip(sum_quads.remainder()) {
-                            *x = self.field.reduce_narrow_digit_sums(sum)?;
-                        }
-                    }
-                }
+                // Eight at a time in IFMA lanes, four blocks together, else
+                // four at a time (their chains of divisions overlap).
+                lanes.reduce_narrow_digit_sums(&sums, part)?;
                 Ok(())
             };
             let part = &mut out[range.clone()];

@@ -353,7 +353,7 @@ impl<const K: usize> Field<K> {
     /// [`Self::normalize_narrow_single`] for L elements, their chains
     /// interleaved.
     #[inline(always)]
-    fn normalize_narrow_single_lanes<const L: usize>(&self, z: &[[u128; K]; L]) -> [[u64; K]; L] {
+    pub(crate) fn normalize_narrow_single_lanes<const L: usize>(&self, z: &[[u128; K]; L]) -> [[u64; K]; L] {
         let s = self.r_div.shift();
         let mut out = [[0u64; K]; L];
         let mut carry = [0u64; L];
@@ -426,7 +426,7 @@ impl<const K: usize> Field<K> {
     /// independent elements instead keeps one division per digit and wins
     /// ([`Self::mul_lanes`], [`Self::reduce_narrow_digit_sums_lanes`]).
     #[inline(always)]
-    fn normalize_narrow_single(&self, z: &[u128; K]) -> [u64; K] {
+    pub(crate) fn normalize_narrow_single(&self, z: &[u128; K]) -> [u64; K] {
         let s = self.r_div.shift();
         let mut out = [0u64; K];
         let mut carry = 0u64;

@@ -364,13 +364,18 @@ impl<'f, const K: usize> LaneArith<'f, K> {
             }
             done = sums.len() / LANES * LANES;
         }
+        // The sums were checked above: the normalisations themselves.
         let mut quads = out[done..].chunks_exact_mut(4);
         let mut sum_quads = sums[done..].chunks_exact(4);
         for (x, z) in (&mut quads).zip(&mut sum_quads) {
-            x.copy_from_slice(&f.reduce_narrow_digit_sums_lanes([&z[0], &z[1], &z[2], &z[3]])?);
+            if let Some(z) = z.first_chunk::<4>() {
+                for (x, digits) in x.iter_mut().zip(f.normalize_narrow_single_lanes(z)) {
+                    *x = Element(digits);
+                }
+            }
         }
         for (x, z) in quads.into_remainder().iter_mut().zip(sum_quads.remainder()) {
-            *x = f.reduce_narrow_digit_sums(z)?;
+            *x = Element(f.normalize_narrow_single(z));
         }
         Ok(())
     }
