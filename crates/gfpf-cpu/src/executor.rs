@@ -794,17 +794,19 @@ fn base_dfts<A: PlanArith>(
     let block_len = radix * stride;
     let n = plan.len();
     let width = arith.dft_lanes().clamp(1, MAX_DFT_LANES);
-    // Where element i of DFT (a, b) is read from in `src`.
-    let src_at = |a: usize, b: usize, i: usize| {
-        if d.input == Addressing::DigitReversed && stride == 1 {
-            // ℓ = a·K + i: i is the last digit, so P(ℓ) = P(a·K) + i·N/K.
-            plan.digit_reverse(a * radix) + i * (n / radix)
-        } else {
-            let l = a * block_len + i * stride + b;
-            match d.input {
-                Addressing::Natural => l,
-                Addressing::DigitReversed => plan.digit_reverse(l),
-            }
+    // Where the elements of DFT (a, b) are read from in `src`: element i at
+    // base + i·step where the addressing allows (natural order, or a
+    // digit-reversed first stage: ℓ = a·K + i has i as its last digit, so
+    // P(ℓ) = P(a·K) + i·N/K), None where each needs its own reversal. Worked
+    // out once per DFT, not per element (the reversal divides once per
+    // digit).
+    let reversed_rows = d.input == Addressing::DigitReversed && stride == 1;
+    let n_over_radix = n / radix;
+    let src_run = |a: usize, b: usize| -> Option<(usize, usize)> {
+        match d.input {
+            Addressing::Natural => Some((a * block_len + b, stride)),
+            Addressing::DigitReversed if reversed_rows => Some((plan.digit_reverse(a * radix), n_over_radix)),
+            Addressing::DigitReversed => None,
         }
     };
     // The DFTs `dfts` at once: gathered into `buf`, run, written back.
@@ -814,11 +816,14 @@ fn base_dfts<A: PlanArith>(
                  slots: &mut dyn Slots<A::Elem>| {
         buf.clear();
         for &(a, b) in dfts {
-            for i in 0..radix {
-                buf.push(match src {
-                    Some(src) => src[src_at(a, b, i)].clone(),
-                    None => arith.take(slots.slot((a, b), i)),
-                });
+            match (src, src_run(a, b)) {
+                (Some(src), Some((base, step))) => {
+                    buf.extend(src[base..].iter().step_by(step).take(radix).cloned());
+                }
+                (Some(src), None) => {
+                    buf.extend((0..radix).map(|i| src[plan.digit_reverse(a * block_len + i * stride + b)].clone()))
+                }
+                (None, _) => buf.extend((0..radix).map(|i| arith.take(slots.slot((a, b), i)))),
             }
         }
         let mut units = [0usize; MAX_DFT_LANES];
@@ -830,10 +835,7 @@ fn base_dfts<A: PlanArith>(
             *slots.slot(dfts[j / radix], j % radix) = v;
         }
     };
-    let scattered_reads = src.is_some()
-        && d.input == Addressing::DigitReversed
-        && stride == 1
-        && radix * arith.words() >= SOURCE_ORDER_MIN_WORDS;
+    let scattered_reads = src.is_some() && reversed_rows && radix * arith.words() >= SOURCE_ORDER_MIN_WORDS;
     // The DFTs of blocks first.. (`blocks` of them, or of columns c0..c1 of
     // block `first` alone), `width` at a time.
     let run = |buf: &mut Vec<A::Elem>,
@@ -855,7 +857,7 @@ fn base_dfts<A: PlanArith>(
         let by_source: Option<Vec<usize>> = (scattered_reads && blocks.len() == n / radix).then(|| {
             let mut order = vec![0; blocks.len()];
             for a in blocks.clone() {
-                order[src_at(a, 0, 0)] = a;
+                order[plan.digit_reverse(a * radix)] = a;
             }
             order
         });
