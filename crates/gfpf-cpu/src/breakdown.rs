@@ -15,7 +15,7 @@ use gfpf_field::{Element, LANES, Lanes};
 use gfpf_plan::{Stage, StageKind};
 
 use crate::codelets::{CodeletOps, FieldOps};
-use crate::executor::{FieldArith, LaneParts, PlanArith, StageCodelets, run_dfts_one_by_one, run_stage};
+use crate::executor::{FieldArith, LaneParts, PlanArith, StageCodelets, StageWork, run_dfts_one_by_one, run_stage};
 use crate::{CpuError, CpuFft, Threading, twiddle_table};
 
 /// The timings of one stage.
@@ -181,7 +181,16 @@ impl<const K: usize> CpuFft<K> {
                     mode,
                 };
                 let start = Instant::now();
-                run_stage(plan, &arith, stage, data, scratch, parallel, false);
+                run_stage(
+                    plan,
+                    &arith,
+                    stage,
+                    data,
+                    scratch,
+                    &mut StageWork::default(),
+                    parallel,
+                    false,
+                );
                 start.elapsed()
             };
             let probe = |mode: Mode| {

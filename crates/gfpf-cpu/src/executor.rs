@@ -593,8 +593,9 @@ pub fn run_plan<A: PlanArith>(
         // Large transforms are parallel inside; small batches serial.
         let inner = parallel && words >= PARALLEL_MIN_WORDS;
         let mut run_all = || {
+            let mut work = StageWork::default();
             for item in data.chunks_exact_mut(n) {
-                run_one(plan, arith, item, scratch, inner);
+                run_one(plan, arith, item, scratch, &mut work, inner);
             }
         };
         if inner && rayon::current_thread_index().is_none() {
@@ -612,8 +613,9 @@ pub fn run_plan<A: PlanArith>(
         let per_task = (TASK_MIN_WORDS / words).max(1) * n;
         data.par_chunks_mut(per_task).for_each(|group| {
             let mut local = vec![A::Elem::default(); needed];
+            let mut work = StageWork::default();
             for item in group.chunks_exact_mut(n) {
-                run_one(plan, arith, item, &mut local, false);
+                run_one(plan, arith, item, &mut local, &mut work, false);
             }
         });
     }
@@ -621,7 +623,14 @@ pub fn run_plan<A: PlanArith>(
 }
 
 /// One transform: the plan's stages in order.
-fn run_one<A: PlanArith>(plan: &Plan, arith: &A, data: &mut [A::Elem], scratch: &mut [A::Elem], parallel: bool) {
+fn run_one<A: PlanArith>(
+    plan: &Plan,
+    arith: &A,
+    data: &mut [A::Elem],
+    scratch: &mut [A::Elem],
+    work: &mut StageWork<A>,
+    parallel: bool,
+) {
     let stages = plan.stages();
     // A final scaling of the last base-DFT stage's output, folded into that
     // stage where the arithmetic can.
@@ -632,17 +641,51 @@ fn run_one<A: PlanArith>(plan: &Plan, arith: &A, data: &mut [A::Elem], scratch: 
                 && scale.dst == last.dst);
     let run = if folded { stages.len() - 1 } else { stages.len() };
     for (i, stage) in stages[..run].iter().enumerate() {
-        run_stage(plan, arith, stage, data, scratch, parallel, folded && i + 1 == run);
+        run_stage(
+            plan,
+            arith,
+            stage,
+            data,
+            scratch,
+            work,
+            parallel,
+            folded && i + 1 == run,
+        );
     }
 }
 
-/// One stage of one transform.
+/// The working space of one task's base DFTs, kept from stage to stage (and
+/// from transform to transform of a batch) on the thread that runs them all:
+/// allocating it per stage cost 5–10% of a small transform (p4 64, t8 256,
+/// with `malloc_consolidate` the largest part).
+pub(crate) struct StageWork<A: PlanArith> {
+    /// The DFTs being run, element-major.
+    buf: Vec<A::Elem>,
+    /// The arithmetic's own working space.
+    dft: A::DftScratch,
+    /// A first stage's DFTs in the order of their sources.
+    order: Vec<usize>,
+}
+
+impl<A: PlanArith> Default for StageWork<A> {
+    fn default() -> Self {
+        Self {
+            buf: Vec::new(),
+            dft: A::DftScratch::default(),
+            order: Vec::new(),
+        }
+    }
+}
+
+/// One stage of one transform; `work` serves the stage's serial part.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run_stage<A: PlanArith>(
     plan: &Plan,
     arith: &A,
     stage: &Stage,
     data: &mut [A::Elem],
     scratch: &mut [A::Elem],
+    work: &mut StageWork<A>,
     parallel: bool,
     scaled: bool,
 ) {
@@ -662,10 +705,10 @@ pub(crate) fn run_stage<A: PlanArith>(
             }
         }
         StageKind::BaseDft(d) => match (stage.src, stage.dst) {
-            (Buffer::Data, Buffer::Data) => base_dfts(plan, arith, &d, None, data, parallel, scaled),
-            (Buffer::Scratch, Buffer::Scratch) => base_dfts(plan, arith, &d, None, scratch, parallel, scaled),
-            (Buffer::Data, Buffer::Scratch) => base_dfts(plan, arith, &d, Some(data), scratch, parallel, scaled),
-            (Buffer::Scratch, Buffer::Data) => base_dfts(plan, arith, &d, Some(scratch), data, parallel, scaled),
+            (Buffer::Data, Buffer::Data) => base_dfts(plan, arith, &d, None, data, work, parallel, scaled),
+            (Buffer::Scratch, Buffer::Scratch) => base_dfts(plan, arith, &d, None, scratch, work, parallel, scaled),
+            (Buffer::Data, Buffer::Scratch) => base_dfts(plan, arith, &d, Some(data), scratch, work, parallel, scaled),
+            (Buffer::Scratch, Buffer::Data) => base_dfts(plan, arith, &d, Some(scratch), data, work, parallel, scaled),
         },
     }
 }
@@ -731,36 +774,32 @@ impl TaskSplit {
 type ColumnTask<'a, E> = (usize, usize, Vec<&'a mut [E]>);
 
 /// Where the elements of a task's DFTs (a, b) live: element i of DFT (a, b)
-/// is `slot((a, b), i)`.
-trait Slots<E> {
-    fn slot(&mut self, dft: (usize, usize), i: usize) -> &mut E;
+/// is [`Slots::slot`]. An enum rather than a trait object, so that the
+/// per-element lookup inlines.
+enum Slots<'r, 'a, E> {
+    /// Whole blocks from block `first` on, one slice.
+    Blocks {
+        part: &'a mut [E],
+        first: usize,
+        block_len: usize,
+        stride: usize,
+    },
+    /// Columns from `c0` on of one block, one row piece per slot.
+    Columns { rows: &'r mut [&'a mut [E]], c0: usize },
 }
 
-/// Whole blocks from block `first` on, one slice.
-struct BlockSlots<'a, E> {
-    part: &'a mut [E],
-    first: usize,
-    block_len: usize,
-    stride: usize,
-}
-
-impl<E> Slots<E> for BlockSlots<'_, E> {
+impl<E> Slots<'_, '_, E> {
     #[inline]
     fn slot(&mut self, (a, b): (usize, usize), i: usize) -> &mut E {
-        &mut self.part[(a - self.first) * self.block_len + i * self.stride + b]
-    }
-}
-
-/// Columns from `c0` on of one block, one row piece per slot.
-struct ColumnSlots<'r, 'a, E> {
-    rows: &'r mut [&'a mut [E]],
-    c0: usize,
-}
-
-impl<E> Slots<E> for ColumnSlots<'_, '_, E> {
-    #[inline]
-    fn slot(&mut self, (_, b): (usize, usize), i: usize) -> &mut E {
-        &mut self.rows[i][b - self.c0]
+        match self {
+            Self::Blocks {
+                part,
+                first,
+                block_len,
+                stride,
+            } => &mut part[(a - *first) * *block_len + i * *stride + b],
+            Self::Columns { rows, c0 } => &mut rows[i][b - *c0],
+        }
     }
 }
 
@@ -768,12 +807,14 @@ impl<E> Slots<E> for ColumnSlots<'_, '_, E> {
 /// through the stage's addressing, writes `dst` at logical positions. The
 /// DFTs run [`PlanArith::dft_lanes`] at a time, in the order block by block,
 /// column by column.
+#[allow(clippy::too_many_arguments)]
 fn base_dfts<A: PlanArith>(
     plan: &Plan,
     arith: &A,
     d: &BaseDftStage,
     src: Option<&[A::Elem]>,
     dst: &mut [A::Elem],
+    work: &mut StageWork<A>,
     parallel: bool,
     scaled: bool,
 ) {
@@ -813,7 +854,7 @@ fn base_dfts<A: PlanArith>(
     let group = |buf: &mut Vec<A::Elem>,
                  scratch: &mut A::DftScratch,
                  dfts: &[(usize, usize)],
-                 slots: &mut dyn Slots<A::Elem>| {
+                 slots: &mut Slots<'_, '_, A::Elem>| {
         buf.clear();
         for &(a, b) in dfts {
             match (src, src_run(a, b)) {
@@ -831,18 +872,25 @@ fn base_dfts<A: PlanArith>(
             *unit = b * step;
         }
         arith.run_dfts(&codelets, &units[..dfts.len()], buf, scratch);
-        for (j, v) in buf.drain(..).enumerate() {
-            *slots.slot(dfts[j / radix], j % radix) = v;
+        let mut values = buf.drain(..);
+        for &dft in dfts {
+            for (i, v) in (0..radix).zip(&mut values) {
+                *slots.slot(dft, i) = v;
+            }
         }
     };
     let scattered_reads = src.is_some() && reversed_rows && radix * arith.words() >= SOURCE_ORDER_MIN_WORDS;
     // The DFTs of blocks first.. (`blocks` of them, or of columns c0..c1 of
     // block `first` alone), `width` at a time.
-    let run = |buf: &mut Vec<A::Elem>,
+    let run = |work: &mut StageWork<A>,
                blocks: std::ops::Range<usize>,
                cols: std::ops::Range<usize>,
-               slots: &mut dyn Slots<A::Elem>| {
-        let mut scratch = A::DftScratch::default();
+               slots: &mut Slots<'_, '_, A::Elem>| {
+        let StageWork {
+            buf,
+            dft: scratch,
+            order,
+        } = work;
         let mut dfts = [(0usize, 0usize); MAX_DFT_LANES];
         let mut filled = 0;
         // A whole first stage reading a digit-reversed input (one DFT per
@@ -854,29 +902,31 @@ fn base_dfts<A: PlanArith>(
         // more than it saved. Only where a DFT's outputs fill whole runs of
         // cache lines ([`SOURCE_ORDER_MIN_WORDS`]), as the writes then land
         // out of order.
-        let by_source: Option<Vec<usize>> = (scattered_reads && blocks.len() == n / radix).then(|| {
-            let mut order = vec![0; blocks.len()];
+        let by_source = scattered_reads && blocks.len() == n / radix;
+        if by_source {
+            order.clear();
+            order.resize(blocks.len(), 0);
             for a in blocks.clone() {
                 order[plan.digit_reverse(a * radix)] = a;
             }
-            order
-        });
-        let order: &mut dyn Iterator<Item = usize> = match &by_source {
-            Some(order) => &mut order.iter().copied(),
-            None => &mut blocks.clone(),
+        }
+        let order: &mut dyn Iterator<Item = usize> = if by_source {
+            &mut order.iter().copied()
+        } else {
+            &mut blocks.clone()
         };
         for a in order {
             for b in cols.clone() {
                 dfts[filled] = (a, b);
                 filled += 1;
                 if filled == width {
-                    group(buf, &mut scratch, &dfts[..filled], slots);
+                    group(buf, scratch, &dfts[..filled], slots);
                     filled = 0;
                 }
             }
         }
         if filled > 0 {
-            group(buf, &mut scratch, &dfts[..filled], slots);
+            group(buf, scratch, &dfts[..filled], slots);
         }
     };
     let blocks = dst.len() / block_len;
@@ -884,24 +934,23 @@ fn base_dfts<A: PlanArith>(
     let split = TaskSplit::choose(parallel, threads, blocks, radix, stride, arith.words(), width);
     match split {
         TaskSplit::Blocks(blocks_per_task) => {
-            let task = |(t, chunk): (usize, &mut [A::Elem])| {
-                let mut buf = Vec::with_capacity(radix * width);
+            let task = |work: &mut StageWork<A>, (t, chunk): (usize, &mut [A::Elem])| {
                 let first = t * blocks_per_task;
                 let count = chunk.len() / block_len;
-                let mut slots = BlockSlots {
+                let mut slots = Slots::Blocks {
                     part: chunk,
                     first,
                     block_len,
                     stride,
                 };
-                run(&mut buf, first..first + count, 0..stride, &mut slots);
+                run(work, first..first + count, 0..stride, &mut slots);
             };
             if parallel {
                 dst.par_chunks_mut(blocks_per_task * block_len)
                     .enumerate()
-                    .for_each(task);
+                    .for_each(|chunk| task(&mut StageWork::default(), chunk));
             } else {
-                task((0, dst));
+                task(work, (0, dst));
             }
         }
         TaskSplit::Columns(cols) => {
@@ -917,10 +966,9 @@ fn base_dfts<A: PlanArith>(
                 tasks.extend(parts.into_iter().enumerate().map(|(g, rows)| (a, g * cols, rows)));
             }
             tasks.into_par_iter().for_each(|(a, c0, mut rows)| {
-                let mut buf = Vec::with_capacity(radix * width);
                 let c1 = c0 + rows[0].len();
-                let mut slots = ColumnSlots { rows: &mut rows, c0 };
-                run(&mut buf, a..a + 1, c0..c1, &mut slots);
+                let mut slots = Slots::Columns { rows: &mut rows, c0 };
+                run(&mut StageWork::default(), a..a + 1, c0..c1, &mut slots);
             });
         }
     }
