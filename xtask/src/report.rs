@@ -650,9 +650,10 @@ fn field_section(md: &mut String, inputs: &mut Inputs) -> Result<(), String> {
          against rug (GMP) `mul` then `%` p; the bench also times the method the field did not \
          choose, the products four at a time (`Field::mul_lanes`, their chains of divisions \
          overlapped) and eight at a time in SIMD lanes (`LaneArith::mul_assign_each` on the CPU's \
-         best lane instruction set: with AVX-512 IFMA in lanes for k ≤ 64, four blocks of eight \
-         with their carry chains interleaved, else four at a time; the blocks multiplied in place \
-         by fixed factors, as the FFT's twiddles are). Bench: `field_mul`.\n\n\
+         best lane instruction set: with AVX-512 IFMA in lanes for every preset (k ≤ 128, the \
+         columns by Karatsuba steps from k = 16), four blocks of eight with their carry chains \
+         interleaved, else four at a time; the blocks multiplied in place by fixed factors, as the \
+         FFT's twiddles are). Bench: `field_mul`.\n\n\
          | preset | k | method | gfpf mul | other method | gfpf square | gfpf mul, 4 lanes | gfpf mul, SIMD lanes | GMP mulmod | GMP / gfpf | GMP / 4 lanes | GMP / SIMD lanes |\n\
          |---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );

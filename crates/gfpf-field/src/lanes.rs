@@ -30,6 +30,19 @@
 //!   42 → 31 → 27 ns, t16 112 → 90 → 82 ns, p16 110 → 82 ns; eight blocks
 //!   gave what four give.
 //!
+//! * From k = 16 on, the product's columns come from Karatsuba steps
+//!   (x = x0 + x1·R^(k/2): three half products, A + (C − A − B)·R^(k/2) +
+//!   B·R^k) down to schoolbook products of eight digits, limb by limb in
+//!   signed 64-bit sums, carried between steps; then folded negacyclically.
+//!   Per element with four blocks at a time, against the schoolbook (same
+//!   binary kind, alternating): t16 84 → 74 ns, t32 312 → 208, t64 1361 →
+//!   610, p64 1358 → 608, and k = 128 1.8 µs (whole-element products took
+//!   6.5–9.0). Down to products of four digits was slower at k ≥ 32 (t32
+//!   227 against 210 ns) and at k = 8 (38 against 36 ns): below eight
+//!   digits the additions cost what the multiply-adds save. The schoolbook
+//!   of all k digits at k = 64 kept 256 vectors of operand limbs live and
+//!   spilled them.
+//!
 //! Tried and dropped: splitting every column on its own as
 //! z_m = (f_m·r + e_m)·r + d_m, then d + r·e + r²·f by two shifts and two
 //! additions in lanes (no chain of dependent divisions, twice the divisions):
@@ -42,18 +55,17 @@ use crate::{Element, Field, FieldError};
 pub const LANES: usize = 8;
 
 /// The largest k whose multiplication runs in SIMD lanes
-/// ([`LaneArith::mul_assign`]). Columns stay below 2^140 up to k = 128 (the
-/// offset and the product are each below k·r²). Measured per element with
-/// [`LaneArith::mul_assign_each`] against four one-element products at a
-/// time ([`Field::mul_lanes`]), same binary: t32 316 against 706 ns, p32 380
-/// against 756, t64 1.32 against 2.23 µs, p64 1.32 against 1.83, t128 5.85
-/// against 9.26 µs, p128 5.82 against 6.77; the FFT (one thread, against
-/// the previous binary, alternating): t32 2^14 0.76x, p32 2^12 0.77x, t64
-/// 2^12 0.79x, p64 2^14 0.88x, t128 2^12 0.80x but p128 2^12 1.06x, so k =
-/// 128 stays with whole-element products. (One block at a time, before
-/// [`LaneArith::mul_assign_each`], k = 32 took 405 ns and made the t32 FFT
-/// slower.)
-pub const LANE_MUL_MAX_K: usize = 64;
+/// ([`LaneArith::mul_assign`]): every preset. Columns stay below 2^140 up to
+/// k = 128 (the offset and the product are each below k·r²). Measured per
+/// element with [`LaneArith::mul_assign_each`] against four one-element
+/// products at a time ([`Field::mul_lanes`]), same binary: t32 316 against
+/// 706 ns, p32 380 against 756, t64 1.32 against 2.23 µs, p64 1.32 against
+/// 1.83 (before the Karatsuba steps; with them t64 0.61 µs). k = 128 joined
+/// with the Karatsuba steps: 1.8 µs per element against 9.0 (t128) and 6.5
+/// (p128) for whole-element products; the FFT at 2^12, one thread,
+/// alternating: t128 37.5 → 16.6 ms, p128 31.7 → 20.5 (before them, p128
+/// had been 1.06x slower in lanes).
+pub const LANE_MUL_MAX_K: usize = 128;
 
 /// The least r whose multiplication runs in SIMD lanes: quotients by r of
 /// the product columns (below 2^140) then stay below 2^84, two 52-bit limbs
@@ -665,51 +677,156 @@ mod x86 {
         normalize_n(c, &z, out);
     }
 
+    /// A digit in 52-bit limbs (l, h): l < 2^52, h < 2^(12 + s) for a digit
+    /// that sums 2^s digits below 2^64 (Karatsuba's operand halves).
+    type Digit = (__m512i, __m512i);
+
+    /// A column of a product in three 52-bit limbs, each a signed 64-bit sum
+    /// of limb parts (the value is c0 + c1·2^52 + c2·2^104).
+    type Column = [__m512i; 3];
+
+    /// Adds x·y to a column: (l + h·2^52)(l' + h'·2^52) spread over three
+    /// limbs (seven multiply-adds; h·h' < 2^52 has no high half).
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[inline]
+    fn add_product(acc: Column, (xl, xh): Digit, (yl, yh): Digit) -> Column {
+        let a0 = _mm512_madd52lo_epu64(acc[0], xl, yl);
+        let a1 = _mm512_madd52hi_epu64(acc[1], xl, yl);
+        let a1 = _mm512_madd52lo_epu64(a1, xh, yl);
+        let a1 = _mm512_madd52lo_epu64(a1, xl, yh);
+        let a2 = _mm512_madd52hi_epu64(acc[2], xh, yl);
+        let a2 = _mm512_madd52hi_epu64(a2, xl, yh);
+        let a2 = _mm512_madd52lo_epu64(a2, xh, yh);
+        [a0, a1, a2]
+    }
+
+    /// The digits of an operand in limbs.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn digits_in_limbs<const K: usize>(x: &Lanes<K>) -> [Digit; K] {
+        let mask = _mm512_set1_epi64(MASK52 as i64);
+        std::array::from_fn(|i| {
+            // SAFETY: a digit row of a `Lanes` block is 8 words.
+            let d = unsafe { _mm512_loadu_si512(x.digits[i].as_ptr().cast()) };
+            (_mm512_and_si512(d, mask), _mm512_srli_epi64::<52>(d))
+        })
+    }
+
+    /// The acyclic product of N digits by N digits into `out`, column by
+    /// column: 2N columns (the last zero), each unnormalised (limbs below
+    /// N·3·2^52).
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[inline]
+    fn schoolbook<const N: usize>(x: &[Digit], y: &[Digit], out: &mut [Column]) {
+        let zero = _mm512_setzero_si512();
+        for (m, column) in out[..2 * N].iter_mut().enumerate() {
+            let mut acc = [zero; 3];
+            for i in m.saturating_sub(N - 1)..=m.min(N - 1) {
+                acc = add_product(acc, x[i], y[m - i]);
+            }
+            *column = acc;
+        }
+    }
+
+    /// Carries a column's limbs along (signed): c0, c1 in [0, 2^52), the
+    /// rest in c2; the value is unchanged.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn carry_column(c: Column) -> Column {
+        let mask = _mm512_set1_epi64(MASK52 as i64);
+        let t1 = _mm512_add_epi64(c[1], _mm512_srai_epi64::<52>(c[0]));
+        let t2 = _mm512_add_epi64(c[2], _mm512_srai_epi64::<52>(t1));
+        [_mm512_and_si512(c[0], mask), _mm512_and_si512(t1, mask), t2]
+    }
+
+    /// One Karatsuba step on N = 2H digits into `out` (2N columns):
+    /// x = x0 + x1·R^H, likewise y; A = x0·y0, B = x1·y1, C = (x0 + x1)(y0 + y1),
+    /// and the product is A + (C − A − B)·R^H + B·R^2H, its columns formed
+    /// limb by limb (signed sums: the value of every column is exact, its
+    /// limbs may run negative). `half` multiplies H digits by H; `carry`
+    /// says whether its columns are carried first.
+    ///
+    /// Why the limbs fit in i64: a schoolbook column of eight digits has
+    /// limbs below 8·3·2^52 < 2^57 (a sum digit's high limb, below 2^16 at
+    /// the fourth step, still leaves each multiply-add's low half below
+    /// 2^52); a step adds up to five columns' limbs (below 2^60), the
+    /// negacyclic fold two of those. Steps fed by steps carry their inputs
+    /// first (limbs then below 2^52), so the bound does not compound.
+    macro_rules! karatsuba_step {
+        ($name:ident, $n:literal, $h:literal, $half:expr, $carry:literal) => {
+            #[target_feature(enable = "avx512f,avx512ifma")]
+            #[inline]
+            fn $name(x: &[Digit], y: &[Digit], out: &mut [Column]) {
+                let mask = _mm512_set1_epi64(MASK52 as i64);
+                let zero = _mm512_setzero_si512();
+                // The halves' sums, their low limbs carried into the high.
+                let sum = |v: &[Digit]| -> [Digit; $h] {
+                    std::array::from_fn(|j| {
+                        let (l0, h0) = v[j];
+                        let (l1, h1) = v[$h + j];
+                        let l = _mm512_add_epi64(l0, l1);
+                        (
+                            _mm512_and_si512(l, mask),
+                            _mm512_add_epi64(_mm512_add_epi64(h0, h1), _mm512_srli_epi64::<52>(l)),
+                        )
+                    })
+                };
+                let (sx, sy) = (sum(x), sum(y));
+                let mut c = [[zero; 3]; 2 * $h];
+                $half(&sx, &sy, &mut c);
+                let (a, b) = out[..2 * $n].split_at_mut(2 * $h);
+                $half(&x[..$h], &y[..$h], a);
+                $half(&x[$h..], &y[$h..], b);
+                // C − A − B, added at R^H.
+                for j in 0..2 * $h {
+                    if $carry {
+                        a[j] = carry_column(a[j]);
+                        b[j] = carry_column(b[j]);
+                        c[j] = carry_column(c[j]);
+                    }
+                    c[j] = std::array::from_fn(|e| _mm512_sub_epi64(c[j][e], _mm512_add_epi64(a[j][e], b[j][e])));
+                }
+                for (j, m) in c.iter().enumerate() {
+                    let column = &mut out[$h + j];
+                    *column = std::array::from_fn(|e| _mm512_add_epi64(column[e], m[e]));
+                }
+            }
+        };
+    }
+    karatsuba_step!(karatsuba16, 16, 8, schoolbook::<8>, false);
+    karatsuba_step!(karatsuba32, 32, 16, karatsuba16, true);
+    karatsuba_step!(karatsuba64, 64, 32, karatsuba32, true);
+    karatsuba_step!(karatsuba128, 128, 64, karatsuba64, true);
+
     /// The columns of the negacyclic product x·y, P − N + offset, in 52-bit
-    /// limbs (the first two below 2^52).
+    /// limbs (the first two below 2^52): the acyclic product's columns m
+    /// and m + K subtracted (r^K = −1).
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     #[inline]
     fn columns<const K: usize>(c: &MulConsts, x: &Lanes<K>, y: &Lanes<K>) -> [[__m512i; 3]; K] {
         let mask = _mm512_set1_epi64(MASK52 as i64);
         let zero = _mm512_setzero_si512();
-        // SAFETY: a digit row of a `Lanes` block is 8 words.
-        let load = |row: &[u64; LANES]| unsafe { _mm512_loadu_si512(row.as_ptr().cast()) };
-        let xl: [__m512i; K] = std::array::from_fn(|i| _mm512_and_si512(load(&x.digits[i]), mask));
-        let xh: [__m512i; K] = std::array::from_fn(|i| _mm512_srli_epi64::<52>(load(&x.digits[i])));
-        let yl: [__m512i; K] = std::array::from_fn(|i| _mm512_and_si512(load(&y.digits[i]), mask));
-        let yh: [__m512i; K] = std::array::from_fn(|i| _mm512_srli_epi64::<52>(load(&y.digits[i])));
-        // Column m of the negacyclic product, P − N + offset, in 52-bit
-        // limbs; every digit product x_i·y_j = (l + h·2^52)(l' + h'·2^52)
-        // spreads over three limbs (h, h' < 2^12).
-        let mut z = [[zero; 3]; K];
-        for (m, zm) in z.iter_mut().enumerate() {
-            // Adds x_i·y_j to three limb accumulators.
-            let product = |acc: [__m512i; 3], i: usize, j: usize| {
-                let a0 = _mm512_madd52lo_epu64(acc[0], xl[i], yl[j]);
-                let a1 = _mm512_madd52hi_epu64(acc[1], xl[i], yl[j]);
-                let a1 = _mm512_madd52lo_epu64(a1, xh[i], yl[j]);
-                let a1 = _mm512_madd52lo_epu64(a1, xl[i], yh[j]);
-                let a2 = _mm512_madd52hi_epu64(acc[2], xh[i], yl[j]);
-                let a2 = _mm512_madd52hi_epu64(a2, xl[i], yh[j]);
-                let a2 = _mm512_madd52lo_epu64(a2, xh[i], yh[j]);
-                [a0, a1, a2]
-            };
-            let mut pos = [zero; 3];
-            for i in 0..=m {
-                pos = product(pos, i, m - i);
-            }
-            let mut neg = [zero; 3];
-            for i in m + 1..K {
-                neg = product(neg, i, m + K - i);
-            }
+        let (x, y) = (digits_in_limbs(x), digits_in_limbs(y));
+        // The acyclic product's 2K columns, by Karatsuba steps down to
+        // products of four digits where K is 8, 16, 32 or 64.
+        let mut p = [[[zero; 3]; K]; 2];
+        let flat = p.as_flattened_mut();
+        match K {
+            16 => karatsuba16(&x, &y, flat),
+            32 => karatsuba32(&x, &y, flat),
+            64 => karatsuba64(&x, &y, flat),
+            128 => karatsuba128(&x, &y, flat),
+            _ => schoolbook::<K>(&x, &y, flat),
+        }
+        std::array::from_fn(|m| {
+            let (pos, neg) = (p[0][m], p[1][m]);
             let off = if m == 0 { c.offset_first } else { c.offset_rest };
             let limb = |e: usize| _mm512_sub_epi64(_mm512_add_epi64(pos[e], _mm512_set1_epi64(off[e] as i64)), neg[e]);
             let t0 = limb(0);
             let t1 = _mm512_add_epi64(limb(1), _mm512_srai_epi64::<52>(t0));
             let t2 = _mm512_add_epi64(limb(2), _mm512_srai_epi64::<52>(t1));
-            *zm = [_mm512_and_si512(t0, mask), _mm512_and_si512(t1, mask), t2];
-        }
-        z
+            [_mm512_and_si512(t0, mask), _mm512_and_si512(t1, mask), t2]
+        })
     }
 
     /// The transpose of an 8 × 8 tile of words (its own inverse): pairs of
