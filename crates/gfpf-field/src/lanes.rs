@@ -6,7 +6,8 @@
 //! on every instruction set the CPU has).
 //!
 //! * Butterflies and shifts by powers of r ([`LaneArith::add_sub_assign`],
-//!   [`LaneArith::mul_pow_r_assign`]) are plain loops over the eight lanes,
+//!   [`LaneArith::mul_pow_r_assign`], and with a shift per lane
+//!   [`LaneArith::mul_pow_r_each_assign`]) are plain loops over the lanes,
 //!   written so that LLVM turns each into vector code (compares into masks,
 //!   selects into blends); the [`LaneIsa`] forms are the same bodies compiled
 //!   with AVX2 or AVX-512 enabled, [`LaneIsa::Portable`] with the build's
@@ -416,6 +417,15 @@ impl<'f, const K: usize> LaneArith<'f, K> {
     pub fn mul_pow_r_assign(&self, x: &mut Lanes<K>, i: usize) {
         let r = self.field.r;
         on_isa!(self.isa, mul_pow_r_body(r: u64, x: &mut Lanes<K>, i: usize))
+    }
+
+    /// Lane l of x ← x_l·r^(i_l): [`Self::mul_pow_r_assign`] with a shift
+    /// of its own in every lane (each taken modulo 2k), as the twiddles of
+    /// eight DFTs of different columns need.
+    #[inline]
+    pub fn mul_pow_r_each_assign(&self, x: &mut Lanes<K>, i: [usize; LANES]) {
+        let r = self.field.r;
+        on_isa!(self.isa, mul_pow_r_each_body(r: u64, x: &mut Lanes<K>, i: [usize; LANES]))
     }
 }
 
@@ -955,17 +965,7 @@ fn mul_pow_r_body<const K: usize>(r: u64, x: &mut Lanes<K>, i: usize) {
     }
     increment_lanes(r, x, borrow);
     if minus_one.iter().any(|&m| m) {
-        // (p − 1)·r^i = −r^i: r^s when negated, else p − r^s, whose digits
-        // are 1, then 0 up to s, then r − 1 (p − 1 itself when s = 0).
-        let mut value = [0u64; K];
-        if negate {
-            value[s] = 1;
-        } else if s == 0 {
-            value[K - 1] = r;
-        } else {
-            value[0] = 1;
-            value[s..].fill(r - 1);
-        }
+        let value = minus_one_times_pow_r::<K>(r, s, negate);
         for l in (0..LANES).filter(|&l| minus_one[l]) {
             for (row, &d) in x.digits.iter_mut().zip(&value) {
                 row[l] = d;
@@ -974,8 +974,59 @@ fn mul_pow_r_body<const K: usize>(r: u64, x: &mut Lanes<K>, i: usize) {
     }
 }
 
-/// x ← x − y lane by lane (digits below r; x's top digit may be r when x
-/// is p − 1), canonical: one borrow chain, +1 where it leaves the top.
+/// [`mul_pow_r_body`] with a shift of its own in every lane: the digits of
+/// lane l move up by s_l (their row read per lane), then the same borrow
+/// pass, each lane choosing its side by its own s_l and sign.
+#[inline(always)]
+fn mul_pow_r_each_body<const K: usize>(r: u64, x: &mut Lanes<K>, i: [usize; LANES]) {
+    let i = i.map(|i| i % (2 * K));
+    let negate = i.map(|i| i >= K);
+    let s = i.map(|i| if i >= K { i - K } else { i });
+    let minus_one: [bool; LANES] = std::array::from_fn(|l| x.digits[K - 1][l] == r);
+    let src = x.digits;
+    for (j, row) in x.digits.iter_mut().enumerate() {
+        for l in 0..LANES {
+            row[l] = src[if j >= s[l] { j - s[l] } else { j + K - s[l] }][l];
+        }
+    }
+    let mut borrow = [0u64; LANES];
+    for (j, row) in x.digits.iter_mut().enumerate() {
+        for l in 0..LANES {
+            let from_zero = (j < s[l]) != negate[l];
+            let (plus, minus) = if from_zero { (0, row[l]) } else { (row[l], 0) };
+            (row[l], borrow[l]) = sub_digit(r, plus, minus, borrow[l]);
+        }
+    }
+    increment_lanes(r, x, borrow);
+    for l in (0..LANES).filter(|&l| minus_one[l]) {
+        let value = minus_one_times_pow_r::<K>(r, s[l], negate[l]);
+        for (row, &d) in x.digits.iter_mut().zip(&value) {
+            row[l] = d;
+        }
+    }
+}
+
+/// The digits of (p − 1)·r^i = −r^i, i = s (+ k when `negate`): r^s when
+/// negated, else p − r^s, whose digits are 1, then 0 up to s, then r − 1
+/// (p − 1 itself when s = 0). The shifts' borrow pass does not cover an
+/// input whose top digit is r.
+fn minus_one_times_pow_r<const K: usize>(r: u64, s: usize, negate: bool) -> [u64; K] {
+    let mut value = [0u64; K];
+    if negate {
+        value[s] = 1;
+    } else if s == 0 {
+        value[K - 1] = r;
+    } else {
+        value[0] = 1;
+        value[s..].fill(r - 1);
+    }
+    value
+}
+
+/// x ← x − y mod p in every lane (one borrow chain, then the borrow out of
+/// the top digit added back: r^k = −1). Always inlined, as the other lane
+/// bodies are: the IFMA products call it, and on its own it was compiled
+/// for the baseline instruction set (9% of p8 256 in one build).
 #[inline(always)]
 fn sub_assign_body<const K: usize>(r: u64, x: &mut Lanes<K>, y: &Lanes<K>) {
     let mut borrow = [0u64; LANES];

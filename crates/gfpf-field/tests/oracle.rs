@@ -388,6 +388,16 @@ fn check_lanes<const K: usize>(
                 let want = f.mul_pow_r(&x.lane(l), shift);
                 prop_assert_eq!(shifted.lane(l), want, "{:?} r^{}, lane {}", isa, shift, l);
             }
+            // A shift of its own in every lane (some past 2k, lanes 4 and
+            // 5 sharing one).
+            let each: [usize; LANES] =
+                std::array::from_fn(|l| shift + [0, 1, 3, K, 2 * K - 1, 2 * K - 1, 5 * K + 2, 7][l]);
+            let mut shifted = x;
+            lanes.mul_pow_r_each_assign(&mut shifted, each);
+            for l in 0..LANES {
+                let want = f.mul_pow_r(&x.lane(l), each[l]);
+                prop_assert_eq!(shifted.lane(l), want, "{:?} r^{} in lane {}", isa, each[l], l);
+            }
         }
     }
     Ok(())
