@@ -150,7 +150,15 @@ impl SmallPrimeDft {
             }
             Plans::Word50 { plans, serial } => {
                 let run = |(row, plan): (&mut [u64], &Plan52)| plan.forward(row).expect("row length is N");
-                if parallel {
+                if parallel && plans.len() >= 2 * rayon::current_num_threads() {
+                    // Enough rows for every thread: each transform on the
+                    // thread that took it. (Each one spread over the threads
+                    // as well, nested, made two threads slower than one.)
+                    residues
+                        .par_chunks_mut(self.n)
+                        .zip(plans.par_iter())
+                        .for_each(|(row, plan)| plan.forward_one_thread(row).expect("row length is N"));
+                } else if parallel {
                     residues.par_chunks_mut(self.n).zip(plans.par_iter()).for_each(run);
                 } else {
                     serial.install(|| residues.chunks_mut(self.n).zip(plans.iter()).for_each(run));

@@ -371,6 +371,14 @@ impl Plan52 {
         self.run(data, Direction::Forward, true, true)
     }
 
+    /// [`Self::forward`] on the calling thread only, whatever its length:
+    /// for callers that already spread many transforms over the threads
+    /// (one transform per thread, each in its own cache, beats every
+    /// transform shared by all of them). Same output.
+    pub fn forward_one_thread(&self, data: &mut [u64]) -> Result<(), SmallError> {
+        self.run(data, Direction::Forward, true, false)
+    }
+
     /// [`Self::forward`] without the final reduction and on one thread:
     /// values < 2q in and out (for callers whose next step accepts them).
     pub(crate) fn forward_lazy(&self, data: &mut [u64]) -> Result<(), SmallError> {

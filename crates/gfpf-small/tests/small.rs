@@ -495,6 +495,10 @@ fn ntt52_matches_ntt_on_every_instruction_set() {
                     plan.inverse(&mut z).unwrap();
                     assert_eq!(z, x, "round trip on one thread, n = {n}, {isa:?}");
                 });
+                // On the calling thread while rayon has more: the same.
+                let mut z = x.clone();
+                plan.forward_one_thread(&mut z).unwrap();
+                assert_eq!(z, want, "forward_one_thread, n = {n}, {isa:?}");
             }
         }
     }
