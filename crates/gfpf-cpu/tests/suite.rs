@@ -48,6 +48,25 @@ macro_rules! cpu_executor {
     };
 }
 
+/// Products in lanes without the ready twiddle blocks: factors gathered
+/// from the table and shifted in lanes, as transforms above
+/// `LANE_TWIDDLES_MAX_WORDS` do.
+struct LanesGathered;
+impl Executor for LanesGathered {
+    const NAME: &'static str = "cpu (lanes, twiddles gathered)";
+    type Fft<const K: usize> = CpuFft<K>;
+    fn plan<const K: usize>(
+        field: &Field<K>,
+        n: usize,
+        direction: Direction,
+        order: Order,
+    ) -> Result<CpuFft<K>, CpuError> {
+        Ok(CpuFft::try_new(field, n, direction, order)?
+            .with_threading(Threading::Serial)
+            .with_lane_twiddles(false))
+    }
+}
+
 cpu_executor!(Parallel, "cpu (rayon)", Threading::Parallel);
 cpu_executor!(Serial, "cpu (one thread)", Threading::Serial);
 cpu_executor!(OneByOne, "cpu (one DFT at a time)", Threading::Serial, lanes = None);
@@ -81,7 +100,8 @@ mod serial {
 // The other paths on a spread of presets (the full suites above already run
 // the CPU's default, its best lane instruction set): k = 2 (fewer digits than
 // a tile), t4 (r just below 2^64), t8 and p16 (products in lanes with IFMA),
-// t64 (products element by element, in-place butterflies).
+// t64 (products by Karatsuba steps where they run in lanes, in-place
+// butterflies).
 mod one_by_one {
     gfpf_testkit::executor_suite!(@presets crate::OneByOne; t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
 }
@@ -96,4 +116,8 @@ mod lanes_avx2 {
 
 mod lanes_avx512 {
     gfpf_testkit::executor_suite!(@presets crate::LanesAvx512; t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
+}
+
+mod lanes_gathered {
+    gfpf_testkit::executor_suite!(@presets crate::LanesGathered; t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
 }
