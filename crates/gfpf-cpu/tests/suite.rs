@@ -8,9 +8,10 @@ use gfpf_plan::{Direction, Order};
 use gfpf_testkit::Executor;
 
 /// An executor type for the suite: `CpuFft` with the given threading and
-/// lane instruction set (`default` keeps the executor's own choice).
+/// lane instruction set or lane twiddle blocks (left out: the executor's
+/// own choice).
 macro_rules! cpu_executor {
-    ($name:ident, $label:literal, $threading:expr) => {
+    ($name:ident, $label:literal, $threading:expr $(, lane_twiddles = $keep:expr)?) => {
         struct $name;
         impl Executor for $name {
             const NAME: &'static str = $label;
@@ -21,7 +22,9 @@ macro_rules! cpu_executor {
                 direction: Direction,
                 order: Order,
             ) -> Result<CpuFft<K>, CpuError> {
-                Ok(CpuFft::try_new(field, n, direction, order)?.with_threading($threading))
+                Ok(CpuFft::try_new(field, n, direction, order)?
+                    .with_threading($threading)
+                    $(.with_lane_twiddles($keep))?)
             }
         }
     };
@@ -48,26 +51,16 @@ macro_rules! cpu_executor {
     };
 }
 
-/// Products in lanes without the ready twiddle blocks: factors gathered
-/// from the table and shifted in lanes, as transforms above
-/// `LANE_TWIDDLES_MAX_WORDS` do.
-struct LanesGathered;
-impl Executor for LanesGathered {
-    const NAME: &'static str = "cpu (lanes, twiddles gathered)";
-    type Fft<const K: usize> = CpuFft<K>;
-    fn plan<const K: usize>(
-        field: &Field<K>,
-        n: usize,
-        direction: Direction,
-        order: Order,
-    ) -> Result<CpuFft<K>, CpuError> {
-        Ok(CpuFft::try_new(field, n, direction, order)?
-            .with_threading(Threading::Serial)
-            .with_lane_twiddles(false))
-    }
-}
-
 cpu_executor!(Parallel, "cpu (rayon)", Threading::Parallel);
+// Products in lanes without the ready twiddle blocks: factors gathered from
+// the table and shifted in lanes, as transforms above
+// `LANE_TWIDDLES_MAX_WORDS` do.
+cpu_executor!(
+    LanesGathered,
+    "cpu (lanes, twiddles gathered)",
+    Threading::Serial,
+    lane_twiddles = false
+);
 cpu_executor!(Serial, "cpu (one thread)", Threading::Serial);
 cpu_executor!(OneByOne, "cpu (one DFT at a time)", Threading::Serial, lanes = None);
 cpu_executor!(
