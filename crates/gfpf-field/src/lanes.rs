@@ -421,9 +421,17 @@ impl<'f, const K: usize> LaneArith<'f, K> {
 
     /// Lane l of x ← x_l·r^(i_l): [`Self::mul_pow_r_assign`] with a shift
     /// of its own in every lane (each taken modulo 2k), as the twiddles of
-    /// eight DFTs of different columns need.
+    /// eight DFTs of different columns need. Shifts that agree take the
+    /// one-shift form (nothing at all when they are all 0 mod 2k).
     #[inline]
     pub fn mul_pow_r_each_assign(&self, x: &mut Lanes<K>, i: [usize; LANES]) {
+        let i = i.map(|i| i % (2 * K));
+        if i.iter().all(|&il| il == i[0]) {
+            if i[0] != 0 {
+                self.mul_pow_r_assign(x, i[0]);
+            }
+            return;
+        }
         let r = self.field.r;
         on_isa!(self.isa, mul_pow_r_each_body(r: u64, x: &mut Lanes<K>, i: [usize; LANES]))
     }
@@ -953,17 +961,7 @@ fn mul_pow_r_body<const K: usize>(r: u64, x: &mut Lanes<K>, i: usize) {
     let (s, negate) = if i >= K { (i - K, true) } else { (i, false) };
     let minus_one: [bool; LANES] = std::array::from_fn(|l| x.digits[K - 1][l] == r);
     x.digits.rotate_right(s);
-    let mut borrow = [0u64; LANES];
-    for (j, row) in x.digits.iter_mut().enumerate() {
-        // Digits below s wrapped past r^k (B), the others moved up (A); one
-        // side is subtracted from zero, the other only passes the borrow on.
-        let from_zero = (j < s) != negate;
-        for l in 0..LANES {
-            let (plus, minus) = if from_zero { (0, row[l]) } else { (row[l], 0) };
-            (row[l], borrow[l]) = sub_digit(r, plus, minus, borrow[l]);
-        }
-    }
-    increment_lanes(r, x, borrow);
+    shifted_borrow_pass(r, x, |j, _| (j < s) != negate);
     if minus_one.iter().any(|&m| m) {
         let value = minus_one_times_pow_r::<K>(r, s, negate);
         for l in (0..LANES).filter(|&l| minus_one[l]) {
@@ -989,21 +987,29 @@ fn mul_pow_r_each_body<const K: usize>(r: u64, x: &mut Lanes<K>, i: [usize; LANE
             row[l] = src[if j >= s[l] { j - s[l] } else { j + K - s[l] }][l];
         }
     }
-    let mut borrow = [0u64; LANES];
-    for (j, row) in x.digits.iter_mut().enumerate() {
-        for l in 0..LANES {
-            let from_zero = (j < s[l]) != negate[l];
-            let (plus, minus) = if from_zero { (0, row[l]) } else { (row[l], 0) };
-            (row[l], borrow[l]) = sub_digit(r, plus, minus, borrow[l]);
-        }
-    }
-    increment_lanes(r, x, borrow);
+    shifted_borrow_pass(r, x, |j, l| (j < s[l]) != negate[l]);
     for l in (0..LANES).filter(|&l| minus_one[l]) {
         let value = minus_one_times_pow_r::<K>(r, s[l], negate[l]);
         for (row, &d) in x.digits.iter_mut().zip(&value) {
             row[l] = d;
         }
     }
+}
+
+/// The borrow pass of a shift whose digits have been moved into place:
+/// digit j of lane l wrapped past r^k (B) or moved up (A), and
+/// `from_zero(j, l)` says which side is subtracted from zero (the other only
+/// passes the borrow on); the borrow out of the top is added back.
+#[inline(always)]
+fn shifted_borrow_pass<const K: usize>(r: u64, x: &mut Lanes<K>, from_zero: impl Fn(usize, usize) -> bool) {
+    let mut borrow = [0u64; LANES];
+    for (j, row) in x.digits.iter_mut().enumerate() {
+        for l in 0..LANES {
+            let (plus, minus) = if from_zero(j, l) { (0, row[l]) } else { (row[l], 0) };
+            (row[l], borrow[l]) = sub_digit(r, plus, minus, borrow[l]);
+        }
+    }
+    increment_lanes(r, x, borrow);
 }
 
 /// The digits of (p − 1)·r^i = −r^i, i = s (+ k when `negate`): r^s when

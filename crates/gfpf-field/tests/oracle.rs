@@ -388,6 +388,14 @@ fn check_lanes<const K: usize>(
                 let want = f.mul_pow_r(&x.lane(l), shift);
                 prop_assert_eq!(shifted.lane(l), want, "{:?} r^{}, lane {}", isa, shift, l);
             }
+            // The same shift in every lane through the per-lane form (which
+            // takes the one-shift form then).
+            let mut shifted = x;
+            lanes.mul_pow_r_each_assign(&mut shifted, [shift; LANES]);
+            for l in 0..LANES {
+                let want = f.mul_pow_r(&x.lane(l), shift);
+                prop_assert_eq!(shifted.lane(l), want, "{:?} r^{} in every lane, lane {}", isa, shift, l);
+            }
             // A shift of its own in every lane (some past 2k, lanes 4 and
             // 5 sharing one).
             let each: [usize; LANES] =
