@@ -15,7 +15,9 @@ use gfpf_field::{Element, LANES, Lanes};
 use gfpf_plan::{Stage, StageKind};
 
 use crate::codelets::{CodeletOps, FieldOps};
-use crate::executor::{FieldArith, LaneParts, PlanArith, StageCodelets, StageWork, run_dfts_one_by_one, run_stage};
+use crate::executor::{
+    FieldArith, LaneData, LaneParts, PlanArith, StageCodelets, StageWork, StridedDfts, run_dfts_one_by_one, run_stage,
+};
 use crate::{CpuError, CpuFft, Threading, twiddle_table};
 
 /// The timings of one stage.
@@ -136,20 +138,43 @@ impl<const K: usize> PlanArith for Instrumented<'_, K> {
         xs: &mut [Element<K>],
         blocks: &mut Vec<Lanes<K>>,
     ) {
-        match self.inner.lanes.filter(|_| units.len() == LANES) {
-            Some(lanes) => {
-                let parts = LaneParts {
-                    twiddles: matches!(self.mode, Mode::Full | Mode::TwiddlesOnly),
-                    codelet: matches!(self.mode, Mode::Full | Mode::CodeletOnly),
-                    // Never set here: the breakdown runs the scaling as its
-                    // own stage.
-                    scaled: codelets.scaled,
-                };
-                self.inner
-                    .lane_dfts(lanes, codelets.radix, codelets.twiddles, units, xs, blocks, parts);
-            }
-            None => run_dfts_one_by_one(self, codelets, units, xs),
+        if !self.lane_dfts(codelets, units, LaneData::ElementMajor(&mut *xs), blocks) {
+            run_dfts_one_by_one(self, codelets, units, xs);
         }
+    }
+    fn run_dfts_strided<'a>(
+        &'a self,
+        codelets: &StageCodelets<InstrumentedOps<'a, K>>,
+        units: &[usize],
+        dfts: StridedDfts<'_, Element<K>>,
+        blocks: &mut Vec<Lanes<K>>,
+    ) -> bool {
+        self.lane_dfts(codelets, units, LaneData::Strided(dfts), blocks)
+    }
+}
+
+impl<const K: usize> Instrumented<'_, K> {
+    /// [`FieldArith::lane_dfts`] with the mode's parts switched on, when the
+    /// executor runs these DFTs in lanes (false where it does not).
+    fn lane_dfts(
+        &self,
+        codelets: &StageCodelets<InstrumentedOps<'_, K>>,
+        units: &[usize],
+        data: LaneData<'_, '_, K>,
+        blocks: &mut Vec<Lanes<K>>,
+    ) -> bool {
+        let Some(lanes) = self.inner.lanes.filter(|_| units.len() == LANES) else {
+            return false;
+        };
+        let parts = LaneParts {
+            twiddles: matches!(self.mode, Mode::Full | Mode::TwiddlesOnly),
+            codelet: matches!(self.mode, Mode::Full | Mode::CodeletOnly),
+            // Never set here: the breakdown runs the scaling as its own
+            // stage.
+            scaled: codelets.scaled,
+        };
+        self.inner
+            .lane_dfts(lanes, codelets.radix, codelets.twiddles, units, data, blocks, parts)
     }
 }
 

@@ -420,21 +420,58 @@ impl<const K: usize> PlanArith for FieldArith<'_, K> {
         blocks: &mut Vec<Lanes<K>>,
     ) {
         match self.lanes.filter(|_| units.len() == LANES) {
+            Some(lanes) => {
+                self.lane_dfts(
+                    lanes,
+                    codelets.radix,
+                    codelets.twiddles,
+                    units,
+                    LaneData::ElementMajor(xs),
+                    blocks,
+                    LaneParts {
+                        scaled: codelets.scaled,
+                        ..LaneParts::ALL
+                    },
+                );
+            }
+            None => run_dfts_one_by_one(self, codelets, units, xs),
+        }
+    }
+
+    /// Eight DFTs gathered into lanes straight from their buffers and
+    /// scattered straight back, where their twiddles (if any) multiply in
+    /// lanes.
+    fn run_dfts_strided<'a>(
+        &'a self,
+        codelets: &StageCodelets<FieldOps<'a, K>>,
+        units: &[usize],
+        dfts: StridedDfts<'_, Element<K>>,
+        blocks: &mut Vec<Lanes<K>>,
+    ) -> bool {
+        match self.lanes.filter(|_| units.len() == LANES) {
             Some(lanes) => self.lane_dfts(
                 lanes,
                 codelets.radix,
                 codelets.twiddles,
                 units,
-                xs,
+                LaneData::Strided(dfts),
                 blocks,
                 LaneParts {
                     scaled: codelets.scaled,
                     ..LaneParts::ALL
                 },
             ),
-            None => run_dfts_one_by_one(self, codelets, units, xs),
+            None => false,
         }
     }
+}
+
+/// Where [`FieldArith::lane_dfts`] finds its eight DFTs.
+pub(crate) enum LaneData<'x, 's, const K: usize> {
+    /// Element-major: slot i of DFT l at `[l·radix + i]`.
+    ElementMajor(&'x mut [Element<K>]),
+    /// In their buffers.
+    Strided(StridedDfts<'s, Element<K>>),
 }
 
 impl<const K: usize> FieldArith<'_, K> {
@@ -486,12 +523,13 @@ impl LaneParts {
 }
 
 impl<const K: usize> FieldArith<'_, K> {
-    /// Eight DFTs of one stage side by side in [`Lanes`]: `xs[l·radix + i]`
-    /// is slot i of DFT l (element-major, gathered by the executor),
-    /// transposed into `radix` blocks, run through the plain codelet in
-    /// lanes, and transposed back. The twiddles (slot a of DFT l times
-    /// w^(a·units\[l\])) are multiplied in lanes where the field can
-    /// ([`LaneArith::mul_in_lanes`]), else on the elements, four at a time.
+    /// Eight DFTs of one stage side by side in [`Lanes`]: their slots
+    /// ([`LaneData`]) transposed into `radix` blocks, run through the plain
+    /// codelet in lanes, and transposed back. The twiddles (slot a of DFT l
+    /// times w^(a·units\[l\])) are multiplied in lanes where the field can
+    /// ([`LaneArith::mul_in_lanes`]), else on the elements, four at a time:
+    /// element-major data only (for strided data it returns false, having
+    /// done nothing; else true).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn lane_dfts(
         &self,
@@ -499,10 +537,10 @@ impl<const K: usize> FieldArith<'_, K> {
         radix: usize,
         placement: CodeletTwiddles,
         units: &[usize],
-        xs: &mut [Element<K>],
+        mut data: LaneData<'_, '_, K>,
         blocks: &mut Vec<Lanes<K>>,
         parts: LaneParts,
-    ) {
+    ) -> bool {
         let prepared = &self.fft.prepared;
         let ops = LaneOps {
             lanes,
@@ -527,13 +565,24 @@ impl<const K: usize> FieldArith<'_, K> {
         // lanes): four at a time across the eight DFTs, before the lanes are
         // filled or after they are emptied.
         let twiddle_elements = |xs: &mut [Element<K>]| self.ops(None).twiddle_dfts(&row, radix, units, xs);
-        if twiddled && !in_lanes && placement == CodeletTwiddles::Inputs {
-            twiddle_elements(xs);
+        match &mut data {
+            LaneData::Strided(_) if twiddled && !in_lanes => return false,
+            LaneData::ElementMajor(xs) if twiddled && !in_lanes && placement == CodeletTwiddles::Inputs => {
+                twiddle_elements(xs)
+            }
+            _ => {}
         }
         // The scratch holds the radix data blocks, then (for twiddles in
         // lanes, while they are multiplied) the factor blocks of slots 1..
         blocks.clear();
-        blocks.extend((0..radix).map(|i| lanes.gather(std::array::from_fn(|l| &xs[l * radix + i]))));
+        match &data {
+            LaneData::ElementMajor(xs) => {
+                blocks.extend((0..radix).map(|i| lanes.gather(std::array::from_fn(|l| &xs[l * radix + i]))));
+            }
+            LaneData::Strided(dfts) => {
+                blocks.extend((0..radix).map(|i| lanes.gather(std::array::from_fn(|l| dfts.input(l, i)))));
+            }
+        }
         // Twiddles in lanes: slot a of lane l times w^(a·units[l]) =
         // r^(±q_l)·table[m_l]: the product by the gathered table[m_l], then
         // the shifts in lanes after it (one shift for all eight when they
@@ -582,13 +631,75 @@ impl<const K: usize> FieldArith<'_, K> {
                 lanes.mul_assign_each(four, &[n_inv; 4]);
             }
         }
-        for (i, block) in blocks.iter().enumerate() {
-            let mut rows = xs.chunks_exact_mut(radix);
-            lanes.scatter(block, std::array::from_fn(|_| &mut rows.next().expect("eight DFTs")[i]));
+        match data {
+            LaneData::ElementMajor(xs) => {
+                for (i, block) in blocks.iter().enumerate() {
+                    let mut rows = xs.chunks_exact_mut(radix);
+                    lanes.scatter(block, std::array::from_fn(|_| &mut rows.next().expect("eight DFTs")[i]));
+                }
+                if twiddled && !in_lanes && placement == CodeletTwiddles::Outputs {
+                    twiddle_elements(xs);
+                }
+            }
+            LaneData::Strided(mut dfts) => {
+                for (i, block) in blocks.iter().enumerate() {
+                    match dfts.outputs_at::<LANES>(i) {
+                        Some(outputs) => lanes.scatter(block, outputs),
+                        None => (0..LANES).for_each(|l| *dfts.output(l, i) = block.lane(l)),
+                    }
+                }
+            }
         }
-        if twiddled && !in_lanes && placement == CodeletTwiddles::Outputs {
-            twiddle_elements(xs);
+        true
+    }
+}
+
+/// A full group of base DFTs left in their buffers: slot i of DFT l is read
+/// at `inputs[l] + i·input_step` of `source` (of `target` itself when there
+/// is no source: an in-place stage) and written at `outputs[l] +
+/// i·output_step` of `target`. An in-place group reads all its slots before
+/// it writes any.
+pub struct StridedDfts<'s, E> {
+    /// Where the inputs are, if not in `target`.
+    pub source: Option<&'s [E]>,
+    /// Where the outputs go.
+    pub target: &'s mut [E],
+    /// Each DFT's first input.
+    pub inputs: &'s [usize],
+    /// From one input slot to the next.
+    pub input_step: usize,
+    /// Each DFT's first output.
+    pub outputs: &'s [usize],
+    /// From one output slot to the next.
+    pub output_step: usize,
+}
+
+impl<E> StridedDfts<'_, E> {
+    /// Input slot i of DFT l.
+    #[inline]
+    pub fn input(&self, l: usize, i: usize) -> &E {
+        let at = self.inputs[l] + i * self.input_step;
+        match self.source {
+            Some(source) => &source[at],
+            None => &self.target[at],
         }
+    }
+
+    /// Output slot i of DFT l.
+    #[inline]
+    pub fn output(&mut self, l: usize, i: usize) -> &mut E {
+        &mut self.target[self.outputs[l] + i * self.output_step]
+    }
+
+    /// Output slot i of each of the `L` DFTs, or `None` where the group has
+    /// another number of DFTs or two of them share a slot.
+    #[inline]
+    pub fn outputs_at<const L: usize>(&mut self, i: usize) -> Option<[&mut E; L]> {
+        if self.outputs.len() != L {
+            return None;
+        }
+        let at: [usize; L] = std::array::from_fn(|l| self.outputs[l] + i * self.output_step);
+        self.target.get_disjoint_mut(at).ok()
     }
 }
 
@@ -643,6 +754,21 @@ pub trait PlanArith: Sync {
     ) {
         let _ = scratch;
         run_dfts_one_by_one(self, codelets, units, xs);
+    }
+    /// Runs a full group of [`Self::dft_lanes`] base DFTs of one stage
+    /// straight from and into their buffers, as [`Self::run_dfts`] does on
+    /// an element-major copy of them; returns false, having done nothing,
+    /// where this arithmetic has no such path (the caller then copies). The
+    /// default returns false.
+    fn run_dfts_strided<'a>(
+        &'a self,
+        codelets: &StageCodelets<Self::Ops<'a>>,
+        units: &[usize],
+        dfts: StridedDfts<'_, Self::Elem>,
+        scratch: &mut Self::DftScratch,
+    ) -> bool {
+        let _ = (codelets, units, dfts, scratch);
+        false
     }
     /// Moves an element out of an in-place stage's buffer (it is written
     /// back after the codelet). The default leaves `Default` behind, which
@@ -968,6 +1094,45 @@ fn base_dfts<A: PlanArith>(
                  scratch: &mut A::DftScratch,
                  dfts: &[(usize, usize)],
                  slots: &mut Slots<'_, '_, A::Elem>| {
+        let mut units = [0usize; MAX_DFT_LANES];
+        for (unit, &(_, b)) in units.iter_mut().zip(dfts) {
+            *unit = b * step;
+        }
+        let units = &units[..dfts.len()];
+        // A full group of whole blocks' DFTs straight from and into the
+        // buffers where the arithmetic can (no element-major copy).
+        if let (true, Slots::Blocks { part, first, .. }) = (dfts.len() == width, &mut *slots) {
+            let mut outputs = [0usize; MAX_DFT_LANES];
+            let mut inputs = [0usize; MAX_DFT_LANES];
+            let mut input_step = stride;
+            let mut runs = true;
+            for ((output, input), &(a, b)) in outputs.iter_mut().zip(&mut inputs).zip(dfts) {
+                *output = (a - *first) * block_len + b;
+                *input = match (src, src_run(a, b)) {
+                    (Some(_), Some((base, step))) => {
+                        input_step = step;
+                        base
+                    }
+                    (Some(_), None) => {
+                        runs = false;
+                        0
+                    }
+                    (None, _) => *output,
+                };
+            }
+            let n = dfts.len();
+            let strided = StridedDfts {
+                source: src,
+                target: part,
+                inputs: &inputs[..n],
+                input_step,
+                outputs: &outputs[..n],
+                output_step: stride,
+            };
+            if runs && arith.run_dfts_strided(&codelets, units, strided, scratch) {
+                return;
+            }
+        }
         buf.clear();
         for &(a, b) in dfts {
             match (src, src_run(a, b)) {
@@ -980,11 +1145,7 @@ fn base_dfts<A: PlanArith>(
                 (None, _) => buf.extend((0..radix).map(|i| arith.take(slots.slot((a, b), i)))),
             }
         }
-        let mut units = [0usize; MAX_DFT_LANES];
-        for (unit, &(_, b)) in units.iter_mut().zip(dfts) {
-            *unit = b * step;
-        }
-        arith.run_dfts(&codelets, &units[..dfts.len()], buf, scratch);
+        arith.run_dfts(&codelets, units, buf, scratch);
         let mut values = buf.drain(..);
         for &dft in dfts {
             for (i, v) in (0..radix).zip(&mut values) {
@@ -1090,6 +1251,39 @@ fn base_dfts<A: PlanArith>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A strided group reads its source (or its target when in place) and
+    /// writes its target at base + slot·step, and hands out one output slot
+    /// of every DFT at once only for distinct slots of the expected count.
+    #[test]
+    fn strided_dfts_address_their_slots() {
+        let source: Vec<u32> = (100..140).collect();
+        let mut target: Vec<u32> = (0..40).collect();
+        let mut dfts = StridedDfts {
+            source: Some(&source),
+            target: &mut target,
+            inputs: &[3, 1],
+            input_step: 10,
+            outputs: &[0, 2],
+            output_step: 4,
+        };
+        assert_eq!((*dfts.input(0, 2), *dfts.input(1, 3)), (123, 131));
+        *dfts.output(1, 3) = 7;
+        let [a, b] = dfts.outputs_at::<2>(1).unwrap();
+        (*a, *b) = (8, 9);
+        assert!(dfts.outputs_at::<3>(1).is_none());
+        assert_eq!((target[14], target[4], target[6]), (7, 8, 9));
+        let mut in_place = StridedDfts {
+            source: None,
+            target: &mut target,
+            inputs: &[4, 4],
+            input_step: 1,
+            outputs: &[5, 5],
+            output_step: 1,
+        };
+        assert_eq!(*in_place.input(1, 0), 8);
+        assert!(in_place.outputs_at::<2>(0).is_none());
+    }
 
     /// Every task of a parallel stage holds whole groups of `width` DFTs
     /// (but the last, which may hold what is left), and a stage with enough

@@ -42,8 +42,8 @@ mod poly;
 pub use breakdown::{Breakdown, StageTiming};
 pub use error::CpuError;
 pub use executor::{
-    CpuFft, LANE_TWIDDLES_MAX_WORDS, PARALLEL_MIN_WORDS, PlanArith, SOURCE_ORDER_MIN_WORDS, TASK_MIN_WORDS, Threading,
-    run_plan, twiddle_table,
+    CpuFft, LANE_TWIDDLES_MAX_WORDS, PARALLEL_MIN_WORDS, PlanArith, SOURCE_ORDER_MIN_WORDS, StridedDfts,
+    TASK_MIN_WORDS, Threading, run_plan, twiddle_table,
 };
 pub use gfpf_executor::{PreparedFft, Transform, TransformError};
 pub use gfpf_plan::{Direction, Order};
