@@ -960,8 +960,28 @@ fn mul_pow_r_body<const K: usize>(r: u64, x: &mut Lanes<K>, i: usize) {
     let i = i % (2 * K);
     let (s, negate) = if i >= K { (i - K, true) } else { (i, false) };
     let minus_one: [bool; LANES] = std::array::from_fn(|l| x.digits[K - 1][l] == r);
-    x.digits.rotate_right(s);
-    shifted_borrow_pass(r, x, |j, _| (j < s) != negate);
+    // Digit j comes from j − s, or wrapped from j + k − s; each row is
+    // subtracted from zero or passes the borrow on as a whole (a branch per
+    // row, not a select per lane).
+    let src = x.digits;
+    let mut borrow = [0u64; LANES];
+    for (j, out) in x.digits.iter_mut().enumerate() {
+        let (row, from_zero) = if j < s {
+            (&src[j + K - s], !negate)
+        } else {
+            (&src[j - s], negate)
+        };
+        if from_zero {
+            for l in 0..LANES {
+                (out[l], borrow[l]) = sub_digit(r, 0, row[l], borrow[l]);
+            }
+        } else {
+            for l in 0..LANES {
+                (out[l], borrow[l]) = sub_digit(r, row[l], 0, borrow[l]);
+            }
+        }
+    }
+    increment_lanes(r, x, borrow);
     if minus_one.iter().any(|&m| m) {
         let value = minus_one_times_pow_r::<K>(r, s, negate);
         for l in (0..LANES).filter(|&l| minus_one[l]) {
