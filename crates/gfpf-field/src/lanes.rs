@@ -638,13 +638,13 @@ mod x86 {
         }
         for (e, x) in out.iter_mut().enumerate() {
             let (b, a, _) = div_rem_r(c, q[e].0, q[e].1, zero);
-            let mut carry = Lanes::<K>::default();
-            // SAFETY: digit rows of a `Lanes` block are 8 words; K ≥ 2.
+            let (mut low, mut high) = ([0u64; LANES], [0u64; LANES]);
+            // SAFETY: eight words each.
             unsafe {
-                _mm512_storeu_si512(carry.digits[0].as_mut_ptr().cast(), b);
-                _mm512_storeu_si512(carry.digits[1].as_mut_ptr().cast(), a);
+                _mm512_storeu_si512(low.as_mut_ptr().cast(), b);
+                _mm512_storeu_si512(high.as_mut_ptr().cast(), a);
             }
-            super::sub_assign_body(c.r, x, &carry);
+            super::sub_two_digits_body(c.r, x, low, high);
         }
     }
 
@@ -1049,16 +1049,28 @@ fn minus_one_times_pow_r<const K: usize>(r: u64, s: usize, negate: bool) -> [u64
     value
 }
 
-/// x ← x − y mod p in every lane (one borrow chain, then the borrow out of
-/// the top digit added back: r^k = −1). Always inlined, as the other lane
-/// bodies are: the IFMA products call it, and on its own it was compiled
-/// for the baseline instruction set (9% of p8 256 in one build).
+/// x ← x − (low + high·r) mod p in every lane (low, high below r; K ≥ 2):
+/// the two digits, then the borrow rippled up only as far as a lane still
+/// borrows (a digit or two), then out of the top added back (r^k = −1).
+/// The IFMA products end with it: a whole borrow chain over K digits, with
+/// a block of zeros above the two to clear first, made p16 2^10 and t8 256
+/// 1.02–1.03x slower, p32 2^12 1.04x (one thread, alternating). Always
+/// inlined, as the other lane bodies are: outlined, such a body was
+/// compiled for the baseline instruction set (9% of p8 256 in one build).
 #[inline(always)]
-fn sub_assign_body<const K: usize>(r: u64, x: &mut Lanes<K>, y: &Lanes<K>) {
+fn sub_two_digits_body<const K: usize>(r: u64, x: &mut Lanes<K>, low: [u64; LANES], high: [u64; LANES]) {
     let mut borrow = [0u64; LANES];
-    for (xs, ys) in x.digits.iter_mut().zip(&y.digits) {
+    for (row, subtrahend) in x.digits.iter_mut().zip([low, high]) {
         for l in 0..LANES {
-            (xs[l], borrow[l]) = sub_digit(r, xs[l], ys[l], borrow[l]);
+            (row[l], borrow[l]) = sub_digit(r, row[l], subtrahend[l], borrow[l]);
+        }
+    }
+    for row in x.digits.iter_mut().skip(2) {
+        if borrow == [0; LANES] {
+            return;
+        }
+        for l in 0..LANES {
+            (row[l], borrow[l]) = sub_digit(r, row[l], 0, borrow[l]);
         }
     }
     increment_lanes(r, x, borrow);
