@@ -411,6 +411,17 @@ impl<'f, const K: usize> LaneArith<'f, K> {
         on_isa!(self.isa, add_sub_body(r: u64, x: &mut Lanes<K>, y: &mut Lanes<K>))
     }
 
+    /// (x, y) ← (x + y, (x − y)·r^i), lane by lane: [`Self::add_sub_assign`]
+    /// then [`Self::mul_pow_r_assign`] on y (the butterfly of a
+    /// decimation-in-frequency DFT with its root power), in two carry
+    /// chains instead of three: the shifted difference is formed from the
+    /// digits in their moved places (i is taken modulo 2k).
+    #[inline]
+    pub fn add_sub_mul_pow_r_assign(&self, x: &mut Lanes<K>, y: &mut Lanes<K>, i: usize) {
+        let r = self.field.r;
+        on_isa!(self.isa, add_sub_mul_pow_r_body(r: u64, x: &mut Lanes<K>, y: &mut Lanes<K>, i: usize))
+    }
+
     /// x ← x·r^i in every lane: [`Field::mul_pow_r_assign`] on eight elements
     /// at once (i is taken modulo 2k).
     #[inline]
@@ -950,6 +961,48 @@ fn add_sub_body<const K: usize>(r: u64, x: &mut Lanes<K>, y: &mut Lanes<K>) {
     // A carry out of digit k − 1 is r^k = −1, a borrow +1.
     decrement_lanes(r, x, carry);
     increment_lanes(r, y, borrow);
+}
+
+/// [`LaneArith::add_sub_mul_pow_r_assign`] in two carry chains, not three:
+/// r^s·(x − y) = Σ_t (x_(t−s) − y_(t−s))·r^t for t ≥ s, plus the digits
+/// moved past r^k = −1, Σ_(t<s) (y_(t+k−s) − x_(t+k−s))·r^t (the other way
+/// round when i ≥ k negates), one borrow chain over digit pairs taken from
+/// their places; then the sum's carry chain. Where a lane holds p − 1 (top
+/// digit r, which the moved pairs must not carry below the top) the
+/// butterfly and the shift run one after the other.
+#[inline(always)]
+fn add_sub_mul_pow_r_body<const K: usize>(r: u64, x: &mut Lanes<K>, y: &mut Lanes<K>, i: usize) {
+    let i = i % (2 * K);
+    let top = K - 1;
+    if (0..LANES).any(|l| (x.digits[top][l] == r) | (y.digits[top][l] == r)) {
+        add_sub_body(r, x, y);
+        mul_pow_r_body(r, y, i);
+        return;
+    }
+    let (s, negate) = if i >= K { (i - K, true) } else { (i, false) };
+    let ys = y.digits;
+    let mut borrow = [0u64; LANES];
+    for (t, out) in y.digits.iter_mut().enumerate() {
+        let (j, swapped) = if t < s { (t + K - s, !negate) } else { (t - s, negate) };
+        let (plus, minus) = if swapped {
+            (&ys[j], &x.digits[j])
+        } else {
+            (&x.digits[j], &ys[j])
+        };
+        for l in 0..LANES {
+            (out[l], borrow[l]) = sub_digit(r, plus[l], minus[l], borrow[l]);
+        }
+    }
+    // A borrow out of the top digit is −r^k = +1.
+    increment_lanes(r, y, borrow);
+    let mut carry = [0u64; LANES];
+    for (xs, ys) in x.digits.iter_mut().zip(&ys) {
+        for l in 0..LANES {
+            (xs[l], carry[l]) = add_digit(r, xs[l], ys[l], carry[l]);
+        }
+    }
+    // A carry out of the top digit is r^k = −1.
+    decrement_lanes(r, x, carry);
 }
 
 /// The shift of [`LaneArith::mul_pow_r_assign`]: rotate the digit rows, then

@@ -368,6 +368,23 @@ fn check_lanes<const K: usize>(
             prop_assert!(block == &want, "{:?} mul_assign_each 9 by 7, block {}", isa, b);
         }
         for shift in shifts.clone() {
+            // The butterfly with its difference shifted, fused: lanes
+            // holding p − 1 take the two-step path, the others one chain.
+            let (mut sum, mut moved) = (x, y);
+            lanes.add_sub_mul_pow_r_assign(&mut sum, &mut moved, shift);
+            for l in 0..LANES {
+                let (a, b) = (x.lane(l), y.lane(l));
+                prop_assert_eq!(
+                    sum.lane(l),
+                    f.add(&a, &b),
+                    "{:?} fused sum, r^{}, lane {}",
+                    isa,
+                    shift,
+                    l
+                );
+                let want = f.mul_pow_r(&f.sub(&a, &b), shift);
+                prop_assert_eq!(moved.lane(l), want, "{:?} fused (x − y)·r^{}, lane {}", isa, shift, l);
+            }
             let mut shifted = x;
             lanes.mul_pow_r_assign(&mut shifted, shift);
             for l in 0..LANES {

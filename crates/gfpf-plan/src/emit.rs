@@ -81,7 +81,14 @@ pub fn rust_codelets() -> String {
                 let op = &ops[at];
                 at += 1;
                 match *op {
-                    CodeletOp::Butterfly { a, b } => writeln!(w, "    o.butterfly(x, {a}, {b});"),
+                    // A butterfly whose difference is shifted next: one call.
+                    CodeletOp::Butterfly { a, b } => match ops.get(at) {
+                        Some(&CodeletOp::MulRootPower { a: shifted, j }) if shifted == b => {
+                            at += 1;
+                            writeln!(w, "    o.butterfly_root_power(x, {a}, {b}, {j}, {radix});")
+                        }
+                        _ => writeln!(w, "    o.butterfly(x, {a}, {b});"),
+                    },
                     CodeletOp::MulRootPower { a, j } => {
                         writeln!(w, "    o.mul_root_power(x, {a}, {j}, {radix});")
                     }

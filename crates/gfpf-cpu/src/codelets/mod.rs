@@ -21,6 +21,15 @@ pub trait CodeletOps {
     /// x\[a\] ← x\[a\]·ρ^j, ρ the primitive `radix`-th root of the transform's
     /// direction.
     fn mul_root_power(&self, x: &mut [Self::Elem], a: usize, j: usize, radix: usize);
+    /// (x\[a\], x\[b\]) ← (x\[a\] + x\[b\], (x\[a\] − x\[b\])·ρ^j): a
+    /// butterfly whose difference is then multiplied by a root power, as
+    /// decimation in frequency pairs them; one call, so that an
+    /// implementation can fuse them. The default calls [`Self::butterfly`]
+    /// and [`Self::mul_root_power`].
+    fn butterfly_root_power(&self, x: &mut [Self::Elem], a: usize, b: usize, j: usize, radix: usize) {
+        self.butterfly(x, a, b);
+        self.mul_root_power(x, b, j, radix);
+    }
     /// x\[a\] ← x\[a\]·t_a, the a-th twiddle of the current call.
     fn twiddle(&self, x: &mut [Self::Elem], a: usize);
     /// x\[a\] ← x\[a\]·t_a for every slot a from 1 on (what a twiddle-fused
@@ -238,6 +247,15 @@ impl<const K: usize> CodeletOps for LaneOps<'_, K> {
     fn mul_root_power(&self, x: &mut [Lanes<K>], a: usize, j: usize, radix: usize) {
         self.lanes
             .mul_pow_r_assign(&mut x[a], root_shift::<K>(self.inverse, j, radix));
+    }
+
+    #[inline]
+    fn butterfly_root_power(&self, x: &mut [Lanes<K>], a: usize, b: usize, j: usize, radix: usize) {
+        let [xa, xb] = x
+            .get_disjoint_mut([a, b])
+            .expect("codelet butterflies pair two distinct slots");
+        self.lanes
+            .add_sub_mul_pow_r_assign(xa, xb, root_shift::<K>(self.inverse, j, radix));
     }
 
     /// Never called: lane codelets are the plain ones.
