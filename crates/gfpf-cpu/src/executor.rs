@@ -898,7 +898,8 @@ fn folds_final_scale(stages: &[Stage], folds: bool) -> bool {
 /// allocating it per stage cost 5–10% of a small transform (p4 64, t8 256,
 /// with `malloc_consolidate` the largest part).
 pub(crate) struct StageWork<A: PlanArith> {
-    /// The DFTs being run, element-major.
+    /// The DFTs being run, element-major, for groups that do not run
+    /// straight from their buffers ([`PlanArith::run_dfts_strided`]).
     buf: Vec<A::Elem>,
     /// The arithmetic's own working space.
     dft: A::DftScratch,
