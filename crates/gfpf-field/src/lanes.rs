@@ -617,8 +617,16 @@ mod x86 {
     /// latencies overlap.
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     pub(super) fn mul_ifma_n<const K: usize, const N: usize>(c: &MulConsts, x: [&mut Lanes<K>; N], y: [&Lanes<K>; N]) {
-        let z: [[[__m512i; 3]; K]; N] = std::array::from_fn(|e| columns(c, x[e], y[e]));
-        normalize_n(c, &z, x);
+        // Each product's columns written in place: returned by value, they
+        // were copied (a `memcpy` of 3K vectors per product).
+        let mut z = [const { std::mem::MaybeUninit::<[[__m512i; 3]; K]>::uninit() }; N];
+        for (ze, (xe, ye)) in z.iter_mut().zip(x.iter().zip(y)) {
+            columns(c, xe, ye, ze);
+        }
+        // SAFETY: `columns` wrote every element; `MaybeUninit<T>` has the
+        // layout of T.
+        let z = unsafe { &*z.as_ptr().cast::<[[[__m512i; 3]; K]; N]>() };
+        normalize_n(c, z, x);
     }
 
     /// N blocks of digit sums z_m (non-negative, each as 52-bit limbs, the
@@ -832,7 +840,12 @@ mod x86 {
     /// and m + K subtracted (r^K = −1).
     #[target_feature(enable = "avx512f,avx512dq,avx512ifma")]
     #[inline]
-    fn columns<const K: usize>(c: &MulConsts, x: &Lanes<K>, y: &Lanes<K>) -> [[__m512i; 3]; K] {
+    fn columns<const K: usize>(
+        c: &MulConsts,
+        x: &Lanes<K>,
+        y: &Lanes<K>,
+        out: &mut std::mem::MaybeUninit<[[__m512i; 3]; K]>,
+    ) {
         let mask = _mm512_set1_epi64(MASK52 as i64);
         let zero = _mm512_setzero_si512();
         let (x, y) = (digits_in_limbs(x), digits_in_limbs(y));
@@ -847,15 +860,21 @@ mod x86 {
             128 => karatsuba128(&x, &y, flat),
             _ => schoolbook::<K>(&x, &y, flat),
         }
-        std::array::from_fn(|m| {
+        let columns = out.as_mut_ptr().cast::<[__m512i; 3]>();
+        for m in 0..K {
             let (pos, neg) = (p[0][m], p[1][m]);
             let off = if m == 0 { c.offset_first } else { c.offset_rest };
             let limb = |e: usize| _mm512_sub_epi64(_mm512_add_epi64(pos[e], _mm512_set1_epi64(off[e] as i64)), neg[e]);
             let t0 = limb(0);
             let t1 = _mm512_add_epi64(limb(1), _mm512_srai_epi64::<52>(t0));
             let t2 = _mm512_add_epi64(limb(2), _mm512_srai_epi64::<52>(t1));
-            [_mm512_and_si512(t0, mask), _mm512_and_si512(t1, mask), t2]
-        })
+            // SAFETY: column m < K of the K the output holds.
+            unsafe {
+                columns
+                    .add(m)
+                    .write([_mm512_and_si512(t0, mask), _mm512_and_si512(t1, mask), t2])
+            };
+        }
     }
 
     /// The transpose of an 8 × 8 tile of words (its own inverse): pairs of
