@@ -1129,6 +1129,7 @@ fn minus_one_times_pow_r<const K: usize>(r: u64, s: usize, negate: bool) -> [u64
 /// 1.02–1.03x slower, p32 2^12 1.04x (one thread, alternating). Always
 /// inlined, as the other lane bodies are: outlined, such a body was
 /// compiled for the baseline instruction set (9% of p8 256 in one build).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn sub_two_digits_body<const K: usize>(r: u64, x: &mut Lanes<K>, low: [u64; LANES], high: [u64; LANES]) {
     let mut borrow = [0u64; LANES];
