@@ -488,14 +488,15 @@ impl<const K: usize> MultiModular<K> {
     /// Columns [start, start + width) of a modulo x^n ∓ 1 (the piece's ring)
     /// and q, digit-major: digit i of the coefficients a_j with j ≡ t (mod n),
     /// signed by the wrap, summed into row i, column t − start; columns no
-    /// coefficient reaches are zeroed.
+    /// coefficient reaches are zeroed. Returns whether any column was
+    /// reached (else the block is all zeros).
     fn project_block(
         &self,
         a: &[Element<K>],
         conv: &BivariateConvolution,
         start: usize,
         rows: &mut [&mut [u64]],
-    ) -> Result<(), CpuError> {
+    ) -> Result<bool, CpuError> {
         let n = conv.row_len();
         let negacyclic = conv.wrap() == RowWrap::Negacyclic;
         let words: &[u64] = bytemuck::cast_slice(a);
@@ -521,7 +522,7 @@ impl<const K: usize> MultiModular<K> {
         for row in rows.iter_mut() {
             row[reached..].fill(0);
         }
-        Ok(())
+        Ok(reached > 0)
     }
 
     /// The projection of `x` into `data` and the column half of the forward
@@ -541,10 +542,14 @@ impl<const K: usize> MultiModular<K> {
         };
         for_column_blocks(buffers, K, conv.row_len(), parallel, |start, rows| {
             let (first, second) = rows.split_at_mut(K);
-            self.project_block(x, conv, start, first)?;
-            conv.forward_columns(first)?;
-            if let Some(y) = y {
-                self.project_block(y, conv, start, second)?;
+            // Blocks past the operand (the upper half of a balanced
+            // product's columns) stay zero: their column DFTs are skipped.
+            if self.project_block(x, conv, start, first)? {
+                conv.forward_columns(first)?;
+            }
+            if let Some(y) = y
+                && self.project_block(y, conv, start, second)?
+            {
                 conv.forward_columns(second)?;
             }
             Ok(())
