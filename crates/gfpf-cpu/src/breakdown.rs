@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use gfpf_field::{Element, LANES, Lanes};
+use gfpf_field::{Element, Lanes};
 use gfpf_plan::{Stage, StageKind};
 
 use crate::codelets::{CodeletOps, FieldOps};
@@ -138,7 +138,8 @@ impl<const K: usize> PlanArith for Instrumented<'_, K> {
         xs: &mut [Element<K>],
         blocks: &mut Vec<Lanes<K>>,
     ) {
-        if !self.lane_dfts(codelets, units, LaneData::ElementMajor(&mut *xs), blocks) {
+        let data = LaneData::ElementMajor(&mut *xs);
+        if !self.inner.lane_dfts(codelets, units, data, blocks, self.lane_parts()) {
             run_dfts_one_by_one(self, codelets, units, xs);
         }
     }
@@ -149,32 +150,19 @@ impl<const K: usize> PlanArith for Instrumented<'_, K> {
         dfts: StridedDfts<'_, Element<K>>,
         blocks: &mut Vec<Lanes<K>>,
     ) -> bool {
-        self.lane_dfts(codelets, units, LaneData::Strided(dfts), blocks)
+        self.inner
+            .lane_dfts(codelets, units, LaneData::Strided(dfts), blocks, self.lane_parts())
     }
 }
 
 impl<const K: usize> Instrumented<'_, K> {
-    /// [`FieldArith::lane_dfts`] with the mode's parts switched on, when the
-    /// executor runs these DFTs in lanes (false where it does not).
-    fn lane_dfts(
-        &self,
-        codelets: &StageCodelets<InstrumentedOps<'_, K>>,
-        units: &[usize],
-        data: LaneData<'_, '_, K>,
-        blocks: &mut Vec<Lanes<K>>,
-    ) -> bool {
-        let Some(lanes) = self.inner.lanes.filter(|_| units.len() == LANES) else {
-            return false;
-        };
-        let parts = LaneParts {
+    /// The parts of [`FieldArith::lane_dfts`] this mode times (the scaling
+    /// never rides a stage here: the breakdown runs it as its own).
+    fn lane_parts(&self) -> LaneParts {
+        LaneParts {
             twiddles: matches!(self.mode, Mode::Full | Mode::TwiddlesOnly),
             codelet: matches!(self.mode, Mode::Full | Mode::CodeletOnly),
-            // Never set here: the breakdown runs the scaling as its own
-            // stage.
-            scaled: codelets.scaled,
-        };
-        self.inner
-            .lane_dfts(lanes, codelets.radix, codelets.twiddles, units, data, blocks, parts)
+        }
     }
 }
 

@@ -419,22 +419,14 @@ impl<const K: usize> PlanArith for FieldArith<'_, K> {
         xs: &mut [Element<K>],
         blocks: &mut Vec<Lanes<K>>,
     ) {
-        match self.lanes.filter(|_| units.len() == LANES) {
-            Some(lanes) => {
-                self.lane_dfts(
-                    lanes,
-                    codelets.radix,
-                    codelets.twiddles,
-                    units,
-                    LaneData::ElementMajor(xs),
-                    blocks,
-                    LaneParts {
-                        scaled: codelets.scaled,
-                        ..LaneParts::ALL
-                    },
-                );
-            }
-            None => run_dfts_one_by_one(self, codelets, units, xs),
+        if !self.lane_dfts(
+            codelets,
+            units,
+            LaneData::ElementMajor(&mut *xs),
+            blocks,
+            LaneParts::ALL,
+        ) {
+            run_dfts_one_by_one(self, codelets, units, xs);
         }
     }
 
@@ -448,21 +440,7 @@ impl<const K: usize> PlanArith for FieldArith<'_, K> {
         dfts: StridedDfts<'_, Element<K>>,
         blocks: &mut Vec<Lanes<K>>,
     ) -> bool {
-        match self.lanes.filter(|_| units.len() == LANES) {
-            Some(lanes) => self.lane_dfts(
-                lanes,
-                codelets.radix,
-                codelets.twiddles,
-                units,
-                LaneData::Strided(dfts),
-                blocks,
-                LaneParts {
-                    scaled: codelets.scaled,
-                    ..LaneParts::ALL
-                },
-            ),
-            None => false,
-        }
+        self.lane_dfts(codelets, units, LaneData::Strided(dfts), blocks, LaneParts::ALL)
     }
 }
 
@@ -510,37 +488,37 @@ impl<const K: usize> FieldArith<'_, K> {
 pub(crate) struct LaneParts {
     pub twiddles: bool,
     pub codelet: bool,
-    /// The outputs times N^{-1} too ([`StageCodelets::scaled`]).
-    pub scaled: bool,
 }
 
 impl LaneParts {
     pub(crate) const ALL: Self = Self {
         twiddles: true,
         codelet: true,
-        scaled: false,
     };
 }
 
 impl<const K: usize> FieldArith<'_, K> {
     /// Eight DFTs of one stage side by side in [`Lanes`]: their slots
     /// ([`LaneData`]) transposed into `radix` blocks, run through the plain
-    /// codelet in lanes, and transposed back. The twiddles (slot a of DFT l
-    /// times w^(a·units\[l\])) are multiplied in lanes where the field can
+    /// codelet in lanes, and transposed back (times N^{-1} where the stage's
+    /// codelets say `scaled`). The twiddles (slot a of DFT l times
+    /// w^(a·units\[l\])) are multiplied in lanes where the field can
     /// ([`LaneArith::mul_in_lanes`]), else on the elements, four at a time:
-    /// element-major data only (for strided data it returns false, having
-    /// done nothing; else true).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn lane_dfts(
+    /// element-major data only. Returns false, having done nothing, where
+    /// the transform has no lanes, the group is not eight DFTs, or strided
+    /// data would need its twiddles on the elements.
+    pub(crate) fn lane_dfts<O: CodeletOps>(
         &self,
-        lanes: LaneArith<'_, K>,
-        radix: usize,
-        placement: CodeletTwiddles,
+        codelets: &StageCodelets<O>,
         units: &[usize],
         mut data: LaneData<'_, '_, K>,
         blocks: &mut Vec<Lanes<K>>,
         parts: LaneParts,
     ) -> bool {
+        let Some(lanes) = self.lanes.filter(|_| units.len() == LANES) else {
+            return false;
+        };
+        let (radix, placement, scaled) = (codelets.radix, codelets.twiddles, codelets.scaled);
         let prepared = &self.fft.prepared;
         let ops = LaneOps {
             lanes,
@@ -551,12 +529,12 @@ impl<const K: usize> FieldArith<'_, K> {
             plan: prepared.plan(),
             unit: 0,
         };
-        let n_inv = parts.scaled.then(|| Lanes::from_fn(|_| *prepared.n_inv()));
+        let n_inv = scaled.then(|| Lanes::from_fn(|_| *prepared.n_inv()));
         let twiddled = parts.twiddles && placement != CodeletTwiddles::None && units.iter().any(|&u| u != 0);
         let in_lanes = twiddled && lanes.mul_in_lanes();
         // N^{-1} rides the twiddle products (slot 0's factor becomes N^{-1},
         // the others come from the scaled table), or multiplies the outputs.
-        let table = if parts.scaled && in_lanes {
+        let table = if scaled && in_lanes {
             self.fft.scaled_twiddles()
         } else {
             prepared.table()
@@ -600,7 +578,7 @@ impl<const K: usize> FieldArith<'_, K> {
             // Slot 0's factor is w^0 = 1 (N^{-1} when scaled): factors from
             // slot `first` on.
             let first = usize::from(n_inv.is_none());
-            if let Some(factors) = self.cached_lane_twiddles(lanes, radix, units, parts.scaled) {
+            if let Some(factors) = self.cached_lane_twiddles(lanes, radix, units, scaled) {
                 lanes.mul_assign_each(&mut blocks[first..], &factors[first..]);
                 return;
             }
@@ -1076,18 +1054,22 @@ fn base_dfts<A: PlanArith>(
     let n = plan.len();
     let width = arith.dft_lanes().clamp(1, MAX_DFT_LANES);
     // Where the elements of DFT (a, b) are read from in `src`: element i at
-    // base + i·step where the addressing allows (natural order, or a
-    // digit-reversed first stage: ℓ = a·K + i has i as its last digit, so
-    // P(ℓ) = P(a·K) + i·N/K), None where each needs its own reversal. Worked
-    // out once per DFT, not per element (the reversal divides once per
-    // digit).
+    // src_base(a, b) + i·src_step where the addressing allows (natural
+    // order, or a digit-reversed first stage: ℓ = a·K + i has i as its last
+    // digit, so P(ℓ) = P(a·K) + i·N/K); no step where each element needs its
+    // own reversal. The base is worked out once per DFT, not per element
+    // (the reversal divides once per digit).
     let reversed_rows = d.input == Addressing::DigitReversed && stride == 1;
-    let n_over_radix = n / radix;
-    let src_run = |a: usize, b: usize| -> Option<(usize, usize)> {
-        match d.input {
-            Addressing::Natural => Some((a * block_len + b, stride)),
-            Addressing::DigitReversed if reversed_rows => Some((plan.digit_reverse(a * radix), n_over_radix)),
-            Addressing::DigitReversed => None,
+    let src_step = match d.input {
+        Addressing::Natural => Some(stride),
+        Addressing::DigitReversed if reversed_rows => Some(n / radix),
+        Addressing::DigitReversed => None,
+    };
+    let src_base = |a: usize, b: usize| {
+        if reversed_rows {
+            plan.digit_reverse(a * radix)
+        } else {
+            a * block_len + b
         }
     };
     // The DFTs `dfts` at once: gathered into `buf`, run, written back.
@@ -1102,43 +1084,34 @@ fn base_dfts<A: PlanArith>(
         let units = &units[..dfts.len()];
         // A full group of whole blocks' DFTs straight from and into the
         // buffers where the arithmetic can (no element-major copy).
-        if let (true, Slots::Blocks { part, first, .. }) = (dfts.len() == width, &mut *slots) {
+        let input_step = if src.is_some() { src_step } else { Some(stride) };
+        if let (true, Some(input_step), Slots::Blocks { part, first, .. }) =
+            (dfts.len() == width, input_step, &mut *slots)
+        {
             let mut outputs = [0usize; MAX_DFT_LANES];
             let mut inputs = [0usize; MAX_DFT_LANES];
-            let mut input_step = stride;
-            let mut runs = true;
             for ((output, input), &(a, b)) in outputs.iter_mut().zip(&mut inputs).zip(dfts) {
                 *output = (a - *first) * block_len + b;
-                *input = match (src, src_run(a, b)) {
-                    (Some(_), Some((base, step))) => {
-                        input_step = step;
-                        base
-                    }
-                    (Some(_), None) => {
-                        runs = false;
-                        0
-                    }
-                    (None, _) => *output,
-                };
+                *input = if src.is_some() { src_base(a, b) } else { *output };
             }
-            let n = dfts.len();
+            let count = dfts.len();
             let strided = StridedDfts {
                 source: src,
                 target: part,
-                inputs: &inputs[..n],
+                inputs: &inputs[..count],
                 input_step,
-                outputs: &outputs[..n],
+                outputs: &outputs[..count],
                 output_step: stride,
             };
-            if runs && arith.run_dfts_strided(&codelets, units, strided, scratch) {
+            if arith.run_dfts_strided(&codelets, units, strided, scratch) {
                 return;
             }
         }
         buf.clear();
         for &(a, b) in dfts {
-            match (src, src_run(a, b)) {
-                (Some(src), Some((base, step))) => {
-                    buf.extend(src[base..].iter().step_by(step).take(radix).cloned());
+            match (src, src_step) {
+                (Some(src), Some(step)) => {
+                    buf.extend(src[src_base(a, b)..].iter().step_by(step).take(radix).cloned());
                 }
                 (Some(src), None) => {
                     buf.extend((0..radix).map(|i| src[plan.digit_reverse(a * block_len + i * stride + b)].clone()))
