@@ -850,7 +850,7 @@ mod x86 {
         let zero = _mm512_setzero_si512();
         let (x, y) = (digits_in_limbs(x), digits_in_limbs(y));
         // The acyclic product's 2K columns, by Karatsuba steps down to
-        // products of four digits where K is 8, 16, 32 or 64.
+        // schoolbook products of eight digits where K is 16 to 128.
         let mut p = [[[zero; 3]; K]; 2];
         let flat = p.as_flattened_mut();
         match K {
@@ -1024,9 +1024,10 @@ fn add_sub_mul_pow_r_body<const K: usize>(r: u64, x: &mut Lanes<K>, y: &mut Lane
     decrement_lanes(r, x, carry);
 }
 
-/// The shift of [`LaneArith::mul_pow_r_assign`]: rotate the digit rows, then
-/// one borrow chain (A − B or B − A, as in `Field::mul_pow_r_assign`); lanes
-/// holding p − 1 (top digit r) take the constant −r^i instead.
+/// The shift of [`LaneArith::mul_pow_r_assign`]: the digit rows moved into
+/// place and one borrow chain (A − B or B − A, as in
+/// `Field::mul_pow_r_assign`); lanes holding p − 1 (top digit r) take the
+/// constant −r^i instead.
 #[inline(always)]
 fn mul_pow_r_body<const K: usize>(r: u64, x: &mut Lanes<K>, i: usize) {
     let i = i % (2 * K);
@@ -1064,9 +1065,10 @@ fn mul_pow_r_body<const K: usize>(r: u64, x: &mut Lanes<K>, i: usize) {
     }
 }
 
-/// [`mul_pow_r_body`] with a shift of its own in every lane: the digits of
-/// lane l move up by s_l (their row read per lane), then the same borrow
-/// pass, each lane choosing its side by its own s_l and sign.
+/// [`mul_pow_r_body`] with a shift of its own in every lane: digit j of lane
+/// l comes from j − s_l, or wrapped from j + k − s_l (its row read per
+/// lane), and each lane chooses by its own s_l and sign which side is
+/// subtracted from zero and which only passes the borrow on.
 #[inline(always)]
 fn mul_pow_r_each_body<const K: usize>(r: u64, x: &mut Lanes<K>, i: [usize; LANES]) {
     let i = i.map(|i| i % (2 * K));
@@ -1074,12 +1076,16 @@ fn mul_pow_r_each_body<const K: usize>(r: u64, x: &mut Lanes<K>, i: [usize; LANE
     let s = i.map(|i| if i >= K { i - K } else { i });
     let minus_one: [bool; LANES] = std::array::from_fn(|l| x.digits[K - 1][l] == r);
     let src = x.digits;
+    let mut borrow = [0u64; LANES];
     for (j, row) in x.digits.iter_mut().enumerate() {
         for l in 0..LANES {
-            row[l] = src[if j >= s[l] { j - s[l] } else { j + K - s[l] }][l];
+            let moved = src[if j >= s[l] { j - s[l] } else { j + K - s[l] }][l];
+            let from_zero = (j < s[l]) != negate[l];
+            let (plus, minus) = if from_zero { (0, moved) } else { (moved, 0) };
+            (row[l], borrow[l]) = sub_digit(r, plus, minus, borrow[l]);
         }
     }
-    shifted_borrow_pass(r, x, |j, l| (j < s[l]) != negate[l]);
+    increment_lanes(r, x, borrow);
     for l in (0..LANES).filter(|&l| minus_one[l]) {
         let value = minus_one_times_pow_r::<K>(r, s[l], negate[l]);
         for (row, &d) in x.digits.iter_mut().zip(&value) {
@@ -1088,25 +1094,9 @@ fn mul_pow_r_each_body<const K: usize>(r: u64, x: &mut Lanes<K>, i: [usize; LANE
     }
 }
 
-/// The borrow pass of a shift whose digits have been moved into place:
-/// digit j of lane l wrapped past r^k (B) or moved up (A), and
-/// `from_zero(j, l)` says which side is subtracted from zero (the other only
-/// passes the borrow on); the borrow out of the top is added back.
-#[inline(always)]
-fn shifted_borrow_pass<const K: usize>(r: u64, x: &mut Lanes<K>, from_zero: impl Fn(usize, usize) -> bool) {
-    let mut borrow = [0u64; LANES];
-    for (j, row) in x.digits.iter_mut().enumerate() {
-        for l in 0..LANES {
-            let (plus, minus) = if from_zero(j, l) { (0, row[l]) } else { (row[l], 0) };
-            (row[l], borrow[l]) = sub_digit(r, plus, minus, borrow[l]);
-        }
-    }
-    increment_lanes(r, x, borrow);
-}
-
 /// The digits of (p − 1)·r^i = −r^i, i = s (+ k when `negate`): r^s when
 /// negated, else p − r^s, whose digits are 1, then 0 up to s, then r − 1
-/// (p − 1 itself when s = 0). The shifts' borrow pass does not cover an
+/// (p − 1 itself when s = 0). The shifts' borrow chains do not cover an
 /// input whose top digit is r.
 fn minus_one_times_pow_r<const K: usize>(r: u64, s: usize, negate: bool) -> [u64; K] {
     let mut value = [0u64; K];
