@@ -47,5 +47,8 @@ pub use executor::{
 };
 pub use gfpf_executor::{PreparedFft, Transform, TransformError};
 pub use gfpf_plan::{Direction, Order};
-pub use multimodular::{MULTIMODULAR_MAX_LEN, MULTIMODULAR_PARALLEL_MIN_WORDS, MultiModular};
+pub use multimodular::{
+    MULTIMODULAR_FRESH_MAX_WORDS, MULTIMODULAR_KEEP_MAX_WORDS, MULTIMODULAR_MAX_LEN, MULTIMODULAR_PARALLEL_MIN_WORDS,
+    MultiModular,
+};
 pub use poly::{MulAlgorithm, PolyMul, auto_schoolbook_max_len};

@@ -59,9 +59,12 @@
 //! t64 n = 2^15 + 1 2.00x (3.00x with the previous split), 2^16 + 1 (s = 4)
 //! 3.00x. NTL and FLINT 3 used 5.4x and 10x at t8 2^16 (same probe). The
 //! transform plans of a size hold 4·N words per prime (6·N for negacyclic
-//! rows: the twist tables) and are kept between calls.
+//! rows: the twist tables) and are kept between calls, and so is the
+//! working space of a product whose residues exceed 32 MiB (up to 512 MiB,
+//! see [`MULTIMODULAR_FRESH_MAX_WORDS`]): fresh pages for every call cost
+//! 14–21% of t8 n = 2^17 and t16 n = 2^16 products.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use gfpf_field::{Element, Field, LaneArith, LaneIsa};
 use gfpf_small::primes::FP_PRIMES_50;
@@ -258,6 +261,9 @@ pub struct MultiModular<const K: usize> {
     /// The convolution of prime l with rows of 2^m columns and the given
     /// wrap, at `convolution_index`.
     convolutions: Vec<Cached<BivariateConvolution>>,
+    /// The working space of the last large product, kept for the next one
+    /// (see [`MULTIMODULAR_FRESH_MAX_WORDS`]).
+    kept: Mutex<Vec<u64>>,
 }
 
 /// Where the convolution for (wrap, 2^m, prime l) is cached.
@@ -284,6 +290,20 @@ impl<const K: usize> std::fmt::Debug for MultiModular<K> {
 /// (2^17) 0.93x, 2^13 (2^18) 1.80–1.84x.
 pub const MULTIMODULAR_PARALLEL_MIN_WORDS: usize = 1 << 18;
 
+/// The largest residue buffer (in words) a product allocates afresh: 32 MiB,
+/// the largest block glibc's allocator recycles from call to call. Above it
+/// the allocator maps fresh pages for every call, and faulting them in was
+/// 20% of a t8 product at n = 2^17 (86.5 against 68.8 ms on one thread,
+/// 48.2 against 38.0 on two; alternating, minimum of 3), so a
+/// [`MultiModular`] keeps such a working space for its next product (up
+/// to [`MULTIMODULAR_KEEP_MAX_WORDS`]). Below it, a recycled buffer was
+/// faster than a kept one (n = 2^14 and 2^16: kept 1.00–1.04x the time).
+pub const MULTIMODULAR_FRESH_MAX_WORDS: usize = 1 << 22;
+
+/// The most working space (in words) a [`MultiModular`] keeps between
+/// products: 512 MiB (t8 products up to n = 2^20).
+pub const MULTIMODULAR_KEEP_MAX_WORDS: usize = 1 << 26;
+
 /// The longest product (la + lb − 1) the primes' roots allow: 2^29.
 pub const MULTIMODULAR_MAX_LEN: usize = 1 << 29;
 
@@ -298,6 +318,7 @@ impl<const K: usize> MultiModular<K> {
             convolutions: (0..2 * ROW_SIZES * GARNER52_MAX_PRIMES)
                 .map(|_| OnceLock::new())
                 .collect(),
+            kept: Mutex::new(Vec::new()),
         }
     }
 
@@ -405,13 +426,10 @@ impl<const K: usize> MultiModular<K> {
         // Per prime, the pieces' K × n blocks one after the other.
         let width: usize = pieces.iter().map(|p| p.n).sum();
         let s = crt.garner.primes().len();
-        let mut residues = try_zeroed(s * K * width)?;
         let widest = pieces.iter().map(|p| p.n).max().unwrap_or(0);
-        let mut other = if b.is_some() {
-            try_zeroed(K * widest)?
-        } else {
-            Vec::new()
-        };
+        let residue_words = s * K * width;
+        let mut space = self.working_space(residue_words, if b.is_some() { K * widest } else { 0 })?;
+        let (residues, other) = space.parts(residue_words);
         for (l, blocks) in residues.chunks_exact_mut(K * width).enumerate() {
             let convolutions = pieces
                 .iter()
@@ -448,7 +466,8 @@ impl<const K: usize> MultiModular<K> {
                 self.combine(&convolutions[0], negacyclic, cyclic)?;
             }
         }
-        drop(other);
+        // Freed before the output is allocated, which may take its (warm) memory.
+        space.drop_other();
         let mut out = vec![Element::ZERO; len];
         // The product's coefficients j < n of the first piece are in its
         // block, the rest (after `combine`) in the second piece's.
@@ -460,8 +479,39 @@ impl<const K: usize> MultiModular<K> {
             offset += K * piece.n;
             done += count;
         }
-        self.reconstruct(&crt, &residues, K * width, &segments, &mut out)?;
+        self.reconstruct(&crt, space.parts(residue_words).0, K * width, &segments, &mut out)?;
+        if let WorkingSpace::Kept(buffer) = space
+            && let Ok(mut kept) = self.kept.lock()
+            && kept.len() < buffer.len()
+        {
+            *kept = buffer;
+        }
         Ok(out)
+    }
+
+    /// Zeroed buffers for a product's residues and second operand: fresh
+    /// ones, or for a large product the engine's kept buffer (or a fresh one
+    /// that will be kept).
+    fn working_space(&self, residue_words: usize, other_words: usize) -> Result<WorkingSpace, CpuError> {
+        let words = residue_words + other_words;
+        if residue_words <= MULTIMODULAR_FRESH_MAX_WORDS || words > MULTIMODULAR_KEEP_MAX_WORDS {
+            return Ok(WorkingSpace::Fresh {
+                residues: try_zeroed(residue_words)?,
+                other: try_zeroed(other_words)?,
+            });
+        }
+        // Taken, so that a product running at the same time on another
+        // thread makes its own.
+        let kept = self
+            .kept
+            .lock()
+            .map(|mut kept| std::mem::take(&mut *kept))
+            .unwrap_or_default();
+        if kept.len() >= words {
+            return Ok(WorkingSpace::Kept(kept));
+        }
+        drop(kept);
+        Ok(WorkingSpace::Kept(try_zeroed(words)?))
     }
 
     /// The polynomial CRT of a split product (see
@@ -640,6 +690,34 @@ impl<const K: usize> MultiModular<K> {
             }
         }
         Ok(())
+    }
+}
+
+/// Where a product's residues and second operand's buffer live.
+enum WorkingSpace {
+    /// Zeroed buffers of their own, freed after the product.
+    Fresh { residues: Vec<u64>, other: Vec<u64> },
+    /// One buffer, residues first, that the engine keeps for the next
+    /// product: every word a product reads it has written first (the
+    /// projection writes or zeroes every column), so a kept buffer's old
+    /// contents never reach a result.
+    Kept(Vec<u64>),
+}
+
+impl WorkingSpace {
+    /// The residues (`residue_words` words) and the second operand's buffer.
+    fn parts(&mut self, residue_words: usize) -> (&mut [u64], &mut [u64]) {
+        match self {
+            WorkingSpace::Fresh { residues, other } => (&mut residues[..], &mut other[..]),
+            WorkingSpace::Kept(buffer) => buffer.split_at_mut(residue_words),
+        }
+    }
+
+    /// Frees a fresh second-operand buffer.
+    fn drop_other(&mut self) {
+        if let WorkingSpace::Fresh { other, .. } = self {
+            *other = Vec::new();
+        }
     }
 }
 

@@ -207,6 +207,23 @@ fn long_multimodular_products_match_the_tft() {
     }
 }
 
+/// A large product's working space is kept by the engine for the next one
+/// (residues above `MULTIMODULAR_FRESH_MAX_WORDS`): the second product,
+/// of other lengths (split into two pieces, where the first was padded),
+/// starts from the first one's leftovers and must still match the same
+/// product in a fresh engine, whose working space comes zeroed.
+#[test]
+fn a_kept_working_space_leaves_no_trace() {
+    let t8 = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
+    let kept = MultiModular::new(&t8);
+    let (a, b) = (sample(&t8, 1 << 17, 31), sample(&t8, 1 << 17, 32));
+    kept.mul(&a, &b).unwrap();
+    let (x, y) = (sample(&t8, 100_000, 33), sample(&t8, 90_000, 34));
+    let want = MultiModular::new(&t8).mul(&x, &y).unwrap();
+    assert!(kept.mul(&x, &y).unwrap() == want);
+    assert!(kept.square(&x).unwrap() == MultiModular::new(&t8).square(&x).unwrap());
+}
+
 #[test]
 fn bad_truncated_lengths_are_errors() {
     let f = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
