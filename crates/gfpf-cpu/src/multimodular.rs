@@ -455,7 +455,7 @@ impl<const K: usize> MultiModular<K> {
                         None
                     }
                 };
-                self.rows(conv, block, other)?;
+                self.rows(conv, block, other, (a.len().min(piece.n), lb.min(piece.n)))?;
                 let parallel = self.parallel(block.len());
                 for_column_blocks(vec![&mut *block], K, piece.n, parallel, |_, rows| {
                     conv.inverse_columns(rows)
@@ -537,16 +537,17 @@ impl<const K: usize> MultiModular<K> {
 
     /// Columns [start, start + width) of a modulo x^n ∓ 1 (the piece's ring)
     /// and q, digit-major: digit i of the coefficients a_j with j ≡ t (mod n),
-    /// signed by the wrap, summed into row i, column t − start; columns no
-    /// coefficient reaches are zeroed. Returns whether any column was
-    /// reached (else the block is all zeros).
+    /// signed by the wrap, summed into row i, column t − start. Returns how
+    /// many columns of the block (from its first) coefficients reach: the
+    /// columns past them are left as they are, for [`Self::rows`] to zero
+    /// (while each row is in cache, instead of here as a pass over memory).
     fn project_block(
         &self,
         a: &[Element<K>],
         conv: &BivariateConvolution,
         start: usize,
         rows: &mut [&mut [u64]],
-    ) -> Result<bool, CpuError> {
+    ) -> Result<usize, CpuError> {
         let n = conv.row_len();
         let negacyclic = conv.wrap() == RowWrap::Negacyclic;
         let words: &[u64] = bytemuck::cast_slice(a);
@@ -568,11 +569,7 @@ impl<const K: usize> MultiModular<K> {
             }
             conv.project_words(&words[(t * n + start) * K..(t * n + end) * K], &mut parts, how)?;
         }
-        let reached = a.len().clamp(start, start + width) - start;
-        for row in rows.iter_mut() {
-            row[reached..].fill(0);
-        }
-        Ok(reached > 0)
+        Ok(a.len().clamp(start, start + width) - start)
     }
 
     /// The projection of `x` into `data` and the column half of the forward
@@ -592,15 +589,23 @@ impl<const K: usize> MultiModular<K> {
         };
         for_column_blocks(buffers, K, conv.row_len(), parallel, |start, rows| {
             let (first, second) = rows.split_at_mut(K);
-            // Blocks past the operand (the upper half of a balanced
-            // product's columns) stay zero: their column DFTs are skipped.
-            if self.project_block(x, conv, start, first)? {
-                conv.forward_columns(first)?;
-            }
-            if let Some(y) = y
-                && self.project_block(y, conv, start, second)?
-            {
-                conv.forward_columns(second)?;
+            // Columns past the operand (the upper half of a balanced
+            // product's) are zeros, and so are their column DFTs: only the
+            // reached ones are transformed.
+            let transform = |a: &[Element<K>], rows: &mut [&mut [u64]]| -> Result<(), CpuError> {
+                let reached = self.project_block(a, conv, start, rows)?;
+                if reached > 0 {
+                    let mut heads: [&mut [u64]; K] = std::array::from_fn(|_| &mut [][..]);
+                    for (head, row) in heads.iter_mut().zip(rows.iter_mut()) {
+                        *head = &mut row[..reached];
+                    }
+                    conv.forward_columns(&mut heads)?;
+                }
+                Ok(())
+            };
+            transform(x, first)?;
+            if let Some(y) = y {
+                transform(y, second)?;
             }
             Ok(())
         })
@@ -608,12 +613,22 @@ impl<const K: usize> MultiModular<K> {
 
     /// Row by row: the forward NTTs of both operands' rows, their pointwise
     /// product (or the square when `other` is `None`) and the inverse NTT.
-    fn rows(&self, conv: &BivariateConvolution, data: &mut [u64], other: Option<&mut [u64]>) -> Result<(), CpuError> {
+    /// `reached` holds how many columns of each operand's rows the
+    /// projection wrote; the rest are zeroed first.
+    fn rows(
+        &self,
+        conv: &BivariateConvolution,
+        data: &mut [u64],
+        other: Option<&mut [u64]>,
+        reached: (usize, usize),
+    ) -> Result<(), CpuError> {
         let n = conv.row_len();
         let run = |x: &mut [u64], y: Option<&mut [u64]>| -> Result<(), CpuError> {
+            x[reached.0..].fill(0);
             conv.forward_row(x)?;
             match y {
                 Some(y) => {
+                    y[reached.1..].fill(0);
                     conv.forward_row(y)?;
                     conv.mul_spectra(x, y)?;
                 }
