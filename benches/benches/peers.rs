@@ -174,6 +174,11 @@ fn compare<const K: usize>(
 }
 
 fn main() {
+    // Two threads mean this one and one other, as for NTL and FLINT.
+    assert!(
+        gfpf_benches::caller_in_rayon_pool(),
+        "peers: rayon's global pool was started before main"
+    );
     let mut c = criterion_config(10)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2))

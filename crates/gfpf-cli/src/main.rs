@@ -18,7 +18,7 @@ use crate::io::{Format, encode, read_elements, source_name, write_output};
 #[derive(Debug, Parser)]
 #[command(name = "gfpf", version, about, long_about = None)]
 struct Cli {
-    /// Worker threads (default: all cores).
+    /// Worker threads, this one included (default: all cores).
     #[arg(long, global = true, value_name = "T")]
     threads: Option<usize>,
     #[command(subcommand)]
@@ -137,15 +137,20 @@ fn parse_spec(s: &str) -> Result<FieldSpec, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Some(t) = cli.threads {
-        if t == 0 {
-            eprintln!("gfpf: error: --threads must be at least 1");
-            return ExitCode::from(2);
-        }
-        if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(t).build_global() {
-            eprintln!("gfpf: error: cannot start {t} threads: {e}");
-            return ExitCode::FAILURE;
-        }
+    if cli.threads == Some(0) {
+        eprintln!("gfpf: error: --threads must be at least 1");
+        return ExitCode::from(2);
+    }
+    // This thread is one of the workers (as in NTL's and FLINT's pools), so
+    // that parallel work started here runs on it and T − 1 others instead of
+    // waiting for T others: see `gfpf_benches::caller_in_rayon_pool`.
+    let threads = cli.threads.unwrap_or(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .use_current_thread();
+    if let Err(e) = pool.build_global() {
+        eprintln!("gfpf: error: cannot start {threads} threads: {e}");
+        return ExitCode::FAILURE;
     }
     let result = match cli.command {
         Command::Primes => {
