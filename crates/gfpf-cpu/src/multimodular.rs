@@ -468,7 +468,9 @@ impl<const K: usize> MultiModular<K> {
         }
         // Freed before the output is allocated, which may take its (warm) memory.
         space.drop_other();
-        let mut out = vec![Element::ZERO; len];
+        // Zeroed by the allocator: a large output comes as fresh zero pages,
+        // faulted in by the CRT's threads rather than written here first.
+        let mut out: Vec<Element<K>> = try_zeroed(len)?;
         // The product's coefficients j < n of the first piece are in its
         // block, the rest (after `combine`) in the second piece's.
         let mut segments = Vec::with_capacity(2);
@@ -740,22 +742,22 @@ impl WorkingSpace {
 /// by the allocator: large buffers come as fresh zero pages, with no pass
 /// over them (measured: a `memset` of the residues was 5% of a t8 product
 /// at n = 2^16).
-fn try_zeroed(len: usize) -> Result<Vec<u64>, CpuError> {
+fn try_zeroed<T: bytemuck::Zeroable>(len: usize) -> Result<Vec<T>, CpuError> {
     let too_large = gfpf_executor::TransformError::TooLarge {
         n: len,
-        what: "multi-modular residue buffer",
+        what: "multi-modular buffer",
     };
-    if len == 0 {
+    if len == 0 || std::mem::size_of::<T>() == 0 {
         return Ok(Vec::new());
     }
-    let layout = std::alloc::Layout::array::<u64>(len).map_err(|_| too_large.clone())?;
-    // SAFETY: the layout has a non-zero size (len > 0).
-    let pointer = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<u64>();
+    let layout = std::alloc::Layout::array::<T>(len).map_err(|_| too_large.clone())?;
+    // SAFETY: the layout has a non-zero size (len > 0, T not zero-sized).
+    let pointer = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
     if pointer.is_null() {
         return Err(too_large.into());
     }
     // SAFETY: the pointer comes from the global allocator with the layout of
-    // `len` u64 (so capacity `len`), and all-zero bytes are valid u64 values.
+    // `len` T (so capacity `len`), and all-zero bytes are a valid T (Zeroable).
     Ok(unsafe { Vec::from_raw_parts(pointer, len, len) })
 }
 
