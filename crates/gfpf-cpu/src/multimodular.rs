@@ -35,13 +35,16 @@
 //! coefficients at a time. With it, t8 products of length 2^12 to 2^15 took
 //! 0.84–0.95x the time they took with the scalar projection (one run).
 //!
-//! **Measured** (one run alternating gfpf with NTL 11.5.1, FLINT 3.7-dev
-//! built with `--enable-avx2` and FLINT 2.9, the project's 2-core VM, AMD
-//! EPYC with AVX-512 IFMA, 2026-11-23, n × n, medians; gfpf / faster of NTL
-//! and FLINT 3): t8 one thread 2^8 0.125 ms (0.50), 2^12 2.3 ms (0.43),
-//! 2^14 8.5 ms (0.35), 2^16 41 ms (0.39); two threads 2^14 4.3 ms (0.35),
-//! 2^16 23.5 ms (0.44); p8, t16 and t64 0.28–0.50 on one thread. The TFT
-//! over GF(p) itself took 78 ms at t8 2^14. Earlier versions: 21 primes
+//! **Measured** (the peers bench: gfpf, then NTL 11.5.1, FLINT 3.7-dev
+//! built with `--enable-avx2` and FLINT 2.9 size by size, the project's
+//! 2-core VM, AMD EPYC with AVX-512 IFMA, 2026-11-24, n × n, medians, two
+//! threads being the caller and one other; gfpf / faster of NTL and FLINT
+//! 3): t8 one thread 2^8 0.075 ms (0.33), 2^12 1.32 ms (0.28), 2^14 6.40 ms
+//! (0.24), 2^16 35.0 ms (0.31), 2^18 170 ms (0.36); two threads 2^14 3.26
+//! ms (0.23), 2^16 18.0 ms (0.30), 2^18 91.2 ms (0.36); p8, t16 and t64
+//! 0.23–0.51. Two threads against one from 2^14: 1.81–2.07x on t8, p8, t16
+//! and t64. The TFT over GF(p) itself took 32.8 ms at t8 2^14 (78 ms
+//! before the eighth session's FFT). Earlier versions: 21 primes
 //! over whole coefficients (a bench baseline) 103 ms; Garner in scalar code
 //! and 192-bit digit sums 13.3 ms; nine passes (and parallel regions) per
 //! prime instead of three: two threads gave 0.88–1.54x one thread in an
