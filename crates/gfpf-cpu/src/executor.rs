@@ -61,7 +61,7 @@ pub struct CpuFft<const K: usize> {
 }
 
 /// Transforms of at most this many words (N·k) keep every twiddled stage's
-/// factors as ready lane blocks ([`StageLaneTwiddles`], N elements per
+/// factors as ready lane blocks (`StageLaneTwiddles`, N elements per
 /// stage, 8 MiB at most): a stage's products then read their factors
 /// instead of gathering them from the table and shifting them. One thread,
 /// alternating with the gathering binary (minimum of 7 rounds): p4 64
@@ -704,7 +704,7 @@ pub trait PlanArith: Sync {
         xs.iter_mut().for_each(|x| self.scale(x));
     }
     /// Whether [`Self::run_dfts`] multiplies a stage's outputs by N^{-1}
-    /// when [`StageCodelets::scaled`] asks, so that a plan's final scaling
+    /// when `StageCodelets::scaled` asks, so that a plan's final scaling
     /// runs inside its last base-DFT stage (no pass of its own). The default
     /// is false: the scaling runs as its own stage.
     fn folds_scale(&self) -> bool {
@@ -715,7 +715,7 @@ pub trait PlanArith: Sync {
     type DftScratch: Default + Send;
     /// How many base DFTs of a stage [`Self::run_dfts`] takes at once (SIMD
     /// lanes); 1 (the default) for one at a time, at most
-    /// [`MAX_DFT_LANES`] (more are taken as that many).
+    /// `MAX_DFT_LANES` (more are taken as that many).
     fn dft_lanes(&self) -> usize {
         1
     }
