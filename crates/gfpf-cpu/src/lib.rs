@@ -49,6 +49,6 @@ pub use gfpf_executor::{PreparedFft, Transform, TransformError};
 pub use gfpf_plan::{Direction, Order};
 pub use multimodular::{
     MULTIMODULAR_FRESH_MAX_WORDS, MULTIMODULAR_KEEP_MAX_WORDS, MULTIMODULAR_MAX_LEN, MULTIMODULAR_PARALLEL_MIN_WORDS,
-    MultiModular,
+    MULTIMODULAR_PARALLEL_MIN_WORDS_IN_POOL, MultiModular,
 };
 pub use poly::{MulAlgorithm, PolyMul, auto_schoolbook_max_len};

@@ -285,13 +285,21 @@ impl<const K: usize> std::fmt::Debug for MultiModular<K> {
 }
 
 /// The least words (K·N per residue array, 8 bytes each) for which the
-/// steps of a product run on several threads: 2 MiB, where one prime's
-/// residues no longer fit one core's L2, so that one thread no longer keeps
-/// them in cache from step to step. Measured on 2 cores (EPYC VM, n × n, one
-/// alternating run; 2 threads against 1): t8 n = 2^12 (2^16 words) 0.87x,
-/// 2^13 (2^17) 0.93x, 2^14 (2^18) 1.79–1.83x; p8 2^13 0.92x; t16 2^12
-/// (2^17) 0.93x, 2^13 (2^18) 1.80–1.84x.
-pub const MULTIMODULAR_PARALLEL_MIN_WORDS: usize = 1 << 18;
+/// steps of a product called from outside rayon's pool run on several
+/// threads: 256 KiB. Such a caller hands every step over to the pool's
+/// threads and waits, so short products lose. Measured on 2 cores (EPYC VM,
+/// n × n, two threads, alternating with the previous threshold of 2^18
+/// words, i.e. one thread; minimum of 7): t8 n = 2^10 (2^14 words) 1.03x
+/// the time, 2^11 (2^15) 0.64x, 2^12 0.59x, 2^13 0.57x; t16 2^10 (2^15)
+/// 0.66x, 2^11 0.59x.
+pub const MULTIMODULAR_PARALLEL_MIN_WORDS: usize = 1 << 15;
+
+/// The same for a product called on one of the pool's threads (rayon's
+/// `use_current_thread`, as the CLI and the benches set it up, or a product
+/// inside parallel code): 32 KiB. Measured as above, with the caller in the
+/// pool: t8 n = 2^8 (2^12 words) 0.65x the time, 2^9 0.62x, 2^10 0.57x,
+/// 2^12 0.66x, 2^13 0.53x; t64 2^8 0.78x.
+pub const MULTIMODULAR_PARALLEL_MIN_WORDS_IN_POOL: usize = 1 << 12;
 
 /// The largest residue buffer (in words) a product allocates afresh: 32 MiB,
 /// the largest block glibc's allocator recycles from call to call. Above it
@@ -397,7 +405,12 @@ impl<const K: usize> MultiModular<K> {
     }
 
     fn parallel(&self, words: usize) -> bool {
-        self.threading == Threading::Parallel && words >= MULTIMODULAR_PARALLEL_MIN_WORDS
+        let least = if rayon::current_thread_index().is_some() {
+            MULTIMODULAR_PARALLEL_MIN_WORDS_IN_POOL
+        } else {
+            MULTIMODULAR_PARALLEL_MIN_WORDS
+        };
+        self.threading == Threading::Parallel && words >= least
     }
 
     /// The product of two coefficient vectors (lowest degree first): la + lb − 1

@@ -207,6 +207,25 @@ fn long_multimodular_products_match_the_tft() {
     }
 }
 
+/// Called on one of rayon's threads (here a two-thread pool's), a product
+/// spreads its steps over the threads from `MULTIMODULAR_PARALLEL_MIN_WORDS_IN_POOL`
+/// words on, far below the threshold for callers outside the pool: short
+/// products, padded and split, must match the serial engine's.
+#[test]
+fn short_products_inside_a_pool_match_the_serial_engine() {
+    let t8 = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
+    let serial = MultiModular::new(&t8).with_threading(Threading::Serial);
+    let parallel = MultiModular::new(&t8).with_threading(Threading::Parallel);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    for (la, lb) in [(300, 257), (512, 512), (1000, 700), (2049, 1)] {
+        let (a, b) = (sample(&t8, la, 41), sample(&t8, lb, 42));
+        let want = serial.mul(&a, &b).unwrap();
+        let got = pool.install(|| parallel.mul(&a, &b)).unwrap();
+        assert!(got == want, "{la}x{lb}");
+        assert!(pool.install(|| parallel.square(&a)).unwrap() == serial.square(&a).unwrap(), "{la}^2");
+    }
+}
+
 /// A large product's working space is kept by the engine for the next one
 /// (residues above `MULTIMODULAR_FRESH_MAX_WORDS`): the second product,
 /// of other lengths (split into two pieces, where the first was padded),
