@@ -39,11 +39,12 @@
 //! built with `--enable-avx2` and FLINT 2.9 size by size, the project's
 //! 2-core VM, AMD EPYC with AVX-512 IFMA, 2026-11-24, n × n, medians, two
 //! threads being the caller and one other; gfpf / faster of NTL and FLINT
-//! 3): t8 one thread 2^8 0.075 ms (0.33), 2^12 1.32 ms (0.28), 2^14 6.40 ms
-//! (0.24), 2^16 35.0 ms (0.31), 2^18 170 ms (0.36); two threads 2^14 3.26
-//! ms (0.23), 2^16 18.0 ms (0.30), 2^18 91.2 ms (0.36); p8, t16 and t64
-//! 0.23–0.51. Two threads against one from 2^14: 1.81–2.07x on t8, p8, t16
-//! and t64. The TFT over GF(p) itself took 32.8 ms at t8 2^14 (78 ms
+//! 3): t8 one thread 2^8 0.078 ms (0.33), 2^12 1.32 ms (0.28), 2^14 5.95 ms
+//! (0.25), 2^16 29.5 ms (0.27), 2^18 163 ms (0.35); two threads 2^8 0.051
+//! ms (0.21), 2^14 3.44 ms (0.26), 2^16 15.4 ms (0.26), 2^18 88.8 ms (0.35);
+//! p8, t16 and t64 0.21–0.38. Two threads against one from 2^14: 1.73–2.03x
+//! on t8, p8, t16 and t64 (1.81–1.91x at t8 2^14 alternating one and two
+//! threads). The TFT over GF(p) itself took 32.8 ms at t8 2^14 (78 ms
 //! before the eighth session's FFT). Earlier versions: 21 primes
 //! over whole coefficients (a bench baseline) 103 ms; Garner in scalar code
 //! and 192-bit digit sums 13.3 ms; nine passes (and parallel regions) per
