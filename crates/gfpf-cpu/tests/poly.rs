@@ -222,7 +222,10 @@ fn short_products_inside_a_pool_match_the_serial_engine() {
         let want = serial.mul(&a, &b).unwrap();
         let got = pool.install(|| parallel.mul(&a, &b)).unwrap();
         assert!(got == want, "{la}x{lb}");
-        assert!(pool.install(|| parallel.square(&a)).unwrap() == serial.square(&a).unwrap(), "{la}^2");
+        assert!(
+            pool.install(|| parallel.square(&a)).unwrap() == serial.square(&a).unwrap(),
+            "{la}^2"
+        );
     }
 }
 
