@@ -149,7 +149,10 @@ fn main() -> ExitCode {
         .num_threads(threads)
         .use_current_thread();
     if let Err(e) = pool.build_global() {
-        eprintln!("gfpf: error: cannot start {threads} threads: {e}");
+        let what = cli
+            .threads
+            .map_or("a thread per core".to_string(), |t| format!("{t} threads"));
+        eprintln!("gfpf: error: cannot start {what}: {e}");
         return ExitCode::FAILURE;
     }
     let result = match cli.command {

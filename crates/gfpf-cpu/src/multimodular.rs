@@ -508,9 +508,10 @@ impl<const K: usize> MultiModular<K> {
         Ok(out)
     }
 
-    /// Zeroed buffers for a product's residues and second operand: fresh
-    /// ones, or for a large product the engine's kept buffer (or a fresh one
-    /// that will be kept).
+    /// Buffers for a product's residues and second operand: fresh zeroed
+    /// ones, or for a large product the engine's kept buffer, whose old
+    /// contents are overwritten before they are read (or a fresh one that
+    /// will be kept).
     fn working_space(&self, residue_words: usize, other_words: usize) -> Result<WorkingSpace, CpuError> {
         let words = residue_words + other_words;
         if residue_words <= MULTIMODULAR_FRESH_MAX_WORDS || words > MULTIMODULAR_KEEP_MAX_WORDS {
@@ -733,7 +734,8 @@ enum WorkingSpace {
     Fresh { residues: Vec<u64>, other: Vec<u64> },
     /// One buffer, residues first, that the engine keeps for the next
     /// product: every word a product reads it has written first (the
-    /// projection writes or zeroes every column), so a kept buffer's old
+    /// projection writes the columns its operand reaches, the rows step
+    /// zeroes the rest of each row before its NTT), so a kept buffer's old
     /// contents never reach a result.
     Kept(Vec<u64>),
 }
