@@ -10,6 +10,7 @@ use gfpf_plan::{
 use rayon::prelude::*;
 
 use crate::CpuError;
+use crate::cache::get_or_publish;
 use crate::codelets::{CodeletFn, CodeletOps, FieldOps, LaneOps, TwiddleRow, directed_shift, generated};
 
 /// The most DFTs any [`PlanArith::dft_lanes`] may ask for.
@@ -51,7 +52,7 @@ pub struct CpuFft<const K: usize> {
     lane_isa: Option<LaneIsa>,
     /// The twiddle table times N^{-1}, built on first use by an inverse
     /// transform whose last stage takes the scaling (shared by clones).
-    scaled_twiddles: Arc<OnceLock<Arc<[Element<K>]>>>,
+    scaled_twiddles: Arc<OnceLock<Vec<Element<K>>>>,
     /// Each twiddled stage's factors as lane blocks, for transforms of at
     /// most [`LANE_TWIDDLES_MAX_WORDS`] words; built on first use by a
     /// transform whose products run in lanes (shared by clones).
@@ -227,10 +228,10 @@ impl<const K: usize> CpuFft<K> {
     /// The twiddle table times N^{-1} (w^m·N^{-1}), built on first use: the
     /// factors of a last stage that also does the inverse's scaling.
     fn scaled_twiddles(&self) -> &[Element<K>] {
-        self.scaled_twiddles.get_or_init(|| {
+        get_or_publish::<Vec<_>>(&self.scaled_twiddles, || {
             let mut table = self.prepared.table().to_vec();
             FieldArith::new(self).scale_all(&mut table);
-            table.into()
+            table
         })
     }
 
@@ -241,7 +242,7 @@ impl<const K: usize> CpuFft<K> {
         if !self.keep_lane_twiddles {
             return &[];
         }
-        self.lane_twiddles.get_or_init(|| {
+        get_or_publish::<Vec<_>>(&self.lane_twiddles, || {
             let plan = self.plan();
             if plan.len() * K > LANE_TWIDDLES_MAX_WORDS {
                 return Vec::new();

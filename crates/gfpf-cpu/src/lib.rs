@@ -33,6 +33,7 @@
 pub struct ReadmeDoctests;
 
 mod breakdown;
+mod cache;
 pub mod codelets;
 mod error;
 mod executor;

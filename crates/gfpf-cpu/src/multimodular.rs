@@ -77,6 +77,7 @@ use rayon::prelude::*;
 use rug::Integer;
 
 use crate::CpuError;
+use crate::cache::get_or_try_publish;
 use crate::executor::Threading;
 
 /// The primes: the largest q < 2^50 with 2^30 | q − 1 (any product length up
@@ -249,8 +250,8 @@ impl Crt {
     }
 }
 
-/// A cached value built on first use (or the error building it gave).
-type Cached<T> = OnceLock<Result<Arc<T>, CpuError>>;
+/// A value built on first use, outside the cell (see `crate::cache`).
+type Cached<T> = OnceLock<Arc<T>>;
 
 /// Products over one field by word-size primes; the transforms of each
 /// size and the CRT constants of each operand length are built on first use
@@ -373,16 +374,14 @@ impl<const K: usize> MultiModular<K> {
             n: shorter,
             what: "multi-modular operand length (the primes' product is too small)",
         };
-        self.crts
-            .get(m)
-            .ok_or(too_large.clone())?
-            .get_or_init(|| {
-                let r = self.field.r();
-                let bound = (Integer::from(1) << m as u32) * K as u64 * Integer::from(r) * r;
-                let crt = Crt::new(&bound, r, K, self.isa)?.ok_or(too_large)?;
-                Ok(Arc::new(crt))
-            })
-            .clone()
+        let cell = self.crts.get(m).ok_or(too_large.clone())?;
+        get_or_try_publish(cell, || {
+            let r = self.field.r();
+            let bound = (Integer::from(1) << m as u32) * K as u64 * Integer::from(r) * r;
+            let crt = Crt::new(&bound, r, K, self.isa)?.ok_or(too_large)?;
+            Ok(Arc::new(crt))
+        })
+        .cloned()
     }
 
     /// The convolution for prime l (of [`PRIMES`]) with rows of `piece.n`
@@ -396,13 +395,11 @@ impl<const K: usize> MultiModular<K> {
             }
             .into());
         }
-        self.convolutions[convolution_index(piece.wrap, m, l)]
-            .get_or_init(|| {
-                let conv =
-                    BivariateConvolution::try_with_wrap(K, piece.n, PRIMES[l], piece.wrap)?.with_isa(self.isa)?;
-                Ok(Arc::new(conv))
-            })
-            .clone()
+        get_or_try_publish(&self.convolutions[convolution_index(piece.wrap, m, l)], || {
+            let conv = BivariateConvolution::try_with_wrap(K, piece.n, PRIMES[l], piece.wrap)?.with_isa(self.isa)?;
+            Ok(Arc::new(conv))
+        })
+        .cloned()
     }
 
     fn parallel(&self, words: usize) -> bool {

@@ -24,6 +24,7 @@ use gfpf_field::{Element, Field};
 use gfpf_plan::{Direction, Order};
 use rayon::prelude::*;
 
+use crate::cache::get_or_try_publish;
 use crate::executor::{PARALLEL_MIN_WORDS, TASK_MIN_WORDS, Threading, twiddle_table};
 use crate::{CpuError, CpuFft, MultiModular};
 
@@ -114,8 +115,10 @@ pub struct PolyMul<const K: usize> {
     field: Field<K>,
     threading: Threading,
     half: Element<K>,
-    levels: Vec<OnceLock<Result<Arc<Level<K>>, CpuError>>>,
-    twists: Vec<OnceLock<Result<Arc<Twists<K>>, CpuError>>>,
+    /// Built on first use outside the cells (see `crate::cache`: building
+    /// runs parallel code, which must not hold a lock).
+    levels: Vec<OnceLock<Arc<Level<K>>>>,
+    twists: Vec<OnceLock<Arc<Twists<K>>>>,
     multimodular: MultiModular<K>,
 }
 
@@ -148,7 +151,7 @@ impl<const K: usize> PolyMul<K> {
         self.threading = threading;
         self.multimodular = self.multimodular.with_threading(threading);
         for level in self.levels.iter_mut() {
-            if let Some(Ok(l)) = level.get_mut() {
+            if let Some(l) = level.get_mut() {
                 *l = Arc::new(Level {
                     forward: l.forward.clone().with_threading(threading),
                     inverse: l.inverse.clone().with_threading(threading),
@@ -422,27 +425,25 @@ impl<const K: usize> PolyMul<K> {
 
     fn level(&self, s: usize) -> Result<Arc<Level<K>>, CpuError> {
         let log = s.trailing_zeros() as usize;
-        self.levels[log]
-            .get_or_init(|| {
-                let forward = CpuFft::try_new(&self.field, s, Direction::Forward, Order::DigitReversed)?
-                    .with_threading(self.threading);
-                let inverse = CpuFft::try_new(&self.field, s, Direction::Inverse, Order::DigitReversed)?
-                    .with_threading(self.threading);
-                Ok(Arc::new(Level { forward, inverse }))
-            })
-            .clone()
+        get_or_try_publish(&self.levels[log], || {
+            let forward = CpuFft::try_new(&self.field, s, Direction::Forward, Order::DigitReversed)?
+                .with_threading(self.threading);
+            let inverse = CpuFft::try_new(&self.field, s, Direction::Inverse, Order::DigitReversed)?
+                .with_threading(self.threading);
+            Ok(Arc::new(Level { forward, inverse }))
+        })
+        .cloned()
     }
 
     fn twists(&self, s: usize) -> Result<Arc<Twists<K>>, CpuError> {
         let log = s.trailing_zeros() as usize;
-        self.twists[log]
-            .get_or_init(|| {
-                let forward = twiddle_table(&self.field, s, Direction::Forward, s / 2, self.threading)?;
-                let mut inverse_half = twiddle_table(&self.field, s, Direction::Inverse, s / 2, self.threading)?;
-                self.for_each(&mut inverse_half, |w| *w = self.field.mul(w, &self.half));
-                Ok(Arc::new(Twists { forward, inverse_half }))
-            })
-            .clone()
+        get_or_try_publish(&self.twists[log], || {
+            let forward = twiddle_table(&self.field, s, Direction::Forward, s / 2, self.threading)?;
+            let mut inverse_half = twiddle_table(&self.field, s, Direction::Inverse, s / 2, self.threading)?;
+            self.for_each(&mut inverse_half, |w| *w = self.field.mul(w, &self.half));
+            Ok(Arc::new(Twists { forward, inverse_half }))
+        })
+        .cloned()
     }
 
     fn join<A: Send, B: Send>(&self, a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B + Send) -> (A, B) {

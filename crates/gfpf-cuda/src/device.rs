@@ -172,6 +172,10 @@ impl CudaDevice {
             let mut modules = self.modules.lock().unwrap_or_else(|e| e.into_inner());
             Arc::clone(modules.entry(name.clone()).or_default())
         };
+        // Holding the cell while compiling is safe: compiling and loading run
+        // no rayon work, so the thread that holds it never waits on a job of
+        // a thread that waits for it (the CPU executor's caches, whose tables
+        // are built in parallel, publish instead of holding their cells).
         cell.get_or_init(|| self.load_module(&name, &translation_unit(constants, &radices, false)))
             .clone()
     }

@@ -75,6 +75,8 @@ impl Device {
 /// who keep data on it ([`gfpf_cuda::DeviceBuffer`], through
 /// [`crate::Fft::cuda`]).
 pub fn cuda_device() -> Result<Arc<CudaDevice>, Error> {
+    // Opening the device runs no rayon work, so holding the cell meanwhile
+    // cannot deadlock (see gfpf-cpu's caches for the case that can).
     static DEVICE: OnceLock<Result<Arc<CudaDevice>, CudaError>> = OnceLock::new();
     DEVICE
         .get_or_init(|| CudaDevice::try_new(0))
