@@ -65,11 +65,12 @@ struct TransformArgs {
     /// Order of the transformed side (digit-reversed skips the permutation).
     #[arg(long, value_enum, default_value_t = OrderArg::Natural)]
     order: OrderArg,
-    /// The transform size, with --print-omega.
-    #[arg(long, value_name = "N", requires = "print_omega")]
-    size: Option<usize>,
-    /// Print ω_N of the canonical root tower and exit.
-    #[arg(long, requires = "size")]
+    /// The transform size, with --print-omega: a power of two, in digits or
+    /// as 2^M (up to the field's 2-adicity, e.g. 2^272 for t8).
+    #[arg(long, value_name = "N", requires = "print_omega", value_parser = parse_log2_size)]
+    size: Option<u32>,
+    /// Print ω_N of the canonical root tower and exit (no input file).
+    #[arg(long, requires = "size", conflicts_with_all = ["input", "output"])]
     print_omega: bool,
     /// Input file (`-` for standard input).
     #[arg(required_unless_present = "print_omega")]
@@ -131,29 +132,34 @@ enum OrderArg {
     DigitReversed,
 }
 
+/// A transform size N = 2^M given as digits or as `2^M`: M.
+fn parse_log2_size(s: &str) -> Result<u32, String> {
+    let s = s.trim();
+    if let Some(m) = s.strip_prefix("2^") {
+        return m
+            .parse::<u32>()
+            .map_err(|_| format!("{s:?}: expected 2^M with M a number"));
+    }
+    match s.parse::<u128>() {
+        Ok(n) if n.is_power_of_two() => Ok(n.trailing_zeros()),
+        Ok(n) => Err(format!("{n} is not a power of two")),
+        Err(_) => Err(format!("{s:?}: expected a power of two, in digits or as 2^M")),
+    }
+}
+
 fn parse_spec(s: &str) -> Result<FieldSpec, String> {
     s.parse().map_err(|e: gfpf::Error| e.to_string())
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if cli.threads == Some(0) {
-        eprintln!("gfpf: error: --threads must be at least 1");
-        return ExitCode::from(2);
-    }
     // This thread is one of the workers (as in NTL's and FLINT's pools), so
     // that parallel work started here runs on it and T − 1 others instead of
-    // waiting for T others: see `gfpf_benches::caller_in_rayon_pool`.
-    let threads = cli.threads.unwrap_or(0);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .use_current_thread();
-    if let Err(e) = pool.build_global() {
-        let what = cli
-            .threads
-            .map_or("a thread per core".to_string(), |t| format!("{t} threads"));
-        eprintln!("gfpf: error: cannot start {what}: {e}");
-        return ExitCode::FAILURE;
+    // waiting for T others; a count beyond what the machine can use is
+    // refused before any thread starts.
+    if let Err(e) = gfpf::cpu::install_global_pool(cli.threads) {
+        eprintln!("gfpf: error: --threads: {e}");
+        return ExitCode::from(2);
     }
     let result = match cli.command {
         Command::Primes => {
@@ -213,12 +219,14 @@ fn transform(args: TransformArgs, inverse: bool) -> Result<(), String> {
             let Job(args, inverse) = self;
             let c = &args.common;
             if args.print_omega {
-                let n = args.size.expect("clap requires --size");
-                let fft = Fft::builder(&field, n)
-                    .device(c.device.into())
-                    .build()
-                    .map_err(|e| e.to_string())?;
-                let omega = fft.omega();
+                // Only the field's root tower: no plan, no tables.
+                let log2_n = args.size.expect("clap requires --size");
+                let omega = field.root_of_unity(log2_n).map_err(|_| {
+                    format!(
+                        "--size 2^{log2_n}: above 2^{v}, the largest power of two dividing p - 1",
+                        v = field.two_adicity()
+                    )
+                })?;
                 let text = if c.hex {
                     field.to_hex(&omega)
                 } else {

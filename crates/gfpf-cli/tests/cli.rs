@@ -247,6 +247,12 @@ fn bad_input_is_a_one_line_error_and_no_file() {
     // Without --algorithm tft the product falls back to schoolbook.
     let square = stdout(&gfpf(&["polymul", "--prime", "(2^35+2^1)^2+1", s(&forty), s(&forty)]));
     assert_eq!(square.lines().nth(39), Some("1960"));
+    // Blank lines at the end are the end of the file, as for any Unix tool.
+    let trailing = file("trailing.txt", b"1\n2\n3\n4\n\n \n");
+    assert_eq!(
+        stdout(&gfpf(&["fft", "--prime", "t8", s(&trailing)])).lines().count(),
+        4
+    );
     let blank = file("blank.txt", b"1\n\n2\n");
     fails(
         &["ifft", "--prime", "t8", s(&blank), "-o", o],
@@ -339,10 +345,23 @@ fn bad_input_is_a_one_line_error_and_no_file() {
         None,
     );
     fails(
-        &["fft", "--prime", "t8", "--threads", "0", s(&eight)],
-        "--threads must be at least 1",
+        &["fft", "--prime", "t8", "--size", "2^273", "--print-omega"],
+        "--size 2^273: above 2^272",
         None,
     );
+    fails(
+        &["fft", "--prime", "t8", "--size", "16", "--print-omega", s(&eight)],
+        "cannot be used with",
+        None,
+    );
+    // A thread count the machine cannot use is refused before any starts.
+    for count in ["0", "100000"] {
+        fails(
+            &["fft", "--prime", "t8", "--threads", count, s(&eight), "-o", o],
+            &format!("--threads: {count} threads asked for: between 1 and"),
+            Some(&out),
+        );
+    }
     // An existing output is left as it was when the command fails.
     fs::write(&out, "keep\n").unwrap();
     fails(&["fft", "--prime", "t8", s(&three), "-o", o], "power of two", None);
@@ -354,6 +373,83 @@ fn bad_input_is_a_one_line_error_and_no_file() {
         .filter(|e| e.file_name().to_string_lossy().contains("gfpf-tmp"))
         .collect();
     assert!(leftovers.is_empty());
+}
+
+/// `-o` replaces a regular file whole (keeping its mode), replaces what a
+/// symbolic link leads to (the link stays), and writes through to devices
+/// and named pipes.
+#[cfg(unix)]
+#[test]
+fn outputs_keep_links_modes_and_devices() {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let dir = scratch_dir();
+    let input = dir.join("x4.txt");
+    fs::write(&input, "1\n2\n3\n4\n").unwrap();
+    let expected = stdout(&gfpf(&["fft", "--prime", "t8", s(&input)]));
+    let run = |out: &Path| stdout(&gfpf(&["fft", "--prime", "t8", s(&input), "-o", s(out)]));
+
+    let private = dir.join("private.txt");
+    fs::write(&private, "old\n").unwrap();
+    fs::set_permissions(&private, fs::Permissions::from_mode(0o600)).unwrap();
+    run(&private);
+    assert_eq!(fs::read_to_string(&private).unwrap(), expected);
+    assert_eq!(fs::metadata(&private).unwrap().permissions().mode() & 0o777, 0o600);
+
+    let target = dir.join("target.txt");
+    fs::write(&target, "old\n").unwrap();
+    let link = dir.join("link.txt");
+    symlink("target.txt", &link).unwrap();
+    run(&link);
+    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(fs::read_to_string(&target).unwrap(), expected);
+
+    // A link to a file that does not exist yet: the file is created.
+    let dangling = dir.join("dangling.txt");
+    symlink("later.txt", &dangling).unwrap();
+    run(&dangling);
+    assert!(fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
+    assert_eq!(fs::read_to_string(dir.join("later.txt")).unwrap(), expected);
+
+    // Another hard link to the file sees the result.
+    let twin = dir.join("twin.txt");
+    fs::hard_link(&private, &twin).unwrap();
+    run(&private);
+    fs::write(&input, "5\n6\n7\n8\n").unwrap();
+    let expected2 = stdout(&gfpf(&["fft", "--prime", "t8", s(&input)]));
+    run(&private);
+    assert_eq!(fs::read_to_string(&twin).unwrap(), expected2);
+
+    // /dev/null stays a device.
+    run(Path::new("/dev/null"));
+    assert!(!fs::metadata("/dev/null").unwrap().is_file());
+
+    // A named pipe is written through, not replaced by a file.
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|st| st.success()) {
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
+        };
+        run(&fifo);
+        assert_eq!(reader.join().unwrap(), expected2);
+        use std::os::unix::fs::FileTypeExt;
+        assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    } else {
+        eprintln!("skipped: the named-pipe case (no mkfifo here)");
+    }
+
+    fails(
+        &["fft", "--prime", "t8", s(&input), "-o", s(&dir)],
+        "it is a directory",
+        None,
+    );
+    let leftovers: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains("gfpf-tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
 #[test]

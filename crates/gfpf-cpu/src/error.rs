@@ -29,6 +29,23 @@ pub enum CpuError {
     /// (an instruction set this CPU lacks, or a bad transform shape).
     #[error(transparent)]
     Small(#[from] gfpf_small::SmallError),
+    /// A thread count of 0, or beyond what the machine can use
+    /// ([`crate::max_threads`]).
+    #[error("{requested} threads asked for: between 1 and {max} are allowed on this machine ({cores} cores)")]
+    ThreadCount {
+        /// The count asked for.
+        requested: usize,
+        /// The most allowed here.
+        max: usize,
+        /// The cores the operating system reports.
+        cores: usize,
+    },
+    /// Rayon could not start a pool (or its global pool was started before).
+    #[error("cannot start the thread pool: {reason}")]
+    ThreadPool {
+        /// Rayon's reason.
+        reason: String,
+    },
 }
 
 impl From<PlanError> for CpuError {
@@ -47,7 +64,10 @@ impl ExecutorError for CpuError {
     fn common(&self) -> Option<&TransformError> {
         match self {
             CpuError::Transform(e) => Some(e),
-            CpuError::TruncatedLength { .. } | CpuError::Small(_) => None,
+            CpuError::TruncatedLength { .. }
+            | CpuError::Small(_)
+            | CpuError::ThreadCount { .. }
+            | CpuError::ThreadPool { .. } => None,
         }
     }
 }

@@ -39,6 +39,7 @@ mod error;
 mod executor;
 mod multimodular;
 mod poly;
+mod threads;
 
 pub use breakdown::{Breakdown, StageTiming};
 pub use error::CpuError;
@@ -53,3 +54,7 @@ pub use multimodular::{
     MULTIMODULAR_PARALLEL_MIN_WORDS_IN_POOL, MultiModular,
 };
 pub use poly::{MulAlgorithm, PolyMul, auto_schoolbook_max_len};
+pub use threads::{
+    MAX_THREADS_PER_CORE, MIN_THREADS_CAP, available_cores, check_thread_count, install_global_pool, max_threads,
+    thread_pool,
+};
