@@ -571,25 +571,30 @@ impl<const K: usize> Field<K> {
         self.pow(x, &[exponent])
     }
 
-    /// x^(-1); an error for zero.
+    /// x^(-1); an error for zero, or for an element that is not canonical
+    /// (as [`Field::check`] finds it: a digit ≥ r, or a value ≥ p).
     ///
     /// Uses GMP's extended gcd (through the integer conversion): far cheaper
     /// than x^(p-2) for the large presets.
     pub fn inverse(&self, x: &Element<K>) -> Result<Element<K>, FieldError> {
+        self.check(x)?;
         if x.is_zero() {
             return Err(FieldError::ZeroInverse { index: 0 });
         }
+        // A canonical non-zero value is below p and prime to it.
         let inv = self
             .to_integer(x)
             .invert(&self.p)
-            .expect("a non-zero element of a prime field is invertible");
-        Ok(self.from_integer(&inv).expect("GMP returns a value in [0, p)"))
+            .map_err(|_| FieldError::ZeroInverse { index: 0 })?;
+        self.from_integer(&inv)
     }
 
     /// Replaces every element by its inverse with one inversion and 3(n-1)
-    /// multiplications (Montgomery's trick). If any element is zero the slice
-    /// is left untouched and the error names the first zero.
+    /// multiplications (Montgomery's trick). If any element is zero or not
+    /// canonical the slice is left untouched and the error names the first
+    /// such problem.
     pub fn batch_inverse(&self, xs: &mut [Element<K>]) -> Result<(), FieldError> {
+        xs.iter().try_for_each(|x| self.check(x))?;
         if let Some(index) = xs.iter().position(Element::is_zero) {
             return Err(FieldError::ZeroInverse { index });
         }

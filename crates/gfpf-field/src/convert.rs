@@ -31,6 +31,23 @@ impl<const K: usize> Field<K> {
         }
     }
 
+    /// The first element of `xs` that is not canonical, with what
+    /// [`Field::check`] finds wrong with it; `None` when all are. About one
+    /// comparison per digit: the digits are compared with r in one pass
+    /// that vectorises, and only an element with a digit ≥ r (such as p − 1,
+    /// whose top digit is r) is looked at closer.
+    pub fn first_non_canonical(&self, xs: &[Element<K>]) -> Option<(usize, FieldError)> {
+        let r = self.r;
+        xs.iter().enumerate().find_map(|(index, x)| {
+            let any_at_least_r = x.0.iter().fold(false, |any, &d| any | (d >= r));
+            if any_at_least_r {
+                self.check(x).err().map(|e| (index, e))
+            } else {
+                None
+            }
+        })
+    }
+
     /// The element with these base-r digits (least significant first), checked canonical.
     pub fn element(&self, digits: [u64; K]) -> Result<Element<K>, FieldError> {
         let x = Element(digits);

@@ -312,3 +312,31 @@ fn default_multiplication_methods() {
         MulMethod::Schoolbook
     );
 }
+
+/// Elements made from raw digits that are not canonical: inversion refuses
+/// them with the check's error instead of panicking (the value p itself,
+/// p + 1, and a digit of r below the top).
+#[test]
+fn inversion_refuses_non_canonical_elements() {
+    let f = Field::<8>::preset(Preset::T8).unwrap();
+    let r = f.r();
+    let mut p = [0u64; 8];
+    p[7] = r;
+    p[0] = 1; // r^k + 1 = p, stored with the top digit r
+    let mut p_plus_one = p;
+    p_plus_one[0] = 2;
+    let mut low_digit_r = [0u64; 8];
+    low_digit_r[3] = r;
+    for digits in [p, p_plus_one, low_digit_r] {
+        let x = Element::from_digits_unchecked(digits);
+        let e = f.inverse(&x).unwrap_err();
+        assert_eq!(Err(e.clone()), f.check(&x), "{digits:?}");
+        let mut batch = [f.one(), x];
+        assert_eq!(f.batch_inverse(&mut batch), Err(e));
+        assert_eq!(batch, [f.one(), x], "left untouched");
+    }
+    // The edge values that are canonical still invert.
+    for x in [f.one(), f.neg(&f.one()), f.from_u64(r - 1), f.r_element()] {
+        assert_eq!(f.mul(&x, &f.inverse(&x).unwrap()), f.one());
+    }
+}

@@ -64,7 +64,15 @@ pub enum Error {
         /// r of the right operand's field.
         right: u64,
     },
-    /// One coefficient (or input value) is not a canonical element.
+    /// One value of a transform's input is not a canonical element.
+    #[error("value {index}: {source}")]
+    Value {
+        /// Its index in the slice.
+        index: usize,
+        /// What is wrong with it.
+        source: FieldError,
+    },
+    /// One coefficient of a polynomial is not a canonical element.
     #[error("coefficient {index}: {source}")]
     Coefficient {
         /// Its index.

@@ -129,14 +129,26 @@ impl<const K: usize> Fft<K> {
     }
 
     /// Forward transform of every N consecutive elements of `data`, in place.
-    /// A length that is not a multiple of N is an error (nothing modified).
+    /// A length that is not a multiple of N, or an element that is not
+    /// canonical ([`Error::Value`], as [`Field::check`] finds it), is an
+    /// error and nothing is modified.
     pub fn forward(&self, data: &mut [Element<K>]) -> Result<(), Error> {
+        self.check_values(data)?;
         self.forward.process(data)
     }
 
-    /// Inverse transform (scaled by N^{-1}) of every N consecutive elements.
+    /// Inverse transform (scaled by N^{-1}) of every N consecutive elements;
+    /// errors as [`Fft::forward`].
     pub fn inverse(&self, data: &mut [Element<K>]) -> Result<(), Error> {
+        self.check_values(data)?;
         self.inverse.process(data)
+    }
+
+    fn check_values(&self, data: &[Element<K>]) -> Result<(), Error> {
+        match self.field().first_non_canonical(data) {
+            Some((index, source)) => Err(Error::Value { index, source }),
+            None => Ok(()),
+        }
     }
 
     /// N.

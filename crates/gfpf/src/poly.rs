@@ -177,11 +177,10 @@ impl<const K: usize> PolyRing<K> {
     }
 
     fn check_all(&self, coeffs: &[Element<K>]) -> Result<(), Error> {
-        coeffs.iter().enumerate().try_for_each(|(index, c)| {
-            self.field()
-                .check(c)
-                .map_err(|source| Error::Coefficient { index, source })
-        })
+        match self.field().first_non_canonical(coeffs) {
+            Some((index, source)) => Err(Error::Coefficient { index, source }),
+            None => Ok(()),
+        }
     }
 
     fn wrap(&self, mut coeffs: Vec<Element<K>>) -> Polynomial<K> {

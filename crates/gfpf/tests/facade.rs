@@ -199,6 +199,37 @@ fn polynomial_errors() {
     ));
 }
 
+/// Transforms refuse elements that are not canonical, whatever is wrong
+/// with them, and leave the data as it was; p − 1 (top digit r) and the
+/// other edge values are canonical and transform.
+#[test]
+fn transforms_refuse_non_canonical_values() {
+    let f = Field::<8>::preset(Preset::T8).unwrap();
+    let r = f.r();
+    let fft = Fft::builder(&f, 16).device(Device::Cpu).build().unwrap();
+    let mut p = [0u64; 8];
+    p[7] = r;
+    p[0] = 1;
+    let mut digit_r = [0u64; 8];
+    digit_r[2] = r;
+    for (digits, index) in [(p, 3), (digit_r, 15), ([u64::MAX; 8], 0)] {
+        let mut x: Vec<_> = (0..16).map(|i| f.from_u64(i)).collect();
+        x[index] = Element::from_digits_unchecked(digits);
+        let before = x.clone();
+        for e in [fft.forward(&mut x).unwrap_err(), fft.inverse(&mut x).unwrap_err()] {
+            assert!(matches!(e, Error::Value { index: i, .. } if i == index), "{e}");
+            assert!(e.to_string().starts_with(&format!("value {index}: ")), "{e}");
+        }
+        assert_eq!(x, before);
+    }
+    let edges = [f.zero(), f.one(), f.neg(&f.one()), f.from_u64(r - 1), f.r_element()];
+    let mut x: Vec<_> = (0..16).map(|i| edges[i % edges.len()]).collect();
+    let before = x.clone();
+    fft.forward(&mut x).unwrap();
+    fft.inverse(&mut x).unwrap();
+    assert_eq!(x, before);
+}
+
 #[test]
 fn options_force_each_algorithm() {
     let f = Field::<4>::preset(Preset::T4).unwrap();
