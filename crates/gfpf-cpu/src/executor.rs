@@ -2,7 +2,9 @@
 
 use std::sync::{Arc, OnceLock};
 
-use gfpf_executor::{PreparedFft, TableFiller, Transform, TransformError, twiddle_table_with};
+use gfpf_executor::{
+    PreparedFft, TableFiller, Transform, TransformError, check_fits, try_zeroed_elements, twiddle_table_with,
+};
 use gfpf_field::{Element, Field, LANES, LaneArith, LaneIsa, Lanes};
 use gfpf_plan::{
     Addressing, BaseDftStage, Buffer, CodeletTwiddles, Direction, Order, Plan, Stage, StageKind, TwiddlePlacement,
@@ -128,8 +130,18 @@ impl<const K: usize> CpuFft<K> {
     /// Plans a transform of size N (a power of two ≤ 2^v) over `field`.
     ///
     /// Errors: N not a power of two, above the 2-adicity, or too large for
-    /// memory (checked before anything of size N is allocated).
+    /// memory: what one transform needs (its data, scratch and twiddle
+    /// table) is compared with what this process may use
+    /// ([`gfpf_executor::memory_limit`]) before anything of size N is
+    /// allocated.
     pub fn try_new(field: &Field<K>, n: usize, direction: Direction, order: Order) -> Result<Self, CpuError> {
+        // What running it will need at least, before the table is built: a
+        // transform that cannot fit is refused at once, not after its table.
+        let plan = Plan::try_new(n, K, direction, order)?;
+        if n.trailing_zeros() <= field.two_adicity() {
+            let elements = n as u128 + plan.scratch_len() as u128 + plan.twiddle_table_len() as u128;
+            check_fits::<K>(n, elements, "transform size N (its data, scratch and twiddle table)")?;
+        }
         let threading = Threading::default();
         let prepared = PreparedFft::try_new_with(field, n, direction, order, |table, filler| {
             fill_chunks(table, filler, threading)
@@ -290,7 +302,7 @@ impl<const K: usize> CpuFft<K> {
 
     /// Transforms `data` in place, allocating the scratch buffer.
     pub fn process(&self, data: &mut [Element<K>]) -> Result<(), CpuError> {
-        let mut scratch = vec![Element::ZERO; self.scratch_len()];
+        let mut scratch = try_zeroed_elements(self.scratch_len(), self.len(), "transform size N (its scratch)")?;
         self.process_with_scratch(data, &mut scratch)
     }
 

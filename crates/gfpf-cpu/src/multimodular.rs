@@ -79,6 +79,7 @@ use rug::Integer;
 use crate::CpuError;
 use crate::cache::get_or_try_publish;
 use crate::executor::Threading;
+use gfpf_executor::check_fits;
 
 /// The primes: the largest q < 2^50 with 2^30 | q − 1 (any product length up
 /// to 2^29 and any K up to 2^29 has its roots).
@@ -270,6 +271,9 @@ pub struct MultiModular<const K: usize> {
     /// (see [`MULTIMODULAR_FRESH_MAX_WORDS`]).
     kept: Mutex<Vec<u64>>,
 }
+
+/// What the working space's size counts, for errors.
+const WORKING_SPACE: &str = "multi-modular working space, in 64-bit words";
 
 /// Where the convolution for (wrap, 2^m, prime l) is cached.
 fn convolution_index(wrap: RowWrap, m: usize, l: usize) -> usize {
@@ -484,7 +488,7 @@ impl<const K: usize> MultiModular<K> {
         space.drop_other();
         // Zeroed by the allocator: a large output comes as fresh zero pages,
         // faulted in by the CRT's threads rather than written here first.
-        let mut out: Vec<Element<K>> = try_zeroed(len)?;
+        let mut out: Vec<Element<K>> = try_zeroed(len, "multi-modular product length")?;
         // The product's coefficients j < n of the first piece are in its
         // block, the rest (after `combine`) in the second piece's.
         let mut segments = Vec::with_capacity(2);
@@ -511,10 +515,13 @@ impl<const K: usize> MultiModular<K> {
     /// will be kept).
     fn working_space(&self, residue_words: usize, other_words: usize) -> Result<WorkingSpace, CpuError> {
         let words = residue_words + other_words;
+        // Refused at once when it cannot fit (Linux would grant the pages,
+        // then end the process when they are touched).
+        check_fits::<1>(words, words as u128, WORKING_SPACE)?;
         if residue_words <= MULTIMODULAR_FRESH_MAX_WORDS || words > MULTIMODULAR_KEEP_MAX_WORDS {
             return Ok(WorkingSpace::Fresh {
-                residues: try_zeroed(residue_words)?,
-                other: try_zeroed(other_words)?,
+                residues: try_zeroed(residue_words, WORKING_SPACE)?,
+                other: try_zeroed(other_words, WORKING_SPACE)?,
             });
         }
         // Taken, so that a product running at the same time on another
@@ -528,7 +535,7 @@ impl<const K: usize> MultiModular<K> {
             return Ok(WorkingSpace::Kept(kept));
         }
         drop(kept);
-        Ok(WorkingSpace::Kept(try_zeroed(words)?))
+        Ok(WorkingSpace::Kept(try_zeroed(words, WORKING_SPACE)?))
     }
 
     /// The polynomial CRT of a split product (see
@@ -754,15 +761,13 @@ impl WorkingSpace {
     }
 }
 
-/// A zeroed buffer, or a typed error when the memory is not there. Zeroed
+/// A zeroed buffer of `len` values, or a typed error naming `what` (which
+/// says what `len` counts) when the memory is not there. Zeroed
 /// by the allocator: large buffers come as fresh zero pages, with no pass
 /// over them (measured: a `memset` of the residues was 5% of a t8 product
 /// at n = 2^16).
-fn try_zeroed<T: bytemuck::Zeroable>(len: usize) -> Result<Vec<T>, CpuError> {
-    let too_large = gfpf_executor::TransformError::TooLarge {
-        n: len,
-        what: "multi-modular buffer",
-    };
+fn try_zeroed<T: bytemuck::Zeroable>(len: usize, what: &'static str) -> Result<Vec<T>, CpuError> {
+    let too_large = gfpf_executor::TransformError::TooLarge { n: len, what };
     if len == 0 || std::mem::size_of::<T>() == 0 {
         return Ok(Vec::new());
     }

@@ -19,7 +19,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use gfpf_executor::TransformError;
+use gfpf_executor::{TransformError, check_fits};
 use gfpf_field::{Element, Field};
 use gfpf_plan::{Direction, Order};
 use rayon::prelude::*;
@@ -247,11 +247,11 @@ impl<const K: usize> PolyMul<K> {
     }
 
     fn padded(&self, a: &[Element<K>], s: usize) -> Result<Vec<Element<K>>, CpuError> {
+        // Both operands' buffers, refused at once when they cannot fit.
+        check_fits::<K>(s, 2 * s as u128, "TFT size")?;
         let mut v = Vec::new();
-        v.try_reserve_exact(s).map_err(|_| TransformError::TooLarge {
-            n: s,
-            what: "TFT buffer",
-        })?;
+        v.try_reserve_exact(s)
+            .map_err(|_| TransformError::TooLarge { n: s, what: "TFT size" })?;
         v.extend_from_slice(a);
         v.resize(s, Element::ZERO);
         Ok(v)

@@ -23,7 +23,7 @@ pub fn try_to_digit_major<const K: usize>(elements: &[Element<K>]) -> Result<Vec
     let mut out = Vec::new();
     out.try_reserve_exact(words).map_err(|_| TransformError::TooLarge {
         n: elements.len(),
-        what: "the host's digit-major copy of the data",
+        what: "elements copied digit-major for the device",
     })?;
     out.resize(words, 0);
     fill_digit_major(elements, &mut out);

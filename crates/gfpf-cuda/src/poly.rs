@@ -110,7 +110,7 @@ impl<const K: usize> CudaPolyMul<K> {
             let mut v = Vec::new();
             v.try_reserve_exact(s).map_err(|_| TransformError::TooLarge {
                 n: s,
-                what: "the padded operand",
+                what: "padded operand length",
             })?;
             v.extend_from_slice(x);
             v.resize(s, Element::ZERO);

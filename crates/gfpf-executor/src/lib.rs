@@ -73,6 +73,9 @@ pub struct ReadmeDoctests;
 
 use std::sync::Arc;
 
+mod memory;
+pub use memory::{check_fits, memory_limit, try_zeroed_elements};
+
 use gfpf_field::{Element, Field, FieldError};
 pub use gfpf_plan::{Direction, Order};
 use gfpf_plan::{Plan, PlanError};
@@ -97,13 +100,32 @@ pub enum TransformError {
         /// v.
         two_adicity: u32,
     },
-    /// N elements (or the twiddle table) cannot be allocated on this machine.
-    #[error("transform size {n} needs more memory than can be allocated ({what})")]
+    /// An allocation of a size `n` drives was refused (or its size does not
+    /// fit in memory at all).
+    #[error("{what} = {n} needs more memory than can be allocated")]
     TooLarge {
-        /// N.
+        /// The number that drove the allocation (what `what` names).
         n: usize,
-        /// What could not be allocated.
+        /// What `n` is: "transform size N", "TFT size", "multi-modular
+        /// working space, in 64-bit words", ...
         what: &'static str,
+    },
+    /// What a transform or product will need exceeds what this process may
+    /// use ([`memory_limit`]): refused before anything is allocated.
+    #[error(
+        "{what} = {n} needs {needed} at least; this process may use {limit} (memory and swap, or ulimit -v)",
+        needed = memory::human_bytes(*needed_bytes),
+        limit = memory::human_bytes(*limit_bytes)
+    )]
+    OutOfMemory {
+        /// The number that drives the need (what `what` names).
+        n: usize,
+        /// What `n` is.
+        what: &'static str,
+        /// The estimate, in bytes.
+        needed_bytes: u64,
+        /// What this process may use, in bytes.
+        limit_bytes: u64,
     },
     /// A batch's length must be a multiple of N.
     #[error("data length {len} is not a multiple of the transform size {n}")]
@@ -145,7 +167,9 @@ impl ExecutorError for TransformError {
 pub struct PreparedFft<const K: usize> {
     field: Field<K>,
     plan: Plan,
-    table: Arc<[Element<K>]>,
+    /// A `Vec` behind the `Arc`, not a slice: `Arc<[T]>::from(Vec)` would
+    /// copy a table of gigabytes into a second allocation.
+    table: Arc<Vec<Element<K>>>,
     n_inv: Element<K>,
 }
 
@@ -199,9 +223,10 @@ pub fn twiddle_table_with<const K: usize>(
     if direction == Direction::Inverse {
         w = field.inverse(&w)?;
     }
+    check_fits::<K>(n, len as u128, "transform size N (its twiddle table)")?;
     table.try_reserve_exact(len).map_err(|_| TransformError::TooLarge {
         n,
-        what: "twiddle table",
+        what: "transform size N (its twiddle table)",
     })?;
     table.resize(len, Element::ZERO);
     fill_table(&mut table, &TableFiller { field, w });
@@ -240,14 +265,17 @@ impl<const K: usize> PreparedFft<K> {
         if n.checked_mul(size_of::<Element<K>>())
             .is_none_or(|bytes| bytes > isize::MAX as usize)
         {
-            return Err(TransformError::TooLarge { n, what: "N elements" });
+            return Err(TransformError::TooLarge {
+                n,
+                what: "transform size N",
+            });
         }
         let table = twiddle_table_with(field, n, direction, plan.twiddle_table_len(), fill_table)?;
         let n_inv = field.inverse(&field.from_u64(n as u64))?;
         Ok(PreparedFft {
             field: field.clone(),
             plan,
-            table: table.into(),
+            table: Arc::new(table),
             n_inv,
         })
     }
@@ -293,9 +321,10 @@ pub trait Transform<const K: usize>: Send + Sync {
     /// overwritten. On error `data` is unchanged.
     fn process_with_scratch(&self, data: &mut [Element<K>], scratch: &mut [Element<K>]) -> Result<(), Self::Error>;
 
-    /// As [`Transform::process_with_scratch`], allocating the scratch.
+    /// As [`Transform::process_with_scratch`], allocating the scratch
+    /// (refused as [`TransformError::TooLarge`] when it cannot be).
     fn process(&self, data: &mut [Element<K>]) -> Result<(), Self::Error> {
-        let mut scratch = vec![Element::ZERO; self.scratch_len()];
+        let mut scratch = try_zeroed_elements(self.scratch_len(), self.len(), "transform size N (its scratch)")?;
         self.process_with_scratch(data, &mut scratch)
     }
 
@@ -381,7 +410,10 @@ mod tests {
         let t8 = Field::<8>::preset(Preset::T8).unwrap();
         assert!(matches!(
             PreparedFft::try_new(&t8, 1 << 62, Direction::Forward, Order::Natural),
-            Err(TransformError::TooLarge { what: "N elements", .. })
+            Err(TransformError::TooLarge {
+                what: "transform size N",
+                ..
+            })
         ));
     }
 }

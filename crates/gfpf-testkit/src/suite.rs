@@ -307,7 +307,7 @@ pub fn bad_lengths_are_errors<E: Executor, const K: usize>(field: &Field<K>) {
     // Beyond memory (or, for a small 2-adicity, beyond the roots of unity).
     assert!(matches!(
         refusal(E::plan(field, 1 << 62, f, nat), "N = 2^62"),
-        TransformError::TooLarge { .. } | TransformError::AboveTwoAdicity { .. }
+        TransformError::TooLarge { .. } | TransformError::OutOfMemory { .. } | TransformError::AboveTwoAdicity { .. }
     ));
     // An empty batch is zero transforms.
     assert!(fft16.process(&mut []).is_ok());

@@ -230,6 +230,32 @@ fn transforms_refuse_non_canonical_values() {
     assert_eq!(x, before);
 }
 
+/// A transform or product that cannot fit in this process's memory is
+/// refused at once by name, before its tables are built (Linux would
+/// otherwise grant the pages and end the process when they are touched).
+#[test]
+fn what_cannot_fit_in_memory_is_refused_at_once() {
+    let f = Field::<8>::preset(Preset::T8).unwrap();
+    let needed: u64 = 264 << 30; // t8, N = 2^31: data, scratch and table
+    match gfpf::executor::memory_limit() {
+        Some(limit) if limit < needed => {
+            let start = std::time::Instant::now();
+            let e = Fft::builder(&f, 1 << 31).device(Device::Cpu).build().unwrap_err();
+            assert!(
+                matches!(e, Error::Transform(gfpf::executor::TransformError::OutOfMemory { n, .. }) if n == 1 << 31),
+                "{e}"
+            );
+            assert!(e.to_string().contains("needs 264.0 GiB at least"), "{e}");
+            assert!(
+                start.elapsed().as_secs() < 5,
+                "refused only after {:?}",
+                start.elapsed()
+            );
+        }
+        limit => eprintln!("skipped: memory limit {limit:?} bytes leaves nothing to refuse at N = 2^31"),
+    }
+}
+
 #[test]
 fn options_force_each_algorithm() {
     let f = Field::<4>::preset(Preset::T4).unwrap();
