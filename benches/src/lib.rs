@@ -43,10 +43,7 @@ pub fn random_pairs<const K: usize>(f: &Field<K>, n: usize, seed: u64) -> (Vec<E
 /// anything uses rayon; false if the global pool was already started (it
 /// is then left as it is).
 pub fn caller_in_rayon_pool() -> bool {
-    rayon::ThreadPoolBuilder::new()
-        .use_current_thread()
-        .build_global()
-        .is_ok()
+    gfpf_cpu::install_global_pool(None).is_ok()
 }
 
 /// The criterion settings shared by the gfpf benches: short warm-up and

@@ -14,6 +14,9 @@
 //! 3. Polynomials: a [`PolyRing`] makes [`Polynomial`]s; `a.mul(&b)` works
 //!    for any lengths (schoolbook when short, truncated FFT otherwise).
 //! 4. Every failure is an [`Error`] naming the problem.
+//! 5. Threads: the transforms and products run on the current rayon pool;
+//!    [`install_global_pool`]`(Some(t))` makes it `t` threads (the caller
+//!    one of them), refusing a count the machine cannot use.
 //!
 //! ```
 //! use gfpf::{Fft, Field, PolyRing, Preset};
@@ -64,6 +67,6 @@ pub use gfpf_field as field;
 pub use gfpf_plan as plan;
 pub use gfpf_small as small;
 
-pub use gfpf_cpu::{MulAlgorithm, Threading, auto_schoolbook_max_len};
+pub use gfpf_cpu::{MulAlgorithm, Threading, auto_schoolbook_max_len, install_global_pool, max_threads, thread_pool};
 pub use gfpf_field::{Element, Field, FieldError, Preset, SparseRadix};
 pub use gfpf_plan::{Direction, Order};

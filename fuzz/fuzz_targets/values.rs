@@ -1,0 +1,8 @@
+//! libFuzzer entry of the `values` target (see `targets.rs`).
+#![no_main]
+
+#[path = "../../crates/gfpf/tests/hostile/targets.rs"]
+#[allow(dead_code)]
+mod targets;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| targets::values(data));
