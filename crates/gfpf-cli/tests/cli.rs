@@ -505,3 +505,80 @@ fn bench_quick_prints_its_table() {
         4
     );
 }
+
+#[path = "../../gfpf/tests/hostile/mutations.rs"]
+#[allow(dead_code)]
+mod mutations;
+
+/// Files of values built from the fuzz targets' seed corpus and mutated
+/// (bytes flipped, inserted, deleted, repeated; numbers, separators and
+/// Unicode spliced in), given to `gfpf fft`, `ifft` and `polymul` in text and
+/// binary formats: each run succeeds with one output line per value (a power
+/// of two of them) or fails with one line, an exit status of 1 or 2 and no
+/// output file; never a panic or a signal. `GFPF_FUZZ_SEED` replays a run.
+#[test]
+fn mutated_input_files_never_crash_the_program() {
+    use mutations::{Rng, load_corpus, mutate};
+    let seed = std::env::var("GFPF_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+            now.map_or(1, |d| d.as_nanos() as u64) | 1
+        });
+    let mut rng = Rng(seed);
+    let values = load_corpus("values");
+    let binary = load_corpus("binary");
+    let dir = scratch_dir();
+    let input = dir.join("in");
+    let out = dir.join("out");
+    let (mut ok, mut refused) = (0, 0);
+    for round in 0..600 {
+        let text_format = rng.below(3) != 0;
+        let mut bytes = if text_format {
+            // 1 to 8 lines of seed values.
+            let lines = 1 + rng.below(8);
+            let mut b = Vec::new();
+            for _ in 0..lines {
+                b.extend_from_slice(&values[rng.below(values.len())]);
+                b.push(b'\n');
+            }
+            b
+        } else {
+            binary[rng.below(binary.len())].clone()
+        };
+        for _ in 0..rng.below(4) {
+            mutate(&mut bytes, &values, &mut rng);
+        }
+        fs::write(&input, &bytes).unwrap();
+        let _ = fs::remove_file(&out);
+        let format = if text_format { "text" } else { "binary" };
+        let command = ["fft", "ifft", "polymul"][round % 3];
+        let mut args = vec![command, "--prime", "t8", "--format", format, s(&input)];
+        if command == "polymul" {
+            args.push(s(&input));
+        }
+        args.extend(["-o", s(&out)]);
+        let o = gfpf(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        let replay = format!(
+            "GFPF_FUZZ_SEED={seed} round {round}: {args:?} on b\"{}\"",
+            bytes.escape_ascii()
+        );
+        assert!(!err.contains("panicked"), "{replay}: {err}");
+        match o.status.code() {
+            Some(0) => {
+                ok += 1;
+                assert!(out.exists(), "{replay}: no output");
+            }
+            Some(1 | 2) => {
+                refused += 1;
+                assert!(!out.exists(), "{replay}: left an output file");
+                assert_eq!(err.trim_end().lines().count(), 1, "{replay}: {err}");
+            }
+            other => panic!("{replay}: exit {other:?} {err}"),
+        }
+    }
+    eprintln!("mutated files: {ok} accepted, {refused} refused (GFPF_FUZZ_SEED={seed})");
+    assert!(ok > 0 && refused > 0, "the mutations should give both kinds");
+}

@@ -3,4 +3,5 @@
 
 mod concurrency;
 mod fuzz;
+mod mutations;
 mod targets;
