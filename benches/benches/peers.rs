@@ -1,4 +1,4 @@
-//! gfpf against NTL and FLINT (issues 7 and 20): n × n polynomial products
+//! gfpf against NTL and FLINT: n × n polynomial products
 //! over t8, p8, t16 and t64, on one thread and on all threads, same inputs
 //! side by side.
 //!

@@ -3,7 +3,7 @@
 //! mixed-radix reconstruction with m > p, the same output, over 62-bit
 //! primes on the scalar `Plan` (`bench1_`) and over 50-bit primes on
 //! `Plan52`, the fastest word-size transform of the project (AVX-512 IFMA
-//! or AVX2 lanes, as issue 21 asks; `bench1p52_`): more primes, faster
+//! or AVX2 lanes; `bench1p52_`): more primes, faster
 //! NTTs, and whichever is faster is the opponent. Benchmark 2: k `Plan52`
 //! NTTs alone over the same input bytes. One thread and all threads; same
 //! inputs side by side.

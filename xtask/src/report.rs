@@ -12,7 +12,7 @@ use gfpf_field::Preset;
 use crate::charts::{Chart, Series};
 use crate::criterion_results::{Measurement, Results};
 
-/// The presets of the product comparison (issue 7).
+/// The presets of the product comparison.
 const PEER_PRESETS: [&str; 4] = ["t8", "p8", "t16", "t64"];
 
 /// Every preset's name, in table order.
@@ -29,7 +29,7 @@ const PRESETS: [&str; Preset::ALL.len()] = {
 /// Field operations per iteration of the field_mul bench (its `BATCH`).
 const FIELD_MUL_BATCH: f64 = 1024.0;
 
-/// Smallest product size the targets speak of (n ≥ 2^8, issue 20).
+/// Smallest product size the targets speak of (n ≥ 2^8).
 const TARGET_MIN_N: u64 = 1 << 8;
 
 /// The harness's libraries, as the peers bench stores them: NTL, the
@@ -453,7 +453,7 @@ fn machine_section(md: &mut String, m: &Machine, inputs: &Inputs, commands: &Com
 fn standing_section(md: &mut String, inputs: &Inputs) {
     md.push_str("## Where we stand\n\n");
     md.push_str(
-        "Targets (issue 20): polynomial products over t8, p8, t16 and t64 faster than every library here \
+        "Targets: polynomial products over t8, p8, t16 and t64 faster than every library here \
          at every n ≥ 2^8, on one thread and on all threads; over t8 at most half the time of the \
          faster of NTL and FLINT 3 at n = 2^14 and 2^16.\n\n",
     );

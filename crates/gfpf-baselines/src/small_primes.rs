@@ -8,8 +8,8 @@
 //! ([`SmallPrimeDft::new`]), and 50-bit primes on [`Plan52`]
 //! ([`SmallPrimeDft::with_plan52`]), the project's fastest word-size NTT
 //! (AVX-512 IFMA or AVX2 lanes, chosen at run time): more primes, each
-//! transform 3–4x faster. Issue 21 compares the big-prime FFT against the
-//! latter.
+//! transform 3–4x faster. The `small_primes` bench and `gfpf bench` compare
+//! the big-prime FFT against the faster of the two.
 //!
 //! * Benchmark 1 (same output): s is the least count with m > p, so every
 //!   element of GF(p) is represented exactly and the output has the same size

@@ -124,7 +124,7 @@ impl FieldVisitor for Measure<'_> {
             step("FFT small primes", n);
             // 62-bit primes on the scalar Plan and 50-bit primes on Plan52
             // (the fastest word-size NTT, more primes): the faster is the
-            // opponent (issue 21).
+            // opponent.
             let words: Vec<u64> = input.iter().flat_map(|x| field.to_words(x)).collect();
             let time_small = |dft: SmallPrimeDft, label: String| {
                 let mut residues = vec![0u64; dft.residue_len()];

@@ -45,7 +45,7 @@
 //! p8, t16 and t64 0.21–0.38. Two threads against one from 2^14: 1.73–2.03x
 //! on t8, p8, t16 and t64 (1.81–1.91x at t8 2^14 alternating one and two
 //! threads). The TFT over GF(p) itself took 32.8 ms at t8 2^14 (78 ms
-//! before the eighth session's FFT). Earlier versions: 21 primes
+//! before the FFT's base DFTs, twiddles and shifts ran fused in SIMD lanes). Earlier versions: 21 primes
 //! over whole coefficients (a bench baseline) 103 ms; Garner in scalar code
 //! and 192-bit digit sums 13.3 ms; nine passes (and parallel regions) per
 //! prime instead of three: two threads gave 0.88–1.54x one thread in an

@@ -53,18 +53,12 @@ pub enum MulAlgorithm {
     /// The fastest measured engine (the default): schoolbook when the shorter
     /// operand has at most [`auto_schoolbook_max_len`] coefficients,
     /// otherwise multi-modular, which beat the TFT at every measured size
-    /// from 2^4 to 2^16 on t8, p8, t16 and t64 by 4 to 8 times (t8 n = 2^14:
-    /// 8.5 against 78 ms on one thread). With the FFT's base DFTs and
-    /// twiddles in SIMD lanes it still does (alternating run, one thread:
-    /// t8 n = 2^4 / 2^8 / 2^14 / 2^16: 0.016 / 0.094 / 9.3 / 52 ms against
-    /// 0.031 / 0.58 / 51 / 235 ms; p8 2^14 8.7 against 41 ms, t16 2^14 19
-    /// against 103 ms, t64 2^12 28 against 214 ms), and with the eighth
-    /// session's FFT (base DFTs, twiddles and shifts fused in lanes; ninth
-    /// session, alternating, one thread, medians): t8 n = 2^4 / 2^8 / 2^12 /
-    /// 2^14: 0.013 / 0.075 / 1.31 / 6.31 ms against the TFT's 0.027 / 0.43 /
-    /// 7.35 / 32.8 ms; p8 2^12 1.21 against 5.14 ms, t16 2^12 2.88 against
-    /// 17.5, t64 2^10 3.76 against 35.4, t128 and p128 2^8 1.87 and 1.78
-    /// against 26.2 and 20.0 (2x to 14x); the TFT only beyond
+    /// (one thread, alternating, medians; the project's 2-core AMD EPYC VM
+    /// with AVX-512 IFMA, 2026-11-24): t8 n = 2^4 / 2^8 / 2^12 / 2^14:
+    /// 0.013 / 0.075 / 1.31 / 6.31 ms against the TFT's 0.027 / 0.43 / 7.35
+    /// / 32.8 ms; p8 2^12 1.21 against 5.14 ms, t16 2^12 2.88 against 17.5,
+    /// t64 2^10 3.76 against 35.4, t128 and p128 2^8 1.87 and 1.78 against
+    /// 26.2 and 20.0 (2x to 14x); the TFT only beyond
     /// [`crate::MULTIMODULAR_MAX_LEN`], and schoolbook beyond the field's
     /// 2-adicity too.
     #[default]

@@ -295,7 +295,7 @@ impl<const K: usize> Field<K> {
     /// as L calls of [`Self::mul`]; the L normalisations (chains of
     /// dependent divisions) are interleaved so that the CPU overlaps them.
     ///
-    /// Tried and dropped (issue 21, alternating runs on the project VM):
+    /// Tried and dropped (alternating runs on the project VM):
     /// Shoup companions ⌊w_j·2^64/r⌋ for a fixed factor w, which split every
     /// digit product x_i·w_j = Q·r + R on the spot and leave sums with small
     /// quotients (no division): 0.63x as fast as [`Self::mul`] at t8 and
@@ -417,7 +417,7 @@ impl<const K: usize> Field<K> {
     /// Normalisation when every z_i + carry < r·2^64 (`MulKernel::NarrowSingle`):
     /// one word division per coefficient, the carry a single word.
     ///
-    /// Tried and dropped (issue 20, alternating runs on the project VM): a
+    /// Tried and dropped (alternating runs on the project VM): a
     /// split form without the chain of dependent divisions (z_i = h_i·r +
     /// l_i and h_i = e_i·r + f_i, 2K independent divisions, then carries of
     /// 0–2 by compares) was 0.91x as fast on p8 multiplications and 0.94–0.96x
