@@ -1,7 +1,7 @@
 //! Shared helpers for the gfpf criterion benchmarks (`cargo bench -p
-//! gfpf-benches`) and the NTL/FLINT comparison harness ([`peers`]). The
-//! baselines the benches compare against live in gfpf-baselines (shared with
-//! the `gfpf bench` program) and are re-exported here.
+//! gfpf-benches`). The baselines the benches compare against, the NTL/FLINT
+//! comparison harness ([`peers`]) included, live in gfpf-baselines (shared
+//! with the `gfpf bench` program) and are re-exported here.
 //!
 //! ```
 //! use gfpf_benches::random_pairs;
@@ -14,8 +14,7 @@
 //! # Ok::<(), gfpf_field::FieldError>(())
 //! ```
 
-pub use gfpf_baselines::{gmp_fft, poly_baselines, small_primes};
-pub mod peers;
+pub use gfpf_baselines::{gmp_fft, peers, poly_baselines, small_primes};
 
 use gfpf_field::{Element, Field};
 use rand::SeedableRng;

@@ -7,7 +7,10 @@
 //!   projection, s NTTs, mixed-radix reconstruction (the thesis' chapter 7,
 //!   benchmark 1), or the s NTTs alone (benchmark 2);
 //! * [`poly_baselines`]: polynomial products by Kronecker substitution and one
-//!   GMP multiplication, and by multi-modular NTT convolutions with the CRT.
+//!   GMP multiplication, and by multi-modular NTT convolutions with the CRT;
+//! * [`peers`]: NTL's and FLINT's products, through a C++ harness built at
+//!   run time against the system's libraries (skipped, saying why, where
+//!   they are missing).
 //!
 //! The `gfpf bench` program and the criterion benches (gfpf-benches) both use
 //! this crate; neither links the other.
@@ -31,5 +34,6 @@
 //! ```
 
 pub mod gmp_fft;
+pub mod peers;
 pub mod poly_baselines;
 pub mod small_primes;

@@ -496,13 +496,37 @@ fn verify_passes_and_reports_cuda_skipped() {
 
 #[test]
 fn bench_quick_prints_its_table() {
-    let out = stdout(&gfpf(&["bench", "--quick", "--prime", "t2"]));
+    let out = stdout(&gfpf(&["--threads", "2", "bench", "--quick", "--prime", "t2"]));
     assert!(out.contains("FFT ") && out.contains("product "), "{out}");
     assert_eq!(
         out.lines()
             .filter(|l| l.starts_with("FFT") || l.starts_with("product"))
             .count(),
         4
+    );
+    // Like with like, and said: one ratio column per thread count.
+    assert!(out.contains("GMP/gfpf 1T") && out.contains("small/gfpf 2T"), "{out}");
+    assert!(
+        !out.contains("Avx512") && !out.contains("Avx2 "),
+        "internal names: {out}"
+    );
+    // NTL and FLINT beside gfpf where installed, else how to add them.
+    match gfpf_baselines::peers::Harness::build(&gfpf_baselines::peers::cache_dir()) {
+        Ok(_) => {
+            assert!(out.contains("Products against NTL and FLINT"), "{out}");
+            assert!(
+                out.contains("fastest/gfpf 1T") && out.contains("fastest/gfpf 2T"),
+                "{out}"
+            );
+            assert_eq!(out.lines().filter(|l| l.starts_with("t2 ")).count(), 2, "{out}");
+        }
+        Err(_) => assert!(out.contains("scripts/setup.sh --peers"), "{out}"),
+    }
+    // One thread: no second gfpf column that repeats the first.
+    let one = stdout(&gfpf(&["--threads", "1", "bench", "--quick", "--prime", "t2"]));
+    assert!(
+        !one.contains("gfpf 1T     gfpf 1T") && one.contains("small/gfpf 1T"),
+        "{one}"
     );
 }
 

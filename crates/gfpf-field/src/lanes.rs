@@ -144,6 +144,15 @@ impl LaneIsa {
             .collect()
     }
 
+    /// Its name as CPU manuals write it: "AVX-512", "AVX2", or "portable".
+    pub fn name(self) -> &'static str {
+        match self {
+            LaneIsa::Portable => "portable",
+            LaneIsa::Avx2 => "AVX2",
+            LaneIsa::Avx512 => "AVX-512",
+        }
+    }
+
     /// The fastest instruction set this CPU has.
     pub fn best() -> LaneIsa {
         *LaneIsa::available().last().unwrap_or(&LaneIsa::Portable)

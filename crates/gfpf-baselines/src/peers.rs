@@ -1,5 +1,7 @@
-//! NTL and FLINT side by side with gfpf: the C++ harness `benches/peers/peers.cpp`,
-//! how to build and run it, and the inputs and checksum it shares with gfpf.
+//! NTL and FLINT side by side with gfpf: the C++ harness `peers/peers.cpp`
+//! (embedded in this crate), how to build and run it, and the inputs and
+//! checksum it shares with gfpf. Used by the `peers` bench and by `gfpf
+//! bench`.
 //!
 //! The harness is built with the system C++ compiler (`$CXX`, else `g++`)
 //! against the Debian/Ubuntu packages `libflint-dev libntl-dev` (GMP comes
@@ -14,8 +16,9 @@ use gfpf_field::{Element, Field};
 use rug::Integer;
 use rug::integer::Order;
 
-/// The harness source, relative to the gfpf-benches package.
-const SOURCE: &str = "peers/peers.cpp";
+/// The harness source, written next to the program it compiles to, so
+/// that an installed `gfpf` needs no checkout.
+const SOURCE: &str = include_str!("../peers/peers.cpp");
 
 /// Start of the generator states (see [`inputs`]); the same constant as the harness.
 const SEED: u64 = 0x5EED_0000_0000_0000;
@@ -141,7 +144,13 @@ impl Harness {
     fn build_against(out_dir: &Path, flint_prefix: Option<&Path>) -> Result<Self, String> {
         static BUILDING: Mutex<()> = Mutex::new(());
         let _guard = BUILDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join(SOURCE);
+        std::fs::create_dir_all(out_dir).map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
+        // The source on disk is rewritten only when it changed, so that an
+        // unchanged harness is not compiled again.
+        let source = out_dir.join("peers.cpp");
+        if std::fs::read_to_string(&source).ok().as_deref() != Some(SOURCE) {
+            std::fs::write(&source, SOURCE).map_err(|e| format!("cannot write {}: {e}", source.display()))?;
+        }
         let program = out_dir.join(if flint_prefix.is_some() {
             "peers-flint-prefix"
         } else {
@@ -153,7 +162,6 @@ impl Harness {
         {
             return Ok(Self { program, only: None });
         }
-        std::fs::create_dir_all(out_dir).map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
         let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".to_string());
         let private = out_dir.join(format!("peers.{}.tmp", std::process::id()));
         let mut command = Command::new(&cxx);
@@ -225,5 +233,15 @@ impl Harness {
 pub fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"))
+}
+
+/// Where the `gfpf` program builds the harness: `$XDG_CACHE_HOME/gfpf/peers`,
+/// else `~/.cache/gfpf/peers`, else the system's temporary directory.
+pub fn cache_dir() -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    base.join("gfpf").join("peers")
 }
