@@ -10,6 +10,8 @@
 //!   the references and testdata on every preset, N up to 2^16 (2^20 for t8).
 //! * `cargo xtask bench [--quick] [--report-only]` runs the criterion benches
 //!   and the NTL/FLINT comparison, then writes docs/BENCHMARKS.md and its charts.
+//! * `cargo xtask test [ARGS]` runs `cargo test --workspace [ARGS]` and ends
+//!   with how many tests passed, failed and were skipped, and why.
 
 mod bench;
 mod charts;
@@ -17,6 +19,7 @@ mod codegen;
 mod criterion_results;
 mod kernels;
 mod report;
+mod test;
 mod verify;
 
 use std::path::{Path, PathBuf};
@@ -47,6 +50,13 @@ enum Task {
     Verify(verify::VerifyArgs),
     /// Run the benchmarks and write docs/BENCHMARKS.md with SVG charts.
     Bench(bench::BenchArgs),
+    /// Run `cargo test --workspace [ARGS]` and end with the totals: passed,
+    /// failed, skipped and why.
+    Test {
+        /// Passed to `cargo test` (e.g. `-- --test-threads=1`).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 /// The workspace root (xtask lives one level below it).
@@ -83,6 +93,7 @@ fn main() -> ExitCode {
         Task::BuildKernels(args) => kernels::run(&args),
         Task::Verify(args) => verify::run(&args),
         Task::Bench(args) => bench::run(&args),
+        Task::Test { args } => test::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -149,7 +149,12 @@ impl Harness {
         // unchanged harness is not compiled again.
         let source = out_dir.join("peers.cpp");
         if std::fs::read_to_string(&source).ok().as_deref() != Some(SOURCE) {
-            std::fs::write(&source, SOURCE).map_err(|e| format!("cannot write {}: {e}", source.display()))?;
+            // Renamed into place, so that another process never compiles a
+            // half-written source.
+            let private = out_dir.join(format!("peers.cpp.{}.tmp", std::process::id()));
+            std::fs::write(&private, SOURCE)
+                .and_then(|()| std::fs::rename(&private, &source))
+                .map_err(|e| format!("cannot write {}: {e}", source.display()))?;
         }
         let program = out_dir.join(if flint_prefix.is_some() {
             "peers-flint-prefix"

@@ -34,7 +34,10 @@ impl Executor for Emulated {
     }
 }
 
-gfpf_testkit::executor_suite!(crate::Emulated);
+gfpf_testkit::executor_suite!(
+    crate::Emulated,
+    #[cfg_attr(not(gfpf_cxx), ignore = "no host C++ compiler ($CXX or c++) where these tests were built")]
+);
 
 /// Products the way `CudaPolyMul` computes them (padded transforms in
 /// digit-reversed order and the pointwise kernel) against rug's schoolbook
@@ -69,6 +72,7 @@ macro_rules! product_tests {
         mod products {
             $(
                 #[test]
+                #[cfg_attr(not(gfpf_cxx), ignore = "no host C++ compiler ($CXX or c++) where these tests were built")]
                 fn $name() {
                     super::products_match_rug::<$k>(gfpf_field::Preset::$preset);
                 }

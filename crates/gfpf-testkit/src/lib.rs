@@ -62,51 +62,55 @@ pub trait Executor {
 }
 
 /// Instantiates the shared suite for an executor type: one test module per
-/// preset, each with every check of [`suite`].
+/// preset, each with every check of [`suite`]. Attributes after the type
+/// go on every test, e.g. an `ignore` with its reason chosen when the tests
+/// are built (a GPU suite on a machine without a GPU):
+/// `executor_suite!(crate::Gpu, #[cfg_attr(not(has_gpu), ignore = "no GPU")])`.
 #[macro_export]
 macro_rules! executor_suite {
-    ($exec:ty) => {
-        ::gfpf_field::for_each_preset!($crate::executor_suite!(@presets $exec;));
+    ($exec:ty $(, #[$attr:meta])* $(,)?) => {
+        ::gfpf_field::for_each_preset!($crate::executor_suite!(@presets $exec; [$(#[$attr])*];));
     };
+    (@test [$(#[$attr:meta])*] $test:item) => {
+        #[test]
+        $(#[$attr])*
+        $test
+    };
+    // A subset of the presets: `executor_suite!(@presets Ty; t8 T8 8, p16 P16 16)`.
     (@presets $exec:ty; $($name:ident $preset:ident $k:literal),*) => {
+        $crate::executor_suite!(@presets $exec; []; $($name $preset $k),*);
+    };
+    (@presets $exec:ty; $attrs:tt; $($name:ident $preset:ident $k:literal),*) => {
         $(
             mod $name {
                 fn field() -> &'static ::gfpf_field::Field<$k> {
                     static F: ::std::sync::OnceLock<::gfpf_field::Field<$k>> = ::std::sync::OnceLock::new();
                     F.get_or_init(|| ::gfpf_field::Field::preset(::gfpf_field::Preset::$preset).unwrap())
                 }
-                #[test]
-                fn known_answers() {
+                $crate::executor_suite!(@test $attrs fn known_answers() {
                     $crate::suite::known_answers::<$exec, $k>(field());
-                }
-                #[test]
-                fn naive_dft() {
+                });
+                $crate::executor_suite!(@test $attrs fn naive_dft() {
                     $crate::suite::naive_dft::<$exec, $k>(field());
-                }
-                #[test]
-                fn rug_radix2_fft() {
+                });
+                $crate::executor_suite!(@test $attrs fn rug_radix2_fft() {
                     $crate::suite::rug_radix2_fft::<$exec, $k>(field());
-                }
-                #[test]
-                fn inverse_undoes_forward() {
+                });
+                $crate::executor_suite!(@test $attrs fn inverse_undoes_forward() {
                     $crate::suite::inverse_undoes_forward::<$exec, $k>(field());
-                }
-                #[test]
-                fn convolution_theorem() {
+                });
+                $crate::executor_suite!(@test $attrs fn convolution_theorem() {
                     $crate::suite::convolution_theorem::<$exec, $k>(field());
-                }
-                #[test]
-                fn linearity() {
+                });
+                $crate::executor_suite!(@test $attrs fn linearity() {
                     $crate::suite::linearity::<$exec, $k>(field());
-                }
-                #[test]
-                fn batches_and_dirty_scratch() {
+                });
+                $crate::executor_suite!(@test $attrs fn batches_and_dirty_scratch() {
                     $crate::suite::batches_and_dirty_scratch::<$exec, $k>(field());
-                }
-                #[test]
-                fn bad_lengths_are_errors() {
+                });
+                $crate::executor_suite!(@test $attrs fn bad_lengths_are_errors() {
                     $crate::suite::bad_lengths_are_errors::<$exec, $k>(field());
-                }
+                });
             }
         )*
     };
