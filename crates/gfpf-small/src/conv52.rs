@@ -39,7 +39,7 @@
 
 use crate::SmallError;
 use crate::ntt::for_each_layer_power;
-use crate::ntt52::{Isa, MASK52, NTT52_MAX_MODULUS, Plan52, Twiddles, companion52, mul_lazy, sub_if_ge};
+use crate::ntt52::{Accumulate, Isa, MASK52, NTT52_MAX_MODULUS, Plan52, Twiddles, companion52, mul_lazy, sub_if_ge};
 use crate::primes::{inv_mod, pow_mod, root_of_unity};
 
 /// A fixed factor w < q with its Shoup companion ⌊w·2^52/q⌋.
@@ -65,17 +65,6 @@ pub enum RowWrap {
     Cyclic,
     /// x^N = −1: negacyclic convolution along the rows.
     Negacyclic,
-}
-
-/// How [`BivariateConvolution::project_words`] writes into the rows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Accumulate {
-    /// Overwrite.
-    Store,
-    /// Add modulo q.
-    Add,
-    /// Subtract modulo q.
-    Subtract,
 }
 
 /// The negacyclic rows' twist: φ^j and φ^(−j), j < N, with companions.

@@ -51,12 +51,12 @@ pub mod primes;
 mod shoup;
 
 pub use barrett::Barrett64;
-pub use conv52::{Accumulate, BivariateConvolution, GARNER52_MAX_PRIMES, Garner52, RowWrap};
+pub use conv52::{BivariateConvolution, GARNER52_MAX_PRIMES, Garner52, RowWrap};
 pub use crt::{Crt2, Crt3, MAX_RNS_PRIMES, RnsBasis};
 pub use error::SmallError;
 pub use fp::{FP_MAX_MODULUS, FpModulus, SPLIT_CHUNK};
 pub use montgomery::{Montgomery32, Montgomery64};
 pub use ntt::{NTT_MAX_MODULUS, Plan};
-pub use ntt52::{Isa, NTT52_BLOCK_LEN, NTT52_MAX_MODULUS, NTT52_PARALLEL_MIN_LEN, NTT52_STRIP_LEN, Plan52};
+pub use ntt52::{Accumulate, Isa, NTT52_BLOCK_LEN, NTT52_MAX_MODULUS, NTT52_PARALLEL_MIN_LEN, NTT52_STRIP_LEN, Plan52};
 pub use primes::root_of_unity;
 pub use shoup::ShoupFactor;
