@@ -157,7 +157,7 @@ gfpf_field::for_each_preset!(identity_tests!());
 #[test]
 #[cfg_attr(
     not(gfpf_cuda_driver),
-    ignore = "no CUDA driver (libcuda.so) where these tests were built"
+    ignore = "no CUDA driver (libcuda.so) where these tests were built; GFPF_CUDA_TESTS=1 builds them for a GPU machine"
 )]
 fn chained_on_device() {
     if let Some(why) = cuda_unavailable() {
