@@ -185,7 +185,10 @@ impl<const K: usize> PolyMul<K> {
         let len = a.len() + b.len() - 1;
         match algorithm.resolve(K, a.len().min(b.len()), len, self.max_product_len()) {
             MulAlgorithm::MultiModular => return self.multimodular.mul(a, b),
-            MulAlgorithm::Schoolbook => return Ok(self.schoolbook(a, b)),
+            MulAlgorithm::Schoolbook => {
+                check_fits::<K>(len, len as u128, "product length")?;
+                return Ok(self.schoolbook(a, b));
+            }
             _ => {}
         }
         let s = self.size_for(len)?;
@@ -211,7 +214,10 @@ impl<const K: usize> PolyMul<K> {
         let len = 2 * a.len() - 1;
         match algorithm.resolve(K, a.len(), len, self.max_product_len()) {
             MulAlgorithm::MultiModular => return self.multimodular.square(a),
-            MulAlgorithm::Schoolbook => return Ok(self.schoolbook_square(a)),
+            MulAlgorithm::Schoolbook => {
+                check_fits::<K>(len, len as u128, "product length")?;
+                return Ok(self.schoolbook_square(a));
+            }
             _ => {}
         }
         let s = self.size_for(len)?;
