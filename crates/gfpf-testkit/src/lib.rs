@@ -66,8 +66,46 @@ pub trait Executor {
 /// go on every test, e.g. an `ignore` with its reason chosen when the tests
 /// are built (a GPU suite on a machine without a GPU):
 /// `executor_suite!(crate::Gpu, #[cfg_attr(not(has_gpu), ignore = "no GPU")])`.
+///
+/// `executor_suite!(skip "reason")` makes the same tests, each ignored with
+/// that reason and not compiled: where the machine that builds them lacks
+/// what they need (no CUDA driver), they are listed and counted as skipped
+/// without instantiating the suite for every preset.
 #[macro_export]
 macro_rules! executor_suite {
+    (skip $reason:literal) => {
+        ::gfpf_field::for_each_preset!($crate::executor_suite!(@skipped $reason;));
+    };
+    (@skipped $reason:literal; $($name:ident $preset:ident $k:literal),*) => {
+        $(
+            mod $name {
+                #[test]
+                #[ignore = $reason]
+                fn known_answers() {}
+                #[test]
+                #[ignore = $reason]
+                fn naive_dft() {}
+                #[test]
+                #[ignore = $reason]
+                fn rug_radix2_fft() {}
+                #[test]
+                #[ignore = $reason]
+                fn inverse_undoes_forward() {}
+                #[test]
+                #[ignore = $reason]
+                fn convolution_theorem() {}
+                #[test]
+                #[ignore = $reason]
+                fn linearity() {}
+                #[test]
+                #[ignore = $reason]
+                fn batches_and_dirty_scratch() {}
+                #[test]
+                #[ignore = $reason]
+                fn bad_lengths_are_errors() {}
+            }
+        )*
+    };
     ($exec:ty $(, #[$attr:meta])* $(,)?) => {
         ::gfpf_field::for_each_preset!($crate::executor_suite!(@presets $exec; [$(#[$attr])*];));
     };

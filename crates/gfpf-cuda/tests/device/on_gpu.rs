@@ -1,0 +1,164 @@
+//! The tests on a GPU (compiled only where the build found a CUDA driver:
+//! `gfpf_cuda_driver`, see build.rs): the shared executor suite, bit-identity
+//! of transforms and products with gfpf-cpu, transforms chained on the
+//! device. Run without a device, each prints why it returns early.
+
+use std::sync::{Arc, OnceLock};
+
+use gfpf_cpu::{CpuFft, MulAlgorithm, PolyMul};
+use gfpf_cuda::{CudaDevice, CudaError, CudaFft, CudaPolyMul, DeviceBuffer, cuda_unavailable};
+use gfpf_field::{Field, Preset};
+use gfpf_plan::{Direction, Order};
+use gfpf_testkit::Executor;
+use gfpf_testkit::oracle::sample;
+
+/// The device shared by every test of this binary.
+fn device() -> Result<&'static Arc<CudaDevice>, CudaError> {
+    static DEVICE: OnceLock<Result<Arc<CudaDevice>, CudaError>> = OnceLock::new();
+    DEVICE
+        .get_or_init(|| {
+            let d = CudaDevice::try_new(0)?;
+            eprintln!("GPU: {} (compute capability {:?})", d.name(), d.compute_capability());
+            Ok(d)
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+struct Gpu;
+
+impl Executor for Gpu {
+    const NAME: &'static str = "cuda";
+    type Fft<const K: usize> = CudaFft<K>;
+
+    fn unavailable() -> Option<String> {
+        cuda_unavailable()
+    }
+
+    fn plan<const K: usize>(
+        field: &Field<K>,
+        n: usize,
+        direction: Direction,
+        order: Order,
+    ) -> Result<CudaFft<K>, CudaError> {
+        CudaFft::try_new(device()?, field, n, direction, order)
+    }
+}
+
+gfpf_testkit::executor_suite!(crate::on_gpu::Gpu);
+
+/// Largest N of the bit-identity check against gfpf-cpu (DESIGN/issue: up to
+/// 2^20 on every preset, larger where memory allows).
+const IDENTITY_MAX_LOG2: u32 = 20;
+
+/// Forward and inverse, natural and digit-reversed, N = 2^1 … 2^20 (stepping
+/// by 3 in the exponent, always ending at 2^20): the GPU's output equals
+/// gfpf-cpu's word for word, including a batch of 3 at small N.
+fn identical_to_cpu<const K: usize>(preset: Preset) {
+    if let Some(why) = cuda_unavailable() {
+        eprintln!("SKIPPED (cuda, {}): {why}", preset.name());
+        return;
+    }
+    let device = device().unwrap();
+    let field = Field::<K>::preset(preset).unwrap();
+    let top = IDENTITY_MAX_LOG2.min(field.two_adicity());
+    let mut sizes: Vec<u32> = (1..top).step_by(3).collect();
+    sizes.push(top);
+    for log2_n in sizes {
+        let n = 1usize << log2_n;
+        let batch = if n <= 1024 { 3 } else { 1 };
+        let x = sample(&field, n * batch, 40 + u64::from(log2_n));
+        for (direction, order) in [
+            (Direction::Forward, Order::Natural),
+            (Direction::Forward, Order::DigitReversed),
+            (Direction::Inverse, Order::Natural),
+            (Direction::Inverse, Order::DigitReversed),
+        ] {
+            let mut cpu = x.clone();
+            CpuFft::try_new(&field, n, direction, order)
+                .unwrap()
+                .process(&mut cpu)
+                .unwrap();
+            let mut gpu = x.clone();
+            CudaFft::try_new(device, &field, n, direction, order)
+                .and_then(|fft| fft.process(&mut gpu))
+                .unwrap_or_else(|e| panic!("{} N = 2^{log2_n} {direction:?} {order:?}: {e}", preset.name()));
+            if let Some(i) = (0..cpu.len()).find(|&i| cpu[i] != gpu[i]) {
+                panic!(
+                    "{} N = 2^{log2_n} {direction:?} {order:?}: GPU and CPU differ first at {i}",
+                    preset.name()
+                );
+            }
+        }
+    }
+}
+
+/// Products on the GPU (padded transforms, the pointwise kernel) equal
+/// gfpf-cpu's, bit for bit, from tiny to long (2^18 coefficients for k ≤ 16).
+fn products_identical_to_cpu<const K: usize>(preset: Preset) {
+    if let Some(why) = cuda_unavailable() {
+        eprintln!("SKIPPED (cuda, {}): {why}", preset.name());
+        return;
+    }
+    let field = Field::<K>::preset(preset).unwrap();
+    let gpu = CudaPolyMul::new(device().unwrap(), &field);
+    let cpu = PolyMul::new(&field).unwrap();
+    let long = if K <= 16 { 1 << 17 } else { 1 << 12 };
+    for (la, lb) in [(1, 1), (3, 70), (1000, 1025), (long, long + 1)] {
+        if (la + lb - 1usize).next_power_of_two().trailing_zeros() > field.two_adicity() {
+            continue;
+        }
+        let a = sample(&field, la, la as u64);
+        let b = sample(&field, lb, lb as u64);
+        let want = cpu.mul(&a, &b, MulAlgorithm::Tft).unwrap();
+        let got = gpu
+            .mul(&a, &b)
+            .unwrap_or_else(|e| panic!("{} {la}x{lb}: {e}", preset.name()));
+        assert!(got == want, "{} {la}x{lb}: GPU and CPU products differ", preset.name());
+    }
+}
+
+macro_rules! identity_tests {
+    ($($name:ident $preset:ident $k:literal),*) => {
+        mod identical_to_cpu {
+            use super::*;
+            $(
+                #[test]
+                fn $name() {
+                    identical_to_cpu::<$k>(Preset::$preset);
+                }
+            )*
+        }
+        mod products_identical_to_cpu {
+            use super::*;
+            $(
+                #[test]
+                fn $name() {
+                    products_identical_to_cpu::<$k>(Preset::$preset);
+                }
+            )*
+        }
+    };
+}
+
+gfpf_field::for_each_preset!(identity_tests!());
+
+/// Transforms chained on the device without host copies: forward then
+/// inverse on one resident buffer gives the input back.
+#[test]
+fn chained_on_device() {
+    if let Some(why) = cuda_unavailable() {
+        eprintln!("SKIPPED (cuda): {why}");
+        return;
+    }
+    let device = device().unwrap();
+    let field = Field::<8>::preset(Preset::T8).unwrap();
+    let n = 1 << 12;
+    let x = sample(&field, 2 * n, 5);
+    let forward = CudaFft::try_new(device, &field, n, Direction::Forward, Order::DigitReversed).unwrap();
+    let inverse = CudaFft::try_new(device, &field, n, Direction::Inverse, Order::DigitReversed).unwrap();
+    let mut buffer = DeviceBuffer::upload(device, &x).unwrap();
+    forward.process_device(&mut buffer, None).unwrap();
+    inverse.process_device(&mut buffer, None).unwrap();
+    assert_eq!(buffer.download(device, &field).unwrap(), x);
+}
