@@ -2,7 +2,9 @@
 # Installs what building and testing gfpf needs beyond Rust, only where it is missing:
 #   sh scripts/setup.sh            m4 (rug builds GMP from source, and GMP's configure needs m4)
 #   sh scripts/setup.sh --test     also a C++ compiler (the CUDA kernels' host emulation and the
-#                                  CUDA codelets' host test compile C++ at run time)
+#                                  CUDA codelets' host test compile C++ at run time) and NVRTC
+#                                  from PyPI into ~/.cache/gfpf/nvrtc (the kernels' NVRTC compile
+#                                  tests; `cargo xtask test` finds it there), where pip is present
 #   sh scripts/setup.sh --peers    also g++, FLINT and NTL (the NTL/FLINT comparison harness)
 # Prints nothing when everything is there. Uses apt-get, dnf, apk or brew; sudo when not root.
 set -eu
@@ -40,6 +42,23 @@ have m4 || missing="$missing $1"
 [ "$want_cxx" = 1 ] && ! have c++ && ! have g++ && missing="$missing $2"
 [ "$want_peers" = 1 ] && ! header flint/fmpz_mod_poly.h && missing="$missing $3"
 [ "$want_peers" = 1 ] && ! header NTL/ZZ_pX.h && missing="$missing $4"
+
+# NVRTC, so that the kernels compile to machine code in the tests without a
+# GPU or a CUDA toolkit: PyPI's wheel, unpacked into a cache directory (no
+# Python environment is touched). Best effort: without pip its tests are
+# reported as skipped.
+nvrtc_dir="${XDG_CACHE_HOME:-$HOME/.cache}/gfpf/nvrtc"
+if [ "$want_cxx" = 1 ] && [ ! -e "$nvrtc_dir/nvidia/cuda_nvrtc/lib/libnvrtc.so.12" ] \
+    && ! { ldconfig -p 2>/dev/null | grep -q 'libnvrtc\.so'; } && [ "$(uname -s)" = Linux ]; then
+    if have python3 && python3 -m pip --version >/dev/null 2>&1; then
+        echo "setup.sh: installing NVRTC (PyPI: nvidia-cuda-nvrtc-cu12) into $nvrtc_dir" >&2
+        PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-check --target "$nvrtc_dir" nvidia-cuda-nvrtc-cu12 >&2 \
+            || echo "setup.sh: NVRTC not installed; its tests will be reported as skipped" >&2
+    else
+        echo "setup.sh: no python3 -m pip: NVRTC not installed; its tests will be reported as skipped" >&2
+    fi
+fi
+
 [ -z "$missing" ] && exit 0
 
 echo "setup.sh: installing$missing" >&2

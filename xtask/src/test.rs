@@ -60,11 +60,33 @@ impl Summary {
     }
 }
 
+/// The NVRTC library `scripts/setup.sh --test` installs from PyPI, if it
+/// is there: `$XDG_CACHE_HOME/gfpf/nvrtc` (else `~/.cache/...`).
+fn nvrtc_cache_dir() -> Option<std::path::PathBuf> {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| std::path::PathBuf::from(home).join(".cache")))?;
+    let lib = cache.join("gfpf/nvrtc/nvidia/cuda_nvrtc/lib");
+    lib.join("libnvrtc.so.12").exists().then_some(lib)
+}
+
 /// Runs the workspace's tests and prints the summary; an error when any
 /// failed (or cargo could not build them).
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let mut command = crate::cargo();
     command.args(["test", "--workspace"]).args(args);
+    if let Some(dir) = nvrtc_cache_dir() {
+        // Where `scripts/setup.sh --test` unpacks NVRTC: the build probe and
+        // the NVRTC tests find it through the loader's path.
+        let mut paths = vec![dir];
+        paths.extend(
+            std::env::var_os("LD_LIBRARY_PATH")
+                .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+                .unwrap_or_default(),
+        );
+        let joined = std::env::join_paths(paths).map_err(|e| format!("LD_LIBRARY_PATH: {e}"))?;
+        command.env("LD_LIBRARY_PATH", joined);
+    }
     command.stdout(Stdio::piped());
     let shown = format!("{command:?}");
     eprintln!("xtask: running {shown}");
