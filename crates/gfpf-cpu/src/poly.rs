@@ -192,6 +192,8 @@ impl<const K: usize> PolyMul<K> {
             _ => {}
         }
         let s = self.size_for(len)?;
+        // Both operands' buffers, refused at once when they cannot fit.
+        check_fits::<K>(s, 2 * s as u128, "TFT size")?;
         let (mut fa, mut fb) = (self.padded(a, s)?, self.padded(b, s)?);
         let (ra, rb) = self.join(
             || self.truncated_forward(&mut fa, a.len(), len),
@@ -221,6 +223,7 @@ impl<const K: usize> PolyMul<K> {
             _ => {}
         }
         let s = self.size_for(len)?;
+        check_fits::<K>(s, s as u128, "TFT size")?;
         let mut fa = self.padded(a, s)?;
         self.truncated_forward(&mut fa, a.len(), len)?;
         self.for_each(&mut fa[..len], |x| *x = self.field.square(x));
@@ -247,8 +250,6 @@ impl<const K: usize> PolyMul<K> {
     }
 
     fn padded(&self, a: &[Element<K>], s: usize) -> Result<Vec<Element<K>>, CpuError> {
-        // Both operands' buffers, refused at once when they cannot fit.
-        check_fits::<K>(s, 2 * s as u128, "TFT size")?;
         let mut v = Vec::new();
         v.try_reserve_exact(s)
             .map_err(|_| TransformError::TooLarge { n: s, what: "TFT size" })?;

@@ -74,7 +74,7 @@ pub struct ReadmeDoctests;
 use std::sync::Arc;
 
 mod memory;
-pub use memory::{check_fits, memory_limit, try_zeroed_elements};
+pub use memory::{CHECK_FITS_MIN_BYTES, check_fits, memory_limit, try_zeroed_elements};
 
 use gfpf_field::{Element, Field, FieldError};
 pub use gfpf_plan::{Direction, Order};

@@ -45,10 +45,20 @@ fn memory_and_swap(meminfo: &str) -> Option<u64> {
     Some(field("MemTotal:")?.saturating_add(field("SwapTotal:").unwrap_or(0)))
 }
 
+/// Needs below this many bytes are not compared with [`memory_limit`]:
+/// reading it costs two files of `/proc` (about 15 µs, as much as a whole
+/// t8 product of 4 × 4 coefficients), and such sizes are left to the
+/// allocations themselves, which are fallible.
+pub const CHECK_FITS_MIN_BYTES: u128 = 1 << 28;
+
 /// Refuses ([`TransformError::OutOfMemory`]) `elements` elements of K
 /// digits when they exceed [`memory_limit`]; `n` and `what` say for what.
+/// Needs below [`CHECK_FITS_MIN_BYTES`] pass without a look.
 pub fn check_fits<const K: usize>(n: usize, elements: u128, what: &'static str) -> Result<(), TransformError> {
     let needed = elements.saturating_mul(size_of::<Element<K>>() as u128);
+    if needed < CHECK_FITS_MIN_BYTES {
+        return Ok(());
+    }
     match memory_limit() {
         Some(limit) if needed > u128::from(limit) => Err(TransformError::OutOfMemory {
             n,

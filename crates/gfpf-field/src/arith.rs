@@ -594,7 +594,9 @@ impl<const K: usize> Field<K> {
     /// canonical the slice is left untouched and the error names the first
     /// such problem.
     pub fn batch_inverse(&self, xs: &mut [Element<K>]) -> Result<(), FieldError> {
-        xs.iter().try_for_each(|x| self.check(x))?;
+        if let Some((_, e)) = self.first_non_canonical(xs) {
+            return Err(e);
+        }
         if let Some(index) = xs.iter().position(Element::is_zero) {
             return Err(FieldError::ZeroInverse { index });
         }
