@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use gfpf::cpu::{MulAlgorithm, PolyMul};
 use gfpf::field::{LaneArith, LaneIsa};
-use gfpf::{Device, Direction, Fft, Field, FieldSpec, FieldVisitor, Order, Preset, Threading};
+use gfpf::{Device, Direction, Element, Fft, Field, FieldSpec, FieldVisitor, Order, Preset, Threading};
 use gfpf_baselines::gmp_fft::GmpFft;
 use gfpf_baselines::peers::{self, Harness};
 use gfpf_baselines::poly_baselines::{MultiModularMul, kronecker_mul};
@@ -61,8 +61,39 @@ struct Plan {
 
 impl Plan {
     fn measurements(&self) -> u64 {
-        // ours ×2, GMP, small primes per size.
-        4 * (self.fft_sizes.len() + self.mul_sizes.len()) as u64
+        // Ours on one thread and (with more than one) on all, GMP, small
+        // primes per size.
+        self.measurements_per_size() * (self.fft_sizes.len() + self.mul_sizes.len()) as u64
+    }
+
+    fn measurements_per_size(&self) -> u64 {
+        if self.threads > 1 { 4 } else { 3 }
+    }
+
+    /// `time(threading)` on one thread and on the pool's threads (the
+    /// one-thread figure again when the pool has only one).
+    fn on_one_and_all(&self, mut time: impl FnMut(Threading) -> Duration) -> (Duration, Duration) {
+        let serial = time(Threading::Serial);
+        let parallel = if self.threads > 1 {
+            time(Threading::Parallel)
+        } else {
+            serial
+        };
+        (serial, parallel)
+    }
+
+    /// The median of gfpf's product of `a` and `b` (`MulAlgorithm::Auto`).
+    fn time_product<const K: usize>(
+        &self,
+        field: &Field<K>,
+        a: &[Element<K>],
+        b: &[Element<K>],
+        threading: Threading,
+    ) -> Duration {
+        let pm = PolyMul::new(field).expect("field checked").with_threading(threading);
+        self.time(|| {
+            pm.mul(a, b, MulAlgorithm::Auto).expect("length checked");
+        })
     }
 
     /// Median of up to `reps` timed runs after a warm-up of at least
@@ -91,6 +122,14 @@ impl Plan {
     }
 }
 
+/// The progress bar's name of a gfpf measurement.
+fn gfpf_step(what: &str, threading: Threading) -> String {
+    match threading {
+        Threading::Serial => format!("{what} gfpf 1 thread"),
+        Threading::Parallel => format!("{what} gfpf all threads"),
+    }
+}
+
 struct Measure<'a> {
     plan: &'a Plan,
     bar: &'a ProgressBar,
@@ -110,7 +149,7 @@ impl FieldVisitor for Measure<'_> {
         };
         for &n in &plan.fft_sizes {
             if n.trailing_zeros() > field.two_adicity() {
-                bar.inc(4);
+                bar.inc(plan.measurements_per_size());
                 continue;
             }
             let mut rng = StdRng::seed_from_u64(n as u64);
@@ -124,14 +163,10 @@ impl FieldVisitor for Measure<'_> {
                 let mut data = input.clone();
                 plan.time(|| fft.forward(&mut data).expect("length N"))
             };
-            step("FFT gfpf 1 thread", n);
-            let serial = ours(Threading::Serial);
-            step("FFT gfpf all threads", n);
-            let parallel = if plan.threads > 1 {
-                ours(Threading::Parallel)
-            } else {
-                serial
-            };
+            let (serial, parallel) = plan.on_one_and_all(|threading| {
+                step(&gfpf_step("FFT", threading), n);
+                ours(threading)
+            });
             step("FFT GMP", n);
             let gmp_fft = GmpFft::new(&field, n, Direction::Forward, Order::Natural).expect("size checked");
             let mut ints: Vec<Integer> = input.iter().map(|x| field.to_integer(x)).collect();
@@ -180,23 +215,13 @@ impl FieldVisitor for Measure<'_> {
             let a: Vec<_> = (0..n).map(|_| field.random(&mut rng)).collect();
             let b: Vec<_> = (0..n).map(|_| field.random(&mut rng)).collect();
             if 2 * n - 1 > 1usize << field.two_adicity().min(40) {
-                bar.inc(4);
+                bar.inc(plan.measurements_per_size());
                 continue;
             }
-            let ours = |threading| {
-                let pm = PolyMul::new(&field).expect("field checked").with_threading(threading);
-                plan.time(|| {
-                    pm.mul(&a, &b, MulAlgorithm::Auto).expect("length checked");
-                })
-            };
-            step("product gfpf 1 thread", n);
-            let serial = ours(Threading::Serial);
-            step("product gfpf all threads", n);
-            let parallel = if plan.threads > 1 {
-                ours(Threading::Parallel)
-            } else {
-                serial
-            };
+            let (serial, parallel) = plan.on_one_and_all(|threading| {
+                step(&gfpf_step("product", threading), n);
+                plan.time_product(&field, &a, &b, threading)
+            });
             step("product GMP", n);
             let gmp = plan.time(|| {
                 kronecker_mul(&field, &a, &b);
@@ -409,12 +434,8 @@ impl FieldVisitor for PeerRows<'_> {
         let mut rows = Vec::new();
         for &n in &plan.mul_sizes {
             let (a, b) = peers::inputs(&field, n);
-            let gfpf = [Threading::Serial, Threading::Parallel].map(|threading| {
-                let pm = PolyMul::new(&field).expect("field checked").with_threading(threading);
-                plan.time(|| {
-                    pm.mul(&a, &b, MulAlgorithm::Auto).expect("length checked");
-                })
-            });
+            let (serial, parallel) = plan.on_one_and_all(|threading| plan.time_product(&field, &a, &b, threading));
+            let gfpf = [serial, parallel];
             let ours = PolyMul::new(&field)
                 .and_then(|pm| pm.mul(&a, &b, MulAlgorithm::Auto))
                 .map_err(|e| e.to_string())?;
@@ -477,8 +498,13 @@ fn print_peers(primes: &[FieldSpec], plan: &Plan) -> Result<(), String> {
     };
     let libraries: Vec<String> = first.peers.iter().map(|(l, _)| l.clone()).collect();
     println!("Products against NTL and FLINT: n × n coefficients, the same inputs, every product checked equal.");
+    let threads_compared = if threads > 1 {
+        format!("(1, then {threads})")
+    } else {
+        "(1)".to_string()
+    };
     println!(
-        "  Ratios are the fastest library's time / gfpf's on as many threads (1, then {threads}); above 1: gfpf is faster."
+        "  Ratios are the fastest library's time / gfpf's on as many threads {threads_compared}; above 1: gfpf is faster."
     );
     let columns: Vec<usize> = if threads > 1 { vec![0, 1] } else { vec![0] };
     let mut header = format!("{:<6} {:>7}", "prime", "n");
