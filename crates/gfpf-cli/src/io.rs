@@ -63,13 +63,10 @@ pub fn read_elements<const K: usize>(field: &Field<K>, path: &Path, format: Form
                     .count();
                 format!("{name} line {line}: not UTF-8 text (use --format binary for binary files)")
             })?;
-            let mut lines: Vec<&str> = text.lines().collect();
-            // Blank lines at the end (an editor's final newline) end the file.
-            while lines.last().is_some_and(|line| line.trim().is_empty()) {
-                lines.pop();
-            }
             let mut out = Vec::new();
-            for (i, line) in lines.into_iter().enumerate() {
+            // Blank lines at the end (an editor's final newline) end the
+            // file; a value's own trailing spaces are trimmed by the parser.
+            for (i, line) in text.trim_end().lines().enumerate() {
                 if line.trim().is_empty() {
                     return Err(format!(
                         "{name} line {}: empty line (one value per line expected)",
