@@ -14,12 +14,17 @@
 //! with `--gmp`), alternating the runs round by round and keeping each one's
 //! fastest: on a shared machine whose other tenants come and go, that is the
 //! comparison that stays stable from run to run.
+//!
+//! `--twiddles` times the transform with a whole twiddle table against the
+//! same transform with a two-level one (rounds alternating; medians, fastest
+//! and the ratio) and prints both tables' sizes: the measurement behind
+//! `gfpf_executor::FULL_TWIDDLE_TABLE_MAX_BYTES`.
 
 use std::time::Duration;
 
 use clap::Parser;
 use gfpf_benches::gmp_fft::GmpFft;
-use gfpf_cpu::{CpuFft, Threading};
+use gfpf_cpu::{CpuFft, Threading, TwiddleLayout};
 use gfpf_field::{Field, Preset};
 use gfpf_plan::{Direction, Order, StageKind};
 use rand::SeedableRng;
@@ -51,6 +56,10 @@ struct Args {
     /// module docs); ignores `--threads`.
     #[arg(long)]
     speedup: bool,
+    /// Compare whole and two-level twiddle tables, rounds alternating (see
+    /// the module docs); uses `--threads`.
+    #[arg(long)]
+    twiddles: bool,
     /// Time the whole transform only (no per-stage breakdown).
     #[arg(long)]
     no_stages: bool,
@@ -99,6 +108,9 @@ fn run<const K: usize>(preset: Preset, args: &Args) -> Result<(), Box<dyn std::e
     let input: Vec<_> = (0..n).map(|_| field.random(&mut rng)).collect();
     if args.speedup {
         return speedup(&field, n, direction, &input, args);
+    }
+    if args.twiddles {
+        return twiddle_layouts(&field, n, direction, threading, &input, args);
     }
     // The transform as users run it (no probes), best of `repeat`.
     let mut data = input.clone();
@@ -222,6 +234,68 @@ fn speedup<const K: usize>(
             ratio(best[1], best[3])
         );
     }
+    Ok(())
+}
+
+/// A whole twiddle table against a two-level one: every round runs each
+/// once; medians and fastest of the rounds.
+fn twiddle_layouts<const K: usize>(
+    field: &Field<K>,
+    n: usize,
+    direction: Direction,
+    threading: Threading,
+    input: &[gfpf_field::Element<K>],
+    args: &Args,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let plan = |layout| {
+        CpuFft::try_new_with_twiddles(field, n, direction, Order::Natural, layout).map(|f| f.with_threading(threading))
+    };
+    let ffts = [plan(TwiddleLayout::Full)?, plan(TwiddleLayout::Split)?];
+    let mut data = input.to_vec();
+    let mut scratch = vec![field.zero(); ffts[0].scratch_len()];
+    let mut times = [Vec::new(), Vec::new()];
+    // One untimed run each first: the scaled tables and lane blocks are
+    // built on first use.
+    for round in 0..=args.repeat.max(1) {
+        for (fft, times) in ffts.iter().zip(&mut times) {
+            let t = fastest(1, || {
+                fft.process_with_scratch(&mut data, &mut scratch).expect("sizes match")
+            });
+            if round > 0 {
+                times.push(t);
+            }
+        }
+    }
+    let median = |times: &mut Vec<Duration>| {
+        times.sort();
+        times[times.len() / 2]
+    };
+    let [whole, split] = &mut times;
+    let fastest_of = |times: &[Duration]| times.iter().copied().min().expect("a round");
+    let (fast_whole, fast_split) = (fastest_of(whole), fastest_of(split));
+    let (mid_whole, mid_split) = (median(whole), median(split));
+    let mib = |t: &gfpf_cpu::TwiddleTable<K>| {
+        (t.stored_len() * size_of::<gfpf_field::Element<K>>()) as f64 / (1 << 20) as f64
+    };
+    println!(
+        "{} N = 2^{}, {direction:?}, {} thread(s), {} alternating rounds: whole table ({:.3} MiB) median {} ms (fastest {}), two-level ({:.3} MiB) median {} ms (fastest {}); two-level / whole {:.3} (medians), {:.3} (fastest)",
+        args.preset,
+        args.log2n,
+        if threading == Threading::Serial {
+            1
+        } else {
+            rayon::current_num_threads()
+        },
+        args.repeat.max(1),
+        mib(ffts[0].twiddles()),
+        ms(mid_whole).trim(),
+        ms(fast_whole).trim(),
+        mib(ffts[1].twiddles()),
+        ms(mid_split).trim(),
+        ms(fast_split).trim(),
+        mid_split.as_secs_f64() / mid_whole.as_secs_f64(),
+        fast_split.as_secs_f64() / fast_whole.as_secs_f64(),
+    );
     Ok(())
 }
 

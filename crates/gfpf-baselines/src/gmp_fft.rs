@@ -4,7 +4,7 @@
 //! those by powers of r inside the base cases, a GMP product and remainder.
 
 use gfpf_cpu::codelets::CodeletOps;
-use gfpf_cpu::{CpuError, PlanArith, Threading, run_plan, twiddle_table};
+use gfpf_cpu::{CpuError, PlanArith, Threading, TwiddleLayout, run_plan, twiddle_table};
 use gfpf_field::{Element, Field};
 use gfpf_plan::{Direction, Order, Plan};
 use rug::Integer;
@@ -34,7 +34,16 @@ impl GmpFft {
     ) -> Result<Self, CpuError> {
         let plan = Plan::try_new(n, K, direction, order)?;
         let to_int = |x: &Element<K>| field.to_integer(x);
-        let table = twiddle_table(field, n, direction, plan.twiddle_table_len(), Threading::Parallel)?;
+        let layout = TwiddleLayout::Full;
+        let table = twiddle_table(
+            field,
+            n,
+            direction,
+            plan.twiddle_table_len(),
+            layout,
+            Threading::Parallel,
+        )?;
+        let table = table.into_full(field)?;
         let mut r_pows = Vec::with_capacity(2 * K);
         let mut acc = field.one();
         for _ in 0..2 * K {

@@ -181,6 +181,7 @@ impl<const K: usize> CpuFft<K> {
             n,
             plan.direction(),
             plan.twiddle_table_len(),
+            self.twiddles().layout(),
             self.threading(),
         )?;
         let precompute = start.elapsed();

@@ -3,7 +3,8 @@
 use std::sync::{Arc, OnceLock};
 
 use gfpf_executor::{
-    PreparedFft, TableFiller, Transform, TransformError, check_fits, try_zeroed_elements, twiddle_table_with,
+    CHECK_FITS_MIN_BYTES, PreparedFft, TableFiller, Transform, TransformError, TwiddleLayout, TwiddleTable, check_fits,
+    memory_limit, try_zeroed_elements,
 };
 use gfpf_field::{Element, Field, LANES, LaneArith, LaneIsa, Lanes};
 use gfpf_plan::{
@@ -54,7 +55,7 @@ pub struct CpuFft<const K: usize> {
     lane_isa: Option<LaneIsa>,
     /// The twiddle table times N^{-1}, built on first use by an inverse
     /// transform whose last stage takes the scaling (shared by clones).
-    scaled_twiddles: Arc<OnceLock<Vec<Element<K>>>>,
+    scaled_twiddles: Arc<OnceLock<TwiddleTable<K>>>,
     /// Each twiddled stage's factors as lane blocks, for transforms of at
     /// most [`LANE_TWIDDLES_MAX_WORDS`] words; built on first use by a
     /// transform whose products run in lanes (shared by clones).
@@ -112,18 +113,25 @@ fn fill_chunks<const K: usize>(table: &mut [Element<K>], filler: &TableFiller<'_
     }
 }
 
-/// w^m for m < len, w = ω_N (or ω_N^{-1}), computed in parallel chunks when
-/// large (each chunk starts from a power, then multiplies along).
+/// w^m for m < len, w = ω_N (or ω_N^{-1}), kept as `layout` says and
+/// computed in parallel chunks when large (each chunk starts from a power,
+/// then multiplies along).
 pub fn twiddle_table<const K: usize>(
     field: &Field<K>,
     n: usize,
     direction: Direction,
     len: usize,
+    layout: TwiddleLayout,
     threading: Threading,
-) -> Result<Vec<Element<K>>, CpuError> {
-    Ok(twiddle_table_with(field, n, direction, len, |table, filler| {
-        fill_chunks(table, filler, threading)
-    })?)
+) -> Result<TwiddleTable<K>, CpuError> {
+    Ok(TwiddleTable::try_build(
+        field,
+        n,
+        direction,
+        len,
+        layout,
+        |table, filler| fill_chunks(table, filler, threading),
+    )?)
 }
 
 impl<const K: usize> CpuFft<K> {
@@ -135,15 +143,53 @@ impl<const K: usize> CpuFft<K> {
     /// ([`gfpf_executor::memory_limit`]) before anything of size N is
     /// allocated.
     pub fn try_new(field: &Field<K>, n: usize, direction: Direction, order: Order) -> Result<Self, CpuError> {
+        Self::try_new_with_twiddles(field, n, direction, order, TwiddleLayout::Auto)
+    }
+
+    /// As [`CpuFft::try_new`], with the twiddle table kept as `layout` says
+    /// ([`TwiddleLayout::Auto`]: whole up to
+    /// [`gfpf_executor::FULL_TWIDDLE_TABLE_MAX_BYTES`] and while the
+    /// transform fits in memory with it, two levels beyond).
+    ///
+    /// ```
+    /// use gfpf_cpu::{CpuFft, Direction, Order, TwiddleLayout};
+    /// use gfpf_field::{Field, Preset};
+    ///
+    /// let field = Field::<8>::preset(Preset::T8)?;
+    /// let whole = CpuFft::try_new(&field, 1 << 12, Direction::Forward, Order::Natural)?;
+    /// let split = CpuFft::try_new_with_twiddles(&field, 1 << 12, Direction::Forward, Order::Natural, TwiddleLayout::Split)?;
+    /// assert_eq!((whole.twiddles().stored_len(), split.twiddles().stored_len()), (256, 32));
+    /// let mut x: Vec<_> = (0..1 << 12).map(|i| field.from_u64(i)).collect();
+    /// let mut y = x.clone();
+    /// whole.process(&mut x)?;
+    /// split.process(&mut y)?;
+    /// assert_eq!(x, y);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn try_new_with_twiddles(
+        field: &Field<K>,
+        n: usize,
+        direction: Direction,
+        order: Order,
+        layout: TwiddleLayout,
+    ) -> Result<Self, CpuError> {
         // What running it will need at least, before the table is built: a
         // transform that cannot fit is refused at once, not after its table.
         let plan = Plan::try_new(n, K, direction, order)?;
+        let len = plan.twiddle_table_len();
+        let requested = layout;
+        let mut layout = requested.resolve::<K>(len);
         if n.trailing_zeros() <= field.two_adicity() {
-            let elements = n as u128 + plan.scratch_len() as u128 + plan.twiddle_table_len() as u128;
+            let others = n as u128 + plan.scratch_len() as u128;
+            let whole = (others + len as u128).saturating_mul(size_of::<Element<K>>() as u128);
+            if whole >= CHECK_FITS_MIN_BYTES {
+                layout = requested.fit::<K>(len, others, memory_limit());
+            }
+            let elements = others + layout.stored_entries::<K>(len) as u128;
             check_fits::<K>(n, elements, "transform size N (its data, scratch and twiddle table)")?;
         }
         let threading = Threading::default();
-        let prepared = PreparedFft::try_new_with(field, n, direction, order, |table, filler| {
+        let prepared = PreparedFft::try_new_with(field, n, direction, order, layout, |table, filler| {
             fill_chunks(table, filler, threading)
         })?;
         Ok(CpuFft {
@@ -233,16 +279,17 @@ impl<const K: usize> CpuFft<K> {
     }
 
     /// The shared twiddle table (w^m, m < N/2k).
-    pub fn twiddles(&self) -> &[Element<K>] {
+    pub fn twiddles(&self) -> &TwiddleTable<K> {
         self.prepared.table()
     }
 
     /// The twiddle table times N^{-1} (w^m·N^{-1}), built on first use: the
-    /// factors of a last stage that also does the inverse's scaling.
-    fn scaled_twiddles(&self) -> &[Element<K>] {
-        get_or_publish::<Vec<_>>(&self.scaled_twiddles, || {
-            let mut table = self.prepared.table().to_vec();
-            FieldArith::new(self).scale_all(&mut table);
+    /// factors of a last stage that also does the inverse's scaling (of a
+    /// two-level table, only the high level is scaled).
+    fn scaled_twiddles(&self) -> &TwiddleTable<K> {
+        get_or_publish(&self.scaled_twiddles, || {
+            let mut table = self.prepared.table().clone();
+            table.scale_with(|entries| FieldArith::new(self).scale_all(entries));
             table
         })
     }
@@ -281,7 +328,7 @@ impl<const K: usize> CpuFft<K> {
                 let factors = |(j, a): (usize, usize)| {
                     let split: [(usize, usize); LANES] =
                         std::array::from_fn(|l| plan.split_exponent(a * (LANES * j + l) * t.step));
-                    let mut block = lanes.gather(split.map(|(_, m)| &table[m]));
+                    let mut block = table.with_entries(self.field(), split.map(|(_, m)| m), |e| lanes.gather(e));
                     lanes.mul_pow_r_each_assign(&mut block, split.map(|(q, _)| directed_shift::<K>(inverse, q)));
                     block
                 };
@@ -324,6 +371,34 @@ impl<const K: usize> Transform<K> for CpuFft<K> {
     }
     fn process_with_scratch(&self, data: &mut [Element<K>], scratch: &mut [Element<K>]) -> Result<(), CpuError> {
         CpuFft::process_with_scratch(self, data, scratch)
+    }
+}
+
+/// Pushes onto `blocks` one lane block per item of `entries`: lane l holds
+/// table entry w^m_l. A two-level table's entries are both levels gathered
+/// and multiplied in lanes, four blocks at a time (multiplying them
+/// element by element first, as [`TwiddleTable::with_entries`] does, made
+/// t8 2^20 2.7x slower than the whole table).
+fn push_table_blocks<const K: usize>(
+    lanes: LaneArith<'_, K>,
+    table: &TwiddleTable<K>,
+    entries: impl Iterator<Item = [usize; LANES]> + Clone,
+    blocks: &mut Vec<Lanes<K>>,
+) {
+    match table {
+        TwiddleTable::Full(whole) => blocks.extend(entries.map(|ms| lanes.gather(ms.map(|m| &whole[m])))),
+        TwiddleTable::Split {
+            low, high, low_bits, ..
+        } => {
+            let first = blocks.len();
+            blocks.extend(entries.clone().map(|ms| lanes.gather(ms.map(|m| &high[m >> low_bits]))));
+            let lows = blocks.len();
+            let mask = (1 << low_bits) - 1;
+            blocks.extend(entries.map(|ms| lanes.gather(ms.map(|m| &low[m & mask]))));
+            let (highs, low_blocks) = blocks.split_at_mut(lows);
+            lanes.mul_assign_each(&mut highs[first..], low_blocks);
+            blocks.truncate(lows);
+        }
     }
 }
 
@@ -596,9 +671,7 @@ impl<const K: usize> FieldArith<'_, K> {
                 return;
             }
             blocks.extend(n_inv);
-            for a in 1..radix {
-                blocks.push(lanes.gather(split(a).map(|(_, m)| &table[m])));
-            }
+            push_table_blocks(lanes, table, (1..radix).map(|a| split(a).map(|(_, m)| m)), blocks);
             let (data, factors) = blocks.split_at_mut(radix);
             lanes.mul_assign_each(&mut data[first..], factors);
             for (a, block) in data.iter_mut().enumerate().skip(1) {

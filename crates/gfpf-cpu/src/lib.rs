@@ -47,7 +47,7 @@ pub use executor::{
     CpuFft, LANE_TWIDDLES_MAX_WORDS, PARALLEL_MIN_WORDS, PlanArith, SOURCE_ORDER_MIN_WORDS, StridedDfts,
     TASK_MIN_WORDS, Threading, run_plan, twiddle_table,
 };
-pub use gfpf_executor::{PreparedFft, Transform, TransformError};
+pub use gfpf_executor::{PreparedFft, Transform, TransformError, TwiddleLayout, TwiddleTable};
 pub use gfpf_plan::{Direction, Order};
 pub use multimodular::{
     MULTIMODULAR_FRESH_MAX_WORDS, MULTIMODULAR_KEEP_MAX_WORDS, MULTIMODULAR_MAX_LEN, MULTIMODULAR_PARALLEL_MIN_WORDS,

@@ -19,7 +19,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use gfpf_executor::{TransformError, check_fits};
+use gfpf_executor::{TransformError, TwiddleLayout, check_fits};
 use gfpf_field::{Element, Field};
 use gfpf_plan::{Direction, Order};
 use rayon::prelude::*;
@@ -439,8 +439,13 @@ impl<const K: usize> PolyMul<K> {
     fn twists(&self, s: usize) -> Result<Arc<Twists<K>>, CpuError> {
         let log = s.trailing_zeros() as usize;
         get_or_try_publish(&self.twists[log], || {
-            let forward = twiddle_table(&self.field, s, Direction::Forward, s / 2, self.threading)?;
-            let mut inverse_half = twiddle_table(&self.field, s, Direction::Inverse, s / 2, self.threading)?;
+            // Whole tables: every element takes its own twist.
+            let whole = |direction| -> Result<Vec<Element<K>>, CpuError> {
+                let table = twiddle_table(&self.field, s, direction, s / 2, TwiddleLayout::Full, self.threading)?;
+                Ok(table.into_full(&self.field)?)
+            };
+            let forward = whole(Direction::Forward)?;
+            let mut inverse_half = whole(Direction::Inverse)?;
             self.for_each(&mut inverse_half, |w| *w = self.field.mul(w, &self.half));
             Ok(Arc::new(Twists { forward, inverse_half }))
         })

@@ -1,8 +1,9 @@
 //! The shared executor suite (gfpf-testkit) on the CPU executor, parallel and
-//! serial, on every preset; and with its base DFTs one at a time and in SIMD
-//! lanes on every lane instruction set this CPU has, on five presets.
+//! serial, on every preset; with its base DFTs one at a time and in SIMD
+//! lanes on every lane instruction set this CPU has, on five presets; and
+//! with two-level twiddle tables on each path that reads them.
 
-use gfpf_cpu::{CpuError, CpuFft, Threading};
+use gfpf_cpu::{CpuError, CpuFft, Threading, TwiddleLayout};
 use gfpf_field::{Field, LaneIsa};
 use gfpf_plan::{Direction, Order};
 use gfpf_testkit::Executor;
@@ -51,7 +52,53 @@ macro_rules! cpu_executor {
     };
 }
 
+/// An executor type for the suite whose twiddle tables are all two-level
+/// (above `FULL_TWIDDLE_TABLE_MAX_BYTES` only, by default), on the given lane
+/// instruction set and lane twiddle blocks.
+macro_rules! split_twiddles_executor {
+    ($name:ident, $label:literal, lanes = $isa:expr, lane_twiddles = $keep:expr) => {
+        struct $name;
+        impl Executor for $name {
+            const NAME: &'static str = $label;
+            type Fft<const K: usize> = CpuFft<K>;
+            fn unavailable() -> Option<String> {
+                let isa: Option<LaneIsa> = $isa;
+                isa.and_then(|isa| isa.ensure_available().err().map(|e| e.to_string()))
+            }
+            fn plan<const K: usize>(
+                field: &Field<K>,
+                n: usize,
+                direction: Direction,
+                order: Order,
+            ) -> Result<CpuFft<K>, CpuError> {
+                CpuFft::try_new_with_twiddles(field, n, direction, order, TwiddleLayout::Split)?
+                    .with_threading(Threading::Parallel)
+                    .with_lane_twiddles($keep)
+                    .with_lane_isa($isa)
+            }
+        }
+    };
+}
+
 cpu_executor!(Parallel, "cpu (rayon)", Threading::Parallel);
+split_twiddles_executor!(
+    SplitInLanes,
+    "cpu (two-level twiddles, lanes)",
+    lanes = Some(LaneIsa::best()),
+    lane_twiddles = true
+);
+split_twiddles_executor!(
+    SplitGathered,
+    "cpu (two-level twiddles, lanes, gathered)",
+    lanes = Some(LaneIsa::best()),
+    lane_twiddles = false
+);
+split_twiddles_executor!(
+    SplitOneByOne,
+    "cpu (two-level twiddles, one DFT at a time)",
+    lanes = None,
+    lane_twiddles = false
+);
 // Products in lanes without the ready twiddle blocks: factors gathered from
 // the table and shifted in lanes, as transforms above
 // `LANE_TWIDDLES_MAX_WORDS` do.
@@ -113,4 +160,20 @@ mod lanes_avx512 {
 
 mod lanes_gathered {
     gfpf_testkit::executor_suite!(@presets crate::LanesGathered; t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
+}
+
+// Two-level twiddle tables at every size (by default only above
+// `FULL_TWIDDLE_TABLE_MAX_BYTES`): the products of each path that reads the
+// table (lane blocks, lane gathers, four at a time on whole elements, one by
+// one), the scaled table of inverses included.
+mod split_twiddles_in_lanes {
+    gfpf_testkit::executor_suite!(@presets crate::SplitInLanes; t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
+}
+
+mod split_twiddles_gathered {
+    gfpf_testkit::executor_suite!(@presets crate::SplitGathered; t4 T4 4, t8 T8 8, p16 P16 16);
+}
+
+mod split_twiddles_one_by_one {
+    gfpf_testkit::executor_suite!(@presets crate::SplitOneByOne; t2 T2 2, t8 T8 8, p16 P16 16, t64 T64 64);
 }

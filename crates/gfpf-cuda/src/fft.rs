@@ -133,7 +133,7 @@ impl<const K: usize> CudaFft<K> {
             functions.push((launch.kernel, f));
         }
         let stream = device.stream();
-        let host_table = device_twiddle_table(&prepared.fft);
+        let host_table = device_twiddle_table(&prepared.fft)?;
         let table = stream
             .clone_htod(&host_table)
             .map_err(|e| CudaError::driver("uploading the twiddle table", host_table.len() * 8, e))?;

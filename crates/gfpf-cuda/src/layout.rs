@@ -44,14 +44,18 @@ fn fill_digit_major<const K: usize>(elements: &[Element<K>], out: &mut [u64]) {
     }
 }
 
-/// A prepared transform's twiddle table as the kernels read it: digit-major
-/// with pitch M, and at least one element (the entry 1 when M = 0, for
-/// N ≤ 2k), so that the device buffer is never empty.
-pub fn device_twiddle_table<const K: usize>(fft: &PreparedFft<K>) -> Vec<u64> {
-    if fft.table().is_empty() {
-        to_digit_major(&[fft.field().one()])
+/// A prepared transform's twiddle table as the kernels read it: whole (a
+/// two-level table multiplied out: the kernels read one entry per twiddle),
+/// digit-major with pitch M, and at least one element (the entry 1 when
+/// M = 0, for N ≤ 2k), so that the device buffer is never empty.
+pub fn device_twiddle_table<const K: usize>(fft: &PreparedFft<K>) -> Result<Vec<u64>, TransformError> {
+    let table = fft.table();
+    if table.is_empty() {
+        Ok(to_digit_major(&[fft.field().one()]))
+    } else if let Some(entries) = table.full() {
+        try_to_digit_major(entries)
     } else {
-        to_digit_major(fft.table())
+        try_to_digit_major(&table.try_to_full(fft.field())?)
     }
 }
 

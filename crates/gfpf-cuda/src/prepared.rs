@@ -2,7 +2,7 @@
 //! order): the shared [`PreparedFft`] (plan, twiddle table, N^{-1}), the base
 //! sizes its kernels need, and the launches of its plan.
 
-use gfpf_executor::{PreparedFft, TableFiller, TransformError};
+use gfpf_executor::{PreparedFft, TableFiller, TransformError, TwiddleLayout};
 use gfpf_field::Field;
 use gfpf_plan::{Direction, Order, Plan};
 
@@ -20,8 +20,9 @@ pub(crate) struct Prepared<const K: usize> {
 impl<const K: usize> Prepared<K> {
     pub fn new(field: &Field<K>, n: usize, direction: Direction, order: Order) -> Result<Self, CudaError> {
         // The table's chunks are independent: fill them on every host core
-        // (this crate has no thread pool; scoped threads suffice).
-        let fft = PreparedFft::try_new_with(field, n, direction, order, |table, filler| {
+        // (this crate has no thread pool; scoped threads suffice). Whole: the
+        // kernels read one entry per twiddle.
+        let fft = PreparedFft::try_new_with(field, n, direction, order, TwiddleLayout::Full, |table, filler| {
             let chunk = TableFiller::<K>::CHUNK;
             let threads = std::thread::available_parallelism().map_or(1, usize::from);
             let per_thread = table.len().div_ceil(chunk).div_ceil(threads).max(1) * chunk;
@@ -84,7 +85,7 @@ mod tests {
     fn table_and_inverse_size() {
         let f = Field::<8>::preset(Preset::T8).unwrap();
         let p = Prepared::new(&f, 1024, Direction::Inverse, Order::Natural).unwrap();
-        assert_eq!(device_twiddle_table(&p.fft).len(), 8 * 64);
+        assert_eq!(device_twiddle_table(&p.fft).unwrap().len(), 8 * 64);
         assert_eq!(f.mul(p.fft.n_inv(), &f.from_u64(1024)), f.one());
         assert_eq!(
             p.launches_for(1000).unwrap_err(),
@@ -93,7 +94,9 @@ mod tests {
         assert_eq!(p.launches_for(0).unwrap(), vec![]);
         // N ≤ 2k: no twiddles, still a one-element device table.
         assert_eq!(
-            device_twiddle_table(&Prepared::new(&f, 16, Direction::Forward, Order::Natural).unwrap().fft).len(),
+            device_twiddle_table(&Prepared::new(&f, 16, Direction::Forward, Order::Natural).unwrap().fft)
+                .unwrap()
+                .len(),
             8
         );
         assert!(matches!(

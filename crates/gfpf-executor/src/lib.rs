@@ -74,7 +74,9 @@ pub struct ReadmeDoctests;
 use std::sync::Arc;
 
 mod memory;
+mod twiddles;
 pub use memory::{CHECK_FITS_MIN_BYTES, check_fits, memory_limit, try_zeroed_elements};
+pub use twiddles::{FULL_TWIDDLE_TABLE_MAX_BYTES, TableFiller, TwiddleLayout, TwiddleTable};
 
 use gfpf_field::{Element, Field, FieldError};
 pub use gfpf_plan::{Direction, Order};
@@ -161,15 +163,16 @@ impl ExecutorError for TransformError {
 
 /// What an executor builds once per (field, N, direction, order): the plan,
 /// the twiddle table w^m for m < N/2k (w = ω_N forward, ω_N^{-1} inverse;
-/// every twiddle w^e of the plan is r^q·w^m, a shift and one table entry) and
-/// N^{-1}. Cloning shares the table.
+/// every twiddle w^e of the plan is r^q·w^m, a shift and one table entry,
+/// kept whole or in two levels: [`TwiddleTable`]) and N^{-1}. Cloning shares
+/// the table.
 #[derive(Clone, PartialEq, Eq)]
 pub struct PreparedFft<const K: usize> {
     field: Field<K>,
     plan: Plan,
-    /// A `Vec` behind the `Arc`, not a slice: `Arc<[T]>::from(Vec)` would
+    /// Vectors behind the `Arc`, not a slice: `Arc<[T]>::from(Vec)` would
     /// copy a table of gigabytes into a second allocation.
-    table: Arc<Vec<Element<K>>>,
+    table: Arc<TwiddleTable<K>>,
     n_inv: Element<K>,
 }
 
@@ -178,59 +181,9 @@ impl<const K: usize> std::fmt::Debug for PreparedFft<K> {
         f.debug_struct("PreparedFft")
             .field("field", &self.field.name().unwrap_or("custom"))
             .field("plan", &self.plan)
-            .field("table_len", &self.table.len())
+            .field("table", &self.table)
             .finish()
     }
-}
-
-/// Fills a twiddle table in independent chunks (each starts from a power of
-/// w), so that an executor may fill them in parallel: see
-/// [`PreparedFft::try_new_with`].
-pub struct TableFiller<'a, const K: usize> {
-    field: &'a Field<K>,
-    w: Element<K>,
-}
-
-impl<const K: usize> TableFiller<'_, K> {
-    /// Entries per chunk: enough work per chunk to pay for a task.
-    pub const CHUNK: usize = if 4096 / K > 16 { 4096 / K } else { 16 };
-
-    /// Writes w^m, m = c·CHUNK …, into chunk number `c` of the table.
-    pub fn fill(&self, c: usize, chunk: &mut [Element<K>]) {
-        let mut acc = self.field.pow_u64(&self.w, (c * Self::CHUNK) as u64);
-        for slot in chunk {
-            *slot = acc;
-            acc = self.field.mul(&acc, &self.w);
-        }
-    }
-}
-
-/// w^m for m < `len`, w = ω_N (forward) or ω_N^{-1} (inverse), its chunks
-/// filled by `fill_table` as in [`PreparedFft::try_new_with`]. Errors: N
-/// above the 2-adicity, or a table that cannot be allocated.
-pub fn twiddle_table_with<const K: usize>(
-    field: &Field<K>,
-    n: usize,
-    direction: Direction,
-    len: usize,
-    fill_table: impl FnOnce(&mut [Element<K>], &TableFiller<'_, K>),
-) -> Result<Vec<Element<K>>, TransformError> {
-    let mut table = Vec::new();
-    if len == 0 {
-        return Ok(table);
-    }
-    let mut w = field.root_of_unity(n.trailing_zeros())?;
-    if direction == Direction::Inverse {
-        w = field.inverse(&w)?;
-    }
-    check_fits::<K>(n, len as u128, "transform size N (its twiddle table)")?;
-    table.try_reserve_exact(len).map_err(|_| TransformError::TooLarge {
-        n,
-        what: "transform size N (its twiddle table)",
-    })?;
-    table.resize(len, Element::ZERO);
-    fill_table(&mut table, &TableFiller { field, w });
-    Ok(table)
 }
 
 impl<const K: usize> PreparedFft<K> {
@@ -239,23 +192,25 @@ impl<const K: usize> PreparedFft<K> {
     /// Errors: N not a power of two, above the 2-adicity, or too large for
     /// memory (checked before anything of size N is allocated).
     pub fn try_new(field: &Field<K>, n: usize, direction: Direction, order: Order) -> Result<Self, TransformError> {
-        Self::try_new_with(field, n, direction, order, |table, filler| {
+        Self::try_new_with(field, n, direction, order, TwiddleLayout::Auto, |table, filler| {
             for (c, chunk) in table.chunks_mut(TableFiller::<K>::CHUNK).enumerate() {
                 filler.fill(c, chunk);
             }
         })
     }
 
-    /// As [`PreparedFft::try_new`], with the twiddle table's chunks of
-    /// [`TableFiller::CHUNK`] entries filled by `fill_table` (which may run
-    /// them in parallel): `fill_table(table, filler)` must call
-    /// `filler.fill(c, chunk)` for every chunk `c` of `table`.
+    /// As [`PreparedFft::try_new`], with the twiddle table kept as `layout`
+    /// says and its chunks of [`TableFiller::CHUNK`] entries filled by
+    /// `fill_table` (which may run them in parallel; it is called once per
+    /// level): `fill_table(table, filler)` must call `filler.fill(c, chunk)`
+    /// for every chunk `c` of `table`.
     pub fn try_new_with(
         field: &Field<K>,
         n: usize,
         direction: Direction,
         order: Order,
-        fill_table: impl FnOnce(&mut [Element<K>], &TableFiller<'_, K>),
+        layout: TwiddleLayout,
+        fill_table: impl Fn(&mut [Element<K>], &TableFiller<'_, K>),
     ) -> Result<Self, TransformError> {
         let plan = Plan::try_new(n, K, direction, order)?;
         let v = field.two_adicity();
@@ -270,7 +225,7 @@ impl<const K: usize> PreparedFft<K> {
                 what: "transform size N",
             });
         }
-        let table = twiddle_table_with(field, n, direction, plan.twiddle_table_len(), fill_table)?;
+        let table = TwiddleTable::try_build(field, n, direction, plan.twiddle_table_len(), layout, fill_table)?;
         let n_inv = field.inverse(&field.from_u64(n as u64))?;
         Ok(PreparedFft {
             field: field.clone(),
@@ -291,7 +246,7 @@ impl<const K: usize> PreparedFft<K> {
     }
 
     /// w^m for m < N/2k (shared by clones).
-    pub fn table(&self) -> &[Element<K>] {
+    pub fn table(&self) -> &TwiddleTable<K> {
         &self.table
     }
 
@@ -387,10 +342,23 @@ mod tests {
             }
             assert_eq!(p.table().len(), (1 << 16) / 16);
             assert!(p.table().len() > 2 * TableFiller::<8>::CHUNK, "several chunks");
-            for (m, entry) in p.table().iter().enumerate() {
+            for (m, entry) in p.table().full().unwrap().iter().enumerate() {
                 assert_eq!(*entry, f.pow_u64(&w, m as u64), "m = {m}");
             }
             assert_eq!(f.mul(p.n_inv(), &f.from_u64(1 << 16)), f.one());
+        }
+    }
+
+    #[test]
+    fn a_transform_of_two_to_the_31_plans_with_a_table_of_megabytes() {
+        let t8 = Field::<8>::preset(Preset::T8).unwrap();
+        let p = PreparedFft::try_new(&t8, 1 << 31, Direction::Inverse, Order::Natural).unwrap();
+        assert_eq!(p.table().layout(), TwiddleLayout::Split);
+        assert_eq!(p.table().len(), 1 << 27);
+        assert_eq!(p.table().stored_len(), (1 << 14) + (1 << 13), "1.5 MiB, not 8 GiB");
+        let w_inv = t8.inverse(&t8.root_of_unity(31).unwrap()).unwrap();
+        for m in [1, (1 << 27) - 1, 123_456_789] {
+            assert_eq!(p.table().get(&t8, m), t8.pow_u64(&w_inv, m as u64), "m = {m}");
         }
     }
 

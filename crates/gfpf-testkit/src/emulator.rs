@@ -170,7 +170,7 @@ impl<const K: usize> EmulatedFft<K> {
         dir: &Path,
     ) -> Result<Self, EmulatorError> {
         let prepared = PreparedFft::try_new(field, n, direction, order)?;
-        let table = device_twiddle_table(&prepared);
+        let table = device_twiddle_table(&prepared)?;
         let kernels = HostKernels::build(field, dir)?;
         Ok(EmulatedFft {
             prepared,

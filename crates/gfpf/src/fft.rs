@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use gfpf_cpu::{CpuFft, Threading};
 use gfpf_cuda::{CudaFft, DeviceBuffer};
-use gfpf_executor::{PreparedFft, Transform};
+use gfpf_executor::{PreparedFft, Transform, TwiddleLayout};
 use gfpf_field::{Element, Field};
 use gfpf_plan::{Direction, Order};
 
@@ -27,11 +27,12 @@ impl<const K: usize> Executor<K> {
         direction: Direction,
         order: Order,
         threading: Threading,
+        twiddles: TwiddleLayout,
     ) -> Result<Self, Error> {
         Ok(match device {
             Device::Cuda => Executor::Cuda(Arc::new(CudaFft::try_new(&cuda_device()?, field, n, direction, order)?)),
             _ => Executor::Cpu(Box::new(
-                CpuFft::try_new(field, n, direction, order)?.with_threading(threading),
+                CpuFft::try_new_with_twiddles(field, n, direction, order, twiddles)?.with_threading(threading),
             )),
         })
     }
@@ -76,6 +77,7 @@ pub struct FftBuilder<'a, const K: usize> {
     device: Device,
     order: Order,
     threading: Threading,
+    twiddles: TwiddleLayout,
 }
 
 impl<const K: usize> FftBuilder<'_, K> {
@@ -97,12 +99,31 @@ impl<const K: usize> FftBuilder<'_, K> {
         self
     }
 
+    /// How the CPU keeps its twiddle tables (default [`TwiddleLayout::Auto`]:
+    /// whole while they are at most a gigabyte and fit in memory, else in
+    /// two levels of about √(N/2k) entries, one more product per twiddle).
+    /// The device's kernels always read whole tables.
+    pub fn twiddles(mut self, layout: TwiddleLayout) -> Self {
+        self.twiddles = layout;
+        self
+    }
+
     /// Plans both directions. Errors: N not a power of two or above 2^v,
     /// too large for memory, CUDA asked for but not usable (or its kernels
     /// failing to compile, the device out of memory).
     pub fn build(self) -> Result<Fft<K>, Error> {
         let device = self.device.resolve_for(K, self.n)?;
-        let plan = |direction| Executor::plan(device, self.field, self.n, direction, self.order, self.threading);
+        let plan = |direction| {
+            Executor::plan(
+                device,
+                self.field,
+                self.n,
+                direction,
+                self.order,
+                self.threading,
+                self.twiddles,
+            )
+        };
         Ok(Fft {
             forward: plan(Direction::Forward)?,
             inverse: plan(Direction::Inverse)?,
@@ -125,6 +146,7 @@ impl<const K: usize> Fft<K> {
             device: Device::Auto,
             order: Order::Natural,
             threading: Threading::Parallel,
+            twiddles: TwiddleLayout::Auto,
         }
     }
 

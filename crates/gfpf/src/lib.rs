@@ -68,5 +68,6 @@ pub use gfpf_plan as plan;
 pub use gfpf_small as small;
 
 pub use gfpf_cpu::{MulAlgorithm, Threading, auto_schoolbook_max_len, install_global_pool, max_threads, thread_pool};
+pub use gfpf_executor::TwiddleLayout;
 pub use gfpf_field::{Element, Field, FieldError, Preset, SparseRadix};
 pub use gfpf_plan::{Direction, Order};

@@ -3,6 +3,7 @@
 
 pub mod generated;
 
+use gfpf_executor::TwiddleTable;
 use gfpf_field::{Element, Field, LaneArith, Lanes};
 use gfpf_plan::Plan;
 
@@ -62,7 +63,7 @@ fn root_shift<const K: usize>(inverse: bool, j: usize, radix: usize) -> usize {
 #[derive(Clone, Copy)]
 pub(crate) struct TwiddleRow<'a, const K: usize> {
     /// w^m, m < M.
-    pub table: &'a [Element<K>],
+    pub table: &'a TwiddleTable<K>,
     /// The plan, which splits exponents as e = q·M + m.
     pub plan: &'a Plan,
     /// b·step: the exponent of slot i is i·unit.
@@ -82,7 +83,7 @@ impl<const K: usize> FieldOps<'_, K> {
     fn apply_twiddle(&self, x: &mut Element<K>, row: &TwiddleRow<'_, K>, e: usize) {
         let (q, m) = row.plan.split_exponent(e);
         if m != 0 {
-            *x = self.field.mul(x, &row.table[m]);
+            *x = row.table.mul_entry(self.field, x, m);
         }
         self.mul_r_quotient(x, q);
     }
@@ -165,9 +166,10 @@ impl<const K: usize> FieldOps<'_, K> {
         let mut filled = 0;
         let flush = |xs: &mut [Element<K>], pending: &[(usize, usize, usize)]| {
             if let [p0, p1, p2, p3] = pending {
-                let products = self.field.mul_lanes(
+                let products = row.table.mul_entries(
+                    self.field,
                     [&xs[p0.0], &xs[p1.0], &xs[p2.0], &xs[p3.0]],
-                    [&row.table[p0.2], &row.table[p1.2], &row.table[p2.2], &row.table[p3.2]],
+                    [p0.2, p1.2, p2.2, p3.2],
                 );
                 for (&(at, q, _), product) in pending.iter().zip(products) {
                     xs[at] = product;
@@ -175,7 +177,7 @@ impl<const K: usize> FieldOps<'_, K> {
                 }
             } else {
                 for &(at, q, m) in pending {
-                    xs[at] = self.field.mul(&xs[at], &row.table[m]);
+                    xs[at] = row.table.mul_entry(self.field, &xs[at], m);
                     self.mul_r_quotient(&mut xs[at], q);
                 }
             }
@@ -210,9 +212,10 @@ impl<const K: usize> FieldOps<'_, K> {
             }
             return;
         }
-        let products = self.field.mul_lanes(
+        let products = row.table.mul_entries(
+            self.field,
             std::array::from_fn(|e| &x[first + e]),
-            split.map(|(_, m)| &row.table[m]),
+            split.map(|(_, m)| m),
         );
         for (e, (product, (q, _))) in products.into_iter().zip(split).enumerate() {
             x[first + e] = product;
