@@ -308,10 +308,10 @@ fn factors_in_lanes<const N: usize>(pairs: &[(u64, u64)], q: u64) -> [(__m256d, 
 }
 
 /// One pass of the forward column transform
-/// ([`crate::conv52::ColumnGroup`]) on R ≤ 8 rows, four columns a step
+/// ([`crate::conv52::columns::ColumnGroup`]) on R ≤ 8 rows, four columns a step
 /// in registers: the rows times their twist factors when `TWIST`
 /// (values < q in), then the DIF layers of half-distance R/2, …, 1,
-/// their butterflies in [`crate::conv52::pass_butterflies`]' order with
+/// their butterflies in [`crate::conv52::columns::pass_butterflies`]' order with
 /// `factors[b]` for butterfly b (values in [0, 2q) out, as
 /// the layer-by-layer passes gave them).
 ///

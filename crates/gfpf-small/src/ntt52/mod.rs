@@ -199,7 +199,7 @@ impl Twiddles {
 /// the new pair for butterfly b; `unit` says that its factor is 1 when the
 /// group's rows are consecutive (the pass of half-size 1, where the pair
 /// (lo, lo + d) has factor ω_(2d)^(lo mod 2d)).
-/// [`crate::conv52::pass_butterflies`] reads its order from here.
+/// [`crate::conv52::columns::pass_butterflies`] reads its order from here.
 #[inline(always)]
 pub(crate) fn pass_in_registers<T: Copy, const R: usize>(
     v: &mut [T; R],
@@ -256,7 +256,7 @@ pub(crate) fn pass_in_registers<T: Copy, const R: usize>(
 }
 
 /// The most butterflies one pass of a column transform has
-/// ([`crate::conv52::ColumnGroup`]): three layers of four.
+/// ([`crate::conv52::columns::ColumnGroup`]): three layers of four.
 #[cfg(target_arch = "x86_64")]
 pub(crate) const PASS_FACTORS: usize = 12;
 
