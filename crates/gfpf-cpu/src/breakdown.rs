@@ -15,9 +15,8 @@ use gfpf_field::{Element, Lanes};
 use gfpf_plan::{Stage, StageKind};
 
 use crate::codelets::{CodeletOps, FieldOps};
-use crate::executor::{
-    FieldArith, LaneData, LaneParts, PlanArith, StageCodelets, StageWork, StridedDfts, run_dfts_one_by_one, run_stage,
-};
+use crate::executor::{FieldArith, LaneData, LaneParts};
+use crate::runner::{PlanArith, StageCodelets, StageWork, StridedDfts, run_dfts_one_by_one, run_stage};
 use crate::{CpuError, CpuFft, Threading, twiddle_table};
 
 /// The timings of one stage.

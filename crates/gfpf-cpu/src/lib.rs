@@ -39,14 +39,12 @@ mod error;
 mod executor;
 mod multimodular;
 mod poly;
+mod runner;
 mod threads;
 
 pub use breakdown::{Breakdown, StageTiming};
 pub use error::CpuError;
-pub use executor::{
-    CpuFft, LANE_TWIDDLES_MAX_WORDS, PARALLEL_MIN_WORDS, PlanArith, SOURCE_ORDER_MIN_WORDS, StridedDfts,
-    TASK_MIN_WORDS, Threading, run_plan, twiddle_table,
-};
+pub use executor::{CpuFft, LANE_TWIDDLES_MAX_WORDS, twiddle_table};
 pub use gfpf_executor::{PreparedFft, Transform, TransformError, TwiddleLayout, TwiddleTable};
 pub use gfpf_plan::{Direction, Order};
 pub use multimodular::{
@@ -54,6 +52,9 @@ pub use multimodular::{
     MULTIMODULAR_PARALLEL_MIN_WORDS_IN_POOL, MultiModular,
 };
 pub use poly::{MulAlgorithm, PolyMul, auto_schoolbook_max_len};
+pub use runner::{
+    PARALLEL_MIN_WORDS, PlanArith, SOURCE_ORDER_MIN_WORDS, StridedDfts, TASK_MIN_WORDS, Threading, run_plan,
+};
 pub use threads::{
     MAX_THREADS_PER_CORE, MIN_THREADS_CAP, available_cores, check_thread_count, install_global_pool, max_threads,
     thread_pool,

@@ -78,7 +78,7 @@ use rug::Integer;
 
 use crate::CpuError;
 use crate::cache::get_or_try_publish;
-use crate::executor::Threading;
+use crate::runner::Threading;
 use gfpf_executor::check_fits;
 
 /// The primes: the largest q < 2^50 with 2^30 | q − 1 (any product length up

@@ -25,7 +25,8 @@ use gfpf_plan::{Direction, Order};
 use rayon::prelude::*;
 
 use crate::cache::get_or_try_publish;
-use crate::executor::{PARALLEL_MIN_WORDS, TASK_MIN_WORDS, Threading, twiddle_table};
+use crate::executor::twiddle_table;
+use crate::runner::{PARALLEL_MIN_WORDS, TASK_MIN_WORDS, Threading};
 use crate::{CpuError, CpuFft, MultiModular};
 
 /// The shorter operand's length up to which [`MulAlgorithm::Auto`] keeps
