@@ -12,13 +12,9 @@ use gfpf_plan::{Direction, Order, Plan};
 
 use crate::device::CudaDevice;
 use crate::layout::{device_twiddle_table, from_digit_major, try_to_digit_major};
-use crate::params::StageParams;
+use crate::params::{StageParams, block_threads};
 use crate::prepared::Prepared;
 use crate::{CudaError, Kernel};
-
-/// Threads per block of every launch. One thread holds a whole DFT_K of
-/// k-digit elements (local memory), so blocks are kept small.
-pub const THREADS_PER_BLOCK: u32 = 128;
 
 /// Elements of GF(r^k + 1) on the device, digit-major (digit d of element j
 /// at d·len + j). Transforms work on it in place, so chains of transforms
@@ -123,7 +119,7 @@ impl<const K: usize> CudaFft<K> {
             // DFT_K kernels from the module of K; scale from any module the
             // plan loads (every module has it).
             let radix = match launch.kernel {
-                Kernel::BaseDft { radix, .. } => radix,
+                Kernel::BaseDft { radix, .. } | Kernel::TiledDft { radix, .. } => radix,
                 Kernel::Scale | Kernel::PointwiseMul => prepared.radices[0],
             };
             let f = device
@@ -215,7 +211,7 @@ impl<const K: usize> CudaFft<K> {
             // launch addresses: data and scratch hold batch·N elements
             // digit-major with pitch batch·N (checked above), the table M
             // entries with pitch M, N^{-1} k words.
-            unsafe { launch_kernel(&self.device, function, &params)? };
+            unsafe { launch_kernel(&self.device, function, &params, block_threads(&launch.kernel, K))? };
         }
         Ok(())
     }
@@ -244,8 +240,9 @@ pub(crate) unsafe fn launch_kernel(
     device: &CudaDevice,
     function: &CudaFunction,
     params: &StageParams,
+    threads_per_block: u32,
 ) -> Result<(), CudaError> {
-    let blocks = params.threads.div_ceil(u64::from(THREADS_PER_BLOCK));
+    let blocks = params.threads.div_ceil(u64::from(threads_per_block));
     let grid = u32::try_from(blocks)
         .ok()
         .filter(|&b| b < i32::MAX as u32)
@@ -254,7 +251,7 @@ pub(crate) unsafe fn launch_kernel(
         })?;
     let cfg = LaunchConfig {
         grid_dim: (grid, 1, 1),
-        block_dim: (THREADS_PER_BLOCK, 1, 1),
+        block_dim: (threads_per_block, 1, 1),
         shared_mem_bytes: 0,
     };
     // SAFETY: the kernel's only argument is GfpfStageParams by value

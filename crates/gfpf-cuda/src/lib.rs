@@ -51,8 +51,9 @@ pub use device::{
     CudaDevice, KERNEL_CACHE_ENV, PTX_DIR_ENV, PtxCompiler, cache_file_name, cuda_unavailable, kernel_cache_dir,
 };
 pub use error::CudaError;
-pub use fft::{CudaFft, DeviceBuffer, THREADS_PER_BLOCK};
+pub use fft::{CudaFft, DeviceBuffer};
 pub use gfpf_kernels::Kernel;
 pub use layout::{device_twiddle_table, from_digit_major, to_digit_major, try_to_digit_major};
+pub use params::{THREADS_PER_BLOCK, block_threads};
 pub use poly::CudaPolyMul;
 pub use timing::median;

@@ -3,7 +3,20 @@
 
 use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, StageKind, TwiddlePlacement};
 
-use gfpf_kernels::Kernel;
+use gfpf_kernels::{Kernel, tile_dfts};
+
+/// Threads per block of every launch but the tiled stages'. One thread holds
+/// a whole DFT_K of k-digit elements (local memory), so blocks are kept small.
+pub const THREADS_PER_BLOCK: u32 = 128;
+
+/// Threads per block of a launch of `kernel` over k digits: a tiled stage's
+/// block has one thread per DFT of its tile ([`tile_dfts`]).
+pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
+    match *kernel {
+        Kernel::TiledDft { radix, .. } => tile_dfts(radix, k).map_or(1, |t| t as u32),
+        _ => THREADS_PER_BLOCK,
+    }
+}
 
 /// The most radices a plan can have (N < 2^64, every radix ≥ 2).
 pub const MAX_RADICES: usize = 64;
@@ -79,7 +92,7 @@ impl Launch {
         params.dst = address(self.dst);
         params.table = match self.kernel {
             Kernel::Scale => n_inv,
-            Kernel::BaseDft { .. } => table,
+            Kernel::BaseDft { .. } | Kernel::TiledDft { .. } => table,
             Kernel::PointwiseMul => 0,
         };
         params
@@ -129,13 +142,28 @@ pub fn launches(plan: &Plan, batch: usize) -> Vec<Launch> {
                 params.log2_stride = log2(d.stride);
                 params.step = d.twiddles.map_or(0, |t| t.step as u64);
                 params.digit_reversed_input = u64::from(d.input == Addressing::DigitReversed);
-                Kernel::BaseDft {
-                    radix: d.radix,
-                    twiddles: match d.twiddles.map(|t| t.placement) {
-                        None => CodeletTwiddles::None,
-                        Some(TwiddlePlacement::Inputs) => CodeletTwiddles::Inputs,
-                        Some(TwiddlePlacement::Outputs) => CodeletTwiddles::Outputs,
-                    },
+                let twiddles = match d.twiddles.map(|t| t.placement) {
+                    None => CodeletTwiddles::None,
+                    Some(TwiddlePlacement::Inputs) => CodeletTwiddles::Inputs,
+                    Some(TwiddlePlacement::Outputs) => CodeletTwiddles::Outputs,
+                };
+                // Stride 1: a block's DFTs own a run of consecutive elements,
+                // which it can load and store whole (coalesced) through shared
+                // memory; not in place from a digit-reversed input, whose reads
+                // would cross other blocks' writes.
+                let tiled = d.stride == 1
+                    && tile_dfts(d.radix, plan.digits()).is_some()
+                    && (d.input == Addressing::Natural || stage.src != stage.dst);
+                if tiled {
+                    Kernel::TiledDft {
+                        radix: d.radix,
+                        twiddles,
+                    }
+                } else {
+                    Kernel::BaseDft {
+                        radix: d.radix,
+                        twiddles,
+                    }
                 }
             }
         };
@@ -198,16 +226,30 @@ mod tests {
     #[test]
     fn launches_follow_the_plan() {
         // t8: N = 512 = 16·16·2, forward natural: three DIT stages, the first
-        // gathering digit-reversed inputs into scratch.
+        // gathering digit-reversed inputs into scratch (stride 1, into
+        // another buffer: tiled), the others strided.
         let plan = Plan::try_new(512, 8, Direction::Forward, Order::Natural).unwrap();
         let l = launches(&plan, 3);
         assert_eq!(l.len(), 3);
         assert_eq!(
             l[0].kernel,
-            Kernel::BaseDft {
+            Kernel::TiledDft {
                 radix: 2,
                 twiddles: CodeletTwiddles::None
             }
+        );
+        assert_eq!(block_threads(&l[0].kernel, 8), 128, "4096 / (2·8) DFTs, at most 128");
+        assert!(matches!(l[1].kernel, Kernel::BaseDft { radix: 16, .. }));
+        assert_eq!(block_threads(&l[1].kernel, 8), THREADS_PER_BLOCK);
+        assert_eq!(
+            block_threads(
+                &Kernel::TiledDft {
+                    radix: 16,
+                    twiddles: CodeletTwiddles::None
+                },
+                8
+            ),
+            32
         );
         assert_eq!((l[0].src, l[0].dst), (Buffer::Data, Buffer::Scratch));
         assert_eq!(l[0].params.digit_reversed_input, 1);

@@ -23,7 +23,7 @@ use gfpf_kernels::{DeviceConstants, Kernel};
 use gfpf_plan::{Direction, Order};
 
 use crate::fft::launch_kernel;
-use crate::params::pointwise_mul;
+use crate::params::{THREADS_PER_BLOCK, pointwise_mul};
 use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
 
 /// The transforms and kernel of one padded size S.
@@ -142,7 +142,14 @@ impl<const K: usize> CudaPolyMul<K> {
             let (b_ptr, _b_sync) = b.words.device_ptr(stream);
             // SAFETY: a and b hold S elements each, digit-major with pitch S,
             // which is all the pointwise kernel addresses for these parameters.
-            unsafe { launch_kernel(&self.device, &plans.pointwise, &pointwise_mul(a_ptr, b_ptr, s))? };
+            unsafe {
+                launch_kernel(
+                    &self.device,
+                    &plans.pointwise,
+                    &pointwise_mul(a_ptr, b_ptr, s),
+                    THREADS_PER_BLOCK,
+                )?
+            };
         }
         plans.inverse.process_device(a, None)
     }

@@ -82,3 +82,168 @@ macro_rules! product_tests {
 }
 
 gfpf_field::for_each_preset!(product_tests!());
+
+/// The kernels of a modified gfpf_fft.cu for t8, or `None` (with the reason
+/// printed) where no host compiler runs.
+fn t8_kernels_from(source: &str, what: &str) -> Option<gfpf_testkit::emulator::HostKernels> {
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED ({what}): {why}");
+        return None;
+    }
+    let field = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
+    Some(gfpf_testkit::emulator::HostKernels::build_from(source, &field, kernel_dir()).unwrap())
+}
+
+/// Stages of stride 1 run as tiled kernels (a block's elements through
+/// shared memory between two barriers), and deleting either barrier makes
+/// the emulator fail the transform: a race on shared memory, a read of an
+/// unwritten word, or results that depend on the threads' order.
+#[test]
+fn tiled_stages_run_and_every_barrier_is_needed() {
+    use gfpf_kernels::{FFT_SOURCE, Kernel};
+    let field = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
+    let n = 1 << 12;
+    for order in [Order::Natural, Order::DigitReversed] {
+        let plan = gfpf_plan::Plan::try_new(n, 8, Direction::Forward, order).unwrap();
+        let launches = gfpf_cuda::params::launches(&plan, 2);
+        assert!(
+            launches.iter().any(|l| matches!(l.kernel, Kernel::TiledDft { .. })),
+            "{order:?}: {:?}",
+            launches.iter().map(|l| l.kernel).collect::<Vec<_>>()
+        );
+    }
+    let barrier = "__syncthreads();";
+    let places: Vec<usize> = FFT_SOURCE.match_indices(barrier).map(|(at, _)| at).collect();
+    assert!(places.len() >= 2, "the tiled kernel has its two barriers");
+    let input = gfpf_testkit::oracle::sample(&field, 2 * n, 9);
+    let want = {
+        let mut x = input.clone();
+        gfpf_cpu::CpuFft::forward(&field, n).unwrap().process(&mut x).unwrap();
+        x
+    };
+    let Some(kernels) = t8_kernels_from(FFT_SOURCE, "tiled kernels") else {
+        return;
+    };
+    let fft = EmulatedFft::with_kernels(&field, n, Direction::Forward, Order::Natural, kernels).unwrap();
+    let mut x = input.clone();
+    gfpf_executor::Transform::process(&fft, &mut x).unwrap();
+    assert!(x == want, "the tiled kernels agree with gfpf-cpu");
+    for (i, &at) in places.iter().enumerate() {
+        let source = format!("{}{}", &FFT_SOURCE[..at], &FFT_SOURCE[at + barrier.len()..]);
+        let kernels = t8_kernels_from(&source, "a barrier deleted").unwrap();
+        let fft = EmulatedFft::with_kernels(&field, n, Direction::Forward, Order::Natural, kernels).unwrap();
+        let mut x = input.clone();
+        match gfpf_executor::Transform::process(&fft, &mut x) {
+            Err(e @ (EmulatorError::Kernel(_) | EmulatorError::ScheduleDependent { .. })) => {
+                eprintln!("barrier {i} deleted: {e}")
+            }
+            other => panic!("barrier {i} deleted, and the emulator did not notice: {other:?}"),
+        }
+    }
+}
+
+/// A test kernel appended to gfpf_fft.cu, launched over `threads` threads
+/// in blocks of `block`; the words it wrote to its output (`words` long).
+fn run_test_kernel(kernel: &str, threads: u64, block: u32, words: usize) -> Option<Result<Vec<u64>, EmulatorError>> {
+    let source = format!("{}\n{kernel}\n", gfpf_kernels::FFT_SOURCE);
+    let kernels = t8_kernels_from(&source, "test kernel")?;
+    let mut out = vec![0u64; words];
+    let mut params = gfpf_cuda::params::pointwise_mul(out.as_mut_ptr() as u64, 0, words);
+    params.threads = threads;
+    // SAFETY: the test kernels write at most `words` words of `out`, and
+    // read nothing else.
+    Some(unsafe { kernels.launch_symbol("gfpf_test_kernel", &params, block, 0) }.map(|()| out))
+}
+
+/// Shuffles (index, up, down, xor, with widths), ballots, any and all, as
+/// CUDA documents them, on two warps of one block and a second block.
+#[test]
+fn warp_collectives_follow_cuda() {
+    let kernel = r#"
+GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
+    gfpf_u64* out = (gfpf_u64*)p.dst;
+    const gfpf_u64 n = p.threads;
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    gfpf_u64 v = t;
+    for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
+    out[t] = v;
+    out[n + t] = __ballot_sync(0xffffffffu, t % 3 == 0);
+    out[2 * n + t] = __shfl_up_sync(0xffffffffu, (gfpf_u64)t, 1);
+    out[3 * n + t] = __shfl_down_sync(0xffffffffu, (gfpf_u64)t, 2, 16);
+    out[4 * n + t] = __shfl_sync(0xffffffffu, (gfpf_u64)t * 7, 3, 8);
+    out[5 * n + t] = __any_sync(0xffffffffu, t == 40) + 2 * __all_sync(0xffffffffu, t < 1000);
+}
+GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
+"#;
+    let n = 128u64;
+    let Some(out) = run_test_kernel(kernel, n, 64, 6 * n as usize) else {
+        return;
+    };
+    let out = out.unwrap();
+    let n = n as usize;
+    for t in 0..n {
+        let (warp, lane) = (t / 32, t % 32);
+        assert_eq!(
+            out[t],
+            (0..32).map(|l| (warp * 32 + l) as u64).sum::<u64>(),
+            "xor sum, thread {t}"
+        );
+        let ballot = (0..32)
+            .filter(|l| (warp * 32 + l) % 3 == 0)
+            .fold(0u64, |b, l| b | 1 << l);
+        assert_eq!(out[n + t], ballot, "ballot, thread {t}");
+        assert_eq!(
+            out[2 * n + t],
+            if lane >= 1 { t - 1 } else { t } as u64,
+            "up, thread {t}"
+        );
+        assert_eq!(
+            out[3 * n + t],
+            if lane % 16 + 2 < 16 { t + 2 } else { t } as u64,
+            "down, thread {t}"
+        );
+        assert_eq!(
+            out[4 * n + t],
+            ((t & !7) + 3) as u64 * 7,
+            "index in groups of 8, thread {t}"
+        );
+        assert_eq!(out[5 * n + t], u64::from(warp == 1) + 2, "any and all, thread {t}");
+    }
+}
+
+/// The emulator's other checks: a thread that leaves before a barrier its
+/// block waits at, a warp collective one lane skips, a shared word read
+/// before any thread wrote it.
+#[test]
+fn broken_kernels_are_named() {
+    let cases = [
+        (
+            "GFPF_FN void gfpf_test_body(const GfpfStageParams& p) { if (threadIdx.x == 5) return; __syncthreads(); }",
+            "thread 5 exited while 63 threads wait at __syncthreads()",
+        ),
+        (
+            "GFPF_FN void gfpf_test_body(const GfpfStageParams& p) { \
+             if (threadIdx.x != 3) ((gfpf_u64*)p.dst)[threadIdx.x] = __shfl_sync(0xffffffffu, 1ull, 0); }",
+            "thread 3 exited while its warp waits for it in a warp collective",
+        ),
+        (
+            "GFPF_FN void gfpf_test_body(const GfpfStageParams& p) { GFPF_SHARED_ARRAY(gfpf_u64, tile, 64); \
+             if (threadIdx.x > 0) tile[threadIdx.x] = 1; __syncthreads(); \
+             ((gfpf_u64*)p.dst)[threadIdx.x] = tile[63 - threadIdx.x]; }",
+            "thread 63 reads shared tile[0], which no thread has written",
+        ),
+    ];
+    for (body, expected) in cases {
+        let kernel = format!("{body}\nGFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)");
+        let Some(result) = run_test_kernel(&kernel, 64, 64, 64) else {
+            return;
+        };
+        match result {
+            Err(EmulatorError::Kernel(message)) => assert!(
+                message.contains(expected) && message.contains("kernel gfpf_test_kernel, block 0"),
+                "{message}"
+            ),
+            other => panic!("expected \"{expected}\", got {other:?}"),
+        }
+    }
+}

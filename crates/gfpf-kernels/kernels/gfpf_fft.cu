@@ -1,5 +1,7 @@
 // The FFT kernels of gfpf-cuda: one kernel per (base size K, twiddle
-// placement) runs one stage of a gfpf_plan::Plan, one thread per base DFT_K,
+// placement) runs one stage of a gfpf_plan::Plan, one thread per base DFT_K
+// (stages of stride 1 also as tiled kernels, a block's elements through
+// shared memory),
 // through the generated codelets (generated/codelets.cuh); one kernel scales by
 // N^{-1}; one multiplies two transforms pointwise. Data are digit-major (thesis §4.1.4): digit d of element j at
 // d·pitch + j, so the threads of a warp, which handle neighbouring DFTs, read
@@ -144,6 +146,63 @@ GFPF_FN void gfpf_dft_thread(const GfpfStageParams& p, gfpf_u64 t) {
     for (int i = 0; i < R; ++i) gfpf_store(dst, p.pitch, base + first + ((gfpf_u64)i << p.log2_stride), x[i]);
 }
 
+// DFTs per block of a tiled stage (gfpf_kernels::tile_dfts): the block's
+// elements fill at most GFPF_TILE_WORDS words of shared memory.
+template <int R>
+struct GfpfTile {
+    static constexpr int fit = GFPF_TILE_WORDS / (R * GFPF_K);
+    static constexpr int dfts = fit > GFPF_TILE_MAX_DFTS ? GFPF_TILE_MAX_DFTS : fit;
+    static constexpr int elements = dfts * R;
+};
+
+// A stage of stride 1 (DFT t holds elements t·R … t·R + R − 1 of the batch),
+// a block of GfpfTile<R>::dfts threads at a time: the block's tile of elements
+// goes through shared memory, digit plane by digit plane, so that consecutive
+// threads load and store consecutive words; each thread runs one DFT from it.
+template <int R, int VARIANT>
+GFPF_FN void gfpf_dft_tile(const GfpfStageParams& p) {
+    constexpr int T = GfpfTile<R>::dfts;
+    constexpr int W = GfpfTile<R>::elements;
+    GFPF_SHARED_ARRAY(gfpf_u64, tile, W * GFPF_K);
+    const gfpf_u64* src = (const gfpf_u64*)p.src;
+    gfpf_u64* dst = (gfpf_u64*)p.dst;
+    const gfpf_u64 first_dft = (gfpf_u64)blockIdx.x * T;
+    const gfpf_u64 first = first_dft * R;
+    const gfpf_u64 total = p.threads * R;
+    const gfpf_u64 n_mask = (1ull << p.log2_n) - 1;
+    for (int w = threadIdx.x; w < W * GFPF_K; w += T) {
+        const int d = w / W, e = w % W;
+        const gfpf_u64 g = first + e;
+        if (g < total) {
+            const gfpf_u64 l = g & n_mask;
+            const gfpf_u64 at = p.digit_reversed_input ? gfpf_digit_reverse(p, l) : l;
+            tile[d * W + e] = src[d * p.pitch + (g - l) + at];
+        }
+    }
+    __syncthreads();
+    const int own = threadIdx.x * R;
+    if (first_dft + threadIdx.x < p.threads) {
+        GfpfElem x[R];
+        for (int i = 0; i < R; ++i)
+            for (int d = 0; d < GFPF_K; ++d) x[i].d[d] = tile[d * W + own + i];
+        GfpfFieldOps o;
+        o.inverse = p.inverse != 0;
+        o.table = (const gfpf_u64*)p.table;
+        o.table_pitch = p.table_pitch;
+        o.twiddle_bits = p.twiddle_bits;
+        o.unit = 0;  // stride 1: every DFT is column b = 0
+        GfpfCodelet<R, VARIANT>::run(o, x);
+        for (int i = 0; i < R; ++i)
+            for (int d = 0; d < GFPF_K; ++d) tile[d * W + own + i] = x[i].d[d];
+    }
+    __syncthreads();
+    for (int w = threadIdx.x; w < W * GFPF_K; w += T) {
+        const int d = w / W, e = w % W;
+        const gfpf_u64 g = first + e;
+        if (g < total) dst[d * p.pitch + g] = tile[d * W + e];
+    }
+}
+
 // x <- x·N^{-1} for every element (inverse plans).
 GFPF_FN void gfpf_scale_thread(const GfpfStageParams& p, gfpf_u64 t) {
     const gfpf_u64* n_inv_words = (const gfpf_u64*)p.table;
@@ -161,11 +220,20 @@ GFPF_FN void gfpf_pointwise_mul_thread(const GfpfStageParams& p, gfpf_u64 t) {
     gfpf_store(dst, p.pitch, t, gfpf_mul(gfpf_load(dst, p.pitch, t), gfpf_load(src, p.pitch, t)));
 }
 
-// A kernel (device) or its host emulation: every thread index t < threads.
+// A kernel of one thread per index t < threads (GFPF_KERNEL) or of whole
+// blocks (GFPF_BLOCK_KERNEL), on the device or in the host's block-level
+// emulator (gfpf_emulation.h), which takes the launch's geometry and schedule.
 #ifdef GFPF_HOST_EMULATION
-#define GFPF_KERNEL(name, body)                                       \
-    extern "C" void name(const GfpfStageParams* p) {                  \
-        for (gfpf_u64 t = 0; t < p->threads; ++t) body(*p, t);        \
+#define GFPF_KERNEL(name, body)                                                       \
+    extern "C" int name(const GfpfStageParams* p, const GfpfEmuLaunch* launch) {      \
+        return gfpf_emu::launch(#name, *launch, [p] {                                 \
+            gfpf_u64 t = (gfpf_u64)blockIdx.x * blockDim.x + threadIdx.x;             \
+            if (t < p->threads) body(*p, t);                                          \
+        });                                                                           \
+    }
+#define GFPF_BLOCK_KERNEL(name, body)                                                 \
+    extern "C" int name(const GfpfStageParams* p, const GfpfEmuLaunch* launch) {      \
+        return gfpf_emu::launch(#name, *launch, [p] { body(*p); });                   \
     }
 #else
 #define GFPF_KERNEL(name, body)                                               \
@@ -173,6 +241,8 @@ GFPF_FN void gfpf_pointwise_mul_thread(const GfpfStageParams& p, gfpf_u64 t) {
         gfpf_u64 t = (gfpf_u64)blockIdx.x * blockDim.x + threadIdx.x;         \
         if (t < p.threads) body(p, t);                                        \
     }
+#define GFPF_BLOCK_KERNEL(name, body) \
+    extern "C" __global__ void name(const GfpfStageParams p) { body(p); }
 #endif
 
 #define GFPF_DFT_KERNELS(R)                                                             \
@@ -181,6 +251,13 @@ GFPF_FN void gfpf_pointwise_mul_thread(const GfpfStageParams& p, gfpf_u64 t) {
     GFPF_KERNEL(gfpf_dft##R##_outputs, (gfpf_dft_thread<R, GFPF_TWIDDLE_OUTPUTS>))
 
 GFPF_RADICES(GFPF_DFT_KERNELS)
+
+#define GFPF_TILED_KERNELS(R)                                                                   \
+    GFPF_BLOCK_KERNEL(gfpf_dft##R##_plain_tiled, (gfpf_dft_tile<R, GFPF_PLAIN>))                \
+    GFPF_BLOCK_KERNEL(gfpf_dft##R##_inputs_tiled, (gfpf_dft_tile<R, GFPF_TWIDDLE_INPUTS>))      \
+    GFPF_BLOCK_KERNEL(gfpf_dft##R##_outputs_tiled, (gfpf_dft_tile<R, GFPF_TWIDDLE_OUTPUTS>))
+
+GFPF_TILED_RADICES(GFPF_TILED_KERNELS)
 
 GFPF_KERNEL(gfpf_scale, gfpf_scale_thread)
 GFPF_KERNEL(gfpf_pointwise_mul, gfpf_pointwise_mul_thread)

@@ -42,6 +42,8 @@ static inline gfpf_u64 gfpf_mul_hi(gfpf_u64 a, gfpf_u64 b) {
 // inlining pays on the device is for a GPU measurement to say.
 #define GFPF_FIELD_FN __device__ __noinline__
 __device__ __forceinline__ gfpf_u64 gfpf_mul_hi(gfpf_u64 a, gfpf_u64 b) { return __umul64hi(a, b); }
+// Shared memory (checked arrays in the host emulator, gfpf_emulation.h).
+#define GFPF_SHARED_ARRAY(type, name, count) __shared__ type name[count]
 #endif
 
 #ifndef GFPF_K

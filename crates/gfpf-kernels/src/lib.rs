@@ -46,6 +46,25 @@ pub const FIELD_HEADER: &str = include_str!("../kernels/gfpf_field.cuh");
 pub const CODELETS_HEADER: &str = include_str!("../kernels/generated/codelets.cuh");
 /// kernels/gfpf_fft.cu: the stage and scale kernels.
 pub const FFT_SOURCE: &str = include_str!("../kernels/gfpf_fft.cu");
+/// kernels/gfpf_emulation.h: the block-level emulator's runtime (threads of
+/// a block as fibers, barriers, warp collectives, checked shared memory),
+/// prepended to host-emulation units only.
+pub const EMULATION_HEADER: &str = include_str!("../kernels/gfpf_emulation.h");
+
+/// 64-bit words of shared memory one block of a tiled stage holds: 32 KiB,
+/// within the 48 KiB a kernel may declare statically.
+pub const TILE_WORDS: usize = 4096;
+
+/// The most DFTs (threads) one block of a tiled stage takes.
+pub const TILE_MAX_DFTS: usize = 128;
+
+/// The DFTs per block of a tiled stage of DFT_radix over k digits (its
+/// elements fill at most [`TILE_WORDS`]), or `None` when one DFT's elements
+/// do not fit (radix·k > [`TILE_WORDS`]: t64's DFT_128, t128's DFT_256).
+pub fn tile_dfts(radix: usize, k: usize) -> Option<usize> {
+    let words = radix * k;
+    (words <= TILE_WORDS).then(|| (TILE_WORDS / words).min(TILE_MAX_DFTS))
+}
 /// Where `cargo xtask codegen` writes [`CODELETS_HEADER`], relative to this
 /// crate's directory.
 pub const CODELETS_PATH: &str = "kernels/generated/codelets.cuh";
@@ -84,6 +103,17 @@ pub enum Kernel {
         /// The codelet variant.
         twiddles: CodeletTwiddles,
     },
+    /// One stage of base DFT_K whose DFTs read and write consecutive
+    /// elements (stride 1), a block of [`tile_dfts`] threads at a time: the
+    /// block loads its tile of elements into shared memory digit plane by
+    /// digit plane (consecutive threads, consecutive words), each thread runs
+    /// one DFT from it, and the block stores the tile back the same way.
+    TiledDft {
+        /// K.
+        radix: usize,
+        /// The codelet variant.
+        twiddles: CodeletTwiddles,
+    },
     /// Every element multiplied by N^{-1}.
     Scale,
     /// dst\[j\] ← dst\[j\]·src\[j\] for every element: the pointwise product of
@@ -95,17 +125,20 @@ impl Kernel {
     /// The kernel's symbol (`extern "C"`) in the compiled module.
     pub fn symbol(&self) -> String {
         match *self {
-            Kernel::BaseDft { radix, twiddles } => {
-                let variant = match twiddles {
-                    CodeletTwiddles::None => "plain",
-                    CodeletTwiddles::Inputs => "inputs",
-                    CodeletTwiddles::Outputs => "outputs",
-                };
-                format!("gfpf_dft{radix}_{variant}")
-            }
+            Kernel::BaseDft { radix, twiddles } => format!("gfpf_dft{radix}_{}", variant(twiddles)),
+            Kernel::TiledDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_tiled", variant(twiddles)),
             Kernel::Scale => "gfpf_scale".to_owned(),
             Kernel::PointwiseMul => "gfpf_pointwise_mul".to_owned(),
         }
+    }
+}
+
+/// The codelet variant's part of a kernel's symbol.
+fn variant(twiddles: CodeletTwiddles) -> &'static str {
+    match twiddles {
+        CodeletTwiddles::None => "plain",
+        CodeletTwiddles::Inputs => "inputs",
+        CodeletTwiddles::Outputs => "outputs",
     }
 }
 
@@ -147,6 +180,14 @@ pub fn prelude(constants: &DeviceConstants, radices: &[usize]) -> String {
     }
     let list: String = radices.iter().map(|r| format!(" X({r})")).collect();
     writeln!(w, "#define GFPF_RADICES(X){list}").unwrap();
+    writeln!(w, "#define GFPF_TILE_WORDS {TILE_WORDS}").unwrap();
+    writeln!(w, "#define GFPF_TILE_MAX_DFTS {TILE_MAX_DFTS}").unwrap();
+    let tiled: String = radices
+        .iter()
+        .filter(|&&r| tile_dfts(r, c.k).is_some())
+        .map(|r| format!(" X({r})"))
+        .collect();
+    writeln!(w, "#define GFPF_TILED_RADICES(X){tiled}").unwrap();
     s
 }
 
@@ -155,12 +196,25 @@ pub fn prelude(constants: &DeviceConstants, radices: &[usize]) -> String {
 /// paths, and the staged binaries carry their kernels). `host_emulation`
 /// compiles it as C++ for the host emulator.
 pub fn translation_unit(constants: &DeviceConstants, radices: &[usize], host_emulation: bool) -> String {
+    translation_unit_of(FFT_SOURCE, constants, radices, host_emulation)
+}
+
+/// As [`translation_unit`] with `fft_source` in place of
+/// kernels/gfpf_fft.cu: a modified kernel source (the emulator's tests
+/// delete its barriers one at a time to show that each is needed).
+pub fn translation_unit_of(
+    fft_source: &str,
+    constants: &DeviceConstants,
+    radices: &[usize],
+    host_emulation: bool,
+) -> String {
     let mut s = String::new();
     if host_emulation {
         s.push_str("#define GFPF_HOST_EMULATION 1\n");
+        s.push_str(EMULATION_HEADER);
     }
     s.push_str(&prelude(constants, radices));
-    inline_includes(FFT_SOURCE, &mut s);
+    inline_includes(fft_source, &mut s);
     s
 }
 

@@ -1,8 +1,18 @@
-//! The host emulator of the CUDA executor: gfpf-kernels' sources compiled as
-//! C++ for the CPU (they are written so that they also compile with
-//! `GFPF_HOST_EMULATION`), run launch by launch with the same
-//! [`StageParams`] and the same launch sequence (`gfpf_cuda::params`) as on
-//! the device, every thread index in turn.
+//! The block-level host emulator of the CUDA executor: gfpf-kernels' sources
+//! compiled as C++ for the CPU (they are written so that they also compile
+//! with `GFPF_HOST_EMULATION`), run launch by launch with the same
+//! [`StageParams`], launch sequence (`gfpf_cuda::params`) and geometry
+//! (`gfpf_cuda::block_threads`) as on the device. A launch runs block after
+//! block; the threads of a block run concurrently as fibers
+//! (kernels/gfpf_emulation.h) with `threadIdx`, `blockIdx`, `blockDim`,
+//! `gridDim`, `__syncthreads()`, the warp collectives (`__shfl*_sync`,
+//! `__ballot_sync`, warp size 32) and checked shared memory: a race on a
+//! shared word within one barrier interval, a read of a word no thread wrote,
+//! a thread that leaves while others wait at a barrier, fail the launch with
+//! the kernel, block, word and threads named ([`EmulatorError::Kernel`]).
+//! Every launch runs under two schedules (the threads of a block in
+//! ascending and in descending order) and what they write must agree
+//! ([`EmulatorError::ScheduleDependent`]).
 //!
 //! It exists so that the kernels' arithmetic and indexing, and gfpf-cuda's
 //! launch sequence, are tested against gfpf-cpu on machines without a GPU
@@ -16,10 +26,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use gfpf_cuda::params::{StageParams, launches, pointwise_mul};
-use gfpf_cuda::{CudaError, device_twiddle_table, from_digit_major, to_digit_major};
+use gfpf_cuda::{CudaError, block_threads, device_twiddle_table, from_digit_major, to_digit_major};
 use gfpf_executor::{ExecutorError, PreparedFft, Transform, TransformError};
 use gfpf_field::{Element, Field};
-use gfpf_kernels::{DeviceConstants, Kernel, base_sizes, module_name, translation_unit};
+use gfpf_kernels::{DeviceConstants, Kernel, base_sizes, module_name, translation_unit_of};
 use gfpf_plan::{Direction, Order, Plan};
 
 /// Why the emulator could not plan or run a transform.
@@ -42,6 +52,31 @@ pub enum EmulatorError {
     /// Building or loading the host library failed.
     #[error("host emulator: {0}")]
     Host(String),
+    /// A launch failed a check of the block-level emulator (a race on
+    /// shared memory, a read of unwritten shared memory, a barrier some
+    /// thread never reaches, a warp collective a lane never joins).
+    #[error("emulated launch failed: {0}")]
+    Kernel(String),
+    /// The same launch wrote different results when the threads of its
+    /// blocks ran in another order: a missing barrier.
+    #[error("kernel {kernel} writes different results under two schedules of its threads (a missing barrier?)")]
+    ScheduleDependent {
+        /// The kernel's symbol.
+        kernel: String,
+    },
+}
+
+/// What the emulated kernels take besides their parameters (`GfpfEmuLaunch`
+/// in kernels/gfpf_emulation.h): the launch's geometry, the schedule of the
+/// threads of each block (0: ascending, 1: descending) and room for an
+/// error message.
+#[repr(C)]
+struct EmulatedLaunch {
+    grid_x: u64,
+    block_x: u64,
+    schedule: u64,
+    error: *mut std::ffi::c_char,
+    error_capacity: u64,
 }
 
 impl ExecutorError for EmulatorError {
@@ -82,9 +117,15 @@ impl HostKernels {
     /// Compiles (or reuses, keyed by a hash of the source) the kernels of
     /// `field` for every base size 2 … 2k into `dir`, and loads them.
     pub fn build<const K: usize>(field: &Field<K>, dir: &Path) -> Result<Self, EmulatorError> {
+        Self::build_from(gfpf_kernels::FFT_SOURCE, field, dir)
+    }
+
+    /// As [`HostKernels::build`], from `fft_source` in place of
+    /// kernels/gfpf_fft.cu (a modified kernel, for the emulator's own tests).
+    pub fn build_from<const K: usize>(fft_source: &str, field: &Field<K>, dir: &Path) -> Result<Self, EmulatorError> {
         let constants = DeviceConstants::of(field);
         let radices = base_sizes(K);
-        let source = translation_unit(&constants, &radices, true);
+        let source = translation_unit_of(fft_source, &constants, &radices, true);
         let mut hasher = DefaultHasher::new();
         source.hash(&mut hasher);
         let stem = format!("{}-{:016x}", module_name(&constants, &radices), hasher.finish());
@@ -130,22 +171,91 @@ impl HostKernels {
         &self.path
     }
 
-    /// Runs `kernel` for every thread of `params`.
+    /// Runs `kernel` over `params.threads` threads in blocks of
+    /// `threads_per_block` (the device's geometry), the threads of each
+    /// block in ascending (`schedule` 0) or descending (1) order.
     ///
     /// # Safety
     /// The addresses in `params` must point to host buffers as large as the
     /// launch reads and writes (as [`gfpf_cuda::params::launches`] sizes them).
-    pub unsafe fn launch(&self, kernel: &Kernel, params: &StageParams) -> Result<(), EmulatorError> {
-        let symbol = kernel.symbol();
+    pub unsafe fn launch(
+        &self,
+        kernel: &Kernel,
+        params: &StageParams,
+        threads_per_block: u32,
+        schedule: u32,
+    ) -> Result<(), EmulatorError> {
+        // SAFETY: as the caller promises.
+        unsafe { self.launch_symbol(&kernel.symbol(), params, threads_per_block, schedule) }
+    }
+
+    /// As [`HostKernels::launch`], for the kernel named `symbol` (a kernel of
+    /// a modified source, declared with `GFPF_KERNEL` or `GFPF_BLOCK_KERNEL`).
+    ///
+    /// # Safety
+    /// As [`HostKernels::launch`].
+    pub unsafe fn launch_symbol(
+        &self,
+        symbol: &str,
+        params: &StageParams,
+        threads_per_block: u32,
+        schedule: u32,
+    ) -> Result<(), EmulatorError> {
         // SAFETY: every kernel symbol of gfpf_fft.cu has this signature in
-        // host emulation: `extern "C" void name(const GfpfStageParams*)`.
+        // host emulation: `extern "C" int name(const GfpfStageParams*,
+        // const GfpfEmuLaunch*)`.
         let f = unsafe {
             self.library
-                .get::<unsafe extern "C" fn(*const StageParams)>(symbol.as_bytes())
+                .get::<unsafe extern "C" fn(*const StageParams, *const EmulatedLaunch) -> i32>(symbol.as_bytes())
         }
         .map_err(|e| EmulatorError::Host(format!("kernel {symbol}: {e}")))?;
-        // SAFETY: the caller guarantees the buffers; StageParams matches the C struct.
-        unsafe { f(params) };
+        let mut message = vec![0u8; 1024];
+        let launch = EmulatedLaunch {
+            grid_x: params.threads.div_ceil(u64::from(threads_per_block)),
+            block_x: u64::from(threads_per_block),
+            schedule: u64::from(schedule),
+            error: message.as_mut_ptr().cast(),
+            error_capacity: message.len() as u64,
+        };
+        // SAFETY: the caller guarantees the buffers; StageParams and
+        // EmulatedLaunch match the C structs; the message buffer outlives
+        // the call and its capacity is passed with it.
+        let status = unsafe { f(params, &launch) };
+        if status != 0 {
+            let end = message.iter().position(|&b| b == 0).unwrap_or(message.len());
+            return Err(EmulatorError::Kernel(
+                String::from_utf8_lossy(&message[..end]).into_owned(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Runs `kernel` under both schedules, the second on copies of the
+    /// buffers `bind` addresses, and checks that they wrote the same words:
+    /// `bind(buffers)` gives the parameters for a set of buffers, `buffers`
+    /// holds the launch's writable buffers.
+    ///
+    /// # Safety
+    /// As [`HostKernels::launch`], for the parameters `bind` returns on
+    /// `buffers` and on a copy of them.
+    pub unsafe fn launch_checked(
+        &self,
+        kernel: &Kernel,
+        threads_per_block: u32,
+        buffers: &mut [Vec<u64>],
+        bind: impl Fn(&mut [Vec<u64>]) -> StageParams,
+    ) -> Result<(), EmulatorError> {
+        let mut copies = buffers.to_vec();
+        // SAFETY: as the caller promises, for the copies and the originals.
+        unsafe {
+            self.launch(kernel, &bind(&mut copies), threads_per_block, 1)?;
+            self.launch(kernel, &bind(buffers), threads_per_block, 0)?;
+        }
+        if copies != buffers {
+            return Err(EmulatorError::ScheduleDependent {
+                kernel: kernel.symbol(),
+            });
+        }
         Ok(())
     }
 }
@@ -169,9 +279,20 @@ impl<const K: usize> EmulatedFft<K> {
         order: Order,
         dir: &Path,
     ) -> Result<Self, EmulatorError> {
+        Self::with_kernels(field, n, direction, order, HostKernels::build(field, dir)?)
+    }
+
+    /// As [`EmulatedFft::try_new`], on kernels already built (for instance
+    /// by [`HostKernels::build_from`] from a modified source).
+    pub fn with_kernels(
+        field: &Field<K>,
+        n: usize,
+        direction: Direction,
+        order: Order,
+        kernels: HostKernels,
+    ) -> Result<Self, EmulatorError> {
         let prepared = PreparedFft::try_new(field, n, direction, order)?;
         let table = device_twiddle_table(&prepared)?;
-        let kernels = HostKernels::build(field, dir)?;
         Ok(EmulatedFft {
             prepared,
             table,
@@ -199,20 +320,31 @@ impl<const K: usize> EmulatedFft<K> {
     /// N) in place, as `CudaFft::process_device` does a device buffer.
     pub fn run_words(&self, words: &mut [u64]) -> Result<(), EmulatorError> {
         let len = words.len() / K;
-        let mut scratch = vec![0u64; if self.plan().scratch_len() > 0 { words.len() } else { 0 }];
+        let scratch = vec![0u64; if self.plan().scratch_len() > 0 { words.len() } else { 0 }];
+        let mut buffers = [words.to_vec(), scratch];
         let n_inv = *self.prepared.n_inv().digits();
         for launch in &launches(self.plan(), len / self.len()) {
-            let params = launch.bind(
-                words.as_mut_ptr() as u64,
-                scratch.as_mut_ptr() as u64,
-                self.table.as_ptr() as u64,
-                n_inv.as_ptr() as u64,
-            );
+            let bind = |buffers: &mut [Vec<u64>]| {
+                let [data, scratch] = buffers else {
+                    unreachable!("two buffers")
+                };
+                launch.bind(
+                    data.as_mut_ptr() as u64,
+                    scratch.as_mut_ptr() as u64,
+                    self.table.as_ptr() as u64,
+                    n_inv.as_ptr() as u64,
+                )
+            };
+            let threads_per_block = block_threads(&launch.kernel, K);
             // SAFETY: data and scratch hold batch·N elements digit-major
             // (pitch batch·N, as the launches say), the table M entries with
             // pitch M, N^{-1} k words: everything the kernels address.
-            unsafe { self.kernels.launch(&launch.kernel, &params)? };
+            unsafe {
+                self.kernels
+                    .launch_checked(&launch.kernel, threads_per_block, &mut buffers, bind)?
+            };
         }
+        words.copy_from_slice(&buffers[0]);
         Ok(())
     }
 }
@@ -252,9 +384,19 @@ impl<const K: usize> EmulatedPolyMul<K> {
         let (mut wa, mut wb) = (padded(a), padded(b));
         forward.run_words(&mut wa)?;
         forward.run_words(&mut wb)?;
-        let params = pointwise_mul(wa.as_mut_ptr() as u64, wb.as_ptr() as u64, s);
+        let mut buffers = [wa, wb];
+        let bind = |buffers: &mut [Vec<u64>]| {
+            let [a, b] = buffers else { unreachable!("two buffers") };
+            pointwise_mul(a.as_mut_ptr() as u64, b.as_ptr() as u64, s)
+        };
+        let kernel = Kernel::PointwiseMul;
         // SAFETY: both buffers hold S elements digit-major with pitch S.
-        unsafe { forward.kernels.launch(&Kernel::PointwiseMul, &params)? };
+        unsafe {
+            forward
+                .kernels
+                .launch_checked(&kernel, block_threads(&kernel, K), &mut buffers, bind)?
+        };
+        let [mut wa, _] = buffers;
         inverse.run_words(&mut wa)?;
         let mut out = from_digit_major(&self.field, &wa)?;
         out.truncate(len);

@@ -1,0 +1,478 @@
+// The block-level emulator of the CUDA kernels on the host (GFPF_HOST_EMULATION
+// only): a launch runs block after block, and the threads of a block run as
+// fibers (ucontext) on one OS thread, switching at every barrier and warp
+// collective, so that kernels whose threads share memory and meet at barriers
+// run from the same source as on the device:
+//
+//   threadIdx, blockIdx, blockDim, gridDim (x only: launches are 1-D);
+//   __syncthreads(), __syncwarp(mask);
+//   __shfl_sync, __shfl_xor_sync, __shfl_up_sync, __shfl_down_sync,
+//   __ballot_sync, __any_sync, __all_sync (warp size 32);
+//   shared memory declared with GFPF_SHARED_ARRAY(type, name, count).
+//
+// Checks, each failing the launch with the kernel, block, word and threads
+// named: a read of a shared word no thread of the block has written; a read
+// or write of a shared word that another thread wrote, or a write of one that
+// another thread read, in the same barrier interval (between two
+// __syncthreads(), or for two lanes of one warp between two __syncwarp()); a
+// thread that exits while others wait at a barrier; a warp collective that a
+// lane of its mask never reaches; a barrier no thread can pass (deadlock).
+//
+// The threads of a block run under a schedule: 0 runs them in ascending
+// order within every barrier interval, 1 in descending order. The emulator
+// runs every launch under both and compares what they write.
+#pragma once
+
+#include <sys/mman.h>
+#include <ucontext.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+struct dim3 {
+    unsigned x, y, z;
+};
+
+// What the Rust side passes with every launch (crates/gfpf-testkit/src/emulator.rs,
+// `EmulatedLaunch`): the geometry, the schedule, and room for an error.
+struct GfpfEmuLaunch {
+    unsigned long long grid_x;
+    unsigned long long block_x;
+    unsigned long long schedule;
+    char* error;
+    unsigned long long error_capacity;
+};
+
+namespace gfpf_emu {
+
+constexpr unsigned kWarp = 32;
+// Per fiber: a DFT_256 of 128-digit elements (t128) keeps 256 KiB in locals,
+// its codelet a few copies more. Reserved, not committed: pages are touched
+// only as deep as a thread's stack goes.
+constexpr size_t kStackBytes = size_t(2) << 20;
+
+enum class State { Running, Barrier, Warp, Exited };
+
+enum class WarpOp { Idx, Up, Down, Xor, Ballot, Any, All, Sync };
+
+struct Fiber {
+    ucontext_t context;
+    State state = State::Running;
+    // A pending warp collective.
+    WarpOp op = WarpOp::Sync;
+    unsigned mask = 0;
+    unsigned long long value = 0;
+    int operand = 0;  // source lane, delta or lane mask
+    int width = kWarp;
+    unsigned long long result = 0;
+};
+
+struct Block;
+inline thread_local Block* current = nullptr;
+
+struct Block {
+    const char* kernel = "";
+    dim3 block_idx{0, 1, 1}, block_dim{1, 1, 1}, grid_dim{1, 1, 1};
+    std::vector<Fiber> fibers;
+    ucontext_t scheduler;
+    unsigned running = 0;  // the fiber now running
+    unsigned epoch = 1;    // barrier intervals passed + 1
+    std::vector<unsigned> warp_epoch;
+    unsigned long long generation = 0;
+    std::string error;
+    void (*entry)(void*) = nullptr;
+    void* entry_arg = nullptr;
+
+    unsigned warps() const { return (block_dim.x + kWarp - 1) / kWarp; }
+
+    // Records the first error and stops the calling fiber for good.
+    [[noreturn]] void fail(const std::string& what);
+    void yield(State state) {
+        fibers[running].state = state;
+        swapcontext(&fibers[running].context, &scheduler);
+    }
+};
+
+inline std::string where(const Block& b) {
+    return std::string("kernel ") + b.kernel + ", block " + std::to_string(b.block_idx.x);
+}
+
+inline void Block::fail(const std::string& what) {
+    if (error.empty()) error = where(*this) + ": " + what;
+    fibers[running].state = State::Exited;
+    swapcontext(&fibers[running].context, &scheduler);
+    __builtin_unreachable();
+}
+
+inline Block& block() { return *current; }
+
+// Counts the blocks run on this OS thread: a shared array whose stamp differs
+// from the running block's starts fresh.
+inline thread_local unsigned long long block_generation = 0;
+
+// Shadow state of one shared word.
+struct Shadow {
+    bool written = false;
+    unsigned write_epoch = 0, write_warp_epoch = 0;
+    unsigned writer = 0;
+    unsigned read_epoch = 0, read_warp_epoch = 0;
+    unsigned reader = 0;
+    bool many_readers = false;
+};
+
+// Whether an access by `t` now conflicts with one by `other` stamped (epoch,
+// warp_epoch): the same barrier interval, and for lanes of one warp also the
+// same __syncwarp interval.
+inline bool same_interval(const Block& b, unsigned t, unsigned other, unsigned epoch, unsigned warp_epoch) {
+    if (epoch != b.epoch) return false;
+    if (t / kWarp != other / kWarp) return true;
+    return warp_epoch == b.warp_epoch[t / kWarp];
+}
+
+template <class T, size_t N>
+struct SharedArray {
+    const char* name;
+    T words[N];
+    Shadow shadow[N];
+    unsigned long long generation = 0;
+
+    explicit SharedArray(const char* n) : name(n) {}
+    void reset() {
+        for (size_t i = 0; i < N; ++i) shadow[i] = Shadow{};
+        // Garbage, as on the device: a kernel that reads before writing
+        // fails the check rather than reading zeros.
+        std::memset(words, 0xA5, sizeof words);
+    }
+    // Binds the array to the running block on its first use there.
+    void attach() {
+        Block& b = block();
+        if (generation != b.generation) {
+            generation = b.generation;
+            reset();
+        }
+    }
+    std::string word(size_t i) const { return std::string("shared ") + name + "[" + std::to_string(i) + "]"; }
+
+    T read(size_t i) {
+        attach();
+        Block& b = block();
+        unsigned t = b.running;
+        if (i >= N) b.fail("thread " + std::to_string(t) + " reads " + word(i) + " past the end");
+        Shadow& s = shadow[i];
+        if (!s.written) b.fail("thread " + std::to_string(t) + " reads " + word(i) + ", which no thread has written");
+        if (s.writer != t && same_interval(b, t, s.writer, s.write_epoch, s.write_warp_epoch))
+            b.fail("race on " + word(i) + ": thread " + std::to_string(t) + " reads what thread " +
+                   std::to_string(s.writer) + " wrote in the same barrier interval");
+        unsigned we = b.warp_epoch[t / kWarp];
+        if (s.read_epoch == b.epoch && s.reader != t) {
+            s.many_readers = true;
+        } else if (s.read_epoch != b.epoch) {
+            s.many_readers = false;
+        }
+        s.read_epoch = b.epoch;
+        s.read_warp_epoch = we;
+        s.reader = t;
+        return words[i];
+    }
+
+    void write(size_t i, T v) {
+        attach();
+        Block& b = block();
+        unsigned t = b.running;
+        if (i >= N) b.fail("thread " + std::to_string(t) + " writes " + word(i) + " past the end");
+        Shadow& s = shadow[i];
+        if (s.written && s.writer != t && same_interval(b, t, s.writer, s.write_epoch, s.write_warp_epoch))
+            b.fail("race on " + word(i) + ": threads " + std::to_string(s.writer) + " and " + std::to_string(t) +
+                   " both write it in the same barrier interval");
+        if ((s.many_readers && s.read_epoch == b.epoch) ||
+            (s.reader != t && same_interval(b, t, s.reader, s.read_epoch, s.read_warp_epoch)))
+            b.fail("race on " + word(i) + ": thread " + std::to_string(t) + " writes what thread " +
+                   std::to_string(s.reader) + " read in the same barrier interval");
+        s.written = true;
+        s.write_epoch = b.epoch;
+        s.write_warp_epoch = b.warp_epoch[t / kWarp];
+        s.writer = t;
+        words[i] = v;
+    }
+
+    struct Ref {
+        SharedArray* array;
+        size_t i;
+        operator T() const { return array->read(i); }
+        Ref& operator=(T v) {
+            array->write(i, v);
+            return *this;
+        }
+        Ref& operator=(const Ref& other) { return *this = T(other); }
+    };
+    Ref operator[](size_t i) { return Ref{this, i}; }
+};
+
+// ---- warp collectives --------------------------------------------------
+
+inline unsigned long long collective(WarpOp op, unsigned mask, unsigned long long value, int operand, int width) {
+    Block& b = block();
+    Fiber& f = b.fibers[b.running];
+    unsigned lane = b.running % kWarp;
+    if (!(mask >> lane & 1))
+        b.fail("thread " + std::to_string(b.running) + " calls a warp collective whose mask 0x" +
+               std::to_string(mask) + " leaves out its own lane");
+    f.op = op;
+    f.mask = mask;
+    f.value = value;
+    f.operand = operand;
+    f.width = width;
+    b.yield(State::Warp);
+    return f.result;
+}
+
+// Completes the warp collective of warp w if every lane of its mask waits at
+// it; false if some lane has not arrived yet.
+inline bool resolve_warp(Block& b, unsigned w) {
+    unsigned first = w * kWarp, lanes = std::min<unsigned>(kWarp, b.block_dim.x - first);
+    int leader = -1;
+    for (unsigned l = 0; l < lanes; ++l)
+        if (b.fibers[first + l].state == State::Warp) {
+            leader = int(l);
+            break;
+        }
+    if (leader < 0) return false;
+    const Fiber& lead = b.fibers[first + leader];
+    unsigned mask = lead.mask;
+    for (unsigned l = 0; l < kWarp; ++l) {
+        if (!(mask >> l & 1)) continue;
+        if (l >= lanes) {
+            b.error = where(b) + ": warp collective mask names lane " + std::to_string(l) + " of warp " +
+                      std::to_string(w) + ", which the block does not have";
+            return false;
+        }
+        const Fiber& f = b.fibers[first + l];
+        if (f.state == State::Exited) {
+            b.error = where(b) + ": thread " + std::to_string(first + l) +
+                      " exited while its warp waits for it in a warp collective";
+            return false;
+        }
+        if (f.state != State::Warp) return false;
+        if (f.mask != mask || f.op != lead.op)
+            b.error = where(b) + ": lanes " + std::to_string(leader) + " and " + std::to_string(l) + " of warp " +
+                      std::to_string(w) + " meet in different warp collectives";
+    }
+    if (!b.error.empty()) return false;
+    unsigned long long ballot = 0;
+    for (unsigned l = 0; l < kWarp; ++l)
+        if (mask >> l & 1 && b.fibers[first + l].value != 0) ballot |= 1ull << l;
+    for (unsigned l = 0; l < kWarp; ++l) {
+        if (!(mask >> l & 1)) continue;
+        Fiber& f = b.fibers[first + l];
+        int width = f.width, segment = int(l) & ~(width - 1), source = int(l);
+        switch (f.op) {
+            case WarpOp::Idx: source = segment + (f.operand & (width - 1)); break;
+            case WarpOp::Up: source = (int(l) - segment >= f.operand) ? int(l) - f.operand : int(l); break;
+            case WarpOp::Down: source = (int(l) - segment + f.operand < width) ? int(l) + f.operand : int(l); break;
+            case WarpOp::Xor: {
+                int x = int(l) ^ f.operand;
+                source = ((x & ~(width - 1)) == segment) ? x : int(l);
+                break;
+            }
+            default: break;
+        }
+        switch (f.op) {
+            case WarpOp::Ballot: f.result = ballot; break;
+            case WarpOp::Any: f.result = ballot != 0; break;
+            case WarpOp::All: f.result = ballot == mask; break;
+            case WarpOp::Sync: f.result = 0; break;
+            default:
+                if (!(mask >> source & 1)) {
+                    b.error = where(b) + ": lane " + std::to_string(l) + " of warp " + std::to_string(w) +
+                              " reads lane " + std::to_string(source) + ", which is not in the shuffle's mask";
+                    return false;
+                }
+                f.result = b.fibers[first + source].value;
+        }
+    }
+    if (lead.op == WarpOp::Sync) ++b.warp_epoch[w];
+    for (unsigned l = 0; l < kWarp; ++l)
+        if (mask >> l & 1) b.fibers[first + l].state = State::Running;
+    return true;
+}
+
+// ---- running a block and a launch --------------------------------------
+
+struct Stacks {
+    std::vector<void*> stacks;
+    ~Stacks() {
+        for (void* s : stacks) munmap(s, kStackBytes);
+    }
+    void* get(size_t i) {
+        while (stacks.size() <= i) {
+            void* s = mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                           -1, 0);
+            if (s == MAP_FAILED) return nullptr;
+            stacks.push_back(s);
+        }
+        return stacks[i];
+    }
+};
+
+inline thread_local Stacks stacks;
+
+inline void fiber_main() {
+    Block& b = block();
+    b.entry(b.entry_arg);
+    b.fibers[b.running].state = State::Exited;
+    // uc_link returns to the scheduler.
+}
+
+// Runs one block to the end; false (with b.error) on any failed check.
+inline bool run_block(Block& b, unsigned schedule) {
+    unsigned n = b.block_dim.x;
+    b.fibers.assign(n, Fiber{});
+    b.warp_epoch.assign(b.warps(), 0);
+    b.epoch = 1;
+    b.generation = ++block_generation;
+    for (unsigned t = 0; t < n; ++t) {
+        Fiber& f = b.fibers[t];
+        void* stack = stacks.get(t);
+        if (stack == nullptr) {
+            b.error = where(b) + ": cannot reserve a stack for thread " + std::to_string(t);
+            return false;
+        }
+        getcontext(&f.context);
+        f.context.uc_stack.ss_sp = stack;
+        f.context.uc_stack.ss_size = kStackBytes;
+        f.context.uc_link = &b.scheduler;
+        makecontext(&f.context, fiber_main, 0);
+    }
+    for (;;) {
+        bool progressed = false;
+        for (unsigned i = 0; i < n; ++i) {
+            unsigned t = schedule == 0 ? i : n - 1 - i;
+            if (b.fibers[t].state != State::Running) continue;
+            b.running = t;
+            swapcontext(&b.scheduler, &b.fibers[t].context);
+            if (!b.error.empty()) return false;
+            progressed = true;
+        }
+        for (unsigned w = 0; w < b.warps(); ++w) {
+            if (resolve_warp(b, w)) progressed = true;
+            if (!b.error.empty()) return false;
+        }
+        if (progressed) continue;
+        unsigned at_barrier = 0, exited = 0, at_warp = 0;
+        for (const Fiber& f : b.fibers) {
+            at_barrier += f.state == State::Barrier;
+            exited += f.state == State::Exited;
+            at_warp += f.state == State::Warp;
+        }
+        if (exited == n) return true;
+        if (at_warp > 0) {
+            b.error = where(b) + ": deadlock: a warp collective waits for a lane that waits at __syncthreads()";
+            return false;
+        }
+        if (exited > 0) {
+            for (unsigned t = 0; t < n; ++t)
+                if (b.fibers[t].state == State::Exited) {
+                    b.error = where(b) + ": thread " + std::to_string(t) + " exited while " +
+                              std::to_string(at_barrier) + " threads wait at __syncthreads()";
+                    break;
+                }
+            return false;
+        }
+        ++b.epoch;
+        for (Fiber& f : b.fibers) f.state = State::Running;
+    }
+}
+
+template <class F>
+inline void call_body(void* f) {
+    (*static_cast<F*>(f))();
+}
+
+// Runs `body` as kernel `name` over the launch's grid; 0, or 1 with the error
+// written into launch.error.
+template <class F>
+inline int launch(const char* name, const GfpfEmuLaunch& launch, F body) {
+    Block b;
+    b.kernel = name;
+    b.block_dim = dim3{unsigned(launch.block_x), 1, 1};
+    b.grid_dim = dim3{unsigned(launch.grid_x), 1, 1};
+    b.entry = call_body<F>;
+    b.entry_arg = &body;
+    Block* saved = current;
+    current = &b;
+    int status = 0;
+    for (unsigned long long g = 0; g < launch.grid_x; ++g) {
+        b.block_idx = dim3{unsigned(g), 0, 0};
+        if (!run_block(b, unsigned(launch.schedule))) {
+            if (launch.error != nullptr && launch.error_capacity > 0)
+                std::snprintf(launch.error, launch.error_capacity, "%s", b.error.c_str());
+            status = 1;
+            break;
+        }
+    }
+    current = saved;
+    return status;
+}
+
+}  // namespace gfpf_emu
+
+// CUDA's built-in variables and intrinsics, on the running block.
+#define threadIdx (dim3{gfpf_emu::block().running, 0, 0})
+#define blockIdx (gfpf_emu::block().block_idx)
+#define blockDim (gfpf_emu::block().block_dim)
+#define gridDim (gfpf_emu::block().grid_dim)
+
+inline void __syncthreads() { gfpf_emu::block().yield(gfpf_emu::State::Barrier); }
+inline void __syncwarp(unsigned mask = 0xffffffffu) {
+    gfpf_emu::collective(gfpf_emu::WarpOp::Sync, mask, 0, 0, gfpf_emu::kWarp);
+}
+
+template <class T>
+inline unsigned long long gfpf_emu_bits(T v) {
+    unsigned long long bits = 0;
+    static_assert(sizeof(T) <= sizeof bits, "warp shuffles move at most 64 bits");
+    std::memcpy(&bits, &v, sizeof v);
+    return bits;
+}
+template <class T>
+inline T gfpf_emu_from_bits(unsigned long long bits) {
+    T v;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+template <class T>
+inline T __shfl_sync(unsigned mask, T v, int src, int width = 32) {
+    return gfpf_emu_from_bits<T>(gfpf_emu::collective(gfpf_emu::WarpOp::Idx, mask, gfpf_emu_bits(v), src, width));
+}
+template <class T>
+inline T __shfl_up_sync(unsigned mask, T v, unsigned delta, int width = 32) {
+    return gfpf_emu_from_bits<T>(
+        gfpf_emu::collective(gfpf_emu::WarpOp::Up, mask, gfpf_emu_bits(v), int(delta), width));
+}
+template <class T>
+inline T __shfl_down_sync(unsigned mask, T v, unsigned delta, int width = 32) {
+    return gfpf_emu_from_bits<T>(
+        gfpf_emu::collective(gfpf_emu::WarpOp::Down, mask, gfpf_emu_bits(v), int(delta), width));
+}
+template <class T>
+inline T __shfl_xor_sync(unsigned mask, T v, int lane_mask, int width = 32) {
+    return gfpf_emu_from_bits<T>(
+        gfpf_emu::collective(gfpf_emu::WarpOp::Xor, mask, gfpf_emu_bits(v), lane_mask, width));
+}
+inline unsigned __ballot_sync(unsigned mask, int predicate) {
+    return unsigned(gfpf_emu::collective(gfpf_emu::WarpOp::Ballot, mask, predicate != 0, 0, 32));
+}
+inline int __any_sync(unsigned mask, int predicate) {
+    return int(gfpf_emu::collective(gfpf_emu::WarpOp::Any, mask, predicate != 0, 0, 32));
+}
+inline int __all_sync(unsigned mask, int predicate) {
+    return int(gfpf_emu::collective(gfpf_emu::WarpOp::All, mask, predicate != 0, 0, 32));
+}
+
+// Shared memory: checked arrays on the host, plain __shared__ ones on the device.
+#define GFPF_SHARED_ARRAY(type, name, count) \
+    static thread_local gfpf_emu::SharedArray<type, (count)> name(#name)
