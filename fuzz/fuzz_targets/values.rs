@@ -1,7 +1,7 @@
 //! libFuzzer entry of the `values` target (see `targets.rs`).
 #![no_main]
 
-#[path = "../../crates/gfpf/tests/hostile/targets.rs"]
+#[path = "../../crates/gfpf/tests/facade/targets.rs"]
 #[allow(dead_code)]
 mod targets;
 

@@ -530,7 +530,7 @@ fn bench_quick_prints_its_table() {
     );
 }
 
-#[path = "../../gfpf/tests/hostile/mutations.rs"]
+#[path = "../../gfpf/tests/facade/mutations.rs"]
 #[allow(dead_code)]
 mod mutations;
 

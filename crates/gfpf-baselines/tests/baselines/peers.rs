@@ -6,7 +6,7 @@
 //! with that reason, unless `GFPF_REQUIRE_PEERS` is set: `.ci/run` installs
 //! the libraries and sets it, so CI always runs them.
 
-use gfpf_benches::peers::{Harness, PeerLibrary, checksum, inputs, target_dir};
+use gfpf_baselines::peers::{Harness, PeerLibrary, checksum, inputs, target_dir};
 use gfpf_cpu::{MulAlgorithm, PolyMul};
 use gfpf_field::{Field, Preset};
 use rug::Integer;

@@ -1,7 +1,7 @@
 //! The six-step rewrite equals the DFT it replaces, for every power-of-two N up
 //! to 2^12 and several base sizes, over a word-size field and gfpf presets.
 
-mod common;
+use crate::common;
 
 use common::*;
 use gfpf_plan::{Formula, PlanError, RootTower, evaluate};

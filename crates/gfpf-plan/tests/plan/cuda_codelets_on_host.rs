@@ -4,7 +4,7 @@
 //! what the codelet programs compute: the GPU's base cases are checked on
 //! every machine with a C++ compiler, GPU or not. Skips (visibly) without `c++`.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

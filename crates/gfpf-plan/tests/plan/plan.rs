@@ -2,7 +2,7 @@
 //! direction and order, for every N up to 2^12; their counts are exact; the
 //! codelet programs compute DFT_K.
 
-mod common;
+use crate::common;
 
 use common::*;
 use gfpf_plan::{

@@ -1,6 +1,6 @@
 //! Every field operation against GMP (rug) on every preset, with edge values.
 
-mod common;
+use crate::common;
 
 use std::sync::OnceLock;
 

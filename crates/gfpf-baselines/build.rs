@@ -1,4 +1,4 @@
-//! Whether the NTL/FLINT harness can be built where these benches and tests
+//! Whether the NTL/FLINT harness can be built where these tests
 //! are built (a C++ compiler, FLINT's and NTL's headers): `gfpf_peers`.
 //! Without it the harness's tests are ignored with that reason instead of
 //! passing without running. `GFPF_REQUIRE_PEERS` (set by `.ci/run`, which

@@ -130,11 +130,11 @@ cpu_executor!(
 );
 
 mod parallel {
-    gfpf_testkit::executor_suite!(crate::Parallel);
+    gfpf_testkit::executor_suite!(crate::suite::Parallel);
 }
 
 mod serial {
-    gfpf_testkit::executor_suite!(crate::Serial);
+    gfpf_testkit::executor_suite!(crate::suite::Serial);
 }
 
 // The other paths on a spread of presets (the full suites above already run
@@ -143,23 +143,23 @@ mod serial {
 // t64 (products by Karatsuba steps where they run in lanes, in-place
 // butterflies).
 mod one_by_one {
-    gfpf_testkit::executor_suite!(@presets crate::OneByOne; t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
+    gfpf_testkit::executor_suite!(@presets crate::suite::OneByOne; t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
 }
 
 mod lanes_portable {
-    gfpf_testkit::executor_suite!(@presets crate::LanesPortable; t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
+    gfpf_testkit::executor_suite!(@presets crate::suite::LanesPortable; t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
 }
 
 mod lanes_avx2 {
-    gfpf_testkit::executor_suite!(@presets crate::LanesAvx2; t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
+    gfpf_testkit::executor_suite!(@presets crate::suite::LanesAvx2; t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
 }
 
 mod lanes_avx512 {
-    gfpf_testkit::executor_suite!(@presets crate::LanesAvx512; t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
+    gfpf_testkit::executor_suite!(@presets crate::suite::LanesAvx512; t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
 }
 
 mod lanes_gathered {
-    gfpf_testkit::executor_suite!(@presets crate::LanesGathered; t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
+    gfpf_testkit::executor_suite!(@presets crate::suite::LanesGathered; t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
 }
 
 // Two-level twiddle tables at every size (by default only above
@@ -167,13 +167,13 @@ mod lanes_gathered {
 // table (lane blocks, lane gathers, four at a time on whole elements, one by
 // one), the scaled table of inverses included.
 mod split_twiddles_in_lanes {
-    gfpf_testkit::executor_suite!(@presets crate::SplitInLanes; t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
+    gfpf_testkit::executor_suite!(@presets crate::suite::SplitInLanes; t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16, t64 T64 64);
 }
 
 mod split_twiddles_gathered {
-    gfpf_testkit::executor_suite!(@presets crate::SplitGathered; t4 T4 4, t8 T8 8, p16 P16 16);
+    gfpf_testkit::executor_suite!(@presets crate::suite::SplitGathered; t4 T4 4, t8 T8 8, p16 P16 16);
 }
 
 mod split_twiddles_one_by_one {
-    gfpf_testkit::executor_suite!(@presets crate::SplitOneByOne; t2 T2 2, t8 T8 8, p16 P16 16, t64 T64 64);
+    gfpf_testkit::executor_suite!(@presets crate::suite::SplitOneByOne; t2 T2 2, t8 T8 8, p16 P16 16, t64 T64 64);
 }
