@@ -36,7 +36,7 @@ pub struct BuildKernelsArgs {
 /// The compute capabilities PTX is built for.
 const ARCHS: [(i32, i32); 2] = [(8, 0), (9, 0)];
 
-fn constants(preset: Preset) -> Result<DeviceConstants, String> {
+pub(crate) fn constants(preset: Preset) -> Result<DeviceConstants, String> {
     fn of<const K: usize>(p: Preset) -> Result<DeviceConstants, String> {
         Field::<K>::preset(p)
             .map(|f| DeviceConstants::of(&f))

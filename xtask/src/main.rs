@@ -6,6 +6,9 @@
 //!   fails when a checked-in file differs from the generator's output (CI).
 //! * `cargo xtask build-kernels [--preset NAME] [--out DIR]` regenerates the
 //!   codelets and compiles the CUDA kernel modules to PTX (nvcc, else NVRTC).
+//! * `cargo xtask kernels --report [--preset NAME] [--arch sm_90]` compiles
+//!   every kernel module to machine code with NVRTC and prints ptxas's
+//!   per-kernel resources and occupancy against the budgets.
 //! * `cargo xtask verify [--quick]` cross-checks every executor present against
 //!   the references and testdata on every preset, N up to 2^16 (2^20 for t8).
 //! * `cargo xtask bench [--quick] [--report-only]` runs the criterion benches
@@ -17,6 +20,7 @@ mod bench;
 mod charts;
 mod codegen;
 mod criterion_results;
+mod kernel_report;
 mod kernels;
 mod report;
 mod test;
@@ -45,6 +49,10 @@ enum Task {
     /// Regenerate the codelets and compile the CUDA kernels to PTX
     /// (sm_80, sm_90) for GFPF_PTX_DIR.
     BuildKernels(kernels::BuildKernelsArgs),
+    /// `--report`: every kernel module compiled to machine code (sm_80,
+    /// sm_90) with NVRTC; registers, stack, spills, shared memory,
+    /// occupancy and compile time per kernel, against the budgets.
+    Kernels(kernel_report::KernelsArgs),
     /// Check every executor against the references on every preset
     /// (release build of the `gfpf` program; exits non-zero on any mismatch).
     Verify(verify::VerifyArgs),
@@ -91,6 +99,7 @@ fn main() -> ExitCode {
     let result = match cli.task {
         Task::Codegen { check } => codegen::run(check),
         Task::BuildKernels(args) => kernels::run(&args),
+        Task::Kernels(args) => kernel_report::run(&args),
         Task::Verify(args) => verify::run(&args),
         Task::Bench(args) => bench::run(&args),
         Task::Test { args } => test::run(&args),

@@ -70,14 +70,10 @@ fn nvrtc_cache_dir() -> Option<std::path::PathBuf> {
     lib.join("libnvrtc.so.12").exists().then_some(lib)
 }
 
-/// Runs the workspace's tests and prints the summary; an error when any
-/// failed (or cargo could not build them).
-pub(crate) fn run(args: &[String]) -> Result<(), String> {
-    let mut command = crate::cargo();
-    command.args(["test", "--workspace"]).args(args);
+/// Puts the NVRTC that `scripts/setup.sh --test` unpacks first on
+/// `command`'s loader path, where it is.
+pub(crate) fn with_nvrtc_on_path(command: &mut std::process::Command) -> Result<(), String> {
     if let Some(dir) = nvrtc_cache_dir() {
-        // Where `scripts/setup.sh --test` unpacks NVRTC: the build probe and
-        // the NVRTC tests find it through the loader's path.
         let mut paths = vec![dir];
         paths.extend(
             std::env::var_os("LD_LIBRARY_PATH")
@@ -87,6 +83,16 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         let joined = std::env::join_paths(paths).map_err(|e| format!("LD_LIBRARY_PATH: {e}"))?;
         command.env("LD_LIBRARY_PATH", joined);
     }
+    Ok(())
+}
+
+/// Runs the workspace's tests and prints the summary; an error when any
+/// failed (or cargo could not build them).
+pub(crate) fn run(args: &[String]) -> Result<(), String> {
+    let mut command = crate::cargo();
+    command.args(["test", "--workspace"]).args(args);
+    // The build probe and the NVRTC tests find it through the loader's path.
+    with_nvrtc_on_path(&mut command)?;
     command.stdout(Stdio::piped());
     let shown = format!("{command:?}");
     eprintln!("xtask: running {shown}");

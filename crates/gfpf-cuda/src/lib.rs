@@ -45,6 +45,7 @@ mod layout;
 pub mod params;
 mod poly;
 mod prepared;
+pub mod resources;
 mod timing;
 
 pub use device::{

@@ -99,9 +99,32 @@ impl Launch {
     }
 }
 
+/// Which kernels run the base-DFT stages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum StageKernels {
+    /// One thread per DFT everywhere (what the device runs).
+    #[default]
+    ThreadPerDft,
+    /// Stages of stride 1 as [`Kernel::TiledDft`] where a tile fits (not in
+    /// place from a digit-reversed input). Coalesced loads and stores, but a
+    /// whole DFT of k-digit elements per thread in shared memory: at t8
+    /// DFT_16 (32 threads and 32 KiB a block) ptxas's report allows 9%
+    /// theoretical occupancy on sm_90 against the untiled kernel's 31%
+    /// (`cargo xtask kernels --report`, NVRTC 12.9), so the device does not
+    /// use them until a GPU measurement says otherwise; the emulator runs
+    /// them, as the kernels with barriers and shared memory.
+    TiledStrideOne,
+}
+
 /// The launches that run `plan` on a batch of `batch` transforms stored
-/// digit-major with pitch batch·N: one per stage, in order.
+/// digit-major with pitch batch·N: one per stage, in order, one thread per
+/// DFT ([`StageKernels::ThreadPerDft`]).
 pub fn launches(plan: &Plan, batch: usize) -> Vec<Launch> {
+    launches_with(plan, batch, StageKernels::ThreadPerDft)
+}
+
+/// As [`launches`], with the base-DFT stages run by `stage_kernels`.
+pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> Vec<Launch> {
     let n = plan.len();
     let log2 = |x: usize| u64::from(x.trailing_zeros());
     let mut radix_log2 = [0u64; MAX_RADICES];
@@ -151,7 +174,8 @@ pub fn launches(plan: &Plan, batch: usize) -> Vec<Launch> {
                 // which it can load and store whole (coalesced) through shared
                 // memory; not in place from a digit-reversed input, whose reads
                 // would cross other blocks' writes.
-                let tiled = d.stride == 1
+                let tiled = stage_kernels == StageKernels::TiledStrideOne
+                    && d.stride == 1
                     && tile_dfts(d.radix, plan.digits()).is_some()
                     && (d.input == Addressing::Natural || stage.src != stage.dst);
                 if tiled {
@@ -229,7 +253,9 @@ mod tests {
         // gathering digit-reversed inputs into scratch (stride 1, into
         // another buffer: tiled), the others strided.
         let plan = Plan::try_new(512, 8, Direction::Forward, Order::Natural).unwrap();
-        let l = launches(&plan, 3);
+        let untiled = launches(&plan, 3);
+        assert!(untiled.iter().all(|l| !matches!(l.kernel, Kernel::TiledDft { .. })));
+        let l = launches_with(&plan, 3, StageKernels::TiledStrideOne);
         assert_eq!(l.len(), 3);
         assert_eq!(
             l[0].kernel,

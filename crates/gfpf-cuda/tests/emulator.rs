@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use gfpf_cuda::params::StageKernels;
 use gfpf_field::Field;
 use gfpf_plan::{Direction, Order};
 use gfpf_testkit::Executor;
@@ -32,6 +33,33 @@ impl Executor for Emulated {
     ) -> Result<EmulatedFft<K>, EmulatorError> {
         EmulatedFft::try_new(field, n, direction, order, kernel_dir())
     }
+}
+
+/// The emulator with stride-1 stages tiled through shared memory (kernels
+/// with barriers; not what the device runs, see `StageKernels`).
+struct EmulatedTiled;
+
+impl Executor for EmulatedTiled {
+    const NAME: &'static str = "cuda kernels, stride-1 stages tiled (host emulation)";
+    type Fft<const K: usize> = EmulatedFft<K>;
+
+    fn unavailable() -> Option<String> {
+        emulator_unavailable()
+    }
+
+    fn plan<const K: usize>(
+        field: &Field<K>,
+        n: usize,
+        direction: Direction,
+        order: Order,
+    ) -> Result<EmulatedFft<K>, EmulatorError> {
+        Ok(EmulatedFft::try_new(field, n, direction, order, kernel_dir())?
+            .with_stage_kernels(StageKernels::TiledStrideOne))
+    }
+}
+
+mod tiled {
+    gfpf_testkit::executor_suite!(@presets crate::EmulatedTiled; t2 T2 2, t8 T8 8, p16 P16 16, t32 T32 32);
 }
 
 gfpf_testkit::executor_suite!(
@@ -105,7 +133,7 @@ fn tiled_stages_run_and_every_barrier_is_needed() {
     let n = 1 << 12;
     for order in [Order::Natural, Order::DigitReversed] {
         let plan = gfpf_plan::Plan::try_new(n, 8, Direction::Forward, order).unwrap();
-        let launches = gfpf_cuda::params::launches(&plan, 2);
+        let launches = gfpf_cuda::params::launches_with(&plan, 2, StageKernels::TiledStrideOne);
         assert!(
             launches.iter().any(|l| matches!(l.kernel, Kernel::TiledDft { .. })),
             "{order:?}: {:?}",
@@ -124,14 +152,18 @@ fn tiled_stages_run_and_every_barrier_is_needed() {
     let Some(kernels) = t8_kernels_from(FFT_SOURCE, "tiled kernels") else {
         return;
     };
-    let fft = EmulatedFft::with_kernels(&field, n, Direction::Forward, Order::Natural, kernels).unwrap();
+    let fft = EmulatedFft::with_kernels(&field, n, Direction::Forward, Order::Natural, kernels)
+        .unwrap()
+        .with_stage_kernels(StageKernels::TiledStrideOne);
     let mut x = input.clone();
     gfpf_executor::Transform::process(&fft, &mut x).unwrap();
     assert!(x == want, "the tiled kernels agree with gfpf-cpu");
     for (i, &at) in places.iter().enumerate() {
         let source = format!("{}{}", &FFT_SOURCE[..at], &FFT_SOURCE[at + barrier.len()..]);
         let kernels = t8_kernels_from(&source, "a barrier deleted").unwrap();
-        let fft = EmulatedFft::with_kernels(&field, n, Direction::Forward, Order::Natural, kernels).unwrap();
+        let fft = EmulatedFft::with_kernels(&field, n, Direction::Forward, Order::Natural, kernels)
+            .unwrap()
+            .with_stage_kernels(StageKernels::TiledStrideOne);
         let mut x = input.clone();
         match gfpf_executor::Transform::process(&fft, &mut x) {
             Err(e @ (EmulatorError::Kernel(_) | EmulatorError::ScheduleDependent { .. })) => {

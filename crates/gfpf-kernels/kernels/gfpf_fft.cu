@@ -1,7 +1,8 @@
 // The FFT kernels of gfpf-cuda: one kernel per (base size K, twiddle
 // placement) runs one stage of a gfpf_plan::Plan, one thread per base DFT_K
 // (stages of stride 1 also as tiled kernels, a block's elements through
-// shared memory),
+// shared memory: run by the emulator, not yet launched on the device, see
+// gfpf_cuda::params::StageKernels),
 // through the generated codelets (generated/codelets.cuh); one kernel scales by
 // N^{-1}; one multiplies two transforms pointwise. Data are digit-major (thesis §4.1.4): digit d of element j at
 // d·pitch + j, so the threads of a warp, which handle neighbouring DFTs, read

@@ -25,7 +25,7 @@ use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use gfpf_cuda::params::{StageParams, launches, pointwise_mul};
+use gfpf_cuda::params::{StageKernels, StageParams, launches_with, pointwise_mul};
 use gfpf_cuda::{CudaError, block_threads, device_twiddle_table, from_digit_major, to_digit_major};
 use gfpf_executor::{ExecutorError, PreparedFft, Transform, TransformError};
 use gfpf_field::{Element, Field};
@@ -268,6 +268,7 @@ pub struct EmulatedFft<const K: usize> {
     /// The twiddle table digit-major (at least one element, as on the device).
     table: Vec<u64>,
     kernels: HostKernels,
+    stage_kernels: StageKernels,
 }
 
 impl<const K: usize> EmulatedFft<K> {
@@ -297,7 +298,15 @@ impl<const K: usize> EmulatedFft<K> {
             prepared,
             table,
             kernels,
+            stage_kernels: StageKernels::default(),
         })
+    }
+
+    /// The same transform with its base-DFT stages run by `stage_kernels`
+    /// (default: one thread per DFT, as on the device).
+    pub fn with_stage_kernels(mut self, stage_kernels: StageKernels) -> Self {
+        self.stage_kernels = stage_kernels;
+        self
     }
 
     /// The plan.
@@ -323,7 +332,7 @@ impl<const K: usize> EmulatedFft<K> {
         let scratch = vec![0u64; if self.plan().scratch_len() > 0 { words.len() } else { 0 }];
         let mut buffers = [words.to_vec(), scratch];
         let n_inv = *self.prepared.n_inv().digits();
-        for launch in &launches(self.plan(), len / self.len()) {
+        for launch in &launches_with(self.plan(), len / self.len(), self.stage_kernels) {
             let bind = |buffers: &mut [Vec<u64>]| {
                 let [data, scratch] = buffers else {
                     unreachable!("two buffers")

@@ -1,0 +1,267 @@
+//! `cargo xtask kernels --report`: every kernel module of every preset
+//! compiled to machine code for sm_80 and sm_90 with NVRTC, and ptxas's
+//! per-kernel report read back (registers, stack frame, spills, shared
+//! memory), with the theoretical occupancy at the kernel's block size and
+//! each module's compile time, against the budgets: no stack frame and no
+//! spills for the FFT kernels of k ≤ 32, at least 50% theoretical occupancy
+//! on sm_90, every module compiled in at most 30 s.
+//!
+//! Each module compiles in a child process (this program, `--one`), so that
+//! a module past `--timeout-s` is stopped and reported rather than waited
+//! for (the DFT_128 and DFT_256 modules of k = 64 and 128 take NVRTC many
+//! minutes).
+
+use std::io::Read as _;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use gfpf_cuda::Kernel;
+use gfpf_cuda::resources::{ModuleResources, SmLimits, nvrtc_resources};
+use gfpf_field::Preset;
+use gfpf_kernels::{base_sizes, module_name, translation_unit};
+use gfpf_plan::CodeletTwiddles;
+
+use crate::kernels::constants;
+
+/// The budgets of the report.
+const MAX_K_WITHOUT_STACK: usize = 32;
+const MIN_OCCUPANCY_SM90: f64 = 0.5;
+const MAX_MODULE_SECONDS: f64 = 30.0;
+
+/// Options of `cargo xtask kernels`.
+#[derive(Args, Debug)]
+pub struct KernelsArgs {
+    /// Print the machine-code report (the only action so far).
+    #[arg(long)]
+    report: bool,
+    /// Only these presets (repeatable; default: every preset).
+    #[arg(long = "preset")]
+    presets: Vec<String>,
+    /// Only this architecture (sm_80 or sm_90; default: both).
+    #[arg(long)]
+    arch: Option<String>,
+    /// Stop a module's compile after this many seconds.
+    #[arg(long, default_value_t = 120)]
+    timeout_s: u64,
+    /// Internal: compile one module (PRESET RADIX ARCH) and print its report.
+    #[arg(long, num_args = 3, hide = true)]
+    one: Vec<String>,
+}
+
+fn limits(arch: &str) -> Result<SmLimits, String> {
+    match arch {
+        "sm_80" => Ok(SmLimits::SM80),
+        "sm_90" => Ok(SmLimits::SM90),
+        other => Err(format!("unknown architecture {other} (sm_80 or sm_90)")),
+    }
+}
+
+/// The kernel of a symbol, for its block size.
+fn kernel_of(symbol: &str) -> Option<Kernel> {
+    let rest = symbol.strip_prefix("gfpf_dft")?;
+    let (radix, rest) = rest.split_once('_')?;
+    let radix = radix.parse().ok()?;
+    let (variant, tiled) = match rest.strip_suffix("_tiled") {
+        Some(v) => (v, true),
+        None => (rest, false),
+    };
+    let twiddles = match variant {
+        "plain" => CodeletTwiddles::None,
+        "inputs" => CodeletTwiddles::Inputs,
+        "outputs" => CodeletTwiddles::Outputs,
+        _ => return None,
+    };
+    Some(if tiled {
+        Kernel::TiledDft { radix, twiddles }
+    } else {
+        Kernel::BaseDft { radix, twiddles }
+    })
+}
+
+/// The child: compiles one module and prints its report, one function per
+/// line: `name entry registers stack spill_stores spill_loads smem` and a
+/// last line `time SECONDS`.
+fn compile_one(preset: &str, radix: &str, arch: &str) -> Result<(), String> {
+    let preset = Preset::from_name(preset).map_err(|e| e.to_string())?;
+    let radix: usize = radix.parse().map_err(|e| format!("radix {radix}: {e}"))?;
+    let c = constants(preset)?;
+    let name = module_name(&c, &[radix]);
+    let report = nvrtc_resources(
+        &name,
+        &translation_unit(&c, &[radix], false),
+        limits(arch)?.capability(),
+    )
+    .map_err(|e| e.to_string())?;
+    for f in &report.functions {
+        println!(
+            "{} {} {} {} {} {} {}",
+            f.name,
+            u8::from(f.entry),
+            f.registers,
+            f.stack_frame_bytes,
+            f.spill_store_bytes,
+            f.spill_load_bytes,
+            f.shared_bytes
+        );
+    }
+    println!("time {}", report.compile_time.as_secs_f64());
+    Ok(())
+}
+
+fn parse_child(out: &str) -> Result<ModuleResources, String> {
+    let mut functions = Vec::new();
+    let mut compile_time = Duration::ZERO;
+    for line in out.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["time", s] => compile_time = Duration::from_secs_f64(s.parse().map_err(|e| format!("{line}: {e}"))?),
+            [name, entry, regs, stack, stores, loads, smem] => {
+                let n = |w: &str| w.parse::<u32>().map_err(|e| format!("{line}: {e}"));
+                functions.push(gfpf_cuda::resources::KernelResources {
+                    name: (*name).to_owned(),
+                    entry: *entry == "1",
+                    registers: n(regs)?,
+                    stack_frame_bytes: n(stack)?,
+                    spill_store_bytes: n(stores)?,
+                    spill_load_bytes: n(loads)?,
+                    shared_bytes: n(smem)?,
+                    barriers: 0,
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok(ModuleResources {
+        functions,
+        compile_time,
+    })
+}
+
+/// Runs one module's compile in a child, stopped after `timeout`.
+fn compile_in_child(preset: Preset, radix: usize, arch: &str, timeout: Duration) -> Result<ModuleResources, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let mut command = Command::new(exe);
+    command
+        .args(["kernels", "--one", preset.name(), &radix.to_string(), arch])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    crate::test::with_nvrtc_on_path(&mut command)?;
+    let mut child = command.spawn().map_err(|e| format!("cannot start the compile: {e}"))?;
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            let mut out = String::new();
+            let mut err = String::new();
+            child.stdout.take().map(|mut s| s.read_to_string(&mut out));
+            child.stderr.take().map(|mut s| s.read_to_string(&mut err));
+            if !status.success() {
+                return Err(format!("compile failed: {}", err.trim()));
+            }
+            return parse_child(&out);
+        }
+        if started.elapsed() > timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("not done after {} s (stopped)", timeout.as_secs()));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Runs the task.
+pub fn run(args: &KernelsArgs) -> Result<(), String> {
+    if let [preset, radix, arch] = args.one.as_slice() {
+        return compile_one(preset, radix, arch);
+    }
+    if !args.report {
+        return Err("nothing to do: `cargo xtask kernels --report`".to_owned());
+    }
+    let presets: Vec<Preset> = if args.presets.is_empty() {
+        Preset::ALL.to_vec()
+    } else {
+        args.presets
+            .iter()
+            .map(|p| Preset::from_name(p).map_err(|e| e.to_string()))
+            .collect::<Result<_, _>>()?
+    };
+    let archs: Vec<SmLimits> = match &args.arch {
+        Some(a) => vec![limits(a)?],
+        None => vec![SmLimits::SM80, SmLimits::SM90],
+    };
+    let timeout = Duration::from_secs(args.timeout_s);
+    println!(
+        "{:<6} {:>6} {:<6} {:<22} {:>5} {:>7} {:>9} {:>6} {:>7} {:>8}",
+        "preset", "module", "arch", "kernel", "regs", "stack", "spill s/l", "smem", "occup.", "compile"
+    );
+    let mut over = Vec::new();
+    let (mut fft_kernels, mut within) = (0usize, 0usize);
+    for &preset in &presets {
+        let k = preset.k();
+        for radix in base_sizes(k) {
+            for limits in &archs {
+                let module = format!("DFT_{radix}");
+                let report = match compile_in_child(preset, radix, limits.arch, timeout) {
+                    Ok(report) => report,
+                    Err(e) => {
+                        println!("{:<6} {module:>6} {:<6} {e}", preset.name(), limits.arch);
+                        over.push(format!("{} {module} {}: {e}", preset.name(), limits.arch));
+                        continue;
+                    }
+                };
+                let seconds = report.compile_time.as_secs_f64();
+                if seconds > MAX_MODULE_SECONDS {
+                    over.push(format!(
+                        "{} {module} {}: compiled in {seconds:.0} s",
+                        preset.name(),
+                        limits.arch
+                    ));
+                }
+                for f in report.kernels() {
+                    let kernel = kernel_of(&f.name);
+                    let block = kernel.map_or(gfpf_cuda::THREADS_PER_BLOCK, |kernel| {
+                        gfpf_cuda::block_threads(&kernel, k)
+                    });
+                    let occupancy = limits.occupancy(f, block);
+                    let stack = f.stack_frame_bytes.max(report.callee_stack_frame_bytes());
+                    if kernel.is_some() && limits.arch == "sm_90" {
+                        fft_kernels += 1;
+                        let mut fails = Vec::new();
+                        if k <= MAX_K_WITHOUT_STACK && (stack > 0 || f.spill_store_bytes > 0) {
+                            fails.push(format!("{stack} bytes of stack, {} of spills", f.spill_store_bytes));
+                        }
+                        if occupancy < MIN_OCCUPANCY_SM90 {
+                            fails.push(format!("occupancy {:.0}%", occupancy * 100.0));
+                        }
+                        if fails.is_empty() {
+                            within += 1;
+                        } else {
+                            over.push(format!("{} {}: {}", preset.name(), f.name, fails.join(", ")));
+                        }
+                    }
+                    println!(
+                        "{:<6} {module:>6} {:<6} {:<22} {:>5} {:>7} {:>9} {:>6} {:>6.0}% {:>7.1}s",
+                        preset.name(),
+                        limits.arch,
+                        f.name.trim_start_matches("gfpf_"),
+                        f.registers,
+                        stack,
+                        format!("{}/{}", f.spill_store_bytes, f.spill_load_bytes),
+                        f.shared_bytes,
+                        occupancy * 100.0,
+                        seconds
+                    );
+                }
+            }
+        }
+    }
+    println!(
+        "\nbudgets (stack 0 and no spills for k <= {MAX_K_WITHOUT_STACK}, occupancy >= {:.0}% on sm_90, modules <= {MAX_MODULE_SECONDS:.0} s): {within} of {fft_kernels} FFT kernels on sm_90 within; {} findings",
+        MIN_OCCUPANCY_SM90 * 100.0,
+        over.len()
+    );
+    for line in &over {
+        println!("  over: {line}");
+    }
+    Ok(())
+}
