@@ -117,18 +117,23 @@ impl HostKernels {
     /// Compiles (or reuses, keyed by a hash of the source) the kernels of
     /// `field` for every base size 2 … 2k into `dir`, and loads them.
     pub fn build<const K: usize>(field: &Field<K>, dir: &Path) -> Result<Self, EmulatorError> {
-        Self::build_from(gfpf_kernels::FFT_SOURCE, field, dir)
+        Self::build_from(gfpf_kernels::FFT_SOURCE, field, &base_sizes(K), dir)
     }
 
     /// As [`HostKernels::build`], from `fft_source` in place of
-    /// kernels/gfpf_fft.cu (a modified kernel, for the emulator's own tests).
-    pub fn build_from<const K: usize>(fft_source: &str, field: &Field<K>, dir: &Path) -> Result<Self, EmulatorError> {
+    /// kernels/gfpf_fft.cu (a modified kernel, for the emulator's own tests)
+    /// and for the base sizes `radices` only.
+    pub fn build_from<const K: usize>(
+        fft_source: &str,
+        field: &Field<K>,
+        radices: &[usize],
+        dir: &Path,
+    ) -> Result<Self, EmulatorError> {
         let constants = DeviceConstants::of(field);
-        let radices = base_sizes(K);
-        let source = translation_unit_of(fft_source, &constants, &radices, true);
+        let source = translation_unit_of(fft_source, &constants, radices, true);
         let mut hasher = DefaultHasher::new();
         source.hash(&mut hasher);
-        let stem = format!("{}-{:016x}", module_name(&constants, &radices), hasher.finish());
+        let stem = format!("{}-{:016x}", module_name(&constants, radices), hasher.finish());
         let path = dir.join(format!("{stem}.so"));
         // One build at a time in this process: tests on several threads ask
         // for the same library at once.
