@@ -135,6 +135,7 @@ fn parse_child(out: &str) -> Result<ModuleResources, String> {
     Ok(ModuleResources {
         functions,
         compile_time,
+        cubin: Vec::new(),
     })
 }
 

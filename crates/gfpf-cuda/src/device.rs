@@ -325,50 +325,31 @@ fn run_nvcc(nvcc: &Path, name: &str, source: &str, mode: &str, arch: &str) -> Re
     std::fs::read(&out).map_err(io)
 }
 
-/// NVRTC's program log of compiling one translation unit for a real
-/// architecture (`sm_XY`) with `extra` options (`--ptxas-options=-v` makes
+/// NVRTC to machine code: compile one translation unit for a real
+/// architecture (`sm_XY`) with `extra` options, then take the CUBIN (cudarc's
+/// safe API returns PTX only) and the program log (`--ptxas-options=-v` makes
 /// it ptxas's resource report); the log as the error when it fails.
-pub(crate) fn nvrtc_compile_log(name: &str, source: &str, arch: &str, extra: &[&str]) -> Result<String, String> {
-    use cudarc::nvrtc::result;
+pub(crate) fn nvrtc_cubin_and_log(
+    name: &str,
+    source: &str,
+    arch: &str,
+    extra: &[&str],
+) -> Result<(Vec<u8>, String), String> {
+    use cudarc::nvrtc::{result, sys};
     let source = std::ffi::CString::new(source).map_err(|e| e.to_string())?;
     let file = std::ffi::CString::new(format!("{name}.cu")).map_err(|e| e.to_string())?;
     let program = result::create_program(&source, Some(&file)).map_err(|e| format!("{e:?}"))?;
     let mut options = vec![format!("--gpu-architecture={arch}"), "--std=c++17".to_owned()];
     options.extend(extra.iter().map(|&o| o.to_owned()));
     // SAFETY: `program` was created above and is destroyed once, below; the
-    // log is read through NVRTC's own size.
+    // buffers handed to NVRTC are sized by the sizes it reports.
     unsafe {
         let compiled = result::compile_program(program, &options);
         let log = result::get_program_log(program)
             .map(|log| std::ffi::CStr::from_ptr(log.as_ptr()).to_string_lossy().into_owned())
             .unwrap_or_default();
-        let _ = result::destroy_program(program);
-        match compiled {
-            Ok(()) => Ok(log),
-            Err(e) => Err(format!("{e:?}: {log}")),
-        }
-    }
-}
-
-/// NVRTC to machine code: compile for a real architecture (`sm_XY`), then
-/// take the CUBIN instead of the PTX (cudarc's safe API returns PTX only).
-fn nvrtc_cubin(name: &str, source: &str, arch: &str) -> Result<Vec<u8>, String> {
-    use cudarc::nvrtc::{result, sys};
-    let source = std::ffi::CString::new(source).map_err(|e| e.to_string())?;
-    let file = std::ffi::CString::new(format!("{name}.cu")).map_err(|e| e.to_string())?;
-    let program = result::create_program(&source, Some(&file)).map_err(|e| format!("{e:?}"))?;
-    let options = [format!("--gpu-architecture={arch}"), "--std=c++17".to_owned()];
-    // SAFETY: `program` was created above and is destroyed once, below; the
-    // buffers handed to NVRTC are sized by the sizes it reports.
-    unsafe {
-        let compiled = result::compile_program(program, &options);
         let cubin = match compiled {
-            Err(e) => {
-                let log = result::get_program_log(program)
-                    .map(|log| std::ffi::CStr::from_ptr(log.as_ptr()).to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                Err(format!("{e:?}: {log}"))
-            }
+            Err(e) => Err(format!("{e:?}: {log}")),
             Ok(()) => {
                 let mut size = 0usize;
                 sys::nvrtcGetCUBINSize(program, &mut size)
@@ -378,7 +359,7 @@ fn nvrtc_cubin(name: &str, source: &str, arch: &str) -> Result<Vec<u8>, String> 
                         let mut bytes = vec![0u8; size];
                         sys::nvrtcGetCUBIN(program, bytes.as_mut_ptr().cast())
                             .result()
-                            .map(|()| bytes)
+                            .map(|()| (bytes, log))
                             .map_err(|e| format!("nvrtcGetCUBIN: {e:?}"))
                     })
             }
@@ -386,6 +367,11 @@ fn nvrtc_cubin(name: &str, source: &str, arch: &str) -> Result<Vec<u8>, String> 
         let _ = result::destroy_program(program);
         cubin
     }
+}
+
+/// NVRTC to machine code for a real architecture (`sm_XY`).
+fn nvrtc_cubin(name: &str, source: &str, arch: &str) -> Result<Vec<u8>, String> {
+    nvrtc_cubin_and_log(name, source, arch, &[]).map(|(cubin, _)| cubin)
 }
 
 #[cfg(test)]

@@ -31,14 +31,16 @@ pub struct KernelResources {
     pub barriers: u32,
 }
 
-/// A module's report: every function ptxas described, and how long the
-/// compile took.
+/// A module's report: every function ptxas described, how long the
+/// compile took, and the machine code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModuleResources {
     /// The functions, in the order ptxas described them.
     pub functions: Vec<KernelResources>,
     /// NVRTC's wall time for the whole module (PTX and machine code).
     pub compile_time: Duration,
+    /// The machine code (an ELF image; empty where only a report was read).
+    pub cubin: Vec<u8>,
 }
 
 impl ModuleResources {
@@ -119,14 +121,16 @@ pub fn parse_ptxas_report(log: &str) -> Vec<KernelResources> {
 /// with NVRTC and reads back ptxas's report.
 pub fn nvrtc_resources(name: &str, source: &str, (major, minor): (i32, i32)) -> Result<ModuleResources, CudaError> {
     let started = Instant::now();
-    let log = crate::device::nvrtc_compile_log(name, source, &format!("sm_{major}{minor}"), &["--ptxas-options=-v"])
-        .map_err(|log| CudaError::Compile {
-            module: name.to_owned(),
-            log,
-        })?;
+    let (cubin, log) =
+        crate::device::nvrtc_cubin_and_log(name, source, &format!("sm_{major}{minor}"), &["--ptxas-options=-v"])
+            .map_err(|log| CudaError::Compile {
+                module: name.to_owned(),
+                log,
+            })?;
     Ok(ModuleResources {
         functions: parse_ptxas_report(&log),
         compile_time: started.elapsed(),
+        cubin,
     })
 }
 
@@ -240,6 +244,7 @@ ptxas info    : Used 40 registers, 384 bytes cmem[0]
         let module = ModuleResources {
             functions,
             compile_time: Duration::ZERO,
+            cubin: Vec::new(),
         };
         assert_eq!(module.kernels().count(), 2);
         assert_eq!(module.callee_stack_frame_bytes(), 64);
