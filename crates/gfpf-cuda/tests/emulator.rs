@@ -189,7 +189,7 @@ fn run_test_kernel(kernel: &str, threads: u64, block: u32, words: usize) -> Opti
     params.threads = threads;
     // SAFETY: the test kernels write at most `words` words of `out`, and
     // read nothing else.
-    Some(unsafe { kernels.launch_symbol("gfpf_test_kernel", &params, block, 0) }.map(|()| out))
+    Some(unsafe { kernels.launch_symbol("gfpf_test_kernel", &params, block, 0, false) }.map(|_| out))
 }
 
 /// Shuffles (index, up, down, xor, with widths), ballots, any and all, as
@@ -283,4 +283,56 @@ fn broken_kernels_are_named() {
             other => panic!("expected \"{expected}\", got {other:?}"),
         }
     }
+}
+
+/// The emulator counts global memory the way the device moves it, in 32-byte
+/// sectors per warp-wide access: t8, N = 2^12, forward. Every stage writes
+/// each of the N·k words once; the first stage (stride 1) writes 16
+/// consecutive elements per thread, so a warp's store of one digit touches
+/// 32 sectors for 8 bytes each (25% used), while its tiled twin stores whole
+/// sectors through shared memory (100%).
+#[test]
+fn global_traffic_is_counted_in_sectors() {
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (traffic): {why}");
+        return;
+    }
+    let field = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
+    let n = 1 << 12;
+    let words = gfpf_cuda::to_digit_major(&gfpf_testkit::oracle::sample(&field, n, 3));
+    let counted = |stage_kernels| {
+        let fft = EmulatedFft::try_new(&field, n, Direction::Forward, Order::Natural, kernel_dir())
+            .unwrap()
+            .with_stage_kernels(stage_kernels);
+        fft.run_words_counted(&mut words.clone()).unwrap()
+    };
+    let (plain, tiled) = (
+        counted(StageKernels::ThreadPerDft),
+        counted(StageKernels::TiledStrideOne),
+    );
+    assert_eq!(plain.len(), 3);
+    for (kernel, traffic) in plain.iter().chain(&tiled) {
+        assert_eq!(
+            traffic.bytes_written,
+            (n * 8 * 8) as u64,
+            "{kernel:?}: every word written once"
+        );
+        assert!(
+            traffic.bytes_read >= (n * 8 * 8) as u64,
+            "{kernel:?}: every word read at least once"
+        );
+        assert!(traffic.bytes_moved() >= traffic.bytes_read + traffic.bytes_written);
+        eprintln!(
+            "{kernel:?}: {} requests, {} bytes moved, sector efficiency {:.0}% (writes {:.0}%)",
+            traffic.requests,
+            traffic.bytes_moved(),
+            traffic.sector_efficiency() * 100.0,
+            traffic.bytes_written as f64 / (32 * traffic.sectors_written) as f64 * 100.0
+        );
+    }
+    let write_efficiency =
+        |t: &gfpf_testkit::emulator::LaunchTraffic| t.bytes_written as f64 / (32 * t.sectors_written) as f64;
+    assert!(matches!(tiled[0].0, gfpf_kernels::Kernel::TiledDft { .. }));
+    assert_eq!(write_efficiency(&plain[0].1), 0.25);
+    assert_eq!(write_efficiency(&tiled[0].1), 1.0);
 }

@@ -8,7 +8,9 @@
 //   __syncthreads(), __syncwarp(mask);
 //   __shfl_sync, __shfl_xor_sync, __shfl_up_sync, __shfl_down_sync,
 //   __ballot_sync, __any_sync, __all_sync (warp size 32);
-//   shared memory declared with GFPF_SHARED_ARRAY(type, name, count).
+//   shared memory declared with GFPF_SHARED_ARRAY(type, name, count);
+//   global memory read and written through GFPF_GLOBAL_READ / _WRITE,
+//   counted in 32-byte sectors per warp-wide access (the launch's traffic).
 //
 // Checks, each failing the launch with the kernel, block, word and threads
 // named: a read of a shared word no thread of the block has written; a read
@@ -26,7 +28,9 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <unordered_map>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -44,6 +48,14 @@ struct GfpfEmuLaunch {
     unsigned long long schedule;
     char* error;
     unsigned long long error_capacity;
+    // In: whether to count the traffic below (it slows the emulator 2x).
+    unsigned long long count_traffic;
+    // Out: global memory traffic as the device would move it. A warp-wide
+    // access is the n-th global access of each lane of a warp; it moves
+    // every distinct 32-byte sector its lanes touch.
+    unsigned long long requests;
+    unsigned long long sectors_read, sectors_written;
+    unsigned long long bytes_read, bytes_written;
 };
 
 namespace gfpf_emu {
@@ -83,6 +95,46 @@ struct Block {
     std::vector<unsigned> warp_epoch;
     unsigned long long generation = 0;
     std::string error;
+    // Global accesses: each thread's count so far, and per (warp, access
+    // number, write?) the sectors its lanes touched and the bytes they used.
+    std::unordered_map<unsigned long long, unsigned> accesses;  // (thread, site) -> count
+    std::unordered_map<unsigned long long, std::vector<std::pair<uintptr_t, unsigned long long>>> sectors;
+    std::unordered_map<unsigned long long, unsigned long long> used_bytes;
+    bool counting = false;
+    unsigned long long requests = 0, sectors_read = 0, sectors_written = 0, bytes_read = 0, bytes_written = 0;
+
+    // `offset` bytes into the buffer at `base`: sectors are counted from the
+    // buffer's start, as device allocations are 256-byte aligned (host
+    // vectors need not be).
+    // A warp-wide access is the n-th access of each lane at one source
+    // line (`site`): lanes that skip a site (a twiddle of exponent 0) shift
+    // only that site's count.
+    void record(const void* base, unsigned long long offset, unsigned bytes, bool write, int site) {
+        if (!counting) return;
+        unsigned t = running;
+        unsigned n = accesses[((unsigned long long)t << 32) | unsigned(site)]++;
+        unsigned long long key =
+            ((unsigned long long)(t / kWarp) << 48) ^ ((unsigned long long)unsigned(site) << 32) ^ ((unsigned long long)n << 1) ^ write;
+        sectors[key].push_back({(uintptr_t)base, offset >> 5});
+        used_bytes[key] += bytes;
+    }
+    // Folds the block's accesses into the totals.
+    void fold_traffic() {
+        for (auto& [key, list] : sectors) {
+            std::sort(list.begin(), list.end());
+            unsigned long long distinct = std::unique(list.begin(), list.end()) - list.begin();
+            ++requests;
+            if (key & 1) {
+                sectors_written += distinct;
+                bytes_written += used_bytes[key];
+            } else {
+                sectors_read += distinct;
+                bytes_read += used_bytes[key];
+            }
+        }
+        sectors.clear();
+        used_bytes.clear();
+    }
     void (*entry)(void*) = nullptr;
     void* entry_arg = nullptr;
 
@@ -333,6 +385,7 @@ inline bool run_block(Block& b, unsigned schedule) {
     b.warp_epoch.assign(b.warps(), 0);
     b.epoch = 1;
     b.generation = ++block_generation;
+    b.accesses.clear();
     for (unsigned t = 0; t < n; ++t) {
         Fiber& f = b.fibers[t];
         void* stack = stacks.get(t);
@@ -367,7 +420,10 @@ inline bool run_block(Block& b, unsigned schedule) {
             exited += f.state == State::Exited;
             at_warp += f.state == State::Warp;
         }
-        if (exited == n) return true;
+        if (exited == n) {
+            b.fold_traffic();
+            return true;
+        }
         if (at_warp > 0) {
             b.error = where(b) + ": deadlock: a warp collective waits for a lane that waits at __syncthreads()";
             return false;
@@ -394,12 +450,13 @@ inline void call_body(void* f) {
 // Runs `body` as kernel `name` over the launch's grid; 0, or 1 with the error
 // written into launch.error.
 template <class F>
-inline int launch(const char* name, const GfpfEmuLaunch& launch, F body) {
+inline int launch(const char* name, GfpfEmuLaunch& launch, F body) {
     Block b;
     b.kernel = name;
     b.block_dim = dim3{unsigned(launch.block_x), 1, 1};
     b.grid_dim = dim3{unsigned(launch.grid_x), 1, 1};
     b.entry = call_body<F>;
+    b.counting = launch.count_traffic != 0;
     b.entry_arg = &body;
     Block* saved = current;
     current = &b;
@@ -414,6 +471,11 @@ inline int launch(const char* name, const GfpfEmuLaunch& launch, F body) {
         }
     }
     current = saved;
+    launch.requests = b.requests;
+    launch.sectors_read = b.sectors_read;
+    launch.sectors_written = b.sectors_written;
+    launch.bytes_read = b.bytes_read;
+    launch.bytes_written = b.bytes_written;
     return status;
 }
 
@@ -476,3 +538,20 @@ inline int __all_sync(unsigned mask, int predicate) {
 // Shared memory: checked arrays on the host, plain __shared__ ones on the device.
 #define GFPF_SHARED_ARRAY(type, name, count) \
     static thread_local gfpf_emu::SharedArray<type, (count)> name(#name)
+
+// Global memory, counted (see GfpfEmuLaunch); plain accesses on the device.
+template <class T>
+inline T gfpf_global_read(const T* base, unsigned long long i, int site) {
+    gfpf_emu::block().record(base, i * sizeof(T), sizeof(T), false, site);
+    return base[i];
+}
+template <class T>
+inline void gfpf_global_write(T* base, unsigned long long i, T v, int site) {
+    gfpf_emu::block().record(base, i * sizeof(T), sizeof(T), true, site);
+    base[i] = v;
+}
+// `site` tells apart the source lines that share a helper (gfpf_load).
+#define GFPF_GLOBAL_READ_AT(base, i, site) gfpf_global_read((base), (i), (site))
+#define GFPF_GLOBAL_WRITE_AT(base, i, v, site) gfpf_global_write((base), (i), (v), (site))
+#define GFPF_GLOBAL_READ(base, i) GFPF_GLOBAL_READ_AT(base, i, __LINE__)
+#define GFPF_GLOBAL_WRITE(base, i, v) GFPF_GLOBAL_WRITE_AT(base, i, v, __LINE__)

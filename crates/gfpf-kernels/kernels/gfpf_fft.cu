@@ -36,16 +36,19 @@ struct GfpfStageParams {
     gfpf_u64 radix_log2[GFPF_MAX_RADICES]; // log2 K_1, ..., log2 K_s
 };
 
-// Element j of a digit-major buffer.
-GFPF_FN GfpfElem gfpf_load(const gfpf_u64* buf, gfpf_u64 pitch, gfpf_u64 j) {
+// Element j of a digit-major buffer (`site`: the caller's line, for the
+// emulator's count of warp-wide accesses).
+GFPF_FN GfpfElem gfpf_load_at(const gfpf_u64* buf, gfpf_u64 pitch, gfpf_u64 j, int site) {
     GfpfElem x;
-    for (int d = 0; d < GFPF_K; ++d) x.d[d] = buf[d * pitch + j];
+    for (int d = 0; d < GFPF_K; ++d) x.d[d] = GFPF_GLOBAL_READ_AT(buf, d * pitch + j, site * GFPF_K + d);
     return x;
 }
 
-GFPF_FN void gfpf_store(gfpf_u64* buf, gfpf_u64 pitch, gfpf_u64 j, const GfpfElem& x) {
-    for (int d = 0; d < GFPF_K; ++d) buf[d * pitch + j] = x.d[d];
+GFPF_FN void gfpf_store_at(gfpf_u64* buf, gfpf_u64 pitch, gfpf_u64 j, const GfpfElem& x, int site) {
+    for (int d = 0; d < GFPF_K; ++d) GFPF_GLOBAL_WRITE_AT(buf, d * pitch + j, x.d[d], site * GFPF_K + d);
 }
+#define gfpf_load(buf, pitch, j) gfpf_load_at((buf), (pitch), (j), __LINE__)
+#define gfpf_store(buf, pitch, j, x) gfpf_store_at((buf), (pitch), (j), (x), __LINE__)
 
 // The mixed-radix digit reversal P of the plan's radices (Plan::digit_reverse).
 GFPF_FN gfpf_u64 gfpf_digit_reverse(const GfpfStageParams& p, gfpf_u64 position) {
@@ -177,7 +180,7 @@ GFPF_FN void gfpf_dft_tile(const GfpfStageParams& p) {
         if (g < total) {
             const gfpf_u64 l = g & n_mask;
             const gfpf_u64 at = p.digit_reversed_input ? gfpf_digit_reverse(p, l) : l;
-            tile[d * W + e] = src[d * p.pitch + (g - l) + at];
+            tile[d * W + e] = GFPF_GLOBAL_READ(src, d * p.pitch + (g - l) + at);
         }
     }
     __syncthreads();
@@ -200,7 +203,7 @@ GFPF_FN void gfpf_dft_tile(const GfpfStageParams& p) {
     for (int w = threadIdx.x; w < W * GFPF_K; w += T) {
         const int d = w / W, e = w % W;
         const gfpf_u64 g = first + e;
-        if (g < total) dst[d * p.pitch + g] = tile[d * W + e];
+        if (g < total) GFPF_GLOBAL_WRITE(dst, d * p.pitch + g, (gfpf_u64)tile[d * W + e]);
     }
 }
 
@@ -208,7 +211,7 @@ GFPF_FN void gfpf_dft_tile(const GfpfStageParams& p) {
 GFPF_FN void gfpf_scale_thread(const GfpfStageParams& p, gfpf_u64 t) {
     const gfpf_u64* n_inv_words = (const gfpf_u64*)p.table;
     GfpfElem n_inv;
-    for (int d = 0; d < GFPF_K; ++d) n_inv.d[d] = n_inv_words[d];
+    for (int d = 0; d < GFPF_K; ++d) n_inv.d[d] = GFPF_GLOBAL_READ(n_inv_words, d);
     gfpf_u64* dst = (gfpf_u64*)p.dst;
     gfpf_store(dst, p.pitch, t, gfpf_mul(gfpf_load(dst, p.pitch, t), n_inv));
 }
@@ -226,14 +229,14 @@ GFPF_FN void gfpf_pointwise_mul_thread(const GfpfStageParams& p, gfpf_u64 t) {
 // emulator (gfpf_emulation.h), which takes the launch's geometry and schedule.
 #ifdef GFPF_HOST_EMULATION
 #define GFPF_KERNEL(name, body)                                                       \
-    extern "C" int name(const GfpfStageParams* p, const GfpfEmuLaunch* launch) {      \
+    extern "C" int name(const GfpfStageParams* p, GfpfEmuLaunch* launch) {      \
         return gfpf_emu::launch(#name, *launch, [p] {                                 \
             gfpf_u64 t = (gfpf_u64)blockIdx.x * blockDim.x + threadIdx.x;             \
             if (t < p->threads) body(*p, t);                                          \
         });                                                                           \
     }
 #define GFPF_BLOCK_KERNEL(name, body)                                                 \
-    extern "C" int name(const GfpfStageParams* p, const GfpfEmuLaunch* launch) {      \
+    extern "C" int name(const GfpfStageParams* p, GfpfEmuLaunch* launch) {      \
         return gfpf_emu::launch(#name, *launch, [p] { body(*p); });                   \
     }
 #else

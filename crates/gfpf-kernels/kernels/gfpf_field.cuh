@@ -45,6 +45,13 @@ __device__ __forceinline__ gfpf_u64 gfpf_mul_hi(gfpf_u64 a, gfpf_u64 b) { return
 // Shared memory (checked arrays in the host emulator, gfpf_emulation.h).
 #define GFPF_SHARED_ARRAY(type, name, count) __shared__ type name[count]
 #endif
+// Global memory (counted in the host emulator, gfpf_emulation.h).
+#ifndef GFPF_GLOBAL_READ
+#define GFPF_GLOBAL_READ_AT(base, i, site) ((base)[i])
+#define GFPF_GLOBAL_WRITE_AT(base, i, v, site) ((base)[i] = (v))
+#define GFPF_GLOBAL_READ(base, i) ((base)[i])
+#define GFPF_GLOBAL_WRITE(base, i, v) ((base)[i] = (v))
+#endif
 
 #ifndef GFPF_K
 #error "GFPF_K (and the other field constants) must be defined before gfpf_field.cuh"

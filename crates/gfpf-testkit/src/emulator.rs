@@ -12,7 +12,10 @@
 //! the kernel, block, word and threads named ([`EmulatorError::Kernel`]).
 //! Every launch runs under two schedules (the threads of a block in
 //! ascending and in descending order) and what they write must agree
-//! ([`EmulatorError::ScheduleDependent`]).
+//! ([`EmulatorError::ScheduleDependent`]). On request
+//! ([`EmulatedFft::run_words_counted`]) it counts each launch's global
+//! memory traffic the way the device moves it, in 32-byte sectors per
+//! warp-wide access ([`LaunchTraffic`]).
 //!
 //! It exists so that the kernels' arithmetic and indexing, and gfpf-cuda's
 //! launch sequence, are tested against gfpf-cpu on machines without a GPU
@@ -77,6 +80,39 @@ struct EmulatedLaunch {
     schedule: u64,
     error: *mut std::ffi::c_char,
     error_capacity: u64,
+    count_traffic: u64,
+    traffic: LaunchTraffic,
+}
+
+/// What one launch moved in global memory, counted the way the device
+/// moves it: a warp-wide access (the n-th global access of each lane of a
+/// warp) moves every distinct 32-byte sector its lanes touch. Counted by the
+/// emulator; no cache is modelled (a sector read twice counts twice).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LaunchTraffic {
+    /// Warp-wide accesses.
+    pub requests: u64,
+    /// Sectors read.
+    pub sectors_read: u64,
+    /// Sectors written.
+    pub sectors_written: u64,
+    /// Bytes the threads read.
+    pub bytes_read: u64,
+    /// Bytes the threads wrote.
+    pub bytes_written: u64,
+}
+
+impl LaunchTraffic {
+    /// Bytes moved: every sector touched, 32 bytes each.
+    pub fn bytes_moved(&self) -> u64 {
+        32 * (self.sectors_read + self.sectors_written)
+    }
+
+    /// Bytes used over bytes moved (1 where every sector is used whole).
+    pub fn sector_efficiency(&self) -> f64 {
+        (self.bytes_read + self.bytes_written) as f64 / self.bytes_moved().max(1) as f64
+    }
 }
 
 impl ExecutorError for EmulatorError {
@@ -178,7 +214,9 @@ impl HostKernels {
 
     /// Runs `kernel` over `params.threads` threads in blocks of
     /// `threads_per_block` (the device's geometry), the threads of each
-    /// block in ascending (`schedule` 0) or descending (1) order.
+    /// block in ascending (`schedule` 0) or descending (1) order; with
+    /// `count_traffic`, the global memory it moved (else zeros: counting
+    /// doubles the emulator's time).
     ///
     /// # Safety
     /// The addresses in `params` must point to host buffers as large as the
@@ -189,9 +227,10 @@ impl HostKernels {
         params: &StageParams,
         threads_per_block: u32,
         schedule: u32,
-    ) -> Result<(), EmulatorError> {
+        count_traffic: bool,
+    ) -> Result<LaunchTraffic, EmulatorError> {
         // SAFETY: as the caller promises.
-        unsafe { self.launch_symbol(&kernel.symbol(), params, threads_per_block, schedule) }
+        unsafe { self.launch_symbol(&kernel.symbol(), params, threads_per_block, schedule, count_traffic) }
     }
 
     /// As [`HostKernels::launch`], for the kernel named `symbol` (a kernel of
@@ -205,37 +244,41 @@ impl HostKernels {
         params: &StageParams,
         threads_per_block: u32,
         schedule: u32,
-    ) -> Result<(), EmulatorError> {
+        count_traffic: bool,
+    ) -> Result<LaunchTraffic, EmulatorError> {
         // SAFETY: every kernel symbol of gfpf_fft.cu has this signature in
         // host emulation: `extern "C" int name(const GfpfStageParams*,
         // const GfpfEmuLaunch*)`.
         let f = unsafe {
             self.library
-                .get::<unsafe extern "C" fn(*const StageParams, *const EmulatedLaunch) -> i32>(symbol.as_bytes())
+                .get::<unsafe extern "C" fn(*const StageParams, *mut EmulatedLaunch) -> i32>(symbol.as_bytes())
         }
         .map_err(|e| EmulatorError::Host(format!("kernel {symbol}: {e}")))?;
         let mut message = vec![0u8; 1024];
-        let launch = EmulatedLaunch {
+        let mut launch = EmulatedLaunch {
             grid_x: params.threads.div_ceil(u64::from(threads_per_block)),
             block_x: u64::from(threads_per_block),
             schedule: u64::from(schedule),
             error: message.as_mut_ptr().cast(),
             error_capacity: message.len() as u64,
+            count_traffic: u64::from(count_traffic),
+            traffic: LaunchTraffic::default(),
         };
         // SAFETY: the caller guarantees the buffers; StageParams and
         // EmulatedLaunch match the C structs; the message buffer outlives
         // the call and its capacity is passed with it.
-        let status = unsafe { f(params, &launch) };
+        let status = unsafe { f(params, &mut launch) };
         if status != 0 {
             let end = message.iter().position(|&b| b == 0).unwrap_or(message.len());
             return Err(EmulatorError::Kernel(
                 String::from_utf8_lossy(&message[..end]).into_owned(),
             ));
         }
-        Ok(())
+        Ok(launch.traffic)
     }
 
-    /// Runs `kernel` under both schedules, the second on copies of the
+    /// Runs `kernel` under both schedules (traffic counted on the first,
+    /// when `count_traffic`), the second on copies of the
     /// buffers `bind` addresses, and checks that they wrote the same words:
     /// `bind(buffers)` gives the parameters for a set of buffers, `buffers`
     /// holds the launch's writable buffers.
@@ -249,19 +292,20 @@ impl HostKernels {
         threads_per_block: u32,
         buffers: &mut [Vec<u64>],
         bind: impl Fn(&mut [Vec<u64>]) -> StageParams,
-    ) -> Result<(), EmulatorError> {
+        count_traffic: bool,
+    ) -> Result<LaunchTraffic, EmulatorError> {
         let mut copies = buffers.to_vec();
         // SAFETY: as the caller promises, for the copies and the originals.
-        unsafe {
-            self.launch(kernel, &bind(&mut copies), threads_per_block, 1)?;
-            self.launch(kernel, &bind(buffers), threads_per_block, 0)?;
-        }
+        let traffic = unsafe {
+            self.launch(kernel, &bind(&mut copies), threads_per_block, 1, false)?;
+            self.launch(kernel, &bind(buffers), threads_per_block, 0, count_traffic)?
+        };
         if copies != buffers {
             return Err(EmulatorError::ScheduleDependent {
                 kernel: kernel.symbol(),
             });
         }
-        Ok(())
+        Ok(traffic)
     }
 }
 
@@ -333,7 +377,18 @@ impl<const K: usize> EmulatedFft<K> {
     /// Transforms digit-major words (a batch: k·len words, len a multiple of
     /// N) in place, as `CudaFft::process_device` does a device buffer.
     pub fn run_words(&self, words: &mut [u64]) -> Result<(), EmulatorError> {
+        self.run_words_with(words, false).map(drop)
+    }
+
+    /// As [`EmulatedFft::run_words`], returning each launch's kernel and
+    /// global memory traffic, in order.
+    pub fn run_words_counted(&self, words: &mut [u64]) -> Result<Vec<(Kernel, LaunchTraffic)>, EmulatorError> {
+        self.run_words_with(words, true)
+    }
+
+    fn run_words_with(&self, words: &mut [u64], count: bool) -> Result<Vec<(Kernel, LaunchTraffic)>, EmulatorError> {
         let len = words.len() / K;
+        let mut counted = Vec::new();
         let scratch = vec![0u64; if self.plan().scratch_len() > 0 { words.len() } else { 0 }];
         let mut buffers = [words.to_vec(), scratch];
         let n_inv = *self.prepared.n_inv().digits();
@@ -353,13 +408,14 @@ impl<const K: usize> EmulatedFft<K> {
             // SAFETY: data and scratch hold batch·N elements digit-major
             // (pitch batch·N, as the launches say), the table M entries with
             // pitch M, N^{-1} k words: everything the kernels address.
-            unsafe {
+            let traffic = unsafe {
                 self.kernels
-                    .launch_checked(&launch.kernel, threads_per_block, &mut buffers, bind)?
+                    .launch_checked(&launch.kernel, threads_per_block, &mut buffers, bind, count)?
             };
+            counted.push((launch.kernel, traffic));
         }
         words.copy_from_slice(&buffers[0]);
-        Ok(())
+        Ok(counted)
     }
 }
 
@@ -408,7 +464,7 @@ impl<const K: usize> EmulatedPolyMul<K> {
         unsafe {
             forward
                 .kernels
-                .launch_checked(&kernel, block_threads(&kernel, K), &mut buffers, bind)?
+                .launch_checked(&kernel, block_threads(&kernel, K), &mut buffers, bind, false)?
         };
         let [mut wa, _] = buffers;
         inverse.run_words(&mut wa)?;
