@@ -97,7 +97,7 @@ pub struct LaunchTraffic {
     pub sectors_read: u64,
     /// Sectors written.
     pub sectors_written: u64,
-    /// Bytes the threads read.
+    /// Bytes the threads read (a word several lanes read counts for each).
     pub bytes_read: u64,
     /// Bytes the threads wrote.
     pub bytes_written: u64,
@@ -109,7 +109,9 @@ impl LaunchTraffic {
         32 * (self.sectors_read + self.sectors_written)
     }
 
-    /// Bytes used over bytes moved (1 where every sector is used whole).
+    /// Bytes asked for over bytes moved: 1 where every sector is used
+    /// whole; above 1 where lanes read the same words (a twiddle several
+    /// lanes share counts for each).
     pub fn sector_efficiency(&self) -> f64 {
         (self.bytes_read + self.bytes_written) as f64 / self.bytes_moved().max(1) as f64
     }
