@@ -15,10 +15,17 @@ fn kernel_dir() -> &'static Path {
     Path::new(env!("CARGO_TARGET_TMPDIR"))
 }
 
-struct Emulated;
+/// The emulator's executor for the suite: as the device runs the stages
+/// (`TILED` false), or with stride-1 stages tiled through shared memory
+/// (kernels with barriers; not what the device runs, see `StageKernels`).
+struct Emulated<const TILED: bool>;
 
-impl Executor for Emulated {
-    const NAME: &'static str = "cuda kernels (host emulation)";
+impl<const TILED: bool> Executor for Emulated<TILED> {
+    const NAME: &'static str = if TILED {
+        "cuda kernels, stride-1 stages tiled (host emulation)"
+    } else {
+        "cuda kernels (host emulation)"
+    };
     type Fft<const K: usize> = EmulatedFft<K>;
 
     fn unavailable() -> Option<String> {
@@ -31,39 +38,25 @@ impl Executor for Emulated {
         direction: Direction,
         order: Order,
     ) -> Result<EmulatedFft<K>, EmulatorError> {
-        EmulatedFft::try_new(field, n, direction, order, kernel_dir())
-    }
-}
-
-/// The emulator with stride-1 stages tiled through shared memory (kernels
-/// with barriers; not what the device runs, see `StageKernels`).
-struct EmulatedTiled;
-
-impl Executor for EmulatedTiled {
-    const NAME: &'static str = "cuda kernels, stride-1 stages tiled (host emulation)";
-    type Fft<const K: usize> = EmulatedFft<K>;
-
-    fn unavailable() -> Option<String> {
-        emulator_unavailable()
-    }
-
-    fn plan<const K: usize>(
-        field: &Field<K>,
-        n: usize,
-        direction: Direction,
-        order: Order,
-    ) -> Result<EmulatedFft<K>, EmulatorError> {
-        Ok(EmulatedFft::try_new(field, n, direction, order, kernel_dir())?
-            .with_stage_kernels(StageKernels::TiledStrideOne))
+        let stage_kernels = if TILED {
+            StageKernels::TiledStrideOne
+        } else {
+            StageKernels::ThreadPerDft
+        };
+        Ok(EmulatedFft::try_new(field, n, direction, order, kernel_dir())?.with_stage_kernels(stage_kernels))
     }
 }
 
 mod tiled {
-    gfpf_testkit::executor_suite!(@presets crate::EmulatedTiled; t2 T2 2, t8 T8 8, p16 P16 16, t32 T32 32);
+    gfpf_testkit::executor_suite!(
+        @presets crate::Emulated<true>;
+        [#[cfg_attr(not(gfpf_cxx), ignore = "no host C++ compiler ($CXX or c++) where these tests were built")]];
+        t2 T2 2, t8 T8 8, p16 P16 16, t32 T32 32
+    );
 }
 
 gfpf_testkit::executor_suite!(
-    crate::Emulated,
+    crate::Emulated<false>,
     #[cfg_attr(not(gfpf_cxx), ignore = "no host C++ compiler ($CXX or c++) where these tests were built")]
 );
 

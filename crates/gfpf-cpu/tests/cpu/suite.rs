@@ -8,34 +8,23 @@ use gfpf_field::{Field, LaneIsa};
 use gfpf_plan::{Direction, Order};
 use gfpf_testkit::Executor;
 
-/// An executor type for the suite: `CpuFft` with the given threading and
-/// lane instruction set or lane twiddle blocks (left out: the executor's
-/// own choice).
+/// An executor type for the suite: `CpuFft` with the given threading, and
+/// where given its twiddle table layout, lane instruction set and lane
+/// twiddle blocks (left out: the executor's own choice).
 macro_rules! cpu_executor {
-    ($name:ident, $label:literal, $threading:expr $(, lane_twiddles = $keep:expr)?) => {
-        struct $name;
-        impl Executor for $name {
-            const NAME: &'static str = $label;
-            type Fft<const K: usize> = CpuFft<K>;
-            fn plan<const K: usize>(
-                field: &Field<K>,
-                n: usize,
-                direction: Direction,
-                order: Order,
-            ) -> Result<CpuFft<K>, CpuError> {
-                Ok(CpuFft::try_new(field, n, direction, order)?
-                    .with_threading($threading)
-                    $(.with_lane_twiddles($keep))?)
-            }
-        }
-    };
-    ($name:ident, $label:literal, $threading:expr, lanes = $isa:expr) => {
+    // The option given, else the default.
+    (@or $default:expr) => { $default };
+    (@or $default:expr, $given:expr) => { $given };
+    (
+        $name:ident, $label:literal, $threading:expr
+        $(, twiddles = $layout:expr)? $(, lanes = $isa:expr)? $(, lane_twiddles = $keep:expr)?
+    ) => {
         struct $name;
         impl Executor for $name {
             const NAME: &'static str = $label;
             type Fft<const K: usize> = CpuFft<K>;
             fn unavailable() -> Option<String> {
-                let isa: Option<LaneIsa> = $isa;
+                let isa: Option<LaneIsa> = cpu_executor!(@or None $(, $isa)?);
                 isa.and_then(|isa| isa.ensure_available().err().map(|e| e.to_string()))
             }
             fn plan<const K: usize>(
@@ -44,58 +33,38 @@ macro_rules! cpu_executor {
                 direction: Direction,
                 order: Order,
             ) -> Result<CpuFft<K>, CpuError> {
-                CpuFft::try_new(field, n, direction, order)?
-                    .with_threading($threading)
-                    .with_lane_isa($isa)
-            }
-        }
-    };
-}
-
-/// An executor type for the suite whose twiddle tables are all two-level
-/// (above `FULL_TWIDDLE_TABLE_MAX_BYTES` only, by default), on the given lane
-/// instruction set and lane twiddle blocks.
-macro_rules! split_twiddles_executor {
-    ($name:ident, $label:literal, lanes = $isa:expr, lane_twiddles = $keep:expr) => {
-        struct $name;
-        impl Executor for $name {
-            const NAME: &'static str = $label;
-            type Fft<const K: usize> = CpuFft<K>;
-            fn unavailable() -> Option<String> {
-                let isa: Option<LaneIsa> = $isa;
-                isa.and_then(|isa| isa.ensure_available().err().map(|e| e.to_string()))
-            }
-            fn plan<const K: usize>(
-                field: &Field<K>,
-                n: usize,
-                direction: Direction,
-                order: Order,
-            ) -> Result<CpuFft<K>, CpuError> {
-                CpuFft::try_new_with_twiddles(field, n, direction, order, TwiddleLayout::Split)?
-                    .with_threading(Threading::Parallel)
-                    .with_lane_twiddles($keep)
-                    .with_lane_isa($isa)
+                let layout = cpu_executor!(@or TwiddleLayout::Auto $(, $layout)?);
+                let fft = CpuFft::try_new_with_twiddles(field, n, direction, order, layout)?.with_threading($threading);
+                $(let fft = fft.with_lane_twiddles($keep);)?
+                $(let fft = fft.with_lane_isa($isa)?;)?
+                Ok(fft)
             }
         }
     };
 }
 
 cpu_executor!(Parallel, "cpu (rayon)", Threading::Parallel);
-split_twiddles_executor!(
+cpu_executor!(
     SplitInLanes,
     "cpu (two-level twiddles, lanes)",
+    Threading::Parallel,
+    twiddles = TwiddleLayout::Split,
     lanes = Some(LaneIsa::best()),
     lane_twiddles = true
 );
-split_twiddles_executor!(
+cpu_executor!(
     SplitGathered,
     "cpu (two-level twiddles, lanes, gathered)",
+    Threading::Parallel,
+    twiddles = TwiddleLayout::Split,
     lanes = Some(LaneIsa::best()),
     lane_twiddles = false
 );
-split_twiddles_executor!(
+cpu_executor!(
     SplitOneByOne,
     "cpu (two-level twiddles, one DFT at a time)",
+    Threading::Parallel,
+    twiddles = TwiddleLayout::Split,
     lanes = None,
     lane_twiddles = false
 );
