@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use gfpf_cuda::Kernel;
-use gfpf_cuda::resources::{ModuleResources, SmLimits, nvrtc_resources};
+use gfpf_cuda::resources::{ModuleResources, SmLimits, nvrtc_resources, parse_ptxas_report};
 use gfpf_field::Preset;
 use gfpf_kernels::{base_sizes, module_name, translation_unit};
 use gfpf_plan::CodeletTwiddles;
@@ -79,9 +79,8 @@ fn kernel_of(symbol: &str) -> Option<Kernel> {
     })
 }
 
-/// The child: compiles one module and prints its report, one function per
-/// line: `name entry registers stack spill_stores spill_loads smem` and a
-/// last line `time SECONDS`.
+/// The child: compiles one module and prints ptxas's report (NVRTC's log),
+/// then a last line `compile time SECONDS`.
 fn compile_one(preset: &str, radix: &str, arch: &str) -> Result<(), String> {
     let preset = Preset::from_name(preset).map_err(|e| e.to_string())?;
     let radix: usize = radix.parse().map_err(|e| format!("radix {radix}: {e}"))?;
@@ -93,49 +92,29 @@ fn compile_one(preset: &str, radix: &str, arch: &str) -> Result<(), String> {
         limits(arch)?.capability(),
     )
     .map_err(|e| e.to_string())?;
-    for f in &report.functions {
-        println!(
-            "{} {} {} {} {} {} {}",
-            f.name,
-            u8::from(f.entry),
-            f.registers,
-            f.stack_frame_bytes,
-            f.spill_store_bytes,
-            f.spill_load_bytes,
-            f.shared_bytes
-        );
-    }
-    println!("time {}", report.compile_time.as_secs_f64());
+    println!("{}", report.log);
+    println!("{COMPILE_TIME} {}", report.compile_time.as_secs_f64());
     Ok(())
 }
 
+/// The child's last line starts with this.
+const COMPILE_TIME: &str = "compile time";
+
+/// The parent: the child's report, read with the same parser.
 fn parse_child(out: &str) -> Result<ModuleResources, String> {
-    let mut functions = Vec::new();
-    let mut compile_time = Duration::ZERO;
-    for line in out.lines() {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match words.as_slice() {
-            ["time", s] => compile_time = Duration::from_secs_f64(s.parse().map_err(|e| format!("{line}: {e}"))?),
-            [name, entry, regs, stack, stores, loads, smem] => {
-                let n = |w: &str| w.parse::<u32>().map_err(|e| format!("{line}: {e}"));
-                functions.push(gfpf_cuda::resources::KernelResources {
-                    name: (*name).to_owned(),
-                    entry: *entry == "1",
-                    registers: n(regs)?,
-                    stack_frame_bytes: n(stack)?,
-                    spill_store_bytes: n(stores)?,
-                    spill_load_bytes: n(loads)?,
-                    shared_bytes: n(smem)?,
-                    barriers: 0,
-                });
-            }
-            _ => {}
-        }
-    }
+    let seconds = out
+        .lines()
+        .find_map(|line| line.strip_prefix(COMPILE_TIME))
+        .ok_or("the compile printed no time")?;
+    let seconds: f64 = seconds
+        .trim()
+        .parse()
+        .map_err(|e| format!("compile time {seconds}: {e}"))?;
     Ok(ModuleResources {
-        functions,
-        compile_time,
+        functions: parse_ptxas_report(out),
+        compile_time: Duration::from_secs_f64(seconds),
         cubin: Vec::new(),
+        log: out.to_owned(),
     })
 }
 

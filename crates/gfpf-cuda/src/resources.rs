@@ -41,6 +41,8 @@ pub struct ModuleResources {
     pub compile_time: Duration,
     /// The machine code (an ELF image; empty where only a report was read).
     pub cubin: Vec<u8>,
+    /// NVRTC's program log: ptxas's report, which `functions` was read from.
+    pub log: String,
 }
 
 impl ModuleResources {
@@ -131,6 +133,7 @@ pub fn nvrtc_resources(name: &str, source: &str, (major, minor): (i32, i32)) -> 
         functions: parse_ptxas_report(&log),
         compile_time: started.elapsed(),
         cubin,
+        log,
     })
 }
 
@@ -245,6 +248,7 @@ ptxas info    : Used 40 registers, 384 bytes cmem[0]
             functions,
             compile_time: Duration::ZERO,
             cubin: Vec::new(),
+            log: String::new(),
         };
         assert_eq!(module.kernels().count(), 2);
         assert_eq!(module.callee_stack_frame_bytes(), 64);
