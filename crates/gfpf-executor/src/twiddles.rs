@@ -289,27 +289,6 @@ impl<const K: usize> TwiddleTable<K> {
         }
     }
 
-    /// `f` applied to references to the entries ms\[l\]: the table's own
-    /// for a whole table, products of the two levels for a split one.
-    #[inline]
-    pub fn with_entries<const L: usize, R>(
-        &self,
-        field: &Field<K>,
-        ms: [usize; L],
-        f: impl FnOnce([&Element<K>; L]) -> R,
-    ) -> R {
-        match self {
-            TwiddleTable::Full(entries) => f(ms.map(|m| &entries[m])),
-            TwiddleTable::Split {
-                low, high, low_bits, ..
-            } => {
-                let mask = (1 << low_bits) - 1;
-                let products = field.mul_lanes(ms.map(|m| &high[m >> low_bits]), ms.map(|m| &low[m & mask]));
-                f(std::array::from_fn(|l| &products[l]))
-            }
-        }
-    }
-
     /// Multiplies every entry by one constant c, given `scale_all`, which
     /// multiplies a slice by c: a whole table gives it every entry, a split
     /// one its high level only (w^m·c = (high·c)·low).
@@ -386,7 +365,6 @@ mod tests {
                 for table in [&full, &split] {
                     assert_eq!(table.mul_entries(&f, [&x; 4], ms), expected);
                     assert_eq!(ms.map(|m| table.mul_entry(&f, &x, m)), expected);
-                    assert_eq!(table.with_entries(&f, ms, |e| e.map(|e| f.mul(&x, e))), expected);
                 }
             }
         }
