@@ -2,6 +2,7 @@
 //! down the columns on groups of up to eight rows held in registers.
 
 use super::Factor;
+#[cfg(target_arch = "x86_64")]
 use crate::ntt52::Isa;
 
 /// A column pass's group on the vector kernels of `isa`.
