@@ -25,6 +25,7 @@
 // runs every launch under both and compares what they write.
 #pragma once
 
+#include <setjmp.h>
 #include <sys/mman.h>
 #include <ucontext.h>
 
@@ -71,7 +72,13 @@ enum class State { Running, Barrier, Warp, Exited };
 enum class WarpOp { Idx, Up, Down, Xor, Ballot, Any, All, Sync };
 
 struct Fiber {
+    // The first entry goes through ucontext (a fresh stack); every switch
+    // after it through _setjmp/_longjmp, which, unlike swapcontext, does not
+    // save and restore the signal mask (a system call per switch, which made
+    // kernels with a warp collective per digit operation ~10x slower).
     ucontext_t context;
+    jmp_buf resume;
+    bool started = false;
     State state = State::Running;
     // A pending warp collective.
     WarpOp op = WarpOp::Sync;
@@ -90,6 +97,7 @@ struct Block {
     dim3 block_idx{0, 1, 1}, block_dim{1, 1, 1}, grid_dim{1, 1, 1};
     std::vector<Fiber> fibers;
     ucontext_t scheduler;
+    jmp_buf scheduler_resume;
     unsigned running = 0;  // the fiber now running
     unsigned epoch = 1;    // barrier intervals passed + 1
     std::vector<unsigned> warp_epoch;
@@ -143,8 +151,9 @@ struct Block {
     // Records the first error and stops the calling fiber for good.
     [[noreturn]] void fail(const std::string& what);
     void yield(State state) {
-        fibers[running].state = state;
-        swapcontext(&fibers[running].context, &scheduler);
+        Fiber& f = fibers[running];
+        f.state = state;
+        if (!_setjmp(f.resume)) _longjmp(scheduler_resume, 1);
     }
 };
 
@@ -155,8 +164,7 @@ inline std::string where(const Block& b) {
 inline void Block::fail(const std::string& what) {
     if (error.empty()) error = where(*this) + ": " + what;
     fibers[running].state = State::Exited;
-    swapcontext(&fibers[running].context, &scheduler);
-    __builtin_unreachable();
+    _longjmp(scheduler_resume, 1);
 }
 
 inline Block& block() { return *current; }
@@ -375,7 +383,7 @@ inline void fiber_main() {
     Block& b = block();
     b.entry(b.entry_arg);
     b.fibers[b.running].state = State::Exited;
-    // uc_link returns to the scheduler.
+    _longjmp(b.scheduler_resume, 1);
 }
 
 // Runs one block to the end; false (with b.error) on any failed check.
@@ -405,7 +413,14 @@ inline bool run_block(Block& b, unsigned schedule) {
             unsigned t = schedule == 0 ? i : n - 1 - i;
             if (b.fibers[t].state != State::Running) continue;
             b.running = t;
-            swapcontext(&b.scheduler, &b.fibers[t].context);
+            // The fiber comes back here by _longjmp when it yields or exits;
+            // nothing of this frame changes while it runs.
+            if (!_setjmp(b.scheduler_resume)) {
+                Fiber& f = b.fibers[t];
+                if (f.started) _longjmp(f.resume, 1);
+                f.started = true;
+                swapcontext(&b.scheduler, &f.context);
+            }
             if (!b.error.empty()) return false;
             progressed = true;
         }
