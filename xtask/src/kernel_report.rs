@@ -62,9 +62,9 @@ fn kernel_of(symbol: &str) -> Option<Kernel> {
     let rest = symbol.strip_prefix("gfpf_dft")?;
     let (radix, rest) = rest.split_once('_')?;
     let radix = radix.parse().ok()?;
-    let (variant, tiled) = match rest.strip_suffix("_tiled") {
-        Some(v) => (v, true),
-        None => (rest, false),
+    let (variant, suffix) = match rest.split_once('_') {
+        Some((v, suffix)) => (v, Some(suffix)),
+        None => (rest, None),
     };
     let twiddles = match variant {
         "plain" => CodeletTwiddles::None,
@@ -72,11 +72,12 @@ fn kernel_of(symbol: &str) -> Option<Kernel> {
         "outputs" => CodeletTwiddles::Outputs,
         _ => return None,
     };
-    Some(if tiled {
-        Kernel::TiledDft { radix, twiddles }
-    } else {
-        Kernel::BaseDft { radix, twiddles }
-    })
+    match suffix {
+        None => Some(Kernel::BaseDft { radix, twiddles }),
+        Some("tiled") => Some(Kernel::TiledDft { radix, twiddles }),
+        Some("lanes") => Some(Kernel::LaneDft { radix, twiddles }),
+        Some(_) => None,
+    }
 }
 
 /// The child: compiles one module and prints ptxas's report (NVRTC's log),

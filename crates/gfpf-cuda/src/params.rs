@@ -3,7 +3,7 @@
 
 use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, StageKind, TwiddlePlacement};
 
-use gfpf_kernels::{Kernel, tile_dfts};
+use gfpf_kernels::{Kernel, lane_kernels_available, tile_dfts};
 
 /// Threads per block of every launch but the tiled stages'. One thread holds
 /// a whole DFT_K of k-digit elements (local memory), so blocks are kept small.
@@ -92,7 +92,7 @@ impl Launch {
         params.dst = address(self.dst);
         params.table = match self.kernel {
             Kernel::Scale => n_inv,
-            Kernel::BaseDft { .. } | Kernel::TiledDft { .. } => table,
+            Kernel::BaseDft { .. } | Kernel::TiledDft { .. } | Kernel::LaneDft { .. } => table,
             Kernel::PointwiseMul => 0,
         };
         params
@@ -100,10 +100,9 @@ impl Launch {
 }
 
 /// Which kernels run the base-DFT stages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StageKernels {
-    /// One thread per DFT everywhere (what the device runs).
-    #[default]
+    /// One thread per DFT everywhere (what the device runs for k > 32).
     ThreadPerDft,
     /// Stages of stride 1 as [`Kernel::TiledDft`] where a tile fits (not in
     /// place from a digit-reversed input). Coalesced loads and stores, but a
@@ -114,13 +113,29 @@ pub enum StageKernels {
     /// use them until a GPU measurement says otherwise; the emulator runs
     /// them, as the kernels with barriers and shared memory.
     TiledStrideOne,
+    /// Every base-DFT stage as [`Kernel::LaneDft`] where k ≤ 32 (one digit
+    /// per lane, k threads per DFT), elsewhere one thread per DFT: what the
+    /// device runs.
+    DigitsOverLanes,
+}
+
+impl StageKernels {
+    /// What the device runs over k digits ([`gfpf_kernels::device_stage_kernel`]):
+    /// its modules hold only these kernels.
+    pub fn for_device(k: usize) -> Self {
+        if lane_kernels_available(k) {
+            StageKernels::DigitsOverLanes
+        } else {
+            StageKernels::ThreadPerDft
+        }
+    }
 }
 
 /// The launches that run `plan` on a batch of `batch` transforms stored
-/// digit-major with pitch batch·N: one per stage, in order, one thread per
-/// DFT ([`StageKernels::ThreadPerDft`]).
+/// digit-major with pitch batch·N: one per stage, in order, with the
+/// device's stage kernels ([`StageKernels::for_device`]).
 pub fn launches(plan: &Plan, batch: usize) -> Vec<Launch> {
-    launches_with(plan, batch, StageKernels::ThreadPerDft)
+    launches_with(plan, batch, StageKernels::for_device(plan.digits()))
 }
 
 /// As [`launches`], with the base-DFT stages run by `stage_kernels`.
@@ -178,7 +193,14 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
                     && d.stride == 1
                     && tile_dfts(d.radix, plan.digits()).is_some()
                     && (d.input == Addressing::Natural || stage.src != stage.dst);
-                if tiled {
+                let lanes = stage_kernels == StageKernels::DigitsOverLanes && lane_kernels_available(plan.digits());
+                if lanes {
+                    params.threads *= plan.digits() as u64;
+                    Kernel::LaneDft {
+                        radix: d.radix,
+                        twiddles,
+                    }
+                } else if tiled {
                     Kernel::TiledDft {
                         radix: d.radix,
                         twiddles,
@@ -253,8 +275,12 @@ mod tests {
         // gathering digit-reversed inputs into scratch (stride 1, into
         // another buffer: tiled), the others strided.
         let plan = Plan::try_new(512, 8, Direction::Forward, Order::Natural).unwrap();
-        let untiled = launches(&plan, 3);
-        assert!(untiled.iter().all(|l| !matches!(l.kernel, Kernel::TiledDft { .. })));
+        let device = launches(&plan, 3);
+        assert!(device.iter().all(|l| !matches!(l.kernel, Kernel::TiledDft { .. })));
+        assert!(matches!(device[1].kernel, Kernel::LaneDft { radix: 16, .. }));
+        assert_eq!(device[1].params.threads, 3 * 32 * 8, "k threads a DFT");
+        let untiled = launches_with(&plan, 3, StageKernels::ThreadPerDft);
+        assert_eq!(untiled[1].params.threads, 3 * 32);
         let l = launches_with(&plan, 3, StageKernels::TiledStrideOne);
         assert_eq!(l.len(), 3);
         assert_eq!(
@@ -286,7 +312,7 @@ mod tests {
         assert_eq!(&l[0].params.radix_log2[..3], &[4, 4, 1]);
         assert_eq!(radices_used(&plan), vec![2, 16]);
         let inverse = Plan::try_new(512, 8, Direction::Inverse, Order::Natural).unwrap();
-        let l = launches(&inverse, 1);
+        let l = launches_with(&inverse, 1, StageKernels::ThreadPerDft);
         assert_eq!(l.last().unwrap().kernel, Kernel::Scale);
         assert_eq!(l.last().unwrap().params.threads, 512);
         assert_eq!(l[0].params.inverse, 1);

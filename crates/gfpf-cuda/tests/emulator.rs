@@ -15,18 +15,28 @@ fn kernel_dir() -> &'static Path {
     Path::new(env!("CARGO_TARGET_TMPDIR"))
 }
 
-/// The emulator's executor for the suite: as the device runs the stages
-/// (`TILED` false), or with stride-1 stages tiled through shared memory
-/// (kernels with barriers; not what the device runs, see `StageKernels`).
-struct Emulated<const TILED: bool>;
+/// The emulator's executor for the suite, its stages run by
+/// `STAGES`: [`THREAD_PER_DFT`], [`TILED`] or [`LANES`].
+struct Emulated<const STAGES: u8>;
 
-impl<const TILED: bool> Executor for Emulated<TILED> {
-    const NAME: &'static str = if TILED {
-        "cuda kernels, stride-1 stages tiled (host emulation)"
-    } else {
-        "cuda kernels (host emulation)"
+/// One thread per DFT everywhere (what the device runs for k > 32).
+const THREAD_PER_DFT: u8 = 0;
+/// Stride-1 stages tiled through shared memory (kernels with barriers; not
+/// what the device runs, see `StageKernels`).
+const TILED: u8 = 1;
+/// One DFT over the k lanes of a warp segment (k ≤ 32): warp collectives.
+const LANES: u8 = 2;
+
+impl<const STAGES: u8> Executor for Emulated<STAGES> {
+    const NAME: &'static str = match STAGES {
+        TILED => "cuda kernels, stride-1 stages tiled (host emulation)",
+        LANES => "cuda kernels, digits over lanes (host emulation)",
+        _ => "cuda kernels, one thread per DFT (host emulation)",
     };
     type Fft<const K: usize> = EmulatedFft<K>;
+    // A warp collective per digit operation switches all 32 fibers of a warp:
+    // the lane kernels stop at 2^11 (three stages at t8, two at t32).
+    const MAX_LOG2: u32 = if STAGES == LANES { 11 } else { u32::MAX };
 
     fn unavailable() -> Option<String> {
         emulator_unavailable()
@@ -38,10 +48,10 @@ impl<const TILED: bool> Executor for Emulated<TILED> {
         direction: Direction,
         order: Order,
     ) -> Result<EmulatedFft<K>, EmulatorError> {
-        let stage_kernels = if TILED {
-            StageKernels::TiledStrideOne
-        } else {
-            StageKernels::ThreadPerDft
+        let stage_kernels = match STAGES {
+            TILED => StageKernels::TiledStrideOne,
+            LANES => StageKernels::DigitsOverLanes,
+            _ => StageKernels::ThreadPerDft,
         };
         Ok(EmulatedFft::try_new(field, n, direction, order, kernel_dir())?.with_stage_kernels(stage_kernels))
     }
@@ -49,14 +59,22 @@ impl<const TILED: bool> Executor for Emulated<TILED> {
 
 mod tiled {
     gfpf_testkit::executor_suite!(
-        @presets crate::Emulated<true>;
+        @presets crate::Emulated<{ crate::TILED }>;
         [#[cfg_attr(not(gfpf_cxx), ignore = "no host C++ compiler ($CXX or c++) where these tests were built")]];
         t2 T2 2, t8 T8 8, p16 P16 16, t32 T32 32
     );
 }
 
+mod lanes {
+    gfpf_testkit::executor_suite!(
+        @presets crate::Emulated<{ crate::LANES }>;
+        [#[cfg_attr(not(gfpf_cxx), ignore = "no host C++ compiler ($CXX or c++) where these tests were built")]];
+        t2 T2 2, p4 P4 4, t8 T8 8, p16 P16 16, t32 T32 32
+    );
+}
+
 gfpf_testkit::executor_suite!(
-    crate::Emulated<false>,
+    crate::Emulated<{ crate::THREAD_PER_DFT }>,
     #[cfg_attr(not(gfpf_cxx), ignore = "no host C++ compiler ($CXX or c++) where these tests were built")]
 );
 

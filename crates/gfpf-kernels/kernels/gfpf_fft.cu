@@ -1,6 +1,7 @@
 // The FFT kernels of gfpf-cuda: one kernel per (base size K, twiddle
 // placement) runs one stage of a gfpf_plan::Plan, one thread per base DFT_K
-// (stages of stride 1 also as tiled kernels, a block's elements through
+// (or, for k ≤ 32, one DFT over the k lanes of a warp segment with one
+// digit per lane, gfpf_lanes.cuh; stages of stride 1 also as tiled kernels, a block's elements through
 // shared memory: run by the emulator, not yet launched on the device, see
 // gfpf_cuda::params::StageKernels),
 // through the generated codelets (generated/codelets.cuh); one kernel scales by
@@ -14,6 +15,7 @@
 // `StageParams` in crates/gfpf-cuda/src/params.rs (#[repr(C)], all fields
 // 64-bit words or arrays of them, so the two agree without padding rules).
 #include "gfpf_field.cuh"
+#include "gfpf_lanes.cuh"
 #include "generated/codelets.cuh"
 
 #define GFPF_MAX_RADICES 64
@@ -207,6 +209,107 @@ GFPF_FN void gfpf_dft_tile(const GfpfStageParams& p) {
     }
 }
 
+#ifdef GFPF_LANES_AVAILABLE
+// The codelet operations with an element's digits over the k lanes of a warp
+// segment (gfpf_lanes.cuh): E is this lane's digit. DFT_R with R ≥ 32 calls
+// the operations out of line (see gfpf_lane_mul_outlined).
+template <int R>
+struct GfpfLaneOps {
+    GfpfLanes lanes;
+    bool inverse;
+    const gfpf_u64* table;
+    gfpf_u64 table_pitch;
+    gfpf_u64 twiddle_bits;
+    gfpf_u64 unit;  // b·step: slot i is multiplied by w^(i·unit)
+
+    GFPF_METHOD void butterfly(gfpf_u64& a, gfpf_u64& b) const {
+        const GfpfLanePair out = R >= 32 ? gfpf_lane_add_sub_outlined(lanes, a, b) : gfpf_lane_add_sub(lanes, a, b);
+        a = out.sum;
+        b = out.diff;
+    }
+
+    // a <- a·ρ^j, ρ = r^(±2k/radix).
+    GFPF_METHOD void mul_root_power(gfpf_u64& a, int j, int radix) const {
+        int forward = j * (2 * GFPF_K / radix);
+        int shift = inverse ? 2 * GFPF_K - forward : forward;
+        if (shift == 2 * GFPF_K) shift = 0;
+        a = R >= 32 ? gfpf_lane_mul_pow_r_outlined(lanes, a, shift) : gfpf_lane_mul_pow_r(lanes, a, shift);
+    }
+
+    // a <- a·w^(slot·unit) = a·table[m]·r^(±q). The segments of a warp hold
+    // different DFTs, whose exponents differ: all multiply when any must
+    // (table[0] = w^0 = 1 and r^0 leave an element as it is).
+    GFPF_METHOD void twiddle(gfpf_u64& a, int slot) const {
+        gfpf_u64 e = (gfpf_u64)slot * unit;
+        gfpf_u64 q = e >> twiddle_bits;
+        gfpf_u64 m = e & ((1ull << twiddle_bits) - 1);
+        if (__any_sync(lanes.mask, m != 0))
+        {
+            const gfpf_u64 w = GFPF_GLOBAL_READ(table, lanes.digit() * table_pitch + m);
+            a = R >= 32 ? gfpf_lane_mul_outlined(lanes, a, w) : gfpf_lane_mul(lanes, a, w);
+        }
+        if (__any_sync(lanes.mask, q != 0)) {
+            int shift = q == 0 ? 0 : (inverse ? (int)(2 * GFPF_K - q) : (int)q);
+            a = R >= 32 ? gfpf_lane_mul_pow_r_outlined(lanes, a, shift) : gfpf_lane_mul_pow_r(lanes, a, shift);
+        }
+    }
+};
+
+// One base DFT_R of a stage over the k lanes of a warp segment: thread t is
+// digit t mod k of DFT (item, a, b) = t / k, indexed as gfpf_dft_thread's.
+// The segments of a warp take neighbouring DFTs, so at stride ≥ 32/k one
+// warp-wide load or store touches 32/k neighbouring words per digit plane.
+template <int R, int VARIANT>
+GFPF_FN void gfpf_dft_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
+    const int lane = (int)(threadIdx.x & 31);
+    GfpfLanes lanes;
+    // The warp's lanes that run: p.threads is a multiple of k, so whole
+    // segments.
+    const gfpf_u64 running = p.threads - (thread - lane);
+    lanes.mask = running >= 32 ? 0xffffffffu : (1u << running) - 1;
+    const gfpf_u64 t = thread / GFPF_K;
+    const gfpf_u64* src = (const gfpf_u64*)p.src;
+    gfpf_u64* dst = (gfpf_u64*)p.dst;
+    gfpf_u64 b = t & ((1ull << p.log2_stride) - 1);
+    gfpf_u64 a = (t >> p.log2_stride) & ((1ull << p.log2_blocks) - 1);
+    gfpf_u64 item = t >> (p.log2_stride + p.log2_blocks);
+    gfpf_u64 base = item << p.log2_n;
+    gfpf_u64 first = (a * R << p.log2_stride) + b;
+    const gfpf_u64 plane = (gfpf_u64)lanes.digit() * p.pitch;
+    // Where this lane's outputs go: one pointer and one stride held through
+    // the codelet.
+    gfpf_u64* out = dst + plane + base + first;
+    const gfpf_u64 stride = 1ull << p.log2_stride;
+    // Unrolled, so that x stays in registers.
+    gfpf_u64 x[R];
+#pragma unroll
+    for (int i = 0; i < R; ++i) {
+        gfpf_u64 l = first + ((gfpf_u64)i << p.log2_stride);
+        gfpf_u64 at = p.digit_reversed_input ? gfpf_digit_reverse(p, l) : l;
+        x[i] = GFPF_GLOBAL_READ(src, plane + base + at);
+    }
+    GfpfLaneOps<R> o;
+    o.lanes = lanes;
+    o.inverse = p.inverse != 0;
+    o.table = (const gfpf_u64*)p.table;
+    o.table_pitch = p.table_pitch;
+    o.twiddle_bits = p.twiddle_bits;
+    o.unit = b * p.step;
+    // Twiddled outputs: the plain codelet, then each output twiddled and
+    // stored at once (the generated _twiddle_outputs codelets are the plain
+    // ones followed by twiddle(x[i], i), i ≥ 1), so that registers free up
+    // as the outputs leave: with all sixteen held through their products,
+    // DFT_16's kernel spilled.
+    constexpr bool outputs = VARIANT == GFPF_TWIDDLE_OUTPUTS;
+    GfpfCodelet<R, outputs ? GFPF_PLAIN : VARIANT>::run(o, x);
+#pragma unroll
+    for (int i = 0; i < R; ++i) {
+        if (outputs && i > 0) o.twiddle(x[i], i);
+        GFPF_GLOBAL_WRITE(out, i * stride, x[i]);
+    }
+}
+#endif
+
 // x <- x·N^{-1} for every element (inverse plans).
 GFPF_FN void gfpf_scale_thread(const GfpfStageParams& p, gfpf_u64 t) {
     const gfpf_u64* n_inv_words = (const gfpf_u64*)p.table;
@@ -239,6 +342,7 @@ GFPF_FN void gfpf_pointwise_mul_thread(const GfpfStageParams& p, gfpf_u64 t) {
     extern "C" int name(const GfpfStageParams* p, GfpfEmuLaunch* launch) {      \
         return gfpf_emu::launch(#name, *launch, [p] { body(*p); });                   \
     }
+#define GFPF_OCCUPANCY_KERNEL(name, body, blocks) GFPF_KERNEL(name, body)
 #else
 #define GFPF_KERNEL(name, body)                                               \
     extern "C" __global__ void name(const GfpfStageParams p) {                \
@@ -247,6 +351,13 @@ GFPF_FN void gfpf_pointwise_mul_thread(const GfpfStageParams& p, gfpf_u64 t) {
     }
 #define GFPF_BLOCK_KERNEL(name, body) \
     extern "C" __global__ void name(const GfpfStageParams p) { body(p); }
+// As GFPF_KERNEL, with `blocks` blocks of 128 threads resident per SM
+// (8: 64 registers a thread, half of sm_80's and sm_90's 2048 threads).
+#define GFPF_OCCUPANCY_KERNEL(name, body, blocks)                                                  \
+    extern "C" __global__ void __launch_bounds__(128, blocks) name(const GfpfStageParams p) {      \
+        gfpf_u64 t = (gfpf_u64)blockIdx.x * blockDim.x + threadIdx.x;                              \
+        if (t < p.threads) body(p, t);                                                             \
+    }
 #endif
 
 #define GFPF_DFT_KERNELS(R)                                                             \
@@ -262,6 +373,17 @@ GFPF_RADICES(GFPF_DFT_KERNELS)
     GFPF_BLOCK_KERNEL(gfpf_dft##R##_outputs_tiled, (gfpf_dft_tile<R, GFPF_TWIDDLE_OUTPUTS>))
 
 GFPF_TILED_RADICES(GFPF_TILED_KERNELS)
+
+// A lane of DFT_R holds R digits (2R registers): up to R = 16 they fit 64
+// registers a thread; beyond, fewer blocks per SM buy registers instead of
+// local-memory spills (cargo xtask kernels --report).
+#define GFPF_LANE_BLOCKS(R) ((R) <= 16 ? 8 : (R) <= 32 ? 4 : 2)
+#define GFPF_LANE_KERNELS(R)                                                                                      \
+    GFPF_OCCUPANCY_KERNEL(gfpf_dft##R##_plain_lanes, (gfpf_dft_lanes<R, GFPF_PLAIN>), GFPF_LANE_BLOCKS(R))           \
+    GFPF_OCCUPANCY_KERNEL(gfpf_dft##R##_inputs_lanes, (gfpf_dft_lanes<R, GFPF_TWIDDLE_INPUTS>), GFPF_LANE_BLOCKS(R)) \
+    GFPF_OCCUPANCY_KERNEL(gfpf_dft##R##_outputs_lanes, (gfpf_dft_lanes<R, GFPF_TWIDDLE_OUTPUTS>), GFPF_LANE_BLOCKS(R))
+
+GFPF_LANE_RADICES(GFPF_LANE_KERNELS)
 
 GFPF_KERNEL(gfpf_scale, gfpf_scale_thread)
 GFPF_KERNEL(gfpf_pointwise_mul, gfpf_pointwise_mul_thread)

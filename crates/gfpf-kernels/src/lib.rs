@@ -42,6 +42,9 @@ use gfpf_plan::CodeletTwiddles;
 
 /// kernels/gfpf_field.cuh: the field arithmetic.
 pub const FIELD_HEADER: &str = include_str!("../kernels/gfpf_field.cuh");
+/// kernels/gfpf_lanes.cuh: the field with an element's digits over the lanes
+/// of a warp segment (k ≤ 32), for [`Kernel::LaneDft`].
+pub const LANES_HEADER: &str = include_str!("../kernels/gfpf_lanes.cuh");
 /// kernels/generated/codelets.cuh: the DFT_K codelets (`cargo xtask codegen`).
 pub const CODELETS_HEADER: &str = include_str!("../kernels/generated/codelets.cuh");
 /// kernels/gfpf_fft.cu: the stage and scale kernels.
@@ -65,6 +68,24 @@ pub fn tile_dfts(radix: usize, k: usize) -> Option<usize> {
     let words = radix * k;
     (words <= TILE_WORDS).then(|| (TILE_WORDS / words).min(TILE_MAX_DFTS))
 }
+/// Whether the stages over k digits can run as [`Kernel::LaneDft`]: one
+/// digit per lane, so k lanes (k ≤ 32, a power of two) hold an element.
+pub fn lane_kernels_available(k: usize) -> bool {
+    k.is_power_of_two() && (2..=32).contains(&k)
+}
+
+/// The stage kernels the device launches for base DFT_`radix` over k
+/// digits: [`Kernel::LaneDft`] where [`lane_kernels_available`], else
+/// [`Kernel::BaseDft`] (one thread per DFT). Device modules hold only these;
+/// the tiled kernels run in the host emulator only.
+pub fn device_stage_kernel(k: usize, radix: usize, twiddles: CodeletTwiddles) -> Kernel {
+    if lane_kernels_available(k) {
+        Kernel::LaneDft { radix, twiddles }
+    } else {
+        Kernel::BaseDft { radix, twiddles }
+    }
+}
+
 /// Where `cargo xtask codegen` writes [`CODELETS_HEADER`], relative to this
 /// crate's directory.
 pub const CODELETS_PATH: &str = "kernels/generated/codelets.cuh";
@@ -114,6 +135,17 @@ pub enum Kernel {
         /// The codelet variant.
         twiddles: CodeletTwiddles,
     },
+    /// One stage of base DFT_K with each DFT over the k lanes of a warp
+    /// segment, lane i holding digit i of every element (k ≤ 32,
+    /// [`lane_kernels_available`]): k threads per DFT, carries resolved by
+    /// ballots, products' column sums one per lane. No element lives in
+    /// local memory, and the segments of a warp load neighbouring words.
+    LaneDft {
+        /// K.
+        radix: usize,
+        /// The codelet variant.
+        twiddles: CodeletTwiddles,
+    },
     /// Every element multiplied by N^{-1}.
     Scale,
     /// dst\[j\] ← dst\[j\]·src\[j\] for every element: the pointwise product of
@@ -127,6 +159,7 @@ impl Kernel {
         match *self {
             Kernel::BaseDft { radix, twiddles } => format!("gfpf_dft{radix}_{}", variant(twiddles)),
             Kernel::TiledDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_tiled", variant(twiddles)),
+            Kernel::LaneDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_lanes", variant(twiddles)),
             Kernel::Scale => "gfpf_scale".to_owned(),
             Kernel::PointwiseMul => "gfpf_pointwise_mul".to_owned(),
         }
@@ -162,8 +195,10 @@ pub fn module_name(constants: &DeviceConstants, radices: &[usize]) -> String {
 }
 
 /// The `#define`s that specialise the kernels to one field and set of base
-/// sizes (see kernels/gfpf_field.cuh).
-pub fn prelude(constants: &DeviceConstants, radices: &[usize]) -> String {
+/// sizes (see kernels/gfpf_field.cuh). A device unit holds the stage
+/// kernels the device launches ([`device_stage_kernel`]); a host-emulation
+/// unit every family, for the emulator's tests to compare.
+pub fn prelude(constants: &DeviceConstants, radices: &[usize], host_emulation: bool) -> String {
     let c = constants;
     let mut s = String::new();
     let w = &mut s;
@@ -178,16 +213,19 @@ pub fn prelude(constants: &DeviceConstants, radices: &[usize]) -> String {
             writeln!(w, "#define GFPF_OFFSET_{name}_{i} {word:#x}ull").unwrap();
         }
     }
-    let list: String = radices.iter().map(|r| format!(" X({r})")).collect();
-    writeln!(w, "#define GFPF_RADICES(X){list}").unwrap();
+    let list = |keep: bool, tile: bool| -> String {
+        radices
+            .iter()
+            .filter(|&&r| keep && (!tile || tile_dfts(r, c.k).is_some()))
+            .map(|r| format!(" X({r})"))
+            .collect()
+    };
+    let lanes = lane_kernels_available(c.k);
+    writeln!(w, "#define GFPF_RADICES(X){}", list(host_emulation || !lanes, false)).unwrap();
+    writeln!(w, "#define GFPF_LANE_RADICES(X){}", list(lanes, false)).unwrap();
     writeln!(w, "#define GFPF_TILE_WORDS {TILE_WORDS}").unwrap();
     writeln!(w, "#define GFPF_TILE_MAX_DFTS {TILE_MAX_DFTS}").unwrap();
-    let tiled: String = radices
-        .iter()
-        .filter(|&&r| tile_dfts(r, c.k).is_some())
-        .map(|r| format!(" X({r})"))
-        .collect();
-    writeln!(w, "#define GFPF_TILED_RADICES(X){tiled}").unwrap();
+    writeln!(w, "#define GFPF_TILED_RADICES(X){}", list(host_emulation, true)).unwrap();
     s
 }
 
@@ -213,7 +251,7 @@ pub fn translation_unit_of(
         s.push_str("#define GFPF_HOST_EMULATION 1\n");
         s.push_str(EMULATION_HEADER);
     }
-    s.push_str(&prelude(constants, radices));
+    s.push_str(&prelude(constants, radices, host_emulation));
     inline_includes(fft_source, &mut s);
     s
 }
@@ -222,6 +260,7 @@ fn inline_includes(source: &str, out: &mut String) {
     for line in source.lines() {
         let included = match line.trim() {
             "#include \"gfpf_field.cuh\"" => Some(FIELD_HEADER),
+            "#include \"gfpf_lanes.cuh\"" => Some(LANES_HEADER),
             "#include \"generated/codelets.cuh\"" => Some(CODELETS_HEADER),
             _ => None,
         };
@@ -246,7 +285,18 @@ mod tests {
         let unit = translation_unit(&c, &[16, 2], false);
         assert!(!unit.contains("#include"), "an #include was left in the unit");
         assert!(unit.contains("#define GFPF_R 0x8000000400000000ull"));
-        assert!(unit.contains("#define GFPF_RADICES(X) X(16) X(2)"));
+        // The device's unit holds the lane kernels only (k = 8 ≤ 32); the
+        // host's every family.
+        assert!(unit.contains("#define GFPF_LANE_RADICES(X) X(16) X(2)"));
+        assert!(unit.contains("#define GFPF_RADICES(X)\n"));
+        assert!(unit.contains("#define GFPF_TILED_RADICES(X)\n"));
+        let host = translation_unit(&c, &[16, 2], true);
+        assert!(host.contains("#define GFPF_RADICES(X) X(16) X(2)"));
+        assert!(host.contains("#define GFPF_TILED_RADICES(X) X(16) X(2)"));
+        let c64 = DeviceConstants::of(&Field::<64>::preset(Preset::T64).unwrap());
+        let unit = translation_unit(&c64, &[128], false);
+        assert!(unit.contains("#define GFPF_RADICES(X) X(128)"));
+        assert!(unit.contains("#define GFPF_LANE_RADICES(X)\n"));
         for name in [
             "GFPF_R_NORM",
             "GFPF_R_RECIP",

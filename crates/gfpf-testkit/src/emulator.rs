@@ -349,12 +349,12 @@ impl<const K: usize> EmulatedFft<K> {
             prepared,
             table,
             kernels,
-            stage_kernels: StageKernels::default(),
+            stage_kernels: StageKernels::for_device(K),
         })
     }
 
     /// The same transform with its base-DFT stages run by `stage_kernels`
-    /// (default: one thread per DFT, as on the device).
+    /// (default: what the device runs, [`StageKernels::for_device`]).
     pub fn with_stage_kernels(mut self, stage_kernels: StageKernels) -> Self {
         self.stage_kernels = stage_kernels;
         self

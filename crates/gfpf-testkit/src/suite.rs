@@ -70,8 +70,8 @@ fn digit_reversed<const K: usize>(v: &[Element<K>]) -> Vec<Element<K>> {
     (0..v.len()).map(|l| v[plan.digit_reverse(l)]).collect()
 }
 
-fn max_log2<const K: usize>(field: &Field<K>, want: u32) -> u32 {
-    want.min(field.two_adicity())
+fn max_log2<E: Executor, const K: usize>(field: &Field<K>, want: u32) -> u32 {
+    want.min(field.two_adicity()).min(E::MAX_LOG2)
 }
 
 /// Every known-answer file of the preset, in all four (direction, order)s.
@@ -111,7 +111,7 @@ pub fn naive_dft<E: Executor, const K: usize>(field: &Field<K>) {
     if skip::<E>() {
         return;
     }
-    for log2 in 0..=max_log2(field, NAIVE_MAX_LOG2) {
+    for log2 in 0..=max_log2::<E, K>(field, NAIVE_MAX_LOG2) {
         let n = 1 << log2;
         let x = sample(field, n, 100 + log2 as u64);
         assert_eq!(
@@ -134,12 +134,13 @@ pub fn rug_radix2_fft<E: Executor, const K: usize>(field: &Field<K>) {
     if skip::<E>() {
         return;
     }
-    let top = max_log2(field, RUG_FFT_MAX_LOG2);
+    let top = max_log2::<E, K>(field, RUG_FFT_MAX_LOG2);
     // Every size up to 2^8 (each stage structure of the small plans), then
     // the mixed-radix and the largest sizes.
-    let sizes: Vec<u32> = (0..=top.min(8))
+    let mut sizes: Vec<u32> = (0..=top.min(8))
         .chain([11, top].into_iter().filter(|&s| s > 8 && s <= top))
         .collect();
+    sizes.dedup();
     for log2 in sizes {
         let n = 1 << log2;
         let x = sample(field, n, 200 + log2 as u64);
@@ -166,7 +167,7 @@ pub fn inverse_undoes_forward<E: Executor, const K: usize>(field: &Field<K>) {
     if skip::<E>() {
         return;
     }
-    for log2 in 0..=max_log2(field, ROUND_TRIP_MAX_LOG2) {
+    for log2 in 0..=max_log2::<E, K>(field, ROUND_TRIP_MAX_LOG2) {
         let n = 1 << log2;
         let x = sample(field, n, 300 + log2 as u64);
         for order in [Order::Natural, Order::DigitReversed] {
@@ -211,7 +212,7 @@ pub fn linearity<E: Executor, const K: usize>(field: &Field<K>) {
     if skip::<E>() {
         return;
     }
-    let n = 1 << max_log2(field, 8);
+    let n = 1 << max_log2::<E, K>(field, 8);
     let x = sample(field, n, 500);
     let y = sample(field, n, 501);
     let alpha = field.random(&mut StdRng::seed_from_u64(502));
@@ -244,7 +245,7 @@ pub fn batches_and_dirty_scratch<E: Executor, const K: usize>(field: &Field<K>) 
         return;
     }
     let mut rng = StdRng::seed_from_u64(600);
-    for log2 in [0, 1, 5, max_log2(field, 10)] {
+    for log2 in [0, 1, 5, max_log2::<E, K>(field, 10)] {
         let n = 1 << log2;
         for (direction, order) in [
             (Direction::Forward, Order::Natural),
