@@ -19,7 +19,7 @@ use clap::Args;
 use gfpf_cuda::Kernel;
 use gfpf_cuda::resources::{ModuleResources, SmLimits, nvrtc_resources, parse_ptxas_report};
 use gfpf_field::Preset;
-use gfpf_kernels::{base_sizes, module_name, translation_unit};
+use gfpf_kernels::{base_sizes, module_name, translation_unit, translation_unit_all_families};
 use gfpf_plan::CodeletTwiddles;
 
 use crate::kernels::constants;
@@ -44,8 +44,13 @@ pub struct KernelsArgs {
     /// Stop a module's compile after this many seconds.
     #[arg(long, default_value_t = 120)]
     timeout_s: u64,
-    /// Internal: compile one module (PRESET RADIX ARCH) and print its report.
-    #[arg(long, num_args = 3, hide = true)]
+    /// Also the stage kernels the device does not launch (one thread per
+    /// DFT and tiled, where the lane kernels run), to compare.
+    #[arg(long)]
+    all_families: bool,
+    /// Internal: compile one module (PRESET RADIX ARCH FAMILIES) and print
+    /// its report.
+    #[arg(long, num_args = 4, hide = true)]
     one: Vec<String>,
 }
 
@@ -58,7 +63,7 @@ fn limits(arch: &str) -> Result<SmLimits, String> {
 }
 
 /// The kernel of a symbol, for its block size.
-fn kernel_of(symbol: &str) -> Option<Kernel> {
+pub fn kernel_of(symbol: &str) -> Option<Kernel> {
     let rest = symbol.strip_prefix("gfpf_dft")?;
     let (radix, rest) = rest.split_once('_')?;
     let radix = radix.parse().ok()?;
@@ -82,17 +87,16 @@ fn kernel_of(symbol: &str) -> Option<Kernel> {
 
 /// The child: compiles one module and prints ptxas's report (NVRTC's log),
 /// then a last line `compile time SECONDS`.
-fn compile_one(preset: &str, radix: &str, arch: &str) -> Result<(), String> {
+fn compile_one(preset: &str, radix: &str, arch: &str, families: &str) -> Result<(), String> {
     let preset = Preset::from_name(preset).map_err(|e| e.to_string())?;
     let radix: usize = radix.parse().map_err(|e| format!("radix {radix}: {e}"))?;
     let c = constants(preset)?;
     let name = module_name(&c, &[radix]);
-    let report = nvrtc_resources(
-        &name,
-        &translation_unit(&c, &[radix], false),
-        limits(arch)?.capability(),
-    )
-    .map_err(|e| e.to_string())?;
+    let unit = match families {
+        "all" => translation_unit_all_families(&c, &[radix]),
+        _ => translation_unit(&c, &[radix], false),
+    };
+    let report = nvrtc_resources(&name, &unit, limits(arch)?.capability()).map_err(|e| e.to_string())?;
     println!("{}", report.log);
     println!("{COMPILE_TIME} {}", report.compile_time.as_secs_f64());
     Ok(())
@@ -119,12 +123,20 @@ fn parse_child(out: &str) -> Result<ModuleResources, String> {
     })
 }
 
-/// Runs one module's compile in a child, stopped after `timeout`.
-fn compile_in_child(preset: Preset, radix: usize, arch: &str, timeout: Duration) -> Result<ModuleResources, String> {
+/// Runs one module's compile in a child, stopped after `timeout`; with
+/// `all_families`, every family of stage kernels.
+pub fn compile_in_child(
+    preset: Preset,
+    radix: usize,
+    arch: &str,
+    all_families: bool,
+    timeout: Duration,
+) -> Result<ModuleResources, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut command = Command::new(exe);
+    let families = if all_families { "all" } else { "device" };
     command
-        .args(["kernels", "--one", preset.name(), &radix.to_string(), arch])
+        .args(["kernels", "--one", preset.name(), &radix.to_string(), arch, families])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     crate::test::with_nvrtc_on_path(&mut command)?;
@@ -152,8 +164,8 @@ fn compile_in_child(preset: Preset, radix: usize, arch: &str, timeout: Duration)
 
 /// Runs the task.
 pub fn run(args: &KernelsArgs) -> Result<(), String> {
-    if let [preset, radix, arch] = args.one.as_slice() {
-        return compile_one(preset, radix, arch);
+    if let [preset, radix, arch, families] = args.one.as_slice() {
+        return compile_one(preset, radix, arch, families);
     }
     if !args.report {
         return Err("nothing to do: `cargo xtask kernels --report`".to_owned());
@@ -182,7 +194,7 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
         for radix in base_sizes(k) {
             for limits in &archs {
                 let module = format!("DFT_{radix}");
-                let report = match compile_in_child(preset, radix, limits.arch, timeout) {
+                let report = match compile_in_child(preset, radix, limits.arch, args.all_families, timeout) {
                     Ok(report) => report,
                     Err(e) => {
                         println!("{:<6} {module:>6} {:<6} {e}", preset.name(), limits.arch);

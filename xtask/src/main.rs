@@ -9,6 +9,8 @@
 //! * `cargo xtask kernels --report [--preset NAME] [--arch sm_90]` compiles
 //!   every kernel module to machine code with NVRTC and prints ptxas's
 //!   per-kernel resources and occupancy against the budgets.
+//! * `cargo xtask gpu-model` prints the traffic and time model of the CUDA
+//!   executor on an H100, calibrated on its measured table.
 //! * `cargo xtask verify [--quick]` cross-checks every executor present against
 //!   the references and testdata on every preset, N up to 2^16 (2^20 for t8).
 //! * `cargo xtask bench [--quick] [--report-only]` runs the criterion benches
@@ -20,6 +22,7 @@ mod bench;
 mod charts;
 mod codegen;
 mod criterion_results;
+mod gpu_model;
 mod kernel_report;
 mod kernels;
 mod report;
@@ -53,6 +56,10 @@ enum Task {
     /// sm_90) with NVRTC; registers, stack, spills, shared memory,
     /// occupancy and compile time per kernel, against the budgets.
     Kernels(kernel_report::KernelsArgs),
+    /// A traffic and time model of the CUDA executor on an H100 (emulator
+    /// counts and ptxas reports, calibrated on the measured table): a model,
+    /// not a measurement.
+    GpuModel(gpu_model::GpuModelArgs),
     /// Check every executor against the references on every preset
     /// (release build of the `gfpf` program; exits non-zero on any mismatch).
     Verify(verify::VerifyArgs),
@@ -100,6 +107,7 @@ fn main() -> ExitCode {
         Task::Codegen { check } => codegen::run(check),
         Task::BuildKernels(args) => kernels::run(&args),
         Task::Kernels(args) => kernel_report::run(&args),
+        Task::GpuModel(args) => gpu_model::run(&args),
         Task::Verify(args) => verify::run(&args),
         Task::Bench(args) => bench::run(&args),
         Task::Test { args } => test::run(&args),

@@ -317,12 +317,13 @@ fn global_traffic_is_counted_in_sectors() {
             .with_stage_kernels(stage_kernels);
         fft.run_words_counted(&mut words.clone()).unwrap()
     };
-    let (plain, tiled) = (
+    let (plain, tiled, lanes) = (
         counted(StageKernels::ThreadPerDft),
         counted(StageKernels::TiledStrideOne),
+        counted(StageKernels::DigitsOverLanes),
     );
     assert_eq!(plain.len(), 3);
-    for (kernel, traffic) in plain.iter().chain(&tiled) {
+    for (kernel, traffic) in plain.iter().chain(&tiled).chain(&lanes) {
         assert_eq!(
             traffic.bytes_written,
             (n * 8 * 8) as u64,
@@ -334,11 +335,14 @@ fn global_traffic_is_counted_in_sectors() {
         );
         assert!(traffic.bytes_moved() >= traffic.bytes_read + traffic.bytes_written);
         eprintln!(
-            "{kernel:?}: {} requests, {} bytes moved, sector efficiency {:.0}% (writes {:.0}%)",
+            "{kernel:?}: {} requests, {} bytes moved, sector efficiency {:.0}% (writes {:.0}%, data reads {:.0}%)",
             traffic.requests,
             traffic.bytes_moved(),
             traffic.sector_efficiency() * 100.0,
-            traffic.bytes_written as f64 / (32 * traffic.sectors_written) as f64 * 100.0
+            traffic.bytes_written as f64 / (32 * traffic.sectors_written) as f64 * 100.0,
+            (traffic.bytes_read - traffic.table_bytes) as f64
+                / (32 * (traffic.sectors_read - traffic.table_sectors)) as f64
+                * 100.0
         );
     }
     let write_efficiency =

@@ -30,6 +30,7 @@
 #include <ucontext.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <unordered_map>
 #include <cstdio>
@@ -49,14 +50,38 @@ struct GfpfEmuLaunch {
     unsigned long long schedule;
     char* error;
     unsigned long long error_capacity;
-    // In: whether to count the traffic below (it slows the emulator 2x).
+    // In: whether to count the traffic and operations below (it slows the
+    // emulator 2x).
     unsigned long long count_traffic;
+    // In: run every block_stride-th block only (1: all), for counts of a
+    // large launch whose blocks all do alike (the results are then partial).
+    unsigned long long block_stride;
     // Out: global memory traffic as the device would move it. A warp-wide
     // access is the n-th global access of each lane of a warp; it moves
     // every distinct 32-byte sector its lanes touch.
     unsigned long long requests;
     unsigned long long sectors_read, sectors_written;
     unsigned long long bytes_read, bytes_written;
+    // Out: of the reads above, those of read-only tables (twiddles, N^{-1}:
+    // GFPF_TABLE_READ), which a device serves from its caches when the
+    // table fits there.
+    unsigned long long table_sectors, table_bytes;
+    // Out: field operations (GfpfEmuOp) summed over threads, and those of
+    // the thread that ran the most (the launch's longest serial path).
+    unsigned long long ops[8];
+    unsigned long long path_ops[8];
+};
+
+// The operations the emulator counts (GFPF_COUNT_OP in the kernels).
+enum GfpfEmuOp {
+    GFPF_OP_MUL = 0,          // gfpf_mul: one thread multiplies k digits by k
+    GFPF_OP_ADD_SUB = 1,      // gfpf_add_sub
+    GFPF_OP_MUL_POW_R = 2,    // gfpf_mul_pow_r
+    GFPF_OP_LANE_MUL = 3,     // gfpf_lane_mul, per lane
+    GFPF_OP_LANE_ADD_SUB = 4, // gfpf_lane_add_sub, per lane
+    GFPF_OP_LANE_MUL_POW_R = 5,
+    GFPF_OP_COLLECTIVE = 6,   // a warp collective, per lane
+    GFPF_OP_COUNT = 8
 };
 
 namespace gfpf_emu {
@@ -110,6 +135,30 @@ struct Block {
     std::unordered_map<unsigned long long, unsigned long long> used_bytes;
     bool counting = false;
     unsigned long long requests = 0, sectors_read = 0, sectors_written = 0, bytes_read = 0, bytes_written = 0;
+    unsigned long long table_sectors = 0, table_bytes = 0;
+    std::unordered_map<unsigned long long, bool> table_keys;  // warp-wide accesses of tables
+    // Operations per thread of the running block, and the launch's totals.
+    std::vector<std::array<unsigned long long, GFPF_OP_COUNT>> thread_ops;
+    unsigned long long ops[GFPF_OP_COUNT] = {}, path_ops[GFPF_OP_COUNT] = {};
+
+    void count_op(int op) {
+        if (counting) ++thread_ops[running][op];
+    }
+    void fold_ops() {
+        unsigned long long longest = 0;
+        for (unsigned long long p : path_ops) longest += p;
+        for (const auto& t : thread_ops) {
+            unsigned long long sum = 0;
+            for (int i = 0; i < GFPF_OP_COUNT; ++i) {
+                ops[i] += t[i];
+                sum += t[i];
+            }
+            if (sum > longest) {
+                longest = sum;
+                for (int i = 0; i < GFPF_OP_COUNT; ++i) path_ops[i] = t[i];
+            }
+        }
+    }
 
     // `offset` bytes into the buffer at `base`: sectors are counted from the
     // buffer's start, as device allocations are 256-byte aligned (host
@@ -117,7 +166,7 @@ struct Block {
     // A warp-wide access is the n-th access of each lane at one source
     // line (`site`): lanes that skip a site (a twiddle of exponent 0) shift
     // only that site's count.
-    void record(const void* base, unsigned long long offset, unsigned bytes, bool write, int site) {
+    void record(const void* base, unsigned long long offset, unsigned bytes, bool write, int site, bool table = false) {
         if (!counting) return;
         unsigned t = running;
         unsigned n = accesses[((unsigned long long)t << 32) | unsigned(site)]++;
@@ -125,6 +174,7 @@ struct Block {
             ((unsigned long long)(t / kWarp) << 48) ^ ((unsigned long long)unsigned(site) << 32) ^ ((unsigned long long)n << 1) ^ write;
         sectors[key].push_back({(uintptr_t)base, offset >> 5});
         used_bytes[key] += bytes;
+        if (table) table_keys[key] = true;
     }
     // Folds the block's accesses into the totals.
     void fold_traffic() {
@@ -138,10 +188,15 @@ struct Block {
             } else {
                 sectors_read += distinct;
                 bytes_read += used_bytes[key];
+                if (table_keys.count(key)) {
+                    table_sectors += distinct;
+                    table_bytes += used_bytes[key];
+                }
             }
         }
         sectors.clear();
         used_bytes.clear();
+        table_keys.clear();
     }
     void (*entry)(void*) = nullptr;
     void* entry_arg = nullptr;
@@ -274,6 +329,7 @@ struct SharedArray {
 // ---- warp collectives --------------------------------------------------
 
 inline unsigned long long collective(WarpOp op, unsigned mask, unsigned long long value, int operand, int width) {
+    block().count_op(GFPF_OP_COLLECTIVE);
     Block& b = block();
     Fiber& f = b.fibers[b.running];
     unsigned lane = b.running % kWarp;
@@ -394,6 +450,7 @@ inline bool run_block(Block& b, unsigned schedule) {
     b.epoch = 1;
     b.generation = ++block_generation;
     b.accesses.clear();
+    b.thread_ops.assign(b.counting ? n : 0, {});
     for (unsigned t = 0; t < n; ++t) {
         Fiber& f = b.fibers[t];
         void* stack = stacks.get(t);
@@ -437,6 +494,7 @@ inline bool run_block(Block& b, unsigned schedule) {
         }
         if (exited == n) {
             b.fold_traffic();
+            if (b.counting) b.fold_ops();
             return true;
         }
         if (at_warp > 0) {
@@ -476,7 +534,8 @@ inline int launch(const char* name, GfpfEmuLaunch& launch, F body) {
     Block* saved = current;
     current = &b;
     int status = 0;
-    for (unsigned long long g = 0; g < launch.grid_x; ++g) {
+    const unsigned long long stride = launch.block_stride == 0 ? 1 : launch.block_stride;
+    for (unsigned long long g = 0; g < launch.grid_x; g += stride) {
         b.block_idx = dim3{unsigned(g), 0, 0};
         if (!run_block(b, unsigned(launch.schedule))) {
             if (launch.error != nullptr && launch.error_capacity > 0)
@@ -491,6 +550,12 @@ inline int launch(const char* name, GfpfEmuLaunch& launch, F body) {
     launch.sectors_written = b.sectors_written;
     launch.bytes_read = b.bytes_read;
     launch.bytes_written = b.bytes_written;
+    launch.table_sectors = b.table_sectors;
+    launch.table_bytes = b.table_bytes;
+    for (int i = 0; i < GFPF_OP_COUNT; ++i) {
+        launch.ops[i] = b.ops[i];
+        launch.path_ops[i] = b.path_ops[i];
+    }
     return status;
 }
 
@@ -561,12 +626,20 @@ inline T gfpf_global_read(const T* base, unsigned long long i, int site) {
     return base[i];
 }
 template <class T>
+inline T gfpf_table_read(const T* base, unsigned long long i, int site) {
+    gfpf_emu::block().record(base, i * sizeof(T), sizeof(T), false, site, true);
+    return base[i];
+}
+template <class T>
 inline void gfpf_global_write(T* base, unsigned long long i, T v, int site) {
     gfpf_emu::block().record(base, i * sizeof(T), sizeof(T), true, site);
     base[i] = v;
 }
 // `site` tells apart the source lines that share a helper (gfpf_load).
+#define GFPF_COUNT_OP(op) gfpf_emu::block().count_op(op)
 #define GFPF_GLOBAL_READ_AT(base, i, site) gfpf_global_read((base), (i), (site))
+#define GFPF_TABLE_READ_AT(base, i, site) gfpf_table_read((base), (i), (site))
+#define GFPF_TABLE_READ(base, i) GFPF_TABLE_READ_AT(base, i, __LINE__)
 #define GFPF_GLOBAL_WRITE_AT(base, i, v, site) gfpf_global_write((base), (i), (v), (site))
 #define GFPF_GLOBAL_READ(base, i) GFPF_GLOBAL_READ_AT(base, i, __LINE__)
 #define GFPF_GLOBAL_WRITE(base, i, v) GFPF_GLOBAL_WRITE_AT(base, i, v, __LINE__)

@@ -46,6 +46,13 @@ GFPF_FN GfpfElem gfpf_load_at(const gfpf_u64* buf, gfpf_u64 pitch, gfpf_u64 j, i
     return x;
 }
 
+// Element j of a digit-major read-only table (twiddles).
+GFPF_FN GfpfElem gfpf_load_table_at(const gfpf_u64* buf, gfpf_u64 pitch, gfpf_u64 j, int site) {
+    GfpfElem x;
+    for (int d = 0; d < GFPF_K; ++d) x.d[d] = GFPF_TABLE_READ_AT(buf, d * pitch + j, site * GFPF_K + d);
+    return x;
+}
+
 GFPF_FN void gfpf_store_at(gfpf_u64* buf, gfpf_u64 pitch, gfpf_u64 j, const GfpfElem& x, int site) {
     for (int d = 0; d < GFPF_K; ++d) GFPF_GLOBAL_WRITE_AT(buf, d * pitch + j, x.d[d], site * GFPF_K + d);
 }
@@ -88,7 +95,7 @@ struct GfpfFieldOps {
         gfpf_u64 e = (gfpf_u64)slot * unit;
         gfpf_u64 q = e >> twiddle_bits;
         gfpf_u64 m = e & ((1ull << twiddle_bits) - 1);
-        if (m != 0) a = gfpf_mul(a, gfpf_load(table, table_pitch, m));
+        if (m != 0) a = gfpf_mul(a, gfpf_load_table_at(table, table_pitch, m, __LINE__));
         if (q != 0) a = gfpf_mul_pow_r(a, inverse ? (int)(2 * GFPF_K - q) : (int)q);
     }
 };
@@ -245,7 +252,7 @@ struct GfpfLaneOps {
         gfpf_u64 m = e & ((1ull << twiddle_bits) - 1);
         if (__any_sync(lanes.mask, m != 0))
         {
-            const gfpf_u64 w = GFPF_GLOBAL_READ(table, lanes.digit() * table_pitch + m);
+            const gfpf_u64 w = GFPF_TABLE_READ(table, lanes.digit() * table_pitch + m);
             a = R >= 32 ? gfpf_lane_mul_outlined(lanes, a, w) : gfpf_lane_mul(lanes, a, w);
         }
         if (__any_sync(lanes.mask, q != 0)) {
@@ -276,9 +283,10 @@ GFPF_FN void gfpf_dft_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
     gfpf_u64 base = item << p.log2_n;
     gfpf_u64 first = (a * R << p.log2_stride) + b;
     const gfpf_u64 plane = (gfpf_u64)lanes.digit() * p.pitch;
-    // Where this lane's outputs go: one pointer and one stride held through
-    // the codelet.
-    gfpf_u64* out = dst + plane + base + first;
+    // Where this lane's outputs go: one index and one stride held through
+    // the codelet (an index into dst, not a pointer of its own, so that the
+    // emulator counts sectors from the buffer's start).
+    const gfpf_u64 out = plane + base + first;
     const gfpf_u64 stride = 1ull << p.log2_stride;
     // Unrolled, so that x stays in registers.
     gfpf_u64 x[R];
@@ -305,7 +313,7 @@ GFPF_FN void gfpf_dft_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
 #pragma unroll
     for (int i = 0; i < R; ++i) {
         if (outputs && i > 0) o.twiddle(x[i], i);
-        GFPF_GLOBAL_WRITE(out, i * stride, x[i]);
+        GFPF_GLOBAL_WRITE(dst, out + i * stride, x[i]);
     }
 }
 #endif
@@ -314,7 +322,7 @@ GFPF_FN void gfpf_dft_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
 GFPF_FN void gfpf_scale_thread(const GfpfStageParams& p, gfpf_u64 t) {
     const gfpf_u64* n_inv_words = (const gfpf_u64*)p.table;
     GfpfElem n_inv;
-    for (int d = 0; d < GFPF_K; ++d) n_inv.d[d] = GFPF_GLOBAL_READ(n_inv_words, d);
+    for (int d = 0; d < GFPF_K; ++d) n_inv.d[d] = GFPF_TABLE_READ(n_inv_words, d);
     gfpf_u64* dst = (gfpf_u64*)p.dst;
     gfpf_store(dst, p.pitch, t, gfpf_mul(gfpf_load(dst, p.pitch, t), n_inv));
 }

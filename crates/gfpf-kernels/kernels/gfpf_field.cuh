@@ -51,6 +51,14 @@ __device__ __forceinline__ gfpf_u64 gfpf_mul_hi(gfpf_u64 a, gfpf_u64 b) { return
 #define GFPF_GLOBAL_WRITE_AT(base, i, v, site) ((base)[i] = (v))
 #define GFPF_GLOBAL_READ(base, i) ((base)[i])
 #define GFPF_GLOBAL_WRITE(base, i, v) ((base)[i] = (v))
+// Read-only tables (twiddles, N^{-1}): counted apart, as caches serve them.
+#define GFPF_TABLE_READ_AT(base, i, site) ((base)[i])
+#define GFPF_TABLE_READ(base, i) ((base)[i])
+#endif
+
+// Field operations, counted by the host emulator for the time model.
+#ifndef GFPF_COUNT_OP
+#define GFPF_COUNT_OP(op)
 #endif
 
 #ifndef GFPF_K
@@ -112,6 +120,7 @@ GFPF_FIELD_FN GfpfElem gfpf_sub(const GfpfElem& x, const GfpfElem& y) {
 
 // (a, b) <- (a + b, a - b): an FFT butterfly, both carry chains in one pass.
 GFPF_FIELD_FN void gfpf_add_sub(GfpfElem& a, GfpfElem& b) {
+    GFPF_COUNT_OP(GFPF_OP_ADD_SUB);
     gfpf_u64 carry = 0, borrow = 0;
     for (int i = 0; i < GFPF_K; ++i) {
         gfpf_u64 x = a.d[i], y = b.d[i];
@@ -149,6 +158,7 @@ GFPF_FN GfpfElem gfpf_neg(const GfpfElem& x) { return gfpf_sub(gfpf_zero(), x); 
 
 // x * r^i for 0 <= i < 2k: a negacyclic digit shift and one subtraction.
 GFPF_FIELD_FN GfpfElem gfpf_mul_pow_r(const GfpfElem& x, int i) {
+    GFPF_COUNT_OP(GFPF_OP_MUL_POW_R);
     int s = i >= GFPF_K ? i - GFPF_K : i;
     bool negate = i >= GFPF_K;
     if (x.d[GFPF_K - 1] == GFPF_R_VALUE) {
@@ -233,6 +243,7 @@ GFPF_FN gfpf_u64 gfpf_shl_words(gfpf_u64 hi, gfpf_u64 lo, unsigned s) {
 
 // Multiplies canonical x and y.
 GFPF_FIELD_FN GfpfElem gfpf_mul(const GfpfElem& x, const GfpfElem& y) {
+    GFPF_COUNT_OP(GFPF_OP_MUL);
     if (x.d[GFPF_K - 1] == GFPF_R_VALUE) return gfpf_neg(y);
     if (y.d[GFPF_K - 1] == GFPF_R_VALUE) return gfpf_neg(x);
     const unsigned s = GFPF_R_SHIFT;

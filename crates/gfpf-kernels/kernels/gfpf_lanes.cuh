@@ -97,6 +97,7 @@ GFPF_FN gfpf_u64 gfpf_lane_sub(const GfpfLanes& l, gfpf_u64 x, gfpf_u64 y) {
 
 // (a, b) <- (a + b, a - b): the butterfly, both chains resolved at once.
 GFPF_FN GfpfLanePair gfpf_lane_add_sub(GfpfLanes l, gfpf_u64 x, gfpf_u64 y) {
+    GFPF_COUNT_OP(GFPF_OP_LANE_ADD_SUB);
     // The digit sum is below 2r + 1 < 2^65: at most one add wraps, and
     // subtracting r (wrapping) is then exact.
     const gfpf_u64 s = x + y;
@@ -119,6 +120,7 @@ GFPF_FN GfpfLanePair gfpf_lane_add_sub(GfpfLanes l, gfpf_u64 x, gfpf_u64 y) {
 // x·r^i for 0 ≤ i < 2k: a rotation of the digits over the segment and one
 // subtraction (gfpf_mul_pow_r).
 GFPF_FN gfpf_u64 gfpf_lane_mul_pow_r(GfpfLanes l, gfpf_u64 x, int i) {
+    GFPF_COUNT_OP(GFPF_OP_LANE_MUL_POW_R);
     const int s = i >= GFPF_K ? i - GFPF_K : i;
     const bool negate = i >= GFPF_K;
     const gfpf_u64 top = l.digit_of(x, GFPF_K - 1);
@@ -146,6 +148,7 @@ GFPF_FN gfpf_u64 gfpf_lane_add_digit(gfpf_u64 a, gfpf_u64 b, gfpf_u64& carries) 
 
 // x·y for canonical x and y (gfpf_mul).
 GFPF_FN gfpf_u64 gfpf_lane_mul(GfpfLanes l, gfpf_u64 x, gfpf_u64 y) {
+    GFPF_COUNT_OP(GFPF_OP_LANE_MUL);
     const unsigned shift = GFPF_R_SHIFT;
     const int i = l.digit();
     // u_i = Σ_{j≤i} x_j·y_{i−j} − Σ_{j>i} x_j·y_{i+k−j}, plus the offset.

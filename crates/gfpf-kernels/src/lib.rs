@@ -196,9 +196,9 @@ pub fn module_name(constants: &DeviceConstants, radices: &[usize]) -> String {
 
 /// The `#define`s that specialise the kernels to one field and set of base
 /// sizes (see kernels/gfpf_field.cuh). A device unit holds the stage
-/// kernels the device launches ([`device_stage_kernel`]); a host-emulation
-/// unit every family, for the emulator's tests to compare.
-pub fn prelude(constants: &DeviceConstants, radices: &[usize], host_emulation: bool) -> String {
+/// kernels the device launches ([`device_stage_kernel`]); with
+/// `all_families` (host emulation, reports) every family of stage kernels.
+pub fn prelude(constants: &DeviceConstants, radices: &[usize], all_families: bool) -> String {
     let c = constants;
     let mut s = String::new();
     let w = &mut s;
@@ -221,11 +221,11 @@ pub fn prelude(constants: &DeviceConstants, radices: &[usize], host_emulation: b
             .collect()
     };
     let lanes = lane_kernels_available(c.k);
-    writeln!(w, "#define GFPF_RADICES(X){}", list(host_emulation || !lanes, false)).unwrap();
+    writeln!(w, "#define GFPF_RADICES(X){}", list(all_families || !lanes, false)).unwrap();
     writeln!(w, "#define GFPF_LANE_RADICES(X){}", list(lanes, false)).unwrap();
     writeln!(w, "#define GFPF_TILE_WORDS {TILE_WORDS}").unwrap();
     writeln!(w, "#define GFPF_TILE_MAX_DFTS {TILE_MAX_DFTS}").unwrap();
-    writeln!(w, "#define GFPF_TILED_RADICES(X){}", list(host_emulation, true)).unwrap();
+    writeln!(w, "#define GFPF_TILED_RADICES(X){}", list(all_families, true)).unwrap();
     s
 }
 
@@ -253,6 +253,15 @@ pub fn translation_unit_of(
     }
     s.push_str(&prelude(constants, radices, host_emulation));
     inline_includes(fft_source, &mut s);
+    s
+}
+
+/// A device unit (as [`translation_unit`]) with every family of stage
+/// kernels, the ones the device does not launch included: for reports and
+/// models that compare them (`cargo xtask gpu-model`).
+pub fn translation_unit_all_families(constants: &DeviceConstants, radices: &[usize]) -> String {
+    let mut s = prelude(constants, radices, true);
+    inline_includes(FFT_SOURCE, &mut s);
     s
 }
 

@@ -81,6 +81,7 @@ struct EmulatedLaunch {
     error: *mut std::ffi::c_char,
     error_capacity: u64,
     count_traffic: u64,
+    block_stride: u64,
     traffic: LaunchTraffic,
 }
 
@@ -101,6 +102,70 @@ pub struct LaunchTraffic {
     pub bytes_read: u64,
     /// Bytes the threads wrote.
     pub bytes_written: u64,
+    /// Of the sectors read, those of read-only tables (twiddles, N^{-1}),
+    /// which the device's caches serve when the table fits there.
+    pub table_sectors: u64,
+    /// Bytes the threads read from those tables.
+    pub table_bytes: u64,
+    /// The field operations of all threads.
+    pub ops: FieldOps,
+    /// Those of the thread that ran the most: the launch's longest serial
+    /// path.
+    pub path_ops: FieldOps,
+}
+
+/// One launch's counts ([`EmulatedFft::launch_counts`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaunchCounts {
+    /// The kernel.
+    pub kernel: Kernel,
+    /// Threads launched.
+    pub threads: u64,
+    /// Threads per block.
+    pub threads_per_block: u32,
+    /// Global traffic and operations of the whole launch (`path_ops`: the
+    /// busiest thread's of the blocks run).
+    pub traffic: LaunchTraffic,
+}
+
+/// Field operations an emulated launch ran (`GfpfEmuOp` in
+/// kernels/gfpf_emulation.h), summed over threads.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FieldOps {
+    /// `gfpf_mul`: one thread multiplies k digits by k.
+    pub mul: u64,
+    /// `gfpf_add_sub`: one thread's butterfly.
+    pub add_sub: u64,
+    /// `gfpf_mul_pow_r`: one thread's shift by a power of r.
+    pub mul_pow_r: u64,
+    /// `gfpf_lane_mul`, per lane (k lanes a product).
+    pub lane_mul: u64,
+    /// `gfpf_lane_add_sub`, per lane.
+    pub lane_add_sub: u64,
+    /// `gfpf_lane_mul_pow_r`, per lane.
+    pub lane_mul_pow_r: u64,
+    /// Warp collectives (shuffles, ballots, votes), per lane.
+    pub collectives: u64,
+    reserved: u64,
+}
+
+impl FieldOps {
+    /// Every count multiplied by `factor` (rounded): counts of sampled blocks
+    /// scaled to the whole launch.
+    pub fn scaled(&self, factor: f64) -> FieldOps {
+        let s = |x: u64| (x as f64 * factor).round() as u64;
+        FieldOps {
+            mul: s(self.mul),
+            add_sub: s(self.add_sub),
+            mul_pow_r: s(self.mul_pow_r),
+            lane_mul: s(self.lane_mul),
+            lane_add_sub: s(self.lane_add_sub),
+            lane_mul_pow_r: s(self.lane_mul_pow_r),
+            collectives: s(self.collectives),
+            reserved: 0,
+        }
+    }
 }
 
 impl LaunchTraffic {
@@ -248,6 +313,26 @@ impl HostKernels {
         schedule: u32,
         count_traffic: bool,
     ) -> Result<LaunchTraffic, EmulatorError> {
+        // SAFETY: as the caller promises.
+        unsafe { self.launch_sampled(symbol, params, threads_per_block, schedule, count_traffic, 1) }
+    }
+
+    /// As [`HostKernels::launch_symbol`], running only every
+    /// `block_stride`-th block (1: all): counts of a large launch whose
+    /// blocks do alike, at a fraction of its time. The counts are those of
+    /// the blocks run; the results are partial.
+    ///
+    /// # Safety
+    /// As [`HostKernels::launch`].
+    pub unsafe fn launch_sampled(
+        &self,
+        symbol: &str,
+        params: &StageParams,
+        threads_per_block: u32,
+        schedule: u32,
+        count_traffic: bool,
+        block_stride: u32,
+    ) -> Result<LaunchTraffic, EmulatorError> {
         // SAFETY: every kernel symbol of gfpf_fft.cu has this signature in
         // host emulation: `extern "C" int name(const GfpfStageParams*,
         // const GfpfEmuLaunch*)`.
@@ -264,6 +349,7 @@ impl HostKernels {
             error: message.as_mut_ptr().cast(),
             error_capacity: message.len() as u64,
             count_traffic: u64::from(count_traffic),
+            block_stride: u64::from(block_stride.max(1)),
             traffic: LaunchTraffic::default(),
         };
         // SAFETY: the caller guarantees the buffers; StageParams and
@@ -386,6 +472,61 @@ impl<const K: usize> EmulatedFft<K> {
     /// global memory traffic, in order.
     pub fn run_words_counted(&self, words: &mut [u64]) -> Result<Vec<(Kernel, LaunchTraffic)>, EmulatorError> {
         self.run_words_with(words, true)
+    }
+
+    /// What each launch of a batch of `batch` transforms does, for a time
+    /// model: the global traffic and field operations of at most
+    /// `sample_blocks` of its blocks, evenly spread, scaled to the whole
+    /// launch (every block of a stage does alike: addresses and the
+    /// operations run follow from indices, not values). Runs on zeros; no
+    /// result is produced.
+    pub fn launch_counts(&self, batch: usize, sample_blocks: u32) -> Result<Vec<LaunchCounts>, EmulatorError> {
+        let len = batch * self.len();
+        let mut data = vec![0u64; K * len];
+        let mut scratch = vec![0u64; if self.plan().scratch_len() > 0 { K * len } else { 0 }];
+        let n_inv = *self.prepared.n_inv().digits();
+        let mut out = Vec::new();
+        for launch in &launches_with(self.plan(), batch, self.stage_kernels) {
+            let params = launch.bind(
+                data.as_mut_ptr() as u64,
+                scratch.as_mut_ptr() as u64,
+                self.table.as_ptr() as u64,
+                n_inv.as_ptr() as u64,
+            );
+            let threads_per_block = block_threads(&launch.kernel, K);
+            let blocks = params.threads.div_ceil(u64::from(threads_per_block));
+            let stride = blocks.div_ceil(u64::from(sample_blocks.max(1))).max(1);
+            let run = blocks.div_ceil(stride);
+            // SAFETY: the buffers hold batch·N elements digit-major, the
+            // table and N^{-1} as run_words_with binds them.
+            let mut traffic = unsafe {
+                self.kernels.launch_sampled(
+                    &launch.kernel.symbol(),
+                    &params,
+                    threads_per_block,
+                    0,
+                    true,
+                    u32::try_from(stride).unwrap_or(u32::MAX),
+                )?
+            };
+            let factor = blocks as f64 / run as f64;
+            let scale = |x: u64| (x as f64 * factor).round() as u64;
+            traffic.requests = scale(traffic.requests);
+            traffic.sectors_read = scale(traffic.sectors_read);
+            traffic.sectors_written = scale(traffic.sectors_written);
+            traffic.bytes_read = scale(traffic.bytes_read);
+            traffic.bytes_written = scale(traffic.bytes_written);
+            traffic.table_sectors = scale(traffic.table_sectors);
+            traffic.table_bytes = scale(traffic.table_bytes);
+            traffic.ops = traffic.ops.scaled(factor);
+            out.push(LaunchCounts {
+                kernel: launch.kernel,
+                threads: params.threads,
+                threads_per_block,
+                traffic,
+            });
+        }
+        Ok(out)
     }
 
     fn run_words_with(&self, words: &mut [u64], count: bool) -> Result<Vec<(Kernel, LaunchTraffic)>, EmulatorError> {

@@ -1,0 +1,459 @@
+//! `cargo xtask gpu-model`: a traffic and time model of the CUDA executor on
+//! an H100, from what the block-level emulator counts and what ptxas
+//! reports, calibrated on the kernels' one measured table. Every time it
+//! prints is a model, never a measurement.
+//!
+//! Per launch (one stage), from the emulator on a sample of blocks scaled to
+//! the launch: 32-byte sectors moved in global memory, the field operations
+//! run (per thread, and on the busiest thread's serial path); from ptxas
+//! (NVRTC, sm_90): registers, stack frame, theoretical occupancy. Then
+//!
+//! * issue: warp instructions (operations × the instruction estimates of
+//!   [`instructions`], over 32 lanes) at 4 a clock per SM on the SMs the
+//!   grid fills, slowed where fewer than [`WARPS_TO_HIDE_LATENCY`] warps a
+//!   scheduler are resident;
+//! * memory: data sectors moved plus, for kernels with a stack frame, the
+//!   bytes their operations move through local memory times the fitted
+//!   [`Model::local_dram_factor`], at the measured 3.0 TB/s; twiddle-table
+//!   sectors at an assumed L2 bandwidth where the table fits half of L2
+//!   (both less where the grid fills few SMs);
+//! * path: the busiest thread's instructions at the fitted
+//!   [`Model::path_cycles_per_instruction`], once per wave of blocks;
+//!
+//! and a launch takes the largest of the three plus [`LAUNCH_SECONDS`].
+//! The two fitted constants minimise the squared log error over the
+//! measured rows of today's one-thread-per-DFT kernels ([`MEASURED`]); the
+//! report says how far each row lands and which term set it.
+
+use std::time::Duration;
+
+use clap::Args;
+use gfpf_cuda::Kernel;
+use gfpf_cuda::params::StageKernels;
+use gfpf_cuda::resources::{KernelResources, ModuleResources, SmLimits};
+use gfpf_field::{Field, Preset};
+use gfpf_plan::{Direction, Order};
+use gfpf_testkit::emulator::{EmulatedFft, FieldOps, LaunchCounts};
+
+use crate::kernel_report::compile_in_child;
+
+/// H100 SXM as measured or specified: SMs, the clock under load (Hz),
+/// device-to-device copy bandwidth counting read + write (B/s, measured
+/// 2026-11-23), L1 per SM and L2 (bytes).
+const SMS: f64 = 132.0;
+const CLOCK_HZ: f64 = 1.755e9;
+const DRAM_BYTES_PER_S: f64 = 3.0e12;
+const L2_BYTES: f64 = 50.0 * 1024.0 * 1024.0;
+/// L2 read bandwidth: an assumption (published microbenchmarks of H100
+/// report 5–7 TB/s), not measured here.
+const L2_BYTES_PER_S: f64 = 5.5e12;
+/// Warp instructions an SM issues a clock (4 schedulers).
+const ISSUE_PER_CLOCK: f64 = 4.0;
+/// Resident warps a scheduler needs to issue every clock through the
+/// latency of dependent integer instructions (~4 cycles) with some slack.
+const WARPS_TO_HIDE_LATENCY: f64 = 6.0;
+/// What a launch costs beyond its work (driver and grid start).
+const LAUNCH_SECONDS: f64 = 4e-6;
+
+/// A row of the measured table: preset, log2 N, batch, GPU ms (low, high),
+/// all 16 host cores ms (low, high).
+type MeasuredRow = (&'static str, u32, usize, (f64, f64), (f64, f64));
+
+/// The measured table (H100 SXM, forward, data resident, median of 20,
+/// 2026-11-23): preset, log2 N, batch, GPU ms (low, high), all 16 host
+/// cores ms (low, high).
+const MEASURED: &[MeasuredRow] = &[
+    ("t8", 12, 1, (0.39, 0.39), (0.56, 0.56)),
+    ("t8", 16, 1, (0.58, 0.58), (5.5, 12.7)),
+    ("t8", 20, 1, (3.6, 3.6), (144.0, 183.0)),
+    ("t8", 22, 1, (14.4, 17.6), (692.0, 864.0)),
+    ("t8", 12, 256, (2.2, 2.2), (261.0, 309.0)),
+    ("t4", 20, 1, (1.3, 1.3), (89.0, 119.0)),
+    ("t16", 20, 1, (9.0, 9.0), (241.0, 324.0)),
+    ("t32", 16, 1, (12.0, 12.0), (36.0, 47.0)),
+    ("t64", 14, 1, (49.0, 49.0), (10.0, 10.0)),
+];
+
+/// Options of `cargo xtask gpu-model`.
+#[derive(Args, Debug)]
+pub struct GpuModelArgs {
+    /// Blocks of each launch the emulator runs (the rest are alike).
+    #[arg(long, default_value_t = 24)]
+    sample_blocks: u32,
+    /// Stop a kernel module's compile (for ptxas's report) after this many
+    /// seconds; its kernels are then modelled at 25% occupancy, flagged.
+    #[arg(long, default_value_t = 300)]
+    timeout_s: u64,
+    /// Print every launch: kernel, threads, sectors, operations, bound.
+    #[arg(long)]
+    launches: bool,
+}
+
+/// SASS instructions one operation takes on a thread (or lane), k digits:
+/// estimates from the algorithms (a 64×64→128 product ≈ 4 IMAD.WIDE and 4
+/// adds plus a 3-word accumulate, a Möller–Granlund division ≈ 25, a 64-bit
+/// shuffle 2 SHFL), not from a profile.
+pub fn instructions(ops: &FieldOps, k: f64) -> f64 {
+    let serial_mul = 10.0 * k * k + 60.0 * k;
+    let serial_add_sub = 14.0 * k;
+    let serial_shift = 12.0 * k;
+    let lane_mul = 14.0 * k + 140.0;
+    ops.mul as f64 * serial_mul
+        + ops.add_sub as f64 * serial_add_sub
+        + ops.mul_pow_r as f64 * serial_shift
+        + ops.lane_mul as f64 * lane_mul
+        + ops.lane_add_sub as f64 * 60.0
+        + ops.lane_mul_pow_r as f64 * 45.0
+}
+
+/// Bytes of local memory a thread's operations read and write when its
+/// elements live there (one thread per DFT): a product reads two elements
+/// and writes one, a butterfly reads and writes two, a shift one each.
+fn local_bytes(ops: &FieldOps, k: f64) -> f64 {
+    8.0 * k * (3.0 * ops.mul as f64 + 4.0 * ops.add_sub as f64 + 2.0 * ops.mul_pow_r as f64)
+}
+
+/// The fitted constants.
+#[derive(Debug, Clone, Copy)]
+pub struct Model {
+    /// DRAM bytes per byte the operations move through local memory.
+    pub local_dram_factor: f64,
+    /// Cycles per instruction on one thread's serial path (latency-bound
+    /// launches: local-memory round trips, dependent chains).
+    pub path_cycles_per_instruction: f64,
+}
+
+/// One launch's inputs to the model.
+#[derive(Debug, Clone)]
+struct LaunchInput {
+    counts: LaunchCounts,
+    resources: Option<KernelResources>,
+    k: f64,
+    /// The twiddle table's bytes (N/2k elements of k words).
+    table_bytes: f64,
+}
+
+/// Which term of a launch's time is the largest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Issue,
+    Memory,
+    Path,
+}
+
+impl LaunchInput {
+    fn occupancy(&self) -> f64 {
+        match &self.resources {
+            Some(r) => SmLimits::SM90.occupancy(r, self.counts.threads_per_block),
+            None => 0.25,
+        }
+    }
+
+    /// Modelled seconds and the bound.
+    fn seconds(&self, m: &Model) -> (f64, Bound) {
+        let c = &self.counts;
+        let blocks = c.threads.div_ceil(u64::from(c.threads_per_block)) as f64;
+        let resident_threads = self.occupancy() * 2048.0;
+        let blocks_per_sm = (resident_threads / f64::from(c.threads_per_block)).floor().max(1.0);
+        let sms_used = blocks.min(SMS);
+        let warps_per_scheduler = (blocks / sms_used).min(blocks_per_sm) * f64::from(c.threads_per_block) / 32.0 / 4.0;
+        let issue_efficiency = (warps_per_scheduler / WARPS_TO_HIDE_LATENCY).min(1.0);
+        let warp_instructions = instructions(&c.traffic.ops, self.k) / 32.0;
+        let issue = warp_instructions / (sms_used * ISSUE_PER_CLOCK * CLOCK_HZ * issue_efficiency);
+        // Elements in local memory (a stack frame) cost DRAM traffic in
+        // proportion to the bytes the operations move through it.
+        let stack = self.resources.as_ref().map_or(0.0, |r| f64::from(r.stack_frame_bytes));
+        let local = if stack > 0.0 {
+            local_bytes(&c.traffic.ops, self.k) * m.local_dram_factor
+        } else {
+            0.0
+        };
+        let share = (2.0 * sms_used / SMS).min(1.0);
+        let t = &c.traffic;
+        let table_bytes = 32.0 * t.table_sectors as f64;
+        let data_bytes = t.bytes_moved() as f64 - table_bytes;
+        // A table that fits half of L2 is read from there.
+        let table_seconds = if self.table_bytes <= L2_BYTES / 2.0 {
+            table_bytes / (L2_BYTES_PER_S * share)
+        } else {
+            table_bytes / (DRAM_BYTES_PER_S * share)
+        };
+        let memory = (data_bytes + local) / (DRAM_BYTES_PER_S * share) + table_seconds;
+        let waves = (blocks / (SMS * blocks_per_sm)).ceil();
+        let path = instructions(&c.traffic.path_ops, self.k) * m.path_cycles_per_instruction / CLOCK_HZ * waves;
+        let (time, bound) = [(issue, Bound::Issue), (memory, Bound::Memory), (path, Bound::Path)]
+            .into_iter()
+            .fold((0.0, Bound::Issue), |best, t| if t.0 > best.0 { t } else { best });
+        (time + LAUNCH_SECONDS, bound)
+    }
+}
+
+/// A transform's launches, counted.
+#[derive(Debug, Clone)]
+struct Transform {
+    launches: Vec<LaunchInput>,
+    data_bytes: f64,
+}
+
+impl Transform {
+    fn seconds(&self, m: &Model) -> (f64, Vec<Bound>) {
+        let mut total = 0.0;
+        let mut bounds = Vec::new();
+        for l in &self.launches {
+            let (s, b) = l.seconds(m);
+            total += s;
+            bounds.push(b);
+        }
+        (total, bounds)
+    }
+    fn bytes_moved(&self) -> f64 {
+        self.launches
+            .iter()
+            .map(|l| l.counts.traffic.bytes_moved() as f64)
+            .sum()
+    }
+    fn bytes_used(&self) -> f64 {
+        self.launches
+            .iter()
+            .map(|l| (l.counts.traffic.bytes_read + l.counts.traffic.bytes_written) as f64)
+            .sum()
+    }
+    /// Sectors of the data (not the tables): bytes moved and bytes used.
+    fn data_moved_used(&self) -> (f64, f64) {
+        self.launches.iter().fold((0.0, 0.0), |(moved, used), l| {
+            let t = &l.counts.traffic;
+            (
+                moved + (t.bytes_moved() - 32 * t.table_sectors) as f64,
+                used + (t.bytes_read + t.bytes_written - t.table_bytes) as f64,
+            )
+        })
+    }
+    /// Passes over device memory: data bytes moved over the data's size
+    /// read and written once.
+    fn passes(&self) -> f64 {
+        self.data_moved_used().0 / (2.0 * self.data_bytes)
+    }
+    /// Data bytes used over data bytes moved.
+    fn data_efficiency(&self) -> f64 {
+        let (moved, used) = self.data_moved_used();
+        used / moved
+    }
+}
+
+/// ptxas's reports of the modules a set of launches uses, by radix.
+struct Reports {
+    modules: Vec<(Preset, usize, Result<ModuleResources, String>)>,
+    timeout: Duration,
+}
+
+impl Reports {
+    fn kernel(&mut self, preset: Preset, radix: usize, kernel: &Kernel) -> Option<KernelResources> {
+        if !self.modules.iter().any(|(p, r, _)| *p == preset && *r == radix) {
+            eprintln!("  ptxas report: {} DFT_{radix} (all kernel families)", preset.name());
+            let report = compile_in_child(preset, radix, "sm_90", true, self.timeout);
+            if let Err(e) = &report {
+                eprintln!("    {e}: modelled at 25% occupancy");
+            }
+            self.modules.push((preset, radix, report));
+        }
+        let (_, _, report) = self.modules.iter().find(|(p, r, _)| *p == preset && *r == radix)?;
+        let symbol = kernel.symbol();
+        report.as_ref().ok()?.kernels().find(|f| f.name == symbol).cloned()
+    }
+}
+
+fn radix_of(kernel: &Kernel) -> usize {
+    match *kernel {
+        Kernel::BaseDft { radix, .. } | Kernel::TiledDft { radix, .. } | Kernel::LaneDft { radix, .. } => radix,
+        Kernel::Scale | Kernel::PointwiseMul => 2,
+    }
+}
+
+fn counted<const K: usize>(
+    preset: Preset,
+    log2_n: u32,
+    batch: usize,
+    stages: StageKernels,
+    sample_blocks: u32,
+    reports: &mut Reports,
+) -> Result<Transform, String> {
+    let field = Field::<K>::preset(preset).map_err(|e| e.to_string())?;
+    let dir = std::env::temp_dir().join("gfpf-gpu-model");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let fft = EmulatedFft::try_new(&field, 1 << log2_n, Direction::Forward, Order::Natural, &dir)
+        .map_err(|e| e.to_string())?
+        .with_stage_kernels(stages);
+    let counts = fft.launch_counts(batch, sample_blocks).map_err(|e| e.to_string())?;
+    let launches = counts
+        .into_iter()
+        .map(|c| LaunchInput {
+            resources: reports.kernel(preset, radix_of(&c.kernel), &c.kernel),
+            counts: c,
+            k: K as f64,
+            table_bytes: ((1usize << log2_n) / (2 * K)).max(1) as f64 * K as f64 * 8.0,
+        })
+        .collect();
+    Ok(Transform {
+        launches,
+        data_bytes: (batch << log2_n) as f64 * K as f64 * 8.0,
+    })
+}
+
+fn count(
+    preset: Preset,
+    log2_n: u32,
+    batch: usize,
+    stages: StageKernels,
+    args: &GpuModelArgs,
+    reports: &mut Reports,
+) -> Result<Transform, String> {
+    let s = args.sample_blocks;
+    match preset.k() {
+        2 => counted::<2>(preset, log2_n, batch, stages, s, reports),
+        4 => counted::<4>(preset, log2_n, batch, stages, s, reports),
+        8 => counted::<8>(preset, log2_n, batch, stages, s, reports),
+        16 => counted::<16>(preset, log2_n, batch, stages, s, reports),
+        32 => counted::<32>(preset, log2_n, batch, stages, s, reports),
+        64 => counted::<64>(preset, log2_n, batch, stages, s, reports),
+        128 => counted::<128>(preset, log2_n, batch, stages, s, reports),
+        k => Err(format!("no preset has k = {k}")),
+    }
+}
+
+/// The constants that fit `today` (modelled transform, measured seconds)
+/// best in squared log error: a grid search over both.
+fn fit(today: &[(Transform, f64)]) -> Model {
+    let mut best = (
+        f64::INFINITY,
+        Model {
+            local_dram_factor: 1.0,
+            path_cycles_per_instruction: 1.0,
+        },
+    );
+    for a in 0..=40 {
+        for b in 0..=60 {
+            let m = Model {
+                local_dram_factor: 0.01 * 1.15f64.powi(a),
+                path_cycles_per_instruction: 0.5 * 1.12f64.powi(b),
+            };
+            let err: f64 = today
+                .iter()
+                .map(|(t, measured)| (t.seconds(&m).0 / measured).ln().powi(2))
+                .sum();
+            if err < best.0 {
+                best = (err, m);
+            }
+        }
+    }
+    best.1
+}
+
+fn bound_names(bounds: &[Bound]) -> String {
+    let n = |b: Bound| bounds.iter().filter(|&&x| x == b).count();
+    format!(
+        "issue {} mem {} path {}",
+        n(Bound::Issue),
+        n(Bound::Memory),
+        n(Bound::Path)
+    )
+}
+
+/// Runs the task.
+pub fn run(args: &GpuModelArgs) -> Result<(), String> {
+    let mut reports = Reports {
+        modules: Vec::new(),
+        timeout: Duration::from_secs(args.timeout_s),
+    };
+    println!("MODEL, not a measurement: H100 SXM (132 SMs, 3.0 TB/s measured copy, {CLOCK_HZ:.3e} Hz)");
+    let mut today = Vec::new();
+    let mut device = Vec::new();
+    for &(name, log2_n, batch, gpu, host) in MEASURED {
+        let preset = Preset::from_name(name).map_err(|e| e.to_string())?;
+        eprintln!("counting {name} 2^{log2_n} x{batch}");
+        let old = count(preset, log2_n, batch, StageKernels::ThreadPerDft, args, &mut reports)?;
+        let new = count(
+            preset,
+            log2_n,
+            batch,
+            StageKernels::for_device(preset.k()),
+            args,
+            &mut reports,
+        )?;
+        let measured = (gpu.0 * gpu.1).sqrt() * 1e-3;
+        today.push((old, measured));
+        device.push((name, log2_n, batch, new, host));
+    }
+    let model = fit(&today);
+    println!(
+        "\nfitted on today's one-thread-per-DFT kernels: {:.3} DRAM bytes per local-memory byte, {:.1} cycles per instruction on a thread's serial path\n",
+        model.local_dram_factor, model.path_cycles_per_instruction
+    );
+    println!(
+        "{:<5} {:>8} {:>5} | {:>9} {:>9} {:>6} {:<22} | today's kernels",
+        "", "N", "batch", "measured", "modelled", "ratio", "launches bound by"
+    );
+    for ((t, measured), &(name, log2_n, batch, _, _)) in today.iter().zip(MEASURED) {
+        let (s, bounds) = t.seconds(&model);
+        println!(
+            "{name:<5} {:>8} {batch:>5} | {:>7.2}ms {:>7.2}ms {:>6.2} {:<22} | {} launches, {:.1} passes, data sectors {:.0}% used, all {:.0}%",
+            format!("2^{log2_n}"),
+            measured * 1e3,
+            s * 1e3,
+            s / measured,
+            bound_names(&bounds),
+            t.launches.len(),
+            t.passes(),
+            100.0 * t.data_efficiency(),
+            100.0 * t.bytes_used() / t.bytes_moved()
+        );
+    }
+    println!("\nthe device's kernels now (digits over lanes for k <= 32), same model:");
+    println!(
+        "{:<5} {:>8} {:>5} | {:>8} {:>7} {:>9} {:>9} {:>10} {:<22} | {:>10} {:>7}",
+        "",
+        "N",
+        "batch",
+        "launches",
+        "passes",
+        "data sect.",
+        "GB moved",
+        "modelled",
+        "launches bound by",
+        "16 cores",
+        "speedup"
+    );
+    for (name, log2_n, batch, t, host) in &device {
+        let (s, bounds) = t.seconds(&model);
+        let host_ms = (host.0 * host.1).sqrt();
+        if args.launches {
+            for l in &t.launches {
+                let tr = &l.counts.traffic;
+                let (ls, bound) = l.seconds(&model);
+                println!(
+                    "      {:<24} {:>9} threads, {:>9} sectors ({:>9} of tables), {:>5.1}% used, {:>9.1} k path instr, occupancy {:.0}%: {:.3} ms {bound:?}",
+                    l.counts.kernel.symbol(),
+                    l.counts.threads,
+                    tr.sectors_read + tr.sectors_written,
+                    tr.table_sectors,
+                    100.0 * tr.sector_efficiency(),
+                    instructions(&tr.path_ops, l.k) / 1e3,
+                    100.0 * l.occupancy(),
+                    ls * 1e3
+                );
+            }
+        }
+        println!(
+            "{name:<5} {:>8} {batch:>5} | {:>8} {:>7.1} {:>8.0}% {:>9.3} {:>8.3}ms {:<22} | {:>8.1}ms {:>6.1}x",
+            format!("2^{log2_n}"),
+            t.launches.len(),
+            t.passes(),
+            100.0 * t.data_efficiency(),
+            t.bytes_moved() / 1e9,
+            s * 1e3,
+            bound_names(&bounds),
+            host_ms,
+            host_ms / (s * 1e3)
+        );
+    }
+    Ok(())
+}
