@@ -27,7 +27,7 @@
 
 use std::time::Duration;
 
-use clap::Args;
+use clap::{Args, Parser};
 use gfpf_cuda::Kernel;
 use gfpf_cuda::params::StageKernels;
 use gfpf_cuda::resources::{KernelResources, ModuleResources, SmLimits};
@@ -73,6 +73,14 @@ const MEASURED: &[MeasuredRow] = &[
     ("t32", 16, 1, (12.0, 12.0), (36.0, 47.0)),
     ("t64", 14, 1, (49.0, 49.0), (10.0, 10.0)),
 ];
+
+/// `cargo xtask gpu-model`'s command line.
+#[derive(Parser, Debug)]
+pub struct GpuModelCli {
+    /// The options.
+    #[command(flatten)]
+    pub args: GpuModelArgs,
+}
 
 /// Options of `cargo xtask gpu-model`.
 #[derive(Args, Debug)]
@@ -265,7 +273,7 @@ impl Reports {
 fn radix_of(kernel: &Kernel) -> usize {
     match *kernel {
         Kernel::BaseDft { radix, .. } | Kernel::TiledDft { radix, .. } | Kernel::LaneDft { radix, .. } => radix,
-        Kernel::Scale | Kernel::PointwiseMul => 2,
+        Kernel::Scale | Kernel::PointwiseMul | Kernel::LaneScale | Kernel::LanePointwiseMul => 2,
     }
 }
 

@@ -22,6 +22,7 @@ mod bench;
 mod charts;
 mod codegen;
 mod criterion_results;
+#[cfg(feature = "model")]
 mod gpu_model;
 mod kernel_report;
 mod kernels;
@@ -59,7 +60,12 @@ enum Task {
     /// A traffic and time model of the CUDA executor on an H100 (emulator
     /// counts and ptxas reports, calibrated on the measured table): a model,
     /// not a measurement.
-    GpuModel(gpu_model::GpuModelArgs),
+    GpuModel {
+        /// Passed on to the model (`--sample-blocks N`, `--timeout-s S`,
+        /// `--launches`).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Check every executor against the references on every preset
     /// (release build of the `gfpf` program; exits non-zero on any mismatch).
     Verify(verify::VerifyArgs),
@@ -101,13 +107,44 @@ pub(crate) fn run_command(command: &mut std::process::Command) -> Result<(), Str
     }
 }
 
+/// `cargo xtask gpu-model`: with the `model` feature, the model itself;
+/// without, this program built again with it (the emulator's dependencies
+/// stay out of every other task's build).
+fn gpu_model_task(args: &[String]) -> Result<(), String> {
+    #[cfg(feature = "model")]
+    {
+        use clap::Parser as _;
+        let parsed =
+            gpu_model::GpuModelCli::try_parse_from(std::iter::once("gpu-model".to_owned()).chain(args.iter().cloned()))
+                .map_err(|e| e.to_string())?;
+        gpu_model::run(&parsed.args)
+    }
+    #[cfg(not(feature = "model"))]
+    {
+        run_command(
+            cargo()
+                .args([
+                    "run",
+                    "--quiet",
+                    "-p",
+                    "xtask",
+                    "--features",
+                    "model",
+                    "--",
+                    "gpu-model",
+                ])
+                .args(args),
+        )
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.task {
         Task::Codegen { check } => codegen::run(check),
         Task::BuildKernels(args) => kernels::run(&args),
         Task::Kernels(args) => kernel_report::run(&args),
-        Task::GpuModel(args) => gpu_model::run(&args),
+        Task::GpuModel { args } => gpu_model_task(&args),
         Task::Verify(args) => verify::run(&args),
         Task::Bench(args) => bench::run(&args),
         Task::Test { args } => test::run(&args),

@@ -120,7 +120,9 @@ impl<const K: usize> CudaFft<K> {
             // plan loads (every module has it).
             let radix = match launch.kernel {
                 Kernel::BaseDft { radix, .. } | Kernel::TiledDft { radix, .. } | Kernel::LaneDft { radix, .. } => radix,
-                Kernel::Scale | Kernel::PointwiseMul => prepared.radices[0],
+                Kernel::Scale | Kernel::PointwiseMul | Kernel::LaneScale | Kernel::LanePointwiseMul => {
+                    prepared.radices[0]
+                }
             };
             let f = device
                 .module(&constants, radix)?

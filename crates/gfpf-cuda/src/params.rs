@@ -3,7 +3,7 @@
 
 use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, StageKind, TwiddlePlacement};
 
-use gfpf_kernels::{Kernel, lane_kernels_available, tile_dfts};
+use gfpf_kernels::{Kernel, device_elementwise_kernels, lane_kernels_available, tile_dfts};
 
 /// Threads per block of every launch but the tiled stages'. One thread holds
 /// a whole DFT_K of k-digit elements (local memory), so blocks are kept small.
@@ -91,9 +91,9 @@ impl Launch {
         params.src = address(self.src);
         params.dst = address(self.dst);
         params.table = match self.kernel {
-            Kernel::Scale => n_inv,
+            Kernel::Scale | Kernel::LaneScale => n_inv,
             Kernel::BaseDft { .. } | Kernel::TiledDft { .. } | Kernel::LaneDft { .. } => table,
-            Kernel::PointwiseMul => 0,
+            Kernel::PointwiseMul | Kernel::LanePointwiseMul => 0,
         };
         params
     }
@@ -171,8 +171,13 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
         let mut params = base;
         let kernel = match stage.kind {
             StageKind::Scale => {
-                params.threads = (batch * n) as u64;
-                Kernel::Scale
+                // Over lanes with the lane stage kernels, as the device runs it.
+                let (scale, _, per_element) = match stage_kernels {
+                    StageKernels::DigitsOverLanes => device_elementwise_kernels(plan.digits()),
+                    _ => device_elementwise_kernels(usize::MAX),
+                };
+                params.threads = (batch * n * per_element) as u64;
+                scale
             }
             StageKind::BaseDft(d) => {
                 params.threads = (batch * d.blocks * d.stride) as u64;
@@ -223,16 +228,22 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
     out
 }
 
-/// The parameters of [`Kernel::PointwiseMul`]: dst ← dst·src over `len`
-/// elements, both buffers digit-major with pitch `len`.
-pub fn pointwise_mul(dst: u64, src: u64, len: usize) -> StageParams {
+/// The pointwise product the device runs over k digits
+/// ([`gfpf_kernels::device_elementwise_kernels`]) and its parameters: dst ←
+/// dst·src over `len` elements, both buffers digit-major with pitch `len`.
+pub fn pointwise_mul(k: usize, dst: u64, src: u64, len: usize) -> (Kernel, StageParams) {
+    let (_, kernel, per_element) = device_elementwise_kernels(k);
+    (kernel, pointwise_mul_params(dst, src, len, per_element))
+}
+
+fn pointwise_mul_params(dst: u64, src: u64, len: usize, threads_per_element: usize) -> StageParams {
     StageParams {
         src,
         dst,
         table: 0,
         pitch: len as u64,
         table_pitch: 0,
-        threads: len as u64,
+        threads: (len * threads_per_element) as u64,
         log2_n: 0,
         log2_blocks: 0,
         log2_stride: 0,
@@ -314,6 +325,9 @@ mod tests {
         let inverse = Plan::try_new(512, 8, Direction::Inverse, Order::Natural).unwrap();
         let l = launches_with(&inverse, 1, StageKernels::ThreadPerDft);
         assert_eq!(l.last().unwrap().kernel, Kernel::Scale);
+        let lanes = launches(&inverse, 1);
+        assert_eq!(lanes.last().unwrap().kernel, Kernel::LaneScale);
+        assert_eq!(lanes.last().unwrap().params.threads, 512 * 8, "k threads an element");
         assert_eq!(l.last().unwrap().params.threads, 512);
         assert_eq!(l[0].params.inverse, 1);
         let bound = l[3].bind(10, 20, 30, 40);

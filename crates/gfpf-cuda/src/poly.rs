@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use cudarc::driver::{CudaFunction, DevicePtr, DevicePtrMut};
 use gfpf_executor::TransformError;
 use gfpf_field::{Element, Field};
-use gfpf_kernels::{DeviceConstants, Kernel};
+use gfpf_kernels::DeviceConstants;
 use gfpf_plan::{Direction, Order};
 
 use crate::fft::launch_kernel;
@@ -79,7 +79,7 @@ impl<const K: usize> CudaPolyMul<K> {
         let pointwise = self
             .device
             .module(&DeviceConstants::of(&self.field), radix)?
-            .load_function(&Kernel::PointwiseMul.symbol())
+            .load_function(&gfpf_kernels::device_elementwise_kernels(K).1.symbol())
             .map_err(|e| CudaError::driver("loading a kernel", 0, e))?;
         let plans = Arc::new(SizePlans {
             forward,
@@ -146,7 +146,7 @@ impl<const K: usize> CudaPolyMul<K> {
                 launch_kernel(
                     &self.device,
                     &plans.pointwise,
-                    &pointwise_mul(a_ptr, b_ptr, s),
+                    &pointwise_mul(K, a_ptr, b_ptr, s).1,
                     THREADS_PER_BLOCK,
                 )?
             };

@@ -35,8 +35,9 @@ impl<const STAGES: u8> Executor for Emulated<STAGES> {
     };
     type Fft<const K: usize> = EmulatedFft<K>;
     // A warp collective per digit operation switches all 32 fibers of a warp:
-    // the lane kernels stop at 2^11 (three stages at t8, two at t32).
-    const MAX_LOG2: u32 = if STAGES == LANES { 11 } else { u32::MAX };
+    // the lane kernels stop at 2^9 (16·16·2 at t8, 64·8 at t32: mixed
+    // radices, twiddled stages).
+    const MAX_LOG2: u32 = if STAGES == LANES { 9 } else { u32::MAX };
 
     fn unavailable() -> Option<String> {
         emulator_unavailable()
@@ -196,7 +197,7 @@ fn run_test_kernel(kernel: &str, threads: u64, block: u32, words: usize) -> Opti
     // One base size: the test kernels need none of the codelets.
     let kernels = t8_kernels_from(&source, &[2], "test kernel")?;
     let mut out = vec![0u64; words];
-    let mut params = gfpf_cuda::params::pointwise_mul(out.as_mut_ptr() as u64, 0, words);
+    let (_, mut params) = gfpf_cuda::params::pointwise_mul(8, out.as_mut_ptr() as u64, 0, words);
     params.threads = threads;
     // SAFETY: the test kernels write at most `words` words of `out`, and
     // read nothing else.

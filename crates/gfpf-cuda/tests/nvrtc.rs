@@ -13,7 +13,9 @@
 use gfpf_cuda::params::block_threads;
 use gfpf_cuda::resources::{SmLimits, nvrtc_resources};
 use gfpf_field::{Field, Preset};
-use gfpf_kernels::{DeviceConstants, base_sizes, device_stage_kernel, module_name, translation_unit};
+use gfpf_kernels::{
+    DeviceConstants, base_sizes, device_elementwise_kernels, device_stage_kernel, module_name, translation_unit,
+};
 use gfpf_plan::CodeletTwiddles;
 
 fn nvrtc_unavailable() -> Option<String> {
@@ -105,6 +107,27 @@ fn compiles<const K: usize>(preset: Preset) {
                 resources.registers
             );
         }
+        // The element-wise kernels (inverse scaling, products) the device
+        // launches: the same budgets as DFT_16's.
+        let (scale, pointwise, _) = device_elementwise_kernels(K);
+        for kernel in [scale, pointwise] {
+            let symbol = kernel.symbol();
+            let resources = report
+                .kernels()
+                .find(|k| k.name == symbol)
+                .unwrap_or_else(|| panic!("{name}: no report for {symbol}"));
+            assert_eq!(
+                (resources.stack_frame_bytes, resources.spill_store_bytes),
+                (0, 0),
+                "{name}: {symbol} has a stack frame or spills"
+            );
+            let occupancy = SmLimits::SM90.occupancy(resources, block_threads(&kernel, K));
+            assert!(
+                occupancy >= 0.5,
+                "{name}: {symbol} allows {:.0}% occupancy",
+                occupancy * 100.0
+            );
+        }
         // The lane operations DFT_32 and DFT_64 call out of line.
         for f in report
             .functions
@@ -131,6 +154,8 @@ macro_rules! nvrtc_tests {
     };
 }
 
-// Presets with k ≤ 32 (NVRTC_MAX_K); the others' modules need a cooperative
-// kernel of their own (see the module doc), so they are not tests.
-nvrtc_tests!(t2 T2 2, t4 T4 4, t8 T8 8, t16 T16 16, t32 T32 32, p4 P4 4, p8 P8 8, p16 P16 16, p32 P32 32);
+// Every k ≤ 32 (NVRTC_MAX_K) once, and one prime of the other family (the
+// same code with other constants; the others' modules take the test
+// command's time for little: `cargo xtask kernels --report` covers them);
+// k > 32 needs a cooperative kernel of its own (see the module doc).
+nvrtc_tests!(t2 T2 2, t4 T4 4, t8 T8 8, t16 T16 16, t32 T32 32, p8 P8 8);

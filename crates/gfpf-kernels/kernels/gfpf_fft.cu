@@ -395,3 +395,35 @@ GFPF_LANE_RADICES(GFPF_LANE_KERNELS)
 
 GFPF_KERNEL(gfpf_scale, gfpf_scale_thread)
 GFPF_KERNEL(gfpf_pointwise_mul, gfpf_pointwise_mul_thread)
+
+#ifdef GFPF_LANES_AVAILABLE
+// The warp's lanes that run, for a launch of p.threads threads (a multiple
+// of k: whole segments).
+GFPF_FN GfpfLanes gfpf_running_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
+    GfpfLanes lanes;
+    const gfpf_u64 running = p.threads - (thread - (threadIdx.x & 31));
+    lanes.mask = running >= 32 ? 0xffffffffu : (1u << running) - 1;
+    return lanes;
+}
+
+// x <- x·N^{-1}, element thread / k over the k lanes of a segment.
+GFPF_FN void gfpf_scale_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
+    const GfpfLanes lanes = gfpf_running_lanes(p, thread);
+    const gfpf_u64 at = (gfpf_u64)lanes.digit() * p.pitch + thread / GFPF_K;
+    gfpf_u64* dst = (gfpf_u64*)p.dst;
+    const gfpf_u64 n_inv = GFPF_TABLE_READ((const gfpf_u64*)p.table, lanes.digit());
+    GFPF_GLOBAL_WRITE(dst, at, gfpf_lane_mul(lanes, GFPF_GLOBAL_READ(dst, at), n_inv));
+}
+
+// dst[j] <- dst[j]·src[j], element j = thread / k over the k lanes of a segment.
+GFPF_FN void gfpf_pointwise_mul_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
+    const GfpfLanes lanes = gfpf_running_lanes(p, thread);
+    const gfpf_u64 at = (gfpf_u64)lanes.digit() * p.pitch + thread / GFPF_K;
+    const gfpf_u64* src = (const gfpf_u64*)p.src;
+    gfpf_u64* dst = (gfpf_u64*)p.dst;
+    GFPF_GLOBAL_WRITE(dst, at, gfpf_lane_mul(lanes, GFPF_GLOBAL_READ(dst, at), GFPF_GLOBAL_READ(src, at)));
+}
+
+GFPF_OCCUPANCY_KERNEL(gfpf_scale_lanes, gfpf_scale_lanes, 8)
+GFPF_OCCUPANCY_KERNEL(gfpf_pointwise_mul_lanes, gfpf_pointwise_mul_lanes, 8)
+#endif

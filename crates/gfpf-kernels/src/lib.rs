@@ -86,6 +86,17 @@ pub fn device_stage_kernel(k: usize, radix: usize, twiddles: CodeletTwiddles) ->
     }
 }
 
+/// The element-wise kernels (scale by N^{-1}, pointwise product) the device
+/// launches over k digits, and the threads each element takes: over the
+/// lanes of a warp where [`lane_kernels_available`], else one thread.
+pub fn device_elementwise_kernels(k: usize) -> (Kernel, Kernel, usize) {
+    if lane_kernels_available(k) {
+        (Kernel::LaneScale, Kernel::LanePointwiseMul, k)
+    } else {
+        (Kernel::Scale, Kernel::PointwiseMul, 1)
+    }
+}
+
 /// Where `cargo xtask codegen` writes [`CODELETS_HEADER`], relative to this
 /// crate's directory.
 pub const CODELETS_PATH: &str = "kernels/generated/codelets.cuh";
@@ -148,9 +159,15 @@ pub enum Kernel {
     },
     /// Every element multiplied by N^{-1}.
     Scale,
+    /// As [`Kernel::Scale`], each element over the k lanes of a warp
+    /// segment (k ≤ 32): k threads an element.
+    LaneScale,
     /// dst\[j\] ← dst\[j\]·src\[j\] for every element: the pointwise product of
     /// two transforms (polynomial products on the device).
     PointwiseMul,
+    /// As [`Kernel::PointwiseMul`], each element over the k lanes of a warp
+    /// segment (k ≤ 32): k threads an element.
+    LanePointwiseMul,
 }
 
 impl Kernel {
@@ -162,6 +179,8 @@ impl Kernel {
             Kernel::LaneDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_lanes", variant(twiddles)),
             Kernel::Scale => "gfpf_scale".to_owned(),
             Kernel::PointwiseMul => "gfpf_pointwise_mul".to_owned(),
+            Kernel::LaneScale => "gfpf_scale_lanes".to_owned(),
+            Kernel::LanePointwiseMul => "gfpf_pointwise_mul_lanes".to_owned(),
         }
     }
 }

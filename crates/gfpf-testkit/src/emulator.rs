@@ -600,9 +600,9 @@ impl<const K: usize> EmulatedPolyMul<K> {
         let mut buffers = [wa, wb];
         let bind = |buffers: &mut [Vec<u64>]| {
             let [a, b] = buffers else { unreachable!("two buffers") };
-            pointwise_mul(a.as_mut_ptr() as u64, b.as_ptr() as u64, s)
+            pointwise_mul(K, a.as_mut_ptr() as u64, b.as_ptr() as u64, s).1
         };
-        let kernel = Kernel::PointwiseMul;
+        let kernel = pointwise_mul(K, 0, 0, s).0;
         // SAFETY: both buffers hold S elements digit-major with pitch S.
         unsafe {
             forward
