@@ -238,10 +238,23 @@ impl HostKernels {
         source.hash(&mut hasher);
         let stem = format!("{}-{:016x}", module_name(&constants, radices), hasher.finish());
         let path = dir.join(format!("{stem}.so"));
-        // One build at a time in this process: tests on several threads ask
-        // for the same library at once.
-        static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
-        let _building = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
+        // One build of each library at a time in this process (tests on
+        // several threads ask for the same one at once); different libraries
+        // build in parallel.
+        static BUILDING: std::sync::Mutex<Vec<(String, std::sync::Arc<std::sync::Mutex<()>>)>> =
+            std::sync::Mutex::new(Vec::new());
+        let lock = {
+            let mut building = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
+            match building.iter().find(|(s, _)| *s == stem) {
+                Some((_, lock)) => std::sync::Arc::clone(lock),
+                None => {
+                    let lock = std::sync::Arc::new(std::sync::Mutex::new(()));
+                    building.push((stem.clone(), std::sync::Arc::clone(&lock)));
+                    lock
+                }
+            }
+        };
+        let _building = lock.lock().unwrap_or_else(|e| e.into_inner());
         let emulator_error = |what: &str, e: std::io::Error| EmulatorError::Host(format!("{what}: {e}"));
         if !path.exists() {
             std::fs::create_dir_all(dir).map_err(|e| emulator_error("creating the build directory", e))?;
