@@ -64,6 +64,11 @@ fn limits(arch: &str) -> Result<SmLimits, String> {
 
 /// The kernel of a symbol, for its block size.
 pub fn kernel_of(symbol: &str) -> Option<Kernel> {
+    match symbol {
+        "gfpf_scale_lanes" => return Some(Kernel::LaneScale),
+        "gfpf_pointwise_mul_lanes" => return Some(Kernel::LanePointwiseMul),
+        _ => {}
+    }
     let rest = symbol.strip_prefix("gfpf_dft")?;
     let (radix, rest) = rest.split_once('_')?;
     let radix = radix.parse().ok()?;

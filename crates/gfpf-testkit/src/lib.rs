@@ -46,10 +46,13 @@ pub trait Executor {
     /// The executor's transform type.
     type Fft<const K: usize>: Transform<K>;
 
-    /// The largest log2 N the suite runs (below its own limits): an
-    /// emulator, thousands of times slower than the hardware it stands for,
-    /// stops where the plans' structures have all been seen.
-    const MAX_LOG2: u32 = u32::MAX;
+    /// The largest log2 N the suite runs over k digits (below its own
+    /// limits): an emulator, thousands of times slower than the hardware it
+    /// stands for, stops where the plans' structures have all been seen.
+    fn max_log2(k: usize) -> u32 {
+        let _ = k;
+        u32::MAX
+    }
 
     /// `Some(reason)` when the executor cannot run on this machine; the suite
     /// then prints the reason and skips.

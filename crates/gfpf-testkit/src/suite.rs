@@ -71,7 +71,7 @@ fn digit_reversed<const K: usize>(v: &[Element<K>]) -> Vec<Element<K>> {
 }
 
 fn max_log2<E: Executor, const K: usize>(field: &Field<K>, want: u32) -> u32 {
-    want.min(field.two_adicity()).min(E::MAX_LOG2)
+    want.min(field.two_adicity()).min(E::max_log2(K))
 }
 
 /// Every known-answer file of the preset, in all four (direction, order)s.
