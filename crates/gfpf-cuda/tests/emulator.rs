@@ -70,7 +70,7 @@ mod tiled {
     gfpf_testkit::executor_suite!(
         @presets crate::Emulated<{ crate::TILED }>;
         [#[cfg_attr(not(gfpf_cxx), ignore = "no host C++ compiler ($CXX or c++) where these tests were built")]];
-        t8 T8 8, t32 T32 32
+        t8 T8 8
     );
 }
 
@@ -82,10 +82,15 @@ mod lanes {
     );
 }
 
-gfpf_testkit::executor_suite!(
-    crate::Emulated<{ crate::THREAD_PER_DFT }>,
-    #[cfg_attr(not(gfpf_cxx), ignore = "no host C++ compiler ($CXX or c++) where these tests were built")]
-);
+// One thread per DFT: what the device runs for k > 32, and t8 beside them
+// (the lane suite covers k ≤ 32 as the device runs it).
+mod thread_per_dft {
+    gfpf_testkit::executor_suite!(
+        @presets crate::Emulated<{ crate::THREAD_PER_DFT }>;
+        [#[cfg_attr(not(gfpf_cxx), ignore = "no host C++ compiler ($CXX or c++) where these tests were built")]];
+        t8 T8 8, t64 T64 64, p64 P64 64, t128 T128 128, p128 P128 128
+    );
+}
 
 /// Products the way `CudaPolyMul` computes them (padded transforms in
 /// digit-reversed order and the pointwise kernel) against rug's schoolbook
