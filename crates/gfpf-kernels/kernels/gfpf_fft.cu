@@ -133,16 +133,30 @@ GFPF_CODELET_TABLE(64)
 GFPF_CODELET_TABLE(128)
 GFPF_CODELET_TABLE(256)
 
+// Where DFT t of a stage sits: t is (item, a, b); its R inputs are
+// base + first + i·2^log2_stride, and its twiddles' offset is b.
+struct GfpfDftSite {
+    gfpf_u64 b, base, first;
+};
+
+template <int R>
+GFPF_FN GfpfDftSite gfpf_dft_site(const GfpfStageParams& p, gfpf_u64 t) {
+    GfpfDftSite s;
+    s.b = t & ((1ull << p.log2_stride) - 1);
+    const gfpf_u64 a = (t >> p.log2_stride) & ((1ull << p.log2_blocks) - 1);
+    const gfpf_u64 item = t >> (p.log2_stride + p.log2_blocks);
+    s.base = item << p.log2_n;
+    s.first = (a * R << p.log2_stride) + s.b;
+    return s;
+}
+
 // One base DFT_R of a stage: thread t is DFT (item, a, b).
 template <int R, int VARIANT>
 GFPF_FN void gfpf_dft_thread(const GfpfStageParams& p, gfpf_u64 t) {
     const gfpf_u64* src = (const gfpf_u64*)p.src;
     gfpf_u64* dst = (gfpf_u64*)p.dst;
-    gfpf_u64 b = t & ((1ull << p.log2_stride) - 1);
-    gfpf_u64 a = (t >> p.log2_stride) & ((1ull << p.log2_blocks) - 1);
-    gfpf_u64 item = t >> (p.log2_stride + p.log2_blocks);
-    gfpf_u64 base = item << p.log2_n;
-    gfpf_u64 first = (a * R << p.log2_stride) + b;
+    const GfpfDftSite site = gfpf_dft_site<R>(p, t);
+    const gfpf_u64 b = site.b, base = site.base, first = site.first;
     GfpfElem x[R];
     for (int i = 0; i < R; ++i) {
         gfpf_u64 l = first + ((gfpf_u64)i << p.log2_stride);
@@ -217,6 +231,15 @@ GFPF_FN void gfpf_dft_tile(const GfpfStageParams& p) {
 }
 
 #ifdef GFPF_LANES_AVAILABLE
+// The warp's lanes that run, for a launch of p.threads threads (a multiple
+// of k: whole segments).
+GFPF_FN GfpfLanes gfpf_running_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
+    GfpfLanes lanes;
+    const gfpf_u64 running = p.threads - (thread - (threadIdx.x & 31));
+    lanes.mask = running >= 32 ? 0xffffffffu : (1u << running) - 1;
+    return lanes;
+}
+
 // The codelet operations with an element's digits over the k lanes of a warp
 // segment (gfpf_lanes.cuh): E is this lane's digit. DFT_R with R ≥ 32 calls
 // the operations out of line (see gfpf_lane_mul_outlined).
@@ -268,20 +291,11 @@ struct GfpfLaneOps {
 // warp-wide load or store touches 32/k neighbouring words per digit plane.
 template <int R, int VARIANT>
 GFPF_FN void gfpf_dft_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
-    const int lane = (int)(threadIdx.x & 31);
-    GfpfLanes lanes;
-    // The warp's lanes that run: p.threads is a multiple of k, so whole
-    // segments.
-    const gfpf_u64 running = p.threads - (thread - lane);
-    lanes.mask = running >= 32 ? 0xffffffffu : (1u << running) - 1;
-    const gfpf_u64 t = thread / GFPF_K;
+    const GfpfLanes lanes = gfpf_running_lanes(p, thread);
     const gfpf_u64* src = (const gfpf_u64*)p.src;
     gfpf_u64* dst = (gfpf_u64*)p.dst;
-    gfpf_u64 b = t & ((1ull << p.log2_stride) - 1);
-    gfpf_u64 a = (t >> p.log2_stride) & ((1ull << p.log2_blocks) - 1);
-    gfpf_u64 item = t >> (p.log2_stride + p.log2_blocks);
-    gfpf_u64 base = item << p.log2_n;
-    gfpf_u64 first = (a * R << p.log2_stride) + b;
+    const GfpfDftSite site = gfpf_dft_site<R>(p, thread / GFPF_K);
+    const gfpf_u64 b = site.b, base = site.base, first = site.first;
     const gfpf_u64 plane = (gfpf_u64)lanes.digit() * p.pitch;
     // Where this lane's outputs go: one index and one stride held through
     // the codelet (an index into dst, not a pointer of its own, so that the
@@ -397,15 +411,6 @@ GFPF_KERNEL(gfpf_scale, gfpf_scale_thread)
 GFPF_KERNEL(gfpf_pointwise_mul, gfpf_pointwise_mul_thread)
 
 #ifdef GFPF_LANES_AVAILABLE
-// The warp's lanes that run, for a launch of p.threads threads (a multiple
-// of k: whole segments).
-GFPF_FN GfpfLanes gfpf_running_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
-    GfpfLanes lanes;
-    const gfpf_u64 running = p.threads - (thread - (threadIdx.x & 31));
-    lanes.mask = running >= 32 ? 0xffffffffu : (1u << running) - 1;
-    return lanes;
-}
-
 // x <- x·N^{-1}, element thread / k over the k lanes of a segment.
 GFPF_FN void gfpf_scale_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
     const GfpfLanes lanes = gfpf_running_lanes(p, thread);

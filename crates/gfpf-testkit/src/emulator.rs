@@ -169,6 +169,23 @@ impl FieldOps {
 }
 
 impl LaunchTraffic {
+    /// Every count multiplied by `factor` (rounded) but the busiest
+    /// thread's path: counts of sampled blocks scaled to the whole launch.
+    pub fn scaled(&self, factor: f64) -> LaunchTraffic {
+        let s = |x: u64| (x as f64 * factor).round() as u64;
+        LaunchTraffic {
+            requests: s(self.requests),
+            sectors_read: s(self.sectors_read),
+            sectors_written: s(self.sectors_written),
+            bytes_read: s(self.bytes_read),
+            bytes_written: s(self.bytes_written),
+            table_sectors: s(self.table_sectors),
+            table_bytes: s(self.table_bytes),
+            ops: self.ops.scaled(factor),
+            path_ops: self.path_ops,
+        }
+    }
+
     /// Bytes moved: every sector touched, 32 bytes each.
     pub fn bytes_moved(&self) -> u64 {
         32 * (self.sectors_read + self.sectors_written)
@@ -512,7 +529,7 @@ impl<const K: usize> EmulatedFft<K> {
             let run = blocks.div_ceil(stride);
             // SAFETY: the buffers hold batch·N elements digit-major, the
             // table and N^{-1} as run_words_with binds them.
-            let mut traffic = unsafe {
+            let traffic = unsafe {
                 self.kernels.launch_sampled(
                     &launch.kernel.symbol(),
                     &params,
@@ -522,21 +539,11 @@ impl<const K: usize> EmulatedFft<K> {
                     u32::try_from(stride).unwrap_or(u32::MAX),
                 )?
             };
-            let factor = blocks as f64 / run as f64;
-            let scale = |x: u64| (x as f64 * factor).round() as u64;
-            traffic.requests = scale(traffic.requests);
-            traffic.sectors_read = scale(traffic.sectors_read);
-            traffic.sectors_written = scale(traffic.sectors_written);
-            traffic.bytes_read = scale(traffic.bytes_read);
-            traffic.bytes_written = scale(traffic.bytes_written);
-            traffic.table_sectors = scale(traffic.table_sectors);
-            traffic.table_bytes = scale(traffic.table_bytes);
-            traffic.ops = traffic.ops.scaled(factor);
             out.push(LaunchCounts {
                 kernel: launch.kernel,
                 threads: params.threads,
                 threads_per_block,
-                traffic,
+                traffic: traffic.scaled(blocks as f64 / run as f64),
             });
         }
         Ok(out)
