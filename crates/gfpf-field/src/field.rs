@@ -90,6 +90,9 @@ pub struct Field<const K: usize> {
     pub(crate) bits: u32,
     /// p - 1 as k little-endian words (p < 2^(64k)), for range checks.
     pub(crate) p_minus_one_words: [u64; K],
+    /// r^(2^j) for 2^j < K: the divisors that split a value into halves of
+    /// its base-r digits ([`Field::from_words`] for large k).
+    pub(crate) radix_powers: Vec<Integer>,
     pub(crate) r_div: Divisor,
     /// Added to negacyclic coefficient 0 so it is non-negative: G(r+1), G = k(r+2).
     pub(crate) offset_first: Acc192,
@@ -193,6 +196,9 @@ impl<const K: usize> Field<K> {
             sparse,
             bits: p.significant_bits(),
             p_minus_one_words,
+            radix_powers: std::iter::successors(Some(Integer::from(r)), |x| Some(Integer::from(x.square_ref())))
+                .take(K.trailing_zeros() as usize)
+                .collect(),
             p,
             r_div: Divisor::new(r),
             offset_first,
