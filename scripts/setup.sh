@@ -6,15 +6,20 @@
 #                                  from PyPI into ~/.cache/gfpf/nvrtc (the kernels' NVRTC compile
 #                                  tests; `cargo xtask test` finds it there), where pip is present
 #   sh scripts/setup.sh --peers    also g++, FLINT and NTL (the NTL/FLINT comparison harness)
+#   sh scripts/setup.sh --python   also a Python virtual environment in ~/.cache/gfpf/pyenv with
+#                                  maturin and the Python package's test tools (pytest, hypothesis,
+#                                  python-flint, dask[distributed], numpy, mypy): `cargo xtask pytest`
 # Prints nothing when everything is there. Uses apt-get, dnf, apk or brew; sudo when not root.
 set -eu
 want_cxx=0
 want_peers=0
+want_python=0
 for arg in "$@"; do
     case "$arg" in
         --test) want_cxx=1 ;;
         --peers) want_cxx=1; want_peers=1 ;;
-        -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+        --python) want_python=1 ;;
+        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
         *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -59,7 +64,31 @@ if [ "$want_cxx" = 1 ] && [ ! -e "$nvrtc_dir/nvidia/cuda_nvrtc/lib/libnvrtc.so.1
     fi
 fi
 
-[ -z "$missing" ] && exit 0
+# The Python package's test environment: a virtual environment of its own
+# (no system Python is touched). Debian's python3 needs python3-venv for it.
+if [ "$want_python" = 1 ]; then
+    if ! have python3; then
+        echo "setup.sh: no python3: install Python 3.9 or later for the Python package" >&2; exit 1
+    fi
+    if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1 && [ "$manager" = apt ]; then
+        missing="$missing python3-venv"
+    fi
+fi
+
+python_env() {
+    pyenv_dir="${XDG_CACHE_HOME:-$HOME/.cache}/gfpf/pyenv"
+    [ -x "$pyenv_dir/bin/python" ] || python3 -m venv "$pyenv_dir"
+    if ! "$pyenv_dir/bin/python" -c 'import maturin, pytest, hypothesis, flint, distributed, numpy, mypy' >/dev/null 2>&1; then
+        echo "setup.sh: installing maturin and the Python test tools into $pyenv_dir" >&2
+        "$pyenv_dir/bin/python" -m pip install -q --disable-pip-version-check \
+            maturin numpy pytest hypothesis python-flint "dask[distributed]" mypy >&2
+    fi
+}
+
+if [ -z "$missing" ]; then
+    [ "$want_python" = 1 ] && python_env
+    exit 0
+fi
 
 echo "setup.sh: installing$missing" >&2
 if [ "$(id -u)" = 0 ] || [ "$manager" = brew ]; then sudo=""; elif have sudo; then sudo="sudo"; else
@@ -72,3 +101,5 @@ case "$manager" in
     brew) brew install $missing ;;
     none) echo "setup.sh: no known package manager: install$missing yourself" >&2; exit 1 ;;
 esac
+[ "$want_python" = 1 ] && python_env
+exit 0

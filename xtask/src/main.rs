@@ -17,6 +17,8 @@
 //!   and the NTL/FLINT comparison, then writes docs/BENCHMARKS.md and its charts.
 //! * `cargo xtask test [ARGS]` runs `cargo test --workspace [ARGS]` and ends
 //!   with how many tests passed, failed and were skipped, and why.
+//! * `cargo xtask pytest [ARGS]` builds the Python package into the test
+//!   environment of `scripts/setup.sh --python` and runs its pytest suite.
 
 mod bench;
 mod charts;
@@ -26,6 +28,7 @@ mod criterion_results;
 mod gpu_model;
 mod kernel_report;
 mod kernels;
+mod pytest;
 mod report;
 mod test;
 mod verify;
@@ -75,6 +78,13 @@ enum Task {
     /// failed, skipped and why.
     Test {
         /// Passed to `cargo test` (e.g. `-- --test-threads=1`).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Build the Python package (maturin, release) into the environment of
+    /// `scripts/setup.sh --python` and run its pytest suite with ARGS.
+    Pytest {
+        /// Passed to pytest (e.g. `-k polymul -x`).
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
@@ -148,6 +158,7 @@ fn main() -> ExitCode {
         Task::Verify(args) => verify::run(&args),
         Task::Bench(args) => bench::run(&args),
         Task::Test { args } => test::run(&args),
+        Task::Pytest { args } => pytest::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
