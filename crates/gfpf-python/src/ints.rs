@@ -27,7 +27,7 @@ pub(crate) fn ints_to_words(items: &Bound<'_, PyAny>, k: usize, what: &str) -> P
     if items.cast::<PyString>().is_ok() || items.cast::<PyBytes>().is_ok() {
         return Err(not_a_sequence(items, what));
     }
-    let mut words = Vec::with_capacity(items.len().unwrap_or(0) * k);
+    let mut words = crate::values::word_buffer(items.len().unwrap_or(0).saturating_mul(k), what)?;
     for (index, item) in items.try_iter().map_err(|_| not_a_sequence(items, what))?.enumerate() {
         let item = item?;
         let value = as_int(&item, what, index)?;

@@ -69,9 +69,16 @@ pub(crate) fn read(
                 ),
             ));
         }
-        let digits = array
-            .to_vec()
-            .map_err(|_| error(Kind::Length, format!("{what}: the array is not contiguous")))?;
+        // Any layout: a sliced or transposed array is copied in C order.
+        let readonly = array
+            .try_readonly()
+            .map_err(|e| error(Kind::Argument, format!("{what}: {e}")))?;
+        let view = readonly.as_array();
+        let mut digits = word_buffer(view.len(), what)?;
+        match view.as_slice() {
+            Some(slice) => digits.extend_from_slice(slice),
+            None => digits.extend(view.iter().copied()),
+        }
         let checked = {
             let engine = engine.clone();
             let digits = &digits;
@@ -192,6 +199,20 @@ pub(crate) fn write<'py>(
             }
         }
     }
+}
+
+/// An empty buffer with room for `words` words, or an `OutOfMemoryError`
+/// (never an abort) when the process cannot have that much.
+pub(crate) fn word_buffer(words: usize, what: &str) -> PyResult<Vec<u64>> {
+    let mut buffer = Vec::new();
+    buffer.try_reserve_exact(words).map_err(|_| {
+        let gib = (words as f64 * 8.0 / (1u64 << 30) as f64).ceil();
+        error(
+            Kind::OutOfMemory,
+            format!("{what}s: {words} words ({gib} GiB) cannot be allocated"),
+        )
+    })?;
+    Ok(buffer)
 }
 
 /// Runs `work` with the GIL released, on a pool of `threads` threads when

@@ -122,3 +122,24 @@ def test_numpy_integer_scalars_are_ints():
     np = pytest.importorskip("numpy")
     f = field("t8")
     assert f.fft([np.uint64(1), np.int32(2)]) == f.fft([1, 2])
+
+
+def test_digit_arrays_of_any_layout_are_read_in_order():
+    np = pytest.importorskip("numpy")
+    f = field("t4")
+    x = random_values(f, 16, seed=4)
+    digits = f.to_digits(x)
+    assert (f.fft(digits[::2]) == f.fft(np.ascontiguousarray(digits[::2]))).all()
+    assert f.from_digits(f.fft(digits[::2])) == f.fft(x[::2])
+    transposed = np.ascontiguousarray(digits.T).T  # Fortran order, same values
+    assert not transposed.flags.c_contiguous
+    assert f.from_digits(f.fft(transposed)) == f.fft(x)
+
+
+def test_what_cannot_be_allocated_is_an_out_of_memory_error():
+    np = pytest.importorskip("numpy")
+    f = field("t8")
+    huge = np.broadcast_to(np.zeros(8, dtype=np.uint64), (1 << 40, 8))  # 64 TiB, no memory behind it
+    with pytest.raises(gfpf.OutOfMemoryError, match="cannot be allocated") as caught:
+        f.fft(huge)
+    assert isinstance(caught.value, MemoryError)
