@@ -272,7 +272,10 @@ impl Reports {
 
 fn radix_of(kernel: &Kernel) -> usize {
     match *kernel {
-        Kernel::BaseDft { radix, .. } | Kernel::TiledDft { radix, .. } | Kernel::LaneDft { radix, .. } => radix,
+        Kernel::BaseDft { radix, .. }
+        | Kernel::TiledDft { radix, .. }
+        | Kernel::LaneDft { radix, .. }
+        | Kernel::LaneTiledDft { radix, .. } => radix,
         Kernel::Scale | Kernel::PointwiseMul | Kernel::LaneScale | Kernel::LanePointwiseMul => 2,
     }
 }

@@ -86,6 +86,7 @@ pub fn kernel_of(symbol: &str) -> Option<Kernel> {
         None => Some(Kernel::BaseDft { radix, twiddles }),
         Some("tiled") => Some(Kernel::TiledDft { radix, twiddles }),
         Some("lanes") => Some(Kernel::LaneDft { radix, twiddles }),
+        Some("lanes_tiled") => Some(Kernel::LaneTiledDft { radix, twiddles }),
         Some(_) => None,
     }
 }

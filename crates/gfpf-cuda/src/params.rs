@@ -3,17 +3,21 @@
 
 use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, StageKind, TwiddlePlacement};
 
-use gfpf_kernels::{Kernel, device_elementwise_kernels, lane_kernels_available, tile_dfts};
+use gfpf_kernels::{
+    Kernel, STRIDED_LANE_TILES_MIN_K, device_elementwise_kernels, lane_kernels_available, lane_tile, tile_dfts,
+};
 
 /// Threads per block of every launch but the tiled stages'. One thread holds
 /// a whole DFT_K of k-digit elements (local memory), so blocks are kept small.
 pub const THREADS_PER_BLOCK: u32 = 128;
 
 /// Threads per block of a launch of `kernel` over k digits: a tiled stage's
-/// block has one thread per DFT of its tile ([`tile_dfts`]).
+/// block has one thread per DFT of its tile ([`tile_dfts`]), a tiled lane
+/// stage's k per DFT ([`lane_tile`]).
 pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
     match *kernel {
         Kernel::TiledDft { radix, .. } => tile_dfts(radix, k).map_or(1, |t| t as u32),
+        Kernel::LaneTiledDft { radix, .. } => lane_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
         _ => THREADS_PER_BLOCK,
     }
 }
@@ -92,7 +96,9 @@ impl Launch {
         params.dst = address(self.dst);
         params.table = match self.kernel {
             Kernel::Scale | Kernel::LaneScale => n_inv,
-            Kernel::BaseDft { .. } | Kernel::TiledDft { .. } | Kernel::LaneDft { .. } => table,
+            Kernel::BaseDft { .. } | Kernel::TiledDft { .. } | Kernel::LaneDft { .. } | Kernel::LaneTiledDft { .. } => {
+                table
+            }
             Kernel::PointwiseMul | Kernel::LanePointwiseMul => 0,
         };
         params
@@ -115,12 +121,15 @@ pub enum StageKernels {
     TiledStrideOne,
     /// Every base-DFT stage as [`Kernel::LaneDft`] where k ≤ 32 (one digit
     /// per lane, k threads per DFT), elsewhere one thread per DFT: what the
-    /// device runs.
+    /// device runs. Stages of stride 1 (not in place from a digit-reversed
+    /// input), and from k = [`STRIDED_LANE_TILES_MIN_K`] strided ones of
+    /// natural input, run as [`Kernel::LaneTiledDft`]: through shared
+    /// memory, whole sectors.
     DigitsOverLanes,
 }
 
 impl StageKernels {
-    /// What the device runs over k digits ([`gfpf_kernels::device_stage_kernel`]):
+    /// What the device runs over k digits ([`gfpf_kernels::device_stage_kernels`]):
     /// its modules hold only these kernels.
     pub fn for_device(k: usize) -> Self {
         if lane_kernels_available(k) {
@@ -194,16 +203,31 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
                 // which it can load and store whole (coalesced) through shared
                 // memory; not in place from a digit-reversed input, whose reads
                 // would cross other blocks' writes.
+                // Stride 1: a block's DFTs own a run of consecutive elements
+                // (read through P for a digit-reversed input, whose reads
+                // would cross other blocks' writes in place).
+                let stride_one = d.stride == 1 && (d.input == Addressing::Natural || stage.src != stage.dst);
                 let tiled = stage_kernels == StageKernels::TiledStrideOne
-                    && d.stride == 1
-                    && tile_dfts(d.radix, plan.digits()).is_some()
-                    && (d.input == Addressing::Natural || stage.src != stage.dst);
+                    && stride_one
+                    && tile_dfts(d.radix, plan.digits()).is_some();
                 let lanes = stage_kernels == StageKernels::DigitsOverLanes && lane_kernels_available(plan.digits());
                 if lanes {
                     params.threads *= plan.digits() as u64;
-                    Kernel::LaneDft {
-                        radix: d.radix,
-                        twiddles,
+                    // Strided: a block's DFTs are neighbouring columns,
+                    // input i of each one run of words (natural input).
+                    let strided = plan.digits() >= STRIDED_LANE_TILES_MIN_K
+                        && d.input == Addressing::Natural
+                        && lane_tile(d.radix, plan.digits()).is_some_and(|t| d.stride >= t.dfts);
+                    if stride_one || strided {
+                        Kernel::LaneTiledDft {
+                            radix: d.radix,
+                            twiddles,
+                        }
+                    } else {
+                        Kernel::LaneDft {
+                            radix: d.radix,
+                            twiddles,
+                        }
                     }
                 } else if tiled {
                     Kernel::TiledDft {
@@ -288,7 +312,39 @@ mod tests {
         let plan = Plan::try_new(512, 8, Direction::Forward, Order::Natural).unwrap();
         let device = launches(&plan, 3);
         assert!(device.iter().all(|l| !matches!(l.kernel, Kernel::TiledDft { .. })));
+        assert_eq!(
+            device[0].kernel,
+            Kernel::LaneTiledDft {
+                radix: 2,
+                twiddles: CodeletTwiddles::None
+            },
+            "stride 1 into another buffer: tiled over lanes"
+        );
+        assert_eq!(device[0].params.threads, 3 * 256 * 8);
+        assert_eq!(block_threads(&device[0].kernel, 8), 128);
         assert!(matches!(device[1].kernel, Kernel::LaneDft { radix: 16, .. }));
+        // k = 16: strided stages of natural input are tiled too (the two
+        // segments of a warp cover half a sector of a digit plane).
+        let t16 = Plan::try_new(1 << 12, 16, Direction::Forward, Order::Natural).unwrap();
+        let l16 = launches(&t16, 1);
+        let strided_tiled = l16
+            .iter()
+            .filter(|l| matches!(l.kernel, Kernel::LaneTiledDft { .. }) && l.params.log2_stride > 0)
+            .count();
+        assert!(
+            strided_tiled >= 1,
+            "{:?}",
+            l16.iter().map(|l| l.kernel).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            gfpf_kernels::lane_tile(32, 16),
+            Some(gfpf_kernels::LaneTile {
+                threads: 128,
+                dfts: 8,
+                words: 16 * 257
+            }),
+            "runs of 32 (≡ 16 mod 16), planes of 8·32 + 1 words"
+        );
         assert_eq!(device[1].params.threads, 3 * 32 * 8, "k threads a DFT");
         let untiled = launches_with(&plan, 3, StageKernels::ThreadPerDft);
         assert_eq!(untiled[1].params.threads, 3 * 32);

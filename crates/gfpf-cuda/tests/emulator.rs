@@ -171,35 +171,50 @@ fn tiled_stages_run_and_every_barrier_is_needed() {
         gfpf_cuda::params::radices_used(&gfpf_plan::Plan::try_new(n, 8, Direction::Forward, Order::Natural).unwrap());
     let barrier = "__syncthreads();";
     let places: Vec<usize> = FFT_SOURCE.match_indices(barrier).map(|(at, _)| at).collect();
-    assert!(places.len() >= 2, "the tiled kernel has its two barriers");
+    assert!(places.len() >= 4, "the two tiled kernels have two barriers each");
     let input = gfpf_testkit::oracle::sample(&field, 2 * n, 9);
     let want = {
         let mut x = input.clone();
         gfpf_cpu::CpuFft::forward(&field, n).unwrap().process(&mut x).unwrap();
         x
     };
-    let Some(kernels) = t8_kernels_from(FFT_SOURCE, &radices, "tiled kernels") else {
+    if t8_kernels_from(FFT_SOURCE, &radices, "tiled kernels").is_none() {
         return;
-    };
-    let fft = EmulatedFft::with_kernels(&field, n, Direction::Forward, Order::Natural, kernels)
-        .unwrap()
-        .with_stage_kernels(StageKernels::TiledStrideOne);
-    let mut x = input.clone();
-    gfpf_executor::Transform::process(&fft, &mut x).unwrap();
-    assert!(x == want, "the tiled kernels agree with gfpf-cpu");
-    for (i, &at) in places.iter().enumerate() {
-        let source = format!("{}{}", &FFT_SOURCE[..at], &FFT_SOURCE[at + barrier.len()..]);
-        let kernels = t8_kernels_from(&source, &radices, "a barrier deleted").unwrap();
+    }
+    // Both tiled families: one thread per DFT, and over lanes (the device's).
+    let families = [StageKernels::TiledStrideOne, StageKernels::DigitsOverLanes];
+    // Each run loads the library of `source` (built once, then reused by its hash).
+    let run = |source: &str, family| {
+        let kernels = t8_kernels_from(source, &radices, "tiled kernels").unwrap();
         let fft = EmulatedFft::with_kernels(&field, n, Direction::Forward, Order::Natural, kernels)
             .unwrap()
-            .with_stage_kernels(StageKernels::TiledStrideOne);
+            .with_stage_kernels(family);
         let mut x = input.clone();
-        match gfpf_executor::Transform::process(&fft, &mut x) {
-            Err(e @ (EmulatorError::Kernel(_) | EmulatorError::ScheduleDependent { .. })) => {
-                eprintln!("barrier {i} deleted: {e}")
-            }
-            other => panic!("barrier {i} deleted, and the emulator did not notice: {other:?}"),
-        }
+        gfpf_executor::Transform::process(&fft, &mut x).map(|()| x)
+    };
+    for family in families {
+        assert!(
+            run(FFT_SOURCE, family).unwrap() == want,
+            "{family:?}: the tiled kernels agree with gfpf-cpu"
+        );
+    }
+    for (i, &at) in places.iter().enumerate() {
+        let source = format!("{}{}", &FFT_SOURCE[..at], &FFT_SOURCE[at + barrier.len()..]);
+        let noticed: Vec<String> = families
+            .iter()
+            .filter_map(|&family| match run(&source, family) {
+                Err(e @ (EmulatorError::Kernel(_) | EmulatorError::ScheduleDependent { .. })) => {
+                    Some(format!("{family:?}: {e}"))
+                }
+                Ok(x) if x == want => None,
+                other => panic!("barrier {i} deleted, {family:?}: {other:?}"),
+            })
+            .collect();
+        assert!(
+            !noticed.is_empty(),
+            "barrier {i} deleted, and the emulator did not notice"
+        );
+        eprintln!("barrier {i} deleted: {}", noticed.join("; "));
     }
 }
 
@@ -362,6 +377,8 @@ fn global_traffic_is_counted_in_sectors() {
     let write_efficiency =
         |t: &gfpf_testkit::emulator::LaunchTraffic| t.bytes_written as f64 / (32 * t.sectors_written) as f64;
     assert!(matches!(tiled[0].0, gfpf_kernels::Kernel::TiledDft { .. }));
+    assert!(matches!(lanes[0].0, gfpf_kernels::Kernel::LaneTiledDft { .. }));
     assert_eq!(write_efficiency(&plain[0].1), 0.25);
     assert_eq!(write_efficiency(&tiled[0].1), 1.0);
+    assert_eq!(write_efficiency(&lanes[0].1), 1.0);
 }

@@ -14,7 +14,7 @@ use gfpf_cuda::params::block_threads;
 use gfpf_cuda::resources::{SmLimits, nvrtc_resources};
 use gfpf_field::{Field, Preset};
 use gfpf_kernels::{
-    DeviceConstants, base_sizes, device_elementwise_kernels, device_stage_kernel, module_name, translation_unit,
+    DeviceConstants, base_sizes, device_elementwise_kernels, device_stage_kernels, module_name, translation_unit,
 };
 use gfpf_plan::CodeletTwiddles;
 
@@ -71,8 +71,13 @@ fn compiles<const K: usize>(preset: Preset) {
                 .windows(symbol.len() + 1)
                 .any(|w| &w[..symbol.len()] == symbol.as_bytes() && w[symbol.len()] == 0)
         };
-        for twiddles in [CodeletTwiddles::None, CodeletTwiddles::Inputs, CodeletTwiddles::Outputs] {
-            let symbol = device_stage_kernel(K, radix, twiddles).symbol();
+        let stage_kernels = || {
+            [CodeletTwiddles::None, CodeletTwiddles::Inputs, CodeletTwiddles::Outputs]
+                .into_iter()
+                .flat_map(|twiddles| device_stage_kernels(K, radix, twiddles))
+        };
+        for kernel in stage_kernels() {
+            let symbol = kernel.symbol();
             assert!(has(&symbol), "{name}: {symbol} missing");
             assert!(
                 report.kernels().any(|k| k.name == symbol),
@@ -86,8 +91,7 @@ fn compiles<const K: usize>(preset: Preset) {
         assert!(!has("gfpf_scal"), "{name}: symbols are matched whole");
         // The budgets: no stack frame, no spills, the occupancy above, and
         // the module compiled within 30 s.
-        for twiddles in [CodeletTwiddles::None, CodeletTwiddles::Inputs, CodeletTwiddles::Outputs] {
-            let kernel = device_stage_kernel(K, radix, twiddles);
+        for kernel in stage_kernels() {
             let symbol = kernel.symbol();
             let resources = report.kernels().find(|k| k.name == symbol).unwrap();
             assert_eq!(

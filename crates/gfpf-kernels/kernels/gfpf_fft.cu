@@ -1,9 +1,10 @@
 // The FFT kernels of gfpf-cuda: one kernel per (base size K, twiddle
 // placement) runs one stage of a gfpf_plan::Plan, one thread per base DFT_K
 // (or, for k ≤ 32, one DFT over the k lanes of a warp segment with one
-// digit per lane, gfpf_lanes.cuh; stages of stride 1 also as tiled kernels, a block's elements through
-// shared memory: run by the emulator, not yet launched on the device, see
-// gfpf_cuda::params::StageKernels),
+// digit per lane, gfpf_lanes.cuh; stages of stride 1 (and strided ones from
+// k = 16) as tiled kernels, a
+// block's elements through shared memory: over lanes on the device, one
+// thread per DFT in the emulator only, see gfpf_cuda::params::StageKernels),
 // through the generated codelets (generated/codelets.cuh); one kernel scales by
 // N^{-1}; one multiplies two transforms pointwise. Data are digit-major (thesis §4.1.4): digit d of element j at
 // d·pitch + j, so the threads of a warp, which handle neighbouring DFTs, read
@@ -330,6 +331,127 @@ GFPF_FN void gfpf_dft_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
         GFPF_GLOBAL_WRITE(dst, out + i * stride, x[i]);
     }
 }
+
+// The tile of a stage over lanes (gfpf_kernels::lane_tile, which mirrors
+// it): a block of `threads` threads, dfts = threads / k DFTs, stages its DFTs'
+// elements through shared memory plane by plane, so that its loads and
+// stores of global memory use whole sectors. Two layouts, each padded so
+// that the 16 lanes of a half-warp, reading one 64-bit word each, hit 16
+// different banks:
+// - stride 1 (the block's elements are one run): in each plane (`plane`
+//   words, odd) DFT s's R elements start at s·run, run ≡ k mod 16;
+// - strided (the block's DFTs are neighbouring columns b): element i of DFT
+//   s at i·dfts + s of a plane of `strided_plane` words, ≡ 16/k mod 16 (odd
+//   for k ≥ 16).
+// `threads` is 128, or 64 or 32 where the larger layout would not fit.
+template <int R>
+struct GfpfLaneTile {
+    static constexpr int run = R + ((GFPF_K - R) % 16 + 16) % 16;
+    static constexpr int pad_to = GFPF_K >= 16 ? 1 : 16 / GFPF_K;
+    // Words of either layout at 128, 64 and 32 threads (no constexpr
+    // function: NVRTC compiles device code only).
+    static constexpr int d128 = 128 / GFPF_K, d64 = 64 / GFPF_K, d32 = 32 / GFPF_K;
+    static constexpr int words_128 = GFPF_K * (d128 * run + 1 > R * d128 + (pad_to - R * d128 % 16 + 16) % 16
+                                                   ? d128 * run + 1
+                                                   : R * d128 + (pad_to - R * d128 % 16 + 16) % 16);
+    static constexpr int words_64 = GFPF_K * (d64 * run + 1 > R * d64 + (pad_to - R * d64 % 16 + 16) % 16
+                                                  ? d64 * run + 1
+                                                  : R * d64 + (pad_to - R * d64 % 16 + 16) % 16);
+    static constexpr int threads = words_128 <= GFPF_LANE_TILE_WORDS ? 128 : words_64 <= GFPF_LANE_TILE_WORDS ? 64 : 32;
+    static constexpr int dfts = threads / GFPF_K;
+    static constexpr int plane = dfts * run + 1;
+    static constexpr int strided_plane = R * dfts + (pad_to - R * dfts % 16 + 16) % 16;
+    static constexpr int words = GFPF_K * (plane > strided_plane ? plane : strided_plane);
+};
+
+// Word of the tile holding digit d of input i of the block's DFT s.
+template <int R>
+GFPF_FN int gfpf_lane_tile_word(bool strided, int d, int s, int i) {
+    using Tile = GfpfLaneTile<R>;
+    return strided ? d * Tile::strided_plane + i * Tile::dfts + s : d * Tile::plane + s * Tile::run + i;
+}
+
+// A stage over lanes, a block of GfpfLaneTile<R>::threads threads at a time:
+// the block loads its DFTs' elements into shared memory (consecutive
+// threads, consecutive words of a digit plane), each warp segment runs one
+// DFT from it as gfpf_dft_lanes does, and the block stores the tile back the
+// same way. Stride 1: the block's elements are one run (read through P for a
+// digit-reversed input, never in place: gfpf_cuda::params). Stride ≥ dfts:
+// the block's DFTs are neighbouring columns b of one block a, so element i
+// of each is one run of dfts words (natural input only).
+template <int R, int VARIANT>
+GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
+    using Tile = GfpfLaneTile<R>;
+    constexpr int D = Tile::dfts;
+    constexpr int W = D * R;  // elements of a tile
+    GFPF_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
+    const gfpf_u64* src = (const gfpf_u64*)p.src;
+    gfpf_u64* dst = (gfpf_u64*)p.dst;
+    // Strided tiles only where the host launches them (k ≥ 16): below, the
+    // kernel keeps b = 0 a constant (t8's DFT_16 with twiddled outputs
+    // spilled 8 bytes otherwise).
+    const bool strided = GFPF_STRIDED_LANE_TILES && p.log2_stride != 0;
+    const gfpf_u64 dfts = p.threads / GFPF_K;
+    const gfpf_u64 first_dft = (gfpf_u64)blockIdx.x * D;
+    const gfpf_u64 n_mask = (1ull << p.log2_n) - 1;
+    // Element w % W of plane w / W: (DFT s, input i) and its global index
+    // (none past the last DFT).
+    {
+    const GfpfDftSite first_site = gfpf_dft_site<R>(p, first_dft);
+    for (int w = threadIdx.x; w < W * GFPF_K; w += Tile::threads) {
+        const int d = w / W, e = w % W;
+        const int s = strided ? e % D : e / R, i = strided ? e / D : e % R;
+        if (first_dft + s < dfts) {
+            gfpf_u64 at;
+            if (strided) {
+                at = first_site.base + first_site.first + s + ((gfpf_u64)i << p.log2_stride);
+            } else {
+                const gfpf_u64 g = first_dft * R + e, l = g & n_mask;
+                at = (g - l) + (p.digit_reversed_input ? gfpf_digit_reverse(p, l) : l);
+            }
+            tile[gfpf_lane_tile_word<R>(strided, d, s, i)] = GFPF_GLOBAL_READ(src, d * p.pitch + at);
+        }
+    }
+    }
+    __syncthreads();
+    const gfpf_u64 thread = (gfpf_u64)blockIdx.x * Tile::threads + threadIdx.x;
+    if (thread < p.threads) {
+        const GfpfLanes lanes = gfpf_running_lanes(p, thread);
+        // This lane's inputs: tile[own + i·step].
+        const int own = gfpf_lane_tile_word<R>(strided, lanes.digit(), threadIdx.x / GFPF_K, 0);
+        const int step = strided ? D : 1;
+        gfpf_u64 x[R];
+#pragma unroll
+        for (int i = 0; i < R; ++i) x[i] = tile[own + i * step];
+        GfpfLaneOps<R> o;
+        o.lanes = lanes;
+        o.inverse = p.inverse != 0;
+        o.table = (const gfpf_u64*)p.table;
+        o.table_pitch = p.table_pitch;
+        o.twiddle_bits = p.twiddle_bits;
+        o.unit = strided ? gfpf_dft_site<R>(p, thread / GFPF_K).b * p.step : 0;  // stride 1: column b = 0
+        // Twiddled outputs leave one by one, as in gfpf_dft_lanes (registers).
+        constexpr bool outputs = VARIANT == GFPF_TWIDDLE_OUTPUTS;
+        GfpfCodelet<R, outputs ? GFPF_PLAIN : VARIANT>::run(o, x);
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+            if (outputs && i > 0) o.twiddle(x[i], i);
+            tile[own + i * step] = x[i];
+        }
+    }
+    __syncthreads();
+    // Computed again, not held through the DFT (registers).
+    const GfpfDftSite first_site = gfpf_dft_site<R>(p, first_dft);
+    for (int w = threadIdx.x; w < W * GFPF_K; w += Tile::threads) {
+        const int d = w / W, e = w % W;
+        const int s = strided ? e % D : e / R, i = strided ? e / D : e % R;
+        if (first_dft + s < dfts) {
+            const gfpf_u64 at = strided ? first_site.base + first_site.first + s + ((gfpf_u64)i << p.log2_stride)
+                                        : first_dft * R + e;
+            GFPF_GLOBAL_WRITE(dst, d * p.pitch + at, (gfpf_u64)tile[gfpf_lane_tile_word<R>(strided, d, s, i)]);
+        }
+    }
+}
 #endif
 
 // x <- x·N^{-1} for every element (inverse plans).
@@ -365,6 +487,7 @@ GFPF_FN void gfpf_pointwise_mul_thread(const GfpfStageParams& p, gfpf_u64 t) {
         return gfpf_emu::launch(#name, *launch, [p] { body(*p); });                   \
     }
 #define GFPF_OCCUPANCY_KERNEL(name, body, blocks) GFPF_KERNEL(name, body)
+#define GFPF_OCCUPANCY_BLOCK_KERNEL(name, body, threads, blocks) GFPF_BLOCK_KERNEL(name, body)
 #else
 #define GFPF_KERNEL(name, body)                                               \
     extern "C" __global__ void name(const GfpfStageParams p) {                \
@@ -380,6 +503,9 @@ GFPF_FN void gfpf_pointwise_mul_thread(const GfpfStageParams& p, gfpf_u64 t) {
         gfpf_u64 t = (gfpf_u64)blockIdx.x * blockDim.x + threadIdx.x;                              \
         if (t < p.threads) body(p, t);                                                             \
     }
+// As GFPF_BLOCK_KERNEL, with `blocks` blocks of `threads` threads resident per SM.
+#define GFPF_OCCUPANCY_BLOCK_KERNEL(name, body, threads, blocks) \
+    extern "C" __global__ void __launch_bounds__(threads, blocks) name(const GfpfStageParams p) { body(p); }
 #endif
 
 #define GFPF_DFT_KERNELS(R)                                                             \
@@ -406,6 +532,21 @@ GFPF_TILED_RADICES(GFPF_TILED_KERNELS)
     GFPF_OCCUPANCY_KERNEL(gfpf_dft##R##_outputs_lanes, (gfpf_dft_lanes<R, GFPF_TWIDDLE_OUTPUTS>), GFPF_LANE_BLOCKS(R))
 
 GFPF_LANE_RADICES(GFPF_LANE_KERNELS)
+
+// Blocks of GfpfLaneTile<R>::threads (128 or fewer) threads resident per SM:
+// as many threads as GFPF_LANE_BLOCKS(R) blocks of 128.
+#define GFPF_LANE_TILE_BLOCKS(R) (GFPF_LANE_BLOCKS(R) * 128 / GfpfLaneTile<R>::threads)
+#define GFPF_LANE_TILED_KERNELS(R)                                                                        \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_plain_lanes_tiled, (gfpf_dft_lanes_tile<R, GFPF_PLAIN>),    \
+                                GfpfLaneTile<R>::threads, GFPF_LANE_TILE_BLOCKS(R))                       \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_inputs_lanes_tiled,                                         \
+                                (gfpf_dft_lanes_tile<R, GFPF_TWIDDLE_INPUTS>), GfpfLaneTile<R>::threads,  \
+                                GFPF_LANE_TILE_BLOCKS(R))                                                 \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_outputs_lanes_tiled,                                        \
+                                (gfpf_dft_lanes_tile<R, GFPF_TWIDDLE_OUTPUTS>), GfpfLaneTile<R>::threads, \
+                                GFPF_LANE_TILE_BLOCKS(R))
+
+GFPF_LANE_TILED_RADICES(GFPF_LANE_TILED_KERNELS)
 
 GFPF_KERNEL(gfpf_scale, gfpf_scale_thread)
 GFPF_KERNEL(gfpf_pointwise_mul, gfpf_pointwise_mul_thread)

@@ -68,6 +68,58 @@ pub fn tile_dfts(radix: usize, k: usize) -> Option<usize> {
     let words = radix * k;
     (words <= TILE_WORDS).then(|| (TILE_WORDS / words).min(TILE_MAX_DFTS))
 }
+/// 64-bit words of shared memory one block of a tiled lane stage may hold:
+/// 48 KiB, the most a kernel may declare statically.
+pub const LANE_TILE_WORDS: usize = 6144;
+
+/// The geometry of a tiled stage over lanes ([`Kernel::LaneTiledDft`]),
+/// mirrored by `GfpfLaneTile` in kernels/gfpf_fft.cu.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaneTile {
+    /// Threads per block: 128, or 64 or 32 where 128 threads' tile would
+    /// exceed [`LANE_TILE_WORDS`].
+    pub threads: usize,
+    /// DFTs per block (threads / k).
+    pub dfts: usize,
+    /// Words of shared memory per block: k digit planes, each laid out for
+    /// a stride-1 stage (the DFTs' runs padded to ≡ k mod 16 words, the
+    /// plane to an odd length) or a strided one (input i of every DFT
+    /// together, the plane padded to ≡ 16/k mod 16), whichever is larger, so
+    /// that a half-warp's 16 lanes read 16 different banks.
+    pub words: usize,
+}
+
+/// The least k whose strided stages run tiled over lanes: below, the 32/k
+/// segments of a warp already read and write whole 32-byte sectors at every
+/// stride ≥ 32/k (the emulator's count at t8: 100%), and the tile would only
+/// add shared-memory traffic and two barriers; from k = 16 a warp's segments
+/// cover half a sector or less of each digit plane.
+pub const STRIDED_LANE_TILES_MIN_K: usize = 16;
+
+/// The tile of a stage of DFT_radix over k digits run over lanes, or `None`
+/// where lanes are not available ([`lane_kernels_available`]).
+pub fn lane_tile(radix: usize, k: usize) -> Option<LaneTile> {
+    if !lane_kernels_available(k) || radix > 2 * k {
+        return None;
+    }
+    let run = radix + (k + 16 - radix % 16) % 16;
+    let pad_to = if k >= 16 { 1 } else { 16 / k };
+    let planes = |dfts: usize| {
+        let plane = dfts * run + 1;
+        let strided_plane = radix * dfts + (pad_to + 16 - radix * dfts % 16) % 16;
+        plane.max(strided_plane)
+    };
+    let threads = [128, 64]
+        .into_iter()
+        .find(|&t| k * planes(t / k) <= LANE_TILE_WORDS)
+        .unwrap_or(32);
+    Some(LaneTile {
+        threads,
+        dfts: threads / k,
+        words: k * planes(threads / k),
+    })
+}
+
 /// Whether the stages over k digits can run as [`Kernel::LaneDft`]: one
 /// digit per lane, so k lanes (k ≤ 32, a power of two) hold an element.
 pub fn lane_kernels_available(k: usize) -> bool {
@@ -75,14 +127,18 @@ pub fn lane_kernels_available(k: usize) -> bool {
 }
 
 /// The stage kernels the device launches for base DFT_`radix` over k
-/// digits: [`Kernel::LaneDft`] where [`lane_kernels_available`], else
+/// digits: [`Kernel::LaneDft`] and, for stages of stride 1,
+/// [`Kernel::LaneTiledDft`] where [`lane_kernels_available`], else
 /// [`Kernel::BaseDft`] (one thread per DFT). Device modules hold only these;
-/// the tiled kernels run in the host emulator only.
-pub fn device_stage_kernel(k: usize, radix: usize, twiddles: CodeletTwiddles) -> Kernel {
+/// the tiled one-thread-per-DFT kernels run in the host emulator only.
+pub fn device_stage_kernels(k: usize, radix: usize, twiddles: CodeletTwiddles) -> Vec<Kernel> {
     if lane_kernels_available(k) {
-        Kernel::LaneDft { radix, twiddles }
+        vec![
+            Kernel::LaneDft { radix, twiddles },
+            Kernel::LaneTiledDft { radix, twiddles },
+        ]
     } else {
-        Kernel::BaseDft { radix, twiddles }
+        vec![Kernel::BaseDft { radix, twiddles }]
     }
 }
 
@@ -157,6 +213,19 @@ pub enum Kernel {
         /// The codelet variant.
         twiddles: CodeletTwiddles,
     },
+    /// One stage of base DFT_K over lanes, a block of [`lane_tile`] threads
+    /// at a time: the block loads its DFTs' elements into shared memory
+    /// digit plane by digit plane (whole sectors), each warp segment runs
+    /// one DFT from it as [`Kernel::LaneDft`] does, and the block stores the
+    /// tile back the same way. For stages of stride 1 (a block's elements
+    /// are one run), and of stride ≥ the tile's DFTs (a block's DFTs are
+    /// neighbouring columns).
+    LaneTiledDft {
+        /// K.
+        radix: usize,
+        /// The codelet variant.
+        twiddles: CodeletTwiddles,
+    },
     /// Every element multiplied by N^{-1}.
     Scale,
     /// As [`Kernel::Scale`], each element over the k lanes of a warp
@@ -177,6 +246,7 @@ impl Kernel {
             Kernel::BaseDft { radix, twiddles } => format!("gfpf_dft{radix}_{}", variant(twiddles)),
             Kernel::TiledDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_tiled", variant(twiddles)),
             Kernel::LaneDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_lanes", variant(twiddles)),
+            Kernel::LaneTiledDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_lanes_tiled", variant(twiddles)),
             Kernel::Scale => "gfpf_scale".to_owned(),
             Kernel::PointwiseMul => "gfpf_pointwise_mul".to_owned(),
             Kernel::LaneScale => "gfpf_scale_lanes".to_owned(),
@@ -215,7 +285,7 @@ pub fn module_name(constants: &DeviceConstants, radices: &[usize]) -> String {
 
 /// The `#define`s that specialise the kernels to one field and set of base
 /// sizes (see kernels/gfpf_field.cuh). A device unit holds the stage
-/// kernels the device launches ([`device_stage_kernel`]); with
+/// kernels the device launches ([`device_stage_kernels`]); with
 /// `all_families` (host emulation, reports) every family of stage kernels.
 pub fn prelude(constants: &DeviceConstants, radices: &[usize], all_families: bool) -> String {
     let c = constants;
@@ -242,6 +312,14 @@ pub fn prelude(constants: &DeviceConstants, radices: &[usize], all_families: boo
     let lanes = lane_kernels_available(c.k);
     writeln!(w, "#define GFPF_RADICES(X){}", list(all_families || !lanes, false)).unwrap();
     writeln!(w, "#define GFPF_LANE_RADICES(X){}", list(lanes, false)).unwrap();
+    writeln!(w, "#define GFPF_LANE_TILED_RADICES(X){}", list(lanes, false)).unwrap();
+    writeln!(w, "#define GFPF_LANE_TILE_WORDS {LANE_TILE_WORDS}").unwrap();
+    writeln!(
+        w,
+        "#define GFPF_STRIDED_LANE_TILES {}",
+        u8::from(c.k >= STRIDED_LANE_TILES_MIN_K)
+    )
+    .unwrap();
     writeln!(w, "#define GFPF_TILE_WORDS {TILE_WORDS}").unwrap();
     writeln!(w, "#define GFPF_TILE_MAX_DFTS {TILE_MAX_DFTS}").unwrap();
     writeln!(w, "#define GFPF_TILED_RADICES(X){}", list(all_families, true)).unwrap();

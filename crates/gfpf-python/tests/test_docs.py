@@ -30,3 +30,22 @@ def test_the_package_docstring_example():
 
     failures, tried = doctest.testmod(gfpf)
     assert tried > 0 and failures == 0
+
+
+def test_every_public_name_has_a_docstring():
+    import inspect
+
+    import gfpf
+
+    missing = []
+    for name in gfpf.__all__:
+        obj = getattr(gfpf, name)
+        if name.isupper() or name.startswith("__"):
+            continue  # constants
+        if not inspect.getdoc(obj):
+            missing.append(name)
+        if inspect.isclass(obj) and not issubclass(obj, BaseException):
+            for member, value in vars(obj).items():
+                if not member.startswith("_") and not inspect.getdoc(value):
+                    missing.append(f"{name}.{member}")
+    assert not missing, missing
