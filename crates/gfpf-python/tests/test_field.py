@@ -111,3 +111,16 @@ def test_digit_arrays_are_checked():
         f.from_digits(np.zeros((3, 8), dtype=np.uint64))
     with pytest.raises(gfpf.ElementTypeError, match="uint64"):
         f.fft(np.zeros((4, 4), dtype=np.int64))
+
+
+def test_cuda_gives_the_cpu_values_where_a_gpu_is_usable():
+    reason = gfpf.cuda_unavailable_reason()
+    if reason is not None:
+        pytest.skip(f"no usable CUDA device: {reason}")
+    from conftest import random_values
+
+    cpu, cuda = gfpf.Field("t8", device="cpu"), gfpf.Field("t8", device="cuda")
+    x = random_values(cpu, 1 << 12, seed=2)
+    assert cuda.fft(x) == cpu.fft(x) and cuda.ifft(cuda.fft(x)) == x
+    a, b = random_values(cpu, 3000, seed=3), random_values(cpu, 2000, seed=4)
+    assert gfpf.polymul(a, b, field=cuda) == gfpf.polymul(a, b, field=cpu)
