@@ -286,6 +286,31 @@ struct GfpfLaneOps {
     }
 };
 
+// DFT_R over lanes on this lane's digits x, the outputs handed to
+// store(i, x[i]) one by one. Twiddled outputs: the plain codelet, then each
+// output twiddled as it leaves (the generated _twiddle_outputs codelets are
+// the plain ones followed by twiddle(x[i], i), i ≥ 1), so that registers free
+// up as the outputs go: with all sixteen held through their products,
+// DFT_16's kernel spilled.
+template <int R, int VARIANT, class Store>
+GFPF_FN void gfpf_lane_codelet(const GfpfStageParams& p, const GfpfLanes& lanes, gfpf_u64 unit, gfpf_u64 (&x)[R],
+                               Store store) {
+    GfpfLaneOps<R> o;
+    o.lanes = lanes;
+    o.inverse = p.inverse != 0;
+    o.table = (const gfpf_u64*)p.table;
+    o.table_pitch = p.table_pitch;
+    o.twiddle_bits = p.twiddle_bits;
+    o.unit = unit;
+    constexpr bool outputs = VARIANT == GFPF_TWIDDLE_OUTPUTS;
+    GfpfCodelet<R, outputs ? GFPF_PLAIN : VARIANT>::run(o, x);
+#pragma unroll
+    for (int i = 0; i < R; ++i) {
+        if (outputs && i > 0) o.twiddle(x[i], i);
+        store(i, x[i]);
+    }
+}
+
 // One base DFT_R of a stage over the k lanes of a warp segment: thread t is
 // digit t mod k of DFT (item, a, b) = t / k, indexed as gfpf_dft_thread's.
 // The segments of a warp take neighbouring DFTs, so at stride ≥ 32/k one
@@ -311,25 +336,8 @@ GFPF_FN void gfpf_dft_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
         gfpf_u64 at = p.digit_reversed_input ? gfpf_digit_reverse(p, l) : l;
         x[i] = GFPF_GLOBAL_READ(src, plane + base + at);
     }
-    GfpfLaneOps<R> o;
-    o.lanes = lanes;
-    o.inverse = p.inverse != 0;
-    o.table = (const gfpf_u64*)p.table;
-    o.table_pitch = p.table_pitch;
-    o.twiddle_bits = p.twiddle_bits;
-    o.unit = b * p.step;
-    // Twiddled outputs: the plain codelet, then each output twiddled and
-    // stored at once (the generated _twiddle_outputs codelets are the plain
-    // ones followed by twiddle(x[i], i), i ≥ 1), so that registers free up
-    // as the outputs leave: with all sixteen held through their products,
-    // DFT_16's kernel spilled.
-    constexpr bool outputs = VARIANT == GFPF_TWIDDLE_OUTPUTS;
-    GfpfCodelet<R, outputs ? GFPF_PLAIN : VARIANT>::run(o, x);
-#pragma unroll
-    for (int i = 0; i < R; ++i) {
-        if (outputs && i > 0) o.twiddle(x[i], i);
-        GFPF_GLOBAL_WRITE(dst, out + i * stride, x[i]);
-    }
+    gfpf_lane_codelet<R, VARIANT>(p, lanes, b * p.step, x,
+                                  [&](int i, gfpf_u64 v) { GFPF_GLOBAL_WRITE(dst, out + i * stride, v); });
 }
 
 // The tile of a stage over lanes (gfpf_kernels::lane_tile, which mirrors
@@ -423,21 +431,9 @@ GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
         gfpf_u64 x[R];
 #pragma unroll
         for (int i = 0; i < R; ++i) x[i] = tile[own + i * step];
-        GfpfLaneOps<R> o;
-        o.lanes = lanes;
-        o.inverse = p.inverse != 0;
-        o.table = (const gfpf_u64*)p.table;
-        o.table_pitch = p.table_pitch;
-        o.twiddle_bits = p.twiddle_bits;
-        o.unit = strided ? gfpf_dft_site<R>(p, thread / GFPF_K).b * p.step : 0;  // stride 1: column b = 0
-        // Twiddled outputs leave one by one, as in gfpf_dft_lanes (registers).
-        constexpr bool outputs = VARIANT == GFPF_TWIDDLE_OUTPUTS;
-        GfpfCodelet<R, outputs ? GFPF_PLAIN : VARIANT>::run(o, x);
-#pragma unroll
-        for (int i = 0; i < R; ++i) {
-            if (outputs && i > 0) o.twiddle(x[i], i);
-            tile[own + i * step] = x[i];
-        }
+        // Stride 1: column b = 0.
+        const gfpf_u64 unit = strided ? gfpf_dft_site<R>(p, thread / GFPF_K).b * p.step : 0;
+        gfpf_lane_codelet<R, VARIANT>(p, lanes, unit, x, [&](int i, gfpf_u64 v) { tile[own + i * step] = v; });
     }
     __syncthreads();
     // Computed again, not held through the DFT (registers).

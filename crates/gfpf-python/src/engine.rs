@@ -24,11 +24,9 @@ pub(crate) trait Engine: Send + Sync {
     fn k(&self) -> usize;
     /// The field's description (name, r, sizes).
     fn info(&self) -> FieldInfo;
-    /// The field's key: two fields are the same field when r and k agree.
-    fn key(&self) -> (u64, usize) {
-        let info = self.info();
-        (info.r, self.k())
-    }
+    /// The field's key: two fields are the same field when r and k agree
+    /// (asked on every Poly operation, so not built from [`Engine::info`]).
+    fn key(&self) -> (u64, usize);
     /// Binary words to digits in place, element by element; the first
     /// element whose value is not below p is the error.
     fn words_to_digits(&self, data: &mut [u64]) -> Result<(), (usize, FieldError)>;
@@ -136,6 +134,10 @@ impl<const K: usize> FieldEngine<K> {
 impl<const K: usize> Engine for FieldEngine<K> {
     fn k(&self) -> usize {
         K
+    }
+
+    fn key(&self) -> (u64, usize) {
+        (self.field.r(), K)
     }
 
     fn info(&self) -> FieldInfo {

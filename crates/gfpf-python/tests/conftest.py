@@ -13,7 +13,7 @@ PRESETS = gfpf.presets()
 
 @functools.lru_cache(maxsize=None)
 def field(name, threads=None):
-    """One Field per preset (and thread count), built once per session."""
+    """One Field per preset (and thread count), built once per test run."""
     return gfpf.Field(name, threads=threads)
 
 
