@@ -3,16 +3,11 @@
 //! comparison harness ([`peers`]) included, live in gfpf-baselines (shared
 //! with the `gfpf bench` program) and are re-exported here.
 //!
-//! ```
-//! use gfpf_benches::random_pairs;
-//! use gfpf_field::{Field, Preset};
-//!
-//! let field = Field::<8>::preset(Preset::T8)?;
-//! let (xs, ys) = random_pairs(&field, 4, 1);
-//! assert_eq!((xs.len(), ys.len()), (4, 4));
-//! assert_eq!(random_pairs(&field, 4, 1).0, xs, "same seed, same inputs");
-//! # Ok::<(), gfpf_field::FieldError>(())
-//! ```
+//! The bench targets are this crate's examples (`benches/benches/*.rs`, built
+//! by CI's clippy run); `cargo bench -p gfpf-benches --bench fft -- --quick`
+//! runs one. `cargo test` builds nothing of this crate: its harness
+//! dependencies (criterion, concrete-ntt) are a minute of the test build on
+//! two cores, for no test of the library.
 
 pub use gfpf_baselines::{gmp_fft, peers, poly_baselines, small_primes};
 

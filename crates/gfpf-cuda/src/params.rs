@@ -203,9 +203,6 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
                 // which it can load and store whole (coalesced) through shared
                 // memory; not in place from a digit-reversed input, whose reads
                 // would cross other blocks' writes.
-                // Stride 1: a block's DFTs own a run of consecutive elements
-                // (read through P for a digit-reversed input, whose reads
-                // would cross other blocks' writes in place).
                 let stride_one = d.stride == 1 && (d.input == Addressing::Natural || stage.src != stage.dst);
                 let tiled = stage_kernels == StageKernels::TiledStrideOne
                     && stride_one
