@@ -329,7 +329,7 @@ fn broken_kernels_are_named() {
 /// sectors per warp-wide access: t8, N = 2^12, forward. Every stage writes
 /// each of the N·k words once; the first stage (stride 1) writes 16
 /// consecutive elements per thread, so a warp's store of one digit touches
-/// 32 sectors for 8 bytes each (25% used), while its tiled twin stores whole
+/// 32 sectors for 8 bytes each (25% used), while its tiled twins store whole
 /// sectors through shared memory (100%).
 #[test]
 fn global_traffic_is_counted_in_sectors() {
@@ -381,4 +381,15 @@ fn global_traffic_is_counted_in_sectors() {
     assert_eq!(write_efficiency(&plain[0].1), 0.25);
     assert_eq!(write_efficiency(&tiled[0].1), 1.0);
     assert_eq!(write_efficiency(&lanes[0].1), 1.0);
+    // The first stage reads a digit-reversed input, DFT t's input i at
+    // 256·i + rev(t): a warp of one thread per DFT uses half of each sector
+    // (rev(t) and rev(t + 16) are neighbours), the tile of neighbouring DFTs
+    // a quarter, and the device's tile, which gathers the DFTs whose reversed
+    // inputs are neighbours, whole sectors.
+    let data_read_efficiency = |t: &gfpf_testkit::emulator::LaunchTraffic| {
+        (t.bytes_read - t.table_bytes) as f64 / (32 * (t.sectors_read - t.table_sectors)) as f64
+    };
+    assert_eq!(data_read_efficiency(&plain[0].1), 0.5);
+    assert_eq!(data_read_efficiency(&tiled[0].1), 0.25);
+    assert_eq!(data_read_efficiency(&lanes[0].1), 1.0);
 }

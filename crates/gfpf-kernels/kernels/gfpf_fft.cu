@@ -73,6 +73,20 @@ GFPF_FN gfpf_u64 gfpf_digit_reverse(const GfpfStageParams& p, gfpf_u64 position)
     return out;
 }
 
+// The position whose digit reversal is `reversed`: gfpf_digit_reverse's
+// inverse (the same digits, read back from the top).
+GFPF_FN gfpf_u64 gfpf_digit_unreverse(const GfpfStageParams& p, gfpf_u64 reversed) {
+    gfpf_u64 position = 0, shift = 0;
+    gfpf_u64 weight_log2 = p.log2_n;
+    for (gfpf_u64 t = p.radix_count; t-- > 0;) {
+        gfpf_u64 bits = p.radix_log2[t];
+        weight_log2 -= bits;
+        position += ((reversed >> weight_log2) & ((1ull << bits) - 1)) << shift;
+        shift += bits;
+    }
+    return position;
+}
+
 // The codelet operations (crates/gfpf-cpu/src/codelets/mod.rs, FieldOps).
 struct GfpfFieldOps {
     bool inverse;
@@ -383,15 +397,24 @@ GFPF_FN int gfpf_lane_tile_word(bool strided, int d, int s, int i) {
 // the block loads its DFTs' elements into shared memory (consecutive
 // threads, consecutive words of a digit plane), each warp segment runs one
 // DFT from it as gfpf_dft_lanes does, and the block stores the tile back the
-// same way. Stride 1: the block's elements are one run (read through P for a
-// digit-reversed input, never in place: gfpf_cuda::params). Stride ≥ dfts:
-// the block's DFTs are neighbouring columns b of one block a, so element i
-// of each is one run of dfts words (natural input only).
+// same way. Which DFTs a block takes:
+// - stride 1, natural input: D neighbouring DFTs, whose elements are one run;
+// - stride 1 from a digit-reversed input (never in place: gfpf_cuda::params)
+//   whose lowest digit is the stage's radix ("gathered"): the D DFTs whose
+//   reversed inputs are neighbours. DFT s reads positions
+//   rev(s·R + i) = i·N/R + rev(s·R), so the block takes the DFTs with
+//   rev(s·R) = c, c = c0 … c0 + D − 1: input i of all of them is one run of D
+//   words (whole sectors), and each DFT's outputs s·R … s·R + R − 1 are one
+//   run of R words. The inputs go to the strided layout, the outputs (after
+//   a barrier: they overwrite other DFTs' inputs) to the stride-1 one;
+// - stride ≥ dfts (natural input, k ≥ 16): neighbouring columns b of one
+//   block a, so element i of each is one run of D words.
 template <int R, int VARIANT>
 GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
     using Tile = GfpfLaneTile<R>;
     constexpr int D = Tile::dfts;
     constexpr int W = D * R;  // elements of a tile
+    constexpr int R_LOG2 = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : R == 16 ? 4 : R == 32 ? 5 : 6;
     GFPF_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
     const gfpf_u64* src = (const gfpf_u64*)p.src;
     gfpf_u64* dst = (gfpf_u64*)p.dst;
@@ -399,38 +422,54 @@ GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
     // kernel keeps b = 0 a constant (t8's DFT_16 with twiddled outputs
     // spilled 8 bytes otherwise).
     const bool strided = GFPF_STRIDED_LANE_TILES && p.log2_stride != 0;
+    const bool gathered = !strided && p.digit_reversed_input && p.radix_log2[p.radix_count - 1] == R_LOG2;
+    // The inputs' layout in the tile (the outputs' is `strided`).
+    const bool strided_in = strided || gathered;
     const gfpf_u64 dfts = p.threads / GFPF_K;
     const gfpf_u64 first_dft = (gfpf_u64)blockIdx.x * D;
     const gfpf_u64 n_mask = (1ull << p.log2_n) - 1;
+    // Gathered: DFT j of the block is column c of transform `item` (c ranges
+    // over N/R, item over the batch), and its first output position.
+    const gfpf_u64 columns_log2 = p.log2_n - R_LOG2;
     // Element w % W of plane w / W: (DFT s, input i) and its global index
     // (none past the last DFT).
     {
     const GfpfDftSite first_site = gfpf_dft_site<R>(p, first_dft);
     for (int w = threadIdx.x; w < W * GFPF_K; w += Tile::threads) {
         const int d = w / W, e = w % W;
-        const int s = strided ? e % D : e / R, i = strided ? e / D : e % R;
+        const int s = strided_in ? e % D : e / R, i = strided_in ? e / D : e % R;
         if (first_dft + s < dfts) {
             gfpf_u64 at;
             if (strided) {
                 at = first_site.base + first_site.first + s + ((gfpf_u64)i << p.log2_stride);
+            } else if (gathered) {
+                const gfpf_u64 g = first_dft + s, c = g & ((1ull << columns_log2) - 1);
+                at = ((g - c) << R_LOG2) + ((gfpf_u64)i << columns_log2) + c;
             } else {
                 const gfpf_u64 g = first_dft * R + e, l = g & n_mask;
                 at = (g - l) + (p.digit_reversed_input ? gfpf_digit_reverse(p, l) : l);
             }
-            tile[gfpf_lane_tile_word<R>(strided, d, s, i)] = GFPF_GLOBAL_READ(src, d * p.pitch + at);
+            tile[gfpf_lane_tile_word<R>(strided_in, d, s, i)] = GFPF_GLOBAL_READ(src, d * p.pitch + at);
         }
     }
     }
     __syncthreads();
     const gfpf_u64 thread = (gfpf_u64)blockIdx.x * Tile::threads + threadIdx.x;
-    if (thread < p.threads) {
-        const GfpfLanes lanes = gfpf_running_lanes(p, thread);
+    const bool running = thread < p.threads;
+    gfpf_u64 x[R];
+    if (running) {
         // This lane's inputs: tile[own + i·step].
-        const int own = gfpf_lane_tile_word<R>(strided, lanes.digit(), threadIdx.x / GFPF_K, 0);
-        const int step = strided ? D : 1;
-        gfpf_u64 x[R];
+        const int own = gfpf_lane_tile_word<R>(strided_in, gfpf_running_lanes(p, thread).digit(), threadIdx.x / GFPF_K, 0);
+        const int step = strided_in ? D : 1;
 #pragma unroll
         for (int i = 0; i < R; ++i) x[i] = tile[own + i * step];
+    }
+    // Gathered: every input read before any output overwrites it.
+    if (gathered) __syncthreads();
+    if (running) {
+        const GfpfLanes lanes = gfpf_running_lanes(p, thread);
+        const int own = gfpf_lane_tile_word<R>(strided, lanes.digit(), threadIdx.x / GFPF_K, 0);
+        const int step = strided ? D : 1;
         // Stride 1: column b = 0.
         const gfpf_u64 unit = strided ? gfpf_dft_site<R>(p, thread / GFPF_K).b * p.step : 0;
         gfpf_lane_codelet<R, VARIANT>(p, lanes, unit, x, [&](int i, gfpf_u64 v) { tile[own + i * step] = v; });
@@ -442,8 +481,15 @@ GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
         const int d = w / W, e = w % W;
         const int s = strided ? e % D : e / R, i = strided ? e / D : e % R;
         if (first_dft + s < dfts) {
-            const gfpf_u64 at = strided ? first_site.base + first_site.first + s + ((gfpf_u64)i << p.log2_stride)
-                                        : first_dft * R + e;
+            gfpf_u64 at;
+            if (strided) {
+                at = first_site.base + first_site.first + s + ((gfpf_u64)i << p.log2_stride);
+            } else if (gathered) {
+                const gfpf_u64 g = first_dft + s, c = g & ((1ull << columns_log2) - 1);
+                at = ((g - c) << R_LOG2) + gfpf_digit_unreverse(p, c) + i;
+            } else {
+                at = first_dft * R + e;
+            }
             GFPF_GLOBAL_WRITE(dst, d * p.pitch + at, (gfpf_u64)tile[gfpf_lane_tile_word<R>(strided, d, s, i)]);
         }
     }
