@@ -46,17 +46,32 @@ fn fill_digit_major<const K: usize>(elements: &[Element<K>], out: &mut [u64]) {
 
 /// A prepared transform's twiddle table as the kernels read it: whole (a
 /// two-level table multiplied out: the kernels read one entry per twiddle),
-/// digit-major with pitch M, and at least one element (the entry 1 when
-/// M = 0, for N ≤ 2k), so that the device buffer is never empty.
+/// element-major (entry m is words m·k … m·k + k − 1, so that the k lanes
+/// of a warp segment reading one twiddle read neighbouring words: whole
+/// sectors), and at least one element (the entry 1 when M = 0, for N ≤ 2k),
+/// so that the device buffer is never empty.
 pub fn device_twiddle_table<const K: usize>(fft: &PreparedFft<K>) -> Result<Vec<u64>, TransformError> {
     let table = fft.table();
     if table.is_empty() {
-        Ok(to_digit_major(&[fft.field().one()]))
+        Ok(fft.field().one().digits().to_vec())
     } else if let Some(entries) = table.full() {
-        try_to_digit_major(entries)
+        try_to_element_major(entries)
     } else {
-        try_to_digit_major(&table.try_to_full(fft.field())?)
+        try_to_element_major(&table.try_to_full(fft.field())?)
     }
+}
+
+/// The words of `elements`, element by element, the allocation failing as
+/// [`TransformError::TooLarge`] instead of aborting.
+fn try_to_element_major<const K: usize>(elements: &[Element<K>]) -> Result<Vec<u64>, TransformError> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(K * elements.len())
+        .map_err(|_| TransformError::TooLarge {
+            n: elements.len(),
+            what: "twiddle table copied for the device",
+        })?;
+    out.extend(elements.iter().flat_map(|e| e.digits().iter().copied()));
+    Ok(out)
 }
 
 /// Elements from digit-major words, each checked to be canonical (the

@@ -36,12 +36,13 @@ pub struct StageParams {
     pub src: u64,
     /// Destination buffer (digit-major).
     pub dst: u64,
-    /// Twiddle table (digit-major, `table_pitch` per digit), or N^{-1} (k words) for [`Kernel::Scale`].
+    /// Twiddle table (element-major: entry m is words m·k … m·k + k − 1), or
+    /// N^{-1} (k words) for [`Kernel::Scale`].
     pub table: u64,
     /// Elements per digit plane of `src` and `dst` (the whole batch).
     pub pitch: u64,
-    /// Elements per digit plane of the table: M = N/2k (at least 1).
-    pub table_pitch: u64,
+    /// Elements of the twiddle table: M = N/2k (at least 1).
+    pub table_len: u64,
     /// Threads: DFTs (or elements, for scale) in the whole batch.
     pub threads: u64,
     /// log2 N.
@@ -161,7 +162,7 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
         dst: 0,
         table: 0,
         pitch: (batch * n) as u64,
-        table_pitch: twiddle_len as u64,
+        table_len: twiddle_len as u64,
         threads: 0,
         log2_n: log2(n),
         log2_blocks: 0,
@@ -263,7 +264,7 @@ fn pointwise_mul_params(dst: u64, src: u64, len: usize, threads_per_element: usi
         dst,
         table: 0,
         pitch: len as u64,
-        table_pitch: 0,
+        table_len: 0,
         threads: (len * threads_per_element) as u64,
         log2_n: 0,
         log2_blocks: 0,

@@ -24,9 +24,9 @@
 struct GfpfStageParams {
     gfpf_u64 src;           // address of the source buffer (digit-major)
     gfpf_u64 dst;           // address of the destination buffer
-    gfpf_u64 table;         // twiddle table (digit-major), or N^{-1} (scale)
+    gfpf_u64 table;         // twiddle table (element-major), or N^{-1} (scale)
     gfpf_u64 pitch;         // elements per digit plane of src and dst
-    gfpf_u64 table_pitch;   // elements per digit plane of the table: M = N/2k
+    gfpf_u64 table_len;     // elements of the table: M = N/2k (at least 1)
     gfpf_u64 threads;       // DFTs (or elements, for scale) in the whole batch
     gfpf_u64 log2_n;        // N = 2^log2_n
     gfpf_u64 log2_blocks;   // A, blocks of K·B elements per transform
@@ -47,10 +47,12 @@ GFPF_FN GfpfElem gfpf_load_at(const gfpf_u64* buf, gfpf_u64 pitch, gfpf_u64 j, i
     return x;
 }
 
-// Element j of a digit-major read-only table (twiddles).
-GFPF_FN GfpfElem gfpf_load_table_at(const gfpf_u64* buf, gfpf_u64 pitch, gfpf_u64 j, int site) {
+// Element j of an element-major read-only table (twiddles): its k digits
+// are neighbours, so the k lanes of a segment reading one twiddle read whole
+// sectors.
+GFPF_FN GfpfElem gfpf_load_table_at(const gfpf_u64* buf, gfpf_u64 j, int site) {
     GfpfElem x;
-    for (int d = 0; d < GFPF_K; ++d) x.d[d] = GFPF_TABLE_READ_AT(buf, d * pitch + j, site * GFPF_K + d);
+    for (int d = 0; d < GFPF_K; ++d) x.d[d] = GFPF_TABLE_READ_AT(buf, j * GFPF_K + d, site * GFPF_K + d);
     return x;
 }
 
@@ -91,7 +93,6 @@ GFPF_FN gfpf_u64 gfpf_digit_unreverse(const GfpfStageParams& p, gfpf_u64 reverse
 struct GfpfFieldOps {
     bool inverse;
     const gfpf_u64* table;
-    gfpf_u64 table_pitch;
     gfpf_u64 twiddle_bits;
     gfpf_u64 unit;  // b·step: slot i is multiplied by w^(i·unit)
 
@@ -110,7 +111,7 @@ struct GfpfFieldOps {
         gfpf_u64 e = (gfpf_u64)slot * unit;
         gfpf_u64 q = e >> twiddle_bits;
         gfpf_u64 m = e & ((1ull << twiddle_bits) - 1);
-        if (m != 0) a = gfpf_mul(a, gfpf_load_table_at(table, table_pitch, m, __LINE__));
+        if (m != 0) a = gfpf_mul(a, gfpf_load_table_at(table, m, __LINE__));
         if (q != 0) a = gfpf_mul_pow_r(a, inverse ? (int)(2 * GFPF_K - q) : (int)q);
     }
 };
@@ -181,7 +182,6 @@ GFPF_FN void gfpf_dft_thread(const GfpfStageParams& p, gfpf_u64 t) {
     GfpfFieldOps o;
     o.inverse = p.inverse != 0;
     o.table = (const gfpf_u64*)p.table;
-    o.table_pitch = p.table_pitch;
     o.twiddle_bits = p.twiddle_bits;
     o.unit = b * p.step;
     GfpfCodelet<R, VARIANT>::run(o, x);
@@ -230,7 +230,6 @@ GFPF_FN void gfpf_dft_tile(const GfpfStageParams& p) {
         GfpfFieldOps o;
         o.inverse = p.inverse != 0;
         o.table = (const gfpf_u64*)p.table;
-        o.table_pitch = p.table_pitch;
         o.twiddle_bits = p.twiddle_bits;
         o.unit = 0;  // stride 1: every DFT is column b = 0
         GfpfCodelet<R, VARIANT>::run(o, x);
@@ -263,7 +262,6 @@ struct GfpfLaneOps {
     GfpfLanes lanes;
     bool inverse;
     const gfpf_u64* table;
-    gfpf_u64 table_pitch;
     gfpf_u64 twiddle_bits;
     gfpf_u64 unit;  // b·step: slot i is multiplied by w^(i·unit)
 
@@ -290,7 +288,7 @@ struct GfpfLaneOps {
         gfpf_u64 m = e & ((1ull << twiddle_bits) - 1);
         if (__any_sync(lanes.mask, m != 0))
         {
-            const gfpf_u64 w = GFPF_TABLE_READ(table, lanes.digit() * table_pitch + m);
+            const gfpf_u64 w = GFPF_TABLE_READ(table, m * GFPF_K + lanes.digit());
             a = R >= 32 ? gfpf_lane_mul_outlined(lanes, a, w) : gfpf_lane_mul(lanes, a, w);
         }
         if (__any_sync(lanes.mask, q != 0)) {
@@ -313,7 +311,6 @@ GFPF_FN void gfpf_lane_codelet(const GfpfStageParams& p, const GfpfLanes& lanes,
     o.lanes = lanes;
     o.inverse = p.inverse != 0;
     o.table = (const gfpf_u64*)p.table;
-    o.table_pitch = p.table_pitch;
     o.twiddle_bits = p.twiddle_bits;
     o.unit = unit;
     constexpr bool outputs = VARIANT == GFPF_TWIDDLE_OUTPUTS;

@@ -432,7 +432,7 @@ impl HostKernels {
 #[derive(Debug)]
 pub struct EmulatedFft<const K: usize> {
     prepared: PreparedFft<K>,
-    /// The twiddle table digit-major (at least one element, as on the device).
+    /// The twiddle table element-major (at least one element, as on the device).
     table: Vec<u64>,
     kernels: HostKernels,
     stage_kernels: StageKernels,
