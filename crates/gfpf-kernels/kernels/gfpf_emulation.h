@@ -129,10 +129,10 @@ struct Block {
     unsigned long long generation = 0;
     std::string error;
     // Global accesses: each thread's count so far, and per (warp, access
-    // number, write?) the sectors its lanes touched and the bytes they used.
+    // number, write?) the byte offsets its lanes touched and their width.
     std::unordered_map<unsigned long long, unsigned> accesses;  // (thread, site) -> count
     std::unordered_map<unsigned long long, std::vector<std::pair<uintptr_t, unsigned long long>>> sectors;
-    std::unordered_map<unsigned long long, unsigned long long> used_bytes;
+    std::unordered_map<unsigned long long, unsigned> access_bytes;
     bool counting = false;
     unsigned long long requests = 0, sectors_read = 0, sectors_written = 0, bytes_read = 0, bytes_written = 0;
     unsigned long long table_sectors = 0, table_bytes = 0;
@@ -172,30 +172,35 @@ struct Block {
         unsigned n = accesses[((unsigned long long)t << 32) | unsigned(site)]++;
         unsigned long long key =
             ((unsigned long long)(t / kWarp) << 48) ^ ((unsigned long long)unsigned(site) << 32) ^ ((unsigned long long)n << 1) ^ write;
-        sectors[key].push_back({(uintptr_t)base, offset >> 5});
-        used_bytes[key] += bytes;
+        sectors[key].push_back({(uintptr_t)base, offset});
+        access_bytes[key] = bytes;
         if (table) table_keys[key] = true;
     }
-    // Folds the block's accesses into the totals.
+    // Folds the block's accesses into the totals: the sectors a warp-wide
+    // access touched and the bytes it used, each counted once (lanes reading
+    // one word, a broadcast, use its bytes once).
     void fold_traffic() {
         for (auto& [key, list] : sectors) {
             std::sort(list.begin(), list.end());
+            list.erase(std::unique(list.begin(), list.end()), list.end());
+            const unsigned long long used = list.size() * (unsigned long long)access_bytes[key];
+            for (auto& at : list) at.second >>= 5;
             unsigned long long distinct = std::unique(list.begin(), list.end()) - list.begin();
             ++requests;
             if (key & 1) {
                 sectors_written += distinct;
-                bytes_written += used_bytes[key];
+                bytes_written += used;
             } else {
                 sectors_read += distinct;
-                bytes_read += used_bytes[key];
+                bytes_read += used;
                 if (table_keys.count(key)) {
                     table_sectors += distinct;
-                    table_bytes += used_bytes[key];
+                    table_bytes += used;
                 }
             }
         }
         sectors.clear();
-        used_bytes.clear();
+        access_bytes.clear();
         table_keys.clear();
     }
     void (*entry)(void*) = nullptr;

@@ -98,14 +98,15 @@ pub struct LaunchTraffic {
     pub sectors_read: u64,
     /// Sectors written.
     pub sectors_written: u64,
-    /// Bytes the threads read (a word several lanes read counts for each).
+    /// Bytes the warp-wide reads used, each word once per access (lanes
+    /// reading one word, a broadcast, use it once).
     pub bytes_read: u64,
-    /// Bytes the threads wrote.
+    /// Bytes the warp-wide writes used.
     pub bytes_written: u64,
     /// Of the sectors read, those of read-only tables (twiddles, N^{-1}),
     /// which the device's caches serve when the table fits there.
     pub table_sectors: u64,
-    /// Bytes the threads read from those tables.
+    /// Bytes the reads of those tables used.
     pub table_bytes: u64,
     /// The field operations of all threads.
     pub ops: FieldOps,
@@ -191,9 +192,7 @@ impl LaunchTraffic {
         32 * (self.sectors_read + self.sectors_written)
     }
 
-    /// Bytes asked for over bytes moved: 1 where every sector is used
-    /// whole; above 1 where lanes read the same words (a twiddle several
-    /// lanes share counts for each).
+    /// Bytes used over bytes moved: 1 where every sector is used whole.
     pub fn sector_efficiency(&self) -> f64 {
         (self.bytes_read + self.bytes_written) as f64 / self.bytes_moved().max(1) as f64
     }
