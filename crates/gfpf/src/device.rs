@@ -18,7 +18,10 @@ use crate::Error;
 /// 5.5–12.7 ms, t16 2^16 2.8 against 12.7–16.7 ms, t32 2^16 12 against
 /// 36–47 ms. Host slices also pay the copies over PCIe (t8 2^13: 0.5 MB, about
 /// 20 µs each way), so the bound sits one size above the smallest point where
-/// the GPU won.
+/// the GPU won. Those were the one-thread-per-DFT kernels; the traffic model
+/// (`cargo xtask gpu-model`) puts today's lane kernels 4.4x ahead of the 16
+/// cores at t8 N = 2^12 already, but a model does not move a measured bound:
+/// it stays until a GPU measures the new kernels.
 pub const AUTO_CUDA_MIN_WORDS: usize = 1 << 16;
 
 /// The largest k for which [`Device::Auto`] picks a GPU. At k = 64 today's
