@@ -390,6 +390,19 @@ GFPF_FN int gfpf_lane_tile_word(bool strided, int d, int s, int i) {
     return strided ? d * Tile::strided_plane + i * Tile::dfts + s : d * Tile::plane + s * Tile::run + i;
 }
 
+// Element w of a tile's load or store order (consecutive w, consecutive
+// words of a digit plane in that layout): digit d of input i of DFT s.
+struct GfpfLaneTileElement {
+    int d, s, i;
+};
+
+template <int R>
+GFPF_FN GfpfLaneTileElement gfpf_lane_tile_element(bool strided, int w) {
+    constexpr int D = GfpfLaneTile<R>::dfts, W = D * R;
+    const int d = w / W, e = w % W;
+    return {d, strided ? e % D : e / R, strided ? e / D : e % R};
+}
+
 // A stage over lanes, a block of GfpfLaneTile<R>::threads threads at a time:
 // the block loads its DFTs' elements into shared memory (consecutive
 // threads, consecutive words of a digit plane), each warp segment runs one
@@ -425,30 +438,30 @@ GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
     const gfpf_u64 dfts = p.threads / GFPF_K;
     const gfpf_u64 first_dft = (gfpf_u64)blockIdx.x * D;
     const gfpf_u64 n_mask = (1ull << p.log2_n) - 1;
-    // Gathered: DFT j of the block is column c of transform `item` (c ranges
-    // over N/R, item over the batch), and its first output position.
+    // Gathered: the block's DFT g is column c of its transform (c ranges
+    // over N/R).
     const gfpf_u64 columns_log2 = p.log2_n - R_LOG2;
-    // Element w % W of plane w / W: (DFT s, input i) and its global index
-    // (none past the last DFT).
-    {
-    const GfpfDftSite first_site = gfpf_dft_site<R>(p, first_dft);
-    for (int w = threadIdx.x; w < W * GFPF_K; w += Tile::threads) {
-        const int d = w / W, e = w % W;
-        const int s = strided_in ? e % D : e / R, i = strided_in ? e / D : e % R;
-        if (first_dft + s < dfts) {
-            gfpf_u64 at;
-            if (strided) {
-                at = first_site.base + first_site.first + s + ((gfpf_u64)i << p.log2_stride);
-            } else if (gathered) {
-                const gfpf_u64 g = first_dft + s, c = g & ((1ull << columns_log2) - 1);
-                at = ((g - c) << R_LOG2) + ((gfpf_u64)i << columns_log2) + c;
-            } else {
-                const gfpf_u64 g = first_dft * R + e, l = g & n_mask;
-                at = (g - l) + (p.digit_reversed_input ? gfpf_digit_reverse(p, l) : l);
-            }
-            tile[gfpf_lane_tile_word<R>(strided_in, d, s, i)] = GFPF_GLOBAL_READ(src, d * p.pitch + at);
+    // Where input (`input`) or output i of the block's DFT g = first_dft + s
+    // sits in global memory (digit plane 0). Recomputed for the stores, not
+    // held through the DFT (registers).
+    const auto global_at = [&](gfpf_u64 g, int i, bool input) -> gfpf_u64 {
+        if (strided) {
+            const GfpfDftSite first_site = gfpf_dft_site<R>(p, first_dft);
+            return first_site.base + first_site.first + (g - first_dft) + ((gfpf_u64)i << p.log2_stride);
         }
-    }
+        if (gathered) {
+            const gfpf_u64 c = g & ((1ull << columns_log2) - 1);
+            return ((g - c) << R_LOG2) + (input ? ((gfpf_u64)i << columns_log2) + c : gfpf_digit_unreverse(p, c) + i);
+        }
+        const gfpf_u64 l = g * R + i, position = l & n_mask;
+        return input && p.digit_reversed_input ? (l - position) + gfpf_digit_reverse(p, position) : l;
+    };
+    for (int w = threadIdx.x; w < W * GFPF_K; w += Tile::threads) {
+        const GfpfLaneTileElement t = gfpf_lane_tile_element<R>(strided_in, w);
+        if (first_dft + t.s < dfts) {
+            tile[gfpf_lane_tile_word<R>(strided_in, t.d, t.s, t.i)] =
+                GFPF_GLOBAL_READ(src, t.d * p.pitch + global_at(first_dft + t.s, t.i, true));
+        }
     }
     __syncthreads();
     const gfpf_u64 thread = (gfpf_u64)blockIdx.x * Tile::threads + threadIdx.x;
@@ -472,22 +485,11 @@ GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
         gfpf_lane_codelet<R, VARIANT>(p, lanes, unit, x, [&](int i, gfpf_u64 v) { tile[own + i * step] = v; });
     }
     __syncthreads();
-    // Computed again, not held through the DFT (registers).
-    const GfpfDftSite first_site = gfpf_dft_site<R>(p, first_dft);
     for (int w = threadIdx.x; w < W * GFPF_K; w += Tile::threads) {
-        const int d = w / W, e = w % W;
-        const int s = strided ? e % D : e / R, i = strided ? e / D : e % R;
-        if (first_dft + s < dfts) {
-            gfpf_u64 at;
-            if (strided) {
-                at = first_site.base + first_site.first + s + ((gfpf_u64)i << p.log2_stride);
-            } else if (gathered) {
-                const gfpf_u64 g = first_dft + s, c = g & ((1ull << columns_log2) - 1);
-                at = ((g - c) << R_LOG2) + gfpf_digit_unreverse(p, c) + i;
-            } else {
-                at = first_dft * R + e;
-            }
-            GFPF_GLOBAL_WRITE(dst, d * p.pitch + at, (gfpf_u64)tile[gfpf_lane_tile_word<R>(strided, d, s, i)]);
+        const GfpfLaneTileElement t = gfpf_lane_tile_element<R>(strided, w);
+        if (first_dft + t.s < dfts) {
+            GFPF_GLOBAL_WRITE(dst, t.d * p.pitch + global_at(first_dft + t.s, t.i, false),
+                              (gfpf_u64)tile[gfpf_lane_tile_word<R>(strided, t.d, t.s, t.i)]);
         }
     }
 }
