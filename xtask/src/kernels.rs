@@ -11,7 +11,7 @@ use clap::Args;
 use gfpf_cuda::PtxCompiler;
 use gfpf_field::{Field, Preset};
 use gfpf_kernels::DeviceConstants;
-use gfpf_kernels::{base_sizes, module_name, translation_unit};
+use gfpf_kernels::{device_base_sizes, module_name, translation_unit};
 
 use crate::{codegen, workspace_root};
 
@@ -67,7 +67,7 @@ pub fn run(args: &BuildKernelsArgs) -> Result<(), String> {
             continue;
         }
         let c = constants(preset)?;
-        for radix in base_sizes(preset.k()) {
+        for radix in device_base_sizes(preset.k()) {
             if radix > args.max_radix {
                 continue;
             }

@@ -4,7 +4,8 @@
 use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, StageKind, TwiddlePlacement};
 
 use gfpf_kernels::{
-    Kernel, STRIDED_LANE_TILES_MIN_K, device_elementwise_kernels, lane_kernels_available, lane_tile, tile_dfts,
+    Kernel, STRIDED_LANE_TILES_MIN_K, device_elementwise_kernels, lane_kernels_available, lane_segment, lane_tile,
+    tile_dfts,
 };
 
 /// Threads per block of every launch but the tiled stages'. One thread holds
@@ -109,7 +110,8 @@ impl Launch {
 /// Which kernels run the base-DFT stages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StageKernels {
-    /// One thread per DFT everywhere (what the device runs for k > 32).
+    /// One thread per DFT everywhere (the kernels the device ran before its
+    /// lane kernels; the emulator keeps them as a second family).
     ThreadPerDft,
     /// Stages of stride 1 as [`Kernel::TiledDft`] where a tile fits (not in
     /// place from a digit-reversed input). Coalesced loads and stores, but a
@@ -120,9 +122,10 @@ pub enum StageKernels {
     /// use them until a GPU measurement says otherwise; the emulator runs
     /// them, as the kernels with barriers and shared memory.
     TiledStrideOne,
-    /// Every base-DFT stage as [`Kernel::LaneDft`] where k ≤ 32 (one digit
-    /// per lane, k threads per DFT), elsewhere one thread per DFT: what the
-    /// device runs. Stages of stride 1 (not in place from a digit-reversed
+    /// Every base-DFT stage as [`Kernel::LaneDft`] (an element over the
+    /// S = min(k, 32) lanes of a warp segment, k/S digits a lane, S threads
+    /// per DFT) where [`lane_kernels_available`], elsewhere one thread per
+    /// DFT: what the device runs. Stages of stride 1 (not in place from a digit-reversed
     /// input), and from k = [`STRIDED_LANE_TILES_MIN_K`] strided ones of
     /// natural input, run as [`Kernel::LaneTiledDft`]: through shared
     /// memory, whole sectors.
@@ -193,7 +196,11 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
                 params.threads = (batch * d.blocks * d.stride) as u64;
                 params.log2_blocks = log2(d.blocks);
                 params.log2_stride = log2(d.stride);
-                params.step = d.twiddles.map_or(0, |t| t.step as u64);
+                // Below N = 2k (plans of smaller radices) ω_N = r^(2k/N) and
+                // the table is empty: exponents in units of r
+                // (Plan::split_exponent), so q = e·2k/N with m = 0.
+                let r_units = (2 * plan.digits() / n).max(1) as u64;
+                params.step = d.twiddles.map_or(0, |t| t.step as u64 * r_units);
                 params.digit_reversed_input = u64::from(d.input == Addressing::DigitReversed);
                 let twiddles = match d.twiddles.map(|t| t.placement) {
                     None => CodeletTwiddles::None,
@@ -210,7 +217,7 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
                     && tile_dfts(d.radix, plan.digits()).is_some();
                 let lanes = stage_kernels == StageKernels::DigitsOverLanes && lane_kernels_available(plan.digits());
                 if lanes {
-                    params.threads *= plan.digits() as u64;
+                    params.threads *= lane_segment(plan.digits()) as u64;
                     // Strided: a block's DFTs are neighbouring columns,
                     // input i of each one run of words (natural input).
                     let strided = plan.digits() >= STRIDED_LANE_TILES_MIN_K

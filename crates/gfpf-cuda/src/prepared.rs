@@ -35,7 +35,9 @@ impl<const K: usize> Prepared<K> {
                     });
                 }
             });
-        })?;
+        })?
+        // Base DFTs no larger than a lane kernel holds in registers.
+        .with_max_radix(gfpf_kernels::device_max_radix(K))?;
         Ok(Prepared {
             radices: radices_used(fft.plan()),
             fft,

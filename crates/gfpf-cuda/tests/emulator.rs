@@ -19,12 +19,14 @@ fn kernel_dir() -> &'static Path {
 /// `STAGES`: [`THREAD_PER_DFT`], [`TILED`] or [`LANES`].
 struct Emulated<const STAGES: u8>;
 
-/// One thread per DFT everywhere (what the device runs for k > 32).
+/// One thread per DFT everywhere (a second family of kernels beside the
+/// device's).
 const THREAD_PER_DFT: u8 = 0;
 /// Stride-1 stages tiled through shared memory (kernels with barriers; not
 /// what the device runs, see `StageKernels`).
 const TILED: u8 = 1;
-/// One DFT over the k lanes of a warp segment (k ≤ 32): warp collectives.
+/// One DFT over the lanes of a warp segment (k/32 digits a lane from k = 64):
+/// warp collectives, what the device runs.
 const LANES: u8 = 2;
 
 impl<const STAGES: u8> Executor for Emulated<STAGES> {
@@ -36,9 +38,10 @@ impl<const STAGES: u8> Executor for Emulated<STAGES> {
     type Fft<const K: usize> = EmulatedFft<K>;
 
     // A warp collective per digit operation switches all 32 fibers of a
-    // warp: the lane kernels stop at 2^9 (16·16·2 at t8, 32·16 at p16; at
-    // k = 32, whose products take 64 shuffles a lane, 2^8 = 64·4), the
-    // other families at 2^12: mixed radices and twiddled stages everywhere.
+    // warp: the lane kernels stop at 2^9 (16·16·2 at t8, 32·16 at p16; from
+    // k = 32, whose products take 64 shuffles a lane or more, 2^8: 64·4 at
+    // t32, 16·16 at t64, 8·8·4 at p128), the other families at 2^12: mixed
+    // radices and twiddled stages everywhere.
     fn max_log2(k: usize) -> u32 {
         match STAGES {
             LANES if k >= 32 => 8,
@@ -78,12 +81,13 @@ mod lanes {
     gfpf_testkit::executor_suite!(
         @presets crate::Emulated<{ crate::LANES }>;
         [#[cfg_attr(not(gfpf_cxx), ignore = "no host C++ compiler ($CXX or c++) where these tests were built")]];
-        t2 T2 2, t8 T8 8, p16 P16 16, t32 T32 32
+        t2 T2 2, t8 T8 8, p16 P16 16, t32 T32 32, t64 T64 64, p128 P128 128
     );
 }
 
-// One thread per DFT: what the device runs for k > 32, and t8 beside them
-// (the lane suite covers k ≤ 32 as the device runs it).
+// One thread per DFT, on the device's plans (base DFTs up to 16 at k = 64,
+// 8 at k = 128): a second family beside the lane kernels, which the lane
+// suite covers as the device runs them.
 mod thread_per_dft {
     gfpf_testkit::executor_suite!(
         @presets crate::Emulated<{ crate::THREAD_PER_DFT }>;

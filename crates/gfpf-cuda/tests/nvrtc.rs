@@ -5,16 +5,16 @@
 //! compile errors on machines without a GPU (the host emulator compiles the
 //! same source as C++).
 //!
-//! Presets with k ≤ 32, whose stages run with an element's digits over the
-//! lanes of a warp: their machine-code budgets hold here. The DFT_128 and
-//! DFT_256 modules of k = 64 and 128 (one thread per DFT) took NVRTC over 8
-//! minutes; those sizes need a cooperative kernel of their own.
+//! Every stage runs with an element's digits over the lanes of a warp (k/32
+//! digits a lane from k = 64, whose plans stop at DFT_16 and DFT_8): the
+//! machine-code budgets of their kernels hold here.
 
 use gfpf_cuda::params::block_threads;
 use gfpf_cuda::resources::{SmLimits, nvrtc_resources};
 use gfpf_field::{Field, Preset};
 use gfpf_kernels::{
-    DeviceConstants, base_sizes, device_elementwise_kernels, device_stage_kernels, module_name, translation_unit,
+    DeviceConstants, device_base_sizes, device_elementwise_kernels, device_stage_kernels, module_name,
+    occupancy_budget, translation_unit,
 };
 use gfpf_plan::CodeletTwiddles;
 
@@ -24,41 +24,23 @@ fn nvrtc_unavailable() -> Option<String> {
         .then(|| "the NVRTC library (libnvrtc.so) was not found".to_owned())
 }
 
-/// The largest k whose modules this test compiles.
-const NVRTC_MAX_K: usize = 32;
-
 /// The longest a module may take to compile (the budget of
-/// `cargo xtask kernels --report`; today's k ≤ 32 modules take 0.4–6.6 s
-/// alone on the project VM).
+/// `cargo xtask kernels --report`; today's modules take 1–14 s alone on the
+/// project VM).
 const MAX_MODULE_SECONDS: f64 = 30.0;
-
-/// The least theoretical occupancy on sm_90 a stage kernel of DFT_`radix`
-/// must allow: half the SM's threads up to DFT_16, whose lanes hold 16
-/// digits in 32 of 64 registers; DFT_32 and DFT_64 hold 32 and 64 digits,
-/// 64 and 128 registers of data alone, so a quarter and an eighth (what
-/// they reach without local memory; fusing stages through shared memory is
-/// the way to more).
-fn least_occupancy(radix: usize) -> f64 {
-    match radix {
-        ..=16 => 0.5,
-        32 => 0.25,
-        _ => 0.125,
-    }
-}
 
 fn compiles<const K: usize>(preset: Preset) {
     if let Some(why) = nvrtc_unavailable() {
         eprintln!("SKIPPED (nvrtc, {}): {why}", preset.name());
         return;
     }
-    assert!(K <= NVRTC_MAX_K, "k > {NVRTC_MAX_K}: see the module doc");
     let field = Field::<K>::preset(preset).unwrap();
     let c = DeviceConstants::of(&field);
     // One module per base size, as the executor loads them: machine code
     // for a real architecture (what the executor loads; PTX, which the
     // driver would JIT-compile, goes through the same front end), with
     // ptxas's report of every kernel's resources.
-    for radix in base_sizes(K) {
+    for radix in device_base_sizes(K) {
         let name = module_name(&c, &[radix]);
         let report = nvrtc_resources(&name, &translation_unit(&c, &[radix], false), (9, 0))
             .unwrap_or_else(|e| panic!("{}: {e}", preset.name()));
@@ -89,8 +71,8 @@ fn compiles<const K: usize>(preset: Preset) {
             "{name}: scale or pointwise missing"
         );
         assert!(!has("gfpf_scal"), "{name}: symbols are matched whole");
-        // The budgets: no stack frame, no spills, the occupancy above, and
-        // the module compiled within 30 s.
+        // The budgets: no stack frame, no spills, the occupancy of
+        // gfpf_kernels::occupancy_budget, and the module compiled within 30 s.
         for kernel in stage_kernels() {
             let symbol = kernel.symbol();
             let resources = report.kernels().find(|k| k.name == symbol).unwrap();
@@ -105,14 +87,14 @@ fn compiles<const K: usize>(preset: Preset) {
             );
             let occupancy = SmLimits::SM90.occupancy(resources, block_threads(&kernel, K));
             assert!(
-                occupancy >= least_occupancy(radix),
+                occupancy >= occupancy_budget(&kernel, K).unwrap(),
                 "{name}: {symbol} allows {:.0}% occupancy ({} registers)",
                 occupancy * 100.0,
                 resources.registers
             );
         }
         // The element-wise kernels (inverse scaling, products) the device
-        // launches: the same budgets as DFT_16's.
+        // launches.
         let (scale, pointwise, _) = device_elementwise_kernels(K);
         for kernel in [scale, pointwise] {
             let symbol = kernel.symbol();
@@ -127,7 +109,7 @@ fn compiles<const K: usize>(preset: Preset) {
             );
             let occupancy = SmLimits::SM90.occupancy(resources, block_threads(&kernel, K));
             assert!(
-                occupancy >= 0.5,
+                occupancy >= occupancy_budget(&kernel, K).unwrap(),
                 "{name}: {symbol} allows {:.0}% occupancy",
                 occupancy * 100.0
             );
@@ -158,11 +140,11 @@ macro_rules! nvrtc_tests {
     };
 }
 
-// k = 8 and 32, each compiling every base size from DFT_2 up (so every
-// lane kernel's shape, the tiled ones of stride 1 at k = 8 and the strided
-// tiles too at k = 32): k = 16 and the other primes run the same code with
-// other constants, and their modules would take the test command's time for
-// little (`cargo xtask kernels --report` covers them: 15–21 s of NVRTC per
-// preset on the project VM, 2026-11-24); k > 32 needs a cooperative kernel
-// of its own (see the module doc).
-nvrtc_tests!(t8 T8 8, t32 T32 32);
+// k = 8, 32, 64 and 128, each compiling every base size its device plans use
+// (so every lane kernel's shape: the tiled ones of stride 1 at k = 8, the
+// strided tiles too from k = 32, two and four digits a lane at k = 64 and
+// 128): k = 16 and the other primes run the same code with other constants,
+// and their modules would take the test command's time for little (`cargo
+// xtask kernels --report` covers them: 15–21 s of NVRTC per preset on the
+// project VM, 2026-11-24; t64 and t128 take 8 and 10 s).
+nvrtc_tests!(t8 T8 8, t32 T32 32, t64 T64 64, t128 T128 128);

@@ -235,6 +235,17 @@ impl<const K: usize> PreparedFft<K> {
         })
     }
 
+    /// The same transform planned with no base DFT larger than `max_radix`
+    /// ([`Plan::try_with_max_radix`]); the twiddle table and N^{-1} do not
+    /// depend on the radices and are kept.
+    ///
+    /// Errors: `max_radix` not a power of two from 2 to 2k.
+    pub fn with_max_radix(self, max_radix: usize) -> Result<Self, TransformError> {
+        let p = &self.plan;
+        let plan = Plan::try_with_max_radix(p.len(), K, p.direction(), p.order(), max_radix)?;
+        Ok(PreparedFft { plan, ..self })
+    }
+
     /// The field.
     pub fn field(&self) -> &Field<K> {
         &self.field

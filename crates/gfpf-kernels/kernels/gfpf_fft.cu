@@ -1,7 +1,7 @@
 // The FFT kernels of gfpf-cuda: one kernel per (base size K, twiddle
 // placement) runs one stage of a gfpf_plan::Plan, one thread per base DFT_K
-// (or, for k ≤ 32, one DFT over the k lanes of a warp segment with one
-// digit per lane, gfpf_lanes.cuh; stages of stride 1 (and strided ones from
+// (or one DFT over the S = min(k, 32) lanes of a warp segment with k/S
+// digits per lane, gfpf_lanes.cuh; stages of stride 1 (and strided ones from
 // k = 16) as tiled kernels, a
 // block's elements through shared memory: over lanes on the device, one
 // thread per DFT in the emulator only, see gfpf_cuda::params::StageKernels),
@@ -246,7 +246,7 @@ GFPF_FN void gfpf_dft_tile(const GfpfStageParams& p) {
 
 #ifdef GFPF_LANES_AVAILABLE
 // The warp's lanes that run, for a launch of p.threads threads (a multiple
-// of k: whole segments).
+// of S: whole segments).
 GFPF_FN GfpfLanes gfpf_running_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
     GfpfLanes lanes;
     const gfpf_u64 running = p.threads - (thread - (threadIdx.x & 31));
@@ -254,9 +254,16 @@ GFPF_FN GfpfLanes gfpf_running_lanes(const GfpfStageParams& p, gfpf_u64 thread) 
     return lanes;
 }
 
-// The codelet operations with an element's digits over the k lanes of a warp
-// segment (gfpf_lanes.cuh): E is this lane's digit. DFT_R with R ≥ 32 calls
-// the operations out of line (see gfpf_lane_mul_outlined).
+// Words of a DFT_R's elements one lane holds.
+#define GFPF_LANE_WORDS(R) ((R) * GFPF_LANE_DIGITS)
+// Whether DFT_R's lane kernels call the operations out of line (see
+// gfpf_lane_mul_outlined): where a lane holds 32 words or more, and
+// wherever it holds several digits of an element (k ≥ 64: inlined, t64's
+// DFT_8 twiddled kernels spilled ~500 bytes at 64 registers).
+#define GFPF_LANE_OUT_OF_LINE(R) (GFPF_LANE_WORDS(R) >= 32 || GFPF_LANE_DIGITS > 1)
+
+// The codelet operations with an element's digits over the lanes of a warp
+// segment (gfpf_lanes.cuh): E is this lane's digits.
 template <int R>
 struct GfpfLaneOps {
     GfpfLanes lanes;
@@ -265,35 +272,40 @@ struct GfpfLaneOps {
     gfpf_u64 twiddle_bits;
     gfpf_u64 unit;  // b·step: slot i is multiplied by w^(i·unit)
 
-    GFPF_METHOD void butterfly(gfpf_u64& a, gfpf_u64& b) const {
-        const GfpfLanePair out = R >= 32 ? gfpf_lane_add_sub_outlined(lanes, a, b) : gfpf_lane_add_sub(lanes, a, b);
+    GFPF_METHOD void butterfly(GfpfLaneElem& a, GfpfLaneElem& b) const {
+        const GfpfLanePair out = GFPF_LANE_OUT_OF_LINE(R) ? gfpf_lane_add_sub_outlined(lanes, a, b) : gfpf_lane_add_sub(lanes, a, b);
         a = out.sum;
         b = out.diff;
     }
 
     // a <- a·ρ^j, ρ = r^(±2k/radix).
-    GFPF_METHOD void mul_root_power(gfpf_u64& a, int j, int radix) const {
+    GFPF_METHOD void mul_root_power(GfpfLaneElem& a, int j, int radix) const {
         int forward = j * (2 * GFPF_K / radix);
         int shift = inverse ? 2 * GFPF_K - forward : forward;
         if (shift == 2 * GFPF_K) shift = 0;
-        a = R >= 32 ? gfpf_lane_mul_pow_r_outlined(lanes, a, shift) : gfpf_lane_mul_pow_r(lanes, a, shift);
+        a = GFPF_LANE_OUT_OF_LINE(R) ? gfpf_lane_mul_pow_r_outlined(lanes, a, shift) : gfpf_lane_mul_pow_r(lanes, a, shift);
     }
 
     // a <- a·w^(slot·unit) = a·table[m]·r^(±q). The segments of a warp hold
     // different DFTs, whose exponents differ: all multiply when any must
     // (table[0] = w^0 = 1 and r^0 leave an element as it is).
-    GFPF_METHOD void twiddle(gfpf_u64& a, int slot) const {
+    GFPF_METHOD void twiddle(GfpfLaneElem& a, int slot) const {
         gfpf_u64 e = (gfpf_u64)slot * unit;
         gfpf_u64 q = e >> twiddle_bits;
         gfpf_u64 m = e & ((1ull << twiddle_bits) - 1);
-        if (__any_sync(lanes.mask, m != 0))
-        {
-            const gfpf_u64 w = GFPF_TABLE_READ(table, m * GFPF_K + lanes.digit());
-            a = R >= 32 ? gfpf_lane_mul_outlined(lanes, a, w) : gfpf_lane_mul(lanes, a, w);
-        }
+        // The shift first: the product then ends the twiddle, and nothing of
+        // the exponent stays live through it.
         if (__any_sync(lanes.mask, q != 0)) {
             int shift = q == 0 ? 0 : (inverse ? (int)(2 * GFPF_K - q) : (int)q);
-            a = R >= 32 ? gfpf_lane_mul_pow_r_outlined(lanes, a, shift) : gfpf_lane_mul_pow_r(lanes, a, shift);
+            a = GFPF_LANE_OUT_OF_LINE(R) ? gfpf_lane_mul_pow_r_outlined(lanes, a, shift) : gfpf_lane_mul_pow_r(lanes, a, shift);
+        }
+        if (__any_sync(lanes.mask, m != 0))
+        {
+            // Row h of the entry: one run of S words.
+            GfpfLaneElem w;
+#pragma unroll
+            for (int h = 0; h < GFPF_LANE_DIGITS; ++h) w.d[h] = GFPF_TABLE_READ(table, m * GFPF_K + lanes.digit(h));
+            a = GFPF_LANE_OUT_OF_LINE(R) ? gfpf_lane_mul_outlined(lanes, a, w) : gfpf_lane_mul(lanes, a, w);
         }
     }
 };
@@ -305,8 +317,8 @@ struct GfpfLaneOps {
 // up as the outputs go: with all sixteen held through their products,
 // DFT_16's kernel spilled.
 template <int R, int VARIANT, class Store>
-GFPF_FN void gfpf_lane_codelet(const GfpfStageParams& p, const GfpfLanes& lanes, gfpf_u64 unit, gfpf_u64 (&x)[R],
-                               Store store) {
+GFPF_FN void gfpf_lane_codelet(const GfpfStageParams& p, const GfpfLanes& lanes, gfpf_u64 unit,
+                               GfpfLaneElem (&x)[R], Store store) {
     GfpfLaneOps<R> o;
     o.lanes = lanes;
     o.inverse = p.inverse != 0;
@@ -322,54 +334,60 @@ GFPF_FN void gfpf_lane_codelet(const GfpfStageParams& p, const GfpfLanes& lanes,
     }
 }
 
-// One base DFT_R of a stage over the k lanes of a warp segment: thread t is
-// digit t mod k of DFT (item, a, b) = t / k, indexed as gfpf_dft_thread's.
-// The segments of a warp take neighbouring DFTs, so at stride ≥ 32/k one
-// warp-wide load or store touches 32/k neighbouring words per digit plane.
+// One base DFT_R of a stage over the S lanes of a warp segment: thread t is
+// lane t mod S of DFT (item, a, b) = t / S, indexed as gfpf_dft_thread's.
+// The segments of a warp take neighbouring DFTs, so at stride ≥ 32/S one
+// warp-wide load or store touches 32/S neighbouring words per digit plane.
 template <int R, int VARIANT>
 GFPF_FN void gfpf_dft_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
     const GfpfLanes lanes = gfpf_running_lanes(p, thread);
     const gfpf_u64* src = (const gfpf_u64*)p.src;
     gfpf_u64* dst = (gfpf_u64*)p.dst;
-    const GfpfDftSite site = gfpf_dft_site<R>(p, thread / GFPF_K);
+    const GfpfDftSite site = gfpf_dft_site<R>(p, thread / GFPF_LANE_SEGMENT);
     const gfpf_u64 b = site.b, base = site.base, first = site.first;
-    const gfpf_u64 plane = (gfpf_u64)lanes.digit() * p.pitch;
-    // Where this lane's outputs go: one index and one stride held through
-    // the codelet (an index into dst, not a pointer of its own, so that the
-    // emulator counts sectors from the buffer's start).
-    const gfpf_u64 out = plane + base + first;
+    // Where this lane's outputs go (row 0; row h is h·S planes on): one
+    // index and one stride held through the codelet (an index into dst, not
+    // a pointer of its own, so that the emulator counts sectors from the
+    // buffer's start).
+    const gfpf_u64 out = (gfpf_u64)lanes.index() * p.pitch + base + first;
     const gfpf_u64 stride = 1ull << p.log2_stride;
     // Unrolled, so that x stays in registers.
-    gfpf_u64 x[R];
+    GfpfLaneElem x[R];
 #pragma unroll
     for (int i = 0; i < R; ++i) {
         gfpf_u64 l = first + ((gfpf_u64)i << p.log2_stride);
         gfpf_u64 at = p.digit_reversed_input ? gfpf_digit_reverse(p, l) : l;
-        x[i] = GFPF_GLOBAL_READ(src, plane + base + at);
+#pragma unroll
+        for (int h = 0; h < GFPF_LANE_DIGITS; ++h)
+            x[i].d[h] = GFPF_GLOBAL_READ(src, (gfpf_u64)lanes.digit(h) * p.pitch + base + at);
     }
-    gfpf_lane_codelet<R, VARIANT>(p, lanes, b * p.step, x,
-                                  [&](int i, gfpf_u64 v) { GFPF_GLOBAL_WRITE(dst, out + i * stride, v); });
+    gfpf_lane_codelet<R, VARIANT>(p, lanes, b * p.step, x, [&](int i, GfpfLaneElem v) {
+#pragma unroll
+        for (int h = 0; h < GFPF_LANE_DIGITS; ++h)
+            GFPF_GLOBAL_WRITE(dst, out + h * GFPF_LANE_SEGMENT * p.pitch + i * stride, v.d[h]);
+    });
 }
 
 // The tile of a stage over lanes (gfpf_kernels::lane_tile, which mirrors
-// it): a block of `threads` threads, dfts = threads / k DFTs, stages its DFTs'
+// it): a block of `threads` threads, dfts = threads / S DFTs, stages its DFTs'
 // elements through shared memory plane by plane, so that its loads and
 // stores of global memory use whole sectors. Two layouts, each padded so
 // that the 16 lanes of a half-warp, reading one 64-bit word each, hit 16
 // different banks:
 // - stride 1 (the block's elements are one run): in each plane (`plane`
-//   words, odd) DFT s's R elements start at s·run, run ≡ k mod 16;
+//   words, odd) DFT s's R elements start at s·run, run ≡ k mod 16 where a
+//   half-warp spans several segments (k < 16), else run = R;
 // - strided (the block's DFTs are neighbouring columns b): element i of DFT
 //   s at i·dfts + s of a plane of `strided_plane` words, ≡ 16/k mod 16 (odd
 //   for k ≥ 16).
 // `threads` is 128, or 64 or 32 where the larger layout would not fit.
 template <int R>
 struct GfpfLaneTile {
-    static constexpr int run = R + ((GFPF_K - R) % 16 + 16) % 16;
+    static constexpr int run = GFPF_K >= 16 ? R : R + ((GFPF_K - R) % 16 + 16) % 16;
     static constexpr int pad_to = GFPF_K >= 16 ? 1 : 16 / GFPF_K;
     // Words of either layout at 128, 64 and 32 threads (no constexpr
     // function: NVRTC compiles device code only).
-    static constexpr int d128 = 128 / GFPF_K, d64 = 64 / GFPF_K, d32 = 32 / GFPF_K;
+    static constexpr int d128 = 128 / GFPF_LANE_SEGMENT, d64 = 64 / GFPF_LANE_SEGMENT;
     static constexpr int words_128 = GFPF_K * (d128 * run + 1 > R * d128 + (pad_to - R * d128 % 16 + 16) % 16
                                                    ? d128 * run + 1
                                                    : R * d128 + (pad_to - R * d128 % 16 + 16) % 16);
@@ -377,7 +395,7 @@ struct GfpfLaneTile {
                                                   ? d64 * run + 1
                                                   : R * d64 + (pad_to - R * d64 % 16 + 16) % 16);
     static constexpr int threads = words_128 <= GFPF_LANE_TILE_WORDS ? 128 : words_64 <= GFPF_LANE_TILE_WORDS ? 64 : 32;
-    static constexpr int dfts = threads / GFPF_K;
+    static constexpr int dfts = threads / GFPF_LANE_SEGMENT;
     static constexpr int plane = dfts * run + 1;
     static constexpr int strided_plane = R * dfts + (pad_to - R * dfts % 16 + 16) % 16;
     static constexpr int words = GFPF_K * (plane > strided_plane ? plane : strided_plane);
@@ -435,7 +453,7 @@ GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
     const bool gathered = !strided && p.digit_reversed_input && p.radix_log2[p.radix_count - 1] == R_LOG2;
     // The inputs' layout in the tile (the outputs' is `strided`).
     const bool strided_in = strided || gathered;
-    const gfpf_u64 dfts = p.threads / GFPF_K;
+    const gfpf_u64 dfts = p.threads / GFPF_LANE_SEGMENT;
     const gfpf_u64 first_dft = (gfpf_u64)blockIdx.x * D;
     const gfpf_u64 n_mask = (1ull << p.log2_n) - 1;
     // Gathered: the block's DFT g is column c of its transform (c ranges
@@ -466,23 +484,32 @@ GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
     __syncthreads();
     const gfpf_u64 thread = (gfpf_u64)blockIdx.x * Tile::threads + threadIdx.x;
     const bool running = thread < p.threads;
-    gfpf_u64 x[R];
+    GfpfLaneElem x[R];
     if (running) {
-        // This lane's inputs: tile[own + i·step].
-        const int own = gfpf_lane_tile_word<R>(strided_in, gfpf_running_lanes(p, thread).digit(), threadIdx.x / GFPF_K, 0);
+        // This lane's inputs: row h of input i at tile[own_h + i·step].
+        const GfpfLanes lanes = gfpf_running_lanes(p, thread);
         const int step = strided_in ? D : 1;
 #pragma unroll
-        for (int i = 0; i < R; ++i) x[i] = tile[own + i * step];
+        for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+            const int own = gfpf_lane_tile_word<R>(strided_in, lanes.digit(h), threadIdx.x / GFPF_LANE_SEGMENT, 0);
+#pragma unroll
+            for (int i = 0; i < R; ++i) x[i].d[h] = tile[own + i * step];
+        }
     }
     // Gathered: every input read before any output overwrites it.
     if (gathered) __syncthreads();
     if (running) {
         const GfpfLanes lanes = gfpf_running_lanes(p, thread);
-        const int own = gfpf_lane_tile_word<R>(strided, lanes.digit(), threadIdx.x / GFPF_K, 0);
+        const int own = gfpf_lane_tile_word<R>(strided, lanes.index(), threadIdx.x / GFPF_LANE_SEGMENT, 0);
+        // Row h of a DFT's element is S digit planes on.
+        const int row = gfpf_lane_tile_word<R>(strided, GFPF_LANE_SEGMENT, 0, 0);
         const int step = strided ? D : 1;
         // Stride 1: column b = 0.
-        const gfpf_u64 unit = strided ? gfpf_dft_site<R>(p, thread / GFPF_K).b * p.step : 0;
-        gfpf_lane_codelet<R, VARIANT>(p, lanes, unit, x, [&](int i, gfpf_u64 v) { tile[own + i * step] = v; });
+        const gfpf_u64 unit = strided ? gfpf_dft_site<R>(p, thread / GFPF_LANE_SEGMENT).b * p.step : 0;
+        gfpf_lane_codelet<R, VARIANT>(p, lanes, unit, x, [&](int i, const GfpfLaneElem& v) {
+#pragma unroll
+            for (int h = 0; h < GFPF_LANE_DIGITS; ++h) tile[own + h * row + i * step] = v.d[h];
+        });
     }
     __syncthreads();
     for (int w = threadIdx.x; w < W * GFPF_K; w += Tile::threads) {
@@ -563,10 +590,23 @@ GFPF_RADICES(GFPF_DFT_KERNELS)
 
 GFPF_TILED_RADICES(GFPF_TILED_KERNELS)
 
-// A lane of DFT_R holds R digits (2R registers): up to R = 16 they fit 64
-// registers a thread; beyond, fewer blocks per SM buy registers instead of
-// local-memory spills (cargo xtask kernels --report).
-#define GFPF_LANE_BLOCKS(R) ((R) <= 16 ? 8 : (R) <= 32 ? 4 : 2)
+// A lane of DFT_R holds R·D words (2R·D registers): with one digit a lane,
+// up to 16 words fit 64 registers a thread; beyond, fewer blocks per SM buy
+// registers instead of local-memory spills (cargo xtask kernels --report).
+// With several (k ≥ 64) a product's working set grows with D (3D words of
+// column sums, 2D of shuffled digits): at k = 64, 64 registers hold DFT_2
+// only (DFT_4 and DFT_8 spilled 40–140 bytes there), at k = 128 a product
+// alone spills at 64 and DFT_8 at 128 (cargo xtask kernels --report, NVRTC
+// 12.9, sm_90, 2026-11-24).
+#define GFPF_LANE_BLOCKS_ONE_DIGIT(R) (GFPF_LANE_WORDS(R) <= 16 ? 8 : GFPF_LANE_WORDS(R) <= 32 ? 4 : 2)
+#define GFPF_LANE_BLOCKS_TWO_DIGITS(R) (GFPF_LANE_WORDS(R) <= 4 ? 8 : GFPF_LANE_WORDS(R) <= 8 ? 6 : 4)
+#define GFPF_LANE_BLOCKS_FOUR_DIGITS(R) (GFPF_LANE_WORDS(R) <= 8 ? 5 : GFPF_LANE_WORDS(R) <= 16 ? 4 : 2)
+#define GFPF_LANE_BLOCKS(R)                                                                   \
+    (GFPF_LANE_DIGITS == 1   ? GFPF_LANE_BLOCKS_ONE_DIGIT(R)                                  \
+     : GFPF_LANE_DIGITS == 2 ? GFPF_LANE_BLOCKS_TWO_DIGITS(R)                                 \
+                             : GFPF_LANE_BLOCKS_FOUR_DIGITS(R))
+// The element-wise kernels (one product a lane): 64 registers up to k = 64.
+#define GFPF_LANE_ELEMENTWISE_BLOCKS (GFPF_LANE_DIGITS <= 2 ? 8 : 5)
 #define GFPF_LANE_KERNELS(R)                                                                                      \
     GFPF_OCCUPANCY_KERNEL(gfpf_dft##R##_plain_lanes, (gfpf_dft_lanes<R, GFPF_PLAIN>), GFPF_LANE_BLOCKS(R))           \
     GFPF_OCCUPANCY_KERNEL(gfpf_dft##R##_inputs_lanes, (gfpf_dft_lanes<R, GFPF_TWIDDLE_INPUTS>), GFPF_LANE_BLOCKS(R)) \
@@ -593,24 +633,42 @@ GFPF_KERNEL(gfpf_scale, gfpf_scale_thread)
 GFPF_KERNEL(gfpf_pointwise_mul, gfpf_pointwise_mul_thread)
 
 #ifdef GFPF_LANES_AVAILABLE
-// x <- x·N^{-1}, element thread / k over the k lanes of a segment.
+// Where row h of element thread / S sits for this lane (digit-major).
+GFPF_FN gfpf_u64 gfpf_lane_element_at(const GfpfStageParams& p, const GfpfLanes& lanes, gfpf_u64 thread, int h) {
+    return (gfpf_u64)lanes.digit(h) * p.pitch + thread / GFPF_LANE_SEGMENT;
+}
+
+// x <- x·N^{-1}, element thread / S over the S lanes of a segment.
 GFPF_FN void gfpf_scale_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
     const GfpfLanes lanes = gfpf_running_lanes(p, thread);
-    const gfpf_u64 at = (gfpf_u64)lanes.digit() * p.pitch + thread / GFPF_K;
     gfpf_u64* dst = (gfpf_u64*)p.dst;
-    const gfpf_u64 n_inv = GFPF_TABLE_READ((const gfpf_u64*)p.table, lanes.digit());
-    GFPF_GLOBAL_WRITE(dst, at, gfpf_lane_mul(lanes, GFPF_GLOBAL_READ(dst, at), n_inv));
+    GfpfLaneElem x, n_inv;
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        x.d[h] = GFPF_GLOBAL_READ(dst, gfpf_lane_element_at(p, lanes, thread, h));
+        n_inv.d[h] = GFPF_TABLE_READ((const gfpf_u64*)p.table, lanes.digit(h));
+    }
+    const GfpfLaneElem y = gfpf_lane_mul(lanes, x, n_inv);
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) GFPF_GLOBAL_WRITE(dst, gfpf_lane_element_at(p, lanes, thread, h), y.d[h]);
 }
 
-// dst[j] <- dst[j]·src[j], element j = thread / k over the k lanes of a segment.
+// dst[j] <- dst[j]·src[j], element j = thread / S over the S lanes of a segment.
 GFPF_FN void gfpf_pointwise_mul_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
     const GfpfLanes lanes = gfpf_running_lanes(p, thread);
-    const gfpf_u64 at = (gfpf_u64)lanes.digit() * p.pitch + thread / GFPF_K;
     const gfpf_u64* src = (const gfpf_u64*)p.src;
     gfpf_u64* dst = (gfpf_u64*)p.dst;
-    GFPF_GLOBAL_WRITE(dst, at, gfpf_lane_mul(lanes, GFPF_GLOBAL_READ(dst, at), GFPF_GLOBAL_READ(src, at)));
+    GfpfLaneElem x, y;
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        x.d[h] = GFPF_GLOBAL_READ(dst, gfpf_lane_element_at(p, lanes, thread, h));
+        y.d[h] = GFPF_GLOBAL_READ(src, gfpf_lane_element_at(p, lanes, thread, h));
+    }
+    const GfpfLaneElem z = gfpf_lane_mul(lanes, x, y);
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) GFPF_GLOBAL_WRITE(dst, gfpf_lane_element_at(p, lanes, thread, h), z.d[h]);
 }
 
-GFPF_OCCUPANCY_KERNEL(gfpf_scale_lanes, gfpf_scale_lanes, 8)
-GFPF_OCCUPANCY_KERNEL(gfpf_pointwise_mul_lanes, gfpf_pointwise_mul_lanes, 8)
+GFPF_OCCUPANCY_KERNEL(gfpf_scale_lanes, gfpf_scale_lanes, GFPF_LANE_ELEMENTWISE_BLOCKS)
+GFPF_OCCUPANCY_KERNEL(gfpf_pointwise_mul_lanes, gfpf_pointwise_mul_lanes, GFPF_LANE_ELEMENTWISE_BLOCKS)
 #endif

@@ -1,15 +1,19 @@
-// GF(r^k + 1) with an element's digits spread over the lanes of a warp
-// (k ≤ 32): the k lanes of one segment of the warp hold one element, lane i
-// of the segment its digit i, so a DFT_K of elements takes K registers per
-// lane instead of K·k per thread, and loads of digit-major data are
-// coalesced (the segments of a warp handle neighbouring elements).
+// GF(r^k + 1) with an element's digits spread over the lanes of a warp: a
+// segment of S = min(k, 32) lanes holds one element, lane i of the segment
+// its digits i, S + i, …, (D − 1)·S + i (D = k/S digits a lane: one up to
+// k = 32, two at k = 64, four at k = 128; "row" h holds digits h·S … h·S +
+// S − 1). A DFT_K of elements takes K·D registers a lane instead of K·k a
+// thread, loads of digit-major data are coalesced (the segments of a warp
+// handle neighbouring elements), and a row of an element-major twiddle is
+// one warp-wide run of words.
 //
 // Every result is the canonical one (digits below r, p - 1 as top digit r),
 // so it equals gfpf_field.cuh's bit for bit; the algorithms differ where
 // lanes must not wait on each other:
-//   * carry and borrow chains resolve in one step from two ballots
-//     (generate, propagate) as a carry-lookahead adder does;
-//   * a product's k column sums (192 bits) are formed one per lane, each
+//   * carry and borrow chains resolve in one step from ballots (generate,
+//     propagate; one pair a row, joined into one k-bit word or two) as a
+//     carry-lookahead adder does;
+//   * a product's k column sums (192 bits) are formed D per lane, each
 //     split as h·r² + m·r + l, and the three parts added into place with
 //     shuffles and one more lookahead; what lands past digit k - 1 (r^k = -1)
 //     is subtracted at the end, as gfpf_mul does with its final carry.
@@ -17,12 +21,23 @@
 // under a condition that differs between segments), as the device requires.
 #pragma once
 
-#if GFPF_K <= 32 && (32 % GFPF_K) == 0
+#if GFPF_K <= 128 && ((GFPF_K < 32 && (32 % GFPF_K) == 0) || (GFPF_K >= 32 && (GFPF_K % 32) == 0))
 #define GFPF_LANES_AVAILABLE 1
+
+// Lanes an element takes (S), and digits a lane holds of it (D).
+#define GFPF_LANE_SEGMENT (GFPF_K < 32 ? GFPF_K : 32)
+#define GFPF_LANE_DIGITS (GFPF_K / GFPF_LANE_SEGMENT)
+// 64-bit words of a k-bit vector (one bit a digit) in a lookahead.
+#define GFPF_LANE_BIT_WORDS ((GFPF_K + 63) / 64)
+
+// A lane's digits of one element: d[h] is digit h·S + i of lane i.
+struct GfpfLaneElem {
+    gfpf_u64 d[GFPF_LANE_DIGITS];
+};
 
 // A butterfly's two results.
 struct GfpfLanePair {
-    gfpf_u64 sum, diff;
+    GfpfLaneElem sum, diff;
 };
 
 #ifdef GFPF_HOST_EMULATION
@@ -32,110 +47,253 @@ __device__ __forceinline__ int gfpf_lowest_bit(gfpf_u64 x) { return __ffsll((lon
 #endif
 
 // Where a lane sits: the warp's participating lanes (whole segments). Its
-// digit and segment follow from threadIdx.x (blocks are whole warps), not
+// index and segment follow from threadIdx.x (blocks are whole warps), not
 // held, which spares registers where a DFT_16 has none to spare.
 struct GfpfLanes {
     unsigned mask;
 
-    // This lane's digit i.
-    GFPF_METHOD int digit() const { return (int)(threadIdx.x & (GFPF_K - 1)); }
+    // This lane's index i in its segment (its digits are h·S + i).
+    GFPF_METHOD int index() const { return (int)(threadIdx.x & (GFPF_LANE_SEGMENT - 1)); }
+    // Digit t of an element is this lane's (row h, t = h·S + index()).
+    GFPF_METHOD int digit(int h) const { return h * GFPF_LANE_SEGMENT + index(); }
     // The first lane of this lane's segment.
-    GFPF_METHOD int segment() const { return (int)(threadIdx.x & 31 & ~(GFPF_K - 1)); }
-    // The bits of a ballot that belong to this lane's segment, digit 0 lowest.
+    GFPF_METHOD int segment() const { return (int)(threadIdx.x & 31 & ~(GFPF_LANE_SEGMENT - 1)); }
+    // The bits of a ballot that belong to this lane's segment, lane 0 lowest.
     GFPF_METHOD gfpf_u64 own(unsigned ballot) const {
-        const gfpf_u64 digits = GFPF_K == 32 ? 0xffffffffull : ((1ull << GFPF_K) - 1);
-        return ((gfpf_u64)ballot >> segment()) & digits;
+        const gfpf_u64 lanes = GFPF_LANE_SEGMENT == 32 ? 0xffffffffull : ((1ull << GFPF_LANE_SEGMENT) - 1);
+        return ((gfpf_u64)ballot >> segment()) & lanes;
     }
-    // Digit `from` of this lane's element.
-    GFPF_METHOD gfpf_u64 digit_of(gfpf_u64 v, int from) const { return __shfl_sync(mask, v, from, GFPF_K); }
-    // Digit `digit - delta` of this lane's element (this lane's own below delta).
-    GFPF_METHOD gfpf_u64 below(gfpf_u64 v, unsigned delta) const { return __shfl_up_sync(mask, v, delta, GFPF_K); }
+    // Digit t (the same for every lane) of this segment's element, from
+    // the lane's row words v.
+    GFPF_METHOD gfpf_u64 digit_of(const gfpf_u64 (&v)[GFPF_LANE_DIGITS], int t) const {
+        return __shfl_sync(mask, v[t / GFPF_LANE_SEGMENT], t % GFPF_LANE_SEGMENT, GFPF_LANE_SEGMENT);
+    }
+    // Word v of the lane `delta` below this one in the segment, cyclically.
+    GFPF_METHOD gfpf_u64 rotate(gfpf_u64 v, int delta) const {
+        return __shfl_sync(mask, v, (index() - delta) & (GFPF_LANE_SEGMENT - 1), GFPF_LANE_SEGMENT);
+    }
 };
 
-// The carry into this lane of a chain in which lane i generates (g) or
-// propagates (p) a carry: G + (G | P) carries exactly as the chain does, so
-// its bits xor P are the carries in. `out` is the carry out of digit k - 1.
-GFPF_FN bool gfpf_lane_carry(const GfpfLanes& l, bool g, bool p, bool& out) {
-    const gfpf_u64 gen = l.own(__ballot_sync(l.mask, g));
-    const gfpf_u64 prop = l.own(__ballot_sync(l.mask, p && !g));
-    const gfpf_u64 sum = gen + (gen | prop);
-    out = (sum >> GFPF_K) & 1;
-    return ((sum ^ prop) >> l.digit()) & 1;
+// Row `row` of rows[] where the index is known only at run time (the same on
+// every lane): selects, not an indexed load, so the rows stay in registers.
+GFPF_FN gfpf_u64 gfpf_lane_pick(const gfpf_u64 (&rows)[GFPF_LANE_DIGITS], int row) {
+    gfpf_u64 out = rows[0];
+#pragma unroll
+    for (int c = 1; c < GFPF_LANE_DIGITS; ++c) out = row == c ? rows[c] : out;
+    return out;
+}
+
+// A k-bit vector, digit t at bit t (row h at bits h·S …): a ballot a row.
+struct GfpfLaneBits {
+    gfpf_u64 w[GFPF_LANE_BIT_WORDS];
+};
+
+GFPF_FN GfpfLaneBits gfpf_lane_ballot(const GfpfLanes& l, const bool (&b)[GFPF_LANE_DIGITS]) {
+    GfpfLaneBits out;
+#pragma unroll
+    for (int w = 0; w < GFPF_LANE_BIT_WORDS; ++w) out.w[w] = 0;
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        const int bit = h * GFPF_LANE_SEGMENT;
+        out.w[bit / 64] |= l.own(__ballot_sync(l.mask, b[h])) << (bit % 64);
+    }
+    return out;
+}
+
+// Bit t of v for this lane's digit t = digit(h). Row h's S bits lie in one
+// word, chosen by h alone (known once unrolled): an index that depended on
+// the lane would put v in local memory.
+GFPF_FN bool gfpf_lane_bit(const GfpfLanes& l, const GfpfLaneBits& v, int h) {
+    const int row = h * GFPF_LANE_SEGMENT;
+    return (v.w[row / 64] >> (row % 64 + l.index())) & 1;
+}
+
+// The lowest digit whose bit is set, or -1 (the same on every lane).
+GFPF_FN int gfpf_lane_lowest(const GfpfLaneBits& v) {
+#pragma unroll
+    for (int w = 0; w < GFPF_LANE_BIT_WORDS; ++w)
+        if (v.w[w] != 0) return 64 * w + gfpf_lowest_bit(v.w[w]);
+    return -1;
+}
+
+// The carries into this lane's digits of a chain in which digit t generates
+// (g) or propagates (p) a carry: G + (G | P) carries exactly as the chain
+// does (P = p and not g), so its bits xor P are the carries in, word by
+// word with the carry between words. `out` is the carry out of digit k - 1.
+GFPF_FN void gfpf_lane_carries(const GfpfLanes& l, const bool (&g)[GFPF_LANE_DIGITS],
+                               const bool (&p)[GFPF_LANE_DIGITS], bool (&carry)[GFPF_LANE_DIGITS], bool& out) {
+    if (GFPF_LANE_DIGITS == 1) {
+        // One row, one word: no carry between words.
+        const gfpf_u64 gen = l.own(__ballot_sync(l.mask, g[0]));
+        const gfpf_u64 prop = l.own(__ballot_sync(l.mask, p[0] && !g[0]));
+        const gfpf_u64 sum = gen + (gen | prop);
+        out = (sum >> GFPF_LANE_SEGMENT) & 1;
+        carry[0] = ((sum ^ prop) >> l.index()) & 1;
+        return;
+    }
+    bool p_only[GFPF_LANE_DIGITS];
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) p_only[h] = p[h] && !g[h];
+    const GfpfLaneBits gen = gfpf_lane_ballot(l, g);
+    const GfpfLaneBits prop = gfpf_lane_ballot(l, p_only);
+    GfpfLaneBits in;
+    gfpf_u64 c = 0;
+#pragma unroll
+    for (int w = 0; w < GFPF_LANE_BIT_WORDS; ++w) {
+        const gfpf_u64 a = gen.w[w], s = a + (a | prop.w[w]);
+        const gfpf_u64 sum = s + c;
+        c = (gfpf_u64)(s < a) | (gfpf_u64)(sum < s);
+        in.w[w] = sum ^ prop.w[w];
+    }
+    // Below 64 digits the carry out is bit k of the sum (prop has no bit k).
+    out = GFPF_K % 64 == 0 ? c != 0 : ((in.w[0] >> (GFPF_K % 64)) & 1) != 0;
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) carry[h] = gfpf_lane_bit(l, in, h);
 }
 
 // x - 1 where `apply` (x's digits below r, the top one possibly r), as
 // gfpf_decrement: the digits below the lowest nonzero one become r - 1.
-GFPF_FN gfpf_u64 gfpf_lane_decrement(const GfpfLanes& l, gfpf_u64 v, bool apply) {
-    const gfpf_u64 nonzero = l.own(__ballot_sync(l.mask, v != 0));
+GFPF_FN GfpfLaneElem gfpf_lane_decrement(const GfpfLanes& l, GfpfLaneElem v, bool apply) {
+    bool nonzero[GFPF_LANE_DIGITS];
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) nonzero[h] = v.d[h] != 0;
+    const GfpfLaneBits nonzero_bits = gfpf_lane_ballot(l, nonzero);
     if (!apply) return v;
-    if (nonzero == 0) return l.digit() == GFPF_K - 1 ? GFPF_R_VALUE : 0;
-    const int lowest = gfpf_lowest_bit(nonzero);
-    if (l.digit() < lowest) return GFPF_R_VALUE - 1;
-    return l.digit() == lowest ? v - 1 : v;
+    const int lowest = gfpf_lane_lowest(nonzero_bits);
+    GfpfLaneElem out;
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        const int t = l.digit(h);
+        if (lowest < 0) {
+            out.d[h] = t == GFPF_K - 1 ? GFPF_R_VALUE : 0;
+        } else {
+            out.d[h] = t < lowest ? GFPF_R_VALUE - 1 : (t == lowest ? v.d[h] - 1 : v.d[h]);
+        }
+    }
+    return out;
 }
 
 // x + 1 where `apply`, as gfpf_increment: the digits below the lowest one
 // under r - 1 become 0; r^k - 1 + 1 gives the canonical p - 1.
-GFPF_FN gfpf_u64 gfpf_lane_increment(const GfpfLanes& l, gfpf_u64 v, bool apply) {
-    const gfpf_u64 absorbs = l.own(__ballot_sync(l.mask, v + 1 < GFPF_R_VALUE));
+GFPF_FN GfpfLaneElem gfpf_lane_increment(const GfpfLanes& l, GfpfLaneElem v, bool apply) {
+    bool absorbs[GFPF_LANE_DIGITS];
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) absorbs[h] = v.d[h] + 1 < GFPF_R_VALUE;
+    const GfpfLaneBits absorbs_bits = gfpf_lane_ballot(l, absorbs);
     if (!apply) return v;
-    if (absorbs == 0) return l.digit() == GFPF_K - 1 ? GFPF_R_VALUE : 0;
-    const int lowest = gfpf_lowest_bit(absorbs);
-    if (l.digit() < lowest) return 0;
-    return l.digit() == lowest ? v + 1 : v;
+    const int lowest = gfpf_lane_lowest(absorbs_bits);
+    GfpfLaneElem out;
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        const int t = l.digit(h);
+        if (lowest < 0) {
+            out.d[h] = t == GFPF_K - 1 ? GFPF_R_VALUE : 0;
+        } else {
+            out.d[h] = t < lowest ? 0 : (t == lowest ? v.d[h] + 1 : v.d[h]);
+        }
+    }
+    return out;
 }
 
 // x - y (digits below r, the top one possibly r): canonical.
-GFPF_FN gfpf_u64 gfpf_lane_sub(const GfpfLanes& l, gfpf_u64 x, gfpf_u64 y) {
+GFPF_FN GfpfLaneElem gfpf_lane_sub(const GfpfLanes& l, GfpfLaneElem x, GfpfLaneElem y) {
+    bool lower[GFPF_LANE_DIGITS], equal[GFPF_LANE_DIGITS], borrow[GFPF_LANE_DIGITS];
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        lower[h] = x.d[h] < y.d[h];
+        equal[h] = x.d[h] == y.d[h];
+    }
     bool borrow_out;
-    const bool borrow = gfpf_lane_carry(l, x < y, x == y, borrow_out);
-    const gfpf_u64 d = x - y - borrow;
-    const bool under = x < y || (x == y && borrow);
+    gfpf_lane_carries(l, lower, equal, borrow, borrow_out);
+    GfpfLaneElem d;
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        const gfpf_u64 diff = x.d[h] - y.d[h] - borrow[h];
+        const bool under = lower[h] || (equal[h] && borrow[h]);
+        d.d[h] = under ? diff + GFPF_R_VALUE : diff;
+    }
     // A borrow out of digit k - 1 added r^k = -1: add 1 back.
-    return gfpf_lane_increment(l, under ? d + GFPF_R_VALUE : d, borrow_out);
+    return gfpf_lane_increment(l, d, borrow_out);
 }
 
 // (a, b) <- (a + b, a - b): the butterfly, both chains resolved at once.
-GFPF_FN GfpfLanePair gfpf_lane_add_sub(GfpfLanes l, gfpf_u64 x, gfpf_u64 y) {
+GFPF_FN GfpfLanePair gfpf_lane_add_sub(GfpfLanes l, GfpfLaneElem x, GfpfLaneElem y) {
     GFPF_COUNT_OP(GFPF_OP_LANE_ADD_SUB);
-    // The digit sum is below 2r + 1 < 2^65: at most one add wraps, and
+    // A digit sum is below 2r + 1 < 2^65: at most one add wraps, and
     // subtracting r (wrapping) is then exact.
-    const gfpf_u64 s = x + y;
-    const bool over = s < x || s >= GFPF_R_VALUE;
-    const bool at_edge = !over && s == GFPF_R_VALUE - 1;
-    bool carry_out, borrow_out;
-    const bool carry = gfpf_lane_carry(l, over, at_edge, carry_out);
-    const bool borrow = gfpf_lane_carry(l, x < y, x == y, borrow_out);
-    const gfpf_u64 sum = s + carry;
-    const gfpf_u64 diff = x - y - borrow;
-    const bool sum_over = over || (at_edge && carry);
-    const bool diff_under = x < y || (x == y && borrow);
+    gfpf_u64 s[GFPF_LANE_DIGITS];
+    bool over[GFPF_LANE_DIGITS], at_edge[GFPF_LANE_DIGITS], lower[GFPF_LANE_DIGITS], equal[GFPF_LANE_DIGITS];
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        s[h] = x.d[h] + y.d[h];
+        over[h] = s[h] < x.d[h] || s[h] >= GFPF_R_VALUE;
+        at_edge[h] = !over[h] && s[h] == GFPF_R_VALUE - 1;
+    }
+    bool carry[GFPF_LANE_DIGITS], borrow[GFPF_LANE_DIGITS], carry_out, borrow_out;
+    gfpf_lane_carries(l, over, at_edge, carry, carry_out);
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        lower[h] = x.d[h] < y.d[h];
+        equal[h] = x.d[h] == y.d[h];
+    }
+    gfpf_lane_carries(l, lower, equal, borrow, borrow_out);
+    GfpfLaneElem sum, diff;
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        const gfpf_u64 sv = s[h] + carry[h];
+        const gfpf_u64 dv = x.d[h] - y.d[h] - borrow[h];
+        const bool sum_over = over[h] || (at_edge[h] && carry[h]);
+        const bool diff_under = lower[h] || (equal[h] && borrow[h]);
+        sum.d[h] = sum_over ? sv - GFPF_R_VALUE : sv;
+        diff.d[h] = diff_under ? dv + GFPF_R_VALUE : dv;
+    }
     // A carry out of digit k - 1 is r^k = -1; a borrow is +1.
     GfpfLanePair out;
-    out.sum = gfpf_lane_decrement(l, sum_over ? sum - GFPF_R_VALUE : sum, carry_out);
-    out.diff = gfpf_lane_increment(l, diff_under ? diff + GFPF_R_VALUE : diff, borrow_out);
+    out.sum = gfpf_lane_decrement(l, sum, carry_out);
+    out.diff = gfpf_lane_increment(l, diff, borrow_out);
     return out;
 }
 
 // x·r^i for 0 ≤ i < 2k: a rotation of the digits over the segment and one
 // subtraction (gfpf_mul_pow_r).
-GFPF_FN gfpf_u64 gfpf_lane_mul_pow_r(GfpfLanes l, gfpf_u64 x, int i) {
+GFPF_FN GfpfLaneElem gfpf_lane_mul_pow_r(GfpfLanes l, GfpfLaneElem x, int i) {
     GFPF_COUNT_OP(GFPF_OP_LANE_MUL_POW_R);
     const int s = i >= GFPF_K ? i - GFPF_K : i;
     const bool negate = i >= GFPF_K;
-    const gfpf_u64 top = l.digit_of(x, GFPF_K - 1);
-    const gfpf_u64 moved = l.digit_of(x, (l.digit() - s) & (GFPF_K - 1));
+    const gfpf_u64 top = l.digit_of(x.d, GFPF_K - 1);
+    // Digit t takes digit t - s: s = rows·S + lanes, every row rotated by
+    // `lanes`, then the row `rows` (one more where the lane wrapped) below.
+    const int rows = s / GFPF_LANE_SEGMENT, lanes = s % GFPF_LANE_SEGMENT;
+    gfpf_u64 rotated[GFPF_LANE_DIGITS];
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) rotated[h] = l.rotate(x.d[h], lanes);
     // x·r^s = A - B: A the digits shifted up, B those that wrapped past r^k.
-    const gfpf_u64 shifted = l.digit() >= s ? moved : 0;
-    const gfpf_u64 wrapped = l.digit() < s ? moved : 0;
-    const gfpf_u64 general = negate ? gfpf_lane_sub(l, wrapped, shifted) : gfpf_lane_sub(l, shifted, wrapped);
+    GfpfLaneElem shifted, wrapped;
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        const int from = h - rows - (l.index() < lanes ? 1 : 0);
+        const gfpf_u64 moved = gfpf_lane_pick(rotated, (from + GFPF_LANE_DIGITS) % GFPF_LANE_DIGITS);
+        const bool wraps = l.digit(h) < s;
+        shifted.d[h] = wraps ? 0 : moved;
+        wrapped.d[h] = wraps ? moved : 0;
+    }
+    const GfpfLaneElem general = negate ? gfpf_lane_sub(l, wrapped, shifted) : gfpf_lane_sub(l, shifted, wrapped);
     if (top != GFPF_R_VALUE) return general;
     // x = -1: the result is -r^i, i.e. r^s for i ≥ k, else p - r^s.
-    if (negate) return l.digit() == s ? 1 : 0;
-    if (s == 0) return l.digit() == GFPF_K - 1 ? GFPF_R_VALUE : 0;
-    // r^k + 1 - r^s: digits s … k - 1 are r - 1, digit 0 is 1.
-    if (l.digit() == 0) return 1;
-    return l.digit() >= s ? GFPF_R_VALUE - 1 : 0;
+    GfpfLaneElem out;
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        const int t = l.digit(h);
+        if (negate) {
+            out.d[h] = t == s ? 1 : 0;
+        } else if (s == 0) {
+            out.d[h] = t == GFPF_K - 1 ? GFPF_R_VALUE : 0;
+        } else {
+            // r^k + 1 - r^s: digits s … k - 1 are r - 1, digit 0 is 1.
+            out.d[h] = t == 0 ? 1 : (t >= s ? GFPF_R_VALUE - 1 : 0);
+        }
+    }
+    return out;
 }
 
 // a + b for digits below r (a sum below 2r): the digit and whether r went.
@@ -146,70 +304,132 @@ GFPF_FN gfpf_u64 gfpf_lane_add_digit(gfpf_u64 a, gfpf_u64 b, gfpf_u64& carries) 
     return over ? s - GFPF_R_VALUE : s;
 }
 
+// For every digit t of this lane, word v of digit t - delta (delta 1 or 2,
+// at most S), 0 below digit 0.
+GFPF_FN void gfpf_lane_below(const GfpfLanes& l, const gfpf_u64 (&v)[GFPF_LANE_DIGITS], int delta,
+                             gfpf_u64 (&out)[GFPF_LANE_DIGITS]) {
+    if (GFPF_LANE_DIGITS == 1) {
+        // One row: the lanes below delta have nothing below them.
+        const gfpf_u64 up = __shfl_up_sync(l.mask, v[0], delta, GFPF_LANE_SEGMENT);
+        out[0] = l.index() >= delta ? up : 0;
+        return;
+    }
+    gfpf_u64 rotated[GFPF_LANE_DIGITS];
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) rotated[h] = l.rotate(v[h], delta);
+    const bool wrapped = l.index() < delta;
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        const gfpf_u64 from_row_below = h > 0 ? rotated[h > 0 ? h - 1 : 0] : 0;
+        out[h] = l.digit(h) < delta ? 0 : (wrapped ? from_row_below : rotated[h]);
+    }
+}
+
+
 // x·y for canonical x and y (gfpf_mul).
-GFPF_FN gfpf_u64 gfpf_lane_mul(GfpfLanes l, gfpf_u64 x, gfpf_u64 y) {
+GFPF_FN GfpfLaneElem gfpf_lane_mul(GfpfLanes l, GfpfLaneElem x, GfpfLaneElem y) {
     GFPF_COUNT_OP(GFPF_OP_LANE_MUL);
+    constexpr int S = GFPF_LANE_SEGMENT, D = GFPF_LANE_DIGITS;
     const unsigned shift = GFPF_R_SHIFT;
-    const int i = l.digit();
-    // u_i = Σ_{j≤i} x_j·y_{i−j} − Σ_{j>i} x_j·y_{i+k−j}, plus the offset.
-    GfpfAcc acc = {0, 0, 0};
+    const int i = l.index();
+    // u_t = Σ_{j≤t} x_j·y_{t−j} − Σ_{j>t} x_j·y_{t+k−j}, plus the offset, for
+    // this lane's columns t = h·S + i. Digit j = jh·S + jl: for each jl, x_j
+    // of every row comes from lane jl and y_{t−j} from the rows rotated by
+    // jl (row h − jh, one lower where the lane wrapped; a row below 0 is
+    // the negacyclic wrap, subtracted).
+    GfpfAcc acc[D];
+#pragma unroll
+    for (int h = 0; h < D; ++h) acc[h] = {0, 0, 0};
     // Kept a loop: unrolled in each of a codelet's R twiddles, it made the
     // DFT_32 modules of k = 16 take NVRTC ~28 s.
 #pragma unroll 1
-    for (int j = 0; j < GFPF_K; ++j) {
-        const gfpf_u64 xj = l.digit_of(x, j);
-        const gfpf_u64 yj = l.digit_of(y, (i - j) & (GFPF_K - 1));
-        if (j <= i) {
-            gfpf_acc_add_product(acc, xj, yj);
-        } else {
-            gfpf_acc_sub_product(acc, xj, yj);
+    for (int jl = 0; jl < S; ++jl) {
+        gfpf_u64 xj[D], yr[D];
+#pragma unroll
+        for (int h = 0; h < D; ++h) {
+            xj[h] = __shfl_sync(l.mask, x.d[h], jl, S);
+            yr[h] = l.rotate(y.d[h], jl);
+        }
+        const bool low = i < jl;
+#pragma unroll
+        for (int h = 0; h < D; ++h) {
+#pragma unroll
+            for (int jh = 0; jh < D; ++jh) {
+                const int same = h - jh, below = h - jh - 1;
+                const gfpf_u64 yv = low ? yr[(below + D) % D] : yr[(same + D) % D];
+                if (low ? below < 0 : same < 0) {
+                    gfpf_acc_sub_product(acc[h], xj[jh], yv);
+                } else {
+                    gfpf_acc_add_product(acc[h], xj[jh], yv);
+                }
+            }
         }
     }
-    if (i == 0) {
-        gfpf_acc_add(acc, GFPF_OFFSET_FIRST_0, GFPF_OFFSET_FIRST_1, GFPF_OFFSET_FIRST_2);
-    } else {
-        gfpf_acc_add(acc, GFPF_OFFSET_REST_0, GFPF_OFFSET_REST_1, GFPF_OFFSET_REST_2);
+    // u_t = h·r² + m·r + low (u_t < 2^138, so h is small).
+    gfpf_u64 low[D], m[D], hi[D];
+#pragma unroll
+    for (int h = 0; h < D; ++h) {
+        if (l.digit(h) == 0) {
+            gfpf_acc_add(acc[h], GFPF_OFFSET_FIRST_0, GFPF_OFFSET_FIRST_1, GFPF_OFFSET_FIRST_2);
+        } else {
+            gfpf_acc_add(acc[h], GFPF_OFFSET_REST_0, GFPF_OFFSET_REST_1, GFPF_OFFSET_REST_2);
+        }
+        const GfpfAcc a = acc[h];
+        gfpf_u64 q_hi, q_lo, rem;
+        gfpf_div_rem_scaled(gfpf_shl_words(a.w2, a.w1, shift), gfpf_shl_words(a.w1, a.w0, shift), q_hi, rem);
+        gfpf_div_rem_scaled(rem, a.w0 << shift, q_lo, rem);
+        low[h] = rem >> shift;
+        gfpf_div_rem_scaled(gfpf_shl_words(q_hi, q_lo, shift), q_lo << shift, hi[h], rem);
+        m[h] = rem >> shift;
     }
-    // u_i = h·r² + m·r + low (u_i < 2^138, so h is small).
-    gfpf_u64 q_hi, q_lo, h, rem;
-    gfpf_div_rem_scaled(gfpf_shl_words(acc.w2, acc.w1, shift), gfpf_shl_words(acc.w1, acc.w0, shift), q_hi, rem);
-    gfpf_div_rem_scaled(rem, acc.w0 << shift, q_lo, rem);
-    const gfpf_u64 low = rem >> shift;
-    gfpf_div_rem_scaled(gfpf_shl_words(q_hi, q_lo, shift), q_lo << shift, h, rem);
-    const gfpf_u64 m = rem >> shift;
-    // Digit i gathers low_i + m_{i−1} + h_{i−2}; what passes digit k − 1
+    // Digit t gathers low_t + m_{t−1} + h_{t−2}; what passes digit k − 1
     // (m_{k−1} + h_{k−2} at r^k, h_{k−1} at r^(k+1)) is subtracted below.
-    const gfpf_u64 m_shuffled = l.below(m, 1), h_shuffled = l.below(h, 2);
-    const gfpf_u64 m_below = i >= 1 ? m_shuffled : 0;
-    const gfpf_u64 h_below = i >= 2 ? h_shuffled : 0;
-    gfpf_u64 carries = 0;
-    gfpf_u64 e = gfpf_lane_add_digit(low, m_below, carries);
-    e = gfpf_lane_add_digit(e, h_below, carries);
+    gfpf_u64 m_below[D], h_below[D], carries[D], e[D];
+    gfpf_lane_below(l, m, 1, m_below);
+    gfpf_lane_below(l, hi, 2, h_below);
+#pragma unroll
+    for (int h = 0; h < D; ++h) {
+        carries[h] = 0;
+        e[h] = gfpf_lane_add_digit(low[h], m_below[h], carries[h]);
+        e[h] = gfpf_lane_add_digit(e[h], h_below[h], carries[h]);
+    }
     // Carries of at most 2 move up one digit: a digit below r + 2, resolved by
     // one lookahead.
-    const gfpf_u64 carries_below = l.below(carries, 1);
-    const gfpf_u64 w = e + (i >= 1 ? carries_below : 0);
-    const bool over = w < e || w >= GFPF_R_VALUE;
-    const bool at_edge = !over && w == GFPF_R_VALUE - 1;
-    bool carry_out;
-    const bool carry = gfpf_lane_carry(l, over, at_edge, carry_out);
-    const gfpf_u64 digit = w + carry - ((over || (at_edge && carry)) ? GFPF_R_VALUE : 0);
+    gfpf_u64 carries_below[D], w[D];
+    gfpf_lane_below(l, carries, 1, carries_below);
+    bool over[D], at_edge[D], carry[D], carry_out;
+#pragma unroll
+    for (int h = 0; h < D; ++h) {
+        w[h] = e[h] + carries_below[h];
+        over[h] = w[h] < e[h] || w[h] >= GFPF_R_VALUE;
+        at_edge[h] = !over[h] && w[h] == GFPF_R_VALUE - 1;
+    }
+    gfpf_lane_carries(l, over, at_edge, carry, carry_out);
+    GfpfLaneElem digit;
+#pragma unroll
+    for (int h = 0; h < D; ++h)
+        digit.d[h] = w[h] + carry[h] - ((over[h] || (at_edge[h] && carry[h])) ? GFPF_R_VALUE : 0);
     // The part past digit k - 1: v0 + v1·r, v0 < r.
     const gfpf_u64 m_top = l.digit_of(m, GFPF_K - 1);
-    const gfpf_u64 h_next = l.digit_of(h, GFPF_K - 2);
-    const gfpf_u64 h_top = l.digit_of(h, GFPF_K - 1);
+    const gfpf_u64 h_next = l.digit_of(hi, GFPF_K - 2);
+    const gfpf_u64 h_top = l.digit_of(hi, GFPF_K - 1);
     const gfpf_u64 carries_top = l.digit_of(carries, GFPF_K - 1);
     gfpf_u64 v1 = h_top;
     gfpf_u64 v0 = gfpf_lane_add_digit(m_top, h_next, v1);
     v0 = gfpf_lane_add_digit(v0, carries_top + carry_out, v1);
-    const gfpf_u64 past = i == 0 ? v0 : (i == 1 ? v1 : 0);
-    gfpf_u64 product = gfpf_lane_sub(l, digit, past);
+    GfpfLaneElem past;
+#pragma unroll
+    for (int h = 0; h < D; ++h) past.d[h] = l.digit(h) == 0 ? v0 : (l.digit(h) == 1 ? v1 : 0);
+    const GfpfLaneElem product = gfpf_lane_sub(l, digit, past);
     // -1 (top digit r) has no place in the column sums' bounds: x·(-1) = -x.
-    const bool x_minus_one = l.digit_of(x, GFPF_K - 1) == GFPF_R_VALUE;
-    const bool y_minus_one = l.digit_of(y, GFPF_K - 1) == GFPF_R_VALUE;
+    const bool x_minus_one = l.digit_of(x.d, GFPF_K - 1) == GFPF_R_VALUE;
+    const bool y_minus_one = l.digit_of(y.d, GFPF_K - 1) == GFPF_R_VALUE;
     if (__any_sync(l.mask, x_minus_one || y_minus_one)) {
-        const gfpf_u64 neg_x = gfpf_lane_sub(l, 0, x);
-        const gfpf_u64 neg_y = gfpf_lane_sub(l, 0, y);
+        GfpfLaneElem zero;
+#pragma unroll
+        for (int h = 0; h < D; ++h) zero.d[h] = 0;
+        const GfpfLaneElem neg_x = gfpf_lane_sub(l, zero, x);
+        const GfpfLaneElem neg_y = gfpf_lane_sub(l, zero, y);
         if (x_minus_one) return neg_y;
         if (y_minus_one) return neg_x;
     }
@@ -228,13 +448,13 @@ GFPF_FN gfpf_u64 gfpf_lane_mul(GfpfLanes l, gfpf_u64 x, gfpf_u64 y) {
 #else
 #define GFPF_LANE_OUTLINED __device__ __noinline__
 #endif
-GFPF_LANE_OUTLINED GfpfLanePair gfpf_lane_add_sub_outlined(GfpfLanes l, gfpf_u64 x, gfpf_u64 y) {
+GFPF_LANE_OUTLINED GfpfLanePair gfpf_lane_add_sub_outlined(GfpfLanes l, GfpfLaneElem x, GfpfLaneElem y) {
     return gfpf_lane_add_sub(l, x, y);
 }
-GFPF_LANE_OUTLINED gfpf_u64 gfpf_lane_mul_pow_r_outlined(GfpfLanes l, gfpf_u64 x, int i) {
+GFPF_LANE_OUTLINED GfpfLaneElem gfpf_lane_mul_pow_r_outlined(GfpfLanes l, GfpfLaneElem x, int i) {
     return gfpf_lane_mul_pow_r(l, x, i);
 }
-GFPF_LANE_OUTLINED gfpf_u64 gfpf_lane_mul_outlined(GfpfLanes l, gfpf_u64 x, gfpf_u64 y) {
+GFPF_LANE_OUTLINED GfpfLaneElem gfpf_lane_mul_outlined(GfpfLanes l, GfpfLaneElem x, GfpfLaneElem y) {
     return gfpf_lane_mul(l, x, y);
 }
 

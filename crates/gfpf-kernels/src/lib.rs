@@ -43,7 +43,8 @@ use gfpf_plan::CodeletTwiddles;
 /// kernels/gfpf_field.cuh: the field arithmetic.
 pub const FIELD_HEADER: &str = include_str!("../kernels/gfpf_field.cuh");
 /// kernels/gfpf_lanes.cuh: the field with an element's digits over the lanes
-/// of a warp segment (k ≤ 32), for [`Kernel::LaneDft`].
+/// of a warp segment ([`lane_segment`] lanes, k/S digits each), for
+/// [`Kernel::LaneDft`].
 pub const LANES_HEADER: &str = include_str!("../kernels/gfpf_lanes.cuh");
 /// kernels/generated/codelets.cuh: the DFT_K codelets (`cargo xtask codegen`).
 pub const CODELETS_HEADER: &str = include_str!("../kernels/generated/codelets.cuh");
@@ -79,11 +80,11 @@ pub struct LaneTile {
     /// Threads per block: 128, or 64 or 32 where 128 threads' tile would
     /// exceed [`LANE_TILE_WORDS`].
     pub threads: usize,
-    /// DFTs per block (threads / k).
+    /// DFTs per block (threads / [`lane_segment`]).
     pub dfts: usize,
     /// Words of shared memory per block: k digit planes, each laid out for
-    /// a stride-1 stage (the DFTs' runs padded to ≡ k mod 16 words, the
-    /// plane to an odd length) or a strided one (input i of every DFT
+    /// a stride-1 stage (the DFTs' runs padded to ≡ k mod 16 words below
+    /// k = 16, the plane to an odd length) or a strided one (input i of every DFT
     /// together, the plane padded to ≡ 16/k mod 16), whichever is larger, so
     /// that a half-warp's 16 lanes read 16 different banks.
     pub words: usize,
@@ -102,28 +103,64 @@ pub fn lane_tile(radix: usize, k: usize) -> Option<LaneTile> {
     if !lane_kernels_available(k) || radix > 2 * k {
         return None;
     }
-    let run = radix + (k + 16 - radix % 16) % 16;
+    // Padded so that the segments of a half-warp start in different banks
+    // where a half-warp spans several (k < 16).
+    let run = if k >= 16 {
+        radix
+    } else {
+        radix + (k + 16 - radix % 16) % 16
+    };
     let pad_to = if k >= 16 { 1 } else { 16 / k };
     let planes = |dfts: usize| {
         let plane = dfts * run + 1;
         let strided_plane = radix * dfts + (pad_to + 16 - radix * dfts % 16) % 16;
         plane.max(strided_plane)
     };
+    let segment = lane_segment(k);
     let threads = [128, 64]
         .into_iter()
-        .find(|&t| k * planes(t / k) <= LANE_TILE_WORDS)
+        .find(|&t| k * planes(t / segment) <= LANE_TILE_WORDS)
         .unwrap_or(32);
     Some(LaneTile {
         threads,
-        dfts: threads / k,
-        words: k * planes(threads / k),
+        dfts: threads / segment,
+        words: k * planes(threads / segment),
     })
 }
 
-/// Whether the stages over k digits can run as [`Kernel::LaneDft`]: one
-/// digit per lane, so k lanes (k ≤ 32, a power of two) hold an element.
+/// Whether the stages over k digits can run as [`Kernel::LaneDft`]: an
+/// element over the lanes of a warp segment, k ≤ 128 a power of two.
 pub fn lane_kernels_available(k: usize) -> bool {
-    k.is_power_of_two() && (2..=32).contains(&k)
+    k.is_power_of_two() && (2..=128).contains(&k)
+}
+
+/// Lanes that hold one element in the lane kernels: S = min(k, 32), each
+/// with k/S digits (one up to k = 32, two at k = 64, four at k = 128).
+pub fn lane_segment(k: usize) -> usize {
+    k.min(32)
+}
+
+/// Words of one element a lane holds in the lane kernels (k/S).
+pub fn lane_digits(k: usize) -> usize {
+    k / lane_segment(k)
+}
+
+/// The largest base DFT the device runs over k digits: 2k, but no more than
+/// 32 words a lane where a lane holds several digits (DFT_16 at k = 64,
+/// DFT_8 at k = 128): a lane keeps its DFT's elements in registers, and
+/// DFT_2k of k = 64 would hold 256 words. Up to k = 32 the device keeps
+/// DFT_2k (DFT_64 at k = 32 holds 64 words, at 12.5% occupancy).
+pub fn device_max_radix(k: usize) -> usize {
+    if lane_digits(k) > 1 { 32 / lane_digits(k) } else { 2 * k }
+}
+
+/// The base sizes the device's plans over k digits can use: 2, 4, …,
+/// [`device_max_radix`] (one kernel module each).
+pub fn device_base_sizes(k: usize) -> Vec<usize> {
+    base_sizes(k)
+        .into_iter()
+        .filter(|&r| r <= device_max_radix(k))
+        .collect()
 }
 
 /// The stage kernels the device launches for base DFT_`radix` over k
@@ -142,12 +179,49 @@ pub fn device_stage_kernels(k: usize, radix: usize, twiddles: CodeletTwiddles) -
     }
 }
 
+/// The least theoretical occupancy on sm_90 a kernel the device launches over
+/// k digits must allow (the machine-code budgets that `cargo xtask kernels
+/// --report` prints and gfpf-cuda's NVRTC test holds, with no stack frame and
+/// no spills), or `None` for kernels the device does not launch.
+///
+/// A lane holds R·D words of a DFT_R (D = [`lane_digits`]). One digit a lane:
+/// half the SM's threads up to DFT_16 (16 words in 32 of 64 registers);
+/// DFT_32 and DFT_64 hold 64 and 128 registers of data alone, so a quarter
+/// and an eighth (fusing stages through shared memory is the way to more).
+/// Several digits a lane (k ≥ 64): a product's working set grows with them
+/// (3 words of column sums and 2 of shuffled digits per digit), so the bounds
+/// are what the kernels reach without local memory: at k = 64 half for
+/// DFT_2, 3/8 for DFT_4, a quarter for DFT_8 and DFT_16; at k = 128 5/16 for
+/// DFT_2, a quarter for DFT_4, an eighth for DFT_8. The element-wise kernels
+/// (one product a lane): half, 5/16 at k = 128.
+pub fn occupancy_budget(kernel: &Kernel, k: usize) -> Option<f64> {
+    if !lane_kernels_available(k) {
+        return None;
+    }
+    let d = lane_digits(k);
+    match *kernel {
+        Kernel::LaneDft { radix, .. } | Kernel::LaneTiledDft { radix, .. } => Some(match (d, radix * d) {
+            (1, ..=16) => 0.5,
+            (1, 32) => 0.25,
+            (1, _) => 0.125,
+            (2, ..=4) => 0.5,
+            (2, ..=8) => 0.375,
+            (2, _) => 0.25,
+            (_, ..=8) => 0.3125,
+            (_, ..=16) => 0.25,
+            _ => 0.125,
+        }),
+        Kernel::LaneScale | Kernel::LanePointwiseMul => Some(if d <= 2 { 0.5 } else { 0.3125 }),
+        _ => None,
+    }
+}
+
 /// The element-wise kernels (scale by N^{-1}, pointwise product) the device
 /// launches over k digits, and the threads each element takes: over the
-/// lanes of a warp where [`lane_kernels_available`], else one thread.
+/// lanes of a warp segment where [`lane_kernels_available`], else one thread.
 pub fn device_elementwise_kernels(k: usize) -> (Kernel, Kernel, usize) {
     if lane_kernels_available(k) {
-        (Kernel::LaneScale, Kernel::LanePointwiseMul, k)
+        (Kernel::LaneScale, Kernel::LanePointwiseMul, lane_segment(k))
     } else {
         (Kernel::Scale, Kernel::PointwiseMul, 1)
     }
@@ -202,11 +276,12 @@ pub enum Kernel {
         /// The codelet variant.
         twiddles: CodeletTwiddles,
     },
-    /// One stage of base DFT_K with each DFT over the k lanes of a warp
-    /// segment, lane i holding digit i of every element (k ≤ 32,
-    /// [`lane_kernels_available`]): k threads per DFT, carries resolved by
-    /// ballots, products' column sums one per lane. No element lives in
-    /// local memory, and the segments of a warp load neighbouring words.
+    /// One stage of base DFT_K with each DFT over the S = [`lane_segment`]
+    /// lanes of a warp segment, lane i holding digits i, S + i, … of every
+    /// element ([`lane_kernels_available`]): S threads per DFT, carries
+    /// resolved by ballots, products' column sums k/S per lane. No element
+    /// lives in local memory, and the segments of a warp load neighbouring
+    /// words.
     LaneDft {
         /// K.
         radix: usize,
@@ -228,14 +303,14 @@ pub enum Kernel {
     },
     /// Every element multiplied by N^{-1}.
     Scale,
-    /// As [`Kernel::Scale`], each element over the k lanes of a warp
-    /// segment (k ≤ 32): k threads an element.
+    /// As [`Kernel::Scale`], each element over the lanes of a warp segment
+    /// ([`lane_segment`] threads an element).
     LaneScale,
     /// dst\[j\] ← dst\[j\]·src\[j\] for every element: the pointwise product of
     /// two transforms (polynomial products on the device).
     PointwiseMul,
-    /// As [`Kernel::PointwiseMul`], each element over the k lanes of a warp
-    /// segment (k ≤ 32): k threads an element.
+    /// As [`Kernel::PointwiseMul`], each element over the lanes of a warp
+    /// segment ([`lane_segment`] threads an element).
     LanePointwiseMul,
 }
 
@@ -400,9 +475,13 @@ mod tests {
         assert!(host.contains("#define GFPF_RADICES(X) X(16) X(2)"));
         assert!(host.contains("#define GFPF_TILED_RADICES(X) X(16) X(2)"));
         let c64 = DeviceConstants::of(&Field::<64>::preset(Preset::T64).unwrap());
-        let unit = translation_unit(&c64, &[128], false);
-        assert!(unit.contains("#define GFPF_RADICES(X) X(128)"));
-        assert!(unit.contains("#define GFPF_LANE_RADICES(X)\n"));
+        // k = 64: lanes too (two digits a lane), base DFTs up to 16.
+        assert_eq!(device_base_sizes(64), [2, 4, 8, 16]);
+        assert_eq!(device_base_sizes(128), [2, 4, 8]);
+        assert_eq!((lane_segment(64), lane_digits(64), lane_digits(128)), (32, 2, 4));
+        let unit = translation_unit(&c64, &[16], false);
+        assert!(unit.contains("#define GFPF_RADICES(X)\n"));
+        assert!(unit.contains("#define GFPF_LANE_RADICES(X) X(16)"));
         for name in [
             "GFPF_R_NORM",
             "GFPF_R_RECIP",

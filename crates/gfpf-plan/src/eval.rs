@@ -103,10 +103,18 @@ pub fn evaluate_plan<R: RootTower>(plan: &Plan, tower: &R, x: &[R::Elem]) -> Vec
         tower.root(n)
     };
     let table: Vec<R::Elem> = (0..plan.twiddle_table_len()).map(|m| pow(&w, m)).collect();
-    let r_unit = pow(&w, plan.twiddle_table_len().max(1));
+    // r^(±1): w^M, or below N = 2k (plans of smaller radices) ω_2k itself.
+    let r_unit = if n >= 2 * plan.digits() {
+        pow(&w, plan.twiddle_table_len().max(1))
+    } else {
+        let r = tower.root(2 * plan.digits());
+        if inverse { pow(&r, 2 * plan.digits() - 1) } else { r }
+    };
     let twiddle = |e: usize| -> R::Elem {
         let (q, m) = plan.split_exponent(e);
-        table[m].clone() * pow(&r_unit, q)
+        // m = 0 is w^0 = 1, also where the table is empty (N ≤ 2k).
+        let entry = if m == 0 { R::Elem::one() } else { table[m].clone() };
+        entry * pow(&r_unit, q)
     };
     let mut data = x.to_vec();
     let mut scratch = vec![R::Elem::zero(); plan.scratch_len()];

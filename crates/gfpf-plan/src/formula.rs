@@ -14,6 +14,14 @@ pub enum PlanError {
     /// The largest base case 2k must be a power of two ≥ 2.
     #[error("largest base case {0} is not a power of two >= 2")]
     InvalidBaseSize(usize),
+    /// A plan's largest radix must be a power of two from 2 up to 2k.
+    #[error("largest radix {max_radix} is not a power of two from 2 to {base}")]
+    InvalidMaxRadix {
+        /// The radix asked for.
+        max_radix: usize,
+        /// The base size 2k.
+        base: usize,
+    },
 }
 
 /// A linear map on vectors of length [`Formula::size`], in the notation of

@@ -192,13 +192,46 @@ impl Plan {
     /// Errors: N or k not a power of two. N above the field's 2-adicity is the
     /// executor's check (a plan does not know the prime).
     pub fn try_new(n: usize, k: usize, direction: Direction, order: Order) -> Result<Self, PlanError> {
+        if k == 0 || !k.is_power_of_two() || k > usize::MAX / 2 {
+            return Err(PlanError::InvalidBaseSize(k.saturating_mul(2)));
+        }
+        Self::try_with_max_radix(n, k, direction, order, 2 * k)
+    }
+
+    /// As [`Plan::try_new`] with no base DFT larger than `max_radix` (a power
+    /// of two, 2 ≤ `max_radix` ≤ 2k): more stages of smaller DFTs, for
+    /// executors that hold a DFT's elements in few registers (the device's
+    /// kernels for k ≥ 64 hold an element over a whole warp). The codelets'
+    /// roots stay powers of r, and twiddles split as they do in
+    /// [`Plan::split_exponent`]; the transform is the same.
+    ///
+    /// ```
+    /// use gfpf_plan::{Direction, Order, Plan};
+    ///
+    /// let plan = Plan::try_with_max_radix(1 << 14, 64, Direction::Forward, Order::Natural, 16)?;
+    /// assert_eq!(plan.radices(), &[16, 16, 16, 4]);
+    /// assert_eq!(plan.twiddle_table_len(), 128); // still N/2k
+    /// # Ok::<(), gfpf_plan::PlanError>(())
+    /// ```
+    ///
+    /// Errors: N or k not a power of two, `max_radix` out of range.
+    pub fn try_with_max_radix(
+        n: usize,
+        k: usize,
+        direction: Direction,
+        order: Order,
+        max_radix: usize,
+    ) -> Result<Self, PlanError> {
         if n == 0 || !n.is_power_of_two() {
             return Err(PlanError::SizeNotPowerOfTwo(n));
         }
         if k == 0 || !k.is_power_of_two() || k > usize::MAX / 2 {
             return Err(PlanError::InvalidBaseSize(k.saturating_mul(2)));
         }
-        let radices = radices(n, 2 * k);
+        if !max_radix.is_power_of_two() || !(2..=2 * k).contains(&max_radix) {
+            return Err(PlanError::InvalidMaxRadix { max_radix, base: 2 * k });
+        }
+        let radices = radices(n, max_radix);
         let s = radices.len();
         // A_t and B_t for t = 0..s (0-based: stage t uses radices[t]).
         let outer = |t: usize| radices[..t].iter().product::<usize>();
@@ -329,11 +362,17 @@ impl Plan {
 
     /// Splits a twiddle exponent e < N as e = q·M + m (M = N/2k, m < M), so
     /// that w^e = r^(±q) · table\[m\], with w^M = ω_N^(±N/2k) = r^(±1). Returns
-    /// (q, m); q < 2k.
+    /// (q, m); q < 2k. Below N = 2k (twiddles only in plans of smaller
+    /// radices, [`Plan::try_with_max_radix`]) ω_N = r^(2k/N): q = e·2k/N and
+    /// m = 0.
     pub fn split_exponent(&self, e: usize) -> (usize, usize) {
-        // M = N/2k is a power of two (1 when N ≤ 2k): a shift and a mask, no
-        // division (executors call this once per twiddle).
-        let bits = self.n.trailing_zeros().saturating_sub((2 * self.k).trailing_zeros());
+        // M = N/2k is a power of two: a shift and a mask, no division
+        // (executors call this once per twiddle).
+        let (n_bits, base_bits) = (self.n.trailing_zeros(), (2 * self.k).trailing_zeros());
+        if n_bits < base_bits {
+            return (e << (base_bits - n_bits), 0);
+        }
+        let bits = n_bits - base_bits;
         (e >> bits, e & ((1 << bits) - 1))
     }
 

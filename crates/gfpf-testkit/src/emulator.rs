@@ -32,7 +32,7 @@ use gfpf_cuda::params::{StageKernels, StageParams, launches_with, pointwise_mul}
 use gfpf_cuda::{CudaError, block_threads, device_twiddle_table, from_digit_major, to_digit_major};
 use gfpf_executor::{ExecutorError, PreparedFft, Transform, TransformError};
 use gfpf_field::{Element, Field};
-use gfpf_kernels::{DeviceConstants, Kernel, base_sizes, module_name, translation_unit_of};
+use gfpf_kernels::{DeviceConstants, Kernel, device_base_sizes, device_max_radix, module_name, translation_unit_of};
 use gfpf_plan::{Direction, Order, Plan};
 
 /// Why the emulator could not plan or run a transform.
@@ -234,9 +234,10 @@ pub struct HostKernels {
 
 impl HostKernels {
     /// Compiles (or reuses, keyed by a hash of the source) the kernels of
-    /// `field` for every base size 2 … 2k into `dir`, and loads them.
+    /// `field` for every base size the device's plans use
+    /// ([`device_base_sizes`]) into `dir`, and loads them.
     pub fn build<const K: usize>(field: &Field<K>, dir: &Path) -> Result<Self, EmulatorError> {
-        Self::build_from(gfpf_kernels::FFT_SOURCE, field, &base_sizes(K), dir)
+        Self::build_from(gfpf_kernels::FFT_SOURCE, field, &device_base_sizes(K), dir)
     }
 
     /// As [`HostKernels::build`], from `fft_source` in place of
@@ -458,7 +459,8 @@ impl<const K: usize> EmulatedFft<K> {
         order: Order,
         kernels: HostKernels,
     ) -> Result<Self, EmulatorError> {
-        let prepared = PreparedFft::try_new(field, n, direction, order)?;
+        // The device's plan: base DFTs up to device_max_radix.
+        let prepared = PreparedFft::try_new(field, n, direction, order)?.with_max_radix(device_max_radix(K))?;
         let table = device_twiddle_table(&prepared)?;
         Ok(EmulatedFft {
             prepared,

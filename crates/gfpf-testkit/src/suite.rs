@@ -3,7 +3,7 @@
 
 use gfpf_executor::{ExecutorError, Transform, TransformError};
 use gfpf_field::{Element, Field};
-use gfpf_plan::{Direction, Order, Plan};
+use gfpf_plan::{Direction, Order};
 use rand::{SeedableRng, rngs::StdRng};
 
 use crate::Executor;
@@ -64,9 +64,12 @@ fn refusal<T, E: ExecutorError>(result: Result<T, E>, what: &str) -> TransformEr
     }
 }
 
-/// v[P(ℓ)] at position ℓ: natural order → the plans' digit-reversed order.
-fn digit_reversed<const K: usize>(v: &[Element<K>]) -> Vec<Element<K>> {
-    let plan = Plan::try_new(v.len(), K, Direction::Forward, Order::DigitReversed).unwrap();
+/// v[P(ℓ)] at position ℓ: natural order → the digit-reversed order of the
+/// executor's plan of size v.len() (its radices, which may differ from
+/// another executor's: the device's plans for k ≥ 64 use smaller ones).
+fn digit_reversed<E: Executor, const K: usize>(field: &Field<K>, v: &[Element<K>]) -> Vec<Element<K>> {
+    let fft = plan::<E, K>(field, v.len(), Direction::Forward, Order::DigitReversed);
+    let plan = fft.prepared().plan();
     (0..v.len()).map(|l| v[plan.digit_reverse(l)]).collect()
 }
 
@@ -87,7 +90,7 @@ pub fn known_answers<E: Executor, const K: usize>(field: &Field<K>) {
             ka.output,
             "{what}"
         );
-        let reversed = digit_reversed(&ka.output);
+        let reversed = digit_reversed::<E, K>(field, &ka.output);
         assert_eq!(
             run::<E, K>(field, Direction::Forward, Order::DigitReversed, &ka.input, n),
             reversed,
@@ -154,7 +157,7 @@ pub fn rug_radix2_fft<E: Executor, const K: usize>(field: &Field<K>) {
         if log2 == top {
             assert_eq!(
                 run::<E, K>(field, Direction::Forward, Order::DigitReversed, &x, n),
-                digit_reversed(&want),
+                digit_reversed::<E, K>(field, &want),
                 "{}: digit-reversed N = {n}",
                 E::NAME
             );

@@ -17,14 +17,21 @@ const ALL: [(Direction, Order); 4] = [
     (Direction::Inverse, Order::DigitReversed),
 ];
 
-/// Checks all four plans of size N = x.len() against the naive DFT `y` of x.
+/// Checks all four plans of size N = x.len() against the naive DFT `y` of x,
+/// with base DFTs up to 2k and, smaller radices, every cap from 2 up
+/// ([`Plan::try_with_max_radix`]: twiddles below N = 2k included).
 fn check_plans<R: RootTower>(tower: &R, k: usize, x: &[R::Elem], y: &[R::Elem])
 where
     R::Elem: PartialEq + std::fmt::Debug,
 {
     let n = x.len();
-    for (direction, order) in ALL {
-        let plan = Plan::try_new(n, k, direction, order).unwrap();
+    let caps = (1..=(2 * k).trailing_zeros()).map(|b| 1usize << b);
+    for ((direction, order), max_radix) in ALL.into_iter().flat_map(|d| caps.clone().map(move |c| (d, c))) {
+        let plan = Plan::try_with_max_radix(n, k, direction, order, max_radix).unwrap();
+        assert!(plan.radices().iter().all(|&r| r <= max_radix));
+        if max_radix == 2 * k {
+            assert_eq!(plan, Plan::try_new(n, k, direction, order).unwrap());
+        }
         let reordered = |v: &[R::Elem]| -> Vec<R::Elem> { (0..n).map(|l| v[plan.digit_reverse(l)].clone()).collect() };
         match direction {
             Direction::Forward => {
@@ -203,6 +210,12 @@ fn stage_lists_are_exact() {
         Plan::try_new(16, 0, Direction::Forward, Order::Natural),
         Err(PlanError::InvalidBaseSize(0))
     );
+    for max_radix in [0, 1, 12, 32] {
+        assert_eq!(
+            Plan::try_with_max_radix(16, 8, Direction::Forward, Order::Natural, max_radix),
+            Err(PlanError::InvalidMaxRadix { max_radix, base: 16 })
+        );
+    }
 }
 
 /// The closed-form counts equal an enumeration of every twiddle.
@@ -210,9 +223,19 @@ fn stage_lists_are_exact() {
 fn counts_match_enumeration() {
     for log2n in 0..=14 {
         let n = 1usize << log2n;
-        for k in [1, 2, 4, 8, 16, 64, 128] {
+        for (k, max_radix) in [
+            (1, 2),
+            (2, 4),
+            (4, 8),
+            (8, 16),
+            (16, 32),
+            (64, 128),
+            (128, 256),
+            (64, 16),
+            (128, 8),
+        ] {
             for (direction, order) in ALL {
-                let plan = Plan::try_new(n, k, direction, order).unwrap();
+                let plan = Plan::try_with_max_radix(n, k, direction, order, max_radix).unwrap();
                 let mut want = (0, 0, 0, 0);
                 for stage in plan.stages() {
                     match stage.kind {
@@ -227,7 +250,7 @@ fn counts_match_enumeration() {
                                         let e = i * b * t.step;
                                         assert!(e < n);
                                         let (q, m) = plan.split_exponent(e);
-                                        assert!(q < 2 * k && m < plan.twiddle_table_len());
+                                        assert!(q < 2 * k && (m == 0 || m < plan.twiddle_table_len()));
                                         want.1 += d.blocks * usize::from(q != 0);
                                         want.2 += d.blocks * usize::from(m != 0);
                                     }
