@@ -36,7 +36,7 @@ use gfpf_cuda::params::StageKernels;
 use gfpf_cuda::resources::{KernelResources, ModuleResources, SmLimits};
 use gfpf_field::{Field, Preset};
 use gfpf_plan::{Direction, Order};
-use gfpf_testkit::emulator::{EmulatedFft, FieldOps, LaunchCounts};
+use gfpf_testkit::emulator::{EmulatedFft, FieldOps, HostKernels, LaunchCounts};
 
 use crate::kernel_report::compile_in_child;
 
@@ -83,6 +83,11 @@ const MEASURED: &[MeasuredRow] = &[
     ("t64", 14, 1, (49.0, 49.0), (10.0, 10.0)),
 ];
 
+/// Sizes the device's kernels are modelled at beyond [`MEASURED`]'s rows
+/// (preset, log2 N, batch): k = 64 and 128 from N = 2^16, where no 16-core
+/// figure exists to set them against.
+const MODEL_ONLY: &[(&str, u32, usize)] = &[("t64", 16, 1), ("t128", 14, 1), ("t128", 16, 1)];
+
 /// `cargo xtask gpu-model`'s command line.
 #[derive(Parser, Debug)]
 pub struct GpuModelCli {
@@ -109,18 +114,21 @@ pub struct GpuModelArgs {
 /// SASS instructions one operation takes on a thread (or lane), k digits:
 /// estimates from the algorithms (a 64×64→128 product ≈ 4 IMAD.WIDE and 4
 /// adds plus a 3-word accumulate, a Möller–Granlund division ≈ 25, a 64-bit
-/// shuffle 2 SHFL), not from a profile.
+/// shuffle 2 SHFL), not from a profile. A lane holding D = k/32 digits (k ≥
+/// 64) does D times a one-digit lane's work: D column sums of k products,
+/// D digits in every carry chain and shift.
 pub fn instructions(ops: &FieldOps, k: f64) -> f64 {
     let serial_mul = 10.0 * k * k + 60.0 * k;
     let serial_add_sub = 14.0 * k;
     let serial_shift = 12.0 * k;
-    let lane_mul = 14.0 * k + 140.0;
+    let digits = gfpf_kernels::lane_digits(k as usize) as f64;
+    let lane_mul = digits * (14.0 * k + 140.0);
     ops.mul as f64 * serial_mul
         + ops.add_sub as f64 * serial_add_sub
         + ops.mul_pow_r as f64 * serial_shift
         + ops.lane_mul as f64 * lane_mul
-        + ops.lane_add_sub as f64 * 60.0
-        + ops.lane_mul_pow_r as f64 * 45.0
+        + ops.lane_add_sub as f64 * 60.0 * digits
+        + ops.lane_mul_pow_r as f64 * 45.0 * digits
 }
 
 /// Bytes of local memory a thread's operations read and write when its
@@ -300,7 +308,16 @@ fn counted<const K: usize>(
     let field = Field::<K>::preset(preset).map_err(|e| e.to_string())?;
     let dir = std::env::temp_dir().join("gfpf-gpu-model");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let fft = EmulatedFft::try_new(&field, 1 << log2_n, Direction::Forward, Order::Natural, &dir)
+    // One thread per DFT is what was measured, on the plans of base DFTs up
+    // to 2k; the device's kernels run its plans (gfpf_kernels::device_max_radix).
+    let (radices, max_radix) = match stages {
+        StageKernels::ThreadPerDft => (gfpf_kernels::base_sizes(K), 2 * K),
+        _ => (gfpf_kernels::device_base_sizes(K), gfpf_kernels::device_max_radix(K)),
+    };
+    let kernels =
+        HostKernels::build_from(gfpf_kernels::FFT_SOURCE, &field, &radices, &dir).map_err(|e| e.to_string())?;
+    let fft = EmulatedFft::with_kernels(&field, 1 << log2_n, Direction::Forward, Order::Natural, kernels)
+        .and_then(|f| f.with_max_radix(max_radix))
         .map_err(|e| e.to_string())?
         .with_stage_kernels(stages);
     let counts = fft.launch_counts(batch, sample_blocks).map_err(|e| e.to_string())?;
@@ -401,7 +418,21 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         )?;
         let measured = (gpu.0 * gpu.1).sqrt() * 1e-3;
         today.push((old, measured));
-        device.push((name, log2_n, batch, new, host));
+        device.push((name, log2_n, batch, new, Some(host)));
+    }
+    // Sizes with no measured row: the device's kernels only, no host figure.
+    for &(name, log2_n, batch) in MODEL_ONLY {
+        let preset = Preset::from_name(name).map_err(|e| e.to_string())?;
+        eprintln!("counting {name} 2^{log2_n} x{batch}");
+        let new = count(
+            preset,
+            log2_n,
+            batch,
+            StageKernels::for_device(preset.k()),
+            args,
+            &mut reports,
+        )?;
+        device.push((name, log2_n, batch, new, None));
     }
     let model = fit(&today);
     println!(
@@ -428,7 +459,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         );
     }
     println!(
-        "\nthe device's kernels now (digits over lanes for k <= 32), same model; floor: the path term at {DEPENDENT_ISSUE_CYCLES} cycles an instruction:"
+        "\nthe device's kernels now (digits over lanes, k/32 a lane from k = 64), same model; floor: the path term at {DEPENDENT_ISSUE_CYCLES} cycles an instruction:"
     );
     println!(
         "{:<5} {:>8} {:>5} | {:>8} {:>7} {:>9} {:>9} {:>10} {:>9} {:<22} | {:>10} {:>7}",
@@ -452,7 +483,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
     for (name, log2_n, batch, t, host) in &device {
         let (s, bounds) = t.seconds(&model);
         let (floor, _) = t.seconds(&floor_model);
-        let host_ms = (host.0 * host.1).sqrt();
+        let host_ms = host.map(|h| (h.0 * h.1).sqrt());
         if args.launches {
             for l in &t.launches {
                 let tr = &l.counts.traffic;
@@ -471,7 +502,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
             }
         }
         println!(
-            "{name:<5} {:>8} {batch:>5} | {:>8} {:>7.1} {:>8.0}% {:>9.3} {:>8.3}ms {:>7.3}ms {:<22} | {:>8.1}ms {:>6.1}x",
+            "{name:<5} {:>8} {batch:>5} | {:>8} {:>7.1} {:>8.0}% {:>9.3} {:>8.3}ms {:>7.3}ms {:<22} | {:>10} {:>7}",
             format!("2^{log2_n}"),
             t.launches.len(),
             t.passes(),
@@ -480,8 +511,8 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
             s * 1e3,
             floor * 1e3,
             bound_names(&bounds),
-            host_ms,
-            host_ms / (s * 1e3)
+            host_ms.map_or("-".to_owned(), |h| format!("{h:.1}ms")),
+            host_ms.map_or("-".to_owned(), |h| format!("{:.1}x", h / (s * 1e3)))
         );
     }
     Ok(())

@@ -203,13 +203,17 @@ impl Plan {
     /// executors that hold a DFT's elements in few registers (the device's
     /// kernels for k ≥ 64 hold an element over a whole warp). The codelets'
     /// roots stay powers of r, and twiddles split as they do in
-    /// [`Plan::split_exponent`]; the transform is the same.
+    /// [`Plan::split_exponent`]; the transform is the same. Below 2k the
+    /// smaller remainder radix goes outermost, so that every stage but the
+    /// innermost has a stride of at least `max_radix` (the device's tiles
+    /// take that many neighbouring columns; a remainder of 2 innermost left
+    /// t128's next stage at stride 2, a quarter of each sector).
     ///
     /// ```
     /// use gfpf_plan::{Direction, Order, Plan};
     ///
     /// let plan = Plan::try_with_max_radix(1 << 14, 64, Direction::Forward, Order::Natural, 16)?;
-    /// assert_eq!(plan.radices(), &[16, 16, 16, 4]);
+    /// assert_eq!(plan.radices(), &[4, 16, 16, 16]);
     /// assert_eq!(plan.twiddle_table_len(), 128); // still N/2k
     /// # Ok::<(), gfpf_plan::PlanError>(())
     /// ```
@@ -231,7 +235,10 @@ impl Plan {
         if !max_radix.is_power_of_two() || !(2..=2 * k).contains(&max_radix) {
             return Err(PlanError::InvalidMaxRadix { max_radix, base: 2 * k });
         }
-        let radices = radices(n, max_radix);
+        let mut radices = radices(n, max_radix);
+        if max_radix < 2 * k {
+            radices.sort_unstable();
+        }
         let s = radices.len();
         // A_t and B_t for t = 0..s (0-based: stage t uses radices[t]).
         let outer = |t: usize| radices[..t].iter().product::<usize>();

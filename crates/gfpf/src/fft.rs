@@ -188,6 +188,38 @@ impl<const K: usize> Fft<K> {
         self.forward.prepared().plan().order()
     }
 
+    /// The frequency index held at `position` of the transformed side in
+    /// [`Order::DigitReversed`] (the mixed-radix digit reversal of this
+    /// transform's plan; `position` itself in [`Order::Natural`]), or `None`
+    /// for a position ≥ N. The plan depends on the device: on CUDA, k = 64
+    /// and 128 use base DFTs of at most 16 and 8 where the CPU uses 2k, so
+    /// their digit-reversed orders differ; the forward and inverse
+    /// transforms of one `Fft` always agree.
+    ///
+    /// ```
+    /// use gfpf::{Fft, Field, Order, Preset};
+    ///
+    /// let field = Field::<8>::preset(Preset::T8)?;
+    /// let fft = Fft::builder(&field, 512).order(Order::DigitReversed).build()?;
+    /// let x: Vec<_> = (0..512).map(|i| field.from_u64(i)).collect();
+    /// let mut y = x.clone();
+    /// fft.forward(&mut y)?;
+    /// let mut natural = x;
+    /// Fft::new(&field, 512)?.forward(&mut natural)?;
+    /// assert!((0..512).all(|l| Some(&y[l]) == fft.digit_reverse(l).map(|i| &natural[i])));
+    /// assert_eq!(fft.digit_reverse(512), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn digit_reverse(&self, position: usize) -> Option<usize> {
+        if position >= self.len() {
+            return None;
+        }
+        Some(match self.order() {
+            Order::Natural => position,
+            Order::DigitReversed => self.forward.prepared().plan().digit_reverse(position),
+        })
+    }
+
     /// Where it runs (never `Auto`).
     pub fn device(&self) -> Device {
         self.device
