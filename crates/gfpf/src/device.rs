@@ -24,9 +24,12 @@ use crate::Error;
 /// it stays until a GPU measures the new kernels.
 pub const AUTO_CUDA_MIN_WORDS: usize = 1 << 16;
 
-/// The largest k for which [`Device::Auto`] picks a GPU. At k = 64 today's
-/// kernels (one thread per base DFT, its elements in local memory) lose to
-/// the CPU: t64 N = 2^14 took 49 ms on the H100 against 10 ms on 16 cores.
+/// The largest k for which [`Device::Auto`] picks a GPU. At k = 64 the
+/// kernels measured on an H100 (one thread per base DFT, its elements in
+/// local memory) lost to the CPU: t64 N = 2^14 took 49 ms against 10 ms on
+/// 16 cores. The lane kernels that replaced them are modelled at 0.56 ms
+/// there (`cargo xtask gpu-model`, a model); this bound stays the measured
+/// one until a GPU measures them.
 pub const AUTO_CUDA_MAX_K: usize = 32;
 
 /// Where transforms run.
