@@ -40,8 +40,9 @@ impl<const STAGES: u8> Executor for Emulated<STAGES> {
     // A warp collective per digit operation switches all 32 fibers of a
     // warp: the lane kernels stop at 2^9 (16·16·2 at t8, 32·16 at p16; from
     // k = 32, whose products take 64 shuffles a lane or more, 2^8: 64·4 at
-    // t32, 16·16 at t64, 8·8·4 at p128), the other families at 2^12: mixed
-    // radices and twiddled stages everywhere.
+    // t32, 16·16 at t64, 4·8·8 at p128, where
+    // `wide_lanes_multiply_by_table_twiddles` goes one size further), the
+    // other families at 2^12: mixed radices and twiddled stages everywhere.
     fn max_log2(k: usize) -> u32 {
         match STAGES {
             LANES if k >= 32 => 8,
@@ -87,13 +88,36 @@ mod lanes {
 
 // One thread per DFT, on the device's plans (base DFTs up to 16 at k = 64,
 // 8 at k = 128): a second family beside the lane kernels, which the lane
-// suite covers as the device runs them.
+// suite covers as the device runs them; one preset per size of k.
 mod thread_per_dft {
     gfpf_testkit::executor_suite!(
         @presets crate::Emulated<{ crate::THREAD_PER_DFT }>;
         [#[cfg_attr(not(gfpf_cxx), ignore = "no host C++ compiler ($CXX or c++) where these tests were built")]];
-        t8 T8 8, t64 T64 64, p64 P64 64, t128 T128 128, p128 P128 128
+        t8 T8 8, t64 T64 64, t128 T128 128
     );
+}
+
+/// Four digits a lane (k = 128) above N = 2k, where twiddles come from the
+/// table and are multiplied over the lanes (the lane suite stops at 2k
+/// there: its twiddles are shifts): N = 2^9 forward against rug.
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn wide_lanes_multiply_by_table_twiddles() {
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (wide lanes): {why}");
+        return;
+    }
+    let field = Field::<128>::preset(gfpf_field::Preset::P128).unwrap();
+    let n = 1 << 9;
+    let x = gfpf_testkit::oracle::sample(&field, n, 9);
+    let fft = EmulatedFft::try_new(&field, n, Direction::Forward, Order::Natural, kernel_dir()).unwrap();
+    assert!(fft.plan().twiddle_table_len() > 1, "the table is used");
+    let mut got = x.clone();
+    gfpf_executor::Transform::process(&fft, &mut got).unwrap();
+    assert!(got == gfpf_testkit::oracle::rug_radix2_fft(&field, &x));
 }
 
 /// Products the way `CudaPolyMul` computes them (padded transforms in
