@@ -240,6 +240,19 @@ impl PyField {
         self.fft(py, values, true, order, device, threads)
     }
 
+    /// The frequency index held at each position of a length-n transform in
+    /// ``order="digit-reversed"``: ``fft(x, order="digit-reversed")[i] ==
+    /// fft(x)[digit_reversal(n)[i]]``. The order follows the plan, which
+    /// depends on the device (on CUDA, k = 64 and 128 use smaller base
+    /// transforms than on the CPU); ``device`` as in ``fft``.
+    #[pyo3(signature = (n, device = None))]
+    fn digit_reversal(&self, py: Python<'_>, n: usize, device: Option<&str>) -> PyResult<Vec<usize>> {
+        let device = device.map(parse_device).transpose()?.unwrap_or(self.device);
+        let engine = &self.engine;
+        let (positions, _) = py.detach(|| engine.digit_reversal(n, device)).map_err(from_gfpf)?;
+        Ok(positions)
+    }
+
     /// The principal 2^log2_n-th root of unity w that ``fft`` uses for
     /// transforms of length 2^log2_n.
     fn root_of_unity<'py>(&self, py: Python<'py>, log2_n: u32) -> PyResult<Bound<'py, PyAny>> {

@@ -70,6 +70,27 @@ def test_digit_reversed_order_is_a_permutation_that_round_trips():
     reversed_ = f.fft(x, order="digit-reversed")
     assert sorted(natural) == sorted(reversed_) and natural != reversed_
     assert f.ifft(reversed_, order="digit-reversed") == x
+    permutation = f.digit_reversal(64)
+    assert sorted(permutation) == list(range(64))
+    assert reversed_ == [natural[i] for i in permutation]
+
+
+@pytest.mark.parametrize("name", ["t8", "t64"])
+def test_digit_reversal_names_each_position_of_the_plan(name):
+    f = field(name)
+    for n in (1, 2, 512):
+        x = random_values(f, n, seed=n)
+        natural = f.fft(x, device="cpu")
+        reversed_ = f.fft(x, order="digit-reversed", device="cpu")
+        assert reversed_ == [natural[i] for i in f.digit_reversal(n, device="cpu")]
+
+
+@pytest.mark.parametrize(
+    "n, error", [(0, gfpf.LengthError), (3, gfpf.LengthError), (2**70, OverflowError)]
+)
+def test_digit_reversal_of_a_bad_length_is_an_error(n, error):
+    with pytest.raises(error):
+        field("t8").digit_reversal(n)
 
 
 def test_threads_and_device_give_the_same_values():

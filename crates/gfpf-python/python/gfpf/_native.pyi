@@ -116,6 +116,9 @@ class Field:
         device: Optional[_DeviceName] = None,
         threads: Optional[int] = None,
     ) -> _DigitArray: ...
+    def digit_reversal(self, n: int, device: Optional[_DeviceName] = None) -> List[int]:
+        """The frequency index at each position of a length-n transform in
+        order="digit-reversed" (the plan's; it depends on the device)."""
     def root_of_unity(self, log2_n: int) -> int:
         """The principal 2^log2_n-th root of unity that fft uses."""
     def to_digits(self, values: Iterable[SupportsIndex]) -> _DigitArray:
