@@ -357,6 +357,24 @@ fn count(
     }
 }
 
+/// As [`count`], with the stage kernels the device runs.
+fn count_device(
+    preset: Preset,
+    log2_n: u32,
+    batch: usize,
+    args: &GpuModelArgs,
+    reports: &mut Reports,
+) -> Result<Transform, String> {
+    count(
+        preset,
+        log2_n,
+        batch,
+        StageKernels::for_device(preset.k()),
+        args,
+        reports,
+    )
+}
+
 /// The constants that fit `today` (modelled transform, measured seconds)
 /// best in squared log error: a grid search over both.
 fn fit(today: &[(Transform, f64)]) -> Model {
@@ -408,30 +426,16 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         let preset = Preset::from_name(name).map_err(|e| e.to_string())?;
         eprintln!("counting {name} 2^{log2_n} x{batch}");
         let old = count(preset, log2_n, batch, StageKernels::ThreadPerDft, args, &mut reports)?;
-        let new = count(
-            preset,
-            log2_n,
-            batch,
-            StageKernels::for_device(preset.k()),
-            args,
-            &mut reports,
-        )?;
         let measured = (gpu.0 * gpu.1).sqrt() * 1e-3;
         today.push((old, measured));
+        let new = count_device(preset, log2_n, batch, args, &mut reports)?;
         device.push((name, log2_n, batch, new, Some(host)));
     }
     // Sizes with no measured row: the device's kernels only, no host figure.
     for &(name, log2_n, batch) in MODEL_ONLY {
         let preset = Preset::from_name(name).map_err(|e| e.to_string())?;
         eprintln!("counting {name} 2^{log2_n} x{batch}");
-        let new = count(
-            preset,
-            log2_n,
-            batch,
-            StageKernels::for_device(preset.k()),
-            args,
-            &mut reports,
-        )?;
+        let new = count_device(preset, log2_n, batch, args, &mut reports)?;
         device.push((name, log2_n, batch, new, None));
     }
     let model = fit(&today);

@@ -151,34 +151,15 @@ GFPF_FN void gfpf_lane_carries(const GfpfLanes& l, const bool (&g)[GFPF_LANE_DIG
     for (int h = 0; h < GFPF_LANE_DIGITS; ++h) carry[h] = gfpf_lane_bit(l, in, h);
 }
 
-// x - 1 where `apply` (x's digits below r, the top one possibly r), as
-// gfpf_decrement: the digits below the lowest nonzero one become r - 1.
-GFPF_FN GfpfLaneElem gfpf_lane_decrement(const GfpfLanes& l, GfpfLaneElem v, bool apply) {
-    bool nonzero[GFPF_LANE_DIGITS];
-#pragma unroll
-    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) nonzero[h] = v.d[h] != 0;
-    const GfpfLaneBits nonzero_bits = gfpf_lane_ballot(l, nonzero);
-    if (!apply) return v;
-    const int lowest = gfpf_lane_lowest(nonzero_bits);
-    GfpfLaneElem out;
-#pragma unroll
-    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
-        const int t = l.digit(h);
-        if (lowest < 0) {
-            out.d[h] = t == GFPF_K - 1 ? GFPF_R_VALUE : 0;
-        } else {
-            out.d[h] = t < lowest ? GFPF_R_VALUE - 1 : (t == lowest ? v.d[h] - 1 : v.d[h]);
-        }
-    }
-    return out;
-}
-
-// x + 1 where `apply`, as gfpf_increment: the digits below the lowest one
-// under r - 1 become 0; r^k - 1 + 1 gives the canonical p - 1.
-GFPF_FN GfpfLaneElem gfpf_lane_increment(const GfpfLanes& l, GfpfLaneElem v, bool apply) {
+// x + 1 (`up`) or x - 1 where `apply` (x's digits below r, the top one
+// possibly r), as gfpf_increment and gfpf_decrement: the digits below the
+// lowest one that absorbs the step (under r - 1 going up, nonzero going
+// down) wrap to 0 or r - 1; where none does, the result is p - 1 (r^k - 1 +
+// 1, or 0 - 1), top digit r.
+GFPF_FN GfpfLaneElem gfpf_lane_step(const GfpfLanes& l, GfpfLaneElem v, bool apply, bool up) {
     bool absorbs[GFPF_LANE_DIGITS];
 #pragma unroll
-    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) absorbs[h] = v.d[h] + 1 < GFPF_R_VALUE;
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) absorbs[h] = up ? v.d[h] + 1 < GFPF_R_VALUE : v.d[h] != 0;
     const GfpfLaneBits absorbs_bits = gfpf_lane_ballot(l, absorbs);
     if (!apply) return v;
     const int lowest = gfpf_lane_lowest(absorbs_bits);
@@ -188,11 +169,21 @@ GFPF_FN GfpfLaneElem gfpf_lane_increment(const GfpfLanes& l, GfpfLaneElem v, boo
         const int t = l.digit(h);
         if (lowest < 0) {
             out.d[h] = t == GFPF_K - 1 ? GFPF_R_VALUE : 0;
+        } else if (t < lowest) {
+            out.d[h] = up ? 0 : GFPF_R_VALUE - 1;
         } else {
-            out.d[h] = t < lowest ? 0 : (t == lowest ? v.d[h] + 1 : v.d[h]);
+            out.d[h] = t == lowest ? (up ? v.d[h] + 1 : v.d[h] - 1) : v.d[h];
         }
     }
     return out;
+}
+
+GFPF_FN GfpfLaneElem gfpf_lane_decrement(const GfpfLanes& l, GfpfLaneElem v, bool apply) {
+    return gfpf_lane_step(l, v, apply, false);
+}
+
+GFPF_FN GfpfLaneElem gfpf_lane_increment(const GfpfLanes& l, GfpfLaneElem v, bool apply) {
+    return gfpf_lane_step(l, v, apply, true);
 }
 
 // x - y (digits below r, the top one possibly r): canonical.
