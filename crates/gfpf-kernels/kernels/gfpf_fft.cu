@@ -245,12 +245,16 @@ GFPF_FN void gfpf_dft_tile(const GfpfStageParams& p) {
 }
 
 #ifdef GFPF_LANES_AVAILABLE
-// The warp's lanes that run, for a launch of p.threads threads (a multiple
-// of S: whole segments).
-GFPF_FN GfpfLanes gfpf_running_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
+// The lanes of a lane kernel's warp: all 32. Every thread of its blocks runs
+// (those past p.threads, whole segments since p.threads is a multiple of S,
+// compute on zeros and load and store nothing), so the mask is a constant
+// and the collectives need no convergence check: with the mask of the
+// running lanes, NVRTC put 12 checks (MATCH.ANY, BRA.DIV, …) into t8's
+// pointwise product alone, 5 instructions in every step of a product's loop
+// (nvdisasm, NVRTC 12.9, sm_90, 2026-11-24).
+GFPF_FN GfpfLanes gfpf_warp_lanes() {
     GfpfLanes lanes;
-    const gfpf_u64 running = p.threads - (thread - (threadIdx.x & 31));
-    lanes.mask = running >= 32 ? 0xffffffffu : (1u << running) - 1;
+    lanes.mask = 0xffffffffu;
     return lanes;
 }
 
@@ -340,7 +344,8 @@ GFPF_FN void gfpf_lane_codelet(const GfpfStageParams& p, const GfpfLanes& lanes,
 // warp-wide load or store touches 32/S neighbouring words per digit plane.
 template <int R, int VARIANT>
 GFPF_FN void gfpf_dft_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
-    const GfpfLanes lanes = gfpf_running_lanes(p, thread);
+    const GfpfLanes lanes = gfpf_warp_lanes();
+    const bool running = thread < p.threads;
     const gfpf_u64* src = (const gfpf_u64*)p.src;
     gfpf_u64* dst = (gfpf_u64*)p.dst;
     const GfpfDftSite site = gfpf_dft_site<R>(p, thread / GFPF_LANE_SEGMENT);
@@ -359,9 +364,10 @@ GFPF_FN void gfpf_dft_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
         gfpf_u64 at = p.digit_reversed_input ? gfpf_digit_reverse(p, l) : l;
 #pragma unroll
         for (int h = 0; h < GFPF_LANE_DIGITS; ++h)
-            x[i].d[h] = GFPF_GLOBAL_READ(src, (gfpf_u64)lanes.digit(h) * p.pitch + base + at);
+            x[i].d[h] = running ? GFPF_GLOBAL_READ(src, (gfpf_u64)lanes.digit(h) * p.pitch + base + at) : 0;
     }
     gfpf_lane_codelet<R, VARIANT>(p, lanes, b * p.step, x, [&](int i, GfpfLaneElem v) {
+        if (!running) return;
 #pragma unroll
         for (int h = 0; h < GFPF_LANE_DIGITS; ++h)
             GFPF_GLOBAL_WRITE(dst, out + h * GFPF_LANE_SEGMENT * p.pitch + i * stride, v.d[h]);
@@ -484,22 +490,24 @@ GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
     __syncthreads();
     const gfpf_u64 thread = (gfpf_u64)blockIdx.x * Tile::threads + threadIdx.x;
     const bool running = thread < p.threads;
+    // Every lane runs the codelet (gfpf_warp_lanes); those past p.threads on
+    // zeros, reading and writing no tile word.
     GfpfLaneElem x[R];
-    if (running) {
+    {
         // This lane's inputs: row h of input i at tile[own_h + i·step].
-        const GfpfLanes lanes = gfpf_running_lanes(p, thread);
+        const GfpfLanes lanes = gfpf_warp_lanes();
         const int step = strided_in ? D : 1;
 #pragma unroll
         for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
             const int own = gfpf_lane_tile_word<R>(strided_in, lanes.digit(h), threadIdx.x / GFPF_LANE_SEGMENT, 0);
 #pragma unroll
-            for (int i = 0; i < R; ++i) x[i].d[h] = tile[own + i * step];
+            for (int i = 0; i < R; ++i) x[i].d[h] = running ? (gfpf_u64)tile[own + i * step] : 0;
         }
     }
     // Gathered: every input read before any output overwrites it.
     if (gathered) __syncthreads();
-    if (running) {
-        const GfpfLanes lanes = gfpf_running_lanes(p, thread);
+    {
+        const GfpfLanes lanes = gfpf_warp_lanes();
         const int own = gfpf_lane_tile_word<R>(strided, lanes.index(), threadIdx.x / GFPF_LANE_SEGMENT, 0);
         // Row h of a DFT's element is S digit planes on.
         const int row = gfpf_lane_tile_word<R>(strided, GFPF_LANE_SEGMENT, 0, 0);
@@ -507,6 +515,7 @@ GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
         // Stride 1: column b = 0.
         const gfpf_u64 unit = strided ? gfpf_dft_site<R>(p, thread / GFPF_LANE_SEGMENT).b * p.step : 0;
         gfpf_lane_codelet<R, VARIANT>(p, lanes, unit, x, [&](int i, const GfpfLaneElem& v) {
+            if (!running) return;
 #pragma unroll
             for (int h = 0; h < GFPF_LANE_DIGITS; ++h) tile[own + h * row + i * step] = v.d[h];
         });
@@ -555,6 +564,12 @@ GFPF_FN void gfpf_pointwise_mul_thread(const GfpfStageParams& p, gfpf_u64 t) {
         return gfpf_emu::launch(#name, *launch, [p] { body(*p); });                   \
     }
 #define GFPF_OCCUPANCY_KERNEL(name, body, blocks) GFPF_KERNEL(name, body)
+#define GFPF_LANE_KERNEL(name, body, blocks)                                      \
+    extern "C" int name(const GfpfStageParams* p, GfpfEmuLaunch* launch) {      \
+        return gfpf_emu::launch(#name, *launch, [p] {                             \
+            body(*p, (gfpf_u64)blockIdx.x * blockDim.x + threadIdx.x);            \
+        });                                                                       \
+    }
 #define GFPF_OCCUPANCY_BLOCK_KERNEL(name, body, threads, blocks) GFPF_BLOCK_KERNEL(name, body)
 #else
 #define GFPF_KERNEL(name, body)                                               \
@@ -570,6 +585,12 @@ GFPF_FN void gfpf_pointwise_mul_thread(const GfpfStageParams& p, gfpf_u64 t) {
     extern "C" __global__ void __launch_bounds__(128, blocks) name(const GfpfStageParams p) {      \
         gfpf_u64 t = (gfpf_u64)blockIdx.x * blockDim.x + threadIdx.x;                              \
         if (t < p.threads) body(p, t);                                                             \
+    }
+// A lane kernel: as GFPF_OCCUPANCY_KERNEL, every thread of its blocks running
+// (gfpf_warp_lanes).
+#define GFPF_LANE_KERNEL(name, body, blocks)                                                       \
+    extern "C" __global__ void __launch_bounds__(128, blocks) name(const GfpfStageParams p) {      \
+        body(p, (gfpf_u64)blockIdx.x * blockDim.x + threadIdx.x);                                  \
     }
 // As GFPF_BLOCK_KERNEL, with `blocks` blocks of `threads` threads resident per SM.
 #define GFPF_OCCUPANCY_BLOCK_KERNEL(name, body, threads, blocks) \
@@ -608,9 +629,9 @@ GFPF_TILED_RADICES(GFPF_TILED_KERNELS)
 // The element-wise kernels (one product a lane): 64 registers up to k = 64.
 #define GFPF_LANE_ELEMENTWISE_BLOCKS (GFPF_LANE_DIGITS <= 2 ? 8 : 5)
 #define GFPF_LANE_KERNELS(R)                                                                                      \
-    GFPF_OCCUPANCY_KERNEL(gfpf_dft##R##_plain_lanes, (gfpf_dft_lanes<R, GFPF_PLAIN>), GFPF_LANE_BLOCKS(R))           \
-    GFPF_OCCUPANCY_KERNEL(gfpf_dft##R##_inputs_lanes, (gfpf_dft_lanes<R, GFPF_TWIDDLE_INPUTS>), GFPF_LANE_BLOCKS(R)) \
-    GFPF_OCCUPANCY_KERNEL(gfpf_dft##R##_outputs_lanes, (gfpf_dft_lanes<R, GFPF_TWIDDLE_OUTPUTS>), GFPF_LANE_BLOCKS(R))
+    GFPF_LANE_KERNEL(gfpf_dft##R##_plain_lanes, (gfpf_dft_lanes<R, GFPF_PLAIN>), GFPF_LANE_BLOCKS(R))           \
+    GFPF_LANE_KERNEL(gfpf_dft##R##_inputs_lanes, (gfpf_dft_lanes<R, GFPF_TWIDDLE_INPUTS>), GFPF_LANE_BLOCKS(R)) \
+    GFPF_LANE_KERNEL(gfpf_dft##R##_outputs_lanes, (gfpf_dft_lanes<R, GFPF_TWIDDLE_OUTPUTS>), GFPF_LANE_BLOCKS(R))
 
 GFPF_LANE_RADICES(GFPF_LANE_KERNELS)
 
@@ -640,35 +661,39 @@ GFPF_FN gfpf_u64 gfpf_lane_element_at(const GfpfStageParams& p, const GfpfLanes&
 
 // x <- x·N^{-1}, element thread / S over the S lanes of a segment.
 GFPF_FN void gfpf_scale_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
-    const GfpfLanes lanes = gfpf_running_lanes(p, thread);
+    const GfpfLanes lanes = gfpf_warp_lanes();
+    const bool running = thread < p.threads;
     gfpf_u64* dst = (gfpf_u64*)p.dst;
     GfpfLaneElem x, n_inv;
 #pragma unroll
     for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
-        x.d[h] = GFPF_GLOBAL_READ(dst, gfpf_lane_element_at(p, lanes, thread, h));
+        x.d[h] = running ? GFPF_GLOBAL_READ(dst, gfpf_lane_element_at(p, lanes, thread, h)) : 0;
         n_inv.d[h] = GFPF_TABLE_READ((const gfpf_u64*)p.table, lanes.digit(h));
     }
     const GfpfLaneElem y = gfpf_lane_mul(lanes, x, n_inv);
+    if (!running) return;
 #pragma unroll
     for (int h = 0; h < GFPF_LANE_DIGITS; ++h) GFPF_GLOBAL_WRITE(dst, gfpf_lane_element_at(p, lanes, thread, h), y.d[h]);
 }
 
 // dst[j] <- dst[j]·src[j], element j = thread / S over the S lanes of a segment.
 GFPF_FN void gfpf_pointwise_mul_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
-    const GfpfLanes lanes = gfpf_running_lanes(p, thread);
+    const GfpfLanes lanes = gfpf_warp_lanes();
+    const bool running = thread < p.threads;
     const gfpf_u64* src = (const gfpf_u64*)p.src;
     gfpf_u64* dst = (gfpf_u64*)p.dst;
     GfpfLaneElem x, y;
 #pragma unroll
     for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
-        x.d[h] = GFPF_GLOBAL_READ(dst, gfpf_lane_element_at(p, lanes, thread, h));
-        y.d[h] = GFPF_GLOBAL_READ(src, gfpf_lane_element_at(p, lanes, thread, h));
+        x.d[h] = running ? GFPF_GLOBAL_READ(dst, gfpf_lane_element_at(p, lanes, thread, h)) : 0;
+        y.d[h] = running ? GFPF_GLOBAL_READ(src, gfpf_lane_element_at(p, lanes, thread, h)) : 0;
     }
     const GfpfLaneElem z = gfpf_lane_mul(lanes, x, y);
+    if (!running) return;
 #pragma unroll
     for (int h = 0; h < GFPF_LANE_DIGITS; ++h) GFPF_GLOBAL_WRITE(dst, gfpf_lane_element_at(p, lanes, thread, h), z.d[h]);
 }
 
-GFPF_OCCUPANCY_KERNEL(gfpf_scale_lanes, gfpf_scale_lanes, GFPF_LANE_ELEMENTWISE_BLOCKS)
-GFPF_OCCUPANCY_KERNEL(gfpf_pointwise_mul_lanes, gfpf_pointwise_mul_lanes, GFPF_LANE_ELEMENTWISE_BLOCKS)
+GFPF_LANE_KERNEL(gfpf_scale_lanes, gfpf_scale_lanes, GFPF_LANE_ELEMENTWISE_BLOCKS)
+GFPF_LANE_KERNEL(gfpf_pointwise_mul_lanes, gfpf_pointwise_mul_lanes, GFPF_LANE_ELEMENTWISE_BLOCKS)
 #endif
