@@ -192,10 +192,8 @@ impl Plan {
     /// Errors: N or k not a power of two. N above the field's 2-adicity is the
     /// executor's check (a plan does not know the prime).
     pub fn try_new(n: usize, k: usize, direction: Direction, order: Order) -> Result<Self, PlanError> {
-        if k == 0 || !k.is_power_of_two() || k > usize::MAX / 2 {
-            return Err(PlanError::InvalidBaseSize(k.saturating_mul(2)));
-        }
-        Self::try_with_max_radix(n, k, direction, order, 2 * k)
+        // An invalid k is refused before the cap is looked at.
+        Self::try_with_max_radix(n, k, direction, order, k.saturating_mul(2))
     }
 
     /// As [`Plan::try_new`] with no base DFT larger than `max_radix` (a power

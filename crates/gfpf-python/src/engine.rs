@@ -52,8 +52,8 @@ pub(crate) trait Engine: Send + Sync {
     /// The principal 2^log2_n-th root of unity the transforms use.
     fn root_of_unity(&self, log2_n: u32) -> Result<Vec<u64>, Error>;
     /// The frequency index at each position of a length-n transform in
-    /// digit-reversed order on `device` (its plan's), and the device.
-    fn digit_reversal(&self, n: usize, device: Device) -> Result<(Vec<usize>, Device), Error>;
+    /// digit-reversed order on `device` (its plan's).
+    fn digit_reversal(&self, n: usize, device: Device) -> Result<Vec<usize>, Error>;
 }
 
 /// What Python's `Field` shows of a field.
@@ -259,9 +259,8 @@ impl<const K: usize> Engine for FieldEngine<K> {
         Ok(Self::words(vec![self.field.root_of_unity(log2_n)?]))
     }
 
-    fn digit_reversal(&self, n: usize, device: Device) -> Result<(Vec<usize>, Device), Error> {
+    fn digit_reversal(&self, n: usize, device: Device) -> Result<Vec<usize>, Error> {
         let fft = self.plan(n, Order::DigitReversed, device)?;
-        let positions = (0..n).filter_map(|l| fft.digit_reverse(l)).collect();
-        Ok((positions, fft.device()))
+        Ok((0..n).filter_map(|l| fft.digit_reverse(l)).collect())
     }
 }

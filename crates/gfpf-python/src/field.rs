@@ -249,8 +249,7 @@ impl PyField {
     fn digit_reversal(&self, py: Python<'_>, n: usize, device: Option<&str>) -> PyResult<Vec<usize>> {
         let device = device.map(parse_device).transpose()?.unwrap_or(self.device);
         let engine = &self.engine;
-        let (positions, _) = py.detach(|| engine.digit_reversal(n, device)).map_err(from_gfpf)?;
-        Ok(positions)
+        py.detach(|| engine.digit_reversal(n, device)).map_err(from_gfpf)
     }
 
     /// The principal 2^log2_n-th root of unity w that ``fft`` uses for
