@@ -258,6 +258,23 @@ GFPF_FN GfpfLanes gfpf_warp_lanes() {
     return lanes;
 }
 
+// This lane's digits of element j of a digit-major buffer (row h is
+// digit(h) planes on), or zeros for a lane past the launch (gfpf_warp_lanes).
+GFPF_FN GfpfLaneElem gfpf_lane_load(const gfpf_u64* buf, gfpf_u64 pitch, const GfpfLanes& lanes, gfpf_u64 j,
+                                    bool running) {
+    GfpfLaneElem x;
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h)
+        x.d[h] = running ? GFPF_GLOBAL_READ(buf, (gfpf_u64)lanes.digit(h) * pitch + j) : 0;
+    return x;
+}
+
+// Stores this lane's digits of element j, as gfpf_lane_load reads them.
+GFPF_FN void gfpf_lane_store(gfpf_u64* buf, gfpf_u64 pitch, const GfpfLanes& lanes, gfpf_u64 j, const GfpfLaneElem& v) {
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) GFPF_GLOBAL_WRITE(buf, (gfpf_u64)lanes.digit(h) * pitch + j, v.d[h]);
+}
+
 // Words of a DFT_R's elements one lane holds.
 #define GFPF_LANE_WORDS(R) ((R) * GFPF_LANE_DIGITS)
 // Whether DFT_R's lane kernels call the operations out of line (see
@@ -350,11 +367,10 @@ GFPF_FN void gfpf_dft_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
     gfpf_u64* dst = (gfpf_u64*)p.dst;
     const GfpfDftSite site = gfpf_dft_site<R>(p, thread / GFPF_LANE_SEGMENT);
     const gfpf_u64 b = site.b, base = site.base, first = site.first;
-    // Where this lane's outputs go (row 0; row h is h·S planes on): one
-    // index and one stride held through the codelet (an index into dst, not
-    // a pointer of its own, so that the emulator counts sectors from the
-    // buffer's start).
-    const gfpf_u64 out = (gfpf_u64)lanes.index() * p.pitch + base + first;
+    // Where this lane's outputs go: one index and one stride held through
+    // the codelet (an index into dst, not a pointer of its own, so that the
+    // emulator counts sectors from the buffer's start).
+    const gfpf_u64 out = base + first;
     const gfpf_u64 stride = 1ull << p.log2_stride;
     // Unrolled, so that x stays in registers.
     GfpfLaneElem x[R];
@@ -362,15 +378,10 @@ GFPF_FN void gfpf_dft_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
     for (int i = 0; i < R; ++i) {
         gfpf_u64 l = first + ((gfpf_u64)i << p.log2_stride);
         gfpf_u64 at = p.digit_reversed_input ? gfpf_digit_reverse(p, l) : l;
-#pragma unroll
-        for (int h = 0; h < GFPF_LANE_DIGITS; ++h)
-            x[i].d[h] = running ? GFPF_GLOBAL_READ(src, (gfpf_u64)lanes.digit(h) * p.pitch + base + at) : 0;
+        x[i] = gfpf_lane_load(src, p.pitch, lanes, base + at, running);
     }
     gfpf_lane_codelet<R, VARIANT>(p, lanes, b * p.step, x, [&](int i, GfpfLaneElem v) {
-        if (!running) return;
-#pragma unroll
-        for (int h = 0; h < GFPF_LANE_DIGITS; ++h)
-            GFPF_GLOBAL_WRITE(dst, out + h * GFPF_LANE_SEGMENT * p.pitch + i * stride, v.d[h]);
+        if (running) gfpf_lane_store(dst, p.pitch, lanes, out + i * stride, v);
     });
 }
 
@@ -492,10 +503,10 @@ GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
     const bool running = thread < p.threads;
     // Every lane runs the codelet (gfpf_warp_lanes); those past p.threads on
     // zeros, reading and writing no tile word.
+    const GfpfLanes lanes = gfpf_warp_lanes();
     GfpfLaneElem x[R];
     {
         // This lane's inputs: row h of input i at tile[own_h + i·step].
-        const GfpfLanes lanes = gfpf_warp_lanes();
         const int step = strided_in ? D : 1;
 #pragma unroll
         for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
@@ -507,7 +518,6 @@ GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
     // Gathered: every input read before any output overwrites it.
     if (gathered) __syncthreads();
     {
-        const GfpfLanes lanes = gfpf_warp_lanes();
         const int own = gfpf_lane_tile_word<R>(strided, lanes.index(), threadIdx.x / GFPF_LANE_SEGMENT, 0);
         // Row h of a DFT's element is S digit planes on.
         const int row = gfpf_lane_tile_word<R>(strided, GFPF_LANE_SEGMENT, 0, 0);
@@ -654,44 +664,29 @@ GFPF_KERNEL(gfpf_scale, gfpf_scale_thread)
 GFPF_KERNEL(gfpf_pointwise_mul, gfpf_pointwise_mul_thread)
 
 #ifdef GFPF_LANES_AVAILABLE
-// Where row h of element thread / S sits for this lane (digit-major).
-GFPF_FN gfpf_u64 gfpf_lane_element_at(const GfpfStageParams& p, const GfpfLanes& lanes, gfpf_u64 thread, int h) {
-    return (gfpf_u64)lanes.digit(h) * p.pitch + thread / GFPF_LANE_SEGMENT;
-}
-
 // x <- x·N^{-1}, element thread / S over the S lanes of a segment.
 GFPF_FN void gfpf_scale_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
     const GfpfLanes lanes = gfpf_warp_lanes();
     const bool running = thread < p.threads;
+    const gfpf_u64 j = thread / GFPF_LANE_SEGMENT;
     gfpf_u64* dst = (gfpf_u64*)p.dst;
-    GfpfLaneElem x, n_inv;
+    GfpfLaneElem n_inv;
 #pragma unroll
-    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
-        x.d[h] = running ? GFPF_GLOBAL_READ(dst, gfpf_lane_element_at(p, lanes, thread, h)) : 0;
-        n_inv.d[h] = GFPF_TABLE_READ((const gfpf_u64*)p.table, lanes.digit(h));
-    }
-    const GfpfLaneElem y = gfpf_lane_mul(lanes, x, n_inv);
-    if (!running) return;
-#pragma unroll
-    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) GFPF_GLOBAL_WRITE(dst, gfpf_lane_element_at(p, lanes, thread, h), y.d[h]);
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) n_inv.d[h] = GFPF_TABLE_READ((const gfpf_u64*)p.table, lanes.digit(h));
+    const GfpfLaneElem y = gfpf_lane_mul(lanes, gfpf_lane_load(dst, p.pitch, lanes, j, running), n_inv);
+    if (running) gfpf_lane_store(dst, p.pitch, lanes, j, y);
 }
 
 // dst[j] <- dst[j]·src[j], element j = thread / S over the S lanes of a segment.
 GFPF_FN void gfpf_pointwise_mul_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
     const GfpfLanes lanes = gfpf_warp_lanes();
     const bool running = thread < p.threads;
-    const gfpf_u64* src = (const gfpf_u64*)p.src;
+    const gfpf_u64 j = thread / GFPF_LANE_SEGMENT;
     gfpf_u64* dst = (gfpf_u64*)p.dst;
-    GfpfLaneElem x, y;
-#pragma unroll
-    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
-        x.d[h] = running ? GFPF_GLOBAL_READ(dst, gfpf_lane_element_at(p, lanes, thread, h)) : 0;
-        y.d[h] = running ? GFPF_GLOBAL_READ(src, gfpf_lane_element_at(p, lanes, thread, h)) : 0;
-    }
+    const GfpfLaneElem x = gfpf_lane_load(dst, p.pitch, lanes, j, running);
+    const GfpfLaneElem y = gfpf_lane_load((const gfpf_u64*)p.src, p.pitch, lanes, j, running);
     const GfpfLaneElem z = gfpf_lane_mul(lanes, x, y);
-    if (!running) return;
-#pragma unroll
-    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) GFPF_GLOBAL_WRITE(dst, gfpf_lane_element_at(p, lanes, thread, h), z.d[h]);
+    if (running) gfpf_lane_store(dst, p.pitch, lanes, j, z);
 }
 
 GFPF_LANE_KERNEL(gfpf_scale_lanes, gfpf_scale_lanes, GFPF_LANE_ELEMENTWISE_BLOCKS)

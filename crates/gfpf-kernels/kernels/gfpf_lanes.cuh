@@ -299,12 +299,6 @@ GFPF_FN gfpf_u64 gfpf_lane_add_digit(gfpf_u64 a, gfpf_u64 b, gfpf_u64& carries) 
 // at most S), 0 below digit 0.
 GFPF_FN void gfpf_lane_below(const GfpfLanes& l, const gfpf_u64 (&v)[GFPF_LANE_DIGITS], int delta,
                              gfpf_u64 (&out)[GFPF_LANE_DIGITS]) {
-    if (GFPF_LANE_DIGITS == 1) {
-        // One row: the lanes below delta have nothing below them.
-        const gfpf_u64 up = __shfl_up_sync(l.mask, v[0], delta, GFPF_LANE_SEGMENT);
-        out[0] = l.index() >= delta ? up : 0;
-        return;
-    }
     gfpf_u64 rotated[GFPF_LANE_DIGITS];
 #pragma unroll
     for (int h = 0; h < GFPF_LANE_DIGITS; ++h) rotated[h] = l.rotate(v[h], delta);
@@ -315,7 +309,6 @@ GFPF_FN void gfpf_lane_below(const GfpfLanes& l, const gfpf_u64 (&v)[GFPF_LANE_D
         out[h] = l.digit(h) < delta ? 0 : (wrapped ? from_row_below : rotated[h]);
     }
 }
-
 
 // x·y for canonical x and y (gfpf_mul).
 GFPF_FN GfpfLaneElem gfpf_lane_mul(GfpfLanes l, GfpfLaneElem x, GfpfLaneElem y) {
