@@ -129,6 +129,7 @@ pub fn instructions(ops: &FieldOps, k: f64) -> f64 {
         + ops.lane_mul as f64 * lane_mul
         + ops.lane_add_sub as f64 * 60.0 * digits
         + ops.lane_mul_pow_r as f64 * 45.0 * digits
+        + ops.shared_words as f64 * 2.0
 }
 
 /// Bytes of local memory a thread's operations read and write when its
@@ -287,14 +288,10 @@ impl Reports {
     }
 }
 
+/// The module a kernel's report comes from: its radix's (the element-wise
+/// kernels are in every module; DFT_2's is the smallest).
 fn radix_of(kernel: &Kernel) -> usize {
-    match *kernel {
-        Kernel::BaseDft { radix, .. }
-        | Kernel::TiledDft { radix, .. }
-        | Kernel::LaneDft { radix, .. }
-        | Kernel::LaneTiledDft { radix, .. } => radix,
-        Kernel::Scale | Kernel::PointwiseMul | Kernel::LaneScale | Kernel::LanePointwiseMul => 2,
-    }
+    kernel.radix().unwrap_or(2)
 }
 
 fn counted<const K: usize>(
@@ -375,6 +372,21 @@ fn count_device(
     )
 }
 
+/// Where the device shares a DFT among a warp's segments (k < 32): the same
+/// transform with a segment per DFT everywhere, for comparison.
+fn count_segment_per_dft(
+    preset: Preset,
+    log2_n: u32,
+    batch: usize,
+    args: &GpuModelArgs,
+    reports: &mut Reports,
+) -> Result<Option<Transform>, String> {
+    if StageKernels::for_device(preset.k()) != StageKernels::DftsOverWarps {
+        return Ok(None);
+    }
+    count(preset, log2_n, batch, StageKernels::DigitsOverLanes, args, reports).map(Some)
+}
+
 /// The constants that fit `today` (modelled transform, measured seconds)
 /// best in squared log error: a grid search over both.
 fn fit(today: &[(Transform, f64)]) -> Model {
@@ -429,14 +441,16 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         let measured = (gpu.0 * gpu.1).sqrt() * 1e-3;
         today.push((old, measured));
         let new = count_device(preset, log2_n, batch, args, &mut reports)?;
-        device.push((name, log2_n, batch, new, Some(host)));
+        let segments = count_segment_per_dft(preset, log2_n, batch, args, &mut reports)?;
+        device.push((name, log2_n, batch, new, Some(host), segments));
     }
     // Sizes with no measured row: the device's kernels only, no host figure.
     for &(name, log2_n, batch) in MODEL_ONLY {
         let preset = Preset::from_name(name).map_err(|e| e.to_string())?;
         eprintln!("counting {name} 2^{log2_n} x{batch}");
         let new = count_device(preset, log2_n, batch, args, &mut reports)?;
-        device.push((name, log2_n, batch, new, None));
+        let segments = count_segment_per_dft(preset, log2_n, batch, args, &mut reports)?;
+        device.push((name, log2_n, batch, new, None, segments));
     }
     let model = fit(&today);
     println!(
@@ -463,10 +477,10 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         );
     }
     println!(
-        "\nthe device's kernels now (digits over lanes, k/32 a lane from k = 64), same model; floor: the path term at {DEPENDENT_ISSUE_CYCLES} cycles an instruction:"
+        "\nthe device's kernels now (digits over lanes, k/32 a lane from k = 64; below k = 32 tiled DFTs shared by a warp's segments), same model; floor: the path term at {DEPENDENT_ISSUE_CYCLES} cycles an instruction; seg/DFT: modelled with a segment per DFT everywhere (below k = 32):"
     );
     println!(
-        "{:<5} {:>8} {:>5} | {:>8} {:>7} {:>9} {:>9} {:>10} {:>9} {:<22} | {:>10} {:>7}",
+        "{:<5} {:>8} {:>5} | {:>8} {:>7} {:>9} {:>9} {:>10} {:>9} {:>9} {:<22} | {:>10} {:>7}",
         "",
         "N",
         "batch",
@@ -476,6 +490,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         "GB moved",
         "modelled",
         "floor",
+        "seg/DFT",
         "launches bound by",
         "16 cores",
         "speedup"
@@ -484,8 +499,11 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES.min(model.path_cycles_per_instruction),
         ..model
     };
-    for (name, log2_n, batch, t, host) in &device {
+    for (name, log2_n, batch, t, host, segments) in &device {
         let (s, bounds) = t.seconds(&model);
+        let segments_ms = segments
+            .as_ref()
+            .map_or("-".to_owned(), |t| format!("{:.3}ms", t.seconds(&model).0 * 1e3));
         let (floor, _) = t.seconds(&floor_model);
         let host_ms = host.map(|h| (h.0 * h.1).sqrt());
         if args.launches {
@@ -506,7 +524,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
             }
         }
         println!(
-            "{name:<5} {:>8} {batch:>5} | {:>8} {:>7.1} {:>8.0}% {:>9.3} {:>8.3}ms {:>7.3}ms {:<22} | {:>10} {:>7}",
+            "{name:<5} {:>8} {batch:>5} | {:>8} {:>7.1} {:>8.0}% {:>9.3} {:>8.3}ms {:>7.3}ms {:>9} {:<22} | {:>10} {:>7}",
             format!("2^{log2_n}"),
             t.launches.len(),
             t.passes(),
@@ -514,6 +532,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
             t.bytes_moved() / 1e9,
             s * 1e3,
             floor * 1e3,
+            segments_ms,
             bound_names(&bounds),
             host_ms.map_or("-".to_owned(), |h| format!("{h:.1}ms")),
             host_ms.map_or("-".to_owned(), |h| format!("{:.1}x", h / (s * 1e3)))

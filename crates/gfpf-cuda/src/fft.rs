@@ -118,15 +118,7 @@ impl<const K: usize> CudaFft<K> {
             }
             // DFT_K kernels from the module of K; scale from any module the
             // plan loads (every module has it).
-            let radix = match launch.kernel {
-                Kernel::BaseDft { radix, .. }
-                | Kernel::TiledDft { radix, .. }
-                | Kernel::LaneDft { radix, .. }
-                | Kernel::LaneTiledDft { radix, .. } => radix,
-                Kernel::Scale | Kernel::PointwiseMul | Kernel::LaneScale | Kernel::LanePointwiseMul => {
-                    prepared.radices[0]
-                }
-            };
+            let radix = launch.kernel.radix().unwrap_or(prepared.radices[0]);
             let f = device
                 .module(&constants, radix)?
                 .load_function(&launch.kernel.symbol())

@@ -5,7 +5,7 @@ use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, StageKind,
 
 use gfpf_kernels::{
     Kernel, STRIDED_LANE_TILES_MIN_K, device_elementwise_kernels, lane_kernels_available, lane_segment, lane_tile,
-    tile_dfts,
+    tile_dfts, warp_tile,
 };
 
 /// Threads per block of every launch but the tiled stages'. One thread holds
@@ -14,11 +14,12 @@ pub const THREADS_PER_BLOCK: u32 = 128;
 
 /// Threads per block of a launch of `kernel` over k digits: a tiled stage's
 /// block has one thread per DFT of its tile ([`tile_dfts`]), a tiled lane
-/// stage's k per DFT ([`lane_tile`]).
+/// stage's k per DFT ([`lane_tile`]), a warp stage's as [`warp_tile`] says.
 pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
     match *kernel {
         Kernel::TiledDft { radix, .. } => tile_dfts(radix, k).map_or(1, |t| t as u32),
         Kernel::LaneTiledDft { radix, .. } => lane_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
+        Kernel::WarpDft { radix, .. } => warp_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
         _ => THREADS_PER_BLOCK,
     }
 }
@@ -98,9 +99,11 @@ impl Launch {
         params.dst = address(self.dst);
         params.table = match self.kernel {
             Kernel::Scale | Kernel::LaneScale => n_inv,
-            Kernel::BaseDft { .. } | Kernel::TiledDft { .. } | Kernel::LaneDft { .. } | Kernel::LaneTiledDft { .. } => {
-                table
-            }
+            Kernel::BaseDft { .. }
+            | Kernel::TiledDft { .. }
+            | Kernel::LaneDft { .. }
+            | Kernel::LaneTiledDft { .. }
+            | Kernel::WarpDft { .. } => table,
             Kernel::PointwiseMul | Kernel::LanePointwiseMul => 0,
         };
         params
@@ -130,13 +133,22 @@ pub enum StageKernels {
     /// natural input, run as [`Kernel::LaneTiledDft`]: through shared
     /// memory, whole sectors.
     DigitsOverLanes,
+    /// As [`StageKernels::DigitsOverLanes`], with the stages it would tile
+    /// (and, below k = [`STRIDED_LANE_TILES_MIN_K`], strided ones of
+    /// natural input and stride ≥ the tile's DFTs) run as
+    /// [`Kernel::WarpDft`] where [`gfpf_kernels::warp_kernels_available`]
+    /// (k < 32): each DFT shared by a team of a warp's segments, what the
+    /// device runs there.
+    DftsOverWarps,
 }
 
 impl StageKernels {
     /// What the device runs over k digits ([`gfpf_kernels::device_stage_kernels`]):
     /// its modules hold only these kernels.
     pub fn for_device(k: usize) -> Self {
-        if lane_kernels_available(k) {
+        if gfpf_kernels::warp_kernels_available(k) {
+            StageKernels::DftsOverWarps
+        } else if lane_kernels_available(k) {
             StageKernels::DigitsOverLanes
         } else {
             StageKernels::ThreadPerDft
@@ -186,7 +198,9 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
             StageKind::Scale => {
                 // Over lanes with the lane stage kernels, as the device runs it.
                 let (scale, _, per_element) = match stage_kernels {
-                    StageKernels::DigitsOverLanes => device_elementwise_kernels(plan.digits()),
+                    StageKernels::DigitsOverLanes | StageKernels::DftsOverWarps => {
+                        device_elementwise_kernels(plan.digits())
+                    }
                     _ => device_elementwise_kernels(usize::MAX),
                 };
                 params.threads = (batch * n * per_element) as u64;
@@ -215,8 +229,23 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
                 let tiled = stage_kernels == StageKernels::TiledStrideOne
                     && stride_one
                     && tile_dfts(d.radix, plan.digits()).is_some();
-                let lanes = stage_kernels == StageKernels::DigitsOverLanes && lane_kernels_available(plan.digits());
-                if lanes {
+                let lanes = matches!(
+                    stage_kernels,
+                    StageKernels::DigitsOverLanes | StageKernels::DftsOverWarps
+                ) && lane_kernels_available(plan.digits());
+                // A warp's segments share each DFT: stride 1, or strided
+                // from a natural input with whole columns in a tile.
+                let warp = warp_tile(d.radix, plan.digits()).filter(|t| {
+                    stage_kernels == StageKernels::DftsOverWarps
+                        && (stride_one || (d.input == Addressing::Natural && d.stride >= t.dfts))
+                });
+                if let Some(tile) = warp {
+                    params.threads *= (lane_segment(plan.digits()) * tile.team) as u64;
+                    Kernel::WarpDft {
+                        radix: d.radix,
+                        twiddles,
+                    }
+                } else if lanes {
                     params.threads *= lane_segment(plan.digits()) as u64;
                     // Strided: a block's DFTs are neighbouring columns,
                     // input i of each one run of words (natural input).
@@ -319,19 +348,41 @@ mod tests {
         assert!(device.iter().all(|l| !matches!(l.kernel, Kernel::TiledDft { .. })));
         assert_eq!(
             device[0].kernel,
-            Kernel::LaneTiledDft {
+            Kernel::WarpDft {
                 radix: 2,
                 twiddles: CodeletTwiddles::None
             },
-            "stride 1 into another buffer: tiled over lanes"
+            "stride 1 into another buffer: tiled, DFTs over a warp's segments"
         );
+        // DFT_2 has one butterfly: a team of one segment.
         assert_eq!(device[0].params.threads, 3 * 256 * 8);
         assert_eq!(block_threads(&device[0].kernel, 8), 128);
+        // Stride 2, below the warp tile's 4 columns: a segment per DFT.
         assert!(matches!(device[1].kernel, Kernel::LaneDft { radix: 16, .. }));
+        // Stride 32: four segments a DFT_16, four DFTs a block.
+        assert_eq!(
+            device[2].kernel,
+            Kernel::WarpDft {
+                radix: 16,
+                twiddles: CodeletTwiddles::Inputs
+            }
+        );
+        assert_eq!(device[2].params.threads, 3 * 32 * 8 * 4);
+        assert_eq!(
+            gfpf_kernels::warp_tile(16, 8),
+            Some(gfpf_kernels::WarpTile {
+                threads: 128,
+                team: 4,
+                dfts: 4,
+                words: 8 * 97
+            }),
+            "runs of 24 (≡ 8 mod 16), planes of 4·24 + 1 words"
+        );
+        assert_eq!(gfpf_kernels::warp_tile(16, 32), None, "a segment is the whole warp");
         // k = 16: strided stages of natural input are tiled too (the two
         // segments of a warp cover half a sector of a digit plane).
         let t16 = Plan::try_new(1 << 12, 16, Direction::Forward, Order::Natural).unwrap();
-        let l16 = launches(&t16, 1);
+        let l16 = launches_with(&t16, 1, StageKernels::DigitsOverLanes);
         let strided_tiled = l16
             .iter()
             .filter(|l| matches!(l.kernel, Kernel::LaneTiledDft { .. }) && l.params.log2_stride > 0)

@@ -25,14 +25,18 @@ const THREAD_PER_DFT: u8 = 0;
 /// Stride-1 stages tiled through shared memory (kernels with barriers; not
 /// what the device runs, see `StageKernels`).
 const TILED: u8 = 1;
-/// One DFT over the lanes of a warp segment (k/32 digits a lane from k = 64):
-/// warp collectives, what the device runs.
+/// What the device runs (`StageKernels::for_device`): an element over the
+/// lanes of a warp segment (k/32 digits a lane from k = 64), warp
+/// collectives; below k = 32 each tiled DFT shared by a team of a warp's
+/// segments through shared memory (the tiled stages with a segment per DFT,
+/// which the device runs from k = 32, are checked at t8 by
+/// `tiled_stages_run_and_every_barrier_is_needed`).
 const LANES: u8 = 2;
 
 impl<const STAGES: u8> Executor for Emulated<STAGES> {
     const NAME: &'static str = match STAGES {
         TILED => "cuda kernels, stride-1 stages tiled (host emulation)",
-        LANES => "cuda kernels, digits over lanes (host emulation)",
+        LANES => "cuda kernels, as the device runs them (host emulation)",
         _ => "cuda kernels, one thread per DFT (host emulation)",
     };
     type Fft<const K: usize> = EmulatedFft<K>;
@@ -63,7 +67,7 @@ impl<const STAGES: u8> Executor for Emulated<STAGES> {
     ) -> Result<EmulatedFft<K>, EmulatorError> {
         let stage_kernels = match STAGES {
             TILED => StageKernels::TiledStrideOne,
-            LANES => StageKernels::DigitsOverLanes,
+            LANES => StageKernels::for_device(K),
             _ => StageKernels::ThreadPerDft,
         };
         Ok(EmulatedFft::try_new(field, n, direction, order, kernel_dir())?.with_stage_kernels(stage_kernels))
@@ -176,9 +180,11 @@ fn t8_kernels_from(source: &str, radices: &[usize], what: &str) -> Option<gfpf_t
 }
 
 /// Stages of stride 1 run as tiled kernels (a block's elements through
-/// shared memory between two barriers), and deleting either barrier makes
-/// the emulator fail the transform: a race on shared memory, a read of an
-/// unwritten word, or results that depend on the threads' order.
+/// shared memory between two barriers), and deleting any one barrier
+/// (`__syncthreads()`, or the `__syncwarp()` between the layers of a warp's
+/// shared DFTs) makes the emulator fail the transform: a race on shared
+/// memory, a read of an unwritten word, or results that depend on the
+/// threads' order.
 #[test]
 fn tiled_stages_run_and_every_barrier_is_needed() {
     use gfpf_kernels::{FFT_SOURCE, Kernel};
@@ -197,9 +203,14 @@ fn tiled_stages_run_and_every_barrier_is_needed() {
     // module compiled again.
     let radices =
         gfpf_cuda::params::radices_used(&gfpf_plan::Plan::try_new(n, 8, Direction::Forward, Order::Natural).unwrap());
-    let barrier = "__syncthreads();";
-    let places: Vec<usize> = FFT_SOURCE.match_indices(barrier).map(|(at, _)| at).collect();
-    assert!(places.len() >= 4, "the two tiled kernels have two barriers each");
+    let places: Vec<(usize, &str)> = ["__syncthreads();", "__syncwarp();"]
+        .into_iter()
+        .flat_map(|barrier| FFT_SOURCE.match_indices(barrier))
+        .collect();
+    assert!(
+        places.len() >= 5,
+        "two barriers in each tiled kernel, one between layers"
+    );
     let input = gfpf_testkit::oracle::sample(&field, 2 * n, 9);
     let want = {
         let mut x = input.clone();
@@ -210,7 +221,11 @@ fn tiled_stages_run_and_every_barrier_is_needed() {
         return;
     }
     // Both tiled families: one thread per DFT, and over lanes (the device's).
-    let families = [StageKernels::TiledStrideOne, StageKernels::DigitsOverLanes];
+    let families = [
+        StageKernels::TiledStrideOne,
+        StageKernels::DigitsOverLanes,
+        StageKernels::DftsOverWarps,
+    ];
     // Each run loads the library of `source` (built once, then reused by its hash).
     let run = |source: &str, family| {
         let kernels = t8_kernels_from(source, &radices, "tiled kernels").unwrap();
@@ -226,7 +241,7 @@ fn tiled_stages_run_and_every_barrier_is_needed() {
             "{family:?}: the tiled kernels agree with gfpf-cpu"
         );
     }
-    for (i, &at) in places.iter().enumerate() {
+    for (i, &(at, barrier)) in places.iter().enumerate() {
         let source = format!("{}{}", &FFT_SOURCE[..at], &FFT_SOURCE[at + barrier.len()..]);
         let noticed: Vec<String> = families
             .iter()
@@ -235,14 +250,14 @@ fn tiled_stages_run_and_every_barrier_is_needed() {
                     Some(format!("{family:?}: {e}"))
                 }
                 Ok(x) if x == want => None,
-                other => panic!("barrier {i} deleted, {family:?}: {other:?}"),
+                other => panic!("barrier {i} ({barrier}) deleted, {family:?}: {other:?}"),
             })
             .collect();
         assert!(
             !noticed.is_empty(),
-            "barrier {i} deleted, and the emulator did not notice"
+            "barrier {i} ({barrier}) deleted, and the emulator did not notice"
         );
-        eprintln!("barrier {i} deleted: {}", noticed.join("; "));
+        eprintln!("barrier {i} ({barrier}) deleted: {}", noticed.join("; "));
     }
 }
 

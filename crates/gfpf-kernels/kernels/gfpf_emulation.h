@@ -81,6 +81,7 @@ enum GfpfEmuOp {
     GFPF_OP_LANE_ADD_SUB = 4, // gfpf_lane_add_sub, per lane
     GFPF_OP_LANE_MUL_POW_R = 5,
     GFPF_OP_COLLECTIVE = 6,   // a warp collective, per lane
+    GFPF_OP_SHARED = 7,       // a shared-memory word read or written, per thread
     GFPF_OP_COUNT = 8
 };
 
@@ -233,14 +234,22 @@ inline Block& block() { return *current; }
 // from the running block's starts fresh.
 inline thread_local unsigned long long block_generation = 0;
 
+// The readers of a shared word that the race check remembers: within one
+// barrier interval, each distinct thread's last read (its __syncwarp
+// interval), up to kReaders of them; past that, `many` (any other thread's
+// write in the interval then fails, as with no warp intervals at all).
+constexpr unsigned kReaders = 8;
+
 // Shadow state of one shared word.
 struct Shadow {
     bool written = false;
     unsigned write_epoch = 0, write_warp_epoch = 0;
     unsigned writer = 0;
-    unsigned read_epoch = 0, read_warp_epoch = 0;
-    unsigned reader = 0;
-    bool many_readers = false;
+    unsigned read_epoch = 0;
+    unsigned readers = 0;
+    bool many = false;
+    unsigned reader[kReaders] = {};
+    unsigned reader_warp_epoch[kReaders] = {};
 };
 
 // Whether an access by `t` now conflicts with one by `other` stamped (epoch,
@@ -281,20 +290,30 @@ struct SharedArray {
         Block& b = block();
         unsigned t = b.running;
         if (i >= N) b.fail("thread " + std::to_string(t) + " reads " + word(i) + " past the end");
+        b.count_op(GFPF_OP_SHARED);
         Shadow& s = shadow[i];
         if (!s.written) b.fail("thread " + std::to_string(t) + " reads " + word(i) + ", which no thread has written");
         if (s.writer != t && same_interval(b, t, s.writer, s.write_epoch, s.write_warp_epoch))
             b.fail("race on " + word(i) + ": thread " + std::to_string(t) + " reads what thread " +
                    std::to_string(s.writer) + " wrote in the same barrier interval");
         unsigned we = b.warp_epoch[t / kWarp];
-        if (s.read_epoch == b.epoch && s.reader != t) {
-            s.many_readers = true;
-        } else if (s.read_epoch != b.epoch) {
-            s.many_readers = false;
+        if (s.read_epoch != b.epoch) {
+            s.read_epoch = b.epoch;
+            s.readers = 0;
+            s.many = false;
         }
-        s.read_epoch = b.epoch;
-        s.read_warp_epoch = we;
-        s.reader = t;
+        unsigned r = 0;
+        while (r < s.readers && s.reader[r] != t) ++r;
+        if (r == s.readers) {
+            if (r == kReaders) {
+                s.many = true;
+                r = kReaders - 1;
+            } else {
+                ++s.readers;
+            }
+        }
+        s.reader[r] = t;
+        s.reader_warp_epoch[r] = we;
         return words[i];
     }
 
@@ -303,14 +322,18 @@ struct SharedArray {
         Block& b = block();
         unsigned t = b.running;
         if (i >= N) b.fail("thread " + std::to_string(t) + " writes " + word(i) + " past the end");
+        b.count_op(GFPF_OP_SHARED);
         Shadow& s = shadow[i];
         if (s.written && s.writer != t && same_interval(b, t, s.writer, s.write_epoch, s.write_warp_epoch))
             b.fail("race on " + word(i) + ": threads " + std::to_string(s.writer) + " and " + std::to_string(t) +
                    " both write it in the same barrier interval");
-        if ((s.many_readers && s.read_epoch == b.epoch) ||
-            (s.reader != t && same_interval(b, t, s.reader, s.read_epoch, s.read_warp_epoch)))
-            b.fail("race on " + word(i) + ": thread " + std::to_string(t) + " writes what thread " +
-                   std::to_string(s.reader) + " read in the same barrier interval");
+        if (s.read_epoch == b.epoch) {
+            for (unsigned r = 0; r < s.readers; ++r) {
+                if (s.reader[r] != t && (s.many || same_interval(b, t, s.reader[r], s.read_epoch, s.reader_warp_epoch[r])))
+                    b.fail("race on " + word(i) + ": thread " + std::to_string(t) + " writes what thread " +
+                           std::to_string(s.reader[r]) + " read in the same barrier interval");
+            }
+        }
         s.written = true;
         s.write_epoch = b.epoch;
         s.write_warp_epoch = b.warp_epoch[t / kWarp];

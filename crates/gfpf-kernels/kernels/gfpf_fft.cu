@@ -385,43 +385,46 @@ GFPF_FN void gfpf_dft_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
     });
 }
 
-// The tile of a stage over lanes (gfpf_kernels::lane_tile, which mirrors
-// it): a block of `threads` threads, dfts = threads / S DFTs, stages its DFTs'
-// elements through shared memory plane by plane, so that its loads and
-// stores of global memory use whole sectors. Two layouts, each padded so
-// that the 16 lanes of a half-warp, reading one 64-bit word each, hit 16
-// different banks:
+// The layout of a tile of DFTS DFT_Rs in shared memory (gfpf_kernels::
+// tile_layout, which mirrors it): the block stages its DFTs' elements
+// through shared memory plane by plane, so that its loads and stores of
+// global memory use whole sectors. Two layouts, each padded so that the 16
+// lanes of a half-warp, reading one 64-bit word each, hit 16 different banks:
 // - stride 1 (the block's elements are one run): in each plane (`plane`
 //   words, odd) DFT s's R elements start at s·run, run ≡ k mod 16 where a
 //   half-warp spans several segments (k < 16), else run = R;
 // - strided (the block's DFTs are neighbouring columns b): element i of DFT
 //   s at i·dfts + s of a plane of `strided_plane` words, ≡ 16/k mod 16 (odd
 //   for k ≥ 16).
-// `threads` is 128, or 64 or 32 where the larger layout would not fit.
-template <int R>
-struct GfpfLaneTile {
+// (No constexpr functions: NVRTC compiles device code only.)
+template <int R, int DFTS>
+struct GfpfTileLayout {
+    static constexpr int dfts = DFTS;
     static constexpr int run = GFPF_K >= 16 ? R : R + ((GFPF_K - R) % 16 + 16) % 16;
     static constexpr int pad_to = GFPF_K >= 16 ? 1 : 16 / GFPF_K;
-    // Words of either layout at 128, 64 and 32 threads (no constexpr
-    // function: NVRTC compiles device code only).
-    static constexpr int d128 = 128 / GFPF_LANE_SEGMENT, d64 = 64 / GFPF_LANE_SEGMENT;
-    static constexpr int words_128 = GFPF_K * (d128 * run + 1 > R * d128 + (pad_to - R * d128 % 16 + 16) % 16
-                                                   ? d128 * run + 1
-                                                   : R * d128 + (pad_to - R * d128 % 16 + 16) % 16);
-    static constexpr int words_64 = GFPF_K * (d64 * run + 1 > R * d64 + (pad_to - R * d64 % 16 + 16) % 16
-                                                  ? d64 * run + 1
-                                                  : R * d64 + (pad_to - R * d64 % 16 + 16) % 16);
-    static constexpr int threads = words_128 <= GFPF_LANE_TILE_WORDS ? 128 : words_64 <= GFPF_LANE_TILE_WORDS ? 64 : 32;
-    static constexpr int dfts = threads / GFPF_LANE_SEGMENT;
-    static constexpr int plane = dfts * run + 1;
-    static constexpr int strided_plane = R * dfts + (pad_to - R * dfts % 16 + 16) % 16;
+    static constexpr int plane = DFTS * run + 1;
+    static constexpr int strided_plane = R * DFTS + (pad_to - R * DFTS % 16 + 16) % 16;
     static constexpr int words = GFPF_K * (plane > strided_plane ? plane : strided_plane);
 };
 
-// Word of the tile holding digit d of input i of the block's DFT s.
+// The tile of a stage over lanes (gfpf_kernels::lane_tile): a block of
+// `threads` threads, dfts = threads / S DFTs, one a segment; `threads` is
+// 128, or 64 or 32 where the larger layout would not fit.
 template <int R>
-GFPF_FN int gfpf_lane_tile_word(bool strided, int d, int s, int i) {
-    using Tile = GfpfLaneTile<R>;
+struct GfpfLaneTileThreads {
+    static constexpr int threads =
+        GfpfTileLayout<R, 128 / GFPF_LANE_SEGMENT>::words <= GFPF_LANE_TILE_WORDS  ? 128
+        : GfpfTileLayout<R, 64 / GFPF_LANE_SEGMENT>::words <= GFPF_LANE_TILE_WORDS ? 64
+                                                                                   : 32;
+};
+template <int R>
+struct GfpfLaneTile : GfpfTileLayout<R, GfpfLaneTileThreads<R>::threads / GFPF_LANE_SEGMENT> {
+    static constexpr int threads = GfpfLaneTileThreads<R>::threads;
+};
+
+// Word of a tile holding digit d of input i of the block's DFT s.
+template <class Tile>
+GFPF_FN int gfpf_tile_word(bool strided, int d, int s, int i) {
     return strided ? d * Tile::strided_plane + i * Tile::dfts + s : d * Tile::plane + s * Tile::run + i;
 }
 
@@ -431,18 +434,15 @@ struct GfpfLaneTileElement {
     int d, s, i;
 };
 
-template <int R>
-GFPF_FN GfpfLaneTileElement gfpf_lane_tile_element(bool strided, int w) {
-    constexpr int D = GfpfLaneTile<R>::dfts, W = D * R;
+template <class Tile, int R>
+GFPF_FN GfpfLaneTileElement gfpf_tile_element(bool strided, int w) {
+    constexpr int D = Tile::dfts, W = D * R;
     const int d = w / W, e = w % W;
     return {d, strided ? e % D : e / R, strided ? e / D : e % R};
 }
 
-// A stage over lanes, a block of GfpfLaneTile<R>::threads threads at a time:
-// the block loads its DFTs' elements into shared memory (consecutive
-// threads, consecutive words of a digit plane), each warp segment runs one
-// DFT from it as gfpf_dft_lanes does, and the block stores the tile back the
-// same way. Which DFTs a block takes:
+// Which DFTs the block of a tiled stage takes, and where their inputs and
+// outputs sit in global memory:
 // - stride 1, natural input: D neighbouring DFTs, whose elements are one run;
 // - stride 1 from a digit-reversed input (never in place: gfpf_cuda::params)
 //   whose lowest digit is the stage's radix ("gathered"): the D DFTs whose
@@ -450,55 +450,89 @@ GFPF_FN GfpfLaneTileElement gfpf_lane_tile_element(bool strided, int w) {
 //   rev(s·R + i) = i·N/R + rev(s·R), so the block takes the DFTs with
 //   rev(s·R) = c, c = c0 … c0 + D − 1: input i of all of them is one run of D
 //   words (whole sectors), and each DFT's outputs s·R … s·R + R − 1 are one
-//   run of R words. The inputs go to the strided layout, the outputs (after
-//   a barrier: they overwrite other DFTs' inputs) to the stride-1 one;
-// - stride ≥ dfts (natural input, k ≥ 16): neighbouring columns b of one
+//   run of R words. The inputs go to the strided layout;
+// - strided (natural input, `strided_tiles`): neighbouring columns b of one
 //   block a, so element i of each is one run of D words.
-template <int R, int VARIANT>
-GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
-    using Tile = GfpfLaneTile<R>;
-    constexpr int D = Tile::dfts;
-    constexpr int W = D * R;  // elements of a tile
-    constexpr int R_LOG2 = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : R == 16 ? 4 : R == 32 ? 5 : 6;
-    GFPF_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
-    const gfpf_u64* src = (const gfpf_u64*)p.src;
-    gfpf_u64* dst = (gfpf_u64*)p.dst;
-    // Strided tiles only where the host launches them (k ≥ 16): below, the
-    // kernel keeps b = 0 a constant (t8's DFT_16 with twiddled outputs
-    // spilled 8 bytes otherwise).
-    const bool strided = GFPF_STRIDED_LANE_TILES && p.log2_stride != 0;
-    const bool gathered = !strided && p.digit_reversed_input && p.radix_log2[p.radix_count - 1] == R_LOG2;
-    // The inputs' layout in the tile (the outputs' is `strided`).
-    const bool strided_in = strided || gathered;
-    const gfpf_u64 dfts = p.threads / GFPF_LANE_SEGMENT;
-    const gfpf_u64 first_dft = (gfpf_u64)blockIdx.x * D;
-    const gfpf_u64 n_mask = (1ull << p.log2_n) - 1;
-    // Gathered: the block's DFT g is column c of its transform (c ranges
-    // over N/R).
-    const gfpf_u64 columns_log2 = p.log2_n - R_LOG2;
-    // Where input (`input`) or output i of the block's DFT g = first_dft + s
-    // sits in global memory (digit plane 0). Recomputed for the stores, not
-    // held through the DFT (registers).
-    const auto global_at = [&](gfpf_u64 g, int i, bool input) -> gfpf_u64 {
+template <class Tile, int R>
+struct GfpfTileSites {
+    static constexpr int R_LOG2 = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : R == 16 ? 4 : R == 32 ? 5 : 6;
+    bool strided, gathered, strided_in;
+    gfpf_u64 dfts, first_dft;
+
+    GFPF_METHOD GfpfTileSites(const GfpfStageParams& p, int segments_per_dft, bool strided_tiles) {
+        strided = strided_tiles && p.log2_stride != 0;
+        gathered = !strided && p.digit_reversed_input && p.radix_log2[p.radix_count - 1] == R_LOG2;
+        strided_in = strided || gathered;
+        dfts = p.threads / (GFPF_LANE_SEGMENT * segments_per_dft);
+        first_dft = (gfpf_u64)blockIdx.x * Tile::dfts;
+    }
+
+    // Where input (`input`) or output i of the stage's DFT g sits (digit
+    // plane 0). Recomputed for the stores, not held through the DFT
+    // (registers).
+    GFPF_METHOD gfpf_u64 global_at(const GfpfStageParams& p, gfpf_u64 g, int i, bool input) const {
         if (strided) {
             const GfpfDftSite first_site = gfpf_dft_site<R>(p, first_dft);
             return first_site.base + first_site.first + (g - first_dft) + ((gfpf_u64)i << p.log2_stride);
         }
         if (gathered) {
+            // The block's DFT g is column c of its transform (c ranges over N/R).
+            const gfpf_u64 columns_log2 = p.log2_n - R_LOG2;
             const gfpf_u64 c = g & ((1ull << columns_log2) - 1);
             return ((g - c) << R_LOG2) + (input ? ((gfpf_u64)i << columns_log2) + c : gfpf_digit_unreverse(p, c) + i);
         }
-        const gfpf_u64 l = g * R + i, position = l & n_mask;
+        const gfpf_u64 l = g * R + i, position = l & ((1ull << p.log2_n) - 1);
         return input && p.digit_reversed_input ? (l - position) + gfpf_digit_reverse(p, position) : l;
-    };
-    for (int w = threadIdx.x; w < W * GFPF_K; w += Tile::threads) {
-        const GfpfLaneTileElement t = gfpf_lane_tile_element<R>(strided_in, w);
-        if (first_dft + t.s < dfts) {
-            tile[gfpf_lane_tile_word<R>(strided_in, t.d, t.s, t.i)] =
-                GFPF_GLOBAL_READ(src, t.d * p.pitch + global_at(first_dft + t.s, t.i, true));
+    }
+
+    // The block loads its DFTs' inputs into the tile (consecutive threads,
+    // consecutive words of a digit plane), then waits for all of them.
+    template <class Array>
+    GFPF_METHOD void load(const GfpfStageParams& p, Array& tile) const {
+        const gfpf_u64* src = (const gfpf_u64*)p.src;
+        for (int w = threadIdx.x; w < Tile::dfts * R * GFPF_K; w += Tile::threads) {
+            const GfpfLaneTileElement t = gfpf_tile_element<Tile, R>(strided_in, w);
+            if (first_dft + t.s < dfts) {
+                tile[gfpf_tile_word<Tile>(strided_in, t.d, t.s, t.i)] =
+                    GFPF_GLOBAL_READ(src, t.d * p.pitch + global_at(p, first_dft + t.s, t.i, true));
+            }
+        }
+        __syncthreads();
+    }
+
+    // After a barrier, the block stores its DFTs' outputs, output i of DFT s
+    // from tile word word(d, s, i), in the order of the `strided` layout.
+    template <class Array, class Word>
+    GFPF_METHOD void store(const GfpfStageParams& p, Array& tile, Word word) const {
+        gfpf_u64* dst = (gfpf_u64*)p.dst;
+        __syncthreads();
+        for (int w = threadIdx.x; w < Tile::dfts * R * GFPF_K; w += Tile::threads) {
+            const GfpfLaneTileElement t = gfpf_tile_element<Tile, R>(strided, w);
+            if (first_dft + t.s < dfts) {
+                GFPF_GLOBAL_WRITE(dst, t.d * p.pitch + global_at(p, first_dft + t.s, t.i, false),
+                                  (gfpf_u64)tile[word(t.d, t.s, t.i)]);
+            }
         }
     }
-    __syncthreads();
+};
+
+// A stage over lanes, a block of GfpfLaneTile<R>::threads threads at a time:
+// the block loads its DFTs' elements into shared memory (GfpfTileSites),
+// each warp segment runs one DFT from it as gfpf_dft_lanes does, and the
+// block stores the tile back the same way. Gathered inputs (strided layout)
+// are all read before any output overwrites them, the outputs going to the
+// stride-1 layout.
+template <int R, int VARIANT>
+GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
+    using Tile = GfpfLaneTile<R>;
+    constexpr int D = Tile::dfts;
+    GFPF_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
+    // Strided tiles only where the host launches them (k ≥ 16): below, the
+    // kernel keeps b = 0 a constant (t8's DFT_16 with twiddled outputs
+    // spilled 8 bytes otherwise).
+    const GfpfTileSites<Tile, R> sites(p, 1, GFPF_STRIDED_LANE_TILES);
+    const bool strided = sites.strided, strided_in = sites.strided_in;
+    sites.load(p, tile);
     const gfpf_u64 thread = (gfpf_u64)blockIdx.x * Tile::threads + threadIdx.x;
     const bool running = thread < p.threads;
     // Every lane runs the codelet (gfpf_warp_lanes); those past p.threads on
@@ -510,17 +544,17 @@ GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
         const int step = strided_in ? D : 1;
 #pragma unroll
         for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
-            const int own = gfpf_lane_tile_word<R>(strided_in, lanes.digit(h), threadIdx.x / GFPF_LANE_SEGMENT, 0);
+            const int own = gfpf_tile_word<Tile>(strided_in, lanes.digit(h), threadIdx.x / GFPF_LANE_SEGMENT, 0);
 #pragma unroll
             for (int i = 0; i < R; ++i) x[i].d[h] = running ? (gfpf_u64)tile[own + i * step] : 0;
         }
     }
     // Gathered: every input read before any output overwrites it.
-    if (gathered) __syncthreads();
+    if (sites.gathered) __syncthreads();
     {
-        const int own = gfpf_lane_tile_word<R>(strided, lanes.index(), threadIdx.x / GFPF_LANE_SEGMENT, 0);
+        const int own = gfpf_tile_word<Tile>(strided, lanes.index(), threadIdx.x / GFPF_LANE_SEGMENT, 0);
         // Row h of a DFT's element is S digit planes on.
-        const int row = gfpf_lane_tile_word<R>(strided, GFPF_LANE_SEGMENT, 0, 0);
+        const int row = gfpf_tile_word<Tile>(strided, GFPF_LANE_SEGMENT, 0, 0);
         const int step = strided ? D : 1;
         // Stride 1: column b = 0.
         const gfpf_u64 unit = strided ? gfpf_dft_site<R>(p, thread / GFPF_LANE_SEGMENT).b * p.step : 0;
@@ -530,15 +564,112 @@ GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
             for (int h = 0; h < GFPF_LANE_DIGITS; ++h) tile[own + h * row + i * step] = v.d[h];
         });
     }
-    __syncthreads();
-    for (int w = threadIdx.x; w < W * GFPF_K; w += Tile::threads) {
-        const GfpfLaneTileElement t = gfpf_lane_tile_element<R>(strided, w);
-        if (first_dft + t.s < dfts) {
-            GFPF_GLOBAL_WRITE(dst, t.d * p.pitch + global_at(first_dft + t.s, t.i, false),
-                              (gfpf_u64)tile[gfpf_lane_tile_word<R>(strided, t.d, t.s, t.i)]);
+    sites.store(p, tile, [&](int d, int s, int i) { return gfpf_tile_word<Tile>(strided, d, s, i); });
+}
+
+#if GFPF_K < 32
+// The tile of a stage whose DFTs are each shared by the segments of one warp
+// (gfpf_kernels::warp_tile): `team` = min(32/S, R/2) segments a DFT (so that
+// each takes at least one butterfly of every layer), blocks of 128 threads.
+template <int R>
+struct GfpfWarpTeam {
+    static constexpr int team = 32 / GFPF_LANE_SEGMENT < R / 2 ? 32 / GFPF_LANE_SEGMENT : R / 2;
+};
+template <int R>
+struct GfpfWarpTile : GfpfTileLayout<R, 128 / (GFPF_LANE_SEGMENT * GfpfWarpTeam<R>::team)> {
+    static constexpr int threads = 128;
+    static constexpr int team = GfpfWarpTeam<R>::team;
+};
+
+// i with its log2(R) bits reversed.
+template <int R>
+GFPF_FN int gfpf_bit_reverse(int i) {
+    int out = 0;
+#pragma unroll
+    for (int bit = 1; bit < R; bit <<= 1) out = (out << 1) | ((i & bit) ? 1 : 0);
+    return out;
+}
+
+// A stage over lanes whose DFTs are each computed by a team of segments of
+// one warp: the block loads its tile (GfpfTileSites, as gfpf_dft_lanes_tile),
+// then each team transforms its DFT in place there, a radix-2 network
+// (Gentleman–Sande: outputs in bit-reversed places) whose butterflies and
+// twiddles are spread over the team's segments, one __syncwarp between
+// layers. A lane holds two elements at a time, not R, and the serial path of
+// a DFT is 1/team of a segment's: the latency that bounds small transforms,
+// and registers enough for more resident warps (cargo xtask kernels --report).
+// The roots of a layer of half-size h are powers of r^(k/h) (shifts).
+template <int R, int VARIANT>
+GFPF_FN void gfpf_dft_warp(const GfpfStageParams& p) {
+    using Tile = GfpfWarpTile<R>;
+    constexpr int P = Tile::team;
+    GFPF_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
+    const GfpfTileSites<Tile, R> sites(p, P, true);
+    const bool strided_in = sites.strided_in;
+    sites.load(p, tile);
+    const gfpf_u64 thread = (gfpf_u64)blockIdx.x * Tile::threads + threadIdx.x;
+    const bool running = thread < p.threads;
+    const GfpfLanes lanes = gfpf_warp_lanes();
+    const int segment = threadIdx.x / GFPF_LANE_SEGMENT;
+    const int s = segment / P, member = segment % P;
+    // This lane's digit of element i of DFT s: tile[own + i·step].
+    const int own = gfpf_tile_word<Tile>(strided_in, lanes.index(), s, 0);
+    const int step = strided_in ? Tile::dfts : 1;
+    // A lane holds two elements: the operations inlined (GfpfLaneOps<2>).
+    GfpfLaneOps<2> o;
+    o.lanes = lanes;
+    o.inverse = p.inverse != 0;
+    o.table = (const gfpf_u64*)p.table;
+    o.twiddle_bits = p.twiddle_bits;
+    // Stride 1: column b = 0, no twiddles.
+    o.unit = sites.strided ? gfpf_dft_site<R>(p, sites.first_dft + s).b * p.step : 0;
+    // Every loop below takes the same number of turns on every segment of the
+    // warp (P divides R/2), so that each collective has all 32 lanes.
+    // Segment `member` twiddles the inputs i ≡ member (mod P), the ones its
+    // butterflies of the first layer take (i and i + R/2): no __syncwarp
+    // between.
+    if (VARIANT == GFPF_TWIDDLE_INPUTS) {
+#pragma unroll 1
+        for (int i = member; i < R; i += P) {
+            GfpfLaneElem e;
+            e.d[0] = running ? (gfpf_u64)tile[own + i * step] : 0;
+            o.twiddle(e, i);  // slot 0: w^0, left as it is
+            if (running) tile[own + i * step] = e.d[0];
         }
     }
+#pragma unroll 1
+    for (int h = R / 2; h >= 1; h /= 2) {
+#pragma unroll 1
+        for (int b = member; b < R / 2; b += P) {
+            const int j = b & (h - 1), i0 = 2 * (b - j) + j, i1 = i0 + h;
+            GfpfLaneElem x, y;
+            x.d[0] = running ? (gfpf_u64)tile[own + i0 * step] : 0;
+            y.d[0] = running ? (gfpf_u64)tile[own + i1 * step] : 0;
+            o.butterfly(x, y);
+            // y·ρ^j, ρ = r^(k/h) the layer's root: j·(2h)… as a power of ω_R.
+            if (h > 1) o.mul_root_power(y, j, 2 * h);
+            if (running) {
+                tile[own + i0 * step] = x.d[0];
+                tile[own + i1 * step] = y.d[0];
+            }
+        }
+        __syncwarp();
+    }
+    if (VARIANT == GFPF_TWIDDLE_OUTPUTS) {
+#pragma unroll 1
+        for (int at = member; at < R; at += P) {
+            GfpfLaneElem e;
+            e.d[0] = running ? (gfpf_u64)tile[own + at * step] : 0;
+            o.twiddle(e, gfpf_bit_reverse<R>(at));
+            if (running) tile[own + at * step] = e.d[0];
+        }
+    }
+    // Output i of DFT s sits at its bit-reversed place, in the inputs' layout.
+    sites.store(p, tile, [&](int d, int s_out, int i) {
+        return gfpf_tile_word<Tile>(strided_in, d, s_out, gfpf_bit_reverse<R>(i));
+    });
 }
+#endif
 #endif
 
 // x <- x·N^{-1} for every element (inverse plans).
@@ -659,6 +790,21 @@ GFPF_LANE_RADICES(GFPF_LANE_KERNELS)
                                 GFPF_LANE_TILE_BLOCKS(R))
 
 GFPF_LANE_TILED_RADICES(GFPF_LANE_TILED_KERNELS)
+
+// A warp's DFTs (k < 32): a lane holds two elements and one product's
+// working set, 34–42 registers at t8 (cargo xtask kernels --report, NVRTC
+// 12.9, sm_90, 2026-11-24); ten 128-thread blocks an SM (at most 51
+// registers) hold 62.5% of its threads without spills.
+#define GFPF_WARP_BLOCKS 10
+#define GFPF_WARP_KERNELS(R)                                                                                  \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_plain_warp, (gfpf_dft_warp<R, GFPF_PLAIN>), 128,               \
+                                GFPF_WARP_BLOCKS)                                                            \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_inputs_warp, (gfpf_dft_warp<R, GFPF_TWIDDLE_INPUTS>), 128,     \
+                                GFPF_WARP_BLOCKS)                                                            \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_outputs_warp, (gfpf_dft_warp<R, GFPF_TWIDDLE_OUTPUTS>), 128,   \
+                                GFPF_WARP_BLOCKS)
+
+GFPF_WARP_RADICES(GFPF_WARP_KERNELS)
 
 GFPF_KERNEL(gfpf_scale, gfpf_scale_thread)
 GFPF_KERNEL(gfpf_pointwise_mul, gfpf_pointwise_mul_thread)

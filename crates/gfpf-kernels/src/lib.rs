@@ -82,11 +82,7 @@ pub struct LaneTile {
     pub threads: usize,
     /// DFTs per block (threads / [`lane_segment`]).
     pub dfts: usize,
-    /// Words of shared memory per block: k digit planes, each laid out for
-    /// a stride-1 stage (the DFTs' runs padded to ≡ k mod 16 words below
-    /// k = 16, the plane to an odd length) or a strided one (input i of every DFT
-    /// together, the plane padded to ≡ 16/k mod 16), whichever is larger, so
-    /// that a half-warp's 16 lanes read 16 different banks.
+    /// Words of shared memory per block ([`tile_layout_words`]).
     pub words: usize,
 }
 
@@ -97,34 +93,81 @@ pub struct LaneTile {
 /// cover half a sector or less of each digit plane.
 pub const STRIDED_LANE_TILES_MIN_K: usize = 16;
 
-/// The tile of a stage of DFT_radix over k digits run over lanes, or `None`
-/// where lanes are not available ([`lane_kernels_available`]).
-pub fn lane_tile(radix: usize, k: usize) -> Option<LaneTile> {
-    if !lane_kernels_available(k) || radix > 2 * k {
-        return None;
-    }
-    // Padded so that the segments of a half-warp start in different banks
-    // where a half-warp spans several (k < 16).
+/// Words of shared memory a tile of `dfts` DFT_radix over k digits takes
+/// (`GfpfTileLayout` in kernels/gfpf_fft.cu): k digit planes, each laid out
+/// for a stride-1 stage (the DFTs' runs padded to ≡ k mod 16 words below
+/// k = 16, the plane to an odd length) or a strided one (input i of every
+/// DFT together, the plane padded to ≡ 16/k mod 16), whichever is larger,
+/// so that a half-warp's 16 lanes read 16 different banks.
+pub fn tile_layout_words(radix: usize, k: usize, dfts: usize) -> usize {
     let run = if k >= 16 {
         radix
     } else {
         radix + (k + 16 - radix % 16) % 16
     };
     let pad_to = if k >= 16 { 1 } else { 16 / k };
-    let planes = |dfts: usize| {
-        let plane = dfts * run + 1;
-        let strided_plane = radix * dfts + (pad_to + 16 - radix * dfts % 16) % 16;
-        plane.max(strided_plane)
-    };
+    let plane = dfts * run + 1;
+    let strided_plane = radix * dfts + (pad_to + 16 - radix * dfts % 16) % 16;
+    k * plane.max(strided_plane)
+}
+
+/// The tile of a stage of DFT_radix over k digits run over lanes, or `None`
+/// where lanes are not available ([`lane_kernels_available`]).
+pub fn lane_tile(radix: usize, k: usize) -> Option<LaneTile> {
+    if !lane_kernels_available(k) || radix > 2 * k {
+        return None;
+    }
     let segment = lane_segment(k);
     let threads = [128, 64]
         .into_iter()
-        .find(|&t| k * planes(t / segment) <= LANE_TILE_WORDS)
+        .find(|&t| tile_layout_words(radix, k, t / segment) <= LANE_TILE_WORDS)
         .unwrap_or(32);
     Some(LaneTile {
         threads,
         dfts: threads / segment,
-        words: k * planes(threads / segment),
+        words: tile_layout_words(radix, k, threads / segment),
+    })
+}
+
+/// The geometry of a stage whose DFTs are each computed by a team of the
+/// segments of one warp ([`Kernel::WarpDft`]), mirrored by `GfpfWarpTile`
+/// in kernels/gfpf_fft.cu.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WarpTile {
+    /// Threads per block: 128.
+    pub threads: usize,
+    /// Segments of [`lane_segment`] lanes that share one DFT: min(32/S,
+    /// radix/2), so that each takes at least one butterfly of every layer.
+    pub team: usize,
+    /// DFTs per block (threads / (S · team)).
+    pub dfts: usize,
+    /// Words of shared memory per block ([`tile_layout_words`]).
+    pub words: usize,
+}
+
+/// Whether the stages over k digits can run as [`Kernel::WarpDft`]: lanes
+/// available and k < 32, so that a warp holds several segments to share a
+/// DFT (from k = 32 a segment is the whole warp).
+pub fn warp_kernels_available(k: usize) -> bool {
+    lane_kernels_available(k) && k < 32
+}
+
+/// The tile of a stage of DFT_radix over k digits whose DFTs are shared by
+/// the segments of a warp, or `None` where [`warp_kernels_available`] is
+/// false or radix > 2k.
+pub fn warp_tile(radix: usize, k: usize) -> Option<WarpTile> {
+    if !warp_kernels_available(k) || !radix.is_power_of_two() || !(2..=2 * k).contains(&radix) {
+        return None;
+    }
+    let segment = lane_segment(k);
+    let team = (32 / segment).min(radix / 2);
+    let threads = 128;
+    let dfts = threads / (segment * team);
+    Some(WarpTile {
+        threads,
+        team,
+        dfts,
+        words: tile_layout_words(radix, k, dfts),
     })
 }
 
@@ -164,12 +207,16 @@ pub fn device_base_sizes(k: usize) -> Vec<usize> {
 }
 
 /// The stage kernels the device launches for base DFT_`radix` over k
-/// digits: [`Kernel::LaneDft`] and, for stages of stride 1,
-/// [`Kernel::LaneTiledDft`] where [`lane_kernels_available`], else
-/// [`Kernel::BaseDft`] (one thread per DFT). Device modules hold only these;
-/// the tiled one-thread-per-DFT kernels run in the host emulator only.
+/// digits: [`Kernel::LaneDft`] and, for tiled stages, [`Kernel::WarpDft`]
+/// where [`warp_kernels_available`] (k < 32) or [`Kernel::LaneTiledDft`]
+/// where [`lane_kernels_available`]; else [`Kernel::BaseDft`] (one thread
+/// per DFT). Device modules hold only these; the other families (tiled one
+/// thread per DFT, and tiled a segment per DFT below k = 32) run in the host
+/// emulator only.
 pub fn device_stage_kernels(k: usize, radix: usize, twiddles: CodeletTwiddles) -> Vec<Kernel> {
-    if lane_kernels_available(k) {
+    if warp_kernels_available(k) {
+        vec![Kernel::LaneDft { radix, twiddles }, Kernel::WarpDft { radix, twiddles }]
+    } else if lane_kernels_available(k) {
         vec![
             Kernel::LaneDft { radix, twiddles },
             Kernel::LaneTiledDft { radix, twiddles },
@@ -188,6 +235,7 @@ pub fn device_stage_kernels(k: usize, radix: usize, twiddles: CodeletTwiddles) -
 /// half the SM's threads up to DFT_16 (16 words in 32 of 64 registers);
 /// DFT_32 and DFT_64 hold 64 and 128 registers of data alone, so a quarter
 /// and an eighth (fusing stages through shared memory is the way to more).
+/// A warp's shared DFTs ([`Kernel::WarpDft`], two elements a lane): 5/8.
 /// Several digits a lane (k ≥ 64): a product's working set grows with them
 /// (3 words of column sums and 2 of shuffled digits per digit), so the bounds
 /// are what the kernels reach without local memory: at k = 64 half for
@@ -211,6 +259,8 @@ pub fn occupancy_budget(kernel: &Kernel, k: usize) -> Option<f64> {
             (_, ..=16) => 0.25,
             _ => 0.125,
         }),
+        // Two elements a lane, whatever the radix: ten blocks of 128.
+        Kernel::WarpDft { .. } => Some(0.625),
         Kernel::LaneScale | Kernel::LanePointwiseMul => Some(if d <= 2 { 0.5 } else { 0.3125 }),
         _ => None,
     }
@@ -301,6 +351,20 @@ pub enum Kernel {
         /// The codelet variant.
         twiddles: CodeletTwiddles,
     },
+    /// One stage of base DFT_K over lanes, each DFT computed by a team of
+    /// [`WarpTile::team`] segments of one warp ([`warp_kernels_available`]:
+    /// k < 32): the block loads its tile as [`Kernel::LaneTiledDft`] does,
+    /// then each team transforms its DFT in place in shared memory, a
+    /// radix-2 network whose twiddles and butterflies are spread over the
+    /// team (outputs in bit-reversed places), and the block stores the tile.
+    /// A lane holds two elements, not K, and a DFT's serial path is
+    /// 1/team of a segment's. Same stages as [`Kernel::LaneTiledDft`].
+    WarpDft {
+        /// K.
+        radix: usize,
+        /// The twiddle placement.
+        twiddles: CodeletTwiddles,
+    },
     /// Every element multiplied by N^{-1}.
     Scale,
     /// As [`Kernel::Scale`], each element over the lanes of a warp segment
@@ -322,10 +386,25 @@ impl Kernel {
             Kernel::TiledDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_tiled", variant(twiddles)),
             Kernel::LaneDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_lanes", variant(twiddles)),
             Kernel::LaneTiledDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_lanes_tiled", variant(twiddles)),
+            Kernel::WarpDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_warp", variant(twiddles)),
             Kernel::Scale => "gfpf_scale".to_owned(),
             Kernel::PointwiseMul => "gfpf_pointwise_mul".to_owned(),
             Kernel::LaneScale => "gfpf_scale_lanes".to_owned(),
             Kernel::LanePointwiseMul => "gfpf_pointwise_mul_lanes".to_owned(),
+        }
+    }
+}
+
+impl Kernel {
+    /// The base size K of a stage kernel, `None` for the element-wise ones.
+    pub fn radix(&self) -> Option<usize> {
+        match *self {
+            Kernel::BaseDft { radix, .. }
+            | Kernel::TiledDft { radix, .. }
+            | Kernel::LaneDft { radix, .. }
+            | Kernel::LaneTiledDft { radix, .. }
+            | Kernel::WarpDft { radix, .. } => Some(radix),
+            Kernel::Scale | Kernel::PointwiseMul | Kernel::LaneScale | Kernel::LanePointwiseMul => None,
         }
     }
 }
@@ -387,7 +466,14 @@ pub fn prelude(constants: &DeviceConstants, radices: &[usize], all_families: boo
     let lanes = lane_kernels_available(c.k);
     writeln!(w, "#define GFPF_RADICES(X){}", list(all_families || !lanes, false)).unwrap();
     writeln!(w, "#define GFPF_LANE_RADICES(X){}", list(lanes, false)).unwrap();
-    writeln!(w, "#define GFPF_LANE_TILED_RADICES(X){}", list(lanes, false)).unwrap();
+    let warp = warp_kernels_available(c.k);
+    writeln!(
+        w,
+        "#define GFPF_LANE_TILED_RADICES(X){}",
+        list(lanes && (all_families || !warp), false)
+    )
+    .unwrap();
+    writeln!(w, "#define GFPF_WARP_RADICES(X){}", list(warp, false)).unwrap();
     writeln!(w, "#define GFPF_LANE_TILE_WORDS {LANE_TILE_WORDS}").unwrap();
     writeln!(
         w,
@@ -469,11 +555,16 @@ mod tests {
         // The device's unit holds the lane kernels only (k = 8 ≤ 32); the
         // host's every family.
         assert!(unit.contains("#define GFPF_LANE_RADICES(X) X(16) X(2)"));
+        // Below k = 32 tiled stages share each DFT among a warp's segments;
+        // the tiles of a segment per DFT are the host's only.
+        assert!(unit.contains("#define GFPF_WARP_RADICES(X) X(16) X(2)"));
+        assert!(unit.contains("#define GFPF_LANE_TILED_RADICES(X)\n"));
         assert!(unit.contains("#define GFPF_RADICES(X)\n"));
         assert!(unit.contains("#define GFPF_TILED_RADICES(X)\n"));
         let host = translation_unit(&c, &[16, 2], true);
         assert!(host.contains("#define GFPF_RADICES(X) X(16) X(2)"));
         assert!(host.contains("#define GFPF_TILED_RADICES(X) X(16) X(2)"));
+        assert!(host.contains("#define GFPF_LANE_TILED_RADICES(X) X(16) X(2)"));
         let c64 = DeviceConstants::of(&Field::<64>::preset(Preset::T64).unwrap());
         // k = 64: lanes too (two digits a lane), base DFTs up to 16.
         assert_eq!(device_base_sizes(64), [2, 4, 8, 16]);
@@ -482,6 +573,11 @@ mod tests {
         let unit = translation_unit(&c64, &[16], false);
         assert!(unit.contains("#define GFPF_RADICES(X)\n"));
         assert!(unit.contains("#define GFPF_LANE_RADICES(X) X(16)"));
+        assert!(unit.contains("#define GFPF_LANE_TILED_RADICES(X) X(16)"));
+        assert!(
+            unit.contains("#define GFPF_WARP_RADICES(X)\n"),
+            "a segment is the whole warp"
+        );
         for name in [
             "GFPF_R_NORM",
             "GFPF_R_RECIP",

@@ -148,7 +148,8 @@ pub struct FieldOps {
     pub lane_mul_pow_r: u64,
     /// Warp collectives (shuffles, ballots, votes), per lane.
     pub collectives: u64,
-    reserved: u64,
+    /// Words of shared memory read or written, per thread.
+    pub shared_words: u64,
 }
 
 impl FieldOps {
@@ -164,7 +165,7 @@ impl FieldOps {
             lane_add_sub: s(self.lane_add_sub),
             lane_mul_pow_r: s(self.lane_mul_pow_r),
             collectives: s(self.collectives),
-            reserved: 0,
+            shared_words: s(self.shared_words),
         }
     }
 }
