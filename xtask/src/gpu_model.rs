@@ -372,8 +372,9 @@ fn count_device(
     )
 }
 
-/// Where the device shares a DFT among a warp's segments (k < 32): the same
-/// transform with a segment per DFT everywhere, for comparison.
+/// Where the device shares a DFT among a team of segments (every preset with
+/// lanes): the same transform with a segment per DFT everywhere, for
+/// comparison.
 fn count_segment_per_dft(
     preset: Preset,
     log2_n: u32,
@@ -381,7 +382,7 @@ fn count_segment_per_dft(
     args: &GpuModelArgs,
     reports: &mut Reports,
 ) -> Result<Option<Transform>, String> {
-    if StageKernels::for_device(preset.k()) != StageKernels::DftsOverWarps {
+    if StageKernels::for_device(preset.k()) != StageKernels::DftTeams {
         return Ok(None);
     }
     count(preset, log2_n, batch, StageKernels::DigitsOverLanes, args, reports).map(Some)
@@ -477,7 +478,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         );
     }
     println!(
-        "\nthe device's kernels now (digits over lanes, k/32 a lane from k = 64; below k = 32 tiled DFTs shared by a warp's segments), same model; floor: the path term at {DEPENDENT_ISSUE_CYCLES} cycles an instruction; seg/DFT: modelled with a segment per DFT everywhere (below k = 32):"
+        "\nthe device's kernels now (digits over lanes, k/32 a lane from k = 64; tiled DFTs shared by teams of segments), same model; floor: the path term at {DEPENDENT_ISSUE_CYCLES} cycles an instruction; seg/DFT: modelled with a segment per DFT everywhere:"
     );
     println!(
         "{:<5} {:>8} {:>5} | {:>8} {:>7} {:>9} {:>9} {:>10} {:>9} {:>9} {:<22} | {:>10} {:>7}",

@@ -86,7 +86,7 @@ pub fn kernel_of(symbol: &str) -> Option<Kernel> {
         Some("tiled") => Some(Kernel::TiledDft { radix, twiddles }),
         Some("lanes") => Some(Kernel::LaneDft { radix, twiddles }),
         Some("lanes_tiled") => Some(Kernel::LaneTiledDft { radix, twiddles }),
-        Some("warp") => Some(Kernel::WarpDft { radix, twiddles }),
+        Some("team") => Some(Kernel::TeamDft { radix, twiddles }),
         Some(_) => None,
     }
 }

@@ -5,7 +5,7 @@ use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, StageKind,
 
 use gfpf_kernels::{
     Kernel, STRIDED_LANE_TILES_MIN_K, device_elementwise_kernels, lane_kernels_available, lane_segment, lane_tile,
-    tile_dfts, warp_tile,
+    team_tile, tile_dfts,
 };
 
 /// Threads per block of every launch but the tiled stages'. One thread holds
@@ -14,12 +14,12 @@ pub const THREADS_PER_BLOCK: u32 = 128;
 
 /// Threads per block of a launch of `kernel` over k digits: a tiled stage's
 /// block has one thread per DFT of its tile ([`tile_dfts`]), a tiled lane
-/// stage's k per DFT ([`lane_tile`]), a warp stage's as [`warp_tile`] says.
+/// stage's k per DFT ([`lane_tile`]), a warp stage's as [`team_tile`] says.
 pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
     match *kernel {
         Kernel::TiledDft { radix, .. } => tile_dfts(radix, k).map_or(1, |t| t as u32),
         Kernel::LaneTiledDft { radix, .. } => lane_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
-        Kernel::WarpDft { radix, .. } => warp_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
+        Kernel::TeamDft { radix, .. } => team_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
         _ => THREADS_PER_BLOCK,
     }
 }
@@ -103,7 +103,7 @@ impl Launch {
             | Kernel::TiledDft { .. }
             | Kernel::LaneDft { .. }
             | Kernel::LaneTiledDft { .. }
-            | Kernel::WarpDft { .. } => table,
+            | Kernel::TeamDft { .. } => table,
             Kernel::PointwiseMul | Kernel::LanePointwiseMul => 0,
         };
         params
@@ -136,20 +136,19 @@ pub enum StageKernels {
     /// As [`StageKernels::DigitsOverLanes`], with the stages it would tile
     /// (and, below k = [`STRIDED_LANE_TILES_MIN_K`], strided ones of
     /// natural input and stride ≥ the tile's DFTs) run as
-    /// [`Kernel::WarpDft`] where [`gfpf_kernels::warp_kernels_available`]
-    /// (k < 32): each DFT shared by a team of a warp's segments, what the
-    /// device runs there.
-    DftsOverWarps,
+    /// [`Kernel::TeamDft`] where a team's tile fits
+    /// ([`gfpf_kernels::team_tile`]): each DFT shared by a team of segments
+    /// (of one warp below k = 32, of whole warps from k = 32), what the
+    /// device runs.
+    DftTeams,
 }
 
 impl StageKernels {
     /// What the device runs over k digits ([`gfpf_kernels::device_stage_kernels`]):
     /// its modules hold only these kernels.
     pub fn for_device(k: usize) -> Self {
-        if gfpf_kernels::warp_kernels_available(k) {
-            StageKernels::DftsOverWarps
-        } else if lane_kernels_available(k) {
-            StageKernels::DigitsOverLanes
+        if gfpf_kernels::team_kernels_available(k) {
+            StageKernels::DftTeams
         } else {
             StageKernels::ThreadPerDft
         }
@@ -198,9 +197,7 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
             StageKind::Scale => {
                 // Over lanes with the lane stage kernels, as the device runs it.
                 let (scale, _, per_element) = match stage_kernels {
-                    StageKernels::DigitsOverLanes | StageKernels::DftsOverWarps => {
-                        device_elementwise_kernels(plan.digits())
-                    }
+                    StageKernels::DigitsOverLanes | StageKernels::DftTeams => device_elementwise_kernels(plan.digits()),
                     _ => device_elementwise_kernels(usize::MAX),
                 };
                 params.threads = (batch * n * per_element) as u64;
@@ -229,19 +226,17 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
                 let tiled = stage_kernels == StageKernels::TiledStrideOne
                     && stride_one
                     && tile_dfts(d.radix, plan.digits()).is_some();
-                let lanes = matches!(
-                    stage_kernels,
-                    StageKernels::DigitsOverLanes | StageKernels::DftsOverWarps
-                ) && lane_kernels_available(plan.digits());
-                // A warp's segments share each DFT: stride 1, or strided
+                let lanes = matches!(stage_kernels, StageKernels::DigitsOverLanes | StageKernels::DftTeams)
+                    && lane_kernels_available(plan.digits());
+                // A team of segments shares each DFT: stride 1, or strided
                 // from a natural input with whole columns in a tile.
-                let warp = warp_tile(d.radix, plan.digits()).filter(|t| {
-                    stage_kernels == StageKernels::DftsOverWarps
+                let team = team_tile(d.radix, plan.digits()).filter(|t| {
+                    stage_kernels == StageKernels::DftTeams
                         && (stride_one || (d.input == Addressing::Natural && d.stride >= t.dfts))
                 });
-                if let Some(tile) = warp {
+                if let Some(tile) = team {
                     params.threads *= (lane_segment(plan.digits()) * tile.team) as u64;
-                    Kernel::WarpDft {
+                    Kernel::TeamDft {
                         radix: d.radix,
                         twiddles,
                     }
@@ -348,7 +343,7 @@ mod tests {
         assert!(device.iter().all(|l| !matches!(l.kernel, Kernel::TiledDft { .. })));
         assert_eq!(
             device[0].kernel,
-            Kernel::WarpDft {
+            Kernel::TeamDft {
                 radix: 2,
                 twiddles: CodeletTwiddles::None
             },
@@ -362,15 +357,15 @@ mod tests {
         // Stride 32: four segments a DFT_16, four DFTs a block.
         assert_eq!(
             device[2].kernel,
-            Kernel::WarpDft {
+            Kernel::TeamDft {
                 radix: 16,
                 twiddles: CodeletTwiddles::Inputs
             }
         );
         assert_eq!(device[2].params.threads, 3 * 32 * 8 * 4);
         assert_eq!(
-            gfpf_kernels::warp_tile(16, 8),
-            Some(gfpf_kernels::WarpTile {
+            gfpf_kernels::team_tile(16, 8),
+            Some(gfpf_kernels::TeamTile {
                 threads: 128,
                 team: 4,
                 dfts: 4,
@@ -378,7 +373,11 @@ mod tests {
             }),
             "runs of 24 (≡ 8 mod 16), planes of 4·24 + 1 words"
         );
-        assert_eq!(gfpf_kernels::warp_tile(16, 32), None, "a segment is the whole warp");
+        assert_eq!(
+            gfpf_kernels::team_tile(16, 32).map(|t| (t.threads, t.team, t.dfts)),
+            Some((512, 4, 4)),
+            "from k = 32 a team of whole warps"
+        );
         // k = 16: strided stages of natural input are tiled too (the two
         // segments of a warp cover half a sector of a digit plane).
         let t16 = Plan::try_new(1 << 12, 16, Direction::Forward, Order::Natural).unwrap();

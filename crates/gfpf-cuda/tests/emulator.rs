@@ -27,9 +27,9 @@ const THREAD_PER_DFT: u8 = 0;
 const TILED: u8 = 1;
 /// What the device runs (`StageKernels::for_device`): an element over the
 /// lanes of a warp segment (k/32 digits a lane from k = 64), warp
-/// collectives; below k = 32 each tiled DFT shared by a team of a warp's
-/// segments through shared memory (the tiled stages with a segment per DFT,
-/// which the device runs from k = 32, are checked at t8 by
+/// collectives; each DFT of a tiled stage shared by a team of segments
+/// through shared memory (the tiled stages with a segment per DFT, which the
+/// device runs only for t32's DFT_64, are checked at t8 by
 /// `tiled_stages_run_and_every_barrier_is_needed`).
 const LANES: u8 = 2;
 
@@ -181,8 +181,9 @@ fn t8_kernels_from(source: &str, radices: &[usize], what: &str) -> Option<gfpf_t
 
 /// Stages of stride 1 run as tiled kernels (a block's elements through
 /// shared memory between two barriers), and deleting any one barrier
-/// (`__syncthreads()`, or the `__syncwarp()` between the layers of a warp's
-/// shared DFTs) makes the emulator fail the transform: a race on shared
+/// (`__syncthreads()`, or the `__syncwarp()` between the layers of a team's
+/// DFT) makes the emulator fail the transform (at t8, or at t64 where teams
+/// span warps): a race on shared
 /// memory, a read of an unwritten word, or results that depend on the
 /// threads' order.
 #[test]
@@ -224,7 +225,7 @@ fn tiled_stages_run_and_every_barrier_is_needed() {
     let families = [
         StageKernels::TiledStrideOne,
         StageKernels::DigitsOverLanes,
-        StageKernels::DftsOverWarps,
+        StageKernels::DftTeams,
     ];
     // Each run loads the library of `source` (built once, then reused by its hash).
     let run = |source: &str, family| {
@@ -241,9 +242,31 @@ fn tiled_stages_run_and_every_barrier_is_needed() {
             "{family:?}: the tiled kernels agree with gfpf-cpu"
         );
     }
+    // From k = 32 a team spans warps and its layers meet at __syncthreads,
+    // which t8 never reaches: t64, N = 16·16, teams of four warps.
+    let field64 = Field::<64>::preset(gfpf_field::Preset::T64).unwrap();
+    let n64 = 1 << 8;
+    let input64 = gfpf_testkit::oracle::sample(&field64, n64, 5);
+    let want64 = {
+        let mut x = input64.clone();
+        gfpf_cpu::CpuFft::forward(&field64, n64)
+            .unwrap()
+            .process(&mut x)
+            .unwrap();
+        x
+    };
+    let run64 = |source: &str| {
+        let kernels = gfpf_testkit::emulator::HostKernels::build_from(source, &field64, &[16], kernel_dir()).unwrap();
+        let fft = EmulatedFft::with_kernels(&field64, n64, Direction::Forward, Order::Natural, kernels)
+            .unwrap()
+            .with_stage_kernels(StageKernels::DftTeams);
+        let mut x = input64.clone();
+        gfpf_executor::Transform::process(&fft, &mut x).map(|()| x)
+    };
+    assert!(run64(FFT_SOURCE).unwrap() == want64, "t64 teams agree with gfpf-cpu");
     for (i, &(at, barrier)) in places.iter().enumerate() {
         let source = format!("{}{}", &FFT_SOURCE[..at], &FFT_SOURCE[at + barrier.len()..]);
-        let noticed: Vec<String> = families
+        let mut noticed: Vec<String> = families
             .iter()
             .filter_map(|&family| match run(&source, family) {
                 Err(e @ (EmulatorError::Kernel(_) | EmulatorError::ScheduleDependent { .. })) => {
@@ -253,6 +276,15 @@ fn tiled_stages_run_and_every_barrier_is_needed() {
                 other => panic!("barrier {i} ({barrier}) deleted, {family:?}: {other:?}"),
             })
             .collect();
+        if noticed.is_empty() {
+            match run64(&source) {
+                Err(e @ (EmulatorError::Kernel(_) | EmulatorError::ScheduleDependent { .. })) => {
+                    noticed.push(format!("t64 DftTeams: {e}"))
+                }
+                Ok(x) if x == want64 => {}
+                other => panic!("barrier {i} ({barrier}) deleted, t64: {other:?}"),
+            }
+        }
         assert!(
             !noticed.is_empty(),
             "barrier {i} ({barrier}) deleted, and the emulator did not notice"

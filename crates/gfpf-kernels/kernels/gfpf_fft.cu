@@ -567,18 +567,24 @@ GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
     sites.store(p, tile, [&](int d, int s, int i) { return gfpf_tile_word<Tile>(strided, d, s, i); });
 }
 
-#if GFPF_K < 32
-// The tile of a stage whose DFTs are each shared by the segments of one warp
-// (gfpf_kernels::warp_tile): `team` = min(32/S, R/2) segments a DFT (so that
-// each takes at least one butterfly of every layer), blocks of 128 threads.
+// The tile of a stage whose DFTs are each shared by a team of segments
+// (gfpf_kernels::team_tile, which mirrors it). Below k = 32 a team is
+// min(32/S, R/2) segments of one warp (so that each takes at least one
+// butterfly of every layer) and a block 128 threads; from k = 32 a segment
+// is a warp, a team min(R/2, 4) warps and a block four DFTs (four columns of
+// a strided stage: whole sectors).
 template <int R>
-struct GfpfWarpTeam {
-    static constexpr int team = 32 / GFPF_LANE_SEGMENT < R / 2 ? 32 / GFPF_LANE_SEGMENT : R / 2;
+struct GfpfTeamSize {
+    static constexpr int per_warp = 32 / GFPF_LANE_SEGMENT;
+    static constexpr int team = GFPF_K < 32 ? (per_warp < R / 2 ? per_warp : R / 2) : (R / 2 < 4 ? R / 2 : 4);
+    static constexpr int dfts = GFPF_K < 32 ? 128 / (GFPF_LANE_SEGMENT * team) : 4;
 };
 template <int R>
-struct GfpfWarpTile : GfpfTileLayout<R, 128 / (GFPF_LANE_SEGMENT * GfpfWarpTeam<R>::team)> {
-    static constexpr int threads = 128;
-    static constexpr int team = GfpfWarpTeam<R>::team;
+struct GfpfTeamTile : GfpfTileLayout<R, GfpfTeamSize<R>::dfts> {
+    static constexpr int team = GfpfTeamSize<R>::team;
+    static constexpr int threads = GfpfTeamSize<R>::dfts * GFPF_LANE_SEGMENT * team;
+    // Whether a team spans warps: its layers then meet at __syncthreads.
+    static constexpr bool across_warps = GFPF_LANE_SEGMENT * team > 32;
 };
 
 // i with its log2(R) bits reversed.
@@ -590,51 +596,79 @@ GFPF_FN int gfpf_bit_reverse(int i) {
     return out;
 }
 
-// A stage over lanes whose DFTs are each computed by a team of segments of
-// one warp: the block loads its tile (GfpfTileSites, as gfpf_dft_lanes_tile),
-// then each team transforms its DFT in place there, a radix-2 network
+// This lane's digits of element i of its DFT in a team's tile (row h at
+// tile[own[h] + i·step]), or zeros for a lane past the launch.
+template <class Array>
+GFPF_FN GfpfLaneElem gfpf_team_read(Array& tile, const int (&own)[GFPF_LANE_DIGITS], int at, bool running) {
+    GfpfLaneElem e;
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) e.d[h] = running ? (gfpf_u64)tile[own[h] + at] : 0;
+    return e;
+}
+template <class Array>
+GFPF_FN void gfpf_team_write(Array& tile, const int (&own)[GFPF_LANE_DIGITS], int at, bool running,
+                             const GfpfLaneElem& e) {
+    if (!running) return;
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) tile[own[h] + at] = e.d[h];
+}
+
+// A stage over lanes whose DFTs are each computed by a team of segments: the
+// block loads its tile (GfpfTileSites, as gfpf_dft_lanes_tile), then each
+// team transforms its DFT in place there, a radix-2 network
 // (Gentleman–Sande: outputs in bit-reversed places) whose butterflies and
-// twiddles are spread over the team's segments, one __syncwarp between
-// layers. A lane holds two elements at a time, not R, and the serial path of
-// a DFT is 1/team of a segment's: the latency that bounds small transforms,
-// and registers enough for more resident warps (cargo xtask kernels --report).
-// The roots of a layer of half-size h are powers of r^(k/h) (shifts).
+// twiddles are dealt round the team's segments, the team meeting between
+// layers (__syncwarp, or __syncthreads where it spans warps). A lane holds
+// two elements, not R, and a DFT's serial path is 1/team of a segment's:
+// the latency that bounds small transforms, and registers enough for more
+// resident warps (cargo xtask kernels --report). The roots of a layer of
+// half-size h are powers of r^(k/h) (shifts).
 template <int R, int VARIANT>
-GFPF_FN void gfpf_dft_warp(const GfpfStageParams& p) {
-    using Tile = GfpfWarpTile<R>;
+GFPF_FN void gfpf_dft_team(const GfpfStageParams& p) {
+    using Tile = GfpfTeamTile<R>;
     constexpr int P = Tile::team;
     GFPF_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
-    const GfpfTileSites<Tile, R> sites(p, P, true);
-    const bool strided_in = sites.strided_in;
-    sites.load(p, tile);
+    // The tile's sites are taken again for the stores, not held through the
+    // DFT (registers: t8's DFT_16 with twiddled inputs spilled 8 bytes at 40).
+    bool strided_in, strided;
+    gfpf_u64 first_dft;
+    {
+        const GfpfTileSites<Tile, R> sites(p, P, true);
+        strided_in = sites.strided_in;
+        strided = sites.strided;
+        first_dft = sites.first_dft;
+        sites.load(p, tile);
+    }
     const gfpf_u64 thread = (gfpf_u64)blockIdx.x * Tile::threads + threadIdx.x;
     const bool running = thread < p.threads;
     const GfpfLanes lanes = gfpf_warp_lanes();
     const int segment = threadIdx.x / GFPF_LANE_SEGMENT;
     const int s = segment / P, member = segment % P;
-    // This lane's digit of element i of DFT s: tile[own + i·step].
-    const int own = gfpf_tile_word<Tile>(strided_in, lanes.index(), s, 0);
+    // This lane's digits of element i of DFT s: tile[own[h] + i·step].
+    int own[GFPF_LANE_DIGITS];
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) own[h] = gfpf_tile_word<Tile>(strided_in, lanes.digit(h), s, 0);
     const int step = strided_in ? Tile::dfts : 1;
-    // A lane holds two elements: the operations inlined (GfpfLaneOps<2>).
+    // A lane holds two elements: the operations inlined where a lane holds
+    // one digit of each (GfpfLaneOps<2>), out of line from k = 64.
     GfpfLaneOps<2> o;
     o.lanes = lanes;
     o.inverse = p.inverse != 0;
     o.table = (const gfpf_u64*)p.table;
     o.twiddle_bits = p.twiddle_bits;
     // Stride 1: column b = 0, no twiddles.
-    o.unit = sites.strided ? gfpf_dft_site<R>(p, sites.first_dft + s).b * p.step : 0;
+    o.unit = strided ? gfpf_dft_site<R>(p, first_dft + s).b * p.step : 0;
     // Every loop below takes the same number of turns on every segment of the
     // warp (P divides R/2), so that each collective has all 32 lanes.
     // Segment `member` twiddles the inputs i ≡ member (mod P), the ones its
-    // butterflies of the first layer take (i and i + R/2): no __syncwarp
+    // butterflies of the first layer take (i and i + R/2): no barrier
     // between.
     if (VARIANT == GFPF_TWIDDLE_INPUTS) {
 #pragma unroll 1
         for (int i = member; i < R; i += P) {
-            GfpfLaneElem e;
-            e.d[0] = running ? (gfpf_u64)tile[own + i * step] : 0;
+            GfpfLaneElem e = gfpf_team_read(tile, own, i * step, running);
             o.twiddle(e, i);  // slot 0: w^0, left as it is
-            if (running) tile[own + i * step] = e.d[0];
+            gfpf_team_write(tile, own, i * step, running, e);
         }
     }
 #pragma unroll 1
@@ -642,34 +676,35 @@ GFPF_FN void gfpf_dft_warp(const GfpfStageParams& p) {
 #pragma unroll 1
         for (int b = member; b < R / 2; b += P) {
             const int j = b & (h - 1), i0 = 2 * (b - j) + j, i1 = i0 + h;
-            GfpfLaneElem x, y;
-            x.d[0] = running ? (gfpf_u64)tile[own + i0 * step] : 0;
-            y.d[0] = running ? (gfpf_u64)tile[own + i1 * step] : 0;
+            GfpfLaneElem x = gfpf_team_read(tile, own, i0 * step, running);
+            GfpfLaneElem y = gfpf_team_read(tile, own, i1 * step, running);
             o.butterfly(x, y);
-            // y·ρ^j, ρ = r^(k/h) the layer's root: j·(2h)… as a power of ω_R.
+            // y·ρ^j, ρ = r^(k/h) = ω_{2h}, the layer's root (a shift by
+            // r^0 where j = 0, so that every segment shifts).
             if (h > 1) o.mul_root_power(y, j, 2 * h);
-            if (running) {
-                tile[own + i0 * step] = x.d[0];
-                tile[own + i1 * step] = y.d[0];
-            }
+            gfpf_team_write(tile, own, i0 * step, running, x);
+            gfpf_team_write(tile, own, i1 * step, running, y);
         }
-        __syncwarp();
+        if (Tile::across_warps) {
+            __syncthreads();
+        } else {
+            __syncwarp();
+        }
     }
     if (VARIANT == GFPF_TWIDDLE_OUTPUTS) {
 #pragma unroll 1
         for (int at = member; at < R; at += P) {
-            GfpfLaneElem e;
-            e.d[0] = running ? (gfpf_u64)tile[own + at * step] : 0;
+            GfpfLaneElem e = gfpf_team_read(tile, own, at * step, running);
             o.twiddle(e, gfpf_bit_reverse<R>(at));
-            if (running) tile[own + at * step] = e.d[0];
+            gfpf_team_write(tile, own, at * step, running, e);
         }
     }
     // Output i of DFT s sits at its bit-reversed place, in the inputs' layout.
+    const GfpfTileSites<Tile, R> sites(p, P, true);
     sites.store(p, tile, [&](int d, int s_out, int i) {
         return gfpf_tile_word<Tile>(strided_in, d, s_out, gfpf_bit_reverse<R>(i));
     });
 }
-#endif
 #endif
 
 // x <- x·N^{-1} for every element (inverse plans).
@@ -791,20 +826,23 @@ GFPF_LANE_RADICES(GFPF_LANE_KERNELS)
 
 GFPF_LANE_TILED_RADICES(GFPF_LANE_TILED_KERNELS)
 
-// A warp's DFTs (k < 32): a lane holds two elements and one product's
-// working set, 34–42 registers at t8 (cargo xtask kernels --report, NVRTC
-// 12.9, sm_90, 2026-11-24); ten 128-thread blocks an SM (at most 51
-// registers) hold 62.5% of its threads without spills.
-#define GFPF_WARP_BLOCKS 10
-#define GFPF_WARP_KERNELS(R)                                                                                  \
-    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_plain_warp, (gfpf_dft_warp<R, GFPF_PLAIN>), 128,               \
-                                GFPF_WARP_BLOCKS)                                                            \
-    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_inputs_warp, (gfpf_dft_warp<R, GFPF_TWIDDLE_INPUTS>), 128,     \
-                                GFPF_WARP_BLOCKS)                                                            \
-    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_outputs_warp, (gfpf_dft_warp<R, GFPF_TWIDDLE_OUTPUTS>), 128,   \
-                                GFPF_WARP_BLOCKS)
+// A team's DFTs: a lane holds two elements and one product's working set:
+// 25–40 registers with one digit a lane (t2–t32), 42–64 with two (t64),
+// 59–110 with four (t128), none spilling (cargo xtask kernels --report,
+// NVRTC 12.9, sm_90, 2026-11-24); so 1536, 1024 and 512 threads an SM
+// (at most 40, 64 and 128 registers).
+#define GFPF_TEAM_SM_THREADS (GFPF_LANE_DIGITS == 1 ? 1536 : GFPF_LANE_DIGITS == 2 ? 1024 : 512)
+#define GFPF_TEAM_BLOCKS(R) \
+    (GFPF_TEAM_SM_THREADS / GfpfTeamTile<R>::threads > 0 ? GFPF_TEAM_SM_THREADS / GfpfTeamTile<R>::threads : 1)
+#define GFPF_TEAM_KERNELS(R)                                                                                  \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_plain_team, (gfpf_dft_team<R, GFPF_PLAIN>),                    \
+                                GfpfTeamTile<R>::threads, GFPF_TEAM_BLOCKS(R))                               \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_inputs_team, (gfpf_dft_team<R, GFPF_TWIDDLE_INPUTS>),          \
+                                GfpfTeamTile<R>::threads, GFPF_TEAM_BLOCKS(R))                               \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_outputs_team, (gfpf_dft_team<R, GFPF_TWIDDLE_OUTPUTS>),        \
+                                GfpfTeamTile<R>::threads, GFPF_TEAM_BLOCKS(R))
 
-GFPF_WARP_RADICES(GFPF_WARP_KERNELS)
+GFPF_TEAM_RADICES(GFPF_TEAM_KERNELS)
 
 GFPF_KERNEL(gfpf_scale, gfpf_scale_thread)
 GFPF_KERNEL(gfpf_pointwise_mul, gfpf_pointwise_mul_thread)

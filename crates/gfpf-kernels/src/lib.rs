@@ -129,45 +129,52 @@ pub fn lane_tile(radix: usize, k: usize) -> Option<LaneTile> {
     })
 }
 
-/// The geometry of a stage whose DFTs are each computed by a team of the
-/// segments of one warp ([`Kernel::WarpDft`]), mirrored by `GfpfWarpTile`
-/// in kernels/gfpf_fft.cu.
+/// The geometry of a stage whose DFTs are each computed by a team of
+/// segments ([`Kernel::TeamDft`]), mirrored by `GfpfTeamTile` in
+/// kernels/gfpf_fft.cu.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct WarpTile {
-    /// Threads per block: 128.
+pub struct TeamTile {
+    /// Threads per block: dfts · S · team.
     pub threads: usize,
-    /// Segments of [`lane_segment`] lanes that share one DFT: min(32/S,
-    /// radix/2), so that each takes at least one butterfly of every layer.
+    /// Segments of [`lane_segment`] lanes that share one DFT: below k = 32
+    /// min(32/S, radix/2) of one warp, so that each takes at least one
+    /// butterfly of every layer; from k = 32 (a segment is a warp)
+    /// min(radix/2, 4) warps.
     pub team: usize,
-    /// DFTs per block (threads / (S · team)).
+    /// DFTs per block: 128/(S · team) below k = 32, else 4 (four columns of
+    /// a strided stage, whole sectors).
     pub dfts: usize,
     /// Words of shared memory per block ([`tile_layout_words`]).
     pub words: usize,
 }
 
-/// Whether the stages over k digits can run as [`Kernel::WarpDft`]: lanes
-/// available and k < 32, so that a warp holds several segments to share a
-/// DFT (from k = 32 a segment is the whole warp).
-pub fn warp_kernels_available(k: usize) -> bool {
-    lane_kernels_available(k) && k < 32
+/// Whether the stages over k digits can run as [`Kernel::TeamDft`]: where
+/// lanes are ([`lane_kernels_available`]).
+pub fn team_kernels_available(k: usize) -> bool {
+    lane_kernels_available(k)
 }
 
 /// The tile of a stage of DFT_radix over k digits whose DFTs are shared by
-/// the segments of a warp, or `None` where [`warp_kernels_available`] is
-/// false or radix > 2k.
-pub fn warp_tile(radix: usize, k: usize) -> Option<WarpTile> {
-    if !warp_kernels_available(k) || !radix.is_power_of_two() || !(2..=2 * k).contains(&radix) {
+/// teams of segments, or `None` where [`team_kernels_available`] is false,
+/// radix > 2k, or the tile would exceed [`LANE_TILE_WORDS`] (k = 32's
+/// DFT_64: four of them hold 8192 words).
+pub fn team_tile(radix: usize, k: usize) -> Option<TeamTile> {
+    if !team_kernels_available(k) || !radix.is_power_of_two() || !(2..=2 * k).contains(&radix) {
         return None;
     }
     let segment = lane_segment(k);
-    let team = (32 / segment).min(radix / 2);
-    let threads = 128;
-    let dfts = threads / (segment * team);
-    Some(WarpTile {
-        threads,
+    let (team, dfts) = if k < 32 {
+        let team = (32 / segment).min(radix / 2);
+        (team, 128 / (segment * team))
+    } else {
+        ((radix / 2).min(4), 4)
+    };
+    let words = tile_layout_words(radix, k, dfts);
+    (words <= LANE_TILE_WORDS).then_some(TeamTile {
+        threads: dfts * segment * team,
         team,
         dfts,
-        words: tile_layout_words(radix, k, dfts),
+        words,
     })
 }
 
@@ -207,20 +214,20 @@ pub fn device_base_sizes(k: usize) -> Vec<usize> {
 }
 
 /// The stage kernels the device launches for base DFT_`radix` over k
-/// digits: [`Kernel::LaneDft`] and, for tiled stages, [`Kernel::WarpDft`]
-/// where [`warp_kernels_available`] (k < 32) or [`Kernel::LaneTiledDft`]
-/// where [`lane_kernels_available`]; else [`Kernel::BaseDft`] (one thread
-/// per DFT). Device modules hold only these; the other families (tiled one
-/// thread per DFT, and tiled a segment per DFT below k = 32) run in the host
-/// emulator only.
+/// digits where [`lane_kernels_available`]: [`Kernel::LaneDft`] and, for
+/// tiled stages, [`Kernel::TeamDft`] where its tile fits ([`team_tile`]),
+/// else [`Kernel::LaneTiledDft`]; elsewhere [`Kernel::BaseDft`] (one
+/// thread per DFT). Device modules hold only these; the other families
+/// (tiled one thread per DFT, and tiled a segment per DFT where a team's
+/// tile fits) run in the host emulator only.
 pub fn device_stage_kernels(k: usize, radix: usize, twiddles: CodeletTwiddles) -> Vec<Kernel> {
-    if warp_kernels_available(k) {
-        vec![Kernel::LaneDft { radix, twiddles }, Kernel::WarpDft { radix, twiddles }]
-    } else if lane_kernels_available(k) {
-        vec![
-            Kernel::LaneDft { radix, twiddles },
-            Kernel::LaneTiledDft { radix, twiddles },
-        ]
+    if lane_kernels_available(k) {
+        let tiled = if team_tile(radix, k).is_some() {
+            Kernel::TeamDft { radix, twiddles }
+        } else {
+            Kernel::LaneTiledDft { radix, twiddles }
+        };
+        vec![Kernel::LaneDft { radix, twiddles }, tiled]
     } else {
         vec![Kernel::BaseDft { radix, twiddles }]
     }
@@ -235,7 +242,8 @@ pub fn device_stage_kernels(k: usize, radix: usize, twiddles: CodeletTwiddles) -
 /// half the SM's threads up to DFT_16 (16 words in 32 of 64 registers);
 /// DFT_32 and DFT_64 hold 64 and 128 registers of data alone, so a quarter
 /// and an eighth (fusing stages through shared memory is the way to more).
-/// A warp's shared DFTs ([`Kernel::WarpDft`], two elements a lane): 5/8.
+/// A team's DFTs ([`Kernel::TeamDft`], two elements a lane): 3/4 with one
+/// digit a lane, half with two, a quarter with four.
 /// Several digits a lane (k ≥ 64): a product's working set grows with them
 /// (3 words of column sums and 2 of shuffled digits per digit), so the bounds
 /// are what the kernels reach without local memory: at k = 64 half for
@@ -259,8 +267,14 @@ pub fn occupancy_budget(kernel: &Kernel, k: usize) -> Option<f64> {
             (_, ..=16) => 0.25,
             _ => 0.125,
         }),
-        // Two elements a lane, whatever the radix: ten blocks of 128.
-        Kernel::WarpDft { .. } => Some(0.625),
+        // Two elements a lane, whatever the radix: 1536, 1024 and 512
+        // threads an SM by the registers a product takes with 1, 2 and 4
+        // digits a lane.
+        Kernel::TeamDft { .. } => Some(match d {
+            1 => 0.75,
+            2 => 0.5,
+            _ => 0.25,
+        }),
         Kernel::LaneScale | Kernel::LanePointwiseMul => Some(if d <= 2 { 0.5 } else { 0.3125 }),
         _ => None,
     }
@@ -352,14 +366,15 @@ pub enum Kernel {
         twiddles: CodeletTwiddles,
     },
     /// One stage of base DFT_K over lanes, each DFT computed by a team of
-    /// [`WarpTile::team`] segments of one warp ([`warp_kernels_available`]:
-    /// k < 32): the block loads its tile as [`Kernel::LaneTiledDft`] does,
+    /// [`TeamTile::team`] segments ([`team_tile`]; below k = 32 of one
+    /// warp, from k = 32 whole warps): the block loads its tile as
+    /// [`Kernel::LaneTiledDft`] does,
     /// then each team transforms its DFT in place in shared memory, a
     /// radix-2 network whose twiddles and butterflies are spread over the
     /// team (outputs in bit-reversed places), and the block stores the tile.
     /// A lane holds two elements, not K, and a DFT's serial path is
     /// 1/team of a segment's. Same stages as [`Kernel::LaneTiledDft`].
-    WarpDft {
+    TeamDft {
         /// K.
         radix: usize,
         /// The twiddle placement.
@@ -386,7 +401,7 @@ impl Kernel {
             Kernel::TiledDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_tiled", variant(twiddles)),
             Kernel::LaneDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_lanes", variant(twiddles)),
             Kernel::LaneTiledDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_lanes_tiled", variant(twiddles)),
-            Kernel::WarpDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_warp", variant(twiddles)),
+            Kernel::TeamDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_team", variant(twiddles)),
             Kernel::Scale => "gfpf_scale".to_owned(),
             Kernel::PointwiseMul => "gfpf_pointwise_mul".to_owned(),
             Kernel::LaneScale => "gfpf_scale_lanes".to_owned(),
@@ -403,7 +418,7 @@ impl Kernel {
             | Kernel::TiledDft { radix, .. }
             | Kernel::LaneDft { radix, .. }
             | Kernel::LaneTiledDft { radix, .. }
-            | Kernel::WarpDft { radix, .. } => Some(radix),
+            | Kernel::TeamDft { radix, .. } => Some(radix),
             Kernel::Scale | Kernel::PointwiseMul | Kernel::LaneScale | Kernel::LanePointwiseMul => None,
         }
     }
@@ -466,14 +481,17 @@ pub fn prelude(constants: &DeviceConstants, radices: &[usize], all_families: boo
     let lanes = lane_kernels_available(c.k);
     writeln!(w, "#define GFPF_RADICES(X){}", list(all_families || !lanes, false)).unwrap();
     writeln!(w, "#define GFPF_LANE_RADICES(X){}", list(lanes, false)).unwrap();
-    let warp = warp_kernels_available(c.k);
-    writeln!(
-        w,
-        "#define GFPF_LANE_TILED_RADICES(X){}",
-        list(lanes && (all_families || !warp), false)
-    )
-    .unwrap();
-    writeln!(w, "#define GFPF_WARP_RADICES(X){}", list(warp, false)).unwrap();
+    // Tiled stages through teams where a team's tile fits, else a segment
+    // per DFT (the host's units hold both).
+    let by_team = |team: bool| -> String {
+        radices
+            .iter()
+            .filter(|&&r| lanes && (team_tile(r, c.k).is_some() == team || (all_families && !team)))
+            .map(|r| format!(" X({r})"))
+            .collect()
+    };
+    writeln!(w, "#define GFPF_LANE_TILED_RADICES(X){}", by_team(false)).unwrap();
+    writeln!(w, "#define GFPF_TEAM_RADICES(X){}", by_team(true)).unwrap();
     writeln!(w, "#define GFPF_LANE_TILE_WORDS {LANE_TILE_WORDS}").unwrap();
     writeln!(
         w,
@@ -555,9 +573,9 @@ mod tests {
         // The device's unit holds the lane kernels only (k = 8 ≤ 32); the
         // host's every family.
         assert!(unit.contains("#define GFPF_LANE_RADICES(X) X(16) X(2)"));
-        // Below k = 32 tiled stages share each DFT among a warp's segments;
-        // the tiles of a segment per DFT are the host's only.
-        assert!(unit.contains("#define GFPF_WARP_RADICES(X) X(16) X(2)"));
+        // Tiled stages share each DFT among a team of segments; the tiles
+        // of a segment per DFT are the host's only where a team's fits.
+        assert!(unit.contains("#define GFPF_TEAM_RADICES(X) X(16) X(2)"));
         assert!(unit.contains("#define GFPF_LANE_TILED_RADICES(X)\n"));
         assert!(unit.contains("#define GFPF_RADICES(X)\n"));
         assert!(unit.contains("#define GFPF_TILED_RADICES(X)\n"));
@@ -573,11 +591,24 @@ mod tests {
         let unit = translation_unit(&c64, &[16], false);
         assert!(unit.contains("#define GFPF_RADICES(X)\n"));
         assert!(unit.contains("#define GFPF_LANE_RADICES(X) X(16)"));
-        assert!(unit.contains("#define GFPF_LANE_TILED_RADICES(X) X(16)"));
-        assert!(
-            unit.contains("#define GFPF_WARP_RADICES(X)\n"),
-            "a segment is the whole warp"
+        // k = 64: teams of four warps, four DFT_16 a block (4160 words).
+        assert!(unit.contains("#define GFPF_LANE_TILED_RADICES(X)\n"));
+        assert!(unit.contains("#define GFPF_TEAM_RADICES(X) X(16)"));
+        assert_eq!(
+            team_tile(16, 64),
+            Some(TeamTile {
+                threads: 512,
+                team: 4,
+                dfts: 4,
+                words: 64 * 65
+            })
         );
+        // k = 32's DFT_64: four would take 8192 words, so a segment per DFT.
+        assert_eq!(team_tile(64, 32), None);
+        let c32 = DeviceConstants::of(&Field::<32>::preset(Preset::T32).unwrap());
+        let t32 = translation_unit(&c32, &[64, 16], false);
+        assert!(t32.contains("#define GFPF_LANE_TILED_RADICES(X) X(64)\n"));
+        assert!(t32.contains("#define GFPF_TEAM_RADICES(X) X(16)\n"));
         for name in [
             "GFPF_R_NORM",
             "GFPF_R_RECIP",
