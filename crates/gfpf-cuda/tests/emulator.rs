@@ -29,7 +29,7 @@ const TILED: u8 = 1;
 /// lanes of a warp segment (k/32 digits a lane from k = 64), warp
 /// collectives; each DFT of a tiled stage shared by a team of segments
 /// through shared memory (the tiled stages with a segment per DFT, which the
-/// device runs only for t32's DFT_64, are checked at t8 by
+/// device no longer runs, are checked at t8 by
 /// `tiled_stages_run_and_every_barrier_is_needed`).
 const LANES: u8 = 2;
 

@@ -6,8 +6,9 @@
 //! same source as C++).
 //!
 //! Every stage runs with an element's digits over the lanes of a warp (k/32
-//! digits a lane from k = 64, whose plans stop at DFT_16 and DFT_8): the
-//! machine-code budgets of their kernels hold here.
+//! digits a lane from k = 64; plans stop at DFT_32, DFT_16 and DFT_8 at
+//! k = 32, 64 and 128), tiled stages with each DFT shared by a team of
+//! segments: the machine-code budgets of their kernels hold here.
 
 use gfpf_cuda::params::block_threads;
 use gfpf_cuda::resources::{SmLimits, nvrtc_resources};

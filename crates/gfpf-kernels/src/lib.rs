@@ -195,13 +195,22 @@ pub fn lane_digits(k: usize) -> usize {
     k / lane_segment(k)
 }
 
-/// The largest base DFT the device runs over k digits: 2k, but no more than
-/// 32 words a lane where a lane holds several digits (DFT_16 at k = 64,
-/// DFT_8 at k = 128): a lane keeps its DFT's elements in registers, and
-/// DFT_2k of k = 64 would hold 256 words. Up to k = 32 the device keeps
-/// DFT_2k (DFT_64 at k = 32 holds 64 words, at 12.5% occupancy).
+/// The largest base DFT the device runs over k digits: the largest R ≤ 2k
+/// whose team tile ([`team_tile`], four DFTs a block from k = 32) fits
+/// [`LANE_TILE_WORDS`], so that every tiled stage runs as
+/// [`Kernel::TeamDft`]: 2k up to k = 16, DFT_32 at k = 32, DFT_16 at k = 64,
+/// DFT_8 at k = 128. The stages a team cannot take (a stride below the
+/// tile's DFTs) run a segment per DFT, R·k/S words a lane: at most 32.
+/// Where lanes are not available, 2k.
 pub fn device_max_radix(k: usize) -> usize {
-    if lane_digits(k) > 1 { 32 / lane_digits(k) } else { 2 * k }
+    if !lane_kernels_available(k) {
+        return 2 * k;
+    }
+    base_sizes(k)
+        .into_iter()
+        .rev()
+        .find(|&r| team_tile(r, k).is_some())
+        .unwrap_or(2)
 }
 
 /// The base sizes the device's plans over k digits can use: 2, 4, …,
@@ -215,11 +224,11 @@ pub fn device_base_sizes(k: usize) -> Vec<usize> {
 
 /// The stage kernels the device launches for base DFT_`radix` over k
 /// digits where [`lane_kernels_available`]: [`Kernel::LaneDft`] and, for
-/// tiled stages, [`Kernel::TeamDft`] where its tile fits ([`team_tile`]),
-/// else [`Kernel::LaneTiledDft`]; elsewhere [`Kernel::BaseDft`] (one
-/// thread per DFT). Device modules hold only these; the other families
-/// (tiled one thread per DFT, and tiled a segment per DFT where a team's
-/// tile fits) run in the host emulator only.
+/// tiled stages, [`Kernel::TeamDft`] (every radix up to
+/// [`device_max_radix`] has a team tile); elsewhere [`Kernel::BaseDft`]
+/// (one thread per DFT). Device modules hold only these; the other families
+/// (tiled one thread per DFT, tiled a segment per DFT) run in the host
+/// emulator only.
 pub fn device_stage_kernels(k: usize, radix: usize, twiddles: CodeletTwiddles) -> Vec<Kernel> {
     if lane_kernels_available(k) {
         let tiled = if team_tile(radix, k).is_some() {
@@ -587,6 +596,8 @@ mod tests {
         // k = 64: lanes too (two digits a lane), base DFTs up to 16.
         assert_eq!(device_base_sizes(64), [2, 4, 8, 16]);
         assert_eq!(device_base_sizes(128), [2, 4, 8]);
+        assert_eq!(device_max_radix(32), 32, "four DFT_64 of k = 32 exceed 48 KiB");
+        assert_eq!((device_max_radix(8), device_max_radix(16)), (16, 32));
         assert_eq!((lane_segment(64), lane_digits(64), lane_digits(128)), (32, 2, 4));
         let unit = translation_unit(&c64, &[16], false);
         assert!(unit.contains("#define GFPF_RADICES(X)\n"));

@@ -198,8 +198,9 @@ impl Plan {
 
     /// As [`Plan::try_new`] with no base DFT larger than `max_radix` (a power
     /// of two, 2 ≤ `max_radix` ≤ 2k): more stages of smaller DFTs, for
-    /// executors that hold a DFT's elements in few registers (the device's
-    /// kernels for k ≥ 64 hold an element over a whole warp). The codelets'
+    /// executors that hold a DFT's elements in little memory (the device's
+    /// kernels for k ≥ 32 hold an element over a whole warp, and a tile of
+    /// four DFTs in 48 KiB of shared memory). The codelets'
     /// roots stay powers of r, and twiddles split as they do in
     /// [`Plan::split_exponent`]; the transform is the same. Below 2k the
     /// smaller remainder radix goes outermost, so that every stage but the

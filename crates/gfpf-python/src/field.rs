@@ -243,7 +243,7 @@ impl PyField {
     /// The frequency index held at each position of a length-n transform in
     /// ``order="digit-reversed"``: ``fft(x, order="digit-reversed")[i] ==
     /// fft(x)[digit_reversal(n)[i]]``. The order follows the plan, which
-    /// depends on the device (on CUDA, k = 64 and 128 use smaller base
+    /// depends on the device (on CUDA, k = 32, 64 and 128 use smaller base
     /// transforms than on the CPU); ``device`` as in ``fft``.
     #[pyo3(signature = (n, device = None))]
     fn digit_reversal(&self, py: Python<'_>, n: usize, device: Option<&str>) -> PyResult<Vec<usize>> {

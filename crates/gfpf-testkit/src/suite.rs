@@ -66,7 +66,7 @@ fn refusal<T, E: ExecutorError>(result: Result<T, E>, what: &str) -> TransformEr
 
 /// v[P(ℓ)] at position ℓ: natural order → the digit-reversed order of the
 /// executor's plan of size v.len() (its radices, which may differ from
-/// another executor's: the device's plans for k ≥ 64 use smaller ones).
+/// another executor's: the device's plans for k ≥ 32 use smaller ones).
 fn digit_reversed<E: Executor, const K: usize>(field: &Field<K>, v: &[Element<K>]) -> Vec<Element<K>> {
     let fft = plan::<E, K>(field, v.len(), Direction::Forward, Order::DigitReversed);
     let plan = fft.prepared().plan();
