@@ -18,7 +18,8 @@
 //!   sectors at an assumed L2 bandwidth where the table fits half of L2
 //!   (both less where the grid fills few SMs);
 //! * path: the busiest thread's instructions at the fitted
-//!   [`Model::path_cycles_per_instruction`], once per wave of blocks;
+//!   [`Model::path_cycles_per_instruction`] and its barriers at
+//!   [`BARRIER_CYCLES`], once per wave of blocks;
 //!
 //! and a launch takes the largest of the three plus [`LAUNCH_SECONDS`].
 //! The two fitted constants minimise the squared log error over the
@@ -57,6 +58,10 @@ const ISSUE_PER_CLOCK: f64 = 4.0;
 const WARPS_TO_HIDE_LATENCY: f64 = 6.0;
 /// What a launch costs beyond its work (driver and grid start).
 const LAUNCH_SECONDS: f64 = 4e-6;
+/// Cycles a `__syncthreads()` adds to a thread's path: an assumption (a
+/// block barrier whose warps arrive together takes tens of cycles in
+/// published microbenchmarks), not measured here.
+const BARRIER_CYCLES: f64 = 24.0;
 /// Cycles a dependent integer instruction waits (the latency that
 /// [`WARPS_TO_HIDE_LATENCY`] assumes): the path term's cost per instruction
 /// in the floor of the device kernels' times. The fitted cost (about 12
@@ -206,7 +211,9 @@ impl LaunchInput {
         };
         let memory = (data_bytes + local) / (DRAM_BYTES_PER_S * share) + table_seconds;
         let waves = (blocks / (SMS * blocks_per_sm)).ceil();
-        let path = instructions(&c.traffic.path_ops, self.k) * m.path_cycles_per_instruction / CLOCK_HZ * waves;
+        let path_cycles = instructions(&c.traffic.path_ops, self.k) * m.path_cycles_per_instruction
+            + c.traffic.path_ops.barriers as f64 * BARRIER_CYCLES;
+        let path = path_cycles / CLOCK_HZ * waves;
         let (time, bound) = [(issue, Bound::Issue), (memory, Bound::Memory), (path, Bound::Path)]
             .into_iter()
             .fold((0.0, Bound::Issue), |best, t| if t.0 > best.0 { t } else { best });

@@ -137,9 +137,8 @@ pub enum StageKernels {
     /// (and, below k = [`STRIDED_LANE_TILES_MIN_K`], strided ones of
     /// natural input and stride ≥ the tile's DFTs) run as
     /// [`Kernel::TeamDft`] where a team's tile fits
-    /// ([`gfpf_kernels::team_tile`]): each DFT shared by a team of segments
-    /// (of one warp below k = 32, of whole warps from k = 32), what the
-    /// device runs.
+    /// ([`gfpf_kernels::team_tile`]): each DFT shared by a team of up to
+    /// four warps' segments, what the device runs.
     DftTeams,
 }
 
@@ -354,7 +353,7 @@ mod tests {
         assert_eq!(block_threads(&device[0].kernel, 8), 128);
         // Stride 2, below the warp tile's 4 columns: a segment per DFT.
         assert!(matches!(device[1].kernel, Kernel::LaneDft { radix: 16, .. }));
-        // Stride 32: four segments a DFT_16, four DFTs a block.
+        // Stride 32: eight segments (two warps) a DFT_16, four DFTs a block.
         assert_eq!(
             device[2].kernel,
             Kernel::TeamDft {
@@ -362,12 +361,12 @@ mod tests {
                 twiddles: CodeletTwiddles::Inputs
             }
         );
-        assert_eq!(device[2].params.threads, 3 * 32 * 8 * 4);
+        assert_eq!(device[2].params.threads, 3 * 32 * 8 * 8);
         assert_eq!(
             gfpf_kernels::team_tile(16, 8),
             Some(gfpf_kernels::TeamTile {
-                threads: 128,
-                team: 4,
+                threads: 256,
+                team: 8,
                 dfts: 4,
                 words: 8 * 97
             }),

@@ -182,15 +182,16 @@ fn t8_kernels_from(source: &str, radices: &[usize], what: &str) -> Option<gfpf_t
 /// Stages of stride 1 run as tiled kernels (a block's elements through
 /// shared memory between two barriers), and deleting any one barrier
 /// (`__syncthreads()`, or the `__syncwarp()` between the layers of a team's
-/// DFT) makes the emulator fail the transform (at t8, or at t64 where teams
-/// span warps): a race on shared
+/// DFT) makes the emulator fail the transform: a race on shared
 /// memory, a read of an unwritten word, or results that depend on the
 /// threads' order.
 #[test]
 fn tiled_stages_run_and_every_barrier_is_needed() {
     use gfpf_kernels::{FFT_SOURCE, Kernel};
     let field = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
-    let n = 1 << 12;
+    // 16·16·8: DFT_8's teams fill one warp (their layers meet at
+    // __syncwarp), DFT_16's span two (at __syncthreads).
+    let n = 1 << 11;
     for order in [Order::Natural, Order::DigitReversed] {
         let plan = gfpf_plan::Plan::try_new(n, 8, Direction::Forward, order).unwrap();
         let launches = gfpf_cuda::params::launches_with(&plan, 2, StageKernels::TiledStrideOne);
@@ -242,54 +243,20 @@ fn tiled_stages_run_and_every_barrier_is_needed() {
             "{family:?}: the tiled kernels agree with gfpf-cpu"
         );
     }
-    // From k = 32 a team spans warps and its layers meet at __syncthreads,
-    // which t8 never reaches: t64, N = 16·16, teams of four warps.
-    let field64 = Field::<64>::preset(gfpf_field::Preset::T64).unwrap();
-    let n64 = 1 << 8;
-    let input64 = gfpf_testkit::oracle::sample(&field64, n64, 5);
-    let want64 = {
-        let mut x = input64.clone();
-        gfpf_cpu::CpuFft::forward(&field64, n64)
-            .unwrap()
-            .process(&mut x)
-            .unwrap();
-        x
-    };
-    let run64 = |source: &str| {
-        let kernels = gfpf_testkit::emulator::HostKernels::build_from(source, &field64, &[16], kernel_dir()).unwrap();
-        let fft = EmulatedFft::with_kernels(&field64, n64, Direction::Forward, Order::Natural, kernels)
-            .unwrap()
-            .with_stage_kernels(StageKernels::DftTeams);
-        let mut x = input64.clone();
-        gfpf_executor::Transform::process(&fft, &mut x).map(|()| x)
-    };
-    assert!(run64(FFT_SOURCE).unwrap() == want64, "t64 teams agree with gfpf-cpu");
     for (i, &(at, barrier)) in places.iter().enumerate() {
         let source = format!("{}{}", &FFT_SOURCE[..at], &FFT_SOURCE[at + barrier.len()..]);
-        let mut noticed: Vec<String> = families
+        // The first family that notices is enough.
+        let noticed = families
             .iter()
-            .filter_map(|&family| match run(&source, family) {
+            .find_map(|&family| match run(&source, family) {
                 Err(e @ (EmulatorError::Kernel(_) | EmulatorError::ScheduleDependent { .. })) => {
                     Some(format!("{family:?}: {e}"))
                 }
                 Ok(x) if x == want => None,
                 other => panic!("barrier {i} ({barrier}) deleted, {family:?}: {other:?}"),
             })
-            .collect();
-        if noticed.is_empty() {
-            match run64(&source) {
-                Err(e @ (EmulatorError::Kernel(_) | EmulatorError::ScheduleDependent { .. })) => {
-                    noticed.push(format!("t64 DftTeams: {e}"))
-                }
-                Ok(x) if x == want64 => {}
-                other => panic!("barrier {i} ({barrier}) deleted, t64: {other:?}"),
-            }
-        }
-        assert!(
-            !noticed.is_empty(),
-            "barrier {i} ({barrier}) deleted, and the emulator did not notice"
-        );
-        eprintln!("barrier {i} ({barrier}) deleted: {}", noticed.join("; "));
+            .unwrap_or_else(|| panic!("barrier {i} ({barrier}) deleted, and the emulator did not notice"));
+        eprintln!("barrier {i} ({barrier}) deleted: {noticed}");
     }
 }
 

@@ -68,8 +68,8 @@ struct GfpfEmuLaunch {
     unsigned long long table_sectors, table_bytes;
     // Out: field operations (GfpfEmuOp) summed over threads, and those of
     // the thread that ran the most (the launch's longest serial path).
-    unsigned long long ops[8];
-    unsigned long long path_ops[8];
+    unsigned long long ops[9];
+    unsigned long long path_ops[9];
 };
 
 // The operations the emulator counts (GFPF_COUNT_OP in the kernels).
@@ -82,7 +82,8 @@ enum GfpfEmuOp {
     GFPF_OP_LANE_MUL_POW_R = 5,
     GFPF_OP_COLLECTIVE = 6,   // a warp collective, per lane
     GFPF_OP_SHARED = 7,       // a shared-memory word read or written, per thread
-    GFPF_OP_COUNT = 8
+    GFPF_OP_BARRIER = 8,      // a __syncthreads(), per thread
+    GFPF_OP_COUNT = 9
 };
 
 namespace gfpf_emu {
@@ -595,7 +596,10 @@ inline int launch(const char* name, GfpfEmuLaunch& launch, F body) {
 #define blockDim (gfpf_emu::block().block_dim)
 #define gridDim (gfpf_emu::block().grid_dim)
 
-inline void __syncthreads() { gfpf_emu::block().yield(gfpf_emu::State::Barrier); }
+inline void __syncthreads() {
+    gfpf_emu::block().count_op(GFPF_OP_BARRIER);
+    gfpf_emu::block().yield(gfpf_emu::State::Barrier);
+}
 inline void __syncwarp(unsigned mask = 0xffffffffu) {
     gfpf_emu::collective(gfpf_emu::WarpOp::Sync, mask, 0, 0, gfpf_emu::kWarp);
 }

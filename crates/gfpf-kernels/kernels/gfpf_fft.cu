@@ -568,23 +568,24 @@ GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
 }
 
 // The tile of a stage whose DFTs are each shared by a team of segments
-// (gfpf_kernels::team_tile, which mirrors it). Below k = 32 a team is
-// min(32/S, R/2) segments of one warp (so that each takes at least one
-// butterfly of every layer) and a block 128 threads; from k = 32 a segment
-// is a warp, a team min(R/2, 4) warps and a block four DFTs (four columns of
-// a strided stage: whole sectors).
+// (gfpf_kernels::team_tile, which mirrors it): a team is min(R/2, 128/S)
+// segments, so that each takes one butterfly of every layer where four
+// warps' lanes allow; four DFTs a block where a team fills a warp or more
+// (four columns of a strided stage: whole sectors, and at most 512
+// threads), else 128 threads' worth.
 template <int R>
 struct GfpfTeamSize {
-    static constexpr int per_warp = 32 / GFPF_LANE_SEGMENT;
-    static constexpr int team = GFPF_K < 32 ? (per_warp < R / 2 ? per_warp : R / 2) : (R / 2 < 4 ? R / 2 : 4);
-    static constexpr int dfts = GFPF_K < 32 ? 128 / (GFPF_LANE_SEGMENT * team) : 4;
+    static constexpr int most = 128 / GFPF_LANE_SEGMENT;
+    static constexpr int team = R / 2 < most ? R / 2 : most;
+    static constexpr int lanes = GFPF_LANE_SEGMENT * team;
+    static constexpr int dfts = lanes >= 32 ? 4 : 128 / lanes;
 };
 template <int R>
 struct GfpfTeamTile : GfpfTileLayout<R, GfpfTeamSize<R>::dfts> {
     static constexpr int team = GfpfTeamSize<R>::team;
-    static constexpr int threads = GfpfTeamSize<R>::dfts * GFPF_LANE_SEGMENT * team;
+    static constexpr int threads = GfpfTeamSize<R>::dfts * GfpfTeamSize<R>::lanes;
     // Whether a team spans warps: its layers then meet at __syncthreads.
-    static constexpr bool across_warps = GFPF_LANE_SEGMENT * team > 32;
+    static constexpr bool across_warps = GfpfTeamSize<R>::lanes > 32;
 };
 
 // i with its log2(R) bits reversed.
@@ -828,7 +829,7 @@ GFPF_LANE_TILED_RADICES(GFPF_LANE_TILED_KERNELS)
 
 // A team's DFTs: a lane holds two elements and one product's working set:
 // 25–40 registers with one digit a lane (t2–t32), 42–64 with two (t64),
-// 59–110 with four (t128), none spilling (cargo xtask kernels --report,
+// 59–112 with four (t128), none spilling (cargo xtask kernels --report,
 // NVRTC 12.9, sm_90, 2026-11-24); so 1536, 1024 and 512 threads an SM
 // (at most 40, 64 and 128 registers).
 #define GFPF_TEAM_SM_THREADS (GFPF_LANE_DIGITS == 1 ? 1536 : GFPF_LANE_DIGITS == 2 ? 1024 : 512)

@@ -136,13 +136,13 @@ pub fn lane_tile(radix: usize, k: usize) -> Option<LaneTile> {
 pub struct TeamTile {
     /// Threads per block: dfts · S · team.
     pub threads: usize,
-    /// Segments of [`lane_segment`] lanes that share one DFT: below k = 32
-    /// min(32/S, radix/2) of one warp, so that each takes at least one
-    /// butterfly of every layer; from k = 32 (a segment is a warp)
-    /// min(radix/2, 4) warps.
+    /// Segments of [`lane_segment`] lanes that share one DFT: min(radix/2,
+    /// 128/S), so that each takes one butterfly of every layer where four
+    /// warps' lanes allow (up to 8 segments of 16 lanes, 16 of 8, 4 warps
+    /// from k = 32).
     pub team: usize,
-    /// DFTs per block: 128/(S · team) below k = 32, else 4 (four columns of
-    /// a strided stage, whole sectors).
+    /// DFTs per block: 4 where a team fills a warp or more (four columns of
+    /// a strided stage, whole sectors), else 128/(S · team).
     pub dfts: usize,
     /// Words of shared memory per block ([`tile_layout_words`]).
     pub words: usize,
@@ -163,15 +163,12 @@ pub fn team_tile(radix: usize, k: usize) -> Option<TeamTile> {
         return None;
     }
     let segment = lane_segment(k);
-    let (team, dfts) = if k < 32 {
-        let team = (32 / segment).min(radix / 2);
-        (team, 128 / (segment * team))
-    } else {
-        ((radix / 2).min(4), 4)
-    };
+    let team = (radix / 2).min(128 / segment);
+    let lanes = segment * team;
+    let dfts = if lanes >= 32 { 4 } else { 128 / lanes };
     let words = tile_layout_words(radix, k, dfts);
     (words <= LANE_TILE_WORDS).then_some(TeamTile {
-        threads: dfts * segment * team,
+        threads: dfts * lanes,
         team,
         dfts,
         words,
@@ -375,8 +372,8 @@ pub enum Kernel {
         twiddles: CodeletTwiddles,
     },
     /// One stage of base DFT_K over lanes, each DFT computed by a team of
-    /// [`TeamTile::team`] segments ([`team_tile`]; below k = 32 of one
-    /// warp, from k = 32 whole warps): the block loads its tile as
+    /// [`TeamTile::team`] segments ([`team_tile`], up to four warps'
+    /// lanes): the block loads its tile as
     /// [`Kernel::LaneTiledDft`] does,
     /// then each team transforms its DFT in place in shared memory, a
     /// radix-2 network whose twiddles and butterflies are spread over the

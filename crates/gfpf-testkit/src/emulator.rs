@@ -150,6 +150,8 @@ pub struct FieldOps {
     pub collectives: u64,
     /// Words of shared memory read or written, per thread.
     pub shared_words: u64,
+    /// `__syncthreads()` barriers, per thread.
+    pub barriers: u64,
 }
 
 impl FieldOps {
@@ -166,6 +168,7 @@ impl FieldOps {
             lane_mul_pow_r: s(self.lane_mul_pow_r),
             collectives: s(self.collectives),
             shared_words: s(self.shared_words),
+            barriers: s(self.barriers),
         }
     }
 }

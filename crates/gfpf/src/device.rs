@@ -20,8 +20,8 @@ use crate::Error;
 /// 20 µs each way), so the bound sits one size above the smallest point where
 /// the GPU won. Those were the one-thread-per-DFT kernels; the traffic model
 /// (`cargo xtask gpu-model`, 2026-11-24) puts today's kernels (DFTs shared
-/// by teams of lane segments) 12x ahead of the 16 cores at t8 N = 2^12
-/// (0.045 ms against 0.56), but a model does not move a measured bound: it
+/// by teams of lane segments) 19x ahead of the 16 cores at t8 N = 2^12
+/// (0.029 ms against 0.56), but a model does not move a measured bound: it
 /// stays until a GPU measures the new kernels.
 pub const AUTO_CUDA_MIN_WORDS: usize = 1 << 16;
 
