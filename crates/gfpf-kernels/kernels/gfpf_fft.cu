@@ -660,7 +660,8 @@ GFPF_FN void gfpf_dft_team(const GfpfStageParams& p) {
     // Stride 1: column b = 0, no twiddles.
     o.unit = strided ? gfpf_dft_site<R>(p, first_dft + s).b * p.step : 0;
     // Every loop below takes the same number of turns on every segment of the
-    // warp (P divides R/2), so that each collective has all 32 lanes.
+    // block (P divides R/2), so that each collective has all 32 lanes of its
+    // warp and each __syncthreads every thread.
     // Segment `member` twiddles the inputs i ≡ member (mod P), the ones its
     // butterflies of the first layer take (i and i + R/2): no barrier
     // between.
