@@ -42,13 +42,15 @@ impl<const STAGES: u8> Executor for Emulated<STAGES> {
     type Fft<const K: usize> = EmulatedFft<K>;
 
     // A warp collective per digit operation switches all 32 fibers of a
-    // warp: the lane kernels stop at 2^9 (16·16·2 at t8, 32·16 at p16; from
-    // k = 32, whose products take 64 shuffles a lane or more, 2^8: 64·4 at
-    // t32, 16·16 at t64, 4·8·8 at p128, where
-    // `wide_lanes_multiply_by_table_twiddles` goes one size further), the
-    // other families at 2^12: mixed radices and twiddled stages everywhere.
+    // warp: the lane kernels stop at 2^9 (16·16·2 at t8, 32·16 at p16), at
+    // k = 32, whose products take 32 shuffles a lane or more, at 2^8
+    // (8·32), and with several digits a lane at 2^7 (8·16 at t64, 2·8·8
+    // at p128, where `wide_lanes_multiply_by_table_twiddles` goes to 2^9);
+    // the other families at 2^12: mixed radices and twiddled stages
+    // everywhere.
     fn max_log2(k: usize) -> u32 {
         match STAGES {
+            LANES if k >= 64 => 7,
             LANES if k >= 32 => 8,
             LANES => 9,
             _ => 12,

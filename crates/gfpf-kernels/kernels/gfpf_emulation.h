@@ -267,22 +267,28 @@ struct SharedArray {
     const char* name;
     T words[N];
     Shadow shadow[N];
+    // The block generation each word's shadow belongs to.
+    unsigned long long stamp[N] = {};
     unsigned long long generation = 0;
 
     explicit SharedArray(const char* n) : name(n) {}
-    void reset() {
-        for (size_t i = 0; i < N; ++i) shadow[i] = Shadow{};
-        // Garbage, as on the device: a kernel that reads before writing
-        // fails the check rather than reading zeros.
-        std::memset(words, 0xA5, sizeof words);
-    }
-    // Binds the array to the running block on its first use there.
+    // Binds the array to the running block on its first use there. Words
+    // start fresh lazily (`shadow_of`): a block that touches a few words of
+    // a large tile pays for those only.
     void attach() {
         Block& b = block();
-        if (generation != b.generation) {
-            generation = b.generation;
-            reset();
+        if (generation != b.generation) generation = b.generation;
+    }
+    // Word i's shadow, fresh (unwritten, unread) where the running block has
+    // not touched it yet; its value is then garbage, as on the device (a
+    // read before any write fails the check rather than reading zeros).
+    Shadow& shadow_of(size_t i) {
+        if (stamp[i] != generation) {
+            stamp[i] = generation;
+            shadow[i] = Shadow{};
+            words[i] = T(0xA5A5A5A5A5A5A5A5ull);
         }
+        return shadow[i];
     }
     std::string word(size_t i) const { return std::string("shared ") + name + "[" + std::to_string(i) + "]"; }
 
@@ -292,7 +298,7 @@ struct SharedArray {
         unsigned t = b.running;
         if (i >= N) b.fail("thread " + std::to_string(t) + " reads " + word(i) + " past the end");
         b.count_op(GFPF_OP_SHARED);
-        Shadow& s = shadow[i];
+        Shadow& s = shadow_of(i);
         if (!s.written) b.fail("thread " + std::to_string(t) + " reads " + word(i) + ", which no thread has written");
         if (s.writer != t && same_interval(b, t, s.writer, s.write_epoch, s.write_warp_epoch))
             b.fail("race on " + word(i) + ": thread " + std::to_string(t) + " reads what thread " +
@@ -324,7 +330,7 @@ struct SharedArray {
         unsigned t = b.running;
         if (i >= N) b.fail("thread " + std::to_string(t) + " writes " + word(i) + " past the end");
         b.count_op(GFPF_OP_SHARED);
-        Shadow& s = shadow[i];
+        Shadow& s = shadow_of(i);
         if (s.written && s.writer != t && same_interval(b, t, s.writer, s.write_epoch, s.write_warp_epoch))
             b.fail("race on " + word(i) + ": threads " + std::to_string(s.writer) + " and " + std::to_string(t) +
                    " both write it in the same barrier interval");
