@@ -14,7 +14,7 @@ pub const THREADS_PER_BLOCK: u32 = 128;
 
 /// Threads per block of a launch of `kernel` over k digits: a tiled stage's
 /// block has one thread per DFT of its tile ([`tile_dfts`]), a tiled lane
-/// stage's k per DFT ([`lane_tile`]), a warp stage's as [`team_tile`] says.
+/// stage's k per DFT ([`lane_tile`]), a team stage's as [`team_tile`] says.
 pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
     match *kernel {
         Kernel::TiledDft { radix, .. } => tile_dfts(radix, k).map_or(1, |t| t as u32),
@@ -346,12 +346,12 @@ mod tests {
                 radix: 2,
                 twiddles: CodeletTwiddles::None
             },
-            "stride 1 into another buffer: tiled, DFTs over a warp's segments"
+            "stride 1 into another buffer: tiled, each DFT over a team of segments"
         );
         // DFT_2 has one butterfly: a team of one segment.
         assert_eq!(device[0].params.threads, 3 * 256 * 8);
         assert_eq!(block_threads(&device[0].kernel, 8), 128);
-        // Stride 2, below the warp tile's 4 columns: a segment per DFT.
+        // Stride 2, below the team tile's 4 columns: a segment per DFT.
         assert!(matches!(device[1].kernel, Kernel::LaneDft { radix: 16, .. }));
         // Stride 32: eight segments (two warps) a DFT_16, four DFTs a block.
         assert_eq!(

@@ -386,7 +386,7 @@ GFPF_FN void gfpf_dft_lanes(const GfpfStageParams& p, gfpf_u64 thread) {
 }
 
 // The layout of a tile of DFTS DFT_Rs in shared memory (gfpf_kernels::
-// tile_layout, which mirrors it): the block stages its DFTs' elements
+// tile_layout_words, which mirrors it): the block stages its DFTs' elements
 // through shared memory plane by plane, so that its loads and stores of
 // global memory use whole sectors. Two layouts, each padded so that the 16
 // lanes of a half-warp, reading one 64-bit word each, hit 16 different banks:
@@ -516,6 +516,24 @@ struct GfpfTileSites {
     }
 };
 
+// This lane's digits of an element in a tile, row h at tile[own[h] + at],
+// or zeros for a lane past the launch (which reads no tile word).
+template <class Array>
+GFPF_FN GfpfLaneElem gfpf_tile_read(Array& tile, const int (&own)[GFPF_LANE_DIGITS], int at, bool running) {
+    GfpfLaneElem e;
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) e.d[h] = running ? (gfpf_u64)tile[own[h] + at] : 0;
+    return e;
+}
+// Writes them back as gfpf_tile_read reads them (nothing past the launch).
+template <class Array>
+GFPF_FN void gfpf_tile_write(Array& tile, const int (&own)[GFPF_LANE_DIGITS], int at, bool running,
+                             const GfpfLaneElem& e) {
+    if (!running) return;
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) tile[own[h] + at] = e.d[h];
+}
+
 // A stage over lanes, a block of GfpfLaneTile<R>::threads threads at a time:
 // the block loads its DFTs' elements into shared memory (GfpfTileSites),
 // each warp segment runs one DFT from it as gfpf_dft_lanes does, and the
@@ -540,28 +558,28 @@ GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
     const GfpfLanes lanes = gfpf_warp_lanes();
     GfpfLaneElem x[R];
     {
-        // This lane's inputs: row h of input i at tile[own_h + i·step].
+        // This lane's inputs: row h of input i at tile[own[h] + i·step].
         const int step = strided_in ? D : 1;
+        int own[GFPF_LANE_DIGITS];
 #pragma unroll
-        for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
-            const int own = gfpf_tile_word<Tile>(strided_in, lanes.digit(h), threadIdx.x / GFPF_LANE_SEGMENT, 0);
+        for (int h = 0; h < GFPF_LANE_DIGITS; ++h)
+            own[h] = gfpf_tile_word<Tile>(strided_in, lanes.digit(h), threadIdx.x / GFPF_LANE_SEGMENT, 0);
 #pragma unroll
-            for (int i = 0; i < R; ++i) x[i].d[h] = running ? (gfpf_u64)tile[own + i * step] : 0;
-        }
+        for (int i = 0; i < R; ++i) x[i] = gfpf_tile_read(tile, own, i * step, running);
     }
     // Gathered: every input read before any output overwrites it.
     if (sites.gathered) __syncthreads();
     {
-        const int own = gfpf_tile_word<Tile>(strided, lanes.index(), threadIdx.x / GFPF_LANE_SEGMENT, 0);
-        // Row h of a DFT's element is S digit planes on.
-        const int row = gfpf_tile_word<Tile>(strided, GFPF_LANE_SEGMENT, 0, 0);
+        // This lane's outputs, in the `strided` layout.
         const int step = strided ? D : 1;
+        int own[GFPF_LANE_DIGITS];
+#pragma unroll
+        for (int h = 0; h < GFPF_LANE_DIGITS; ++h)
+            own[h] = gfpf_tile_word<Tile>(strided, lanes.digit(h), threadIdx.x / GFPF_LANE_SEGMENT, 0);
         // Stride 1: column b = 0.
         const gfpf_u64 unit = strided ? gfpf_dft_site<R>(p, thread / GFPF_LANE_SEGMENT).b * p.step : 0;
         gfpf_lane_codelet<R, VARIANT>(p, lanes, unit, x, [&](int i, const GfpfLaneElem& v) {
-            if (!running) return;
-#pragma unroll
-            for (int h = 0; h < GFPF_LANE_DIGITS; ++h) tile[own + h * row + i * step] = v.d[h];
+            gfpf_tile_write(tile, own, i * step, running, v);
         });
     }
     sites.store(p, tile, [&](int d, int s, int i) { return gfpf_tile_word<Tile>(strided, d, s, i); });
@@ -595,23 +613,6 @@ GFPF_FN int gfpf_bit_reverse(int i) {
 #pragma unroll
     for (int bit = 1; bit < R; bit <<= 1) out = (out << 1) | ((i & bit) ? 1 : 0);
     return out;
-}
-
-// This lane's digits of element i of its DFT in a team's tile (row h at
-// tile[own[h] + i·step]), or zeros for a lane past the launch.
-template <class Array>
-GFPF_FN GfpfLaneElem gfpf_team_read(Array& tile, const int (&own)[GFPF_LANE_DIGITS], int at, bool running) {
-    GfpfLaneElem e;
-#pragma unroll
-    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) e.d[h] = running ? (gfpf_u64)tile[own[h] + at] : 0;
-    return e;
-}
-template <class Array>
-GFPF_FN void gfpf_team_write(Array& tile, const int (&own)[GFPF_LANE_DIGITS], int at, bool running,
-                             const GfpfLaneElem& e) {
-    if (!running) return;
-#pragma unroll
-    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) tile[own[h] + at] = e.d[h];
 }
 
 // A stage over lanes whose DFTs are each computed by a team of segments: the
@@ -668,9 +669,9 @@ GFPF_FN void gfpf_dft_team(const GfpfStageParams& p) {
     if (VARIANT == GFPF_TWIDDLE_INPUTS) {
 #pragma unroll 1
         for (int i = member; i < R; i += P) {
-            GfpfLaneElem e = gfpf_team_read(tile, own, i * step, running);
+            GfpfLaneElem e = gfpf_tile_read(tile, own, i * step, running);
             o.twiddle(e, i);  // slot 0: w^0, left as it is
-            gfpf_team_write(tile, own, i * step, running, e);
+            gfpf_tile_write(tile, own, i * step, running, e);
         }
     }
 #pragma unroll 1
@@ -678,14 +679,14 @@ GFPF_FN void gfpf_dft_team(const GfpfStageParams& p) {
 #pragma unroll 1
         for (int b = member; b < R / 2; b += P) {
             const int j = b & (h - 1), i0 = 2 * (b - j) + j, i1 = i0 + h;
-            GfpfLaneElem x = gfpf_team_read(tile, own, i0 * step, running);
-            GfpfLaneElem y = gfpf_team_read(tile, own, i1 * step, running);
+            GfpfLaneElem x = gfpf_tile_read(tile, own, i0 * step, running);
+            GfpfLaneElem y = gfpf_tile_read(tile, own, i1 * step, running);
             o.butterfly(x, y);
             // y·ρ^j, ρ = r^(k/h) = ω_{2h}, the layer's root (a shift by
             // r^0 where j = 0, so that every segment shifts).
             if (h > 1) o.mul_root_power(y, j, 2 * h);
-            gfpf_team_write(tile, own, i0 * step, running, x);
-            gfpf_team_write(tile, own, i1 * step, running, y);
+            gfpf_tile_write(tile, own, i0 * step, running, x);
+            gfpf_tile_write(tile, own, i1 * step, running, y);
         }
         if (Tile::across_warps) {
             __syncthreads();
@@ -696,9 +697,9 @@ GFPF_FN void gfpf_dft_team(const GfpfStageParams& p) {
     if (VARIANT == GFPF_TWIDDLE_OUTPUTS) {
 #pragma unroll 1
         for (int at = member; at < R; at += P) {
-            GfpfLaneElem e = gfpf_team_read(tile, own, at * step, running);
+            GfpfLaneElem e = gfpf_tile_read(tile, own, at * step, running);
             o.twiddle(e, gfpf_bit_reverse<R>(at));
-            gfpf_team_write(tile, own, at * step, running, e);
+            gfpf_tile_write(tile, own, at * step, running, e);
         }
     }
     // Output i of DFT s sits at its bit-reversed place, in the inputs' layout.
