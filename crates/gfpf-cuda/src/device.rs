@@ -276,7 +276,7 @@ impl PtxCompiler {
         match self {
             PtxCompiler::Nvrtc => {
                 let opts = CompileOptions {
-                    options: vec![format!("--gpu-architecture={arch}"), "--std=c++17".to_owned()],
+                    options: nvrtc_options(&arch),
                     name: Some(format!("{name}.cu")),
                     ..Default::default()
                 };
@@ -303,6 +303,17 @@ impl PtxCompiler {
             PtxCompiler::Nvcc(nvcc) => run_nvcc(nvcc, name, source, "-cubin", &arch).map_err(failed),
         }
     }
+}
+
+/// NVRTC's options for `arch` (`compute_XY` or `sm_XY`): C++17, and 128-bit
+/// integers in device code (the lane product's sums; nvcc has them on Linux
+/// without a flag, NVRTC only with one, from CUDA 11.5).
+fn nvrtc_options(arch: &str) -> Vec<String> {
+    vec![
+        format!("--gpu-architecture={arch}"),
+        "--std=c++17".to_owned(),
+        "--device-int128".to_owned(),
+    ]
 }
 
 /// `nvcc <mode> -arch=<arch>` on one translation unit (in a private temporary
@@ -339,7 +350,7 @@ pub(crate) fn nvrtc_cubin_and_log(
     let source = std::ffi::CString::new(source).map_err(|e| e.to_string())?;
     let file = std::ffi::CString::new(format!("{name}.cu")).map_err(|e| e.to_string())?;
     let program = result::create_program(&source, Some(&file)).map_err(|e| format!("{e:?}"))?;
-    let mut options = vec![format!("--gpu-architecture={arch}"), "--std=c++17".to_owned()];
+    let mut options = nvrtc_options(arch);
     options.extend(extra.iter().map(|&o| o.to_owned()));
     // SAFETY: `program` was created above and is destroyed once, below; the
     // buffers handed to NVRTC are sized by the sizes it reports.

@@ -170,6 +170,53 @@ macro_rules! product_tests {
 
 gfpf_field::for_each_preset!(product_tests!());
 
+/// The device's field product (the pointwise kernel, an element over the
+/// lanes of a segment) against gfpf-cpu on every pair of edge values (0, 1,
+/// p − 1 with its top digit r, r − 1, p − 2 with every digit r − 1, r^(k−1),
+/// …) and random ones, where sign, carry and complement bounds are tightest.
+fn lane_products_match_cpu_on_edge_values<const K: usize>(preset: gfpf_field::Preset) {
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (emulated lane products, {}): {why}", preset.name());
+        return;
+    }
+    let field = Field::<K>::preset(preset).unwrap();
+    let mut values = gfpf_testkit::oracle::sample(&field, 12, 7);
+    let two = field.add(&field.one(), &field.one());
+    values.push(field.sub(&field.minus_one(), &field.one()));
+    values.push(field.sub(&field.minus_one(), &two));
+    let (a, b): (Vec<_>, Vec<_>) = values.iter().flat_map(|x| values.iter().map(move |y| (*x, *y))).unzip();
+    let mul = gfpf_testkit::emulator::EmulatedPolyMul::new(&field, kernel_dir());
+    let got = mul
+        .pointwise(&a, &b)
+        .unwrap_or_else(|e| panic!("{}: {e}", preset.name()));
+    for ((x, y), z) in a.iter().zip(&b).zip(&got) {
+        assert!(*z == field.mul(x, y), "{}: {x:?} · {y:?}", preset.name());
+    }
+    assert!(matches!(
+        mul.pointwise(&a[..2], &b[..1]),
+        Err(EmulatorError::OperandLengths(2, 1))
+    ));
+}
+
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn lane_products_on_edge_values_one_digit_a_lane() {
+    lane_products_match_cpu_on_edge_values::<8>(gfpf_field::Preset::T8);
+}
+
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn lane_products_on_edge_values_several_digits_a_lane() {
+    lane_products_match_cpu_on_edge_values::<64>(gfpf_field::Preset::T64);
+    lane_products_match_cpu_on_edge_values::<128>(gfpf_field::Preset::P128);
+}
+
 /// The kernels of a modified gfpf_fft.cu for t8, or `None` (with the reason
 /// printed) where no host compiler runs.
 fn t8_kernels_from(source: &str, radices: &[usize], what: &str) -> Option<gfpf_testkit::emulator::HostKernels> {

@@ -282,6 +282,10 @@ GFPF_FN void gfpf_lane_store(gfpf_u64* buf, gfpf_u64 pitch, const GfpfLanes& lan
 // wherever it holds several digits of an element (k ≥ 64: inlined, t64's
 // DFT_8 twiddled kernels spilled ~500 bytes at 64 registers).
 #define GFPF_LANE_OUT_OF_LINE(R) (GFPF_LANE_WORDS(R) >= 32 || GFPF_LANE_DIGITS > 1)
+// Whether DFT_R's inlined products branch on each product's sign
+// (gfpf_lane_column_sums_branching): where a lane holds 16 words, whose
+// twiddled kernels spilled 16 bytes with the branch-free sums at t8.
+#define GFPF_LANE_MUL_BRANCHING(R) (GFPF_LANE_WORDS(R) >= 16)
 
 // The codelet operations with an element's digits over the lanes of a warp
 // segment (gfpf_lanes.cuh): E is this lane's digits.
@@ -326,7 +330,8 @@ struct GfpfLaneOps {
             GfpfLaneElem w;
 #pragma unroll
             for (int h = 0; h < GFPF_LANE_DIGITS; ++h) w.d[h] = GFPF_TABLE_READ(table, m * GFPF_K + lanes.digit(h));
-            a = GFPF_LANE_OUT_OF_LINE(R) ? gfpf_lane_mul_outlined(lanes, a, w) : gfpf_lane_mul(lanes, a, w);
+            a = GFPF_LANE_OUT_OF_LINE(R) ? gfpf_lane_mul_outlined(lanes, a, w)
+                                         : gfpf_lane_mul<GFPF_LANE_MUL_BRANCHING(R)>(lanes, a, w);
         }
     }
 };

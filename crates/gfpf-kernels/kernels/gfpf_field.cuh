@@ -21,6 +21,8 @@
 
 typedef unsigned long long gfpf_u64;
 typedef unsigned int gfpf_u32;
+// 128-bit sums whose adds carry word to word (IADD3 chains on the device).
+typedef unsigned __int128 gfpf_u128;
 
 #ifdef GFPF_HOST_EMULATION
 #define __device__

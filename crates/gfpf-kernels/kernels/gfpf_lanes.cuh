@@ -310,22 +310,77 @@ GFPF_FN void gfpf_lane_below(const GfpfLanes& l, const gfpf_u64 (&v)[GFPF_LANE_D
     }
 }
 
-// x·y for canonical x and y (gfpf_mul).
-GFPF_FN GfpfLaneElem gfpf_lane_mul(GfpfLanes l, GfpfLaneElem x, GfpfLaneElem y) {
-    GFPF_COUNT_OP(GFPF_OP_LANE_MUL);
+// The column sums of x·y with every product of a column step accumulated
+// whatever its sign: a subtracted product p is added as its complement ~p =
+// 2^128 − 1 − p (no branch where the lanes of a warp differ in sign), its
+// low and high words summed apart in 128 bits, so that every add carries
+// word to word (IADD3 chains); the 2^128 − 1 of each complement comes off
+// once at the end. 30 SASS instructions a column step at t8 against 55 for
+// the branches of gfpf_lane_column_sums_branching, but a few registers more
+// at its peak (cargo xtask build-kernels + nvdisasm, NVRTC 12.9, sm_90,
+// 2026-11-25).
+GFPF_FN void gfpf_lane_column_sums(GfpfLanes l, const GfpfLaneElem& x, const GfpfLaneElem& y,
+                                   GfpfAcc (&acc)[GFPF_LANE_DIGITS]) {
     constexpr int S = GFPF_LANE_SEGMENT, D = GFPF_LANE_DIGITS;
-    const unsigned shift = GFPF_R_SHIFT;
     const int i = l.index();
-    // u_t = Σ_{j≤t} x_j·y_{t−j} − Σ_{j>t} x_j·y_{t+k−j}, plus the offset, for
-    // this lane's columns t = h·S + i. Digit j = jh·S + jl: for each jl, x_j
-    // of every row comes from lane jl and y_{t−j} from the rows rotated by
-    // jl (row h − jh, one lower where the lane wrapped; a row below 0 is
-    // the negacyclic wrap, subtracted).
-    GfpfAcc acc[D];
+    gfpf_u128 low_sum[D], high_sum[D];
 #pragma unroll
-    for (int h = 0; h < D; ++h) acc[h] = {0, 0, 0};
+    for (int h = 0; h < D; ++h) {
+        low_sum[h] = 0;
+        high_sum[h] = 0;
+    }
     // Kept a loop: unrolled in each of a codelet's R twiddles, it made the
     // DFT_32 modules of k = 16 take NVRTC ~28 s.
+#pragma unroll 1
+    for (int jl = 0; jl < S; ++jl) {
+        gfpf_u64 xj[D], yr[D];
+#pragma unroll
+        for (int h = 0; h < D; ++h) {
+            xj[h] = __shfl_sync(l.mask, x.d[h], jl, S);
+            yr[h] = l.rotate(y.d[h], jl);
+        }
+        const bool low = i < jl;
+#pragma unroll
+        for (int h = 0; h < D; ++h) {
+#pragma unroll
+            for (int jh = 0; jh < D; ++jh) {
+                const int same = h - jh, below = h - jh - 1;
+                const gfpf_u64 yv = low ? yr[(below + D) % D] : yr[(same + D) % D];
+                const bool subtract = low ? below < 0 : same < 0;
+                const gfpf_u128 product = (gfpf_u128)xj[jh] * yv;
+                // One 32-bit mask, both halves of each word.
+                const gfpf_u32 flip = 0u - (gfpf_u32)subtract;
+                const gfpf_u64 flip64 = ((gfpf_u64)flip << 32) | flip;
+                const gfpf_u64 add0 = (gfpf_u64)product ^ flip64, add1 = (gfpf_u64)(product >> 64) ^ flip64;
+                low_sum[h] += add0;
+                high_sum[h] += add1;
+            }
+        }
+    }
+    // acc = low_sum + high_sum·2^64 − complements·(2^128 − 1), mod 2^192,
+    // where row h subtracted D − h products for each of the S − 1 − i lanes
+    // jl above this one and D − h − 1 for each of the other i + 1.
+#pragma unroll
+    for (int h = 0; h < D; ++h) {
+        const gfpf_u64 complements = (gfpf_u64)((S - 1 - i) * (D - h) + (i + 1) * (D - h - 1));
+        const gfpf_u128 bottom = low_sum[h] + complements;
+        const gfpf_u128 middle = (bottom >> 64) + (gfpf_u64)high_sum[h];
+        acc[h].w0 = (gfpf_u64)bottom;
+        acc[h].w1 = (gfpf_u64)middle;
+        acc[h].w2 = (gfpf_u64)(middle >> 64) + (gfpf_u64)(high_sum[h] >> 64) - complements;
+    }
+}
+
+// gfpf_lane_column_sums with a branch on each product's sign: where the
+// lanes differ, the warp runs both sides, but no register holds the
+// complements' sums, which DFT_16's segment-per-DFT kernels at t8 (62 of 64
+// registers) need.
+GFPF_FN void gfpf_lane_column_sums_branching(GfpfLanes l, const GfpfLaneElem& x, const GfpfLaneElem& y,
+                                             GfpfAcc (&acc)[GFPF_LANE_DIGITS]) {
+    constexpr int S = GFPF_LANE_SEGMENT, D = GFPF_LANE_DIGITS;
+    const int i = l.index();
+#pragma unroll
+    for (int h = 0; h < D; ++h) acc[h] = {0, 0, 0};
 #pragma unroll 1
     for (int jl = 0; jl < S; ++jl) {
         gfpf_u64 xj[D], yr[D];
@@ -348,6 +403,26 @@ GFPF_FN GfpfLaneElem gfpf_lane_mul(GfpfLanes l, GfpfLaneElem x, GfpfLaneElem y) 
                 }
             }
         }
+    }
+}
+
+// x·y for canonical x and y (gfpf_mul); BRANCHING picks the column sums'
+// sign handling (gfpf_lane_column_sums or its branching twin), not the result.
+template <bool BRANCHING = false>
+GFPF_FN GfpfLaneElem gfpf_lane_mul(GfpfLanes l, GfpfLaneElem x, GfpfLaneElem y) {
+    GFPF_COUNT_OP(GFPF_OP_LANE_MUL);
+    constexpr int D = GFPF_LANE_DIGITS;
+    const unsigned shift = GFPF_R_SHIFT;
+    // u_t = Σ_{j≤t} x_j·y_{t−j} − Σ_{j>t} x_j·y_{t+k−j}, plus the offset, for
+    // this lane's columns t = h·S + i. Digit j = jh·S + jl: for each jl, x_j
+    // of every row comes from lane jl and y_{t−j} from the rows rotated by
+    // jl (row h − jh, one lower where the lane wrapped; a row below 0 is
+    // the negacyclic wrap, subtracted).
+    GfpfAcc acc[D];
+    if (BRANCHING) {
+        gfpf_lane_column_sums_branching(l, x, y, acc);
+    } else {
+        gfpf_lane_column_sums(l, x, y, acc);
     }
     // u_t = h·r² + m·r + low (u_t < 2^138, so h is small).
     gfpf_u64 low[D], m[D], hi[D];

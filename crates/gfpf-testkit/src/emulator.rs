@@ -55,6 +55,9 @@ pub enum EmulatorError {
     /// Building or loading the host library failed.
     #[error("host emulator: {0}")]
     Host(String),
+    /// Element-by-element operands of different lengths.
+    #[error("element-by-element operands differ in length: {0} and {1}")]
+    OperandLengths(usize, usize),
     /// A launch failed a check of the block-level emulator (a race on
     /// shared memory, a read of unwritten shared memory, a barrier some
     /// thread never reaches, a warp collective a lane never joins).
@@ -631,24 +634,45 @@ impl<const K: usize> EmulatedPolyMul<K> {
         let (mut wa, mut wb) = (padded(a), padded(b));
         forward.run_words(&mut wa)?;
         forward.run_words(&mut wb)?;
-        let mut buffers = [wa, wb];
-        let bind = |buffers: &mut [Vec<u64>]| {
-            let [a, b] = buffers else { unreachable!("two buffers") };
-            pointwise_mul(K, a.as_mut_ptr() as u64, b.as_ptr() as u64, s).1
-        };
-        let kernel = pointwise_mul(K, 0, 0, s).0;
-        // SAFETY: both buffers hold S elements digit-major with pitch S.
-        unsafe {
-            forward
-                .kernels
-                .launch_checked(&kernel, block_threads(&kernel, K), &mut buffers, bind, false)?
-        };
-        let [mut wa, _] = buffers;
+        let mut wa = pointwise_words::<K>(&forward.kernels, wa, wb)?;
         inverse.run_words(&mut wa)?;
         let mut out = from_digit_major(&self.field, &wa)?;
         out.truncate(len);
         Ok(out)
     }
+}
+
+impl<const K: usize> EmulatedPolyMul<K> {
+    /// The products a_i·b_i by the device's pointwise kernel alone (the
+    /// field product of its lanes, with no transform around it), for
+    /// checking that product on chosen values.
+    pub fn pointwise(&self, a: &[Element<K>], b: &[Element<K>]) -> Result<Vec<Element<K>>, EmulatorError> {
+        if a.len() != b.len() {
+            return Err(EmulatorError::OperandLengths(a.len(), b.len()));
+        }
+        if a.is_empty() {
+            return Ok(Vec::new());
+        }
+        let kernels = HostKernels::build(&self.field, &self.dir)?;
+        let out = pointwise_words::<K>(&kernels, to_digit_major(a), to_digit_major(b))?;
+        Ok(from_digit_major(&self.field, &out)?)
+    }
+}
+
+/// `a` times `b` element by element through the pointwise kernel; both hold
+/// the same number of elements digit-major (pitch: that number).
+fn pointwise_words<const K: usize>(kernels: &HostKernels, a: Vec<u64>, b: Vec<u64>) -> Result<Vec<u64>, EmulatorError> {
+    let len = a.len() / K;
+    let mut buffers = [a, b];
+    let bind = |buffers: &mut [Vec<u64>]| {
+        let [a, b] = buffers else { unreachable!("two buffers") };
+        pointwise_mul(K, a.as_mut_ptr() as u64, b.as_ptr() as u64, len).1
+    };
+    let kernel = pointwise_mul(K, 0, 0, len).0;
+    // SAFETY: both buffers hold `len` elements digit-major with pitch `len`.
+    unsafe { kernels.launch_checked(&kernel, block_threads(&kernel, K), &mut buffers, bind, false)? };
+    let [out, _] = buffers;
+    Ok(out)
 }
 
 /// Host slices, as `gfpf_cuda::CudaFft` takes them: the emulator's own
