@@ -116,26 +116,50 @@ pub struct GpuModelArgs {
     launches: bool,
 }
 
-/// SASS instructions one operation takes on a thread (or lane), k digits:
-/// estimates from the algorithms (a 64×64→128 product ≈ 4 IMAD.WIDE and 4
-/// adds plus a 3-word accumulate, a Möller–Granlund division ≈ 25, a 64-bit
-/// shuffle 2 SHFL), not from a profile. A lane holding D = k/32 digits (k ≥
-/// 64) does D times a one-digit lane's work: D column sums of k products,
-/// D digits in every carry chain and shift.
+/// SASS instructions one operation takes on a thread (or lane), k digits.
+///
+/// One thread per DFT: estimates from the algorithms (a 64×64→128 product ≈
+/// 4 IMAD.WIDE and 4 adds plus a 3-word accumulate, a Möller–Granlund
+/// division ≈ 25), not from the machine code; the measured rows fit the
+/// path cost on these.
+///
+/// Digits over lanes: counted from the machine code of probe kernels that
+/// each run one operation (a lane's loads and stores subtracted, loops
+/// counted at their trip count, the x = −1 fallback of a product left out:
+/// NVRTC 12.9, sm_90, nvdisasm, 2026-11-25; see [`LANE_MUL_STEP`]). A
+/// product is S = min(k, 32) column steps of D² products each (D = k/S
+/// digits a lane) and a tail of three divisions and two lookaheads a digit:
+/// t8 574, t32 1.3k, t64 3.5k, t128 11.0k instructions a lane. A butterfly
+/// (both carry chains) is 121, 103, 199 and 378; a shift by r^i 161, 143,
+/// 266 and 535.
 pub fn instructions(ops: &FieldOps, k: f64) -> f64 {
     let serial_mul = 10.0 * k * k + 60.0 * k;
     let serial_add_sub = 14.0 * k;
     let serial_shift = 12.0 * k;
-    let digits = gfpf_kernels::lane_digits(k as usize) as f64;
-    let lane_mul = digits * (14.0 * k + 140.0);
+    let segment = gfpf_kernels::lane_segment(k as usize) as f64;
+    let digits = gfpf_kernels::lane_digits(k as usize);
+    let step = LANE_MUL_STEP
+        .iter()
+        .find(|(d, _)| *d == digits)
+        .map_or(30.0 * (digits * digits) as f64, |(_, step)| *step);
+    let digits = digits as f64;
+    let lane_mul = segment * step + 356.0 * digits;
     ops.mul as f64 * serial_mul
         + ops.add_sub as f64 * serial_add_sub
         + ops.mul_pow_r as f64 * serial_shift
         + ops.lane_mul as f64 * lane_mul
-        + ops.lane_add_sub as f64 * 60.0 * digits
-        + ops.lane_mul_pow_r as f64 * 45.0 * digits
+        + ops.lane_add_sub as f64 * (95.0 * digits + 20.0)
+        + ops.lane_mul_pow_r as f64 * (135.0 * digits + 15.0)
         + ops.shared_words as f64 * 2.0
 }
+
+/// SASS instructions of one column step of a lane product (D² products of
+/// 64×64→128 bits, two shuffles a digit, the complement select) by digits
+/// a lane D: the loop bodies of the probe kernels at t8/t32 (D = 1), t64
+/// and t128 (NVRTC 12.9, sm_90, nvdisasm, 2026-11-25). The segment-per-DFT
+/// kernels of 16 words a lane branch on the sign instead (50 at D = 1);
+/// the model charges every product the branch-free step.
+const LANE_MUL_STEP: &[(usize, f64)] = &[(1, 30.0), (2, 89.0), (4, 309.0)];
 
 /// Bytes of local memory a thread's operations read and write when its
 /// elements live there (one thread per DFT): a product reads two elements

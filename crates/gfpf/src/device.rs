@@ -19,18 +19,19 @@ use crate::Error;
 /// 36–47 ms. Host slices also pay the copies over PCIe (t8 2^13: 0.5 MB, about
 /// 20 µs each way), so the bound sits one size above the smallest point where
 /// the GPU won. Those were the one-thread-per-DFT kernels; the traffic model
-/// (`cargo xtask gpu-model`, 2026-11-24) puts today's kernels (DFTs shared
-/// by teams of lane segments) 19x ahead of the 16 cores at t8 N = 2^12
-/// (0.029 ms against 0.56), but a model does not move a measured bound: it
-/// stays until a GPU measures the new kernels.
+/// (`cargo xtask gpu-model`, 2026-11-25, lane operations counted from the
+/// machine code) puts today's kernels (DFTs shared by teams of lane
+/// segments) 10.8x ahead of the 16 cores at t8 N = 2^12 (0.052 ms against
+/// 0.56), but a model does not move a measured bound: it stays until a GPU
+/// measures the new kernels.
 pub const AUTO_CUDA_MIN_WORDS: usize = 1 << 16;
 
 /// The largest k for which [`Device::Auto`] picks a GPU. At k = 64 the
 /// kernels measured on an H100 (one thread per base DFT, its elements in
 /// local memory) lost to the CPU: t64 N = 2^14 took 49 ms against 10 ms on
 /// 16 cores. The kernels that replaced them (digits over lanes, DFTs shared
-/// by teams of warps) are modelled at 0.23 ms there (`cargo xtask
-/// gpu-model`, 2026-11-24, a model); this bound stays the measured one
+/// by teams of warps) are modelled at 0.41 ms there (`cargo xtask
+/// gpu-model`, 2026-11-25, a model); this bound stays the measured one
 /// until a GPU measures them.
 pub const AUTO_CUDA_MAX_K: usize = 32;
 
