@@ -37,7 +37,7 @@ use gfpf_cuda::params::StageKernels;
 use gfpf_cuda::resources::{KernelResources, ModuleResources, SmLimits};
 use gfpf_field::{Field, Preset};
 use gfpf_plan::{Direction, Order};
-use gfpf_testkit::emulator::{EmulatedFft, FieldOps, HostKernels, LaunchCounts};
+use gfpf_testkit::emulator::{EmulatedFft, EmulatedNtt31, FieldOps, HostKernels, LaunchTraffic};
 
 use crate::kernel_report::compile_in_child;
 
@@ -114,6 +114,10 @@ pub struct GpuModelArgs {
     /// Print every launch: kernel, threads, sectors, operations, bound.
     #[arg(long)]
     launches: bool,
+    /// Only the word-size NTT's rows, with the path term at its floor (no
+    /// fit: the calibration rows are not counted).
+    #[arg(long)]
+    ntt_only: bool,
 }
 
 /// SASS instructions one operation takes on a thread (or lane), k digits.
@@ -151,7 +155,20 @@ pub fn instructions(ops: &FieldOps, k: f64) -> f64 {
         + ops.lane_add_sub as f64 * (95.0 * digits + 20.0)
         + ops.lane_mul_pow_r as f64 * (135.0 * digits + 15.0)
         + ops.shared_words as f64 * 2.0
+        + ops.ntt_butterflies as f64 * NTT_BUTTERFLY_INSTRUCTIONS
+        + ops.ntt_lane_steps as f64 * NTT_LANE_STEP_INSTRUCTIONS
 }
+
+/// SASS instructions of a word-size NTT butterfly through shared memory
+/// beside its four shared words (2 each): 19 in all, the unrolled loop body
+/// of the forward stages (kernels/gfpf_ntt.cu, NVRTC 12.9, sm_90, nvdisasm,
+/// 2026-11-25).
+const NTT_BUTTERFLY_INSTRUCTIONS: f64 = 11.0;
+
+/// SASS instructions of one lane's element in a word-size NTT warp stage:
+/// the shuffle, the twiddle's address and loads, both sides of the lane's
+/// upper/lower choice (33, same compile).
+const NTT_LANE_STEP_INSTRUCTIONS: f64 = 33.0;
 
 /// SASS instructions of one column step of a lane product (D² products of
 /// 64×64→128 bits, two shuffles a digit, the complement select) by digits
@@ -181,7 +198,12 @@ pub struct Model {
 /// One launch's inputs to the model.
 #[derive(Debug, Clone)]
 struct LaunchInput {
-    counts: LaunchCounts,
+    /// The kernel's symbol.
+    symbol: String,
+    /// Threads launched, threads a block, and what the emulator counted.
+    threads: u64,
+    threads_per_block: u32,
+    traffic: LaunchTraffic,
     resources: Option<KernelResources>,
     k: f64,
     /// The twiddle table's bytes (N/2k elements of k words).
@@ -199,32 +221,32 @@ enum Bound {
 impl LaunchInput {
     fn occupancy(&self) -> f64 {
         match &self.resources {
-            Some(r) => SmLimits::SM90.occupancy(r, self.counts.threads_per_block),
+            Some(r) => SmLimits::SM90.occupancy(r, self.threads_per_block),
             None => 0.25,
         }
     }
 
     /// Modelled seconds and the bound.
     fn seconds(&self, m: &Model) -> (f64, Bound) {
-        let c = &self.counts;
-        let blocks = c.threads.div_ceil(u64::from(c.threads_per_block)) as f64;
+        let blocks = self.threads.div_ceil(u64::from(self.threads_per_block)) as f64;
         let resident_threads = self.occupancy() * 2048.0;
-        let blocks_per_sm = (resident_threads / f64::from(c.threads_per_block)).floor().max(1.0);
+        let blocks_per_sm = (resident_threads / f64::from(self.threads_per_block)).floor().max(1.0);
         let sms_used = blocks.min(SMS);
-        let warps_per_scheduler = (blocks / sms_used).min(blocks_per_sm) * f64::from(c.threads_per_block) / 32.0 / 4.0;
+        let warps_per_scheduler =
+            (blocks / sms_used).min(blocks_per_sm) * f64::from(self.threads_per_block) / 32.0 / 4.0;
         let issue_efficiency = (warps_per_scheduler / WARPS_TO_HIDE_LATENCY).min(1.0);
-        let warp_instructions = instructions(&c.traffic.ops, self.k) / 32.0;
+        let warp_instructions = instructions(&self.traffic.ops, self.k) / 32.0;
         let issue = warp_instructions / (sms_used * ISSUE_PER_CLOCK * CLOCK_HZ * issue_efficiency);
         // Elements in local memory (a stack frame) cost DRAM traffic in
         // proportion to the bytes the operations move through it.
         let stack = self.resources.as_ref().map_or(0.0, |r| f64::from(r.stack_frame_bytes));
         let local = if stack > 0.0 {
-            local_bytes(&c.traffic.ops, self.k) * m.local_dram_factor
+            local_bytes(&self.traffic.ops, self.k) * m.local_dram_factor
         } else {
             0.0
         };
         let share = (2.0 * sms_used / SMS).min(1.0);
-        let t = &c.traffic;
+        let t = &self.traffic;
         let table_bytes = 32.0 * t.table_sectors as f64;
         let data_bytes = t.bytes_moved() as f64 - table_bytes;
         // A table that fits half of L2 is read from there.
@@ -235,8 +257,8 @@ impl LaunchInput {
         };
         let memory = (data_bytes + local) / (DRAM_BYTES_PER_S * share) + table_seconds;
         let waves = (blocks / (SMS * blocks_per_sm)).ceil();
-        let path_cycles = instructions(&c.traffic.path_ops, self.k) * m.path_cycles_per_instruction
-            + c.traffic.path_ops.barriers as f64 * BARRIER_CYCLES;
+        let path_cycles = instructions(&self.traffic.path_ops, self.k) * m.path_cycles_per_instruction
+            + self.traffic.path_ops.barriers as f64 * BARRIER_CYCLES;
         let path = path_cycles / CLOCK_HZ * waves;
         let (time, bound) = [(issue, Bound::Issue), (memory, Bound::Memory), (path, Bound::Path)]
             .into_iter()
@@ -264,21 +286,18 @@ impl Transform {
         (total, bounds)
     }
     fn bytes_moved(&self) -> f64 {
-        self.launches
-            .iter()
-            .map(|l| l.counts.traffic.bytes_moved() as f64)
-            .sum()
+        self.launches.iter().map(|l| l.traffic.bytes_moved() as f64).sum()
     }
     fn bytes_used(&self) -> f64 {
         self.launches
             .iter()
-            .map(|l| (l.counts.traffic.bytes_read + l.counts.traffic.bytes_written) as f64)
+            .map(|l| (l.traffic.bytes_read + l.traffic.bytes_written) as f64)
             .sum()
     }
     /// Sectors of the data (not the tables): bytes moved and bytes used.
     fn data_moved_used(&self) -> (f64, f64) {
         self.launches.iter().fold((0.0, 0.0), |(moved, used), l| {
-            let t = &l.counts.traffic;
+            let t = &l.traffic;
             (
                 moved + (t.bytes_moved() - 32 * t.table_sectors) as f64,
                 used + (t.bytes_read + t.bytes_written - t.table_bytes) as f64,
@@ -300,6 +319,7 @@ impl Transform {
 /// ptxas's reports of the modules a set of launches uses, by radix.
 struct Reports {
     modules: Vec<(Preset, usize, Result<ModuleResources, String>)>,
+    ntt: Option<Result<ModuleResources, String>>,
     timeout: Duration,
 }
 
@@ -316,6 +336,22 @@ impl Reports {
         let (_, _, report) = self.modules.iter().find(|(p, r, _)| *p == preset && *r == radix)?;
         let symbol = kernel.symbol();
         report.as_ref().ok()?.kernels().find(|f| f.name == symbol).cloned()
+    }
+}
+
+impl Reports {
+    /// The word-size NTT kernel's report (compiled once).
+    fn ntt_kernel(&mut self) -> Option<KernelResources> {
+        if self.ntt.is_none() {
+            eprintln!("  ptxas report: word-size NTT");
+            let report = crate::kernel_report::compile_ntt_in_child("sm_90", self.timeout);
+            if let Err(e) = &report {
+                eprintln!("    {e}: modelled at 25% occupancy");
+            }
+            self.ntt = Some(report);
+        }
+        let report = self.ntt.as_ref()?.as_ref().ok()?;
+        report.kernels().find(|f| f.name == gfpf_cuda::ntt::NTT_KERNEL).cloned()
     }
 }
 
@@ -353,7 +389,10 @@ fn counted<const K: usize>(
         .into_iter()
         .map(|c| LaunchInput {
             resources: reports.kernel(preset, radix_of(&c.kernel), &c.kernel),
-            counts: c,
+            symbol: c.kernel.symbol(),
+            threads: c.threads,
+            threads_per_block: c.threads_per_block,
+            traffic: c.traffic,
             k: K as f64,
             table_bytes: ((1usize << log2_n) / (2 * K)).max(1) as f64 * K as f64 * 8.0,
         })
@@ -361,6 +400,55 @@ fn counted<const K: usize>(
     Ok(Transform {
         launches,
         data_bytes: (batch << log2_n) as f64 * K as f64 * 8.0,
+    })
+}
+
+/// Word-size NTT sizes modelled (log2 N, primes in the batch, one
+/// transform a prime): 8 primes from 2^12 to 2^24, and 34 at 2^21, what a
+/// t8 product of 2^20 × 2^20 coefficients needs (2^21·p² < 2^1045 < the
+/// product of 34 primes near 2^31).
+const NTT_ROWS: &[(u32, usize)] = &[(12, 8), (16, 8), (20, 8), (21, 34), (24, 8)];
+
+/// One prime's transform counted in the emulator (sampled blocks, scaled
+/// to the launch) and scaled to `primes` primes: their launches run every
+/// prime's tiles alike.
+fn count_ntt(log2_n: u32, primes: usize, args: &GpuModelArgs, reports: &mut Reports) -> Result<Transform, String> {
+    let dir = std::env::temp_dir().join("gfpf-gpu-model");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let plan = gfpf_cuda::ntt::NttPlan31::try_new(1 << log2_n, &gfpf_cuda::ntt::NTT_PRIMES_31[..1])
+        .map_err(|e| e.to_string())?;
+    let ntt = EmulatedNtt31::new(plan, &dir).map_err(|e| e.to_string())?;
+    let launches = ntt.plan().launches(1, Direction::Forward);
+    let most_blocks = launches
+        .iter()
+        .map(|l| l.threads >> l.log2_block_threads)
+        .max()
+        .unwrap_or(1);
+    let stride = (most_blocks / u64::from(args.sample_blocks.max(1))).max(1) as u32;
+    let mut data = vec![0u32; 1 << log2_n];
+    let counted = ntt
+        .run_counted(&mut data, 1, Direction::Forward, true, stride)
+        .map_err(|e| e.to_string())?;
+    let resources = reports.ntt_kernel();
+    let launches = counted
+        .into_iter()
+        .map(|(l, traffic)| {
+            let blocks = l.threads >> l.log2_block_threads;
+            let run = blocks.div_ceil(u64::from(stride));
+            LaunchInput {
+                symbol: gfpf_cuda::ntt::NTT_KERNEL.to_owned(),
+                threads: l.threads * primes as u64,
+                threads_per_block: l.block_threads(),
+                traffic: traffic.scaled(blocks as f64 / run as f64 * primes as f64),
+                resources: resources.clone(),
+                k: 1.0,
+                table_bytes: (primes << log2_n) as f64 * 4.0,
+            }
+        })
+        .collect();
+    Ok(Transform {
+        launches,
+        data_bytes: (primes << log2_n) as f64 * 4.0,
     })
 }
 
@@ -461,9 +549,18 @@ fn bound_names(bounds: &[Bound]) -> String {
 pub fn run(args: &GpuModelArgs) -> Result<(), String> {
     let mut reports = Reports {
         modules: Vec::new(),
+        ntt: None,
         timeout: Duration::from_secs(args.timeout_s),
     };
     println!("MODEL, not a measurement: H100 SXM (132 SMs, 3.0 TB/s measured copy, {CLOCK_HZ:.3e} Hz)");
+    if args.ntt_only {
+        println!("--ntt-only: no fit; the path term at {DEPENDENT_ISSUE_CYCLES} cycles an instruction throughout");
+        let floor = Model {
+            local_dram_factor: 1.0,
+            path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES,
+        };
+        return print_ntt(args, &floor, &mut reports);
+    }
     let mut today = Vec::new();
     let mut device = Vec::new();
     for &(name, log2_n, batch, gpu, host) in MEASURED {
@@ -540,12 +637,12 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         let host_ms = host.map(|h| (h.0 * h.1).sqrt());
         if args.launches {
             for l in &t.launches {
-                let tr = &l.counts.traffic;
+                let tr = &l.traffic;
                 let (ls, bound) = l.seconds(&model);
                 println!(
                     "      {:<24} {:>9} threads, {:>9} sectors ({:>9} of tables), {:>5.1}% used, {:>9.1} k path instr, occupancy {:.0}%: {:.3} ms {bound:?}",
-                    l.counts.kernel.symbol(),
-                    l.counts.threads,
+                    l.symbol,
+                    l.threads,
                     tr.sectors_read + tr.sectors_written,
                     tr.table_sectors,
                     100.0 * tr.sector_efficiency(),
@@ -568,6 +665,67 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
             bound_names(&bounds),
             host_ms.map_or("-".to_owned(), |h| format!("{h:.1}ms")),
             host_ms.map_or("-".to_owned(), |h| format!("{:.1}x", h / (s * 1e3)))
+        );
+    }
+    print_ntt(args, &model, &mut reports)
+}
+
+/// The word-size NTT's rows: a batch of forward transforms, one a prime,
+/// against the copy bound (the data read and written once at 3.0 TB/s).
+fn print_ntt(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Result<(), String> {
+    println!(
+        "\nword-size NTT (kernels/gfpf_ntt.cu: primes < 2^31, Shoup products, natural in, bit-reversed out), one transform a prime, same model; copy: the data read and written once:"
+    );
+    println!(
+        "{:>8} {:>6} | {:>8} {:>7} {:>10} {:>9} {:>10} {:>9} {:>9} {:>8} {:<22}",
+        "N",
+        "primes",
+        "launches",
+        "passes",
+        "data sect.",
+        "GB moved",
+        "modelled",
+        "floor",
+        "copy",
+        "x copy",
+        "launches bound by"
+    );
+    let floor_model = Model {
+        path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES.min(model.path_cycles_per_instruction),
+        ..*model
+    };
+    for &(log2_n, primes) in NTT_ROWS {
+        eprintln!("counting the word-size NTT 2^{log2_n} x{primes}");
+        let t = count_ntt(log2_n, primes, args, reports)?;
+        let (s, bounds) = t.seconds(model);
+        let (floor, _) = t.seconds(&floor_model);
+        let copy = 2.0 * t.data_bytes / DRAM_BYTES_PER_S;
+        if args.launches {
+            for l in &t.launches {
+                let (ls, bound) = l.seconds(model);
+                println!(
+                    "      {:<24} {:>9} threads, {:>9} sectors ({:>9} of tables), occupancy {:.0}%: {:.4} ms {bound:?}",
+                    l.symbol,
+                    l.threads,
+                    l.traffic.sectors_read + l.traffic.sectors_written,
+                    l.traffic.table_sectors,
+                    100.0 * l.occupancy(),
+                    ls * 1e3
+                );
+            }
+        }
+        println!(
+            "{:>8} {primes:>6} | {:>8} {:>7.1} {:>9.0}% {:>9.3} {:>8.4}ms {:>7.4}ms {:>7.4}ms {:>8.2} {:<22}",
+            format!("2^{log2_n}"),
+            t.launches.len(),
+            t.passes(),
+            100.0 * t.data_efficiency(),
+            t.bytes_moved() / 1e9,
+            s * 1e3,
+            floor * 1e3,
+            copy * 1e3,
+            s / copy,
+            bound_names(&bounds)
         );
     }
     Ok(())

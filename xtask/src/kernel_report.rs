@@ -94,6 +94,13 @@ pub fn kernel_of(symbol: &str) -> Option<Kernel> {
 /// The child: compiles one module and prints ptxas's report (NVRTC's log),
 /// then a last line `compile time SECONDS`.
 fn compile_one(preset: &str, radix: &str, arch: &str, families: &str) -> Result<(), String> {
+    if preset == NTT_MODULE {
+        let unit = gfpf_kernels::ntt_translation_unit(false);
+        let report = nvrtc_resources(NTT_MODULE, &unit, limits(arch)?.capability()).map_err(|e| e.to_string())?;
+        println!("{}", report.log);
+        println!("{COMPILE_TIME} {}", report.compile_time.as_secs_f64());
+        return Ok(());
+    }
     let preset = Preset::from_name(preset).map_err(|e| e.to_string())?;
     let radix: usize = radix.parse().map_err(|e| format!("radix {radix}: {e}"))?;
     let c = constants(preset)?;
@@ -107,6 +114,13 @@ fn compile_one(preset: &str, radix: &str, arch: &str, families: &str) -> Result<
     println!("{COMPILE_TIME} {}", report.compile_time.as_secs_f64());
     Ok(())
 }
+
+/// The word-size NTT module's name (no preset: no field constants).
+const NTT_MODULE: &str = "gfpf_ntt31";
+
+/// The least theoretical occupancy on sm_90 the word-size NTT kernel must
+/// allow at its largest blocks.
+const NTT_OCCUPANCY_BUDGET: f64 = 0.5;
 
 /// The child's last line starts with this.
 const COMPILE_TIME: &str = "compile time";
@@ -138,11 +152,26 @@ pub fn compile_in_child(
     all_families: bool,
     timeout: Duration,
 ) -> Result<ModuleResources, String> {
+    let families = if all_families { "all" } else { "device" };
+    compile_named_in_child(preset.name(), radix, arch, families, timeout)
+}
+
+/// The word-size NTT module's compile, in a child as the others.
+pub fn compile_ntt_in_child(arch: &str, timeout: Duration) -> Result<ModuleResources, String> {
+    compile_named_in_child(NTT_MODULE, 0, arch, "device", timeout)
+}
+
+fn compile_named_in_child(
+    module: &str,
+    radix: usize,
+    arch: &str,
+    families: &str,
+    timeout: Duration,
+) -> Result<ModuleResources, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut command = Command::new(exe);
-    let families = if all_families { "all" } else { "device" };
     command
-        .args(["kernels", "--one", preset.name(), &radix.to_string(), arch, families])
+        .args(["kernels", "--one", module, &radix.to_string(), arch, families])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     crate::test::with_nvrtc_on_path(&mut command)?;
@@ -257,8 +286,56 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
             }
         }
     }
+    // The word-size NTT module (no preset).
+    for limits in &archs {
+        let report = match compile_ntt_in_child(limits.arch, timeout) {
+            Ok(report) => report,
+            Err(e) => {
+                println!("{:<6} {:>6} {:<6} {e}", "ntt31", "NTT", limits.arch);
+                over.push(format!("{NTT_MODULE} {}: {e}", limits.arch));
+                continue;
+            }
+        };
+        let seconds = report.compile_time.as_secs_f64();
+        for f in report.kernels() {
+            let block = gfpf_cuda::ntt::NTT_BLOCK_THREADS as u32;
+            let occupancy = limits.occupancy(f, block);
+            let stack = f.stack_frame_bytes.max(report.callee_stack_frame_bytes());
+            if limits.arch == "sm_90" {
+                fft_kernels += 1;
+                if stack == 0
+                    && f.spill_store_bytes == 0
+                    && occupancy >= NTT_OCCUPANCY_BUDGET
+                    && seconds <= MAX_MODULE_SECONDS
+                {
+                    within += 1;
+                } else {
+                    over.push(format!(
+                        "{NTT_MODULE} {}: {stack} bytes of stack, {} of spills, occupancy {:.0}%, {seconds:.1} s",
+                        f.name,
+                        f.spill_store_bytes,
+                        occupancy * 100.0
+                    ));
+                }
+            }
+            println!(
+                "{:<6} {:>6} {:<6} {:<22} {:>5} {:>7} {:>9} {:>6} {:>6.0}% {:>7.1}s",
+                "ntt31",
+                "NTT",
+                limits.arch,
+                f.name.trim_start_matches("gfpf_"),
+                f.registers,
+                stack,
+                format!("{}/{}", f.spill_store_bytes, f.spill_load_bytes),
+                f.shared_bytes,
+                occupancy * 100.0,
+                seconds
+            );
+        }
+    }
     println!(
-        "\nbudgets (device kernels: stack 0, no spills, occupancy on sm_90 per gfpf_kernels::occupancy_budget; modules <= {MAX_MODULE_SECONDS:.0} s): {within} of {fft_kernels} device kernels on sm_90 within; {} findings",
+        "\nbudgets (device kernels: stack 0, no spills, occupancy on sm_90 per gfpf_kernels::occupancy_budget, the word-size NTT's {:.0}%; modules <= {MAX_MODULE_SECONDS:.0} s): {within} of {fft_kernels} device kernels on sm_90 within; {} findings",
+        NTT_OCCUPANCY_BUDGET * 100.0,
         over.len()
     );
     for line in &over {

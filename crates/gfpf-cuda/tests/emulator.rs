@@ -484,3 +484,104 @@ fn global_traffic_is_counted_in_sectors() {
     assert_eq!(data_read_efficiency(&tiled[0].1), 0.25);
     assert_eq!(data_read_efficiency(&lanes[0].1), 1.0);
 }
+
+/// The word-size NTT kernels against the host's O(N²) transform, bit for
+/// bit, over two primes at once and several transforms a prime: lengths
+/// whose last stages run between lanes only (2^6), through shared memory and
+/// lanes (2^11), and in two launches, the first on 32-column tiles (2^14);
+/// edge values (0, 1, q − 1) lead each input. The inverse undoes the
+/// forward transform, and forward, pointwise product, inverse is the cyclic
+/// convolution.
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn word_size_ntt_matches_the_host_transform() {
+    use gfpf_cuda::ntt::{NTT_PRIMES_31, NttPlan31, ntt31_reference, ntt31_reference_outputs};
+    use rand::{RngExt, SeedableRng};
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (emulated word-size NTT): {why}");
+        return;
+    }
+    let primes = [NTT_PRIMES_31[0], NTT_PRIMES_31[2]];
+    let mut rng = rand::rngs::StdRng::seed_from_u64(31);
+    for (log2_n, per_prime) in [(6, 3), (11, 2), (14, 1)] {
+        let n = 1usize << log2_n;
+        let plan = NttPlan31::try_new(n, &primes).unwrap();
+        let ntt = gfpf_testkit::emulator::EmulatedNtt31::new(plan, kernel_dir()).unwrap();
+        let random = |rng: &mut rand::rngs::StdRng| {
+            let mut data = Vec::new();
+            for &q in &primes {
+                for _ in 0..per_prime {
+                    let q = q as u32;
+                    data.extend([0, 1, q - 1]);
+                    data.extend((3..n).map(|_| rng.random_range(0..q)));
+                }
+            }
+            data
+        };
+        let input = random(&mut rng);
+        let mut data = input.clone();
+        ntt.run(&mut data, per_prime, Direction::Forward)
+            .unwrap_or_else(|e| panic!("2^{log2_n}: {e}"));
+        // The O(N²) reference on the first transform of each prime, and at
+        // 2^14 on a sample of outputs.
+        for (p, &q) in primes.iter().enumerate() {
+            let at = p * per_prime * n;
+            let x = &input[at..at + n];
+            let got = &data[at..at + n];
+            if log2_n <= 11 {
+                assert!(got == ntt31_reference(x, q as u32).as_slice(), "2^{log2_n} modulo {q}");
+            } else {
+                let outputs = [0, 1, 777, n / 2, n - 1];
+                let want = ntt31_reference_outputs(x, q as u32, outputs);
+                for (i, w) in outputs.into_iter().zip(want) {
+                    assert_eq!(got[i], w, "2^{log2_n} modulo {q}, output {i}");
+                }
+            }
+        }
+        // Forward, pointwise product with another transform, inverse: the
+        // cyclic convolution (checked at a few outputs, each an O(N) sum).
+        let other = random(&mut rng);
+        let mut b = other.clone();
+        ntt.run(&mut b, per_prime, Direction::Forward).unwrap();
+        let mut product: Vec<u32> = data
+            .iter()
+            .zip(&b)
+            .enumerate()
+            .map(|(i, (&x, &y))| {
+                let q = primes[i / (per_prime * n)];
+                (u64::from(x) * u64::from(y) % q) as u32
+            })
+            .collect();
+        ntt.run(&mut product, per_prime, Direction::Inverse)
+            .unwrap_or_else(|e| panic!("inverse 2^{log2_n}: {e}"));
+        for (p, &q) in primes.iter().enumerate() {
+            let at = p * per_prime * n;
+            for i in [0, 1, n / 2 + 3, n - 1] {
+                let want = (0..n).fold(0u64, |acc, j| {
+                    let x = u64::from(input[at + j]);
+                    let y = u64::from(other[at + (i + n - j) % n]);
+                    (acc + x * y) % q
+                });
+                assert_eq!(
+                    u64::from(product[at + i]),
+                    want,
+                    "convolution 2^{log2_n} modulo {q}, output {i}"
+                );
+            }
+        }
+        // The inverse undoes the forward transform, every word.
+        ntt.run(&mut data, per_prime, Direction::Inverse).unwrap();
+        assert!(data == input, "inverse after forward, 2^{log2_n}");
+    }
+    assert!(matches!(
+        NttPlan31::try_new(1 << 10, &[(1 << 31) - 1]),
+        Err(gfpf_cuda::ntt::NttError::NoRoot { .. })
+    ));
+    assert!(matches!(
+        NttPlan31::try_new(48, &primes),
+        Err(gfpf_cuda::ntt::NttError::Length(48))
+    ));
+}

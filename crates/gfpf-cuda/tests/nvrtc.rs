@@ -149,3 +149,39 @@ macro_rules! nvrtc_tests {
 // xtask kernels --report` covers them: 15–21 s of NVRTC per preset on the
 // project VM, 2026-11-24; t64 and t128 take 8 and 10 s).
 nvrtc_tests!(t8 T8 8, t32 T32 32, t64 T64 64, t128 T128 128);
+
+/// The word-size NTT module (kernels/gfpf_ntt.cu) compiles to machine code
+/// for sm_90 within the budgets: no stack frame or spills, at least 50%
+/// theoretical occupancy at the launches' largest blocks.
+#[test]
+#[cfg_attr(
+    not(gfpf_nvrtc),
+    ignore = "no NVRTC library (libnvrtc.so) where these tests were built"
+)]
+fn word_size_ntt_compiles_within_budget() {
+    if let Some(why) = nvrtc_unavailable() {
+        eprintln!("SKIPPED (nvrtc, word-size NTT): {why}");
+        return;
+    }
+    let report = nvrtc_resources("gfpf_ntt31", &gfpf_kernels::ntt_translation_unit(false), (9, 0))
+        .unwrap_or_else(|e| panic!("gfpf_ntt31: {e}"));
+    let resources = report
+        .kernels()
+        .find(|k| k.name == gfpf_cuda::ntt::NTT_KERNEL)
+        .expect("a report for the NTT kernel");
+    assert_eq!(
+        (resources.stack_frame_bytes, resources.spill_store_bytes),
+        (0, 0),
+        "the NTT kernel has a stack frame or spills"
+    );
+    let occupancy = SmLimits::SM90.occupancy(resources, gfpf_cuda::ntt::NTT_BLOCK_THREADS as u32);
+    assert!(
+        occupancy >= 0.5,
+        "the NTT kernel allows {:.0}% occupancy ({} registers, {} bytes of shared memory)",
+        occupancy * 100.0,
+        resources.registers,
+        resources.shared_bytes
+    );
+    let seconds = report.compile_time.as_secs_f64();
+    assert!(seconds <= MAX_MODULE_SECONDS, "gfpf_ntt31: compiled in {seconds:.1} s");
+}

@@ -54,6 +54,21 @@ pub const FFT_SOURCE: &str = include_str!("../kernels/gfpf_fft.cu");
 /// a block as fibers, barriers, warp collectives, checked shared memory),
 /// prepended to host-emulation units only.
 pub const EMULATION_HEADER: &str = include_str!("../kernels/gfpf_emulation.h");
+/// kernels/gfpf_ntt.cu: word-size NTTs modulo primes below 2^31
+/// (`gfpf_cuda::ntt`), a module of its own (no field constants).
+pub const NTT_SOURCE: &str = include_str!("../kernels/gfpf_ntt.cu");
+
+/// The word-size NTT module's translation unit: for NVRTC, or (with
+/// `host_emulation`) for the block-level emulator, its runtime prepended.
+pub fn ntt_translation_unit(host_emulation: bool) -> String {
+    let mut s = String::new();
+    if host_emulation {
+        s.push_str("#define GFPF_HOST_EMULATION 1\n");
+        s.push_str(EMULATION_HEADER);
+    }
+    s.push_str(NTT_SOURCE);
+    s
+}
 
 /// 64-bit words of shared memory one block of a tiled stage holds: 32 KiB,
 /// within the 48 KiB a kernel may declare statically.

@@ -155,6 +155,12 @@ pub struct FieldOps {
     pub shared_words: u64,
     /// `__syncthreads()` barriers, per thread.
     pub barriers: u64,
+    /// Word-size NTT butterflies through shared memory (kernels/gfpf_ntt.cu),
+    /// per thread.
+    pub ntt_butterflies: u64,
+    /// Elements of word-size NTT warp stages, per lane (both lanes of a
+    /// pair: the warp runs both sides).
+    pub ntt_lane_steps: u64,
 }
 
 impl FieldOps {
@@ -172,6 +178,8 @@ impl FieldOps {
             collectives: s(self.collectives),
             shared_words: s(self.shared_words),
             barriers: s(self.barriers),
+            ntt_butterflies: s(self.ntt_butterflies),
+            ntt_lane_steps: s(self.ntt_lane_steps),
         }
     }
 }
@@ -258,9 +266,21 @@ impl HostKernels {
     ) -> Result<Self, EmulatorError> {
         let constants = DeviceConstants::of(field);
         let source = translation_unit_of(fft_source, &constants, radices, true);
+        Self::build_source(&module_name(&constants, radices), &source, dir)
+    }
+
+    /// The word-size NTT kernels (kernels/gfpf_ntt.cu), compiled into (or
+    /// reused from) `dir`.
+    pub fn build_ntt(dir: &Path) -> Result<Self, EmulatorError> {
+        Self::build_source("gfpf_ntt31", &gfpf_kernels::ntt_translation_unit(true), dir)
+    }
+
+    /// Compiles (or reuses, keyed by `name` and a hash of `source`) one
+    /// host-emulation translation unit and loads it.
+    fn build_source(name: &str, source: &str, dir: &Path) -> Result<Self, EmulatorError> {
         let mut hasher = DefaultHasher::new();
         source.hash(&mut hasher);
-        let stem = format!("{}-{:016x}", module_name(&constants, radices), hasher.finish());
+        let stem = format!("{name}-{:016x}", hasher.finish());
         let path = dir.join(format!("{stem}.so"));
         // One build of each library at a time in this process (tests on
         // several threads ask for the same one at once); different libraries
@@ -288,7 +308,7 @@ impl HostKernels {
             let tag: String = tag.chars().filter(char::is_ascii_alphanumeric).collect();
             let src = dir.join(format!("{stem}.{tag}.cpp"));
             let tmp = dir.join(format!("{stem}.{tag}.tmp"));
-            std::fs::write(&src, &source).map_err(|e| emulator_error("writing the source", e))?;
+            std::fs::write(&src, source).map_err(|e| emulator_error("writing the source", e))?;
             let out = Command::new(host_compiler())
                 .args(["-std=c++17", "-O1", "-shared", "-fPIC", "-w", "-o"])
                 .arg(&tmp)
@@ -370,17 +390,50 @@ impl HostKernels {
         count_traffic: bool,
         block_stride: u32,
     ) -> Result<LaunchTraffic, EmulatorError> {
-        // SAFETY: every kernel symbol of gfpf_fft.cu has this signature in
-        // host emulation: `extern "C" int name(const GfpfStageParams*,
-        // const GfpfEmuLaunch*)`.
+        // SAFETY: as the caller promises; every kernel symbol of
+        // gfpf_fft.cu takes a GfpfStageParams (StageParams).
+        unsafe {
+            self.launch_params(
+                symbol,
+                params,
+                params.threads,
+                threads_per_block,
+                schedule,
+                count_traffic,
+                block_stride,
+            )
+        }
+    }
+
+    /// As [`HostKernels::launch_sampled`] for a kernel whose parameter
+    /// block is `P` (the `repr(C)` twin of its C struct), over `threads`
+    /// threads.
+    ///
+    /// # Safety
+    /// As [`HostKernels::launch`]; `P` must match the kernel's parameter
+    /// struct.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn launch_params<P>(
+        &self,
+        symbol: &str,
+        params: &P,
+        threads: u64,
+        threads_per_block: u32,
+        schedule: u32,
+        count_traffic: bool,
+        block_stride: u32,
+    ) -> Result<LaunchTraffic, EmulatorError> {
+        // SAFETY: every kernel symbol of the emulated modules has this
+        // signature in host emulation: `extern "C" int name(const P*,
+        // const GfpfEmuLaunch*)`, P its parameter struct.
         let f = unsafe {
             self.library
-                .get::<unsafe extern "C" fn(*const StageParams, *mut EmulatedLaunch) -> i32>(symbol.as_bytes())
+                .get::<unsafe extern "C" fn(*const P, *mut EmulatedLaunch) -> i32>(symbol.as_bytes())
         }
         .map_err(|e| EmulatorError::Host(format!("kernel {symbol}: {e}")))?;
         let mut message = vec![0u8; 1024];
         let mut launch = EmulatedLaunch {
-            grid_x: params.threads.div_ceil(u64::from(threads_per_block)),
+            grid_x: threads.div_ceil(u64::from(threads_per_block)),
             block_x: u64::from(threads_per_block),
             schedule: u64::from(schedule),
             error: message.as_mut_ptr().cast(),
@@ -688,5 +741,108 @@ impl<const K: usize> Transform<K> for EmulatedFft<K> {
     fn process_with_scratch(&self, data: &mut [Element<K>], scratch: &mut [Element<K>]) -> Result<(), EmulatorError> {
         self.check_lengths(data.len(), scratch.len())?;
         self.run(data)
+    }
+}
+
+/// Word-size NTTs the way the device runs them (`gfpf_cuda::ntt`): the
+/// plan's launches of kernels/gfpf_ntt.cu on host memory through the
+/// block-level emulator, each under both schedules of its threads.
+#[derive(Debug)]
+pub struct EmulatedNtt31 {
+    plan: gfpf_cuda::ntt::NttPlan31,
+    forward_table: Vec<u32>,
+    inverse_table: Vec<u32>,
+    constants: Vec<u32>,
+    kernels: HostKernels,
+}
+
+impl EmulatedNtt31 {
+    /// Emulated transforms of `plan`; the kernels are compiled into (or
+    /// reused from) `dir`.
+    pub fn new(plan: gfpf_cuda::ntt::NttPlan31, dir: &Path) -> Result<Self, EmulatorError> {
+        Ok(EmulatedNtt31 {
+            forward_table: plan.twiddle_table(Direction::Forward),
+            inverse_table: plan.twiddle_table(Direction::Inverse),
+            constants: plan.prime_constants(),
+            kernels: HostKernels::build_ntt(dir)?,
+            plan,
+        })
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &gfpf_cuda::ntt::NttPlan31 {
+        &self.plan
+    }
+
+    /// Transforms `data` in place: prime-major, `transforms_per_prime`
+    /// transforms of N words a prime, each below its prime.
+    pub fn run(
+        &self,
+        data: &mut [u32],
+        transforms_per_prime: usize,
+        direction: Direction,
+    ) -> Result<(), EmulatorError> {
+        self.run_counted(data, transforms_per_prime, direction, false, 1)
+            .map(|_| ())
+    }
+
+    /// As [`EmulatedNtt31::run`], with each launch's traffic and operations
+    /// when `count_traffic`, running every `block_stride`-th block only
+    /// (for counts; the results are then partial, and only the first
+    /// schedule runs).
+    pub fn run_counted(
+        &self,
+        data: &mut [u32],
+        transforms_per_prime: usize,
+        direction: Direction,
+        count_traffic: bool,
+        block_stride: u32,
+    ) -> Result<Vec<(gfpf_cuda::ntt::NttParams, LaunchTraffic)>, EmulatorError> {
+        let words = self.plan.primes().len() * transforms_per_prime * self.plan.len();
+        if data.len() != words {
+            return Err(EmulatorError::OperandLengths(data.len(), words));
+        }
+        let table = match direction {
+            Direction::Forward => &self.forward_table,
+            Direction::Inverse => &self.inverse_table,
+        };
+        let mut counted = Vec::new();
+        for launch in self.plan.launches(transforms_per_prime, direction) {
+            let bind = |data: &mut [u32]| gfpf_cuda::ntt::NttParams {
+                data: data.as_mut_ptr() as u64,
+                twiddles: table.as_ptr() as u64,
+                primes: self.constants.as_ptr() as u64,
+                ..launch
+            };
+            let run = |data: &mut [u32], schedule: u32, count: bool| {
+                // SAFETY: `data` holds every transform of the plan's launches,
+                // the table and constants are the plan's (sized by it), and
+                // NttParams is GfpfNttParams's twin.
+                unsafe {
+                    self.kernels.launch_params(
+                        gfpf_cuda::ntt::NTT_KERNEL,
+                        &bind(data),
+                        launch.threads,
+                        launch.block_threads(),
+                        schedule,
+                        count,
+                        block_stride,
+                    )
+                }
+            };
+            if block_stride > 1 {
+                counted.push((launch, run(data, 0, count_traffic)?));
+                continue;
+            }
+            let mut copy = data.to_vec();
+            run(&mut copy, 1, false)?;
+            counted.push((launch, run(data, 0, count_traffic)?));
+            if copy != data {
+                return Err(EmulatorError::ScheduleDependent {
+                    kernel: gfpf_cuda::ntt::NTT_KERNEL.to_owned(),
+                });
+            }
+        }
+        Ok(counted)
     }
 }
