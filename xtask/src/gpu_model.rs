@@ -90,8 +90,10 @@ const MEASURED: &[MeasuredRow] = &[
 
 /// Sizes the device's kernels are modelled at beyond [`MEASURED`]'s rows
 /// (preset, log2 N, batch): k = 64 and 128 from N = 2^16, where no 16-core
-/// figure exists to set them against.
-const MODEL_ONLY: &[(&str, u32, usize)] = &[("t64", 16, 1), ("t128", 14, 1), ("t128", 16, 1)];
+/// figure exists to set them against, and t8 2^21, the transforms of a
+/// product of 2^20 × 2^20 coefficients (beside the word-size NTT's 34
+/// primes at 2^21, [`NTT_ROWS`]).
+const MODEL_ONLY: &[(&str, u32, usize)] = &[("t8", 21, 1), ("t64", 16, 1), ("t128", 14, 1), ("t128", 16, 1)];
 
 /// `cargo xtask gpu-model`'s command line.
 #[derive(Parser, Debug)]
@@ -160,15 +162,17 @@ pub fn instructions(ops: &FieldOps, k: f64) -> f64 {
 }
 
 /// SASS instructions of a word-size NTT butterfly through shared memory
-/// beside its four shared words (2 each): 19 in all, the unrolled loop body
-/// of the forward stages (kernels/gfpf_ntt.cu, NVRTC 12.9, sm_90, nvdisasm,
-/// 2026-11-25).
-const NTT_BUTTERFLY_INSTRUCTIONS: f64 = 11.0;
+/// beside its four shared words (2 each): about 30 in all, the unrolled
+/// loop body of the forward stages (its twiddle, where it is not the
+/// thread's one for the stage, a Shoup product of the column factor and a
+/// root of the short table; then a Montgomery product; kernels/gfpf_ntt.cu,
+/// NVRTC 12.9, sm_90, nvdisasm, 2026-11-25).
+const NTT_BUTTERFLY_INSTRUCTIONS: f64 = 22.0;
 
 /// SASS instructions of one lane's element in a word-size NTT warp stage:
-/// the shuffle, the twiddle's address and loads, both sides of the lane's
-/// upper/lower choice (33, same compile).
-const NTT_LANE_STEP_INSTRUCTIONS: f64 = 33.0;
+/// the shuffle, both sides of the lane's upper/lower choice, the twiddle
+/// made once a stage (23–24, same compile).
+const NTT_LANE_STEP_INSTRUCTIONS: f64 = 23.0;
 
 /// SASS instructions of one column step of a lane product (D² products of
 /// 64×64→128 bits, two shuffles a digit, the complement select) by digits
@@ -442,7 +446,7 @@ fn count_ntt(log2_n: u32, primes: usize, args: &GpuModelArgs, reports: &mut Repo
                 traffic: traffic.scaled(blocks as f64 / run as f64 * primes as f64),
                 resources: resources.clone(),
                 k: 1.0,
-                table_bytes: (primes << log2_n) as f64 * 4.0,
+                table_bytes: (primes * ntt.plan().twiddle_words_per_prime()) as f64 * 4.0,
             }
         })
         .collect();

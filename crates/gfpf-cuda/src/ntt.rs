@@ -18,7 +18,8 @@
 //! // 2^16 in two launches: 8 stages on tiles of 256 rows by 32 columns,
 //! // then the last 8 on whole blocks of 256 elements.
 //! assert_eq!(plan.launches(1, Direction::Forward).len(), 2);
-//! assert_eq!(plan.twiddle_table(Direction::Inverse).len(), 2 * 2 * (1 << 16));
+//! // Four short tables a prime: 3·2^8 + 2^14 + 64·16 words at 2^16.
+//! assert_eq!(plan.twiddle_table(Direction::Inverse).len(), 2 * (3 * (1 << 8) + (1 << 14) + 64 * 16));
 //! # Ok::<(), gfpf_cuda::ntt::NttError>(())
 //! ```
 
@@ -105,6 +106,7 @@ impl NttParams {
 pub struct NttPlan31 {
     log2_n: u32,
     primes: Vec<u32>,
+    max_stages: u32,
 }
 
 impl NttPlan31 {
@@ -130,7 +132,17 @@ impl NttPlan31 {
         Ok(NttPlan31 {
             log2_n,
             primes: primes.iter().map(|&q| q as u32).collect(),
+            max_stages: NTT_TILE_WORDS.trailing_zeros(),
         })
+    }
+
+    /// The same plan with at most `max_stages` stages a launch (at least 1;
+    /// the last launch takes 6 at least, or all N's if fewer): more
+    /// launches, smaller tiles. What the tiles allow is the default; fewer
+    /// make small N run launches between the first and the last, for tests.
+    pub fn with_max_stages(mut self, max_stages: u32) -> Self {
+        self.max_stages = max_stages.clamp(1, NTT_TILE_WORDS.trailing_zeros());
+        self
     }
 
     /// The length N.
@@ -148,27 +160,59 @@ impl NttPlan31 {
         &self.primes
     }
 
-    /// The primes' constants as the kernel reads them: four words a prime,
-    /// q, N^−1 mod q, ⌊N^−1·2^32/q⌋ and 0.
+    /// The primes' constants as the kernel reads them: eight words a prime,
+    /// q, N^−1 mod q, ⌊N^−1·2^32/q⌋, −q^−1 mod 2^32 (Montgomery's), 2^32
+    /// mod q and three zeros.
     pub fn prime_constants(&self) -> Vec<u32> {
         self.primes
             .iter()
             .flat_map(|&q| {
                 let q64 = u64::from(q);
                 let n_inv = inv_mod(self.len() as u64 % q64, q64);
-                [q, n_inv as u32, ((n_inv << 32) / q64) as u32, 0]
+                // q^−1 mod 2^32 by Newton's iteration (q odd): 5 steps double
+                // the bits from 1 (q·q ≡ 1 mod 8 gives 3) to 32 and beyond.
+                let mut inv = q;
+                for _ in 0..5 {
+                    inv = inv.wrapping_mul(2u32.wrapping_sub(q.wrapping_mul(inv)));
+                }
+                [
+                    q,
+                    n_inv as u32,
+                    ((n_inv << 32) / q64) as u32,
+                    inv.wrapping_neg(),
+                    ((1u64 << 32) % q64) as u32,
+                    0,
+                    0,
+                    0,
+                ]
             })
             .collect()
     }
 
-    /// Per prime, each stage's twiddles as one run of pairs (w^e,
-    /// ⌊w^e·2^32/q⌋), w = ω (forward) or ω^−1 (inverse): stage g's
-    /// e = m·2^g for m < N/2^(g+1), from pair N − N/2^g on, so that the
-    /// neighbouring butterflies of a stage read neighbouring pairs; 2N words
-    /// a prime (N − 1 pairs and one unused), primes in order.
+    /// Words of one prime's twiddle tables: 3·2^⌊n/2⌋ + 2^(min(n, 13) + 1)
+    /// + 64n.
+    pub fn twiddle_words_per_prime(&self) -> usize {
+        (3 << (self.log2_n / 2)) + (2 << self.log2_n.min(13)) + 64 * self.log2_n as usize
+    }
+
+    /// Per prime, four short tables the kernel makes every twiddle w^e of
+    /// (w = ω forward, ω^−1 inverse; see `GfpfNttTwiddles` in
+    /// kernels/gfpf_ntt.cu), [`NttPlan31::twiddle_words_per_prime`] words a
+    /// prime, primes in order: with s = ⌊n/2⌋ and m = min(n, 13),
+    /// - 2^s pairs (w^lo, ⌊w^lo·2^32/q⌋);
+    /// - 2^s words w^(hi·2^s)·2^32 mod q (the first 2^(n−1−s) used);
+    /// - for each level ℓ < m, 2^ℓ pairs (ρ^j, its Shoup quotient), ρ =
+    ///   w^(N/2^(ℓ+1)) of order 2^(ℓ+1), level ℓ from pair 2^ℓ − 1 (one
+    ///   pair unused at the end);
+    /// - for each stage g < n, 32 pairs (w^(c·2^g), its Shoup quotient),
+    ///   c < 32.
+    ///
+    /// At most 82 KiB a prime up to 2^24: they stay in cache, where a table
+    /// of every w^e would be read from memory at every stage.
     pub fn twiddle_table(&self, direction: Direction) -> Vec<u32> {
-        let n = self.len();
-        let mut table = Vec::with_capacity(self.primes.len() * 2 * n);
+        let split = self.log2_n / 2;
+        let roots_log2 = self.log2_n.min(13);
+        let mut table = Vec::with_capacity(self.primes.len() * self.twiddle_words_per_prime());
         for &q in &self.primes {
             let q = u64::from(q);
             let omega = root_of_unity(q, self.log2_n).expect("checked at construction");
@@ -176,18 +220,30 @@ impl NttPlan31 {
                 Direction::Forward => omega,
                 Direction::Inverse => inv_mod(omega, q),
             };
-            // Stage g's step is root^(2^g): square as the stages go.
-            let mut step = root;
-            for g in 0..self.log2_n {
+            let shoup_pairs = |table: &mut Vec<u32>, step: u64, count: u64| {
                 let mut w = 1u64;
-                for _ in 0..n >> (g + 1) {
+                for _ in 0..count {
                     table.push(w as u32);
                     table.push(((w << 32) / q) as u32);
                     w = w * step % q;
                 }
-                step = step * step % q;
+            };
+            shoup_pairs(&mut table, root, 1 << split);
+            // The high table's step: root^(2^s).
+            let step = gfpf_small::primes::pow_mod(root, 1 << split, q);
+            let mut big = (1u64 << 32) % q;
+            for _ in 0..1u64 << split {
+                table.push(big as u32);
+                big = big * step % q;
+            }
+            for level in 0..roots_log2 {
+                let rho = gfpf_small::primes::pow_mod(root, 1 << (self.log2_n - 1 - level), q);
+                shoup_pairs(&mut table, rho, 1 << level);
             }
             table.extend([0, 0]);
+            for g in 0..self.log2_n {
+                shoup_pairs(&mut table, gfpf_small::primes::pow_mod(root, 1 << g, q), 32);
+            }
         }
         table
     }
@@ -195,26 +251,42 @@ impl NttPlan31 {
     /// The launches of `transforms_per_prime` transforms a prime (data:
     /// prime-major, N words a transform), their addresses left 0 for the
     /// caller: stages grouped so that a tile of 2^L rows by C = min(G, 32)
-    /// columns fits [`NTT_TILE_WORDS`], the largest groups first; the
-    /// inverse runs the same groups in reverse order. Up to N = 2^24: 3
-    /// launches (8 + 8 + 8 stages).
+    /// columns fits [`NTT_TILE_WORDS`]: as few launches as those allow (the
+    /// last up to 13 stages on whole blocks of 2^13 elements, the others up
+    /// to 8 on 32-column tiles), the stages shared as evenly as they allow;
+    /// the inverse runs the same groups in reverse order. Up to N = 2^21: 2
+    /// launches (2^20: 8 + 12); up to 2^29: 3 (2^24: 8 + 8 + 8).
     pub fn launches(&self, transforms_per_prime: usize, direction: Direction) -> Vec<NttParams> {
         let n = self.log2_n;
         let transforms = (self.primes.len() * transforms_per_prime) as u64;
         let tile_log2 = NTT_TILE_WORDS.trailing_zeros();
         let mut out = Vec::new();
+        // As few launches as the tiles allow (the last one up to 13 stages
+        // on whole blocks of neighbouring rows, G = 1; the others up to 8 on
+        // 32-column tiles), the stages shared as evenly as they allow: even
+        // groups keep every launch's tile, and its twiddles' reuse, large.
+        let column_log2 = NTT_TILE_COLUMNS.trailing_zeros();
+        // The last launch's tiles hold 64 words at least: two a lane of a
+        // warp, which its warp stages need.
+        let least_last = n.min(6);
+        let most_last = tile_log2.min(self.max_stages).max(least_last);
+        let most_other = (tile_log2 - column_log2).min(self.max_stages);
+        let launches = 1 + n.saturating_sub(most_last).div_ceil(most_other);
+        let last = n
+            .saturating_sub(most_other * (launches - 1))
+            .max(n.div_ceil(launches))
+            .clamp(least_last, most_last);
+        let rest = n - last;
+        let others = launches - 1;
+        let mut sizes: Vec<u32> = (0..others)
+            .map(|i| rest / others + u32::from(i < rest % others))
+            .collect();
+        sizes.push(last);
         let mut first = 0;
-        while first < n {
+        for stages in sizes {
             let remaining = n - first;
-            // With 32 columns a tile takes 2^(13 − 5) rows; once the rows
-            // left fit a tile whole (G = 1 after them), take them all.
-            let stages = if remaining <= tile_log2 {
-                remaining
-            } else {
-                (tile_log2 - NTT_TILE_COLUMNS.trailing_zeros()).min(remaining - NTT_TILE_COLUMNS.trailing_zeros())
-            };
             let log2_g = remaining - stages;
-            let log2_columns = log2_g.min(NTT_TILE_COLUMNS.trailing_zeros());
+            let log2_columns = log2_g.min(column_log2);
             let tile_log2 = stages + log2_columns;
             // E = tile / threads elements a lane, at most 16; at least 2 so
             // that every lane holds a pair's partner group (tiles of 64+).
@@ -266,4 +338,74 @@ pub fn ntt31_reference_outputs(x: &[u32], q: u32, at: impl IntoIterator<Item = u
             acc as u32
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stages(log2_n: u32) -> Vec<u64> {
+        let plan = NttPlan31::try_new(1 << log2_n, &NTT_PRIMES_31[..1]).unwrap();
+        plan.launches(1, Direction::Forward).iter().map(|l| l.stages).collect()
+    }
+
+    #[test]
+    fn launches_group_the_stages_evenly_within_the_tiles() {
+        assert_eq!(stages(6), [6]);
+        assert_eq!(stages(13), [13]);
+        assert_eq!(stages(16), [8, 8]);
+        assert_eq!(stages(20), [8, 12]);
+        assert_eq!(stages(21), [8, 13]);
+        assert_eq!(stages(24), [8, 8, 8]);
+        let plan = NttPlan31::try_new(1 << 24, &NTT_PRIMES_31).unwrap();
+        let forward = plan.launches(3, Direction::Forward);
+        let inverse = plan.launches(3, Direction::Inverse);
+        // The inverse undoes the same groups, last first.
+        assert!(
+            forward
+                .iter()
+                .rev()
+                .zip(&inverse)
+                .all(|(f, i)| f.first == i.first && i.inverse == 1)
+        );
+        for l in &forward {
+            let tile = 1u64 << (l.stages + l.log2_columns);
+            assert!(tile <= NTT_TILE_WORDS as u64 && tile >= 64);
+            assert!(l.block_threads() as usize <= NTT_BLOCK_THREADS);
+            assert!(tile / u64::from(l.block_threads()) <= NTT_MAX_LANE_ELEMENTS as u64);
+        }
+    }
+
+    #[test]
+    fn refuses_what_it_cannot_transform() {
+        assert_eq!(NttPlan31::try_new(32, &NTT_PRIMES_31), Err(NttError::Length(32)));
+        assert_eq!(NttPlan31::try_new(100, &NTT_PRIMES_31), Err(NttError::Length(100)));
+        assert_eq!(NttPlan31::try_new(64, &[]), Err(NttError::NoPrimes));
+        assert_eq!(NttPlan31::try_new(64, &[1 << 31]), Err(NttError::NotPrime(1 << 31)));
+        assert_eq!(NttPlan31::try_new(64, &[91]), Err(NttError::NotPrime(91)));
+        assert!(matches!(
+            NttPlan31::try_new(1 << 25, &[2130706433]),
+            Err(NttError::NoRoot {
+                two_adicity: 24,
+                log2_n: 25,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn constants_hold_what_the_kernel_assumes() {
+        let plan = NttPlan31::try_new(1 << 10, &NTT_PRIMES_31).unwrap();
+        for (c, &q) in plan.prime_constants().chunks(8).zip(plan.primes()) {
+            let q64 = u64::from(q);
+            assert_eq!(c[0], q);
+            assert_eq!(u64::from(c[1]) * 1024 % q64, 1, "N^-1");
+            assert_eq!(c[3].wrapping_mul(q), u32::MAX, "-q^-1 mod 2^32");
+            assert_eq!(u64::from(c[4]), (1u64 << 32) % q64);
+        }
+        assert_eq!(
+            plan.twiddle_table(Direction::Forward).len(),
+            plan.primes().len() * plan.twiddle_words_per_prime()
+        );
+    }
 }

@@ -488,7 +488,8 @@ fn global_traffic_is_counted_in_sectors() {
 /// The word-size NTT kernels against the host's O(N²) transform, bit for
 /// bit, over two primes at once and several transforms a prime: lengths
 /// whose last stages run between lanes only (2^6), through shared memory and
-/// lanes (2^11), and in two launches, the first on 32-column tiles (2^14);
+/// lanes (2^11), in three launches (2^11 at most 4 stages a launch), and in
+/// two, the first on 32-column tiles (2^14);
 /// edge values (0, 1, q − 1) lead each input. The inverse undoes the
 /// forward transform, and forward, pointwise product, inverse is the cyclic
 /// convolution.
@@ -506,9 +507,17 @@ fn word_size_ntt_matches_the_host_transform() {
     }
     let primes = [NTT_PRIMES_31[0], NTT_PRIMES_31[2]];
     let mut rng = rand::rngs::StdRng::seed_from_u64(31);
-    for (log2_n, per_prime) in [(6, 3), (11, 2), (14, 1)] {
+    // (log2 N, transforms a prime, most stages a launch, launches): 2^11
+    // also in three launches of 3 + 2 + 6 stages, the middle one from stage
+    // 3 on 32-column tiles (G = 64).
+    for (log2_n, per_prime, max_stages, launches) in [(6, 3, 13, 1), (11, 2, 13, 1), (11, 1, 4, 3), (14, 1, 13, 2)] {
         let n = 1usize << log2_n;
-        let plan = NttPlan31::try_new(n, &primes).unwrap();
+        let plan = NttPlan31::try_new(n, &primes).unwrap().with_max_stages(max_stages);
+        assert_eq!(
+            plan.launches(per_prime, Direction::Forward).len(),
+            launches,
+            "2^{log2_n}"
+        );
         let ntt = gfpf_testkit::emulator::EmulatedNtt31::new(plan, kernel_dir()).unwrap();
         let random = |rng: &mut rand::rngs::StdRng| {
             let mut data = Vec::new();

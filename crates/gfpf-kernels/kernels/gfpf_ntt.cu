@@ -57,8 +57,8 @@ __device__ __forceinline__ gfpf_ntt_u32 gfpf_ntt_mul_hi(gfpf_ntt_u32 a, gfpf_ntt
 // The launch's parameters (gfpf_kernels::NttParams mirrors them).
 struct GfpfNttParams {
     gfpf_ntt_u64 data;                  // u32 words: transform t's element i at t·N + i
-    gfpf_ntt_u64 twiddles;              // u32 words: per prime 2N, stage g's pairs (w^(m·2^g), ⌊…·2^32/q⌋), m < N/2^(g+1), from pair N − N/2^g
-    gfpf_ntt_u64 primes;                // u32 words, four a prime: q, N^−1, ⌊N^−1·2^32/q⌋, 0
+    gfpf_ntt_u64 twiddles;              // u32 words: per prime 3·2^⌊n/2⌋ + 2^(min(n, 13) + 1) + 64n, see GfpfNttTwiddles
+    gfpf_ntt_u64 primes;                // u32 words, eight a prime: q, N^−1, ⌊N^−1·2^32/q⌋, −q^−1 mod 2^32, 2^32 mod q, 0, 0, 0
     gfpf_ntt_u64 transforms_per_prime;  // transform t is modulo prime t / transforms_per_prime
     gfpf_ntt_u64 threads;               // threads of the launch (blocks × block threads)
     gfpf_ntt_u64 log2_n;                // n
@@ -90,6 +90,63 @@ GFPF_NTT_FN gfpf_ntt_u32 gfpf_ntt_mul_shoup(gfpf_ntt_u32 x, gfpf_ntt_u32 w, gfpf
     return r >= q ? r - q : r;
 }
 
+// x·W·2^−32 mod q for x, W < q (Montgomery, q_neg_inv = −q^−1 mod 2^32):
+// with W = w·2^32 mod q, x·w mod q.
+GFPF_NTT_FN gfpf_ntt_u32 gfpf_ntt_mul_montgomery(gfpf_ntt_u32 x, gfpf_ntt_u32 big_w, gfpf_ntt_u32 q,
+                                                 gfpf_ntt_u32 q_neg_inv) {
+    const gfpf_ntt_u64 t = (gfpf_ntt_u64)x * big_w;
+    const gfpf_ntt_u32 m = (gfpf_ntt_u32)t * q_neg_inv;
+    // t + m·q < 2^62 + 2^63: no overflow; the sum is divisible by 2^32.
+    const gfpf_ntt_u32 u = (gfpf_ntt_u32)((t + (gfpf_ntt_u64)m * q) >> 32);
+    return u >= q ? u - q : u;
+}
+
+// A prime's twiddles (w = ω, or ω^−1 for the inverse). The pair whose lower
+// element is i at stage g takes w^e, e = (i mod h)·2^g, h = N/2^(g+1); in a
+// tile, i mod h = j·G + c (j the row below 2^shift, c = the column's place
+// in G), so w^e = ρ^j·w^(c·2^g), ρ = w^(G·2^g) a root of order 2^(shift+1)
+// ≤ 2^13. A thread keeps one column through a stage, so it makes the column
+// factor once a stage: w^(c·2^g) = w^(c0·2^g)·w^(c1·2^g), c0 the tile's
+// first column's place (the same for the whole block: two short tables, e =
+// hi·2^s + lo, w^e·2^32 = high[hi]·low[lo], one Shoup product) and c1 < 32
+// the column in the tile (a table of w^(c1·2^g) by stage, one more); then
+// each butterfly's twiddle with one more product, from the powers of ρ, stored level by level (ρ of order 2^(shift+1)
+// at pairs 2^shift − 1 …), so that a warp's neighbouring rows read
+// neighbouring pairs (whole sectors) and a warp's columns one pair
+// (broadcast); the butterfly's Montgomery product takes w^e·2^32 as it is.
+// The tables take at most 3·2^⌊n/2⌋ + 2^14 + 64n words a prime and stay in
+// cache.
+struct GfpfNttTwiddles {
+    const gfpf_ntt_u64* low;    // 2^s pairs: w^lo in the low word, ⌊w^lo·2^32/q⌋ in the high one
+    const gfpf_ntt_u32* high;   // 2^(n−1−s) words: w^(hi·2^s)·2^32 mod q
+    const gfpf_ntt_u64* roots;  // levels ℓ < m = min(n, 13): 2^ℓ pairs ρ_ℓ^j (ρ_ℓ = w^(N/2^(ℓ+1))), Shoup quotient
+    const gfpf_ntt_u64* columns;  // stage g: 32 pairs w^(c·2^g), c < 32, Shoup quotient
+    int split, roots_log2;      // s, m
+    gfpf_ntt_u32 q, q_neg_inv;
+
+    // w^e·2^32 mod q, e < N/2.
+    GFPF_NTT_METHOD gfpf_ntt_u32 montgomery_power(gfpf_ntt_u32 e) const {
+        const gfpf_ntt_u64 pair = GFPF_NTT_TABLE_READ(low, e & ((1u << split) - 1));
+        return gfpf_ntt_mul_shoup(GFPF_NTT_TABLE_READ(high, e >> split), (gfpf_ntt_u32)pair, (gfpf_ntt_u32)(pair >> 32), q);
+    }
+    // The column factor w^((c0 + c1)·2^g)·2^32 mod q at stage g: c0 the
+    // tile's first column's place in G, c1 < 32 this thread's column.
+    GFPF_NTT_METHOD gfpf_ntt_u32 column_factor(gfpf_ntt_u32 c0, int c1, int g) const {
+        const gfpf_ntt_u64 pair = GFPF_NTT_TABLE_READ(columns, 32 * g + c1);
+        return gfpf_ntt_mul_shoup(montgomery_power(c0 << g), (gfpf_ntt_u32)pair, (gfpf_ntt_u32)(pair >> 32), q);
+    }
+    // ρ^j·w^(c·2^g)·2^32 mod q: `column` = w^(c·2^g)·2^32 mod q
+    // (column_factor), ρ of order 2^(shift+1), j < 2^shift.
+    GFPF_NTT_METHOD gfpf_ntt_u32 twiddle(gfpf_ntt_u32 column, gfpf_ntt_u32 j, int shift) const {
+        const gfpf_ntt_u64 pair = GFPF_NTT_TABLE_READ(roots, (1u << shift) - 1 + j);
+        return gfpf_ntt_mul_shoup(column, (gfpf_ntt_u32)pair, (gfpf_ntt_u32)(pair >> 32), q);
+    }
+    // x·w mod q for big_w = w·2^32 mod q (twiddle).
+    GFPF_NTT_METHOD gfpf_ntt_u32 times(gfpf_ntt_u32 x, gfpf_ntt_u32 big_w) const {
+        return gfpf_ntt_mul_montgomery(x, big_w, q, q_neg_inv);
+    }
+};
+
 // Where a launch's tile and its rows lie.
 struct GfpfNttTile {
     gfpf_ntt_u64 transform;  // the tile's transform
@@ -102,16 +159,9 @@ struct GfpfNttTile {
     GFPF_NTT_METHOD gfpf_ntt_u32 at(int w) const {
         return base + ((gfpf_ntt_u32)(w >> columns_log2) << log2_g) + (gfpf_ntt_u32)(w & ((1 << columns_log2) - 1));
     }
-    // The table entry of the pair whose lower word is `lower` at stage g,
-    // whose partner rows lie 2^shift apart (h = 2^shift·G): stage g's run of
-    // entries w^(m·2^g), m < h, starts at entry N − 2h, and m = i mod h is
-    // the row below 2^shift times G plus the column's place in G, so that
-    // neighbouring columns read neighbouring entries (whole sectors).
-    GFPF_NTT_METHOD gfpf_ntt_u32 twiddle(int lower, int shift, gfpf_ntt_u32 n) const {
-        const gfpf_ntt_u32 row = (gfpf_ntt_u32)(lower >> columns_log2) & ((1u << shift) - 1);
-        const gfpf_ntt_u32 column = (gfpf_ntt_u32)(lower & ((1 << columns_log2) - 1));
-        const gfpf_ntt_u32 h = 1u << (shift + log2_g);
-        return n - 2 * h + (row << log2_g) + residue + column;
+    // Tile word w's row below 2^shift (j of GfpfNttTwiddles).
+    GFPF_NTT_METHOD gfpf_ntt_u32 row_below(int w, int shift) const {
+        return (gfpf_ntt_u32)(w >> columns_log2) & ((1u << shift) - 1);
     }
 };
 
@@ -144,12 +194,36 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
     const int words = 1 << (t.rows_log2 + t.columns_log2);
     const gfpf_ntt_u64 n = 1ull << p.log2_n;
     const gfpf_ntt_u64 prime = t.transform / p.transforms_per_prime;
-    const gfpf_ntt_u32* constants = (const gfpf_ntt_u32*)p.primes + 4 * prime;
+    const gfpf_ntt_u32* constants = (const gfpf_ntt_u32*)p.primes + 8 * prime;
     const gfpf_ntt_u32 q = GFPF_NTT_TABLE_READ(constants, 0);
-    const gfpf_ntt_u32* table = (const gfpf_ntt_u32*)p.twiddles + 2 * prime * n;
+    const int tid = (int)threadIdx.x;
+    GfpfNttTwiddles tw;
+    tw.split = (int)p.log2_n / 2;
+    tw.roots_log2 = p.log2_n < 13 ? (int)p.log2_n : 13;
+    tw.q = q;
+    tw.q_neg_inv = GFPF_NTT_TABLE_READ(constants, 3);
+    // A prime's tables (gfpf_cuda::ntt::NttPlan31::twiddle_table): 2^s
+    // pairs, 2^s words (2^(n−1−s) used), 2^m pairs (2^m − 1 used), 32n pairs.
+    const gfpf_ntt_u64 per_prime = (3ull << tw.split) + (2ull << tw.roots_log2) + 64 * p.log2_n;
+    tw.low = (const gfpf_ntt_u64*)((const gfpf_ntt_u32*)p.twiddles + prime * per_prime);
+    tw.high = (const gfpf_ntt_u32*)(tw.low + (1ull << tw.split));
+    tw.roots = (const gfpf_ntt_u64*)(tw.high + (1ull << tw.split));
+    tw.columns = tw.roots + (1ull << tw.roots_log2);
+    // A thread's column in the shared-memory stages (threads and the tile's
+    // words are multiples of C), and a lane's in the warp stages (C ≤ 32).
+    const int column = tid & ((1 << t.columns_log2) - 1);
+    // The column factor at the launch's first stage (where rows are
+    // neighbours, G = 1, every one is w^0·2^32); stage g's is its 2^(g −
+    // first)-th power, (c·2^g doubles a stage), one Montgomery square a step.
+    const gfpf_ntt_u32 first_column_factor =
+        t.log2_g == 0 ? GFPF_NTT_TABLE_READ(constants, 4) : tw.column_factor(t.residue, column, (int)p.first);
+    auto column_factor_at = [&](int s) {
+        gfpf_ntt_u32 f = first_column_factor;
+        for (int i = 0; i < s; ++i) f = tw.times(f, f);
+        return f;
+    };
     gfpf_ntt_u32* data = (gfpf_ntt_u32*)p.data + t.transform * n;
     const bool inverse = p.inverse != 0;
-    const int tid = (int)threadIdx.x;
     for (int w = tid; w < words; w += threads) tile_words[w] = GFPF_NTT_READ(data, t.at(w));
     // Stages s < shared_stages pair words 32 or more apart in the tile
     // (through shared memory); the others lanes of a warp.
@@ -160,16 +234,21 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
         for (int s = 0; s < shared_stages; ++s) {
             __syncthreads();
             const int shift = t.rows_log2 - 1 - s;  // partner rows 2^shift apart
+            const gfpf_ntt_u32 column_factor = column_factor_at(s);
+            // A thread's pairs share their row below 2^shift when the block's
+            // rows of pairs step by a multiple of 2^shift: one twiddle a stage.
+            const bool same_row = (1 << shift) <= (threads >> t.columns_log2);
+            const gfpf_ntt_u32 stage_twiddle =
+                same_row ? tw.twiddle(column_factor, (gfpf_ntt_u32)(tid >> t.columns_log2) & ((1u << shift) - 1), shift) : 0;
             for (int u = tid; u < words / 2; u += threads) {
-                const int column = u & ((1 << t.columns_log2) - 1), pair = u >> t.columns_log2;
+                const int pair = u >> t.columns_log2;
                 const int row = ((pair >> shift) << (shift + 1)) | (pair & ((1 << shift) - 1));
                 const int lower = (row << t.columns_log2) | column, upper = lower + (1 << (shift + t.columns_log2));
-                const gfpf_ntt_u32 e = t.twiddle(lower, shift, (gfpf_ntt_u32)n);
                 const gfpf_ntt_u32 x = tile_words[lower], y = tile_words[upper];
+                const gfpf_ntt_u32 big_w = same_row ? stage_twiddle : tw.twiddle(column_factor, t.row_below(lower, shift), shift);
                 GFPF_NTT_COUNT_BUTTERFLY();
                 tile_words[lower] = gfpf_ntt_add(x, y, q);
-                tile_words[upper] = gfpf_ntt_mul_shoup(gfpf_ntt_sub(x, y, q), GFPF_NTT_TABLE_READ(table, 2 * e),
-                                                       GFPF_NTT_TABLE_READ(table, 2 * e + 1), q);
+                tile_words[upper] = tw.times(gfpf_ntt_sub(x, y, q), big_w);
             }
         }
     }
@@ -187,25 +266,25 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
         const int s = inverse ? t.rows_log2 - 1 - step : shared_stages + step;
         const int shift = t.rows_log2 - 1 - s;
         const int distance = 1 << (shift + t.columns_log2);
+        const gfpf_ntt_u32 column_factor = column_factor_at(s);
         const bool upper_lane = (lane & distance) != 0;
+        // Partners below 32 words apart: the row below 2^shift lies in the
+        // lane's bits, the same for each of its words: one twiddle a stage.
+        const gfpf_ntt_u32 big_w = tw.twiddle(column_factor, t.row_below(lane & ~distance, shift), shift);
 #pragma unroll
         for (int k = 0; k < GFPF_NTT_MAX_LANE_ELEMENTS; ++k) {
             if (k >= per_lane) break;  // the same on every lane: the warp stays whole
             const int w = ((warp * per_lane + k) << 5) | lane;
-            const gfpf_ntt_u32 e = t.twiddle(w & ~distance, shift, (gfpf_ntt_u32)n);
             // Counted on both lanes of a pair: the warp runs both sides.
             GFPF_NTT_COUNT_LANE_STEP();
             if (!inverse) {
                 const gfpf_ntt_u32 other = __shfl_xor_sync(0xffffffffu, held[k], distance);
-                held[k] = upper_lane ? gfpf_ntt_mul_shoup(gfpf_ntt_sub(other, held[k], q), GFPF_NTT_TABLE_READ(table, 2 * e),
-                                                          GFPF_NTT_TABLE_READ(table, 2 * e + 1), q)
-                                     : gfpf_ntt_add(held[k], other, q);
+                held[k] = upper_lane ? tw.times(gfpf_ntt_sub(other, held[k], q), big_w) : gfpf_ntt_add(held[k], other, q);
             } else {
                 // (x + y·w, x − y·w): the upper lane forms y·w, then the two
                 // swap what the other needs (y·w down, x up).
                 gfpf_ntt_u32 mine = held[k];
-                if (upper_lane)
-                    mine = gfpf_ntt_mul_shoup(mine, GFPF_NTT_TABLE_READ(table, 2 * e), GFPF_NTT_TABLE_READ(table, 2 * e + 1), q);
+                if (upper_lane) mine = tw.times(mine, big_w);
                 const gfpf_ntt_u32 other = __shfl_xor_sync(0xffffffffu, mine, distance);
                 held[k] = upper_lane ? gfpf_ntt_sub(other, mine, q) : gfpf_ntt_add(mine, other, q);
             }
@@ -229,14 +308,17 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
     for (int s = shared_stages - 1; s >= 0; --s) {
         __syncthreads();
         const int shift = t.rows_log2 - 1 - s;
+        const gfpf_ntt_u32 column_factor = column_factor_at(s);
+        const bool same_row = (1 << shift) <= (threads >> t.columns_log2);
+        const gfpf_ntt_u32 stage_twiddle =
+            same_row ? tw.twiddle(column_factor, (gfpf_ntt_u32)(tid >> t.columns_log2) & ((1u << shift) - 1), shift) : 0;
         for (int u = tid; u < words / 2; u += threads) {
-            const int column = u & ((1 << t.columns_log2) - 1), pair = u >> t.columns_log2;
+            const int pair = u >> t.columns_log2;
             const int row = ((pair >> shift) << (shift + 1)) | (pair & ((1 << shift) - 1));
             const int lower = (row << t.columns_log2) | column, upper = lower + (1 << (shift + t.columns_log2));
-            const gfpf_ntt_u32 e = t.twiddle(lower, shift, (gfpf_ntt_u32)n);
             const gfpf_ntt_u32 x = tile_words[lower];
-            const gfpf_ntt_u32 y = gfpf_ntt_mul_shoup(tile_words[upper], GFPF_NTT_TABLE_READ(table, 2 * e),
-                                                      GFPF_NTT_TABLE_READ(table, 2 * e + 1), q);
+            const gfpf_ntt_u32 big_w = same_row ? stage_twiddle : tw.twiddle(column_factor, t.row_below(lower, shift), shift);
+            const gfpf_ntt_u32 y = tw.times(tile_words[upper], big_w);
             GFPF_NTT_COUNT_BUTTERFLY();
             tile_words[lower] = gfpf_ntt_add(x, y, q);
             tile_words[upper] = gfpf_ntt_sub(x, y, q);
