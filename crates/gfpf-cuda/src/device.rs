@@ -180,6 +180,18 @@ impl CudaDevice {
             .clone()
     }
 
+    /// The word-size NTT module (kernels/gfpf_ntt.cu), loaded once per
+    /// device as the others are.
+    pub(crate) fn ntt_module(&self) -> Result<Arc<CudaModule>, CudaError> {
+        let name = "gfpf_ntt31".to_owned();
+        let cell = {
+            let mut modules = self.modules.lock().unwrap_or_else(|e| e.into_inner());
+            Arc::clone(modules.entry(name.clone()).or_default())
+        };
+        cell.get_or_init(|| self.load_module(&name, &gfpf_kernels::ntt_translation_unit(false)))
+            .clone()
+    }
+
     fn load_module(&self, name: &str, source: &str) -> Result<Arc<CudaModule>, CudaError> {
         let (major, minor) = self.compute_capability;
         let prebuilt = std::env::var_os(PTX_DIR_ENV).and_then(|dir| {

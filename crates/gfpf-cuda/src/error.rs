@@ -21,6 +21,9 @@ pub enum CudaError {
     /// length, scratch length.
     #[error(transparent)]
     Transform(#[from] TransformError),
+    /// A word-size NTT refused its plan or its data.
+    #[error(transparent)]
+    Ntt(#[from] crate::ntt::NttError),
     /// The buffer and the transform are over different fields.
     #[error("the device buffer holds {buffer} digits per element, the transform {transform}")]
     DigitsMismatch {

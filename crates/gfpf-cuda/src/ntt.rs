@@ -63,6 +63,26 @@ pub enum NttError {
     /// No primes were given.
     #[error("an NTT plan needs at least one prime")]
     NoPrimes,
+    /// The data do not hold the plan's transforms.
+    #[error("{len} words do not hold {transforms} transforms of {n} words")]
+    DataLength {
+        /// Words given.
+        len: usize,
+        /// Transforms asked for (primes × transforms a prime).
+        transforms: usize,
+        /// N.
+        n: usize,
+    },
+    /// A value is not below its transform's prime.
+    #[error("word {index} is {value}, not below its prime {q}")]
+    NotReduced {
+        /// Where, in the data.
+        index: usize,
+        /// The value.
+        value: u32,
+        /// The prime of its transform.
+        q: u32,
+    },
 }
 
 /// The kernel's parameters (`GfpfNttParams` in kernels/gfpf_ntt.cu).
@@ -92,6 +112,11 @@ pub struct NttParams {
     /// 1 for the inverse transform.
     pub inverse: u64,
 }
+
+// SAFETY: NttParams is #[repr(C)], made only of u64 words (no padding, no
+// pointers the driver would need to translate), and matches GfpfNttParams in
+// kernels/gfpf_ntt.cu field for field; the kernel takes it by value.
+unsafe impl cudarc::driver::DeviceRepr for NttParams {}
 
 impl NttParams {
     /// Threads of a block.
@@ -314,6 +339,153 @@ impl NttPlan31 {
     }
 }
 
+impl NttPlan31 {
+    /// Checks that `data` holds `transforms_per_prime` transforms a prime
+    /// (prime-major), every word below its prime.
+    pub fn check_data(&self, data: &[u32], transforms_per_prime: usize) -> Result<(), NttError> {
+        let n = self.len();
+        let transforms = self.primes.len() * transforms_per_prime;
+        if transforms_per_prime == 0 || data.len() != transforms * n {
+            return Err(NttError::DataLength {
+                len: data.len(),
+                transforms,
+                n,
+            });
+        }
+        for (index, &value) in data.iter().enumerate() {
+            let q = self.primes[index / (transforms_per_prime * n)];
+            if value >= q {
+                return Err(NttError::NotReduced { index, value, q });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Word-size NTTs on a device: a plan's tables kept there, its launches
+/// queued on the device's stream.
+pub struct CudaNtt31 {
+    device: std::sync::Arc<crate::CudaDevice>,
+    plan: NttPlan31,
+    function: cudarc::driver::CudaFunction,
+    forward_table: cudarc::driver::CudaSlice<u32>,
+    inverse_table: cudarc::driver::CudaSlice<u32>,
+    constants: cudarc::driver::CudaSlice<u32>,
+}
+
+impl std::fmt::Debug for CudaNtt31 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CudaNtt31")
+            .field("device", &self.device)
+            .field("plan", &self.plan)
+            .finish()
+    }
+}
+
+impl CudaNtt31 {
+    /// Loads the kernel (compiled once per device) and uploads the plan's
+    /// tables.
+    pub fn try_new(device: &std::sync::Arc<crate::CudaDevice>, plan: NttPlan31) -> Result<Self, crate::CudaError> {
+        let function = device
+            .ntt_module()?
+            .load_function(NTT_KERNEL)
+            .map_err(|e| crate::CudaError::driver("loading the NTT kernel", 0, e))?;
+        let stream = device.stream();
+        let upload = |what: &'static str, words: Vec<u32>| {
+            stream
+                .clone_htod(&words)
+                .map_err(|e| crate::CudaError::driver(what, words.len() * 4, e))
+        };
+        Ok(CudaNtt31 {
+            forward_table: upload("uploading the NTT's twiddles", plan.twiddle_table(Direction::Forward))?,
+            inverse_table: upload("uploading the NTT's twiddles", plan.twiddle_table(Direction::Inverse))?,
+            constants: upload("uploading the NTT's primes", plan.prime_constants())?,
+            device: device.clone(),
+            function,
+            plan,
+        })
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &NttPlan31 {
+        &self.plan
+    }
+
+    /// Queues the transforms of `data` on the device's stream, in place:
+    /// `transforms_per_prime` transforms a prime, prime-major, N words each,
+    /// every word below its prime (not checked here: see [`Self::process`]).
+    pub fn process_device(
+        &self,
+        data: &mut cudarc::driver::CudaSlice<u32>,
+        transforms_per_prime: usize,
+        direction: Direction,
+    ) -> Result<(), crate::CudaError> {
+        use cudarc::driver::{DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg};
+        let (n, transforms) = (self.plan.len(), self.plan.primes.len() * transforms_per_prime);
+        if transforms_per_prime == 0 || data.len() != transforms * n {
+            return Err(NttError::DataLength {
+                len: data.len(),
+                transforms,
+                n,
+            }
+            .into());
+        }
+        let stream = self.device.stream();
+        let table = match direction {
+            Direction::Forward => &self.forward_table,
+            Direction::Inverse => &self.inverse_table,
+        };
+        let (data_ptr, _data_sync) = data.device_ptr_mut(stream);
+        let (table_ptr, _table_sync) = table.device_ptr(stream);
+        let (constants_ptr, _constants_sync) = self.constants.device_ptr(stream);
+        for launch in self.plan.launches(transforms_per_prime, direction) {
+            let params = NttParams {
+                data: data_ptr,
+                twiddles: table_ptr,
+                primes: constants_ptr,
+                ..launch
+            };
+            let blocks = params.threads >> params.log2_block_threads;
+            let grid = u32::try_from(blocks).ok().filter(|&b| b < i32::MAX as u32).ok_or(
+                crate::CudaError::TooManyThreads {
+                    threads: params.threads as usize,
+                },
+            )?;
+            let cfg = LaunchConfig {
+                grid_dim: (grid, 1, 1),
+                block_dim: (params.block_threads(), 1, 1),
+                shared_mem_bytes: 0,
+            };
+            // SAFETY: the kernel's only argument is GfpfNttParams by value
+            // (NttParams mirrors it); data holds the launch's transforms
+            // (checked above), the tables and constants are the plan's.
+            unsafe { stream.launch_builder(&self.function).arg(&params).launch(cfg) }
+                .map_err(|e| crate::CudaError::driver("launching the NTT kernel", 0, e))?;
+        }
+        Ok(())
+    }
+
+    /// Host words: checked ([`NttPlan31::check_data`]), uploaded,
+    /// transformed, downloaded.
+    pub fn process(
+        &self,
+        data: &mut [u32],
+        transforms_per_prime: usize,
+        direction: Direction,
+    ) -> Result<(), crate::CudaError> {
+        self.plan.check_data(data, transforms_per_prime)?;
+        let stream = self.device.stream();
+        let mut words = stream
+            .clone_htod(&*data)
+            .map_err(|e| crate::CudaError::driver("uploading NTT data", data.len() * 4, e))?;
+        self.process_device(&mut words, transforms_per_prime, direction)?;
+        stream
+            .memcpy_dtoh(&words, data)
+            .map_err(|e| crate::CudaError::driver("downloading NTT data", data.len() * 4, e))?;
+        Ok(())
+    }
+}
+
 /// The forward transform as the kernel computes it, on the host (an O(N²)
 /// sum for checking small lengths): output i is Σ_j x_j·ω^(j·rev_n(i)).
 pub fn ntt31_reference(x: &[u32], q: u32) -> Vec<u32> {
@@ -391,6 +563,32 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn data_are_checked_before_they_reach_a_device() {
+        let plan = NttPlan31::try_new(64, &NTT_PRIMES_31[..2]).unwrap();
+        let q = plan.primes()[1];
+        let mut data = vec![0u32; 2 * 3 * 64];
+        assert_eq!(plan.check_data(&data, 3), Ok(()));
+        assert_eq!(
+            plan.check_data(&data[1..], 3),
+            Err(NttError::DataLength {
+                len: 383,
+                transforms: 6,
+                n: 64
+            })
+        );
+        assert!(matches!(plan.check_data(&[], 0), Err(NttError::DataLength { .. })));
+        data[3 * 64 + 5] = q;
+        assert_eq!(
+            plan.check_data(&data, 3),
+            Err(NttError::NotReduced {
+                index: 3 * 64 + 5,
+                value: q,
+                q
+            })
+        );
     }
 
     #[test]

@@ -162,3 +162,37 @@ fn chained_on_device() {
     inverse.process_device(&mut buffer, None).unwrap();
     assert_eq!(buffer.download(device, &field).unwrap(), x);
 }
+
+/// The word-size NTT on the GPU, bit for bit against the host transform
+/// (forward, at sizes of one, two and three launches, two primes at once)
+/// and its inverse round trip; what the emulator checks, on the device.
+#[test]
+fn word_size_ntt_matches_the_host_transform() {
+    use gfpf_cuda::ntt::{CudaNtt31, NTT_PRIMES_31, NttPlan31, ntt31_reference_outputs};
+    if let Some(why) = cuda_unavailable() {
+        eprintln!("SKIPPED (cuda): {why}");
+        return;
+    }
+    let device = device().unwrap();
+    let primes = [NTT_PRIMES_31[0], NTT_PRIMES_31[3]];
+    for log2_n in [6, 11, 16, 22] {
+        let n = 1usize << log2_n;
+        let ntt = CudaNtt31::try_new(device, NttPlan31::try_new(n, &primes).unwrap()).unwrap();
+        let input: Vec<u32> = primes
+            .iter()
+            .flat_map(|&q| (0..2 * n as u64).map(move |i| ((i * 2_654_435_761 + 12_345) % q) as u32))
+            .collect();
+        let mut data = input.clone();
+        ntt.process(&mut data, 2, Direction::Forward).unwrap();
+        for (p, &q) in primes.iter().enumerate() {
+            let at = 2 * p * n;
+            let outputs = [0, 1, n / 3, n - 1];
+            let want = ntt31_reference_outputs(&input[at..at + n], q as u32, outputs);
+            for (i, w) in outputs.into_iter().zip(want) {
+                assert_eq!(data[at + i], w, "2^{log2_n} modulo {q}, output {i}");
+            }
+        }
+        ntt.process(&mut data, 2, Direction::Inverse).unwrap();
+        assert!(data == input, "inverse after forward, 2^{log2_n}");
+    }
+}
