@@ -42,6 +42,7 @@ mod device;
 mod error;
 mod fft;
 mod layout;
+pub mod multimodular;
 pub mod ntt;
 pub mod params;
 mod poly;

@@ -63,6 +63,15 @@ pub enum NttError {
     /// No primes were given.
     #[error("an NTT plan needs at least one prime")]
     NoPrimes,
+    /// A multi-modular product would need more primes than it may take
+    /// (coefficient by coefficient, about 2·log2(p)/30: k ≤ 16 fits).
+    #[error("a product over this field needs {needed} primes below 2^31, more than the {most} it may take")]
+    TooManyPrimes {
+        /// Primes the coefficients' bound needs.
+        needed: usize,
+        /// The most a product takes (or the fewest that exist for its length).
+        most: usize,
+    },
     /// The data do not hold the plan's transforms.
     #[error("{len} words do not hold {transforms} transforms of {n} words")]
     DataLength {
@@ -194,17 +203,11 @@ impl NttPlan31 {
             .flat_map(|&q| {
                 let q64 = u64::from(q);
                 let n_inv = inv_mod(self.len() as u64 % q64, q64);
-                // q^−1 mod 2^32 by Newton's iteration (q odd): 5 steps double
-                // the bits from 1 (q·q ≡ 1 mod 8 gives 3) to 32 and beyond.
-                let mut inv = q;
-                for _ in 0..5 {
-                    inv = inv.wrapping_mul(2u32.wrapping_sub(q.wrapping_mul(inv)));
-                }
                 [
                     q,
                     n_inv as u32,
                     ((n_inv << 32) / q64) as u32,
-                    inv.wrapping_neg(),
+                    neg_inverse_mod_2_32(q),
                     ((1u64 << 32) % q64) as u32,
                     0,
                     0,
@@ -484,6 +487,36 @@ impl CudaNtt31 {
             .map_err(|e| crate::CudaError::driver("downloading NTT data", data.len() * 4, e))?;
         Ok(())
     }
+}
+
+/// −q^−1 mod 2^32 for odd q (Montgomery's constant): Newton's iteration,
+/// whose 5 steps double the correct bits from 3 (q·q ≡ 1 mod 8) past 32.
+pub(crate) fn neg_inverse_mod_2_32(q: u32) -> u32 {
+    let mut inv = q;
+    for _ in 0..5 {
+        inv = inv.wrapping_mul(2u32.wrapping_sub(q.wrapping_mul(inv)));
+    }
+    inv.wrapping_neg()
+}
+
+/// Up to `count` primes in (2^30, 2^31) with 2^`two_adicity` dividing
+/// q − 1, largest first: the primes a multi-modular product of length up to
+/// 2^`two_adicity` can take (fewer where fewer exist).
+pub fn ntt31_primes(two_adicity: u32, count: usize) -> Vec<u64> {
+    let step = 1u64 << two_adicity.min(30);
+    let mut out = Vec::with_capacity(count);
+    let mut c = ((1u64 << 31) - 2) / step;
+    while out.len() < count && c > 0 {
+        let q = c * step + 1;
+        if q <= 1 << 30 {
+            break;
+        }
+        if is_prime(q) {
+            out.push(q);
+        }
+        c -= 1;
+    }
+    out
 }
 
 /// The forward transform as the kernel computes it, on the host (an O(N²)

@@ -594,3 +594,45 @@ fn word_size_ntt_matches_the_host_transform() {
         Err(gfpf_cuda::ntt::NttError::Length(48))
     ));
 }
+
+/// Products through word-size primes (projection, NTTs, pointwise product,
+/// Garner's join) against rug's schoolbook product, bit for bit, edge
+/// values leading each operand, balanced and unbalanced lengths: t8 (34
+/// primes), p8 and t16 (67); t64, which would need 269, is refused.
+fn multimodular_products_match_rug<const K: usize>(preset: gfpf_field::Preset) {
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (emulated multi-modular products, {}): {why}", preset.name());
+        return;
+    }
+    let field = Field::<K>::preset(preset).unwrap();
+    for (i, (la, lb)) in [(1, 1), (17, 33), (64, 65)].into_iter().enumerate() {
+        let a = gfpf_testkit::oracle::sample(&field, la, 140 + i as u64);
+        let b = gfpf_testkit::oracle::sample(&field, lb, 180 + i as u64);
+        let mul = gfpf_testkit::emulator::EmulatedMultiModular::new(&field, la, lb, kernel_dir()).unwrap();
+        let got = mul
+            .mul(&a, &b)
+            .unwrap_or_else(|e| panic!("{} {la}x{lb}: {e}", preset.name()));
+        assert!(
+            got == gfpf_testkit::oracle::rug_polynomial_product(&field, &a, &b),
+            "{} {la}x{lb} ({} primes)",
+            preset.name(),
+            mul.plan().ntt().primes().len()
+        );
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn multimodular_products_match_rug_t8_p8_t16() {
+    multimodular_products_match_rug::<8>(gfpf_field::Preset::T8);
+    multimodular_products_match_rug::<8>(gfpf_field::Preset::P8);
+    multimodular_products_match_rug::<16>(gfpf_field::Preset::T16);
+    let t64 = Field::<64>::preset(gfpf_field::Preset::T64).unwrap();
+    assert!(matches!(
+        gfpf_cuda::multimodular::MultiModularPlan::try_new(&t64, 100, 100),
+        Err(gfpf_cuda::ntt::NttError::TooManyPrimes { most: 96, .. })
+    ));
+}

@@ -884,3 +884,6 @@ GFPF_FN void gfpf_pointwise_mul_lanes(const GfpfStageParams& p, gfpf_u64 thread)
 GFPF_LANE_KERNEL(gfpf_scale_lanes, gfpf_scale_lanes, GFPF_LANE_ELEMENTWISE_BLOCKS)
 GFPF_LANE_KERNEL(gfpf_pointwise_mul_lanes, gfpf_pointwise_mul_lanes, GFPF_LANE_ELEMENTWISE_BLOCKS)
 #endif
+
+// Products through word-size primes: projection, pointwise product, join.
+#include "gfpf_multimodular.cuh"

@@ -48,6 +48,9 @@ pub const FIELD_HEADER: &str = include_str!("../kernels/gfpf_field.cuh");
 pub const LANES_HEADER: &str = include_str!("../kernels/gfpf_lanes.cuh");
 /// kernels/generated/codelets.cuh: the DFT_K codelets (`cargo xtask codegen`).
 pub const CODELETS_HEADER: &str = include_str!("../kernels/generated/codelets.cuh");
+/// kernels/gfpf_multimodular.cuh: products through word-size primes
+/// (projection, pointwise product, join), in every field module.
+pub const MULTIMODULAR_HEADER: &str = include_str!("../kernels/gfpf_multimodular.cuh");
 /// kernels/gfpf_fft.cu: the stage and scale kernels.
 pub const FFT_SOURCE: &str = include_str!("../kernels/gfpf_fft.cu");
 /// kernels/gfpf_emulation.h: the block-level emulator's runtime (threads of
@@ -568,6 +571,7 @@ fn inline_includes(source: &str, out: &mut String) {
             "#include \"gfpf_field.cuh\"" => Some(FIELD_HEADER),
             "#include \"gfpf_lanes.cuh\"" => Some(LANES_HEADER),
             "#include \"generated/codelets.cuh\"" => Some(CODELETS_HEADER),
+            "#include \"gfpf_multimodular.cuh\"" => Some(MULTIMODULAR_HEADER),
             _ => None,
         };
         match included {

@@ -846,3 +846,119 @@ impl EmulatedNtt31 {
         Ok(counted)
     }
 }
+
+/// Products through word-size primes the way the device computes them
+/// (`gfpf_cuda::multimodular`): the projection, the word-size NTTs, the
+/// pointwise product and the join, every launch through the block-level
+/// emulator under both schedules of its threads.
+#[derive(Debug)]
+pub struct EmulatedMultiModular<const K: usize> {
+    plan: gfpf_cuda::multimodular::MultiModularPlan<K>,
+    kernels: HostKernels,
+    ntt: EmulatedNtt31,
+    project_constants: Vec<u32>,
+    join_constants: Vec<u32>,
+}
+
+impl<const K: usize> EmulatedMultiModular<K> {
+    /// Products of `len_a` by `len_b` coefficients over `field`; kernels are
+    /// compiled into (or reused from) `dir`.
+    pub fn new(field: &Field<K>, len_a: usize, len_b: usize, dir: &Path) -> Result<Self, EmulatorError> {
+        let plan = gfpf_cuda::multimodular::MultiModularPlan::try_new(field, len_a, len_b)
+            .map_err(|e| EmulatorError::Host(e.to_string()))?;
+        Ok(EmulatedMultiModular {
+            kernels: HostKernels::build(field, dir)?,
+            ntt: EmulatedNtt31::new(plan.ntt().clone(), dir)?,
+            project_constants: plan.project_constants(),
+            join_constants: plan.join_constants(),
+            plan,
+        })
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &gfpf_cuda::multimodular::MultiModularPlan<K> {
+        &self.plan
+    }
+
+    /// Runs one of the element-wise kernels on `written` (its only output)
+    /// under both schedules; `bind` gives its parameters for a copy of it.
+    fn launch<T: Copy + PartialEq>(
+        &self,
+        symbol: &str,
+        written: &mut [T],
+        bind: impl Fn(&mut [T]) -> gfpf_cuda::multimodular::MultiModularParams,
+    ) -> Result<(), EmulatorError> {
+        let mut copy = written.to_vec();
+        for (buffer, schedule) in [(&mut copy[..], 1), (&mut *written, 0)] {
+            let params = bind(buffer);
+            // SAFETY: `bind` addresses buffers the plan sized for this
+            // launch (operands, residues, constants); the parameter struct
+            // is GfpfMultiModularParams's twin.
+            unsafe {
+                self.kernels
+                    .launch_params(symbol, &params, params.threads, 128, schedule, false, 1)?;
+            }
+        }
+        if copy != written {
+            return Err(EmulatorError::ScheduleDependent {
+                kernel: symbol.to_owned(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Residues of `x` (at most N coefficients), prime-major.
+    fn project(&self, x: &[Element<K>]) -> Result<Vec<u32>, EmulatorError> {
+        let words = to_digit_major(x);
+        let base = gfpf_cuda::multimodular::MultiModularParams {
+            elements: words.as_ptr() as u64,
+            constants: self.project_constants.as_ptr() as u64,
+            ..self.plan.project_params(x.len())
+        };
+        let mut residues = vec![0u32; (base.primes * base.n) as usize];
+        self.launch(gfpf_cuda::multimodular::PROJECT_KERNEL, &mut residues, |out| {
+            gfpf_cuda::multimodular::MultiModularParams {
+                residues: out.as_mut_ptr() as u64,
+                ..base
+            }
+        })?;
+        Ok(residues)
+    }
+
+    /// The product a·b, la + lb − 1 coefficients.
+    pub fn mul(&self, a: &[Element<K>], b: &[Element<K>]) -> Result<Vec<Element<K>>, EmulatorError> {
+        if (a.len(), b.len()) != self.plan.operand_lens() {
+            let (la, lb) = self.plan.operand_lens();
+            return Err(EmulatorError::OperandLengths(a.len() + b.len(), la + lb));
+        }
+        let mut x = self.project(a)?;
+        let mut y = self.project(b)?;
+        self.ntt.run(&mut x, 1, Direction::Forward)?;
+        self.ntt.run(&mut y, 1, Direction::Forward)?;
+        let pointwise = gfpf_cuda::multimodular::MultiModularParams {
+            other: y.as_ptr() as u64,
+            constants: self.project_constants.as_ptr() as u64,
+            ..self.plan.pointwise_params()
+        };
+        self.launch(gfpf_cuda::multimodular::POINTWISE_KERNEL, &mut x, |out| {
+            gfpf_cuda::multimodular::MultiModularParams {
+                residues: out.as_mut_ptr() as u64,
+                ..pointwise
+            }
+        })?;
+        self.ntt.run(&mut x, 1, Direction::Inverse)?;
+        let join = gfpf_cuda::multimodular::MultiModularParams {
+            residues: x.as_ptr() as u64,
+            constants: self.join_constants.as_ptr() as u64,
+            ..self.plan.join_params()
+        };
+        let mut words = vec![0u64; K * self.plan.product_len()];
+        self.launch(gfpf_cuda::multimodular::JOIN_KERNEL, &mut words, |out| {
+            gfpf_cuda::multimodular::MultiModularParams {
+                elements: out.as_mut_ptr() as u64,
+                ..join
+            }
+        })?;
+        Ok(from_digit_major(self.plan.field(), &words)?)
+    }
+}

@@ -1,0 +1,201 @@
+//! Polynomial products over GF(p) through word-size primes on the device,
+//! coefficient by coefficient (kernels/gfpf_multimodular.cuh with the
+//! word-size NTT of [`crate::ntt`]): each coefficient is projected onto s
+//! primes q_j ∈ (2^30, 2^31) (x = Σ d_i·r^i mod q_j), the residues' cyclic
+//! convolutions are computed by forward NTTs, a pointwise product and an
+//! inverse NTT, and each product coefficient's s residues are joined by
+//! Garner's mixed radix into its value mod p. The primes' product exceeds
+//! every coefficient of the integer product (below min(la, lb)·(p − 1)²), so
+//! the join is exact and the product equals gfpf-cpu's.
+//!
+//! This module holds the plan (primes, constant tables, launches); the
+//! block-level emulator runs it (`gfpf_testkit::emulator::EmulatedMultiModular`).
+//! The device launches are not written yet.
+
+use gfpf_field::{Element, Field};
+use gfpf_small::primes::inv_mod;
+
+use crate::ntt::{NttError, NttPlan31, neg_inverse_mod_2_32, ntt31_primes};
+
+/// The most primes a product may take (`GFPF_MM_MAX_PRIMES`): 2·log2(p)/30
+/// and a little, so fields up to k = 16 (t16 takes 67).
+pub const MULTIMODULAR_MAX_PRIMES: usize = 96;
+
+/// The kernels' symbols.
+pub const PROJECT_KERNEL: &str = "gfpf_mm_project";
+/// See [`PROJECT_KERNEL`].
+pub const POINTWISE_KERNEL: &str = "gfpf_mm_pointwise";
+/// See [`PROJECT_KERNEL`].
+pub const JOIN_KERNEL: &str = "gfpf_mm_join";
+
+/// The kernels' parameters (`GfpfMultiModularParams`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MultiModularParams {
+    /// Digit-major elements (pitch `count`).
+    pub elements: u64,
+    /// Residues, u32, prime-major, N a prime.
+    pub residues: u64,
+    /// The pointwise product's second operand.
+    pub other: u64,
+    /// The constants (projection or join).
+    pub constants: u64,
+    /// Coefficients read or written.
+    pub count: u64,
+    /// N.
+    pub n: u64,
+    /// s.
+    pub primes: u64,
+    /// Threads of the launch.
+    pub threads: u64,
+}
+
+// SAFETY: #[repr(C)], u64 words only, the twin of GfpfMultiModularParams in
+// kernels/gfpf_multimodular.cuh; kernels take it by value.
+unsafe impl cudarc::driver::DeviceRepr for MultiModularParams {}
+
+/// A product's plan: lengths, primes, the NTT plan and the constants.
+#[derive(Debug, Clone)]
+pub struct MultiModularPlan<const K: usize> {
+    field: Field<K>,
+    len_a: usize,
+    len_b: usize,
+    ntt: NttPlan31,
+}
+
+impl<const K: usize> MultiModularPlan<K> {
+    /// A plan for products of `len_a` by `len_b` coefficients (both ≥ 1):
+    /// cyclic convolutions of N = the next power of two of la + lb − 1 (at
+    /// least 64), s primes for min(la, lb)·(p − 1)².
+    pub fn try_new(field: &Field<K>, len_a: usize, len_b: usize) -> Result<Self, NttError> {
+        if len_a == 0 || len_b == 0 {
+            return Err(NttError::Length(0));
+        }
+        let n = (len_a + len_b - 1).next_power_of_two().max(64);
+        // Each prime adds more than 30 bits; the bound has at most
+        // log2(min) + 2·bits(p) bits.
+        let bound_bits = usize::BITS - len_a.min(len_b).leading_zeros() + 2 * field.bits();
+        let count = (bound_bits as usize).div_ceil(30);
+        if count > MULTIMODULAR_MAX_PRIMES {
+            return Err(NttError::TooManyPrimes {
+                needed: count,
+                most: MULTIMODULAR_MAX_PRIMES,
+            });
+        }
+        let primes = ntt31_primes(n.trailing_zeros(), count);
+        if primes.len() < count {
+            return Err(NttError::TooManyPrimes {
+                needed: count,
+                most: primes.len(),
+            });
+        }
+        Ok(MultiModularPlan {
+            field: field.clone(),
+            len_a,
+            len_b,
+            ntt: NttPlan31::try_new(n, &primes)?,
+        })
+    }
+
+    /// The word-size NTT plan (one transform a prime).
+    pub fn ntt(&self) -> &NttPlan31 {
+        &self.ntt
+    }
+
+    /// The product's length, la + lb − 1.
+    pub fn product_len(&self) -> usize {
+        self.len_a + self.len_b - 1
+    }
+
+    /// (la, lb).
+    pub fn operand_lens(&self) -> (usize, usize) {
+        (self.len_a, self.len_b)
+    }
+
+    /// The projection's (and pointwise product's) constants, u32 words:
+    /// per prime q, −q^−1 mod 2^32, 2^64 mod q, 0, then for each digit i
+    /// (r^i·2^64 mod q, r^i·2^32 mod q).
+    pub fn project_constants(&self) -> Vec<u32> {
+        let r = self.field.r();
+        let mut out = Vec::new();
+        for &q in self.ntt.primes() {
+            let q64 = u64::from(q);
+            out.extend([q, neg_inverse_mod_2_32(q), ((1u128 << 64) % u128::from(q64)) as u32, 0]);
+            let mut ri = 1u64;
+            for _ in 0..K {
+                let r64 = (u128::from(ri) << 64) % u128::from(q64);
+                let r32 = (u128::from(ri) << 32) % u128::from(q64);
+                out.extend([r64 as u32, r32 as u32]);
+                ri = ((u128::from(ri) * u128::from(r % q64)) % u128::from(q64)) as u64;
+            }
+        }
+        out
+    }
+
+    /// The join's constants, u32 words (see kernels/gfpf_multimodular.cuh):
+    /// per prime q_j and −q_j^−1 mod 2^32; the s·s Garner factors q_i^−1·2^32
+    /// mod q_j; for each j, Q_j = q_0·…·q_{j−1} mod p as K digits of two
+    /// words, low first.
+    pub fn join_constants(&self) -> Vec<u32> {
+        let primes = self.ntt.primes();
+        let s = primes.len();
+        let mut out = Vec::new();
+        for &q in primes {
+            out.extend([q, neg_inverse_mod_2_32(q)]);
+        }
+        for &qi in primes {
+            for &qj in primes {
+                let qj64 = u64::from(qj);
+                let factor = if qi == qj {
+                    0
+                } else {
+                    ((u128::from(inv_mod(u64::from(qi) % qj64, qj64)) << 32) % u128::from(qj64)) as u32
+                };
+                out.push(factor);
+            }
+        }
+        let mut power: Element<K> = self.field.one();
+        for j in 0..s {
+            for d in power.digits() {
+                out.extend([*d as u32, (*d >> 32) as u32]);
+            }
+            power = self.field.mul(&power, &self.field.from_u64(u64::from(primes[j])));
+        }
+        out
+    }
+
+    /// The launches' parameters, addresses left 0: the projection of
+    /// `count` coefficients (one thread a residue), the pointwise product,
+    /// the join of the product's coefficients.
+    pub fn project_params(&self, count: usize) -> MultiModularParams {
+        let n = self.ntt.len() as u64;
+        let s = self.ntt.primes().len() as u64;
+        MultiModularParams {
+            count: count as u64,
+            n,
+            primes: s,
+            threads: s * n,
+            ..MultiModularParams::default()
+        }
+    }
+
+    /// See [`MultiModularPlan::project_params`].
+    pub fn pointwise_params(&self) -> MultiModularParams {
+        self.project_params(0)
+    }
+
+    /// See [`MultiModularPlan::project_params`].
+    pub fn join_params(&self) -> MultiModularParams {
+        let count = self.product_len() as u64;
+        MultiModularParams {
+            threads: count,
+            count,
+            ..self.project_params(0)
+        }
+    }
+
+    /// The field.
+    pub fn field(&self) -> &Field<K> {
+        &self.field
+    }
+}
