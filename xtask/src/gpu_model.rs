@@ -116,10 +116,11 @@ pub struct GpuModelArgs {
     /// Print every launch: kernel, threads, sectors, operations, bound.
     #[arg(long)]
     launches: bool,
-    /// Only the word-size NTT's rows, with the path term at its floor (no
-    /// fit: the calibration rows are not counted).
+    /// Only the small primes' rows (the word-size NTT, products through
+    /// word-size primes), with the path term at its floor (no fit: the
+    /// calibration rows are not counted).
     #[arg(long)]
-    ntt_only: bool,
+    small_primes_only: bool,
 }
 
 /// SASS instructions one operation takes on a thread (or lane), k digits.
@@ -159,7 +160,21 @@ pub fn instructions(ops: &FieldOps, k: f64) -> f64 {
         + ops.shared_words as f64 * 2.0
         + ops.ntt_butterflies as f64 * NTT_BUTTERFLY_INSTRUCTIONS
         + ops.ntt_lane_steps as f64 * NTT_LANE_STEP_INSTRUCTIONS
+        + ops.mm_products as f64 * MM_PRODUCT_INSTRUCTIONS
+        + ops.mm_digits as f64 * MM_DIGIT_INSTRUCTIONS
 }
+
+/// SASS instructions of a word product of the multi-modular kernels (a
+/// Montgomery product with its table loads and modular add, or a residue
+/// times a digit accumulated in 192 bits): from about 21 a product in the
+/// projection to 27 an accumulation and 40 a Garner step in the join, here
+/// one figure for all (kernels/gfpf_multimodular.cuh at t8, NVRTC 12.9,
+/// sm_90, nvdisasm, 2026-11-25).
+const MM_PRODUCT_INSTRUCTIONS: f64 = 27.0;
+
+/// SASS instructions of a base-r digit of the join's carry chain: two
+/// Möller–Granlund divisions and the shifts (an estimate, about 35 each).
+const MM_DIGIT_INSTRUCTIONS: f64 = 70.0;
 
 /// SASS instructions of a word-size NTT butterfly through shared memory
 /// beside its four shared words (2 each): about 30 in all, the unrolled
@@ -359,6 +374,20 @@ impl Reports {
     }
 }
 
+impl Reports {
+    /// The report of a kernel named `symbol` in a field's DFT_2 module (the
+    /// element-wise and multi-modular kernels are in every module).
+    fn field_kernel(&mut self, preset: Preset, symbol: &str) -> Option<KernelResources> {
+        if !self.modules.iter().any(|(p, r, _)| *p == preset && *r == 2) {
+            eprintln!("  ptxas report: {} DFT_2 (all kernel families)", preset.name());
+            let report = compile_in_child(preset, 2, "sm_90", true, self.timeout);
+            self.modules.push((preset, 2, report));
+        }
+        let (_, _, report) = self.modules.iter().find(|(p, r, _)| *p == preset && *r == 2)?;
+        report.as_ref().ok()?.kernels().find(|f| f.name == symbol).cloned()
+    }
+}
+
 /// The module a kernel's report comes from: its radix's (the element-wise
 /// kernels are in every module; DFT_2's is the smallest).
 fn radix_of(kernel: &Kernel) -> usize {
@@ -454,6 +483,65 @@ fn count_ntt(log2_n: u32, primes: usize, args: &GpuModelArgs, reports: &mut Repo
         launches,
         data_bytes: (primes << log2_n) as f64 * 4.0,
     })
+}
+
+/// Products through word-size primes modelled (preset, log2 of each
+/// operand's length): t8 from 2^12 to 2^20 (a product of 2^20 × 2^20
+/// coefficients: the target of 5 ms), p8 and t16 at 2^16.
+const MULTIMODULAR_ROWS: &[(&str, u32)] = &[("t8", 12), ("t8", 16), ("t8", 20), ("p8", 16), ("t16", 16)];
+
+/// A product of 2^log2_len × 2^log2_len coefficients through word-size
+/// primes, every launch counted on sampled blocks.
+fn count_multimodular<const K: usize>(
+    preset: Preset,
+    log2_len: u32,
+    args: &GpuModelArgs,
+    reports: &mut Reports,
+) -> Result<(Transform, usize), String> {
+    let field = Field::<K>::preset(preset).map_err(|e| e.to_string())?;
+    let dir = std::env::temp_dir().join("gfpf-gpu-model");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let len = 1usize << log2_len;
+    let mm = gfpf_testkit::emulator::EmulatedMultiModular::new(&field, len, len, &dir).map_err(|e| e.to_string())?;
+    let primes = mm.plan().ntt().primes().len();
+    let table_bytes = (primes * mm.plan().ntt().twiddle_words_per_prime()) as f64 * 4.0;
+    let counted = mm.launch_counts(args.sample_blocks).map_err(|e| e.to_string())?;
+    let ntt = reports.ntt_kernel();
+    let launches = counted
+        .into_iter()
+        .map(|c| LaunchInput {
+            resources: if c.symbol == gfpf_cuda::ntt::NTT_KERNEL {
+                ntt.clone()
+            } else {
+                reports.field_kernel(preset, &c.symbol)
+            },
+            symbol: c.symbol,
+            threads: c.threads,
+            threads_per_block: c.threads_per_block,
+            traffic: c.traffic,
+            k: K as f64,
+            table_bytes,
+        })
+        .collect();
+    let transform = Transform {
+        launches,
+        // The operands in and the product out, once.
+        data_bytes: (3 * len) as f64 * K as f64 * 8.0,
+    };
+    Ok((transform, primes))
+}
+
+fn count_multimodular_preset(
+    preset: Preset,
+    log2_len: u32,
+    args: &GpuModelArgs,
+    reports: &mut Reports,
+) -> Result<(Transform, usize), String> {
+    match preset.k() {
+        8 => count_multimodular::<8>(preset, log2_len, args, reports),
+        16 => count_multimodular::<16>(preset, log2_len, args, reports),
+        k => Err(format!("multi-modular rows are modelled for k = 8 and 16, not {k}")),
+    }
 }
 
 fn count(
@@ -557,13 +645,16 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         timeout: Duration::from_secs(args.timeout_s),
     };
     println!("MODEL, not a measurement: H100 SXM (132 SMs, 3.0 TB/s measured copy, {CLOCK_HZ:.3e} Hz)");
-    if args.ntt_only {
-        println!("--ntt-only: no fit; the path term at {DEPENDENT_ISSUE_CYCLES} cycles an instruction throughout");
+    if args.small_primes_only {
+        println!(
+            "--small-primes-only: no fit; the path term at {DEPENDENT_ISSUE_CYCLES} cycles an instruction throughout"
+        );
         let floor = Model {
             local_dram_factor: 1.0,
             path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES,
         };
-        return print_ntt(args, &floor, &mut reports);
+        print_ntt(args, &floor, &mut reports)?;
+        return print_multimodular(args, &floor, &mut reports);
     }
     let mut today = Vec::new();
     let mut device = Vec::new();
@@ -671,7 +762,58 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
             host_ms.map_or("-".to_owned(), |h| format!("{:.1}x", h / (s * 1e3)))
         );
     }
-    print_ntt(args, &model, &mut reports)
+    print_ntt(args, &model, &mut reports)?;
+    print_multimodular(args, &model, &mut reports)
+}
+
+/// The products through word-size primes: every launch, beside three
+/// big-prime transforms of the padded length (two forward, one inverse:
+/// what a product takes on the device, less its pointwise product).
+fn print_multimodular(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Result<(), String> {
+    println!(
+        "\nproducts of n x n coefficients through word-size primes (projection, NTTs, pointwise, inverse NTT, Garner join), same model; big prime: 3 transforms of 2n on the device's kernels:"
+    );
+    println!(
+        "{:<5} {:>8} {:>6} | {:>8} {:>9} {:>10} {:>9} {:<26} | {:>10}",
+        "", "n", "primes", "launches", "GB moved", "modelled", "floor", "launches bound by", "big prime"
+    );
+    let floor_model = Model {
+        path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES.min(model.path_cycles_per_instruction),
+        ..*model
+    };
+    for &(name, log2_len) in MULTIMODULAR_ROWS {
+        let preset = Preset::from_name(name).map_err(|e| e.to_string())?;
+        eprintln!("counting the multi-modular product {name} 2^{log2_len}");
+        let (t, primes) = count_multimodular_preset(preset, log2_len, args, reports)?;
+
+        let (s, bounds) = t.seconds(model);
+        let (floor, _) = t.seconds(&floor_model);
+        if args.launches {
+            for l in &t.launches {
+                let (ls, bound) = l.seconds(model);
+                println!(
+                    "      {:<24} {:>10} threads, {:>10} sectors, occupancy {:.0}%: {:.4} ms {bound:?}",
+                    l.symbol,
+                    l.threads,
+                    l.traffic.sectors_read + l.traffic.sectors_written,
+                    100.0 * l.occupancy(),
+                    ls * 1e3
+                );
+            }
+        }
+        let big = count_device(preset, log2_len + 1, 1, args, reports)?.seconds(model).0 * 3.0;
+        println!(
+            "{name:<5} {:>8} {primes:>6} | {:>8} {:>9.3} {:>8.3}ms {:>7.3}ms {:<26} | {:>8.3}ms",
+            format!("2^{log2_len}"),
+            t.launches.len(),
+            t.bytes_moved() / 1e9,
+            s * 1e3,
+            floor * 1e3,
+            bound_names(&bounds),
+            big * 1e3
+        );
+    }
+    Ok(())
 }
 
 /// The word-size NTT's rows: a batch of forward transforms, one a prime,

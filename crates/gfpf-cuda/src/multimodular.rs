@@ -3,10 +3,11 @@
 //! word-size NTT of [`crate::ntt`]): each coefficient is projected onto s
 //! primes q_j ∈ (2^30, 2^31) (x = Σ d_i·r^i mod q_j), the residues' cyclic
 //! convolutions are computed by forward NTTs, a pointwise product and an
-//! inverse NTT, and each product coefficient's s residues are joined by
-//! Garner's mixed radix into its value mod p. The primes' product exceeds
-//! every coefficient of the integer product (below min(la, lb)·(p − 1)²), so
-//! the join is exact and the product equals gfpf-cpu's.
+//! inverse NTT, and each product coefficient's s residues are joined by the
+//! explicit CRT (x = Σ y_j·M/q_j − k·M, k from a double sum) into its value
+//! mod p. The primes' product exceeds every coefficient of the integer
+//! product (below min(la, lb)·(p − 1)²) 2^10 times over, so the join is
+//! exact and the product equals gfpf-cpu's.
 //!
 //! This module holds the plan (primes, constant tables, launches); the
 //! block-level emulator runs it (`gfpf_testkit::emulator::EmulatedMultiModular`).
@@ -17,9 +18,13 @@ use gfpf_small::primes::inv_mod;
 
 use crate::ntt::{NttError, NttPlan31, neg_inverse_mod_2_32, ntt31_primes};
 
-/// The most primes a product may take (`GFPF_MM_MAX_PRIMES`): 2·log2(p)/30
-/// and a little, so fields up to k = 16 (t16 takes 67).
+/// The most primes a product may take: 2·log2(p)/30 and a little, so fields
+/// up to k = 16 (t16 takes 68); the join holds K digit sums, not the primes.
 pub const MULTIMODULAR_MAX_PRIMES: usize = 96;
+
+/// Bits of room the primes' product leaves above every coefficient, so that
+/// the join's double sum finds k exactly.
+const JOIN_SLACK_BITS: u32 = 10;
 
 /// The kernels' symbols.
 pub const PROJECT_KERNEL: &str = "gfpf_mm_project";
@@ -74,7 +79,7 @@ impl<const K: usize> MultiModularPlan<K> {
         let n = (len_a + len_b - 1).next_power_of_two().max(64);
         // Each prime adds more than 30 bits; the bound has at most
         // log2(min) + 2·bits(p) bits.
-        let bound_bits = usize::BITS - len_a.min(len_b).leading_zeros() + 2 * field.bits();
+        let bound_bits = usize::BITS - len_a.min(len_b).leading_zeros() + 2 * field.bits() + JOIN_SLACK_BITS;
         let count = (bound_bits as usize).div_ceil(30);
         if count > MULTIMODULAR_MAX_PRIMES {
             return Err(NttError::TooManyPrimes {
@@ -133,55 +138,72 @@ impl<const K: usize> MultiModularPlan<K> {
     }
 
     /// The join's constants, u32 words (see kernels/gfpf_multimodular.cuh):
-    /// per prime q_j and −q_j^−1 mod 2^32; the s·s Garner factors q_i^−1·2^32
-    /// mod q_j; for each j, Q_j = q_0·…·q_{j−1} mod p as K digits of two
-    /// words, low first.
+    /// per prime q_j, −q_j^−1 mod 2^32, (M_j^−1 mod q_j)·2^32 mod q_j, 0 and
+    /// 1/q_j as a double (M = Π q_i, M_j = M/q_j); for each j the element
+    /// M_j mod p, then −M mod p, as K digits of two words, low first.
     pub fn join_constants(&self) -> Vec<u32> {
         let primes = self.ntt.primes();
-        let s = primes.len();
         let mut out = Vec::new();
-        for &q in primes {
-            out.extend([q, neg_inverse_mod_2_32(q)]);
+        for (j, &q) in primes.iter().enumerate() {
+            let q64 = u64::from(q);
+            let m_j = primes
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != j)
+                .fold(1u64, |acc, (_, &qi)| acc * (u64::from(qi) % q64) % q64);
+            let inverse = ((u128::from(inv_mod(m_j, q64)) << 32) % u128::from(q64)) as u32;
+            let reciprocal = (1.0 / q as f64).to_bits();
+            out.extend([
+                q,
+                neg_inverse_mod_2_32(q),
+                inverse,
+                0,
+                reciprocal as u32,
+                (reciprocal >> 32) as u32,
+            ]);
         }
-        for &qi in primes {
-            for &qj in primes {
-                let qj64 = u64::from(qj);
-                let factor = if qi == qj {
-                    0
-                } else {
-                    ((u128::from(inv_mod(u64::from(qi) % qj64, qj64)) << 32) % u128::from(qj64)) as u32
-                };
-                out.push(factor);
-            }
-        }
-        let mut power: Element<K> = self.field.one();
-        for j in 0..s {
-            for d in power.digits() {
+        let element_of = |q: u32| self.field.from_u64(u64::from(q));
+        let m = primes
+            .iter()
+            .fold(self.field.one(), |acc, &q| self.field.mul(&acc, &element_of(q)));
+        let mut push = |x: &Element<K>| {
+            for d in x.digits() {
                 out.extend([*d as u32, (*d >> 32) as u32]);
             }
-            power = self.field.mul(&power, &self.field.from_u64(u64::from(primes[j])));
+        };
+        for (j, _) in primes.iter().enumerate() {
+            let m_j = primes
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != j)
+                .fold(self.field.one(), |acc, (_, &qi)| self.field.mul(&acc, &element_of(qi)));
+            push(&m_j);
         }
+        push(&self.field.neg(&m));
         out
     }
 
     /// The launches' parameters, addresses left 0: the projection of
-    /// `count` coefficients (one thread a residue), the pointwise product,
-    /// the join of the product's coefficients.
+    /// `count` coefficients (one thread a coefficient of N), the pointwise
+    /// product, the join of the product's coefficients.
     pub fn project_params(&self, count: usize) -> MultiModularParams {
         let n = self.ntt.len() as u64;
-        let s = self.ntt.primes().len() as u64;
         MultiModularParams {
             count: count as u64,
             n,
-            primes: s,
-            threads: s * n,
+            primes: self.ntt.primes().len() as u64,
+            threads: n,
             ..MultiModularParams::default()
         }
     }
 
-    /// See [`MultiModularPlan::project_params`].
+    /// See [`MultiModularPlan::project_params`]: one thread a residue.
     pub fn pointwise_params(&self) -> MultiModularParams {
-        self.project_params(0)
+        let p = self.project_params(0);
+        MultiModularParams {
+            threads: p.primes * p.n,
+            ..p
+        }
     }
 
     /// See [`MultiModularPlan::project_params`].

@@ -596,9 +596,9 @@ fn word_size_ntt_matches_the_host_transform() {
 }
 
 /// Products through word-size primes (projection, NTTs, pointwise product,
-/// Garner's join) against rug's schoolbook product, bit for bit, edge
-/// values leading each operand, balanced and unbalanced lengths: t8 (34
-/// primes), p8 and t16 (67); t64, which would need 269, is refused.
+/// the explicit CRT's join) against rug's schoolbook product, bit for bit,
+/// edge values leading each operand, balanced and unbalanced lengths: t8
+/// (35 primes), p8 and t16 (68); t64, which would need 269, is refused.
 fn multimodular_products_match_rug<const K: usize>(preset: gfpf_field::Preset) {
     if let Some(why) = emulator_unavailable() {
         eprintln!("SKIPPED (emulated multi-modular products, {}): {why}", preset.name());

@@ -2,12 +2,13 @@
 // by coefficient (gfpf_cuda::multimodular): project each coefficient
 // x = Σ d_i·r^i onto s primes q_j < 2^31, multiply the residues' transforms
 // (gfpf_ntt.cu) pointwise, and join each product coefficient's s residues
-// (Garner's mixed radix) into its value mod p. The s primes' product exceeds
-// every coefficient of the integer product (below min(la, lb)·(p − 1)^2), so
-// the join is exact before the reduction mod p.
+// (the explicit CRT) into its value mod p. The s primes' product exceeds
+// every coefficient of the integer product (below min(la, lb)·(p − 1)^2)
+// 2^10 times over, so the join (the explicit CRT) is exact before the
+// reduction mod p.
 //
-// One thread a (coefficient, prime) in the projection and the pointwise
-// product, one a coefficient in the join. Residues are prime-major: prime j's
+// One thread a coefficient in the projection (every prime's residue) and
+// the join, one a residue in the pointwise product. Residues are prime-major: prime j's
 // N words at j·N.
 #pragma once
 
@@ -26,41 +27,57 @@ struct GfpfMultiModularParams {
 
 // x·W·2^−32 mod q (x < 2^32, W < q < 2^31; q_neg_inv = −q^−1 mod 2^32).
 GFPF_FN gfpf_u32 gfpf_mm_montgomery(gfpf_u32 x, gfpf_u32 w, gfpf_u32 q, gfpf_u32 q_neg_inv) {
+    GFPF_COUNT_OP(GFPF_OP_MM_PRODUCT);
     const gfpf_u64 t = (gfpf_u64)x * w;
     const gfpf_u32 m = (gfpf_u32)t * q_neg_inv;
     const gfpf_u32 u = (gfpf_u32)((t + (gfpf_u64)m * q) >> 32);
     return u >= q ? u - q : u;
 }
 
+// log2 of N, a power of two (a shift, where t / N would be a 64-bit division).
+GFPF_FN int gfpf_mm_log2(gfpf_u64 n) {
+#ifdef GFPF_HOST_EMULATION
+    return __builtin_ctzll(n);
+#else
+    return __ffsll((long long)n) - 1;
+#endif
+}
+
 // Words of a prime's projection constants: q, −q^−1 mod 2^32, 2^64 mod q,
 // then for each digit i the pair (r^i·2^64, r^i·2^32) mod q.
 #define GFPF_MM_PROJECT_WORDS (4 + 2 * GFPF_K)
 
-// Thread t = j·N + c: residue c of prime j, Σ_i d_i·r^i mod q (0 past the
-// coefficients). A digit d = h·2^32 + l gives h·(r^i·2^64)·2^−32 +
-// l·(r^i·2^32)·2^−32: two Montgomery products, no other reduction.
-GFPF_FN void gfpf_mm_project_thread(const GfpfMultiModularParams& p, gfpf_u64 t) {
-    const gfpf_u64 j = t / p.n, c = t % p.n;
-    const gfpf_u32* k = (const gfpf_u32*)p.constants + j * GFPF_MM_PROJECT_WORDS;
-    const gfpf_u32 q = GFPF_TABLE_READ(k, 0), q_neg_inv = GFPF_TABLE_READ(k, 1);
-    gfpf_u32 sum = 0;
-    if (c < p.count) {
-        const gfpf_u64* elements = (const gfpf_u64*)p.elements;
+// Thread c < N: the residues of coefficient c (0 past the coefficients)
+// modulo every prime, Σ_i d_i·r^i mod q_j at residues[j·N + c]: the digits
+// read once (coalesced) and held, a digit d = h·2^32 + l giving
+// h·(r^i·2^64)·2^−32 + l·(r^i·2^32)·2^−32, two Montgomery products.
+GFPF_FN void gfpf_mm_project_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
+    if (c >= p.count) {
+        // Padding: zeros, no products.
+        for (gfpf_u64 j = 0; j < p.primes; ++j) GFPF_GLOBAL_WRITE((gfpf_u32*)p.residues, j * p.n + c, 0u);
+        return;
+    }
+    gfpf_u64 digits[GFPF_K];
+    const gfpf_u64* elements = (const gfpf_u64*)p.elements;
+    for (int i = 0; i < GFPF_K; ++i) digits[i] = GFPF_GLOBAL_READ(elements, (gfpf_u64)i * p.count + c);
+    for (gfpf_u64 j = 0; j < p.primes; ++j) {
+        const gfpf_u32* k = (const gfpf_u32*)p.constants + j * GFPF_MM_PROJECT_WORDS;
+        const gfpf_u32 q = GFPF_TABLE_READ(k, 0), q_neg_inv = GFPF_TABLE_READ(k, 1);
+        gfpf_u32 sum = 0;
         for (int i = 0; i < GFPF_K; ++i) {
-            const gfpf_u64 d = GFPF_GLOBAL_READ(elements, (gfpf_u64)i * p.count + c);
-            const gfpf_u32 high = gfpf_mm_montgomery((gfpf_u32)(d >> 32), GFPF_TABLE_READ(k, 4 + 2 * i), q, q_neg_inv);
-            const gfpf_u32 low = gfpf_mm_montgomery((gfpf_u32)d, GFPF_TABLE_READ(k, 5 + 2 * i), q, q_neg_inv);
+            const gfpf_u32 high = gfpf_mm_montgomery((gfpf_u32)(digits[i] >> 32), GFPF_TABLE_READ(k, 4 + 2 * i), q, q_neg_inv);
+            const gfpf_u32 low = gfpf_mm_montgomery((gfpf_u32)digits[i], GFPF_TABLE_READ(k, 5 + 2 * i), q, q_neg_inv);
             sum = sum + high >= q ? sum + high - q : sum + high;
             sum = sum + low >= q ? sum + low - q : sum + low;
         }
+        GFPF_GLOBAL_WRITE((gfpf_u32*)p.residues, j * p.n + c, sum);
     }
-    GFPF_GLOBAL_WRITE((gfpf_u32*)p.residues, t, sum);
 }
 
 // Thread t: residues[t] <- residues[t]·other[t] mod q of prime t / N: two
 // Montgomery products, the second by 2^64 mod q (constants word 2).
 GFPF_FN void gfpf_mm_pointwise_thread(const GfpfMultiModularParams& p, gfpf_u64 t) {
-    const gfpf_u32* k = (const gfpf_u32*)p.constants + (t / p.n) * GFPF_MM_PROJECT_WORDS;
+    const gfpf_u32* k = (const gfpf_u32*)p.constants + (t >> gfpf_mm_log2(p.n)) * GFPF_MM_PROJECT_WORDS;
     const gfpf_u32 q = GFPF_TABLE_READ(k, 0), q_neg_inv = GFPF_TABLE_READ(k, 1);
     gfpf_u32* residues = (gfpf_u32*)p.residues;
     const gfpf_u32 x = GFPF_GLOBAL_READ(residues, t), y = GFPF_GLOBAL_READ((const gfpf_u32*)p.other, t);
@@ -68,59 +85,80 @@ GFPF_FN void gfpf_mm_pointwise_thread(const GfpfMultiModularParams& p, gfpf_u64 
                                                       q_neg_inv));
 }
 
-// The join's constants (u32 words, s primes): for j < s, q_j, −q_j^−1 mod
-// 2^32; then the s·s Garner factors g[i][j] = q_i^−1·2^32 mod q_j (i < j,
-// Montgomery form of the inverse, row i at 2s + i·s); then for j < s the
-// element Q_j mod p, Q_j = q_0·…·q_{j−1}, as K digits of two u32 words each
-// (low first) at 2s + s·s + j·2K.
+// The join's constants (u32 words, s primes), for the explicit CRT: x =
+// Σ_j y_j·M_j − k·M, M = Π q_j, M_j = M/q_j, y_j = v_j·(M_j^−1 mod q_j) mod
+// q_j, k = ⌊Σ_j y_j/q_j⌋ (the primes leave 2^10 of room above every
+// coefficient, so x/M < 2^−10 and a double sum finds k exactly). Per prime,
+// GFPF_MM_JOIN_WORDS words: q_j, −q_j^−1 mod 2^32, (M_j^−1 mod q_j)·2^32 mod
+// q_j, 0, then 1/q_j as a double (low word first); then for each prime the
+// element M_j mod p as K digits of two words (low first), at s·
+// GFPF_MM_JOIN_WORDS + j·2K; then the element −M mod p, at s·(
+// GFPF_MM_JOIN_WORDS + 2K).
 //
-// Thread c: Garner's digits u_j of the product coefficient from its s
-// residues (u_0 = v_0, u_j = (…((v_j − u_0)·q_0^−1 − u_1)·q_1^−1 …) mod q_j),
-// then Σ_j u_j·(Q_j mod p) as K digit sums (each below s·2^95), carried in
-// base r, the carry past digit K − 1 (r^K = −1) subtracted: canonical, as
-// gfpf_mul's own carry chain.
-#define GFPF_MM_MAX_PRIMES 96
+// Thread c: Σ_j y_j·(M_j mod p) + k·(−M mod p) as K digit sums (each below
+// 2^102), carried in base r, the carry past digit K − 1 (r^K = −1)
+// subtracted: canonical, as gfpf_mul's own carry chain.
+#define GFPF_MM_JOIN_WORDS 6
+// The double whose bits these are.
+GFPF_FN double gfpf_mm_double_of(gfpf_u64 bits) {
+#ifdef GFPF_HOST_EMULATION
+    double d;
+    __builtin_memcpy(&d, &bits, sizeof d);
+    return d;
+#else
+    return __longlong_as_double((long long)bits);
+#endif
+}
+
+GFPF_FN gfpf_u64 gfpf_mm_digit_at(const gfpf_u32* words, gfpf_u64 at) {
+    return (gfpf_u64)GFPF_TABLE_READ(words, at) | ((gfpf_u64)GFPF_TABLE_READ(words, at + 1) << 32);
+}
+
 GFPF_FN void gfpf_mm_join_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
     const gfpf_u32* k = (const gfpf_u32*)p.constants;
-    const int s = (int)p.primes;
+    const gfpf_u64 s = p.primes;
     const gfpf_u32* residues = (const gfpf_u32*)p.residues;
-    gfpf_u32 u[GFPF_MM_MAX_PRIMES];
-    for (int j = 0; j < s; ++j) {
-        const gfpf_u32 q = GFPF_TABLE_READ(k, 2 * j), q_neg_inv = GFPF_TABLE_READ(k, 2 * j + 1);
-        gfpf_u32 v = GFPF_GLOBAL_READ(residues, (gfpf_u64)j * p.n + c);
-        for (int i = 0; i < j; ++i) {
-            // v − u_i, both below q_j after reducing u_i (u_i < q_i < 2^31).
-            gfpf_u32 ui = u[i] >= q ? u[i] - q : u[i];
-            v = v >= ui ? v - ui : v + q - ui;
-            v = gfpf_mm_montgomery(v, GFPF_TABLE_READ(k, 2 * s + i * s + j), q, q_neg_inv);
+    const gfpf_u32* elements_mod_p = k + s * GFPF_MM_JOIN_WORDS;
+    GfpfAcc acc[GFPF_K];
+    for (int d = 0; d < GFPF_K; ++d) acc[d] = {0, 0, 0};
+    double fraction = 0.0;
+    for (gfpf_u64 j = 0; j < s; ++j) {
+        const gfpf_u32* kj = k + j * GFPF_MM_JOIN_WORDS;
+        const gfpf_u32 q = GFPF_TABLE_READ(kj, 0), q_neg_inv = GFPF_TABLE_READ(kj, 1);
+        const gfpf_u32 y = gfpf_mm_montgomery(GFPF_GLOBAL_READ(residues, j * p.n + c), GFPF_TABLE_READ(kj, 2), q, q_neg_inv);
+        fraction += (double)y * gfpf_mm_double_of(gfpf_mm_digit_at(kj, 4));
+        for (int d = 0; d < GFPF_K; ++d) {
+            GFPF_COUNT_OP(GFPF_OP_MM_PRODUCT);
+            gfpf_acc_add_product(acc[d], y, gfpf_mm_digit_at(elements_mod_p, j * 2 * GFPF_K + 2 * d));
         }
-        u[j] = v;
     }
-    const gfpf_u32* powers = k + 2 * s + s * s;
+    // k < s: x/M < 2^−10, and the sum's rounding is far below 2^−20.
+    const gfpf_u64 wraps = (gfpf_u64)(fraction + 0x1p-20);
+    for (int d = 0; d < GFPF_K; ++d) {
+        GFPF_COUNT_OP(GFPF_OP_MM_PRODUCT);
+        gfpf_acc_add_product(acc[d], wraps, gfpf_mm_digit_at(elements_mod_p, s * 2 * GFPF_K + 2 * d));
+    }
     GfpfElem out;
     gfpf_u64 c0 = 0, c1 = 0;
     const unsigned shift = GFPF_R_SHIFT;
     for (int d = 0; d < GFPF_K; ++d) {
-        GfpfAcc acc = {c0, c1, 0};
-        for (int j = 0; j < s; ++j) {
-            const gfpf_u64 digit = (gfpf_u64)GFPF_TABLE_READ(powers, (gfpf_u64)j * 2 * GFPF_K + 2 * d) |
-                                   ((gfpf_u64)GFPF_TABLE_READ(powers, (gfpf_u64)j * 2 * GFPF_K + 2 * d + 1) << 32);
-            gfpf_acc_add_product(acc, u[j], digit);
-        }
-        // (acc mod r, acc div r): shift once, two 2-by-1 divisions.
+        GfpfAcc a = acc[d];
+        gfpf_acc_add(a, c0, c1, 0);
+        // (a mod r, a div r): shift once, two 2-by-1 divisions.
+        GFPF_COUNT_OP(GFPF_OP_MM_DIGIT);
         gfpf_u64 q_hi, q_lo, rem;
-        gfpf_div_rem_scaled(gfpf_shl_words(acc.w2, acc.w1, shift), gfpf_shl_words(acc.w1, acc.w0, shift), q_hi, rem);
-        gfpf_div_rem_scaled(rem, acc.w0 << shift, q_lo, rem);
+        gfpf_div_rem_scaled(gfpf_shl_words(a.w2, a.w1, shift), gfpf_shl_words(a.w1, a.w0, shift), q_hi, rem);
+        gfpf_div_rem_scaled(rem, a.w0 << shift, q_lo, rem);
         out.d[d] = rem >> shift;
         c0 = q_lo;
         c1 = q_hi;
     }
     // carry·r^K = −carry: subtract carry = a·r + b as a two-digit number.
-    gfpf_u64 a, b;
-    gfpf_div_rem_scaled(gfpf_shl_words(c1, c0, shift), c0 << shift, a, b);
+    gfpf_u64 high, low;
+    gfpf_div_rem_scaled(gfpf_shl_words(c1, c0, shift), c0 << shift, high, low);
     GfpfElem sub = gfpf_zero();
-    sub.d[0] = b >> shift;
-    sub.d[1] = a;
+    sub.d[0] = low >> shift;
+    sub.d[1] = high;
     const GfpfElem value = gfpf_sub(out, sub);
     gfpf_u64* elements = (gfpf_u64*)p.elements;
     for (int d = 0; d < GFPF_K; ++d) GFPF_GLOBAL_WRITE(elements, (gfpf_u64)d * p.count + c, value.d[d]);

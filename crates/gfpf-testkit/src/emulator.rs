@@ -161,6 +161,12 @@ pub struct FieldOps {
     /// Elements of word-size NTT warp stages, per lane (both lanes of a
     /// pair: the warp runs both sides).
     pub ntt_lane_steps: u64,
+    /// Word products of the multi-modular kernels (a Montgomery product, or
+    /// a residue times a digit accumulated), per thread.
+    pub mm_products: u64,
+    /// Base-r digits of the multi-modular join (two divisions each), per
+    /// thread.
+    pub mm_digits: u64,
 }
 
 impl FieldOps {
@@ -180,6 +186,8 @@ impl FieldOps {
             barriers: s(self.barriers),
             ntt_butterflies: s(self.ntt_butterflies),
             ntt_lane_steps: s(self.ntt_lane_steps),
+            mm_products: s(self.mm_products),
+            mm_digits: s(self.mm_digits),
         }
     }
 }
@@ -960,5 +968,103 @@ impl<const K: usize> EmulatedMultiModular<K> {
             }
         })?;
         Ok(from_digit_major(self.plan.field(), &words)?)
+    }
+}
+
+/// One emulated launch's counts scaled to the whole launch (for the time
+/// model): its kernel, geometry and traffic.
+#[derive(Debug, Clone)]
+pub struct CountedLaunch {
+    /// The kernel's symbol.
+    pub symbol: String,
+    /// Threads launched.
+    pub threads: u64,
+    /// Threads a block.
+    pub threads_per_block: u32,
+    /// Traffic and operations of the whole launch (`path_ops`: the busiest
+    /// thread's of the blocks run).
+    pub traffic: LaunchTraffic,
+}
+
+impl<const K: usize> EmulatedMultiModular<K> {
+    /// Every launch of a product (two projections, two forward NTTs, the
+    /// pointwise product, the inverse NTT, the join) counted on about
+    /// `sample_blocks` blocks of each and scaled to it, on zeros of the
+    /// plan's full sizes.
+    pub fn launch_counts(&self, sample_blocks: u32) -> Result<Vec<CountedLaunch>, EmulatorError> {
+        use gfpf_cuda::multimodular::{JOIN_KERNEL, MultiModularParams, POINTWISE_KERNEL, PROJECT_KERNEL};
+        let (la, lb) = self.plan.operand_lens();
+        let mut out = Vec::new();
+        let elementwise = |symbol: &str, params: MultiModularParams, out: &mut Vec<CountedLaunch>| {
+            let blocks = params.threads.div_ceil(128);
+            let stride = (blocks / u64::from(sample_blocks.max(1))).max(1) as u32;
+            // SAFETY: the parameters address buffers of the plan's sizes.
+            let traffic = unsafe {
+                self.kernels
+                    .launch_params(symbol, &params, params.threads, 128, 0, true, stride)?
+            };
+            let run = blocks.div_ceil(u64::from(stride));
+            out.push(CountedLaunch {
+                symbol: symbol.to_owned(),
+                threads: params.threads,
+                threads_per_block: 128,
+                traffic: traffic.scaled(blocks as f64 / run as f64),
+            });
+            Ok::<(), EmulatorError>(())
+        };
+        let mut residues = Vec::new();
+        for len in [la, lb] {
+            let elements = vec![0u64; K * len];
+            let mut r = vec![0u32; self.plan.ntt().primes().len() * self.plan.ntt().len()];
+            let params = MultiModularParams {
+                elements: elements.as_ptr() as u64,
+                residues: r.as_mut_ptr() as u64,
+                constants: self.project_constants.as_ptr() as u64,
+                ..self.plan.project_params(len)
+            };
+            elementwise(PROJECT_KERNEL, params, &mut out)?;
+            residues.push(r);
+        }
+        let ntt_counts = |data: &mut [u32], direction: Direction, out: &mut Vec<CountedLaunch>| {
+            let launches = self.ntt.plan().launches(1, direction);
+            let most = launches
+                .iter()
+                .map(|l| l.threads >> l.log2_block_threads)
+                .max()
+                .unwrap_or(1);
+            let stride = (most / u64::from(sample_blocks.max(1))).max(1) as u32;
+            for (l, traffic) in self.ntt.run_counted(data, 1, direction, true, stride)? {
+                let blocks = l.threads >> l.log2_block_threads;
+                let run = blocks.div_ceil(u64::from(stride));
+                out.push(CountedLaunch {
+                    symbol: gfpf_cuda::ntt::NTT_KERNEL.to_owned(),
+                    threads: l.threads,
+                    threads_per_block: l.block_threads(),
+                    traffic: traffic.scaled(blocks as f64 / run as f64),
+                });
+            }
+            Ok::<(), EmulatorError>(())
+        };
+        let [mut x, y] = <[Vec<u32>; 2]>::try_from(residues).expect("two operands");
+        let mut y = y;
+        ntt_counts(&mut x, Direction::Forward, &mut out)?;
+        ntt_counts(&mut y, Direction::Forward, &mut out)?;
+        let pointwise = MultiModularParams {
+            residues: x.as_mut_ptr() as u64,
+            other: y.as_ptr() as u64,
+            constants: self.project_constants.as_ptr() as u64,
+            ..self.plan.pointwise_params()
+        };
+        elementwise(POINTWISE_KERNEL, pointwise, &mut out)?;
+        ntt_counts(&mut x, Direction::Inverse, &mut out)?;
+        let mut words = vec![0u64; K * self.plan.product_len()];
+        let join = MultiModularParams {
+            elements: words.as_mut_ptr() as u64,
+            residues: x.as_ptr() as u64,
+            constants: self.join_constants.as_ptr() as u64,
+            ..self.plan.join_params()
+        };
+        elementwise(JOIN_KERNEL, join, &mut out)?;
+        Ok(out)
     }
 }
