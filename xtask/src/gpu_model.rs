@@ -771,7 +771,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
 /// what a product takes on the device, less its pointwise product).
 fn print_multimodular(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Result<(), String> {
     println!(
-        "\nproducts of n x n coefficients through word-size primes (projection, NTTs, pointwise, inverse NTT, Garner join), same model; big prime: 3 transforms of 2n on the device's kernels:"
+        "\nproducts of n x n coefficients through word-size primes (projection, NTTs, pointwise, inverse NTT, join by the explicit CRT), same model; big prime: 3 transforms of 2n on the device's kernels:"
     );
     println!(
         "{:<5} {:>8} {:>6} | {:>8} {:>9} {:>10} {:>9} {:<26} | {:>10}",
