@@ -197,6 +197,26 @@ fn compile_named_in_child(
     }
 }
 
+/// One kernel's line of the report.
+fn print_row(
+    preset: &str,
+    module: &str,
+    arch: &str,
+    f: &gfpf_cuda::resources::KernelResources,
+    stack: u32,
+    occupancy: f64,
+    seconds: f64,
+) {
+    println!(
+        "{preset:<6} {module:>6} {arch:<6} {:<22} {:>5} {stack:>7} {:>9} {:>6} {:>6.0}% {seconds:>7.1}s",
+        f.name.trim_start_matches("gfpf_"),
+        f.registers,
+        format!("{}/{}", f.spill_store_bytes, f.spill_load_bytes),
+        f.shared_bytes,
+        occupancy * 100.0,
+    );
+}
+
 /// Runs the task.
 pub fn run(args: &KernelsArgs) -> Result<(), String> {
     if let [preset, radix, arch, families] = args.one.as_slice() {
@@ -270,18 +290,7 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
                             over.push(format!("{} {}: {}", preset.name(), f.name, fails.join(", ")));
                         }
                     }
-                    println!(
-                        "{:<6} {module:>6} {:<6} {:<22} {:>5} {:>7} {:>9} {:>6} {:>6.0}% {:>7.1}s",
-                        preset.name(),
-                        limits.arch,
-                        f.name.trim_start_matches("gfpf_"),
-                        f.registers,
-                        stack,
-                        format!("{}/{}", f.spill_store_bytes, f.spill_load_bytes),
-                        f.shared_bytes,
-                        occupancy * 100.0,
-                        seconds
-                    );
+                    print_row(preset.name(), &module, limits.arch, f, stack, occupancy, seconds);
                 }
             }
         }
@@ -318,19 +327,7 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
                     ));
                 }
             }
-            println!(
-                "{:<6} {:>6} {:<6} {:<22} {:>5} {:>7} {:>9} {:>6} {:>6.0}% {:>7.1}s",
-                "ntt31",
-                "NTT",
-                limits.arch,
-                f.name.trim_start_matches("gfpf_"),
-                f.registers,
-                stack,
-                format!("{}/{}", f.spill_store_bytes, f.spill_load_bytes),
-                f.shared_bytes,
-                occupancy * 100.0,
-                seconds
-            );
+            print_row("ntt31", "NTT", limits.arch, f, stack, occupancy, seconds);
         }
     }
     println!(

@@ -243,12 +243,38 @@ GFPF_FN gfpf_u64 gfpf_shl_words(gfpf_u64 hi, gfpf_u64 lo, unsigned s) {
     return (hi << s) | ((lo >> 1) >> (63 - s));
 }
 
+// Digit t of a carry chain in base r: (acc + carry) mod r, the carry
+// (c1·2^64 + c0, below 2^128) becoming (acc + carry) div r. acc is
+// nonnegative after its offset and below 2^192 − 2^128.
+GFPF_FN gfpf_u64 gfpf_carry_digit(GfpfAcc acc, gfpf_u64& c0, gfpf_u64& c1) {
+    const unsigned s = GFPF_R_SHIFT;
+    gfpf_acc_add(acc, c0, c1, 0);
+    // (acc mod r, acc div r): shift once, two 2-by-1 divisions.
+    gfpf_u64 q_hi, q_lo, rem;
+    gfpf_div_rem_scaled(gfpf_shl_words(acc.w2, acc.w1, s), gfpf_shl_words(acc.w1, acc.w0, s), q_hi, rem);
+    gfpf_div_rem_scaled(rem, acc.w0 << s, q_lo, rem);
+    c0 = q_lo;
+    c1 = q_hi;
+    return rem >> s;
+}
+
+// The chain's end: digits `out` and the carry past digit k − 1, carry·r^k =
+// −carry, subtracted as the two-digit number a·r + b; canonical.
+GFPF_FN GfpfElem gfpf_subtract_carry(const GfpfElem& out, gfpf_u64 c0, gfpf_u64 c1) {
+    const unsigned s = GFPF_R_SHIFT;
+    gfpf_u64 a, b;
+    gfpf_div_rem_scaled(gfpf_shl_words(c1, c0, s), c0 << s, a, b);
+    GfpfElem sub = gfpf_zero();
+    sub.d[0] = b >> s;
+    sub.d[1] = a;
+    return gfpf_sub(out, sub);
+}
+
 // Multiplies canonical x and y.
 GFPF_FIELD_FN GfpfElem gfpf_mul(const GfpfElem& x, const GfpfElem& y) {
     GFPF_COUNT_OP(GFPF_OP_MUL);
     if (x.d[GFPF_K - 1] == GFPF_R_VALUE) return gfpf_neg(y);
     if (y.d[GFPF_K - 1] == GFPF_R_VALUE) return gfpf_neg(x);
-    const unsigned s = GFPF_R_SHIFT;
     GfpfElem out;
     // Carry of the chain: c1·2^64 + c0 (below 2^128).
     gfpf_u64 c0 = 0, c1 = 0;
@@ -262,20 +288,7 @@ GFPF_FIELD_FN GfpfElem gfpf_mul(const GfpfElem& x, const GfpfElem& y) {
         } else {
             gfpf_acc_add(acc, GFPF_OFFSET_REST_0, GFPF_OFFSET_REST_1, GFPF_OFFSET_REST_2);
         }
-        gfpf_acc_add(acc, c0, c1, 0);
-        // (acc mod r, acc div r): shift once, two 2-by-1 divisions.
-        gfpf_u64 q_hi, q_lo, rem;
-        gfpf_div_rem_scaled(gfpf_shl_words(acc.w2, acc.w1, s), gfpf_shl_words(acc.w1, acc.w0, s), q_hi, rem);
-        gfpf_div_rem_scaled(rem, acc.w0 << s, q_lo, rem);
-        out.d[i] = rem >> s;
-        c0 = q_lo;
-        c1 = q_hi;
+        out.d[i] = gfpf_carry_digit(acc, c0, c1);
     }
-    // carry·r^k = −carry: subtract carry = a·r + b as a two-digit number.
-    gfpf_u64 a, b;
-    gfpf_div_rem_scaled(gfpf_shl_words(c1, c0, s), c0 << s, a, b);
-    GfpfElem sub = gfpf_zero();
-    sub.d[0] = b >> s;
-    sub.d[1] = a;
-    return gfpf_sub(out, sub);
+    return gfpf_subtract_carry(out, c0, c1);
 }

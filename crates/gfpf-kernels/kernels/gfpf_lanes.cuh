@@ -310,6 +310,31 @@ GFPF_FN void gfpf_lane_below(const GfpfLanes& l, const gfpf_u64 (&v)[GFPF_LANE_D
     }
 }
 
+// Column step jl of a lane product: x_j of every row from lane jl, and y's
+// rows rotated by jl.
+GFPF_FN void gfpf_lane_column_operands(const GfpfLanes& l, const GfpfLaneElem& x, const GfpfLaneElem& y, int jl,
+                                       gfpf_u64 (&xj)[GFPF_LANE_DIGITS], gfpf_u64 (&yr)[GFPF_LANE_DIGITS]) {
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        xj[h] = __shfl_sync(l.mask, x.d[h], jl, GFPF_LANE_SEGMENT);
+        yr[h] = l.rotate(y.d[h], jl);
+    }
+}
+
+// The y digit that x's row jh meets in this lane's row h: row h − jh of the
+// rotated rows, one lower where the lane wrapped (`low`).
+GFPF_FN gfpf_u64 gfpf_lane_column_partner(const gfpf_u64 (&yr)[GFPF_LANE_DIGITS], bool low, int h, int jh) {
+    constexpr int D = GFPF_LANE_DIGITS;
+    const int same = h - jh, below = h - jh - 1;
+    return low ? yr[(below + D) % D] : yr[(same + D) % D];
+}
+
+// Whether that product is subtracted: its row fell below 0 (the
+// negacyclic wrap).
+GFPF_FN bool gfpf_lane_column_subtracts(bool low, int h, int jh) {
+    return low ? h - jh - 1 < 0 : h - jh < 0;
+}
+
 // The column sums of x·y with every product of a column step accumulated
 // whatever its sign: a subtracted product p is added as its complement ~p =
 // 2^128 − 1 − p (no branch where the lanes of a warp differ in sign), its
@@ -334,19 +359,14 @@ GFPF_FN void gfpf_lane_column_sums(GfpfLanes l, const GfpfLaneElem& x, const Gfp
 #pragma unroll 1
     for (int jl = 0; jl < S; ++jl) {
         gfpf_u64 xj[D], yr[D];
-#pragma unroll
-        for (int h = 0; h < D; ++h) {
-            xj[h] = __shfl_sync(l.mask, x.d[h], jl, S);
-            yr[h] = l.rotate(y.d[h], jl);
-        }
+        gfpf_lane_column_operands(l, x, y, jl, xj, yr);
         const bool low = i < jl;
 #pragma unroll
         for (int h = 0; h < D; ++h) {
 #pragma unroll
             for (int jh = 0; jh < D; ++jh) {
-                const int same = h - jh, below = h - jh - 1;
-                const gfpf_u64 yv = low ? yr[(below + D) % D] : yr[(same + D) % D];
-                const bool subtract = low ? below < 0 : same < 0;
+                const gfpf_u64 yv = gfpf_lane_column_partner(yr, low, h, jh);
+                const bool subtract = gfpf_lane_column_subtracts(low, h, jh);
                 const gfpf_u128 product = (gfpf_u128)xj[jh] * yv;
                 // One 32-bit mask, both halves of each word.
                 const gfpf_u32 flip = 0u - (gfpf_u32)subtract;
@@ -384,19 +404,14 @@ GFPF_FN void gfpf_lane_column_sums_branching(GfpfLanes l, const GfpfLaneElem& x,
 #pragma unroll 1
     for (int jl = 0; jl < S; ++jl) {
         gfpf_u64 xj[D], yr[D];
-#pragma unroll
-        for (int h = 0; h < D; ++h) {
-            xj[h] = __shfl_sync(l.mask, x.d[h], jl, S);
-            yr[h] = l.rotate(y.d[h], jl);
-        }
+        gfpf_lane_column_operands(l, x, y, jl, xj, yr);
         const bool low = i < jl;
 #pragma unroll
         for (int h = 0; h < D; ++h) {
 #pragma unroll
             for (int jh = 0; jh < D; ++jh) {
-                const int same = h - jh, below = h - jh - 1;
-                const gfpf_u64 yv = low ? yr[(below + D) % D] : yr[(same + D) % D];
-                if (low ? below < 0 : same < 0) {
+                const gfpf_u64 yv = gfpf_lane_column_partner(yr, low, h, jh);
+                if (gfpf_lane_column_subtracts(low, h, jh)) {
                     gfpf_acc_sub_product(acc[h], xj[jh], yv);
                 } else {
                     gfpf_acc_add_product(acc[h], xj[jh], yv);

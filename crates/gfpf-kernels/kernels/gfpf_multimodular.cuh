@@ -119,7 +119,9 @@ GFPF_FN void gfpf_mm_join_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
     const gfpf_u64 s = p.primes;
     const gfpf_u32* residues = (const gfpf_u32*)p.residues;
     const gfpf_u32* elements_mod_p = k + s * GFPF_MM_JOIN_WORDS;
+    // Unrolled over the digits, so that the K sums stay in registers.
     GfpfAcc acc[GFPF_K];
+#pragma unroll
     for (int d = 0; d < GFPF_K; ++d) acc[d] = {0, 0, 0};
     double fraction = 0.0;
     for (gfpf_u64 j = 0; j < s; ++j) {
@@ -127,6 +129,7 @@ GFPF_FN void gfpf_mm_join_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
         const gfpf_u32 q = GFPF_TABLE_READ(kj, 0), q_neg_inv = GFPF_TABLE_READ(kj, 1);
         const gfpf_u32 y = gfpf_mm_montgomery(GFPF_GLOBAL_READ(residues, j * p.n + c), GFPF_TABLE_READ(kj, 2), q, q_neg_inv);
         fraction += (double)y * gfpf_mm_double_of(gfpf_mm_digit_at(kj, 4));
+#pragma unroll
         for (int d = 0; d < GFPF_K; ++d) {
             GFPF_COUNT_OP(GFPF_OP_MM_PRODUCT);
             gfpf_acc_add_product(acc[d], y, gfpf_mm_digit_at(elements_mod_p, j * 2 * GFPF_K + 2 * d));
@@ -134,32 +137,19 @@ GFPF_FN void gfpf_mm_join_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
     }
     // k < s: x/M < 2^−10, and the sum's rounding is far below 2^−20.
     const gfpf_u64 wraps = (gfpf_u64)(fraction + 0x1p-20);
+#pragma unroll
     for (int d = 0; d < GFPF_K; ++d) {
         GFPF_COUNT_OP(GFPF_OP_MM_PRODUCT);
         gfpf_acc_add_product(acc[d], wraps, gfpf_mm_digit_at(elements_mod_p, s * 2 * GFPF_K + 2 * d));
     }
     GfpfElem out;
     gfpf_u64 c0 = 0, c1 = 0;
-    const unsigned shift = GFPF_R_SHIFT;
+#pragma unroll
     for (int d = 0; d < GFPF_K; ++d) {
-        GfpfAcc a = acc[d];
-        gfpf_acc_add(a, c0, c1, 0);
-        // (a mod r, a div r): shift once, two 2-by-1 divisions.
         GFPF_COUNT_OP(GFPF_OP_MM_DIGIT);
-        gfpf_u64 q_hi, q_lo, rem;
-        gfpf_div_rem_scaled(gfpf_shl_words(a.w2, a.w1, shift), gfpf_shl_words(a.w1, a.w0, shift), q_hi, rem);
-        gfpf_div_rem_scaled(rem, a.w0 << shift, q_lo, rem);
-        out.d[d] = rem >> shift;
-        c0 = q_lo;
-        c1 = q_hi;
+        out.d[d] = gfpf_carry_digit(acc[d], c0, c1);
     }
-    // carry·r^K = −carry: subtract carry = a·r + b as a two-digit number.
-    gfpf_u64 high, low;
-    gfpf_div_rem_scaled(gfpf_shl_words(c1, c0, shift), c0 << shift, high, low);
-    GfpfElem sub = gfpf_zero();
-    sub.d[0] = low >> shift;
-    sub.d[1] = high;
-    const GfpfElem value = gfpf_sub(out, sub);
+    const GfpfElem value = gfpf_subtract_carry(out, c0, c1);
     gfpf_u64* elements = (gfpf_u64*)p.elements;
     for (int d = 0; d < GFPF_K; ++d) GFPF_GLOBAL_WRITE(elements, (gfpf_u64)d * p.count + c, value.d[d]);
 }

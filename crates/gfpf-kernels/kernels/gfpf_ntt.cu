@@ -184,6 +184,29 @@ GFPF_NTT_FN GfpfNttTile gfpf_ntt_tile(const GfpfNttParams& p) {
     return t;
 }
 
+// One shared-memory stage s of a tile: each of this thread's pairs of tile
+// words (lower, upper) and its twiddle w·2^32 handed to `butterfly`, after
+// a barrier (the stage before wrote what it reads).
+template <class Butterfly>
+GFPF_NTT_FN void gfpf_ntt_shared_stage(const GfpfNttTile& t, const GfpfNttTwiddles& tw, int s, gfpf_ntt_u32 column_factor,
+                                       int tid, int threads, int column, Butterfly butterfly) {
+    __syncthreads();
+    const int shift = t.rows_log2 - 1 - s;  // partner rows 2^shift apart
+    const int words = 1 << (t.rows_log2 + t.columns_log2);
+    // A thread's pairs share their row below 2^shift when the block's rows
+    // of pairs step by a multiple of 2^shift: one twiddle a stage.
+    const bool same_row = (1 << shift) <= (threads >> t.columns_log2);
+    const gfpf_ntt_u32 stage_twiddle =
+        same_row ? tw.twiddle(column_factor, (gfpf_ntt_u32)(tid >> t.columns_log2) & ((1u << shift) - 1), shift) : 0;
+    for (int u = tid; u < words / 2; u += threads) {
+        const int pair = u >> t.columns_log2;
+        const int row = ((pair >> shift) << (shift + 1)) | (pair & ((1 << shift) - 1));
+        const int lower = (row << t.columns_log2) | column, upper = lower + (1 << (shift + t.columns_log2));
+        GFPF_NTT_COUNT_BUTTERFLY();
+        butterfly(lower, upper, same_row ? stage_twiddle : tw.twiddle(column_factor, t.row_below(lower, shift), shift));
+    }
+}
+
 // One launch: stages first … first + L − 1 on this block's tile, forward
 // (Gentleman–Sande, in order) or inverse (Cooley–Tukey with ω^−1, in reverse
 // order, then N^−1 where the launch ends the transform).
@@ -232,24 +255,11 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
     // The shared-memory stages, forward in order: (x + y, (x − y)·w).
     if (!inverse) {
         for (int s = 0; s < shared_stages; ++s) {
-            __syncthreads();
-            const int shift = t.rows_log2 - 1 - s;  // partner rows 2^shift apart
-            const gfpf_ntt_u32 column_factor = column_factor_at(s);
-            // A thread's pairs share their row below 2^shift when the block's
-            // rows of pairs step by a multiple of 2^shift: one twiddle a stage.
-            const bool same_row = (1 << shift) <= (threads >> t.columns_log2);
-            const gfpf_ntt_u32 stage_twiddle =
-                same_row ? tw.twiddle(column_factor, (gfpf_ntt_u32)(tid >> t.columns_log2) & ((1u << shift) - 1), shift) : 0;
-            for (int u = tid; u < words / 2; u += threads) {
-                const int pair = u >> t.columns_log2;
-                const int row = ((pair >> shift) << (shift + 1)) | (pair & ((1 << shift) - 1));
-                const int lower = (row << t.columns_log2) | column, upper = lower + (1 << (shift + t.columns_log2));
+            gfpf_ntt_shared_stage(t, tw, s, column_factor_at(s), tid, threads, column, [&](int lower, int upper, gfpf_ntt_u32 big_w) {
                 const gfpf_ntt_u32 x = tile_words[lower], y = tile_words[upper];
-                const gfpf_ntt_u32 big_w = same_row ? stage_twiddle : tw.twiddle(column_factor, t.row_below(lower, shift), shift);
-                GFPF_NTT_COUNT_BUTTERFLY();
                 tile_words[lower] = gfpf_ntt_add(x, y, q);
                 tile_words[upper] = tw.times(gfpf_ntt_sub(x, y, q), big_w);
-            }
+            });
         }
     }
     __syncthreads();
@@ -306,23 +316,12 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
     for (int k = 0; k < GFPF_NTT_MAX_LANE_ELEMENTS; ++k)
         if (k < per_lane) tile_words[((warp * per_lane + k) << 5) | lane] = held[k];
     for (int s = shared_stages - 1; s >= 0; --s) {
-        __syncthreads();
-        const int shift = t.rows_log2 - 1 - s;
-        const gfpf_ntt_u32 column_factor = column_factor_at(s);
-        const bool same_row = (1 << shift) <= (threads >> t.columns_log2);
-        const gfpf_ntt_u32 stage_twiddle =
-            same_row ? tw.twiddle(column_factor, (gfpf_ntt_u32)(tid >> t.columns_log2) & ((1u << shift) - 1), shift) : 0;
-        for (int u = tid; u < words / 2; u += threads) {
-            const int pair = u >> t.columns_log2;
-            const int row = ((pair >> shift) << (shift + 1)) | (pair & ((1 << shift) - 1));
-            const int lower = (row << t.columns_log2) | column, upper = lower + (1 << (shift + t.columns_log2));
+        gfpf_ntt_shared_stage(t, tw, s, column_factor_at(s), tid, threads, column, [&](int lower, int upper, gfpf_ntt_u32 big_w) {
             const gfpf_ntt_u32 x = tile_words[lower];
-            const gfpf_ntt_u32 big_w = same_row ? stage_twiddle : tw.twiddle(column_factor, t.row_below(lower, shift), shift);
             const gfpf_ntt_u32 y = tw.times(tile_words[upper], big_w);
-            GFPF_NTT_COUNT_BUTTERFLY();
             tile_words[lower] = gfpf_ntt_add(x, y, q);
             tile_words[upper] = gfpf_ntt_sub(x, y, q);
-        }
+        });
     }
     __syncthreads();
     // The launch that ends the transform (stage 0) scales by N^−1.
