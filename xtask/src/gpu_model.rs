@@ -376,7 +376,8 @@ impl Reports {
 
 impl Reports {
     /// The report of a kernel named `symbol` in a field's DFT_2 module (the
-    /// element-wise and multi-modular kernels are in every module).
+    /// element-wise kernels are in every module, the multi-modular ones in
+    /// those of k ≤ 16).
     fn field_kernel(&mut self, preset: Preset, symbol: &str) -> Option<KernelResources> {
         if !self.modules.iter().any(|(p, r, _)| *p == preset && *r == 2) {
             eprintln!("  ptxas report: {} DFT_2 (all kernel families)", preset.name());

@@ -49,7 +49,7 @@ pub const LANES_HEADER: &str = include_str!("../kernels/gfpf_lanes.cuh");
 /// kernels/generated/codelets.cuh: the DFT_K codelets (`cargo xtask codegen`).
 pub const CODELETS_HEADER: &str = include_str!("../kernels/generated/codelets.cuh");
 /// kernels/gfpf_multimodular.cuh: products through word-size primes
-/// (projection, pointwise product, join), in every field module.
+/// (projection, pointwise product, join), in the field modules of k ≤ 16.
 pub const MULTIMODULAR_HEADER: &str = include_str!("../kernels/gfpf_multimodular.cuh");
 /// kernels/gfpf_fft.cu: the stage and scale kernels.
 pub const FFT_SOURCE: &str = include_str!("../kernels/gfpf_fft.cu");
