@@ -214,6 +214,18 @@ pub struct Model {
     pub path_cycles_per_instruction: f64,
 }
 
+impl Model {
+    /// The same model with the path term at [`DEPENDENT_ISSUE_CYCLES`] an
+    /// instruction where the fitted cost is higher: the device kernels'
+    /// floor.
+    fn floor(&self) -> Model {
+        Model {
+            path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES.min(self.path_cycles_per_instruction),
+            ..*self
+        }
+    }
+}
+
 /// One launch's inputs to the model.
 #[derive(Debug, Clone)]
 struct LaunchInput {
@@ -294,6 +306,26 @@ struct Transform {
 }
 
 impl Transform {
+    /// A line a launch (`--launches`): kernel, threads, sectors, busiest
+    /// path, occupancy, modelled time and bound.
+    fn print_launches(&self, m: &Model) {
+        for l in &self.launches {
+            let tr = &l.traffic;
+            let (seconds, bound) = l.seconds(m);
+            println!(
+                "      {:<24} {:>9} threads, {:>9} sectors ({:>9} of tables), {:>5.1}% used, {:>9.1} k path instr, occupancy {:.0}%: {:.4} ms {bound:?}",
+                l.symbol,
+                l.threads,
+                tr.sectors_read + tr.sectors_written,
+                tr.table_sectors,
+                100.0 * tr.sector_efficiency(),
+                instructions(&tr.path_ops, l.k) / 1e3,
+                100.0 * l.occupancy(),
+                seconds * 1e3
+            );
+        }
+    }
+
     fn seconds(&self, m: &Model) -> (f64, Vec<Bound>) {
         let mut total = 0.0;
         let mut bounds = Vec::new();
@@ -452,32 +484,21 @@ fn count_ntt(log2_n: u32, primes: usize, args: &GpuModelArgs, reports: &mut Repo
     let plan = gfpf_cuda::ntt::NttPlan31::try_new(1 << log2_n, &gfpf_cuda::ntt::NTT_PRIMES_31[..1])
         .map_err(|e| e.to_string())?;
     let ntt = EmulatedNtt31::new(plan, &dir).map_err(|e| e.to_string())?;
-    let launches = ntt.plan().launches(1, Direction::Forward);
-    let most_blocks = launches
-        .iter()
-        .map(|l| l.threads >> l.log2_block_threads)
-        .max()
-        .unwrap_or(1);
-    let stride = (most_blocks / u64::from(args.sample_blocks.max(1))).max(1) as u32;
     let mut data = vec![0u32; 1 << log2_n];
     let counted = ntt
-        .run_counted(&mut data, 1, Direction::Forward, true, stride)
+        .launch_counts(&mut data, 1, Direction::Forward, args.sample_blocks)
         .map_err(|e| e.to_string())?;
     let resources = reports.ntt_kernel();
     let launches = counted
         .into_iter()
-        .map(|(l, traffic)| {
-            let blocks = l.threads >> l.log2_block_threads;
-            let run = blocks.div_ceil(u64::from(stride));
-            LaunchInput {
-                symbol: gfpf_cuda::ntt::NTT_KERNEL.to_owned(),
-                threads: l.threads * primes as u64,
-                threads_per_block: l.block_threads(),
-                traffic: traffic.scaled(blocks as f64 / run as f64 * primes as f64),
-                resources: resources.clone(),
-                k: 1.0,
-                table_bytes: (primes * ntt.plan().twiddle_words_per_prime()) as f64 * 4.0,
-            }
+        .map(|c| LaunchInput {
+            symbol: c.symbol,
+            threads: c.threads * primes as u64,
+            threads_per_block: c.threads_per_block,
+            traffic: c.traffic.scaled(primes as f64),
+            resources: resources.clone(),
+            k: 1.0,
+            table_bytes: (primes * ntt.plan().twiddle_words_per_prime()) as f64 * 4.0,
         })
         .collect();
     Ok(Transform {
@@ -720,10 +741,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         "16 cores",
         "speedup"
     );
-    let floor_model = Model {
-        path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES.min(model.path_cycles_per_instruction),
-        ..model
-    };
+    let floor_model = model.floor();
     for (name, log2_n, batch, t, host, segments) in &device {
         let (s, bounds) = t.seconds(&model);
         let segments_ms = segments
@@ -732,21 +750,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         let (floor, _) = t.seconds(&floor_model);
         let host_ms = host.map(|h| (h.0 * h.1).sqrt());
         if args.launches {
-            for l in &t.launches {
-                let tr = &l.traffic;
-                let (ls, bound) = l.seconds(&model);
-                println!(
-                    "      {:<24} {:>9} threads, {:>9} sectors ({:>9} of tables), {:>5.1}% used, {:>9.1} k path instr, occupancy {:.0}%: {:.3} ms {bound:?}",
-                    l.symbol,
-                    l.threads,
-                    tr.sectors_read + tr.sectors_written,
-                    tr.table_sectors,
-                    100.0 * tr.sector_efficiency(),
-                    instructions(&tr.path_ops, l.k) / 1e3,
-                    100.0 * l.occupancy(),
-                    ls * 1e3
-                );
-            }
+            t.print_launches(&model);
         }
         println!(
             "{name:<5} {:>8} {batch:>5} | {:>8} {:>7.1} {:>8.0}% {:>9.3} {:>8.3}ms {:>7.3}ms {:>9} {:<22} | {:>10} {:>7}",
@@ -778,10 +782,7 @@ fn print_multimodular(args: &GpuModelArgs, model: &Model, reports: &mut Reports)
         "{:<5} {:>8} {:>6} | {:>8} {:>9} {:>10} {:>9} {:<26} | {:>10}",
         "", "n", "primes", "launches", "GB moved", "modelled", "floor", "launches bound by", "big prime"
     );
-    let floor_model = Model {
-        path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES.min(model.path_cycles_per_instruction),
-        ..*model
-    };
+    let floor_model = model.floor();
     for &(name, log2_len) in MULTIMODULAR_ROWS {
         let preset = Preset::from_name(name).map_err(|e| e.to_string())?;
         eprintln!("counting the multi-modular product {name} 2^{log2_len}");
@@ -790,17 +791,7 @@ fn print_multimodular(args: &GpuModelArgs, model: &Model, reports: &mut Reports)
         let (s, bounds) = t.seconds(model);
         let (floor, _) = t.seconds(&floor_model);
         if args.launches {
-            for l in &t.launches {
-                let (ls, bound) = l.seconds(model);
-                println!(
-                    "      {:<24} {:>10} threads, {:>10} sectors, occupancy {:.0}%: {:.4} ms {bound:?}",
-                    l.symbol,
-                    l.threads,
-                    l.traffic.sectors_read + l.traffic.sectors_written,
-                    100.0 * l.occupancy(),
-                    ls * 1e3
-                );
-            }
+            t.print_launches(model);
         }
         let big = count_device(preset, log2_len + 1, 1, args, reports)?.seconds(model).0 * 3.0;
         println!(
@@ -837,10 +828,7 @@ fn print_ntt(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Resul
         "x copy",
         "launches bound by"
     );
-    let floor_model = Model {
-        path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES.min(model.path_cycles_per_instruction),
-        ..*model
-    };
+    let floor_model = model.floor();
     for &(log2_n, primes) in NTT_ROWS {
         eprintln!("counting the word-size NTT 2^{log2_n} x{primes}");
         let t = count_ntt(log2_n, primes, args, reports)?;
@@ -848,18 +836,7 @@ fn print_ntt(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Resul
         let (floor, _) = t.seconds(&floor_model);
         let copy = 2.0 * t.data_bytes / DRAM_BYTES_PER_S;
         if args.launches {
-            for l in &t.launches {
-                let (ls, bound) = l.seconds(model);
-                println!(
-                    "      {:<24} {:>9} threads, {:>9} sectors ({:>9} of tables), occupancy {:.0}%: {:.4} ms {bound:?}",
-                    l.symbol,
-                    l.threads,
-                    l.traffic.sectors_read + l.traffic.sectors_written,
-                    l.traffic.table_sectors,
-                    100.0 * l.occupancy(),
-                    ls * 1e3
-                );
-            }
+            t.print_launches(model);
         }
         println!(
             "{:>8} {primes:>6} | {:>8} {:>7.1} {:>9.0}% {:>9.3} {:>8.4}ms {:>7.4}ms {:>7.4}ms {:>8.2} {:<22}",

@@ -16,7 +16,7 @@
 use gfpf_field::{Element, Field};
 use gfpf_small::primes::inv_mod;
 
-use crate::ntt::{NttError, NttPlan31, neg_inverse_mod_2_32, ntt31_primes};
+use crate::ntt::{NttError, NttPlan31, montgomery, ntt31_primes};
 
 /// The most primes a product may take: 2·log2(p)/30 and a little, so fields
 /// up to k = 16 (t16 takes 68); the join holds K digit sums, not the primes.
@@ -125,13 +125,14 @@ impl<const K: usize> MultiModularPlan<K> {
         let mut out = Vec::new();
         for &q in self.ntt.primes() {
             let q64 = u64::from(q);
-            out.extend([q, neg_inverse_mod_2_32(q), ((1u128 << 64) % u128::from(q64)) as u32, 0]);
+            let m = montgomery(q);
+            // x·2^64 mod q: Montgomery form twice.
+            let twice = |x: u32| m.to_montgomery(m.to_montgomery(x));
+            out.extend([q, m.neg_q_inv(), twice(1), 0]);
             let mut ri = 1u64;
             for _ in 0..K {
-                let r64 = (u128::from(ri) << 64) % u128::from(q64);
-                let r32 = (u128::from(ri) << 32) % u128::from(q64);
-                out.extend([r64 as u32, r32 as u32]);
-                ri = ((u128::from(ri) * u128::from(r % q64)) % u128::from(q64)) as u64;
+                out.extend([twice(ri as u32), m.to_montgomery(ri as u32)]);
+                ri = ri * (r % q64) % q64;
             }
         }
         out
@@ -151,11 +152,12 @@ impl<const K: usize> MultiModularPlan<K> {
                 .enumerate()
                 .filter(|&(i, _)| i != j)
                 .fold(1u64, |acc, (_, &qi)| acc * (u64::from(qi) % q64) % q64);
-            let inverse = ((u128::from(inv_mod(m_j, q64)) << 32) % u128::from(q64)) as u32;
+            let m = montgomery(q);
+            let inverse = m.to_montgomery(inv_mod(m_j, q64) as u32);
             let reciprocal = (1.0 / q as f64).to_bits();
             out.extend([
                 q,
-                neg_inverse_mod_2_32(q),
+                m.neg_q_inv(),
                 inverse,
                 0,
                 reciprocal as u32,

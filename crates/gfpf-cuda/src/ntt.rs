@@ -24,6 +24,7 @@
 //! ```
 
 use gfpf_plan::Direction;
+use gfpf_small::Montgomery32;
 /// Primes below 2^31 with 2^24 or more dividing q − 1 (gfpf-small's table),
 /// for transforms up to 2^24.
 pub use gfpf_small::primes::NTT_PRIMES_31;
@@ -203,12 +204,13 @@ impl NttPlan31 {
             .flat_map(|&q| {
                 let q64 = u64::from(q);
                 let n_inv = inv_mod(self.len() as u64 % q64, q64);
+                let m = montgomery(q);
                 [
                     q,
                     n_inv as u32,
                     ((n_inv << 32) / q64) as u32,
-                    neg_inverse_mod_2_32(q),
-                    ((1u64 << 32) % q64) as u32,
+                    m.neg_q_inv(),
+                    m.to_montgomery(1),
                     0,
                     0,
                     0,
@@ -259,10 +261,11 @@ impl NttPlan31 {
             shoup_pairs(&mut table, root, 1 << split);
             // The high table's step: root^(2^s).
             let step = gfpf_small::primes::pow_mod(root, 1 << split, q);
-            let mut big = (1u64 << 32) % q;
+            let m = montgomery(q as u32);
+            let mut w = 1u64;
             for _ in 0..1u64 << split {
-                table.push(big as u32);
-                big = big * step % q;
+                table.push(m.to_montgomery(w as u32));
+                w = w * step % q;
             }
             for level in 0..roots_log2 {
                 let rho = gfpf_small::primes::pow_mod(root, 1 << (self.log2_n - 1 - level), q);
@@ -489,14 +492,10 @@ impl CudaNtt31 {
     }
 }
 
-/// −q^−1 mod 2^32 for odd q (Montgomery's constant): Newton's iteration,
-/// whose 5 steps double the correct bits from 3 (q·q ≡ 1 mod 8) past 32.
-pub(crate) fn neg_inverse_mod_2_32(q: u32) -> u32 {
-    let mut inv = q;
-    for _ in 0..5 {
-        inv = inv.wrapping_mul(2u32.wrapping_sub(q.wrapping_mul(inv)));
-    }
-    inv.wrapping_neg()
+/// Montgomery arithmetic modulo a prime of a plan (odd, below 2^31: checked
+/// when the plan was made).
+pub(crate) fn montgomery(q: u32) -> Montgomery32 {
+    Montgomery32::new(q).expect("a plan's primes are odd and below 2^31")
 }
 
 /// Up to `count` primes in (2^30, 2^31) with 2^`two_adicity` dividing

@@ -732,12 +732,13 @@ GFPF_FN void gfpf_pointwise_mul_thread(const GfpfStageParams& p, gfpf_u64 t) {
     gfpf_store(dst, p.pitch, t, gfpf_mul(gfpf_load(dst, p.pitch, t), gfpf_load(src, p.pitch, t)));
 }
 
-// A kernel of one thread per index t < threads (GFPF_KERNEL) or of whole
+// A kernel of one thread per index t < threads (GFPF_KERNEL; with another
+// parameter struct than GfpfStageParams, GFPF_PARAMS_KERNEL) or of whole
 // blocks (GFPF_BLOCK_KERNEL), on the device or in the host's block-level
 // emulator (gfpf_emulation.h), which takes the launch's geometry and schedule.
 #ifdef GFPF_HOST_EMULATION
-#define GFPF_KERNEL(name, body)                                                       \
-    extern "C" int name(const GfpfStageParams* p, GfpfEmuLaunch* launch) {      \
+#define GFPF_PARAMS_KERNEL(Params, name, body)                                        \
+    extern "C" int name(const Params* p, GfpfEmuLaunch* launch) {                     \
         return gfpf_emu::launch(#name, *launch, [p] {                                 \
             gfpf_u64 t = (gfpf_u64)blockIdx.x * blockDim.x + threadIdx.x;             \
             if (t < p->threads) body(*p, t);                                          \
@@ -756,8 +757,8 @@ GFPF_FN void gfpf_pointwise_mul_thread(const GfpfStageParams& p, gfpf_u64 t) {
     }
 #define GFPF_OCCUPANCY_BLOCK_KERNEL(name, body, threads, blocks) GFPF_BLOCK_KERNEL(name, body)
 #else
-#define GFPF_KERNEL(name, body)                                               \
-    extern "C" __global__ void name(const GfpfStageParams p) {                \
+#define GFPF_PARAMS_KERNEL(Params, name, body)                                \
+    extern "C" __global__ void name(const Params p) {                         \
         gfpf_u64 t = (gfpf_u64)blockIdx.x * blockDim.x + threadIdx.x;         \
         if (t < p.threads) body(p, t);                                        \
     }
@@ -780,6 +781,7 @@ GFPF_FN void gfpf_pointwise_mul_thread(const GfpfStageParams& p, gfpf_u64 t) {
 #define GFPF_OCCUPANCY_BLOCK_KERNEL(name, body, threads, blocks) \
     extern "C" __global__ void __launch_bounds__(threads, blocks) name(const GfpfStageParams p) { body(p); }
 #endif
+#define GFPF_KERNEL(name, body) GFPF_PARAMS_KERNEL(GfpfStageParams, name, body)
 
 #define GFPF_DFT_KERNELS(R)                                                             \
     GFPF_KERNEL(gfpf_dft##R##_plain, (gfpf_dft_thread<R, GFPF_PLAIN>))                  \

@@ -154,22 +154,6 @@ GFPF_FN void gfpf_mm_join_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
     for (int d = 0; d < GFPF_K; ++d) GFPF_GLOBAL_WRITE(elements, (gfpf_u64)d * p.count + c, value.d[d]);
 }
 
-#ifdef GFPF_HOST_EMULATION
-#define GFPF_MM_KERNEL(name, body)                                                         \
-    extern "C" int name(const GfpfMultiModularParams* p, GfpfEmuLaunch* launch) {          \
-        return gfpf_emu::launch(#name, *launch, [p] {                                      \
-            gfpf_u64 t = (gfpf_u64)blockIdx.x * blockDim.x + threadIdx.x;                  \
-            if (t < p->threads) body(*p, t);                                               \
-        });                                                                                \
-    }
-#else
-#define GFPF_MM_KERNEL(name, body)                                                         \
-    extern "C" __global__ void name(const GfpfMultiModularParams p) {                      \
-        gfpf_u64 t = (gfpf_u64)blockIdx.x * blockDim.x + threadIdx.x;                      \
-        if (t < p.threads) body(p, t);                                                     \
-    }
-#endif
-
-GFPF_MM_KERNEL(gfpf_mm_project, gfpf_mm_project_thread)
-GFPF_MM_KERNEL(gfpf_mm_pointwise, gfpf_mm_pointwise_thread)
-GFPF_MM_KERNEL(gfpf_mm_join, gfpf_mm_join_thread)
+GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_project, gfpf_mm_project_thread)
+GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_pointwise, gfpf_mm_pointwise_thread)
+GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_join, gfpf_mm_join_thread)

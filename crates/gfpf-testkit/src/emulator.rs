@@ -842,6 +842,7 @@ impl EmulatedNtt31 {
                 counted.push((launch, run(data, 0, count_traffic)?));
                 continue;
             }
+
             let mut copy = data.to_vec();
             run(&mut copy, 1, false)?;
             counted.push((launch, run(data, 0, count_traffic)?));
@@ -852,6 +853,37 @@ impl EmulatedNtt31 {
             }
         }
         Ok(counted)
+    }
+
+    /// The launches of the transforms of `data` (as [`EmulatedNtt31::run`])
+    /// counted on about `sample_blocks` blocks of the largest launch (every
+    /// launch at the same block stride) and scaled to each whole launch.
+    pub fn launch_counts(
+        &self,
+        data: &mut [u32],
+        transforms_per_prime: usize,
+        direction: Direction,
+        sample_blocks: u32,
+    ) -> Result<Vec<CountedLaunch>, EmulatorError> {
+        let blocks = |l: &gfpf_cuda::ntt::NttParams| l.threads >> l.log2_block_threads;
+        let most = self
+            .plan
+            .launches(transforms_per_prime, direction)
+            .iter()
+            .map(blocks)
+            .max()
+            .unwrap_or(1);
+        let stride = (most / u64::from(sample_blocks.max(1))).max(1) as u32;
+        let counted = self.run_counted(data, transforms_per_prime, direction, true, stride)?;
+        Ok(counted
+            .into_iter()
+            .map(|(l, traffic)| CountedLaunch {
+                symbol: gfpf_cuda::ntt::NTT_KERNEL.to_owned(),
+                threads: l.threads,
+                threads_per_block: l.block_threads(),
+                traffic: traffic.scaled(blocks(&l) as f64 / blocks(&l).div_ceil(u64::from(stride)) as f64),
+            })
+            .collect())
     }
 }
 
@@ -1025,30 +1057,10 @@ impl<const K: usize> EmulatedMultiModular<K> {
             elementwise(PROJECT_KERNEL, params, &mut out)?;
             residues.push(r);
         }
-        let ntt_counts = |data: &mut [u32], direction: Direction, out: &mut Vec<CountedLaunch>| {
-            let launches = self.ntt.plan().launches(1, direction);
-            let most = launches
-                .iter()
-                .map(|l| l.threads >> l.log2_block_threads)
-                .max()
-                .unwrap_or(1);
-            let stride = (most / u64::from(sample_blocks.max(1))).max(1) as u32;
-            for (l, traffic) in self.ntt.run_counted(data, 1, direction, true, stride)? {
-                let blocks = l.threads >> l.log2_block_threads;
-                let run = blocks.div_ceil(u64::from(stride));
-                out.push(CountedLaunch {
-                    symbol: gfpf_cuda::ntt::NTT_KERNEL.to_owned(),
-                    threads: l.threads,
-                    threads_per_block: l.block_threads(),
-                    traffic: traffic.scaled(blocks as f64 / run as f64),
-                });
-            }
-            Ok::<(), EmulatorError>(())
-        };
         let [mut x, y] = <[Vec<u32>; 2]>::try_from(residues).expect("two operands");
         let mut y = y;
-        ntt_counts(&mut x, Direction::Forward, &mut out)?;
-        ntt_counts(&mut y, Direction::Forward, &mut out)?;
+        out.extend(self.ntt.launch_counts(&mut x, 1, Direction::Forward, sample_blocks)?);
+        out.extend(self.ntt.launch_counts(&mut y, 1, Direction::Forward, sample_blocks)?);
         let pointwise = MultiModularParams {
             residues: x.as_mut_ptr() as u64,
             other: y.as_ptr() as u64,
@@ -1056,7 +1068,7 @@ impl<const K: usize> EmulatedMultiModular<K> {
             ..self.plan.pointwise_params()
         };
         elementwise(POINTWISE_KERNEL, pointwise, &mut out)?;
-        ntt_counts(&mut x, Direction::Inverse, &mut out)?;
+        out.extend(self.ntt.launch_counts(&mut x, 1, Direction::Inverse, sample_blocks)?);
         let mut words = vec![0u64; K * self.plan.product_len()];
         let join = MultiModularParams {
             elements: words.as_mut_ptr() as u64,
