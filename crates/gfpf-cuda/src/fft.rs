@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaFunction, CudaSlice, DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaSlice, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg};
 use gfpf_executor::{PreparedFft, Transform, TransformError};
 use gfpf_field::{Element, Field};
 use gfpf_kernels::DeviceConstants;
@@ -239,20 +239,41 @@ pub(crate) unsafe fn launch_kernel(
     params: &StageParams,
     threads_per_block: u32,
 ) -> Result<(), CudaError> {
-    let blocks = params.threads.div_ceil(u64::from(threads_per_block));
+    // SAFETY: the stage kernels' only argument is GfpfStageParams by value
+    // (StageParams mirrors it); the caller vouches for its addresses.
+    unsafe { launch_with(device, function, params, params.threads, threads_per_block) }
+}
+
+/// Queues one launch of `function` with `params` as its only argument, over
+/// `threads` threads in blocks of `threads_per_block`, on the device's
+/// stream.
+///
+/// # Safety
+/// `P` must mirror the kernel's one parameter, and every address in `params`
+/// must be a live device buffer (or table) as large as the kernel addresses
+/// for these parameters.
+pub(crate) unsafe fn launch_with<P: DeviceRepr>(
+    device: &CudaDevice,
+    function: &CudaFunction,
+    params: &P,
+    threads: u64,
+    threads_per_block: u32,
+) -> Result<(), CudaError> {
+    let too_many = CudaError::TooManyThreads {
+        threads: usize::try_from(threads).unwrap_or(usize::MAX),
+    };
+    let blocks = threads.div_ceil(u64::from(threads_per_block));
     let grid = u32::try_from(blocks)
         .ok()
         .filter(|&b| b < i32::MAX as u32)
-        .ok_or(CudaError::TooManyThreads {
-            threads: params.threads as usize,
-        })?;
+        .ok_or(too_many)?;
     let cfg = LaunchConfig {
         grid_dim: (grid, 1, 1),
         block_dim: (threads_per_block, 1, 1),
         shared_mem_bytes: 0,
     };
-    // SAFETY: the kernel's only argument is GfpfStageParams by value
-    // (StageParams mirrors it); the caller vouches for its addresses.
+    // SAFETY: the caller vouches that P is the kernel's parameter and for
+    // its addresses.
     unsafe { device.stream().launch_builder(function).arg(params).launch(cfg) }
         .map_err(|e| CudaError::driver("launching a kernel", 0, e))?;
     Ok(())

@@ -346,18 +346,25 @@ impl NttPlan31 {
 }
 
 impl NttPlan31 {
+    /// Checks that `len` words are `transforms_per_prime` (≥ 1) transforms
+    /// of N words for every prime.
+    pub fn check_len(&self, len: usize, transforms_per_prime: usize) -> Result<(), NttError> {
+        let transforms = self.primes.len() * transforms_per_prime;
+        if transforms_per_prime == 0 || len != transforms * self.len() {
+            return Err(NttError::DataLength {
+                len,
+                transforms,
+                n: self.len(),
+            });
+        }
+        Ok(())
+    }
+
     /// Checks that `data` holds `transforms_per_prime` transforms a prime
     /// (prime-major), every word below its prime.
     pub fn check_data(&self, data: &[u32], transforms_per_prime: usize) -> Result<(), NttError> {
+        self.check_len(data.len(), transforms_per_prime)?;
         let n = self.len();
-        let transforms = self.primes.len() * transforms_per_prime;
-        if transforms_per_prime == 0 || data.len() != transforms * n {
-            return Err(NttError::DataLength {
-                len: data.len(),
-                transforms,
-                n,
-            });
-        }
         for (index, &value) in data.iter().enumerate() {
             let q = self.primes[index / (transforms_per_prime * n)];
             if value >= q {
@@ -426,16 +433,8 @@ impl CudaNtt31 {
         transforms_per_prime: usize,
         direction: Direction,
     ) -> Result<(), crate::CudaError> {
-        use cudarc::driver::{DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg};
-        let (n, transforms) = (self.plan.len(), self.plan.primes.len() * transforms_per_prime);
-        if transforms_per_prime == 0 || data.len() != transforms * n {
-            return Err(NttError::DataLength {
-                len: data.len(),
-                transforms,
-                n,
-            }
-            .into());
-        }
+        use cudarc::driver::{DevicePtr, DevicePtrMut};
+        self.plan.check_len(data.len(), transforms_per_prime)?;
         let stream = self.device.stream();
         let table = match direction {
             Direction::Forward => &self.forward_table,
@@ -451,22 +450,18 @@ impl CudaNtt31 {
                 primes: constants_ptr,
                 ..launch
             };
-            let blocks = params.threads >> params.log2_block_threads;
-            let grid = u32::try_from(blocks).ok().filter(|&b| b < i32::MAX as u32).ok_or(
-                crate::CudaError::TooManyThreads {
-                    threads: params.threads as usize,
-                },
-            )?;
-            let cfg = LaunchConfig {
-                grid_dim: (grid, 1, 1),
-                block_dim: (params.block_threads(), 1, 1),
-                shared_mem_bytes: 0,
-            };
             // SAFETY: the kernel's only argument is GfpfNttParams by value
             // (NttParams mirrors it); data holds the launch's transforms
             // (checked above), the tables and constants are the plan's.
-            unsafe { stream.launch_builder(&self.function).arg(&params).launch(cfg) }
-                .map_err(|e| crate::CudaError::driver("launching the NTT kernel", 0, e))?;
+            unsafe {
+                crate::fft::launch_with(
+                    &self.device,
+                    &self.function,
+                    &params,
+                    params.threads,
+                    params.block_threads(),
+                )?
+            };
         }
         Ok(())
     }
