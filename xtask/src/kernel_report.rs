@@ -267,12 +267,17 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
                 }
                 for f in report.kernels() {
                     let kernel = kernel_of(&f.name);
-                    let block = kernel.map_or(gfpf_cuda::THREADS_PER_BLOCK, |kernel| {
-                        gfpf_cuda::block_threads(&kernel, k)
-                    });
+                    let multimodular = gfpf_cuda::multimodular::MULTIMODULAR_KERNELS.contains(&f.name.as_str());
+                    let block = match kernel {
+                        Some(kernel) => gfpf_cuda::block_threads(&kernel, k),
+                        None if multimodular => gfpf_cuda::multimodular::MULTIMODULAR_THREADS_PER_BLOCK,
+                        None => gfpf_cuda::THREADS_PER_BLOCK,
+                    };
                     let occupancy = limits.occupancy(f, block);
                     let stack = f.stack_frame_bytes.max(report.callee_stack_frame_bytes());
-                    let budget = kernel.and_then(|kernel| gfpf_kernels::occupancy_budget(&kernel, k));
+                    let budget = kernel
+                        .and_then(|kernel| gfpf_kernels::occupancy_budget(&kernel, k))
+                        .or(multimodular.then_some(gfpf_cuda::multimodular::MULTIMODULAR_OCCUPANCY_BUDGET));
                     if let Some(least) = budget
                         && limits.arch == "sm_90"
                     {
@@ -331,7 +336,8 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
         }
     }
     println!(
-        "\nbudgets (device kernels: stack 0, no spills, occupancy on sm_90 per gfpf_kernels::occupancy_budget, the word-size NTT's {:.0}%; modules <= {MAX_MODULE_SECONDS:.0} s): {within} of {fft_kernels} device kernels on sm_90 within; {} findings",
+        "\nbudgets (device kernels: stack 0, no spills, occupancy on sm_90 per gfpf_kernels::occupancy_budget, the multi-modular kernels' {:.0}%, the word-size NTT's {:.0}%; modules <= {MAX_MODULE_SECONDS:.0} s): {within} of {fft_kernels} device kernels on sm_90 within; {} findings",
+        gfpf_cuda::multimodular::MULTIMODULAR_OCCUPANCY_BUDGET * 100.0,
         NTT_OCCUPANCY_BUDGET * 100.0,
         over.len()
     );

@@ -26,12 +26,28 @@ pub const MULTIMODULAR_MAX_PRIMES: usize = 96;
 /// the join's double sum finds k exactly.
 const JOIN_SLACK_BITS: u32 = 10;
 
+/// Threads a block of the projection, pointwise and join kernels.
+pub const MULTIMODULAR_THREADS_PER_BLOCK: u32 = 128;
+
 /// The kernels' symbols.
 pub const PROJECT_KERNEL: &str = "gfpf_mm_project";
 /// See [`PROJECT_KERNEL`].
 pub const POINTWISE_KERNEL: &str = "gfpf_mm_pointwise";
 /// See [`PROJECT_KERNEL`].
 pub const JOIN_KERNEL: &str = "gfpf_mm_join";
+/// Every multi-modular kernel, in the order a product launches them.
+pub const MULTIMODULAR_KERNELS: [&str; 3] = [PROJECT_KERNEL, POINTWISE_KERNEL, JOIN_KERNEL];
+
+/// The largest k whose kernel modules hold the multi-modular kernels
+/// (kernels/gfpf_fft.cu includes them up to here; k = 32 would need more
+/// than [`MULTIMODULAR_MAX_PRIMES`] primes).
+pub const MULTIMODULAR_MAX_K: usize = 16;
+
+/// The least theoretical occupancy on sm_90 the multi-modular kernels are
+/// held to (with [`MULTIMODULAR_THREADS_PER_BLOCK`]), as the stage kernels
+/// are: no stack frame, no spills, at most 64 registers.
+pub const MULTIMODULAR_OCCUPANCY_BUDGET: f64 = 0.5;
+
 
 /// The kernels' parameters (`GfpfMultiModularParams`).
 #[repr(C)]

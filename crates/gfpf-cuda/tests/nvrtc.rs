@@ -115,6 +115,34 @@ fn compiles<const K: usize>(preset: Preset) {
                 occupancy * 100.0
             );
         }
+        // The multi-modular kernels, in every module up to k = 16.
+        if K <= gfpf_cuda::multimodular::MULTIMODULAR_MAX_K {
+            for symbol in gfpf_cuda::multimodular::MULTIMODULAR_KERNELS {
+                assert!(has(symbol), "{name}: {symbol} missing");
+                let resources = report
+                    .kernels()
+                    .find(|k| k.name == symbol)
+                    .unwrap_or_else(|| panic!("{name}: no report for {symbol}"));
+                assert_eq!(
+                    (resources.stack_frame_bytes, resources.spill_store_bytes),
+                    (0, 0),
+                    "{name}: {symbol} has a stack frame or spills"
+                );
+                let occupancy =
+                    SmLimits::SM90.occupancy(resources, gfpf_cuda::multimodular::MULTIMODULAR_THREADS_PER_BLOCK);
+                assert!(
+                    occupancy >= gfpf_cuda::multimodular::MULTIMODULAR_OCCUPANCY_BUDGET,
+                    "{name}: {symbol} allows {:.0}% occupancy ({} registers)",
+                    occupancy * 100.0,
+                    resources.registers
+                );
+            }
+        } else {
+            assert!(
+                !has(gfpf_cuda::multimodular::JOIN_KERNEL),
+                "{name}: multi-modular kernels above k = 16"
+            );
+        }
         // The lane operations DFT_32 and DFT_64 call out of line.
         for f in report
             .functions

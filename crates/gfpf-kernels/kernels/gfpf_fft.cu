@@ -749,6 +749,7 @@ GFPF_FN void gfpf_pointwise_mul_thread(const GfpfStageParams& p, gfpf_u64 t) {
         return gfpf_emu::launch(#name, *launch, [p] { body(*p); });                   \
     }
 #define GFPF_OCCUPANCY_KERNEL(name, body, blocks) GFPF_KERNEL(name, body)
+#define GFPF_OCCUPANCY_PARAMS_KERNEL(Params, name, body, blocks) GFPF_PARAMS_KERNEL(Params, name, body)
 #define GFPF_LANE_KERNEL(name, body, blocks)                                      \
     extern "C" int name(const GfpfStageParams* p, GfpfEmuLaunch* launch) {      \
         return gfpf_emu::launch(#name, *launch, [p] {                             \
@@ -770,6 +771,12 @@ GFPF_FN void gfpf_pointwise_mul_thread(const GfpfStageParams& p, gfpf_u64 t) {
     extern "C" __global__ void __launch_bounds__(128, blocks) name(const GfpfStageParams p) {      \
         gfpf_u64 t = (gfpf_u64)blockIdx.x * blockDim.x + threadIdx.x;                              \
         if (t < p.threads) body(p, t);                                                             \
+    }
+// As GFPF_PARAMS_KERNEL, with `blocks` blocks of 128 threads resident per SM.
+#define GFPF_OCCUPANCY_PARAMS_KERNEL(Params, name, body, blocks)                             \
+    extern "C" __global__ void __launch_bounds__(128, blocks) name(const Params p) {          \
+        gfpf_u64 t = (gfpf_u64)blockIdx.x * blockDim.x + threadIdx.x;                         \
+        if (t < p.threads) body(p, t);                                                        \
     }
 // A lane kernel: as GFPF_OCCUPANCY_KERNEL, every thread of its blocks running
 // (gfpf_warp_lanes).

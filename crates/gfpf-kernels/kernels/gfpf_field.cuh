@@ -90,15 +90,18 @@ GFPF_FN void gfpf_decrement(GfpfElem& x) {
 }
 
 // x += 1 for digits below r; r^k - 1 + 1 gives the canonical p - 1.
+// Unrolled without an early exit, so that x stays in registers where the
+// caller is inlined.
 GFPF_FN void gfpf_increment(GfpfElem& x) {
+    gfpf_u64 carry = 1;
+#pragma unroll
     for (int i = 0; i < GFPF_K; ++i) {
-        if (x.d[i] + 1 < GFPF_R_VALUE) {
-            x.d[i] += 1;
-            return;
-        }
-        x.d[i] = 0;
+        // Digits are below r: x_i + carry reaches r only as r − 1 + 1.
+        const gfpf_u64 t = x.d[i] + carry;
+        carry = t == GFPF_R_VALUE;
+        x.d[i] = carry ? 0 : t;
     }
-    x.d[GFPF_K - 1] = GFPF_R_VALUE;
+    if (carry) x.d[GFPF_K - 1] = GFPF_R_VALUE;
 }
 
 // x - y (digits below r, top digit possibly r); canonical result.
@@ -260,14 +263,26 @@ GFPF_FN gfpf_u64 gfpf_carry_digit(GfpfAcc acc, gfpf_u64& c0, gfpf_u64& c1) {
 
 // The chain's end: digits `out` and the carry past digit k − 1, carry·r^k =
 // −carry, subtracted as the two-digit number a·r + b; canonical.
+// Inline, as gfpf_sub's chain with the subtrahend's zero digits folded: a
+// call to the out-of-line gfpf_sub kept three elements on the stack.
 GFPF_FN GfpfElem gfpf_subtract_carry(const GfpfElem& out, gfpf_u64 c0, gfpf_u64 c1) {
     const unsigned s = GFPF_R_SHIFT;
     gfpf_u64 a, b;
     gfpf_div_rem_scaled(gfpf_shl_words(c1, c0, s), c0 << s, a, b);
-    GfpfElem sub = gfpf_zero();
-    sub.d[0] = b >> s;
-    sub.d[1] = a;
-    return gfpf_sub(out, sub);
+    GfpfElem diff;
+    gfpf_u64 borrow = 0;
+#pragma unroll
+    for (int i = 0; i < GFPF_K; ++i) {
+        const gfpf_u64 y = i == 0 ? b >> s : i == 1 ? a : 0;
+        const gfpf_u64 d1 = out.d[i] - y;
+        const gfpf_u64 b1 = out.d[i] < y;
+        const gfpf_u64 d = d1 - borrow;
+        const gfpf_u64 under = b1 | (d1 < borrow);
+        diff.d[i] = under ? d + GFPF_R_VALUE : d;
+        borrow = under;
+    }
+    if (borrow) gfpf_increment(diff);
+    return diff;
 }
 
 // Multiplies canonical x and y.

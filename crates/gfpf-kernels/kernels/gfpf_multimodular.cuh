@@ -114,46 +114,64 @@ GFPF_FN gfpf_u64 gfpf_mm_digit_at(const gfpf_u32* words, gfpf_u64 at) {
     return (gfpf_u64)GFPF_TABLE_READ(words, at) | ((gfpf_u64)GFPF_TABLE_READ(words, at + 1) << 32);
 }
 
+// Digits summed in one pass over the residues: all of them up to k = 8
+// (32 registers of sums), 4 at k = 16, whose four passes read the residues
+// again (from L1 or L2) and recompute y_j, so that its join stays within 64
+// registers without spills (50% occupancy on sm_90; one pass took 96
+// registers, two took 80 or spilled 60 bytes when bound to 64).
+#define GFPF_MM_JOIN_GROUP (GFPF_K <= 8 ? GFPF_K : 4)
+
 GFPF_FN void gfpf_mm_join_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
     const gfpf_u32* k = (const gfpf_u32*)p.constants;
     const gfpf_u64 s = p.primes;
     const gfpf_u32* residues = (const gfpf_u32*)p.residues;
     const gfpf_u32* elements_mod_p = k + s * GFPF_MM_JOIN_WORDS;
-    // Unrolled over the digits, so that the K sums stay in registers.
-    GfpfAcc acc[GFPF_K];
-#pragma unroll
-    for (int d = 0; d < GFPF_K; ++d) acc[d] = {0, 0, 0};
-    double fraction = 0.0;
-    for (gfpf_u64 j = 0; j < s; ++j) {
-        const gfpf_u32* kj = k + j * GFPF_MM_JOIN_WORDS;
-        const gfpf_u32 q = GFPF_TABLE_READ(kj, 0), q_neg_inv = GFPF_TABLE_READ(kj, 1);
-        const gfpf_u32 y = gfpf_mm_montgomery(GFPF_GLOBAL_READ(residues, j * p.n + c), GFPF_TABLE_READ(kj, 2), q, q_neg_inv);
-        fraction += (double)y * gfpf_mm_double_of(gfpf_mm_digit_at(kj, 4));
-#pragma unroll
-        for (int d = 0; d < GFPF_K; ++d) {
-            GFPF_COUNT_OP(GFPF_OP_MM_PRODUCT);
-            gfpf_acc_add_product(acc[d], y, gfpf_mm_digit_at(elements_mod_p, j * 2 * GFPF_K + 2 * d));
-        }
-    }
-    // k < s: x/M < 2^−10, and the sum's rounding is far below 2^−20.
-    const gfpf_u64 wraps = (gfpf_u64)(fraction + 0x1p-20);
-#pragma unroll
-    for (int d = 0; d < GFPF_K; ++d) {
-        GFPF_COUNT_OP(GFPF_OP_MM_PRODUCT);
-        gfpf_acc_add_product(acc[d], wraps, gfpf_mm_digit_at(elements_mod_p, s * 2 * GFPF_K + 2 * d));
-    }
     GfpfElem out;
-    gfpf_u64 c0 = 0, c1 = 0;
+    gfpf_u64 c0 = 0, c1 = 0, wraps = 0;
 #pragma unroll
-    for (int d = 0; d < GFPF_K; ++d) {
-        GFPF_COUNT_OP(GFPF_OP_MM_DIGIT);
-        out.d[d] = gfpf_carry_digit(acc[d], c0, c1);
+    for (int g = 0; g < GFPF_K; g += GFPF_MM_JOIN_GROUP) {
+        // Unrolled over the digits, so that the sums stay in registers: each
+        // below s·2^95 < 2^102, so 128 bits (four registers, not GfpfAcc's six).
+        gfpf_u128 acc[GFPF_MM_JOIN_GROUP];
+#pragma unroll
+        for (int d = 0; d < GFPF_MM_JOIN_GROUP; ++d) acc[d] = 0;
+        double fraction = 0.0;
+        for (gfpf_u64 j = 0; j < s; ++j) {
+            const gfpf_u32* kj = k + j * GFPF_MM_JOIN_WORDS;
+            const gfpf_u32 q = GFPF_TABLE_READ(kj, 0), q_neg_inv = GFPF_TABLE_READ(kj, 1);
+            const gfpf_u32 y =
+                gfpf_mm_montgomery(GFPF_GLOBAL_READ(residues, j * p.n + c), GFPF_TABLE_READ(kj, 2), q, q_neg_inv);
+            if (g == 0) fraction += (double)y * gfpf_mm_double_of(gfpf_mm_digit_at(kj, 4));
+#pragma unroll
+            for (int d = 0; d < GFPF_MM_JOIN_GROUP; ++d) {
+                GFPF_COUNT_OP(GFPF_OP_MM_PRODUCT);
+                acc[d] += (gfpf_u128)y * gfpf_mm_digit_at(elements_mod_p, j * 2 * GFPF_K + 2 * (g + d));
+            }
+        }
+        // k < s: x/M < 2^−10, and the sum's rounding is far below 2^−20.
+        if (g == 0) wraps = (gfpf_u64)(fraction + 0x1p-20);
+#pragma unroll
+        for (int d = 0; d < GFPF_MM_JOIN_GROUP; ++d) {
+            GFPF_COUNT_OP(GFPF_OP_MM_PRODUCT);
+            acc[d] += (gfpf_u128)wraps * gfpf_mm_digit_at(elements_mod_p, s * 2 * GFPF_K + 2 * (g + d));
+            GFPF_COUNT_OP(GFPF_OP_MM_DIGIT);
+            out.d[g + d] = gfpf_carry_digit({(gfpf_u64)acc[d], (gfpf_u64)(acc[d] >> 64), 0}, c0, c1);
+        }
     }
     const GfpfElem value = gfpf_subtract_carry(out, c0, c1);
     gfpf_u64* elements = (gfpf_u64*)p.elements;
+#pragma unroll
     for (int d = 0; d < GFPF_K; ++d) GFPF_GLOBAL_WRITE(elements, (gfpf_u64)d * p.count + c, value.d[d]);
 }
 
+// Blocks of 128 threads (gfpf_cuda::multimodular::MULTIMODULAR_THREADS_PER_BLOCK).
+// The join of k = 16 is held to 64 registers (8 blocks resident per SM, 50%
+// occupancy on sm_90), its digits in groups of 4; below, it takes fewer
+// unbound (t8: 56), and more under a bound of one block (t8: 80).
 GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_project, gfpf_mm_project_thread)
 GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_pointwise, gfpf_mm_pointwise_thread)
+#if GFPF_K > 8
+GFPF_OCCUPANCY_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_join, gfpf_mm_join_thread, 8)
+#else
 GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_join, gfpf_mm_join_thread)
+#endif
