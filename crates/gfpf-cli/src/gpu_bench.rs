@@ -1,12 +1,16 @@
 //! `gfpf bench --device cuda`: transforms on the GPU timed with CUDA events
 //! (data resident on the device, warm, median of many runs), reported as
 //! time and as bytes moved over the stages' passes against the device's own
-//! copy bandwidth, with the same transform on all host cores beside it.
+//! copy bandwidth, with the same transform on all host cores beside it; then
+//! n × n products (fields up to k = 16) by both device paths, the big prime
+//! and word-size primes, from host slices to a host product, against the
+//! host's cores, the three timed round by round.
 
 use std::time::Instant;
 
-use gfpf::cuda::{CudaDevice, CudaFft, DeviceBuffer, median};
-use gfpf::{Device, Direction, Fft, Field, FieldSpec, FieldVisitor, Order, Threading};
+use gfpf::cpu::PolyMul;
+use gfpf::cuda::{CudaDevice, CudaFft, CudaMulAlgorithm, CudaPolyMul, DeviceBuffer, median};
+use gfpf::{Device, Direction, Fft, Field, FieldSpec, FieldVisitor, MulAlgorithm, Order, Threading};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -93,6 +97,112 @@ impl FieldVisitor for Measure<'_> {
     }
 }
 
+/// One product point: n, and the medians of the three contenders (ms).
+struct ProductRow {
+    prime: String,
+    n: usize,
+    big_prime_ms: f64,
+    multimodular_ms: Option<f64>,
+    auto: CudaMulAlgorithm,
+    cpu_ms: f64,
+}
+
+/// Rounds of the product timings (each round runs every contender once).
+const PRODUCT_ROUNDS: usize = 7;
+
+struct MeasureProducts<'a> {
+    device: &'a std::sync::Arc<CudaDevice>,
+    lens: &'a [usize],
+    quick: bool,
+    bar: &'a ProgressBar,
+}
+
+impl FieldVisitor for MeasureProducts<'_> {
+    type Output = Result<Vec<ProductRow>, String>;
+    fn visit<const K: usize>(self, field: Field<K>) -> Self::Output {
+        let name = field
+            .name()
+            .map_or_else(|| format!("({})^{K}+1", field.sparse()), str::to_owned);
+        let gpu = CudaPolyMul::new(self.device, &field);
+        let cpu = PolyMul::new(&field)
+            .map_err(|e| e.to_string())?
+            .with_threading(Threading::Parallel);
+        let mut rows = Vec::new();
+        for &n in self.lens {
+            self.bar.set_message(format!("{name} products n = {n}"));
+            self.bar.inc(1);
+            let mut rng = StdRng::seed_from_u64(n as u64);
+            let a: Vec<_> = (0..n).map(|_| field.random(&mut rng)).collect();
+            let b: Vec<_> = (0..n).map(|_| field.random(&mut rng)).collect();
+            let at = |e: gfpf::cuda::CudaError| format!("{name} products n = {n}: {e}");
+            // Warm-up, and every path checked against the host's product.
+            let expected = cpu.mul(&a, &b, MulAlgorithm::Auto).map_err(|e| e.to_string())?;
+            let big = gpu.mul_with(&a, &b, CudaMulAlgorithm::BigPrime).map_err(at)?;
+            let small = match gpu.mul_with(&a, &b, CudaMulAlgorithm::MultiModular) {
+                Ok(product) => Some(product),
+                Err(gfpf::cuda::CudaError::Ntt(e)) => {
+                    eprintln!("{name} n = {n}: no word-size primes on the device: {e}");
+                    None
+                }
+                Err(e) => return Err(at(e)),
+            };
+            if big != expected || small.as_ref().is_some_and(|s| *s != expected) {
+                return Err(format!(
+                    "{name} products n = {n}: the device's product differs from the host's"
+                ));
+            }
+            let rounds = if self.quick { 3 } else { PRODUCT_ROUNDS };
+            let (mut big_times, mut small_times, mut cpu_times) = (Vec::new(), Vec::new(), Vec::new());
+            let timed = |f: &mut dyn FnMut() -> Result<(), String>, into: &mut Vec<f64>| {
+                let t = Instant::now();
+                f()?;
+                into.push(t.elapsed().as_secs_f64() * 1e3);
+                Ok::<(), String>(())
+            };
+            for _ in 0..rounds {
+                timed(
+                    &mut || gpu.mul_with(&a, &b, CudaMulAlgorithm::BigPrime).map(drop).map_err(at),
+                    &mut big_times,
+                )?;
+                if small.is_some() {
+                    timed(
+                        &mut || {
+                            gpu.mul_with(&a, &b, CudaMulAlgorithm::MultiModular)
+                                .map(drop)
+                                .map_err(at)
+                        },
+                        &mut small_times,
+                    )?;
+                }
+                timed(
+                    &mut || cpu.mul(&a, &b, MulAlgorithm::Auto).map(drop).map_err(|e| e.to_string()),
+                    &mut cpu_times,
+                )?;
+            }
+            rows.push(ProductRow {
+                prime: name.clone(),
+                n,
+                big_prime_ms: median(&mut big_times),
+                multimodular_ms: small.map(|_| median(&mut small_times)),
+                auto: gpu.resolve(CudaMulAlgorithm::Auto, n, n),
+                cpu_ms: median(&mut cpu_times),
+            });
+        }
+        Ok(rows)
+    }
+}
+
+/// The n of the n × n products timed for a field of k digits (none above
+/// k = 16, where the device has no word-size path).
+fn product_lens(k: usize, quick: bool) -> Vec<usize> {
+    match (k <= 16, quick) {
+        (false, _) => Vec::new(),
+        (true, true) => vec![1 << 12],
+        (true, false) if k <= 8 => vec![1 << 12, 1 << 16, 1 << 20],
+        (true, false) => vec![1 << 12, 1 << 16],
+    }
+}
+
 /// The (N, batch) points timed for a field of k digits.
 fn points(k: usize, quick: bool) -> Vec<(usize, usize)> {
     let mut points = if quick {
@@ -114,7 +224,10 @@ pub fn run(primes: &[FieldSpec], quick: bool) -> Result<(), String> {
     let device = gfpf::cuda_device().map_err(|e| e.to_string())?;
     let copy = device.copy_bandwidth(COPY_BYTES, 10).map_err(|e| e.to_string())?;
     let threads = rayon::current_num_threads();
-    let total: usize = primes.iter().map(|p| points(p.k(), quick).len()).sum();
+    let total: usize = primes
+        .iter()
+        .map(|p| points(p.k(), quick).len() + product_lens(p.k(), quick).len())
+        .sum();
     let bar = ProgressBar::new(total as u64);
     bar.set_style(
         ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
@@ -129,6 +242,16 @@ pub fn run(primes: &[FieldSpec], quick: bool) -> Result<(), String> {
             bar: &bar,
         };
         rows.extend(spec.visit(measure).map_err(|e| e.to_string())??);
+    }
+    let mut products = Vec::new();
+    for spec in primes {
+        let measure = MeasureProducts {
+            device: &device,
+            lens: &product_lens(spec.k(), quick),
+            quick,
+            bar: &bar,
+        };
+        products.extend(spec.visit(measure).map_err(|e| e.to_string())??);
     }
     bar.finish_and_clear();
     println!(
@@ -172,7 +295,47 @@ pub fn run(primes: &[FieldSpec], quick: bool) -> Result<(), String> {
             r.cpu_ms / r.gpu_ms.max(1e-9)
         );
     }
+    if !products.is_empty() {
+        print_products(&products, threads, quick);
+    }
     Ok(())
+}
+
+fn print_products(rows: &[ProductRow], threads: usize, quick: bool) {
+    let rounds = if quick { 3 } else { PRODUCT_ROUNDS };
+    println!();
+    println!("n × n products, host slices in and the product out (uploads and download timed), median of");
+    println!("  {rounds} rounds, each running the three in turn: the big prime's padded transforms on the GPU,");
+    println!(
+        "  word-size primes on the GPU, and gfpf-cpu's Auto on all {threads} host cores; Auto = the device's choice."
+    );
+    println!();
+    println!(
+        "{:<6} {:>8} {:>11} {:>11} {:>12} {:>12} {:>10}",
+        "prime",
+        "n",
+        "big prime",
+        "word-size",
+        "Auto",
+        format!("CPU {threads}T"),
+        "CPU/best"
+    );
+    for r in rows {
+        let best = r.multimodular_ms.map_or(r.big_prime_ms, |m| m.min(r.big_prime_ms));
+        println!(
+            "{:<6} {:>8} {:>11} {:>11} {:>12} {:>12} {:>9.1}x",
+            r.prime,
+            format!("2^{}", r.n.trailing_zeros()),
+            fmt_ms(r.big_prime_ms),
+            r.multimodular_ms.map_or_else(|| "-".to_owned(), fmt_ms),
+            match r.auto {
+                CudaMulAlgorithm::MultiModular => "word-size",
+                _ => "big prime",
+            },
+            fmt_ms(r.cpu_ms),
+            r.cpu_ms / best.max(1e-9)
+        );
+    }
 }
 
 fn fmt_ms(ms: f64) -> String {

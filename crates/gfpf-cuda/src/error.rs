@@ -24,6 +24,19 @@ pub enum CudaError {
     /// A word-size NTT refused its plan or its data.
     #[error(transparent)]
     Ntt(#[from] crate::ntt::NttError),
+    /// Operands a multi-modular plan does not cover: empty, a product
+    /// longer than its N, or coefficients beyond its primes' product.
+    #[error("a multi-modular plan of N = {n} over {primes} primes cannot multiply {len_a} by {len_b} coefficients")]
+    OperandLengths {
+        /// The first operand's length.
+        len_a: usize,
+        /// The second's.
+        len_b: usize,
+        /// The plan's N.
+        n: usize,
+        /// The plan's number of primes.
+        primes: usize,
+    },
     /// The buffer and the transform are over different fields.
     #[error("the device buffer holds {buffer} digits per element, the transform {transform}")]
     DigitsMismatch {

@@ -12,6 +12,9 @@
 //! * Kernels are compiled at run time with NVRTC (or nvcc), or loaded from
 //!   prebuilt PTX (`GFPF_PTX_DIR`, `cargo xtask build-kernels`), once per
 //!   device, field and set of base sizes.
+//! * Products ([`CudaPolyMul`]) by padded big-prime transforms, or through
+//!   word-size primes ([`CudaMultiModular`] over the 31-bit NTTs of
+//!   [`ntt`]); [`CudaMulAlgorithm::Auto`] picks by the time model.
 //! * cudarc loads the driver dynamically: this crate builds everywhere, and
 //!   [`CudaDevice::try_new`] returns [`CudaError::NoCudaDevice`] where there
 //!   is no driver or GPU.
@@ -57,6 +60,7 @@ pub use error::CudaError;
 pub use fft::{CudaFft, DeviceBuffer};
 pub use gfpf_kernels::Kernel;
 pub use layout::{device_twiddle_table, from_digit_major, to_digit_major, try_to_digit_major};
+pub use multimodular::CudaMultiModular;
 pub use params::{THREADS_PER_BLOCK, block_threads};
-pub use poly::CudaPolyMul;
+pub use poly::{AUTO_MULTIMODULAR_MAX_PRIMES, CudaMulAlgorithm, CudaPolyMul};
 pub use timing::median;

@@ -9,14 +9,21 @@
 //! product (below min(la, lb)·(p − 1)²) 2^10 times over, so the join is
 //! exact and the product equals gfpf-cpu's.
 //!
-//! This module holds the plan (primes, constant tables, launches); the
-//! block-level emulator runs it (`gfpf_testkit::emulator::EmulatedMultiModular`).
-//! The device launches are not written yet.
+//! [`MultiModularPlan`] holds the primes, constant tables and launches;
+//! [`CudaMultiModular`] queues them on a device (operands uploaded once, the
+//! product read back once), and the block-level emulator runs the same
+//! kernels on the host (`gfpf_testkit::emulator::EmulatedMultiModular`).
 
+use std::sync::Arc;
+
+use cudarc::driver::{CudaFunction, CudaSlice, DevicePtr, DevicePtrMut};
 use gfpf_field::{Element, Field};
+use gfpf_kernels::DeviceConstants;
+use gfpf_plan::Direction;
 use gfpf_small::primes::inv_mod;
 
-use crate::ntt::{NttError, NttPlan31, montgomery, ntt31_primes};
+use crate::ntt::{CudaNtt31, NttError, NttPlan31, montgomery, ntt31_primes};
+use crate::{CudaDevice, CudaError, DeviceBuffer};
 
 /// The most primes a product may take: 2·log2(p)/30 and a little, so fields
 /// up to k = 16 (t16 takes 68); the join holds K digit sums, not the primes.
@@ -47,7 +54,6 @@ pub const MULTIMODULAR_MAX_K: usize = 16;
 /// held to (with [`MULTIMODULAR_THREADS_PER_BLOCK`]), as the stage kernels
 /// are: no stack frame, no spills, at most 64 registers.
 pub const MULTIMODULAR_OCCUPANCY_BUDGET: f64 = 0.5;
-
 
 /// The kernels' parameters (`GfpfMultiModularParams`).
 #[repr(C)]
@@ -93,10 +99,7 @@ impl<const K: usize> MultiModularPlan<K> {
             return Err(NttError::Length(0));
         }
         let n = (len_a + len_b - 1).next_power_of_two().max(64);
-        // Each prime adds more than 30 bits; the bound has at most
-        // log2(min) + 2·bits(p) bits.
-        let bound_bits = usize::BITS - len_a.min(len_b).leading_zeros() + 2 * field.bits() + JOIN_SLACK_BITS;
-        let count = (bound_bits as usize).div_ceil(30);
+        let count = Self::primes_needed(field, len_a.min(len_b));
         if count > MULTIMODULAR_MAX_PRIMES {
             return Err(NttError::TooManyPrimes {
                 needed: count,
@@ -116,6 +119,15 @@ impl<const K: usize> MultiModularPlan<K> {
             len_b,
             ntt: NttPlan31::try_new(n, &primes)?,
         })
+    }
+
+    /// Primes of 31 bits whose product exceeds the coefficients of products
+    /// whose shorter operand has `shorter` coefficients, below
+    /// shorter·(p − 1)², 2^10 times over: each prime adds more than 30
+    /// bits, the bound has at most log2(shorter) + 2·bits(p) bits.
+    fn primes_needed(field: &Field<K>, shorter: usize) -> usize {
+        let bound_bits = usize::BITS - shorter.leading_zeros() + 2 * field.bits() + JOIN_SLACK_BITS;
+        (bound_bits as usize).div_ceil(30)
     }
 
     /// The word-size NTT plan (one transform a prime).
@@ -226,7 +238,12 @@ impl<const K: usize> MultiModularPlan<K> {
 
     /// See [`MultiModularPlan::project_params`].
     pub fn join_params(&self) -> MultiModularParams {
-        let count = self.product_len() as u64;
+        self.join_params_for(self.product_len())
+    }
+
+    /// The join of `count` product coefficients (at most N).
+    pub fn join_params_for(&self, count: usize) -> MultiModularParams {
+        let count = count as u64;
         MultiModularParams {
             threads: count,
             count,
@@ -237,5 +254,177 @@ impl<const K: usize> MultiModularPlan<K> {
     /// The field.
     pub fn field(&self) -> &Field<K> {
         &self.field
+    }
+
+    /// Whether the plan computes products of `len_a` by `len_b` coefficients
+    /// exactly: both at least 1, the product no longer than N, and its
+    /// coefficients within the primes' bound. Every plan with the same N
+    /// and number of primes covers the same lengths.
+    pub fn covers(&self, len_a: usize, len_b: usize) -> bool {
+        len_a >= 1
+            && len_b >= 1
+            && len_a + len_b - 1 <= self.ntt.len()
+            && Self::primes_needed(&self.field, len_a.min(len_b)) <= self.ntt.primes().len()
+    }
+}
+
+/// Products through word-size primes on one device: a plan's kernels
+/// (compiled once per device and field), its NTTs and constant tables kept
+/// on the device.
+pub struct CudaMultiModular<const K: usize> {
+    device: Arc<CudaDevice>,
+    plan: MultiModularPlan<K>,
+    ntt: CudaNtt31,
+    project: CudaFunction,
+    pointwise: CudaFunction,
+    join: CudaFunction,
+    project_constants: CudaSlice<u32>,
+    join_constants: CudaSlice<u32>,
+}
+
+impl<const K: usize> std::fmt::Debug for CudaMultiModular<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CudaMultiModular")
+            .field("device", &self.device)
+            .field("plan", &self.plan)
+            .finish()
+    }
+}
+
+impl<const K: usize> CudaMultiModular<K> {
+    /// Loads the kernels and uploads the plan's tables.
+    pub fn try_new(device: &Arc<CudaDevice>, plan: MultiModularPlan<K>) -> Result<Self, CudaError> {
+        let module = device.module(&DeviceConstants::of(&plan.field), gfpf_kernels::device_base_sizes(K)[0])?;
+        let load = |symbol: &str| {
+            module
+                .load_function(symbol)
+                .map_err(|e| CudaError::driver("loading a multi-modular kernel", 0, e))
+        };
+        let upload = |what: &'static str, words: Vec<u32>| {
+            device
+                .stream()
+                .clone_htod(&words)
+                .map_err(|e| CudaError::driver(what, words.len() * 4, e))
+        };
+        Ok(CudaMultiModular {
+            device: Arc::clone(device),
+            ntt: CudaNtt31::try_new(device, plan.ntt.clone())?,
+            project: load(PROJECT_KERNEL)?,
+            pointwise: load(POINTWISE_KERNEL)?,
+            join: load(JOIN_KERNEL)?,
+            project_constants: upload("uploading the projection's constants", plan.project_constants())?,
+            join_constants: upload("uploading the join's constants", plan.join_constants())?,
+            plan,
+        })
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &MultiModularPlan<K> {
+        &self.plan
+    }
+
+    /// The product a·b of host coefficient vectors (lengths the plan
+    /// [covers](MultiModularPlan::covers)), la + lb − 1 coefficients: both
+    /// uploaded once, the product read back once.
+    pub fn mul(&self, a: &[Element<K>], b: &[Element<K>]) -> Result<Vec<Element<K>>, CudaError> {
+        let a = DeviceBuffer::upload(&self.device, a)?;
+        let b = DeviceBuffer::upload(&self.device, b)?;
+        self.mul_device(&a, &b)?.download(&self.device, &self.plan.field)
+    }
+
+    /// The product of two device buffers (lengths the plan covers), queued
+    /// on the device's stream: projections, forward NTTs, the pointwise
+    /// product, the inverse NTT and the join, with 2·s·N words of residues
+    /// as scratch.
+    pub fn mul_device(&self, a: &DeviceBuffer<K>, b: &DeviceBuffer<K>) -> Result<DeviceBuffer<K>, CudaError> {
+        let (la, lb) = (a.len(), b.len());
+        if !self.plan.covers(la, lb) {
+            return Err(CudaError::OperandLengths {
+                len_a: la,
+                len_b: lb,
+                n: self.plan.ntt.len(),
+                primes: self.plan.ntt.primes().len(),
+            });
+        }
+        let stream = self.device.stream();
+        let words = self.plan.ntt.primes().len() * self.plan.ntt.len();
+        let residues = || {
+            stream
+                .alloc_zeros::<u32>(words)
+                .map_err(|e| CudaError::driver("allocating residues", words * 4, e))
+        };
+        let (mut x, mut y) = (residues()?, residues()?);
+        self.project(a, &mut x)?;
+        self.project(b, &mut y)?;
+        self.ntt.process_device(&mut x, 1, Direction::Forward)?;
+        self.ntt.process_device(&mut y, 1, Direction::Forward)?;
+        {
+            let (x_ptr, _x_sync) = x.device_ptr_mut(stream);
+            let (y_ptr, _y_sync) = y.device_ptr(stream);
+            let (constants, _constants_sync) = self.project_constants.device_ptr(stream);
+            let params = MultiModularParams {
+                residues: x_ptr,
+                other: y_ptr,
+                constants,
+                ..self.plan.pointwise_params()
+            };
+            // SAFETY: x and y hold s·N residues each, the constants are the
+            // plan's projection constants: all the kernel addresses.
+            unsafe { self.launch(&self.pointwise, &params)? };
+        }
+        self.ntt.process_device(&mut x, 1, Direction::Inverse)?;
+        let mut product = DeviceBuffer::zeros(&self.device, la + lb - 1)?;
+        {
+            let (x_ptr, _x_sync) = x.device_ptr(stream);
+            let (out, _out_sync) = product.words.device_ptr_mut(stream);
+            let (constants, _constants_sync) = self.join_constants.device_ptr(stream);
+            let params = MultiModularParams {
+                residues: x_ptr,
+                elements: out,
+                constants,
+                ..self.plan.join_params_for(la + lb - 1)
+            };
+            // SAFETY: x holds s·N residues, the product la + lb − 1 elements
+            // digit-major (pitch la + lb − 1 = count), the constants are the
+            // plan's join constants.
+            unsafe { self.launch(&self.join, &params)? };
+        }
+        Ok(product)
+    }
+
+    /// Queues the projection of `elements` onto every prime into `residues`.
+    fn project(&self, elements: &DeviceBuffer<K>, residues: &mut CudaSlice<u32>) -> Result<(), CudaError> {
+        let stream = self.device.stream();
+        let (out, _out_sync) = residues.device_ptr_mut(stream);
+        let (words, _words_sync) = elements.words.device_ptr(stream);
+        let (constants, _constants_sync) = self.project_constants.device_ptr(stream);
+        let params = MultiModularParams {
+            elements: words,
+            residues: out,
+            constants,
+            ..self.plan.project_params(elements.len())
+        };
+        // SAFETY: the elements are `count` digit-major (pitch count ≤ N, the
+        // plan covers the operand), the residues s·N words, the constants
+        // the plan's projection constants.
+        unsafe { self.launch(&self.project, &params) }
+    }
+
+    /// # Safety
+    /// `params` must address live buffers of the sizes the kernel reads and
+    /// writes for them.
+    unsafe fn launch(&self, function: &CudaFunction, params: &MultiModularParams) -> Result<(), CudaError> {
+        // SAFETY: the multi-modular kernels take GfpfMultiModularParams by
+        // value (MultiModularParams mirrors it); the caller vouches for the
+        // addresses.
+        unsafe {
+            crate::fft::launch_with(
+                &self.device,
+                function,
+                params,
+                params.threads,
+                MULTIMODULAR_THREADS_PER_BLOCK,
+            )
+        }
     }
 }

@@ -12,6 +12,10 @@
 //! work of a transform is spread over the whole card, and whether the
 //! truncated transform's smaller operation count pays there is still to be
 //! measured on one.
+//!
+//! Or through word-size primes ([`CudaMultiModular`]): projections onto s
+//! primes of 31 bits, word-size NTTs, the CRT back to GF(p).
+//! [`CudaMulAlgorithm::Auto`] picks between the two.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -23,8 +27,53 @@ use gfpf_kernels::DeviceConstants;
 use gfpf_plan::{Direction, Order};
 
 use crate::fft::launch_kernel;
+use crate::multimodular::{CudaMultiModular, MultiModularPlan};
 use crate::params::{THREADS_PER_BLOCK, pointwise_mul};
 use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
+
+/// The most primes for which [`CudaMulAlgorithm::Auto`] takes the word-size
+/// primes. From the time model (`cargo xtask gpu-model --small-primes-only`,
+/// H100 SXM constants, 2026-11-25; modelled, not measured): t8 (35 primes)
+/// n × n products at n = 2^12 / 2^16 / 2^20 model 0.38 / 0.58 / 6.5 ms
+/// against 0.42 / 0.81 / 11.1 ms for the big prime's three transforms, p8
+/// (33 primes) at 2^16 0.55 against 0.81, while t16 (68 primes) at 2^16
+/// models 1.87 against 1.27: the word-size path costs about s NTTs, the
+/// big prime's about k^1.5.
+pub const AUTO_MULTIMODULAR_MAX_PRIMES: usize = 40;
+
+impl CudaMulAlgorithm {
+    /// What this comes to for a product of `len_a` by `len_b` coefficients
+    /// over `field`: [`CudaMulAlgorithm::BigPrime`] or
+    /// [`CudaMulAlgorithm::MultiModular`], never `Auto`. `Auto` takes the
+    /// word-size primes when the product needs at most
+    /// [`AUTO_MULTIMODULAR_MAX_PRIMES`] and enough of them have the 2-adicity
+    /// its length asks (t8 reaches products of 2^21 coefficients).
+    pub fn resolve<const K: usize>(self, field: &Field<K>, len_a: usize, len_b: usize) -> CudaMulAlgorithm {
+        match self {
+            CudaMulAlgorithm::Auto => match MultiModularPlan::try_new(field, len_a, len_b) {
+                Ok(plan) if plan.ntt().primes().len() <= AUTO_MULTIMODULAR_MAX_PRIMES => CudaMulAlgorithm::MultiModular,
+                _ => CudaMulAlgorithm::BigPrime,
+            },
+            other => other,
+        }
+    }
+}
+
+/// How [`CudaPolyMul`] computes a product.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum CudaMulAlgorithm {
+    /// Word-size primes when the product needs at most
+    /// [`AUTO_MULTIMODULAR_MAX_PRIMES`] of them (k ≤ 8 at every length the
+    /// primes reach), otherwise the big prime (the default).
+    #[default]
+    Auto,
+    /// Padded transforms over GF(p) itself, up to 2^v coefficients.
+    BigPrime,
+    /// Word-size primes and the CRT ([`CudaMultiModular`]): fields up to
+    /// k = 16, products up to the primes' 2-adicity.
+    MultiModular,
+}
 
 /// The transforms and kernel of one padded size S.
 struct SizePlans<const K: usize> {
@@ -39,6 +88,9 @@ pub struct CudaPolyMul<const K: usize> {
     device: Arc<CudaDevice>,
     field: Field<K>,
     sizes: Mutex<HashMap<usize, Arc<SizePlans<K>>>>,
+    /// Multi-modular engines by (N, number of primes), which fix the
+    /// products they cover.
+    multimodular: Mutex<HashMap<(usize, usize), Arc<CudaMultiModular<K>>>>,
 }
 
 impl<const K: usize> std::fmt::Debug for CudaPolyMul<K> {
@@ -57,7 +109,28 @@ impl<const K: usize> CudaPolyMul<K> {
             device: Arc::clone(device),
             field: field.clone(),
             sizes: Mutex::new(HashMap::new()),
+            multimodular: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// What `algorithm` comes to for a product of `len_a` by `len_b`
+    /// coefficients over this field ([`CudaMulAlgorithm::resolve`]).
+    pub fn resolve(&self, algorithm: CudaMulAlgorithm, len_a: usize, len_b: usize) -> CudaMulAlgorithm {
+        algorithm.resolve(&self.field, len_a, len_b)
+    }
+
+    fn multimodular_engine(&self, len_a: usize, len_b: usize) -> Result<Arc<CudaMultiModular<K>>, CudaError> {
+        let plan = MultiModularPlan::try_new(&self.field, len_a, len_b)?;
+        let key = (plan.ntt().len(), plan.ntt().primes().len());
+        if let Some(engine) = self.multimodular.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Ok(Arc::clone(engine));
+        }
+        let engine = Arc::new(CudaMultiModular::try_new(&self.device, plan)?);
+        self.multimodular
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, Arc::clone(&engine));
+        Ok(engine)
     }
 
     /// The longest product: 2^v coefficients (v the 2-adicity of p − 1).
@@ -94,12 +167,32 @@ impl<const K: usize> CudaPolyMul<K> {
     }
 
     /// The product of two coefficient vectors (lowest degree first), exactly
-    /// la + lb − 1 coefficients (none if either is empty). Errors: a product
-    /// longer than 2^v, device memory, the driver.
+    /// la + lb − 1 coefficients (none if either is empty), by
+    /// [`CudaMulAlgorithm::Auto`]. Errors: a product longer than the chosen
+    /// path reaches, device memory, the driver.
     pub fn mul(&self, a: &[Element<K>], b: &[Element<K>]) -> Result<Vec<Element<K>>, CudaError> {
+        self.mul_with(a, b, CudaMulAlgorithm::Auto)
+    }
+
+    /// As [`CudaPolyMul::mul`], by `algorithm`. Errors as there, and
+    /// [`crate::ntt::NttError::TooManyPrimes`] for word-size primes over a
+    /// field above k = 16.
+    pub fn mul_with(
+        &self,
+        a: &[Element<K>],
+        b: &[Element<K>],
+        algorithm: CudaMulAlgorithm,
+    ) -> Result<Vec<Element<K>>, CudaError> {
         if a.is_empty() || b.is_empty() {
             return Ok(Vec::new());
         }
+        match self.resolve(algorithm, a.len(), b.len()) {
+            CudaMulAlgorithm::MultiModular => self.multimodular_engine(a.len(), b.len())?.mul(a, b),
+            _ => self.mul_big_prime(a, b),
+        }
+    }
+
+    fn mul_big_prime(&self, a: &[Element<K>], b: &[Element<K>]) -> Result<Vec<Element<K>>, CudaError> {
         let len = a.len() + b.len() - 1;
         let s = len.checked_next_power_of_two().ok_or(TransformError::TooLarge {
             n: len,
@@ -152,5 +245,79 @@ impl<const K: usize> CudaPolyMul<K> {
             };
         }
         plans.inverse.process_device(a, None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use gfpf_field::{Field, Preset};
+
+    use super::{AUTO_MULTIMODULAR_MAX_PRIMES, CudaMulAlgorithm};
+    use crate::multimodular::MultiModularPlan;
+
+    fn auto<const K: usize>(preset: Preset, len_a: usize, len_b: usize) -> CudaMulAlgorithm {
+        CudaMulAlgorithm::Auto.resolve(&Field::<K>::preset(preset).unwrap(), len_a, len_b)
+    }
+
+    #[test]
+    fn auto_takes_word_size_primes_where_few_are_needed() {
+        use CudaMulAlgorithm::{BigPrime, MultiModular};
+        // t8 and p8 need 33 to 36 primes at every length the primes reach.
+        for (la, lb) in [(1, 1), (3, 70), (1 << 12, 1 << 12), (1 << 20, 1 << 20)] {
+            assert_eq!(auto::<8>(Preset::T8, la, lb), MultiModular, "t8 {la}x{lb}");
+            assert_eq!(auto::<8>(Preset::P8, la, lb), MultiModular, "p8 {la}x{lb}");
+        }
+        // 2^22 coefficients: 18 primes of 31 bits have that 2-adicity.
+        assert_eq!(auto::<8>(Preset::T8, 1 << 21, 1 << 21), BigPrime);
+        // t16 needs 68 primes, t64 more than the device takes.
+        assert_eq!(auto::<16>(Preset::T16, 1 << 12, 1 << 12), BigPrime);
+        assert_eq!(auto::<64>(Preset::T64, 100, 100), BigPrime);
+        // Explicit choices stay as asked.
+        let t64 = Field::<64>::preset(Preset::T64).unwrap();
+        assert_eq!(MultiModular.resolve(&t64, 100, 100), MultiModular);
+        assert_eq!(BigPrime.resolve(&t64, 100, 100), BigPrime);
+        let t8 = Field::<8>::preset(Preset::T8).unwrap();
+        let primes = MultiModularPlan::try_new(&t8, 1 << 20, 1 << 20)
+            .unwrap()
+            .ntt()
+            .primes()
+            .len();
+        assert!(primes <= AUTO_MULTIMODULAR_MAX_PRIMES, "t8 takes {primes} primes");
+    }
+
+    #[test]
+    fn a_plan_covers_the_lengths_of_its_n_and_primes() {
+        let t8 = Field::<8>::preset(Preset::T8).unwrap();
+        let plan = MultiModularPlan::try_new(&t8, 1000, 24).unwrap();
+        assert_eq!(plan.ntt().len(), 1024);
+        // Swapped, shorter, or as long as N allows with the shorter side
+        // no longer than the primes bound: covered.
+        for (la, lb) in [(1000, 24), (24, 1000), (1, 1), (1001, 24), (990, 30)] {
+            assert!(plan.covers(la, lb), "{la}x{lb}");
+        }
+        // Empty, or past N.
+        for (la, lb) in [(0, 5), (5, 0), (1000, 26), (1024, 2)] {
+            assert!(!plan.covers(la, lb), "{la}x{lb}");
+        }
+        // A shorter operand past the primes' bound: a t16 plan of 2^16 × 1
+        // covers square products exactly up to the shorter length whose
+        // own plan needs more primes, though N would hold them.
+        let t16 = Field::<16>::preset(Preset::T16).unwrap();
+        let long = MultiModularPlan::try_new(&t16, 1 << 16, 1).unwrap();
+        let primes = long.ntt().primes().len();
+        let mut flipped = false;
+        for log2 in 0..=15 {
+            let needs = MultiModularPlan::try_new(&t16, 1 << log2, 1 << log2)
+                .unwrap()
+                .ntt()
+                .primes()
+                .len();
+            assert_eq!(long.covers(1 << log2, 1 << log2), needs <= primes, "2^{log2} squared");
+            flipped |= needs > primes;
+        }
+        assert!(
+            flipped,
+            "some square product up to 2^15 × 2^15 needs more than {primes} primes"
+        );
     }
 }

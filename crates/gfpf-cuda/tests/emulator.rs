@@ -597,7 +597,8 @@ fn word_size_ntt_matches_the_host_transform() {
 
 /// Products through word-size primes (projection, NTTs, pointwise product,
 /// the explicit CRT's join) against rug's schoolbook product, bit for bit,
-/// edge values leading each operand, balanced and unbalanced lengths: t8
+/// edge values leading each operand, balanced and unbalanced lengths, and
+/// shorter operands through a longer plan: t8
 /// (35 primes), p8 and t16 (68); t64, which would need 269, is refused.
 fn multimodular_products_match_rug<const K: usize>(preset: gfpf_field::Preset) {
     if let Some(why) = emulator_unavailable() {
@@ -619,6 +620,20 @@ fn multimodular_products_match_rug<const K: usize>(preset: gfpf_field::Preset) {
             mul.plan().ntt().primes().len()
         );
     }
+    // One plan serves every product it covers, as the device's cached
+    // engines do: shorter and swapped operands through the 64 × 65 plan.
+    let mul = gfpf_testkit::emulator::EmulatedMultiModular::new(&field, 64, 65, kernel_dir()).unwrap();
+    for (la, lb) in [(65, 17), (1, 64), (63, 2)] {
+        let a = gfpf_testkit::oracle::sample(&field, la, 200 + la as u64);
+        let b = gfpf_testkit::oracle::sample(&field, lb, 300 + lb as u64);
+        assert!(
+            mul.mul(&a, &b).unwrap() == gfpf_testkit::oracle::rug_polynomial_product(&field, &a, &b),
+            "{} {la}x{lb} through the 64x65 plan",
+            preset.name()
+        );
+    }
+    let long = gfpf_testkit::oracle::sample(&field, 100, 1);
+    assert!(mul.mul(&long, &long[..40]).is_err(), "a product past N is refused");
 }
 
 #[test]

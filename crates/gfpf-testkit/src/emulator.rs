@@ -935,8 +935,15 @@ impl<const K: usize> EmulatedMultiModular<K> {
             // launch (operands, residues, constants); the parameter struct
             // is GfpfMultiModularParams's twin.
             unsafe {
-                self.kernels
-                    .launch_params(symbol, &params, params.threads, 128, schedule, false, 1)?;
+                self.kernels.launch_params(
+                    symbol,
+                    &params,
+                    params.threads,
+                    gfpf_cuda::multimodular::MULTIMODULAR_THREADS_PER_BLOCK,
+                    schedule,
+                    false,
+                    1,
+                )?;
             }
         }
         if copy != written {
@@ -965,11 +972,18 @@ impl<const K: usize> EmulatedMultiModular<K> {
         Ok(residues)
     }
 
-    /// The product a·b, la + lb − 1 coefficients.
+    /// The product a·b, la + lb − 1 coefficients, for lengths the plan
+    /// covers ([`gfpf_cuda::multimodular::MultiModularPlan::covers`]), as
+    /// `gfpf_cuda::CudaMultiModular` launches it.
     pub fn mul(&self, a: &[Element<K>], b: &[Element<K>]) -> Result<Vec<Element<K>>, EmulatorError> {
-        if (a.len(), b.len()) != self.plan.operand_lens() {
-            let (la, lb) = self.plan.operand_lens();
-            return Err(EmulatorError::OperandLengths(a.len() + b.len(), la + lb));
+        if !self.plan.covers(a.len(), b.len()) {
+            return Err(EmulatorError::Host(format!(
+                "a multi-modular plan of N = {} over {} primes cannot multiply {} by {} coefficients",
+                self.plan.ntt().len(),
+                self.plan.ntt().primes().len(),
+                a.len(),
+                b.len()
+            )));
         }
         let mut x = self.project(a)?;
         let mut y = self.project(b)?;
@@ -990,9 +1004,9 @@ impl<const K: usize> EmulatedMultiModular<K> {
         let join = gfpf_cuda::multimodular::MultiModularParams {
             residues: x.as_ptr() as u64,
             constants: self.join_constants.as_ptr() as u64,
-            ..self.plan.join_params()
+            ..self.plan.join_params_for(a.len() + b.len() - 1)
         };
-        let mut words = vec![0u64; K * self.plan.product_len()];
+        let mut words = vec![0u64; K * (a.len() + b.len() - 1)];
         self.launch(gfpf_cuda::multimodular::JOIN_KERNEL, &mut words, |out| {
             gfpf_cuda::multimodular::MultiModularParams {
                 elements: out.as_mut_ptr() as u64,
@@ -1028,18 +1042,19 @@ impl<const K: usize> EmulatedMultiModular<K> {
         let (la, lb) = self.plan.operand_lens();
         let mut out = Vec::new();
         let elementwise = |symbol: &str, params: MultiModularParams, out: &mut Vec<CountedLaunch>| {
-            let blocks = params.threads.div_ceil(128);
+            let tpb = gfpf_cuda::multimodular::MULTIMODULAR_THREADS_PER_BLOCK;
+            let blocks = params.threads.div_ceil(u64::from(tpb));
             let stride = (blocks / u64::from(sample_blocks.max(1))).max(1) as u32;
             // SAFETY: the parameters address buffers of the plan's sizes.
             let traffic = unsafe {
                 self.kernels
-                    .launch_params(symbol, &params, params.threads, 128, 0, true, stride)?
+                    .launch_params(symbol, &params, params.threads, tpb, 0, true, stride)?
             };
             let run = blocks.div_ceil(u64::from(stride));
             out.push(CountedLaunch {
                 symbol: symbol.to_owned(),
                 threads: params.threads,
-                threads_per_block: 128,
+                threads_per_block: tpb,
                 traffic: traffic.scaled(blocks as f64 / run as f64),
             });
             Ok::<(), EmulatorError>(())

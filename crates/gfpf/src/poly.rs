@@ -5,7 +5,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use gfpf_cpu::{MulAlgorithm, PolyMul, Threading};
-use gfpf_cuda::CudaPolyMul;
+use gfpf_cuda::multimodular::MultiModularPlan;
+use gfpf_cuda::{CudaMulAlgorithm, CudaPolyMul};
 use gfpf_field::{Element, Field};
 
 use crate::{Device, Error};
@@ -15,8 +16,9 @@ use crate::{Device, Error};
 pub struct RingOptions {
     /// Where products run (default [`Device::Auto`], which is the CPU for
     /// products until GPU products are timed against it; [`Device::Cuda`]
-    /// runs them on the GPU: operands uploaded once, padded transforms and
-    /// the pointwise product on the device, the result read back once).
+    /// runs them on the GPU: operands uploaded once, the product read back
+    /// once, computed by padded big-prime transforms or through word-size
+    /// primes as `algorithm` says, see [`PolyRing::with_options`]).
     pub device: Device,
     /// All cores of the current rayon pool (default) or one thread.
     pub threading: Threading,
@@ -62,6 +64,16 @@ impl<const K: usize> PolyRing<K> {
     }
 
     /// GF(p)\[x\] with the given device, threading and algorithm.
+    ///
+    /// On [`Device::Cuda`], `algorithm` maps to the device's paths
+    /// ([`gfpf_cuda::CudaMulAlgorithm`]): `Tft` to the big-prime transforms,
+    /// `MultiModular` to word-size primes on the device (on the host where
+    /// the device's primes do not reach: k ≥ 32, or a product too long for
+    /// enough of them), `Auto` to the schoolbook on the host for the
+    /// shortest operands and otherwise to the device's own choice (word-size
+    /// primes up to [`gfpf_cuda::AUTO_MULTIMODULAR_MAX_PRIMES`] primes, so
+    /// t8 and p8; the big prime above, by the time model), and `Schoolbook`
+    /// to the host.
     pub fn with_options(field: &Field<K>, options: RingOptions) -> Result<Self, Error> {
         // Auto keeps products on the CPU: GPU products have not been timed
         // against the CPU's truncated transforms yet, so no crossover is known.
@@ -133,16 +145,16 @@ impl<const K: usize> PolyRing<K> {
 
     /// The product of checked coefficient vectors, on the ring's device.
     fn product(&self, a: &[Element<K>], b: &[Element<K>]) -> Result<Vec<Element<K>>, Error> {
-        if let Some(gpu) = self.on_gpu(a.len().min(b.len()), (a.len() + b.len()).saturating_sub(1)) {
-            return Ok(gpu.mul(a, b)?);
+        if let Some((gpu, algorithm)) = self.on_gpu(a.len(), b.len()) {
+            return Ok(gpu.mul_with(a, b, algorithm)?);
         }
         Ok(self.inner.mul.mul(a, b, self.inner.options.algorithm)?)
     }
 
     /// The square of checked coefficients, on the ring's device.
     fn squared(&self, a: &[Element<K>]) -> Result<Vec<Element<K>>, Error> {
-        if let Some(gpu) = self.on_gpu(a.len(), (2 * a.len()).saturating_sub(1)) {
-            return Ok(gpu.mul(a, a)?);
+        if let Some((gpu, algorithm)) = self.on_gpu(a.len(), a.len()) {
+            return Ok(gpu.mul_with(a, a, algorithm)?);
         }
         Ok(self.inner.mul.square(a, self.inner.options.algorithm)?)
     }
@@ -153,21 +165,26 @@ impl<const K: usize> PolyRing<K> {
         self.squared(a)
     }
 
-    /// The GPU engine, when the device is CUDA and the algorithm is the TFT,
-    /// asked for or chosen by `Auto` (which keeps the schoolbook for short
-    /// operands: a handful of multiplications, cheaper on the host than a
-    /// round trip). An explicit `MultiModular` or `Schoolbook` runs on the
-    /// host.
-    fn on_gpu(&self, shorter: usize, len: usize) -> Option<&CudaPolyMul<K>> {
-        let algorithm = self.inner.options.algorithm;
-        let gpu = match algorithm {
-            MulAlgorithm::Tft => true,
+    /// The GPU engine and its algorithm when the device is CUDA (see
+    /// [`PolyRing::with_options`]); `None` runs the product on the host.
+    /// `Auto` keeps the schoolbook's short operands on the host: a handful
+    /// of multiplications, cheaper there than a round trip.
+    fn on_gpu(&self, len_a: usize, len_b: usize) -> Option<(&CudaPolyMul<K>, CudaMulAlgorithm)> {
+        let gpu = self.inner.gpu.as_ref()?;
+        let (shorter, len) = (len_a.min(len_b), (len_a + len_b).saturating_sub(1));
+        let algorithm = match self.inner.options.algorithm {
+            MulAlgorithm::Tft => CudaMulAlgorithm::BigPrime,
+            MulAlgorithm::MultiModular => MultiModularPlan::try_new(self.field(), len_a.max(1), len_b.max(1))
+                .is_ok()
+                .then_some(CudaMulAlgorithm::MultiModular)?,
             MulAlgorithm::Auto => {
-                algorithm.resolve(K, shorter, len, self.inner.mul.max_product_len()) != MulAlgorithm::Schoolbook
+                let algorithm = self.inner.options.algorithm;
+                (algorithm.resolve(K, shorter, len, self.inner.mul.max_product_len()) != MulAlgorithm::Schoolbook)
+                    .then_some(CudaMulAlgorithm::Auto)?
             }
-            _ => false,
+            _ => return None,
         };
-        self.inner.gpu.as_ref().filter(|_| gpu)
+        Some((gpu, algorithm))
     }
 
     /// The multiplication engine (TFT, schoolbook), for callers that manage

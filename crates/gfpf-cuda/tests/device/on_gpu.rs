@@ -6,7 +6,7 @@
 use std::sync::{Arc, OnceLock};
 
 use gfpf_cpu::{CpuFft, MulAlgorithm, PolyMul};
-use gfpf_cuda::{CudaDevice, CudaError, CudaFft, CudaPolyMul, DeviceBuffer, cuda_unavailable};
+use gfpf_cuda::{CudaDevice, CudaError, CudaFft, CudaMulAlgorithm, CudaPolyMul, DeviceBuffer, cuda_unavailable};
 use gfpf_field::{Field, Preset};
 use gfpf_plan::{Direction, Order};
 use gfpf_testkit::Executor;
@@ -93,8 +93,9 @@ fn identical_to_cpu<const K: usize>(preset: Preset) {
     }
 }
 
-/// Products on the GPU (padded transforms, the pointwise kernel) equal
-/// gfpf-cpu's, bit for bit, from tiny to long (2^18 coefficients for k ≤ 16).
+/// Products on the GPU equal gfpf-cpu's, bit for bit, from tiny to long
+/// (2^18 coefficients for k ≤ 16), by each device path: the big prime's
+/// padded transforms, word-size primes (k ≤ 16), and Auto's choice.
 fn products_identical_to_cpu<const K: usize>(preset: Preset) {
     if let Some(why) = cuda_unavailable() {
         eprintln!("SKIPPED (cuda, {}): {why}", preset.name());
@@ -104,6 +105,10 @@ fn products_identical_to_cpu<const K: usize>(preset: Preset) {
     let gpu = CudaPolyMul::new(device().unwrap(), &field);
     let cpu = PolyMul::new(&field).unwrap();
     let long = if K <= 16 { 1 << 17 } else { 1 << 12 };
+    let mut algorithms = vec![CudaMulAlgorithm::BigPrime, CudaMulAlgorithm::Auto];
+    if K <= 16 {
+        algorithms.push(CudaMulAlgorithm::MultiModular);
+    }
     for (la, lb) in [(1, 1), (3, 70), (1000, 1025), (long, long + 1)] {
         if (la + lb - 1usize).next_power_of_two().trailing_zeros() > field.two_adicity() {
             continue;
@@ -111,10 +116,16 @@ fn products_identical_to_cpu<const K: usize>(preset: Preset) {
         let a = sample(&field, la, la as u64);
         let b = sample(&field, lb, lb as u64);
         let want = cpu.mul(&a, &b, MulAlgorithm::Tft).unwrap();
-        let got = gpu
-            .mul(&a, &b)
-            .unwrap_or_else(|e| panic!("{} {la}x{lb}: {e}", preset.name()));
-        assert!(got == want, "{} {la}x{lb}: GPU and CPU products differ", preset.name());
+        for &algorithm in &algorithms {
+            let got = gpu
+                .mul_with(&a, &b, algorithm)
+                .unwrap_or_else(|e| panic!("{} {la}x{lb} {algorithm:?}: {e}", preset.name()));
+            assert!(
+                got == want,
+                "{} {la}x{lb} {algorithm:?}: GPU and CPU products differ",
+                preset.name()
+            );
+        }
     }
 }
 
