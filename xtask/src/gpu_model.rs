@@ -39,7 +39,10 @@ use gfpf_field::{Field, Preset};
 use gfpf_plan::{Direction, Order};
 use gfpf_testkit::emulator::{EmulatedFft, EmulatedNtt31, FieldOps, HostKernels, LaunchTraffic};
 
+use gfpf_cuda::multimodular::MultiModularPlan;
+
 use crate::kernel_report::compile_in_child;
+use crate::report::gpu_contest::{self, ContestRow, GpuContest};
 
 /// H100 SXM as measured or specified: SMs, the clock under load (Hz),
 /// device-to-device copy bandwidth counting read + write (B/s, measured
@@ -121,6 +124,12 @@ pub struct GpuModelArgs {
     /// calibration rows are not counted).
     #[arg(long)]
     small_primes_only: bool,
+    /// The thesis's contest on the GPU (t8, p8, t16; N = 2^12 to 2^24): the
+    /// big prime's DFT and products against the small primes', on the
+    /// fitted model and at its floor; writes docs/benchmarks/gpu_contest.json
+    /// and its section of docs/BENCHMARKS.md.
+    #[arg(long, conflicts_with = "small_primes_only")]
+    contest: bool,
 }
 
 /// SASS instructions one operation takes on a thread (or lane), k digits.
@@ -521,13 +530,43 @@ fn count_multimodular<const K: usize>(
     reports: &mut Reports,
 ) -> Result<(Transform, usize), String> {
     let field = Field::<K>::preset(preset).map_err(|e| e.to_string())?;
+    let len = 1usize << log2_len;
+    let plan = MultiModularPlan::try_new(&field, len, len).map_err(|e| e.to_string())?;
+    let primes = plan.ntt().primes().len();
+    // The operands in and the product out, once.
+    let t = count_small_primes(preset, plan, SmallPrimeWork::Product, (3 * len) as f64, args, reports)?;
+    Ok((t, primes))
+}
+
+/// What the small primes' launches compute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SmallPrimeWork {
+    /// A product (EmulatedMultiModular::launch_counts).
+    Product,
+    /// The thesis's benchmark 1 (EmulatedMultiModular::transform_counts).
+    Transform,
+}
+
+/// The launches of `plan` counted on sampled blocks, as a transform of
+/// `data_elements` elements read or written once.
+fn count_small_primes<const K: usize>(
+    preset: Preset,
+    plan: MultiModularPlan<K>,
+    work: SmallPrimeWork,
+    data_elements: f64,
+    args: &GpuModelArgs,
+    reports: &mut Reports,
+) -> Result<Transform, String> {
     let dir = std::env::temp_dir().join("gfpf-gpu-model");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let len = 1usize << log2_len;
-    let mm = gfpf_testkit::emulator::EmulatedMultiModular::new(&field, len, len, &dir).map_err(|e| e.to_string())?;
-    let primes = mm.plan().ntt().primes().len();
-    let table_bytes = (primes * mm.plan().ntt().twiddle_words_per_prime()) as f64 * 4.0;
-    let counted = mm.launch_counts(args.sample_blocks).map_err(|e| e.to_string())?;
+    let primes = plan.ntt().primes().len();
+    let table_bytes = (primes * plan.ntt().twiddle_words_per_prime()) as f64 * 4.0;
+    let mm = gfpf_testkit::emulator::EmulatedMultiModular::with_plan(plan, &dir).map_err(|e| e.to_string())?;
+    let counted = match work {
+        SmallPrimeWork::Product => mm.launch_counts(args.sample_blocks),
+        SmallPrimeWork::Transform => mm.transform_counts(args.sample_blocks),
+    }
+    .map_err(|e| e.to_string())?;
     let ntt = reports.ntt_kernel();
     let launches = counted
         .into_iter()
@@ -545,12 +584,10 @@ fn count_multimodular<const K: usize>(
             table_bytes,
         })
         .collect();
-    let transform = Transform {
+    Ok(Transform {
         launches,
-        // The operands in and the product out, once.
-        data_bytes: (3 * len) as f64 * K as f64 * 8.0,
-    };
-    Ok((transform, primes))
+        data_bytes: data_elements * K as f64 * 8.0,
+    })
 }
 
 fn count_multimodular_preset(
@@ -564,6 +601,143 @@ fn count_multimodular_preset(
         16 => count_multimodular::<16>(preset, log2_len, args, reports),
         k => Err(format!("multi-modular rows are modelled for k = 8 and 16, not {k}")),
     }
+}
+
+/// The contest's presets and sizes (log2 N): the thesis's benchmark 1 on
+/// t8, p8 and t16, every power of two from N = 2^12 to 2^24 (the big
+/// prime's plans differ between odd and even powers).
+const CONTEST_PRESETS: [&str; 3] = ["t8", "p8", "t16"];
+/// See [`CONTEST_PRESETS`].
+const CONTEST_LOG2_N: std::ops::RangeInclusive<u32> = 12..=24;
+
+/// The small primes' side of one contest row: (fitted, floor) seconds, or
+/// none where too few primes exist; and (primes needed, available).
+type SmallSide = (Option<(f64, f64)>, (usize, usize));
+
+fn small_side<const K: usize>(
+    preset: Preset,
+    plan: Result<MultiModularPlan<K>, gfpf_cuda::ntt::NttError>,
+    work: SmallPrimeWork,
+    data_elements: f64,
+    model: &Model,
+    args: &GpuModelArgs,
+    reports: &mut Reports,
+) -> Result<SmallSide, String> {
+    match plan {
+        Ok(plan) => {
+            let primes = plan.ntt().primes().len();
+            let t = count_small_primes(preset, plan, work, data_elements, args, reports)?;
+            if args.launches {
+                t.print_launches(model);
+            }
+            Ok((
+                Some((t.seconds(model).0, t.seconds(&model.floor()).0)),
+                (primes, primes),
+            ))
+        }
+        Err(gfpf_cuda::ntt::NttError::TooManyPrimes { needed, most }) => Ok((None, (needed, most))),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// One preset's contest rows: (DFT rows, product rows).
+fn contest_preset<const K: usize>(
+    preset: Preset,
+    model: &Model,
+    args: &GpuModelArgs,
+    reports: &mut Reports,
+) -> Result<(Vec<ContestRow>, Vec<ContestRow>), String> {
+    let field = Field::<K>::preset(preset).map_err(|e| e.to_string())?;
+    let (mut dft, mut products) = (Vec::new(), Vec::new());
+    for log2_n in CONTEST_LOG2_N {
+        let n = 1usize << log2_n;
+        eprintln!("counting the contest {} 2^{log2_n}", preset.name());
+        let big = count_device(preset, log2_n, 1, args, reports)?;
+        if args.launches {
+            big.print_launches(model);
+        }
+        let (big_s, big_floor) = (big.seconds(model).0, big.seconds(&model.floor()).0);
+        let row = |log2_n, big: (f64, f64), small: SmallSide| ContestRow {
+            preset: preset.name().to_owned(),
+            log2_n,
+            big_ms: big.0 * 1e3,
+            big_floor_ms: big.1 * 1e3,
+            small_ms: small.0.map(|s| s.0 * 1e3),
+            small_floor_ms: small.0.map(|s| s.1 * 1e3),
+            primes: small.1.0,
+            primes_available: small.1.1,
+        };
+        let plan = MultiModularPlan::transform(&field, n);
+        let small = small_side(preset, plan, SmallPrimeWork::Transform, n as f64, model, args, reports)?;
+        dft.push(row(log2_n, (big_s, big_floor), small));
+        let plan = MultiModularPlan::try_new(&field, n / 2, n / 2);
+        let small = small_side(
+            preset,
+            plan,
+            SmallPrimeWork::Product,
+            1.5 * n as f64,
+            model,
+            args,
+            reports,
+        )?;
+        products.push(row(log2_n, (3.0 * big_s, 3.0 * big_floor), small));
+    }
+    Ok((dft, products))
+}
+
+/// The contest (`--contest`): every row counted, printed, and written to
+/// docs/benchmarks/gpu_contest.json and docs/BENCHMARKS.md.
+fn run_contest(model: &Model, args: &GpuModelArgs, reports: &mut Reports) -> Result<(), String> {
+    let (mut dft, mut products) = (Vec::new(), Vec::new());
+    for name in CONTEST_PRESETS {
+        let preset = Preset::from_name(name).map_err(|e| e.to_string())?;
+        let (d, p) = match preset.k() {
+            8 => contest_preset::<8>(preset, model, args, reports)?,
+            16 => contest_preset::<16>(preset, model, args, reports)?,
+            k => return Err(format!("the contest is modelled for k = 8 and 16, not {k}")),
+        };
+        dft.extend(d);
+        products.extend(p);
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .ok_or("xtask has no parent directory")?;
+    let commit = std::process::Command::new("git")
+        .current_dir(root)
+        .args(["rev-parse", "--short", "HEAD"])
+        .output()
+        .ok()
+        .map_or_else(
+            || "unknown".to_owned(),
+            |o| String::from_utf8_lossy(&o.stdout).trim().to_owned(),
+        );
+    let contest = GpuContest {
+        model: format!(
+            "The time model of `cargo xtask gpu-model`: H100 SXM constants (132 SMs at {:.3} GHz, the copy \
+             bandwidth of 3.0 TB/s measured on one), machine-code resources from NVRTC for sm_90, path cost \
+             fitted on the executor's measured rows of 2026-11-23 ({:.1} cycles an instruction, floor {:.0}).",
+            CLOCK_HZ / 1e9,
+            model.path_cycles_per_instruction,
+            model.floor().path_cycles_per_instruction
+        ),
+        commit,
+        date: crate::report::date(std::time::SystemTime::now()),
+        dft,
+        products,
+    };
+    let section = gpu_contest::section(&contest);
+    println!(
+        "
+{section}"
+    );
+    let data = gpu_contest::data_path(root);
+    std::fs::write(&data, contest.to_json()).map_err(|e| format!("cannot write {}: {e}", data.display()))?;
+    let benchmarks = root.join("docs").join("BENCHMARKS.md");
+    let old = std::fs::read_to_string(&benchmarks).map_err(|e| format!("cannot read {}: {e}", benchmarks.display()))?;
+    std::fs::write(&benchmarks, gpu_contest::splice(&old, &section))
+        .map_err(|e| format!("cannot write {}: {e}", benchmarks.display()))?;
+    println!("wrote {} and its section of {}", data.display(), benchmarks.display());
+    Ok(())
 }
 
 fn count(
@@ -677,6 +851,16 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         };
         print_ntt(args, &floor, &mut reports)?;
         return print_multimodular(args, &floor, &mut reports);
+    }
+    if args.contest {
+        let mut today = Vec::new();
+        for &(name, log2_n, batch, gpu, _) in MEASURED {
+            let preset = Preset::from_name(name).map_err(|e| e.to_string())?;
+            eprintln!("counting {name} 2^{log2_n} x{batch}");
+            let old = count(preset, log2_n, batch, StageKernels::ThreadPerDft, args, &mut reports)?;
+            today.push((old, (gpu.0 * gpu.1).sqrt() * 1e-3));
+        }
+        return run_contest(&fit(&today), args, &mut reports);
     }
     let mut today = Vec::new();
     let mut device = Vec::new();

@@ -99,7 +99,25 @@ impl<const K: usize> MultiModularPlan<K> {
             return Err(NttError::Length(0));
         }
         let n = (len_a + len_b - 1).next_power_of_two().max(64);
-        let count = Self::primes_needed(field, len_a.min(len_b));
+        Self::with_primes(field, len_a, len_b, n, Self::primes_needed(field, len_a.min(len_b)))
+    }
+
+    /// The thesis's benchmark 1 on the device (chapter 7), for the time
+    /// model: N values of GF(p) projected onto the fewest primes that
+    /// represent every value below p exactly (with the join's 2^10 of room),
+    /// s forward NTTs of size N, and N values joined back. Its output has
+    /// the big-prime DFT's size, not its values (the transform is over
+    /// Z/mZ, m the primes' product); it multiplies nothing (it
+    /// [covers](MultiModularPlan::covers) no product).
+    pub fn transform(field: &Field<K>, n: usize) -> Result<Self, NttError> {
+        if !n.is_power_of_two() || n < 64 {
+            return Err(NttError::Length(n));
+        }
+        let count = (field.bits() + JOIN_SLACK_BITS).div_ceil(30) as usize;
+        Self::with_primes(field, n, 1, n, count)
+    }
+
+    fn with_primes(field: &Field<K>, len_a: usize, len_b: usize, n: usize, count: usize) -> Result<Self, NttError> {
         if count > MULTIMODULAR_MAX_PRIMES {
             return Err(NttError::TooManyPrimes {
                 needed: count,

@@ -906,8 +906,15 @@ impl<const K: usize> EmulatedMultiModular<K> {
     pub fn new(field: &Field<K>, len_a: usize, len_b: usize, dir: &Path) -> Result<Self, EmulatorError> {
         let plan = gfpf_cuda::multimodular::MultiModularPlan::try_new(field, len_a, len_b)
             .map_err(|e| EmulatorError::Host(e.to_string()))?;
+        Self::with_plan(plan, dir)
+    }
+
+    /// The kernels of `plan` (a product's, or a transform's for
+    /// [`EmulatedMultiModular::transform_counts`]).
+    pub fn with_plan(plan: gfpf_cuda::multimodular::MultiModularPlan<K>, dir: &Path) -> Result<Self, EmulatorError> {
+        let field = plan.field().clone();
         Ok(EmulatedMultiModular {
-            kernels: HostKernels::build(field, dir)?,
+            kernels: HostKernels::build(&field, dir)?,
             ntt: EmulatedNtt31::new(plan.ntt().clone(), dir)?,
             project_constants: plan.project_constants(),
             join_constants: plan.join_constants(),
@@ -1033,65 +1040,100 @@ pub struct CountedLaunch {
 }
 
 impl<const K: usize> EmulatedMultiModular<K> {
+    /// One element-wise launch counted on about `sample_blocks` of its
+    /// blocks, scaled to the launch.
+    fn count_elementwise(
+        &self,
+        symbol: &str,
+        params: gfpf_cuda::multimodular::MultiModularParams,
+        sample_blocks: u32,
+    ) -> Result<CountedLaunch, EmulatorError> {
+        let tpb = gfpf_cuda::multimodular::MULTIMODULAR_THREADS_PER_BLOCK;
+        let blocks = params.threads.div_ceil(u64::from(tpb));
+        let stride = (blocks / u64::from(sample_blocks.max(1))).max(1) as u32;
+        // SAFETY: the callers' parameters address buffers of the plan's sizes.
+        let traffic = unsafe {
+            self.kernels
+                .launch_params(symbol, &params, params.threads, tpb, 0, true, stride)?
+        };
+        let run = blocks.div_ceil(u64::from(stride));
+        Ok(CountedLaunch {
+            symbol: symbol.to_owned(),
+            threads: params.threads,
+            threads_per_block: tpb,
+            traffic: traffic.scaled(blocks as f64 / run as f64),
+        })
+    }
+
+    /// Zero residues for every prime, N words each.
+    fn residues(&self) -> Vec<u32> {
+        vec![0u32; self.plan.ntt().primes().len() * self.plan.ntt().len()]
+    }
+
+    /// The projection of `len` zero coefficients into `residues`, counted.
+    fn count_project(
+        &self,
+        len: usize,
+        residues: &mut [u32],
+        sample_blocks: u32,
+    ) -> Result<CountedLaunch, EmulatorError> {
+        let elements = vec![0u64; K * len];
+        let params = gfpf_cuda::multimodular::MultiModularParams {
+            elements: elements.as_ptr() as u64,
+            residues: residues.as_mut_ptr() as u64,
+            constants: self.project_constants.as_ptr() as u64,
+            ..self.plan.project_params(len)
+        };
+        self.count_elementwise(gfpf_cuda::multimodular::PROJECT_KERNEL, params, sample_blocks)
+    }
+
+    /// The join of `count` coefficients from `residues`, counted.
+    fn count_join(&self, count: usize, residues: &[u32], sample_blocks: u32) -> Result<CountedLaunch, EmulatorError> {
+        let mut words = vec![0u64; K * count];
+        let params = gfpf_cuda::multimodular::MultiModularParams {
+            elements: words.as_mut_ptr() as u64,
+            residues: residues.as_ptr() as u64,
+            constants: self.join_constants.as_ptr() as u64,
+            ..self.plan.join_params_for(count)
+        };
+        self.count_elementwise(gfpf_cuda::multimodular::JOIN_KERNEL, params, sample_blocks)
+    }
+
     /// Every launch of a product (two projections, two forward NTTs, the
     /// pointwise product, the inverse NTT, the join) counted on about
     /// `sample_blocks` blocks of each and scaled to it, on zeros of the
     /// plan's full sizes.
     pub fn launch_counts(&self, sample_blocks: u32) -> Result<Vec<CountedLaunch>, EmulatorError> {
-        use gfpf_cuda::multimodular::{JOIN_KERNEL, MultiModularParams, POINTWISE_KERNEL, PROJECT_KERNEL};
         let (la, lb) = self.plan.operand_lens();
-        let mut out = Vec::new();
-        let elementwise = |symbol: &str, params: MultiModularParams, out: &mut Vec<CountedLaunch>| {
-            let tpb = gfpf_cuda::multimodular::MULTIMODULAR_THREADS_PER_BLOCK;
-            let blocks = params.threads.div_ceil(u64::from(tpb));
-            let stride = (blocks / u64::from(sample_blocks.max(1))).max(1) as u32;
-            // SAFETY: the parameters address buffers of the plan's sizes.
-            let traffic = unsafe {
-                self.kernels
-                    .launch_params(symbol, &params, params.threads, tpb, 0, true, stride)?
-            };
-            let run = blocks.div_ceil(u64::from(stride));
-            out.push(CountedLaunch {
-                symbol: symbol.to_owned(),
-                threads: params.threads,
-                threads_per_block: tpb,
-                traffic: traffic.scaled(blocks as f64 / run as f64),
-            });
-            Ok::<(), EmulatorError>(())
-        };
-        let mut residues = Vec::new();
-        for len in [la, lb] {
-            let elements = vec![0u64; K * len];
-            let mut r = vec![0u32; self.plan.ntt().primes().len() * self.plan.ntt().len()];
-            let params = MultiModularParams {
-                elements: elements.as_ptr() as u64,
-                residues: r.as_mut_ptr() as u64,
-                constants: self.project_constants.as_ptr() as u64,
-                ..self.plan.project_params(len)
-            };
-            elementwise(PROJECT_KERNEL, params, &mut out)?;
-            residues.push(r);
-        }
-        let [mut x, y] = <[Vec<u32>; 2]>::try_from(residues).expect("two operands");
-        let mut y = y;
+        let (mut x, mut y) = (self.residues(), self.residues());
+        let mut out = vec![
+            self.count_project(la, &mut x, sample_blocks)?,
+            self.count_project(lb, &mut y, sample_blocks)?,
+        ];
         out.extend(self.ntt.launch_counts(&mut x, 1, Direction::Forward, sample_blocks)?);
         out.extend(self.ntt.launch_counts(&mut y, 1, Direction::Forward, sample_blocks)?);
-        let pointwise = MultiModularParams {
+        let pointwise = gfpf_cuda::multimodular::MultiModularParams {
             residues: x.as_mut_ptr() as u64,
             other: y.as_ptr() as u64,
             constants: self.project_constants.as_ptr() as u64,
             ..self.plan.pointwise_params()
         };
-        elementwise(POINTWISE_KERNEL, pointwise, &mut out)?;
+        out.push(self.count_elementwise(gfpf_cuda::multimodular::POINTWISE_KERNEL, pointwise, sample_blocks)?);
         out.extend(self.ntt.launch_counts(&mut x, 1, Direction::Inverse, sample_blocks)?);
-        let mut words = vec![0u64; K * self.plan.product_len()];
-        let join = MultiModularParams {
-            elements: words.as_mut_ptr() as u64,
-            residues: x.as_ptr() as u64,
-            constants: self.join_constants.as_ptr() as u64,
-            ..self.plan.join_params()
-        };
-        elementwise(JOIN_KERNEL, join, &mut out)?;
+        out.push(self.count_join(self.plan.product_len(), &x, sample_blocks)?);
+        Ok(out)
+    }
+
+    /// The launches of the thesis's benchmark 1 on a plan of
+    /// [`gfpf_cuda::multimodular::MultiModularPlan::transform`]: the
+    /// projection of N values, the forward NTTs, the join of N values,
+    /// counted as [`EmulatedMultiModular::launch_counts`] counts a product's.
+    pub fn transform_counts(&self, sample_blocks: u32) -> Result<Vec<CountedLaunch>, EmulatorError> {
+        let n = self.plan.ntt().len();
+        let mut x = self.residues();
+        let mut out = vec![self.count_project(n, &mut x, sample_blocks)?];
+        out.extend(self.ntt.launch_counts(&mut x, 1, Direction::Forward, sample_blocks)?);
+        out.push(self.count_join(n, &x, sample_blocks)?);
         Ok(out)
     }
 }

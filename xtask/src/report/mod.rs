@@ -12,6 +12,7 @@ use gfpf_field::Preset;
 use crate::charts::{Chart, Series};
 use crate::criterion_results::{Measurement, Results};
 
+pub mod gpu_contest;
 mod sections;
 use sections::{fft_section, field_section, other_sections, products_section};
 
@@ -188,7 +189,7 @@ impl Machine {
 }
 
 /// "YYYY-MM-DD" (UTC) of a file time.
-fn date(t: SystemTime) -> String {
+pub(crate) fn date(t: SystemTime) -> String {
     let days = t
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() / 86_400) as i64;

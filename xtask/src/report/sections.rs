@@ -288,6 +288,15 @@ pub(super) fn other_sections(md: &mut String, inputs: &mut Inputs) -> Result<(),
             chart: true,
         },
     )?;
+    // The same contest on the GPU, from the time model's data.
+    let root = inputs
+        .charts_dir
+        .parent()
+        .and_then(|docs| docs.parent())
+        .ok_or("the charts' directory is not docs/benchmarks")?;
+    if let Some(contest) = super::gpu_contest::load(root)? {
+        md.push_str(&super::gpu_contest::section(&contest));
+    }
     per_preset_section(
         md,
         inputs,
