@@ -32,26 +32,40 @@ use crate::params::{THREADS_PER_BLOCK, pointwise_mul};
 use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
 
 /// The most primes for which [`CudaMulAlgorithm::Auto`] takes the word-size
-/// primes. From the time model (`cargo xtask gpu-model --small-primes-only`,
-/// H100 SXM constants, 2026-11-25; modelled, not measured): t8 (35 primes)
-/// n × n products at n = 2^12 / 2^16 / 2^20 model 0.38 / 0.58 / 6.5 ms
-/// against 0.42 / 0.81 / 11.1 ms for the big prime's three transforms, p8
-/// (33 primes) at 2^16 0.55 against 0.81, while t16 (68 primes) at 2^16
-/// models 1.87 against 1.27: the word-size path costs about s NTTs, the
-/// big prime's about k^1.5.
+/// primes: t8 (35) and p8 (33) gain from them, t16 (67–68) does not. From
+/// the time model's contest (`cargo xtask gpu-model --contest`, H100 SXM
+/// constants, commit 6004dd5, 2026-11-25; modelled, not measured; in
+/// docs/BENCHMARKS.md): n × n products at t8 take 0.64–0.74 of the big
+/// prime's time from n = 2^16 to 2^19 and 0.57 at 2^20 (6.3 against 11.1
+/// ms), p8 0.54–0.71, while t16 takes 1.04–1.19 of it from n = 2^15 to
+/// 2^19 and 3.5–3.7 below.
 pub const AUTO_MULTIMODULAR_MAX_PRIMES: usize = 40;
+
+/// The least padded product length N (a power of two ≥ la + lb − 1) for
+/// which [`CudaMulAlgorithm::Auto`] takes the word-size primes. Below it
+/// the big prime's few launches win in the same model: t8 n × n with n =
+/// 2^11, 2^13, 2^14, 2^15 at 1.2–2.1x the big prime's time in favour of
+/// the big prime (n = 2^12, where the big prime's own plan of 2^13 is
+/// slow, is the exception at 0.90).
+pub const AUTO_MULTIMODULAR_MIN_N: usize = 1 << 17;
 
 impl CudaMulAlgorithm {
     /// What this comes to for a product of `len_a` by `len_b` coefficients
     /// over `field`: [`CudaMulAlgorithm::BigPrime`] or
     /// [`CudaMulAlgorithm::MultiModular`], never `Auto`. `Auto` takes the
-    /// word-size primes when the product needs at most
+    /// word-size primes when the padded length is at least
+    /// [`AUTO_MULTIMODULAR_MIN_N`], the product needs at most
     /// [`AUTO_MULTIMODULAR_MAX_PRIMES`] and enough of them have the 2-adicity
     /// its length asks (t8 reaches products of 2^21 coefficients).
     pub fn resolve<const K: usize>(self, field: &Field<K>, len_a: usize, len_b: usize) -> CudaMulAlgorithm {
         match self {
             CudaMulAlgorithm::Auto => match MultiModularPlan::try_new(field, len_a, len_b) {
-                Ok(plan) if plan.ntt().primes().len() <= AUTO_MULTIMODULAR_MAX_PRIMES => CudaMulAlgorithm::MultiModular,
+                Ok(plan)
+                    if plan.ntt().len() >= AUTO_MULTIMODULAR_MIN_N
+                        && plan.ntt().primes().len() <= AUTO_MULTIMODULAR_MAX_PRIMES =>
+                {
+                    CudaMulAlgorithm::MultiModular
+                }
                 _ => CudaMulAlgorithm::BigPrime,
             },
             other => other,
@@ -63,9 +77,10 @@ impl CudaMulAlgorithm {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum CudaMulAlgorithm {
-    /// Word-size primes when the product needs at most
-    /// [`AUTO_MULTIMODULAR_MAX_PRIMES`] of them (k ≤ 8 at every length the
-    /// primes reach), otherwise the big prime (the default).
+    /// Word-size primes for products of padded length at least
+    /// [`AUTO_MULTIMODULAR_MIN_N`] that need at most
+    /// [`AUTO_MULTIMODULAR_MAX_PRIMES`] of them (t8, p8 up to 2^21
+    /// coefficients), otherwise the big prime (the default).
     #[default]
     Auto,
     /// Padded transforms over GF(p) itself, up to 2^v coefficients.
@@ -260,17 +275,33 @@ mod tests {
     }
 
     #[test]
-    fn auto_takes_word_size_primes_where_few_are_needed() {
+    fn auto_takes_word_size_primes_where_few_are_needed_on_long_products() {
         use CudaMulAlgorithm::{BigPrime, MultiModular};
-        // t8 and p8 need 33 to 36 primes at every length the primes reach.
-        for (la, lb) in [(1, 1), (3, 70), (1 << 12, 1 << 12), (1 << 20, 1 << 20)] {
+        // t8 and p8 need 33 to 36 primes at every length the primes reach;
+        // from a padded length of 2^17 they take them.
+        for (la, lb) in [
+            (1 << 16, 1 << 16),
+            (1 << 16, 2),
+            ((1 << 16) + 1, 1 << 16),
+            (1 << 20, 1 << 20),
+        ] {
             assert_eq!(auto::<8>(Preset::T8, la, lb), MultiModular, "t8 {la}x{lb}");
             assert_eq!(auto::<8>(Preset::P8, la, lb), MultiModular, "p8 {la}x{lb}");
         }
-        // 2^22 coefficients: 18 primes of 31 bits have that 2-adicity.
+        // Shorter products keep the big prime's few launches.
+        for (la, lb) in [
+            (1, 1),
+            (3, 70),
+            (1 << 12, 1 << 12),
+            (1 << 16, 1),
+            (1 << 15, (1 << 15) + 1),
+        ] {
+            assert_eq!(auto::<8>(Preset::T8, la, lb), BigPrime, "t8 {la}x{lb}");
+        }
+        // 2^22 coefficients: only 18 primes of 31 bits have that 2-adicity.
         assert_eq!(auto::<8>(Preset::T8, 1 << 21, 1 << 21), BigPrime);
-        // t16 needs 68 primes, t64 more than the device takes.
-        assert_eq!(auto::<16>(Preset::T16, 1 << 12, 1 << 12), BigPrime);
+        // t16 needs 67–68 primes, t64 more than the device takes.
+        assert_eq!(auto::<16>(Preset::T16, 1 << 18, 1 << 18), BigPrime);
         assert_eq!(auto::<64>(Preset::T64, 100, 100), BigPrime);
         // Explicit choices stay as asked.
         let t64 = Field::<64>::preset(Preset::T64).unwrap();
