@@ -447,16 +447,20 @@ fn counted<const K: usize>(
     let field = Field::<K>::preset(preset).map_err(|e| e.to_string())?;
     let dir = std::env::temp_dir().join("gfpf-gpu-model");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    // One thread per DFT is what was measured, on the plans of base DFTs up
-    // to 2k; the device's kernels run its plans (gfpf_kernels::device_max_radix).
-    let (radices, max_radix) = match stages {
-        StageKernels::ThreadPerDft => (gfpf_kernels::base_sizes(K), 2 * K),
-        _ => (gfpf_kernels::device_base_sizes(K), gfpf_kernels::device_max_radix(K)),
+    // One thread per DFT is what was measured, on the host's plans (base
+    // DFTs up to 2k, the remainder innermost); the device's kernels run its
+    // plans (gfpf_kernels::device_max_radix, the remainder outermost).
+    let radices = match stages {
+        StageKernels::ThreadPerDft => gfpf_kernels::base_sizes(K),
+        _ => gfpf_kernels::device_base_sizes(K),
     };
     let kernels =
         HostKernels::build_from(gfpf_kernels::FFT_SOURCE, &field, &radices, &dir).map_err(|e| e.to_string())?;
     let fft = EmulatedFft::with_kernels(&field, 1 << log2_n, Direction::Forward, Order::Natural, kernels)
-        .and_then(|f| f.with_max_radix(max_radix))
+        .and_then(|f| match stages {
+            StageKernels::ThreadPerDft => f.with_host_plan(),
+            _ => f.with_max_radix(gfpf_kernels::device_max_radix(K)),
+        })
         .map_err(|e| e.to_string())?
         .with_stage_kernels(stages);
     let counts = fft.launch_counts(batch, sample_blocks).map_err(|e| e.to_string())?;

@@ -332,6 +332,39 @@ mod tests {
         assert_eq!(size_of::<StageParams>(), (14 + MAX_RADICES) * 8);
     }
 
+    /// The device's plans (the remainder radix outermost) give every stage
+    /// of t8 and t16 a team at every size of two stages or more, in every
+    /// direction and order, and t4's from 2^6: the remainder innermost left
+    /// the stage after it at stride 2 or 4, a segment per DFT (t8 2^13
+    /// modelled at twice the time of 2^14). (t2's radix-4 stages at strides
+    /// 4 and 16 stay below its teams' columns whatever the order.)
+    #[test]
+    fn device_plans_put_every_stage_in_a_team() {
+        for (k, from) in [(4usize, 6), (8, 5), (16, 6)] {
+            assert_eq!(StageKernels::for_device(k), StageKernels::DftTeams);
+            for log2_n in from..=20 {
+                for (direction, order) in [
+                    (Direction::Forward, Order::Natural),
+                    (Direction::Forward, Order::DigitReversed),
+                    (Direction::Inverse, Order::Natural),
+                    (Direction::Inverse, Order::DigitReversed),
+                ] {
+                    let plan =
+                        Plan::try_with_max_radix(1 << log2_n, k, direction, order, gfpf_kernels::device_max_radix(k))
+                            .unwrap();
+                    for launch in launches(&plan, 1) {
+                        assert!(
+                            !matches!(launch.kernel, Kernel::LaneDft { .. } | Kernel::LaneTiledDft { .. }),
+                            "k = {k}, 2^{log2_n} {direction:?} {order:?}: {:?} in {:?}",
+                            launch.kernel,
+                            plan.radices()
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn launches_follow_the_plan() {
         // t8: N = 512 = 16·16·2, forward natural: three DIT stages, the first

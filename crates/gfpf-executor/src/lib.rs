@@ -236,13 +236,23 @@ impl<const K: usize> PreparedFft<K> {
     }
 
     /// The same transform planned with no base DFT larger than `max_radix`
-    /// ([`Plan::try_with_max_radix`]); the twiddle table and N^{-1} do not
-    /// depend on the radices and are kept.
+    /// and the remainder radix outermost ([`Plan::try_with_max_radix`]: the
+    /// device's plans); the twiddle table and N^{-1} do not depend on the
+    /// radices and are kept.
     ///
     /// Errors: `max_radix` not a power of two from 2 to 2k.
     pub fn with_max_radix(self, max_radix: usize) -> Result<Self, TransformError> {
         let p = &self.plan;
         let plan = Plan::try_with_max_radix(p.len(), K, p.direction(), p.order(), max_radix)?;
+        Ok(PreparedFft { plan, ..self })
+    }
+
+    /// The same transform on the host's plan ([`Plan::try_new`]: base DFTs
+    /// up to 2k, the remainder innermost), which [`PreparedFft::try_new`]
+    /// makes; for undoing [`PreparedFft::with_max_radix`].
+    pub fn with_host_plan(self) -> Result<Self, TransformError> {
+        let p = &self.plan;
+        let plan = Plan::try_new(p.len(), K, p.direction(), p.order())?;
         Ok(PreparedFft { plan, ..self })
     }
 

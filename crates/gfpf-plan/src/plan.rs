@@ -193,7 +193,7 @@ impl Plan {
     /// executor's check (a plan does not know the prime).
     pub fn try_new(n: usize, k: usize, direction: Direction, order: Order) -> Result<Self, PlanError> {
         // An invalid k is refused before the cap is looked at.
-        Self::try_with_max_radix(n, k, direction, order, k.saturating_mul(2))
+        Self::build(n, k, direction, order, k.saturating_mul(2), false)
     }
 
     /// As [`Plan::try_new`] with no base DFT larger than `max_radix` (a power
@@ -202,11 +202,13 @@ impl Plan {
     /// kernels for k ≥ 32 hold an element over a whole warp, and a tile of
     /// four DFTs in 48 KiB of shared memory). The codelets'
     /// roots stay powers of r, and twiddles split as they do in
-    /// [`Plan::split_exponent`]; the transform is the same. Below 2k the
-    /// smaller remainder radix goes outermost, so that every stage but the
-    /// innermost has a stride of at least `max_radix` (the device's tiles
-    /// take that many neighbouring columns; a remainder of 2 innermost left
-    /// t128's next stage at stride 2, a quarter of each sector).
+    /// [`Plan::split_exponent`]; the transform is the same. The smaller
+    /// remainder radix goes outermost (where [`Plan::try_new`] keeps it
+    /// innermost), so that every stage but the innermost has a stride of at
+    /// least `max_radix`: the device's tiles take that many neighbouring
+    /// columns, and a remainder of 2 innermost left t128's next stage at
+    /// stride 2, a quarter of each sector, and t8's at 2^13 to a segment per
+    /// DFT, twice the time of 2^14 in the time model.
     ///
     /// ```
     /// use gfpf_plan::{Direction, Order, Plan};
@@ -225,6 +227,17 @@ impl Plan {
         order: Order,
         max_radix: usize,
     ) -> Result<Self, PlanError> {
+        Self::build(n, k, direction, order, max_radix, true)
+    }
+
+    fn build(
+        n: usize,
+        k: usize,
+        direction: Direction,
+        order: Order,
+        max_radix: usize,
+        remainder_outermost: bool,
+    ) -> Result<Self, PlanError> {
         if n == 0 || !n.is_power_of_two() {
             return Err(PlanError::SizeNotPowerOfTwo(n));
         }
@@ -235,7 +248,7 @@ impl Plan {
             return Err(PlanError::InvalidMaxRadix { max_radix, base: 2 * k });
         }
         let mut radices = radices(n, max_radix);
-        if max_radix < 2 * k {
+        if remainder_outermost {
             radices.sort_unstable();
         }
         let s = radices.len();

@@ -545,12 +545,20 @@ impl<const K: usize> EmulatedFft<K> {
         self
     }
 
-    /// The same transform planned with no base DFT larger than `max_radix`
-    /// (the device's plans stop at [`device_max_radix`]; 2k gives the plans
-    /// of the CPU and of the kernels measured before the lane kernels), on
-    /// kernels that must hold those base sizes ([`HostKernels::build_from`]).
+    /// The same transform planned as the device plans it, with no base DFT
+    /// larger than `max_radix` (the device's plans stop at
+    /// [`device_max_radix`]), on kernels that must hold those base sizes
+    /// ([`HostKernels::build_from`]).
     pub fn with_max_radix(mut self, max_radix: usize) -> Result<Self, EmulatorError> {
         self.prepared = self.prepared.with_max_radix(max_radix)?;
+        Ok(self)
+    }
+
+    /// The same transform on the host's plan (base DFTs up to 2k, the
+    /// remainder innermost): the plans of the kernels measured before the
+    /// lane kernels.
+    pub fn with_host_plan(mut self) -> Result<Self, EmulatorError> {
+        self.prepared = self.prepared.with_host_plan()?;
         Ok(self)
     }
 

@@ -191,10 +191,12 @@ impl<const K: usize> Fft<K> {
     /// The frequency index held at `position` of the transformed side in
     /// [`Order::DigitReversed`] (the mixed-radix digit reversal of this
     /// transform's plan; `position` itself in [`Order::Natural`]), or `None`
-    /// for a position ≥ N. The plan depends on the device: on CUDA, k = 64
-    /// and 128 use base DFTs of at most 16 and 8 where the CPU uses 2k, so
-    /// their digit-reversed orders differ; the forward and inverse
-    /// transforms of one `Fft` always agree.
+    /// for a position ≥ N. The plan depends on the device: on CUDA the
+    /// remainder radix of an N that is not a power of 2k goes outermost
+    /// where the CPU puts it innermost, and k = 64 and 128 use base DFTs of
+    /// at most 16 and 8 where the CPU uses 2k, so their digit-reversed
+    /// orders differ; the forward and inverse transforms of one `Fft` always
+    /// agree.
     ///
     /// ```
     /// use gfpf::{Fft, Field, Order, Preset};
