@@ -34,19 +34,19 @@ use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
 /// The most primes for which [`CudaMulAlgorithm::Auto`] takes the word-size
 /// primes: t8 (35) and p8 (33) gain from them, t16 (67–68) does not. From
 /// the time model's contest (`cargo xtask gpu-model --contest`, H100 SXM
-/// constants, commit 6004dd5, 2026-11-25; modelled, not measured; in
-/// docs/BENCHMARKS.md): n × n products at t8 take 0.64–0.74 of the big
-/// prime's time from n = 2^16 to 2^19 and 0.57 at 2^20 (6.3 against 11.1
-/// ms), p8 0.54–0.71, while t16 takes 1.04–1.19 of it from n = 2^15 to
-/// 2^19 and 3.5–3.7 below.
+/// constants, commit 084b07a, 2026-11-25; modelled, not measured; in
+/// docs/BENCHMARKS.md): n × n products at t8 take 0.68–0.83 of the big
+/// prime's time from n = 2^16 to 2^19 and 0.62 at 2^20 (6.3 against 10.1
+/// ms), p8 0.59–0.80, while t16 takes 1.13–1.20 of it from n = 2^16 to
+/// 2^19 and 1.9–4.3 below.
 pub const AUTO_MULTIMODULAR_MAX_PRIMES: usize = 40;
 
 /// The least padded product length N (a power of two ≥ la + lb − 1) for
 /// which [`CudaMulAlgorithm::Auto`] takes the word-size primes. Below it
-/// the big prime's few launches win in the same model: t8 n × n with n =
-/// 2^11, 2^13, 2^14, 2^15 at 1.2–2.1x the big prime's time in favour of
-/// the big prime (n = 2^12, where the big prime's own plan of 2^13 is
-/// slow, is the exception at 0.90).
+/// the big prime's few launches win in the same model: t8 n × n products
+/// with n = 2^11 to 2^15 take the small primes 1.18–2.14 times the big
+/// prime's time (their fixed cost: two projections, the join, and 35 NTTs
+/// a transform).
 pub const AUTO_MULTIMODULAR_MIN_N: usize = 1 << 17;
 
 impl CudaMulAlgorithm {
