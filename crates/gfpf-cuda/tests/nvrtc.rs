@@ -74,9 +74,13 @@ fn compiles<const K: usize>(preset: Preset) {
         assert!(!has("gfpf_scal"), "{name}: symbols are matched whole");
         // The budgets: no stack frame, no spills, the occupancy of
         // gfpf_kernels::occupancy_budget, and the module compiled within 30 s.
-        for kernel in stage_kernels() {
-            let symbol = kernel.symbol();
-            let resources = report.kernels().find(|k| k.name == symbol).unwrap();
+        // No stack frame, no spills, at least `least` occupancy on sm_90 in
+        // blocks of `block` threads.
+        let within = |symbol: &str, block: u32, least: f64| {
+            let resources = report
+                .kernels()
+                .find(|k| k.name == symbol)
+                .unwrap_or_else(|| panic!("{name}: no report for {symbol}"));
             assert_eq!(
                 (
                     resources.stack_frame_bytes,
@@ -86,55 +90,39 @@ fn compiles<const K: usize>(preset: Preset) {
                 (0, 0, 0),
                 "{name}: {symbol} has a stack frame or spills"
             );
-            let occupancy = SmLimits::SM90.occupancy(resources, block_threads(&kernel, K));
+            let occupancy = SmLimits::SM90.occupancy(resources, block);
             assert!(
-                occupancy >= occupancy_budget(&kernel, K).unwrap(),
+                occupancy >= least,
                 "{name}: {symbol} allows {:.0}% occupancy ({} registers)",
                 occupancy * 100.0,
                 resources.registers
+            );
+        };
+        for kernel in stage_kernels() {
+            within(
+                &kernel.symbol(),
+                block_threads(&kernel, K),
+                occupancy_budget(&kernel, K).unwrap(),
             );
         }
         // The element-wise kernels (inverse scaling, products) the device
         // launches.
         let (scale, pointwise, _) = device_elementwise_kernels(K);
         for kernel in [scale, pointwise] {
-            let symbol = kernel.symbol();
-            let resources = report
-                .kernels()
-                .find(|k| k.name == symbol)
-                .unwrap_or_else(|| panic!("{name}: no report for {symbol}"));
-            assert_eq!(
-                (resources.stack_frame_bytes, resources.spill_store_bytes),
-                (0, 0),
-                "{name}: {symbol} has a stack frame or spills"
-            );
-            let occupancy = SmLimits::SM90.occupancy(resources, block_threads(&kernel, K));
-            assert!(
-                occupancy >= occupancy_budget(&kernel, K).unwrap(),
-                "{name}: {symbol} allows {:.0}% occupancy",
-                occupancy * 100.0
+            within(
+                &kernel.symbol(),
+                block_threads(&kernel, K),
+                occupancy_budget(&kernel, K).unwrap(),
             );
         }
         // The multi-modular kernels, in every module up to k = 16.
         if K <= gfpf_cuda::multimodular::MULTIMODULAR_MAX_K {
             for symbol in gfpf_cuda::multimodular::MULTIMODULAR_KERNELS {
                 assert!(has(symbol), "{name}: {symbol} missing");
-                let resources = report
-                    .kernels()
-                    .find(|k| k.name == symbol)
-                    .unwrap_or_else(|| panic!("{name}: no report for {symbol}"));
-                assert_eq!(
-                    (resources.stack_frame_bytes, resources.spill_store_bytes),
-                    (0, 0),
-                    "{name}: {symbol} has a stack frame or spills"
-                );
-                let occupancy =
-                    SmLimits::SM90.occupancy(resources, gfpf_cuda::multimodular::MULTIMODULAR_THREADS_PER_BLOCK);
-                assert!(
-                    occupancy >= gfpf_cuda::multimodular::MULTIMODULAR_OCCUPANCY_BUDGET,
-                    "{name}: {symbol} allows {:.0}% occupancy ({} registers)",
-                    occupancy * 100.0,
-                    resources.registers
+                within(
+                    symbol,
+                    gfpf_cuda::multimodular::MULTIMODULAR_THREADS_PER_BLOCK,
+                    gfpf_cuda::multimodular::MULTIMODULAR_OCCUPANCY_BUDGET,
                 );
             }
         } else {

@@ -7,6 +7,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+
+use super::time_ms;
 #[cfg(any(feature = "model", test))]
 use serde_json::json;
 
@@ -140,16 +142,6 @@ pub fn load(root: &Path) -> Result<Option<GpuContest>, String> {
     }
 }
 
-fn ms(x: f64) -> String {
-    if x >= 100.0 {
-        format!("{x:.0} ms")
-    } else if x >= 1.0 {
-        format!("{x:.2} ms")
-    } else {
-        format!("{:.0} µs", x * 1e3)
-    }
-}
-
 fn table(md: &mut String, rows: &[ContestRow], size_header: &str, size: &impl Fn(u32) -> String) {
     let _ = writeln!(
         md,
@@ -158,7 +150,7 @@ fn table(md: &mut String, rows: &[ContestRow], size_header: &str, size: &impl Fn
     md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for r in rows {
         let (small, small_floor, ratio) = match (r.small_ms, r.small_floor_ms) {
-            (Some(s), Some(f)) => (ms(s), ms(f), format!("{:.2}", s / r.big_ms)),
+            (Some(s), Some(f)) => (time_ms(s), time_ms(f), format!("{:.2}", s / r.big_ms)),
             _ => (
                 format!("— ({} of {} primes)", r.primes_available, r.primes),
                 "—".to_owned(),
@@ -170,8 +162,8 @@ fn table(md: &mut String, rows: &[ContestRow], size_header: &str, size: &impl Fn
             "| {} | {} | {} | {} | {small} | {small_floor} | {} | {ratio} |",
             r.preset,
             size(r.log2_n),
-            ms(r.big_ms),
-            ms(r.big_floor_ms),
+            time_ms(r.big_ms),
+            time_ms(r.big_floor_ms),
             r.primes
         );
     }

@@ -217,7 +217,7 @@ fn measured<'a>(times: impl Iterator<Item = &'a SystemTime>) -> String {
 }
 
 /// A time in milliseconds with three significant digits and its unit.
-fn time_ms(ms: f64) -> String {
+pub(crate) fn time_ms(ms: f64) -> String {
     if ms >= 1000.0 {
         format!("{:.2} s", ms / 1000.0)
     } else if ms >= 1.0 {
