@@ -598,8 +598,8 @@ fn word_size_ntt_matches_the_host_transform() {
 /// Products through word-size primes (projection, NTTs, pointwise product,
 /// the explicit CRT's join) against rug's schoolbook product, bit for bit,
 /// edge values leading each operand, balanced and unbalanced lengths, and
-/// shorter operands through a longer plan: t8
-/// (35 primes), p8 and t16 (68); t64, which would need 269, is refused.
+/// shorter operands through a longer plan: every preset up to k = 16 (t8
+/// takes 35 primes, t16 68); t64, which would need 269, is refused.
 fn multimodular_products_match_rug<const K: usize>(preset: gfpf_field::Preset) {
     if let Some(why) = emulator_unavailable() {
         eprintln!("SKIPPED (emulated multi-modular products, {}): {why}", preset.name());
@@ -641,10 +641,15 @@ fn multimodular_products_match_rug<const K: usize>(preset: gfpf_field::Preset) {
     not(gfpf_cxx),
     ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
 )]
-fn multimodular_products_match_rug_t8_p8_t16() {
-    multimodular_products_match_rug::<8>(gfpf_field::Preset::T8);
-    multimodular_products_match_rug::<8>(gfpf_field::Preset::P8);
-    multimodular_products_match_rug::<16>(gfpf_field::Preset::T16);
+fn multimodular_products_match_rug_up_to_k16() {
+    use gfpf_field::Preset;
+    multimodular_products_match_rug::<2>(Preset::T2);
+    multimodular_products_match_rug::<4>(Preset::T4);
+    multimodular_products_match_rug::<4>(Preset::P4);
+    multimodular_products_match_rug::<8>(Preset::T8);
+    multimodular_products_match_rug::<8>(Preset::P8);
+    multimodular_products_match_rug::<16>(Preset::T16);
+    multimodular_products_match_rug::<16>(Preset::P16);
     let t64 = Field::<64>::preset(gfpf_field::Preset::T64).unwrap();
     assert!(matches!(
         gfpf_cuda::multimodular::MultiModularPlan::try_new(&t64, 100, 100),
