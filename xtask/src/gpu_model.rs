@@ -171,19 +171,41 @@ pub fn instructions(ops: &FieldOps, k: f64) -> f64 {
         + ops.ntt_lane_steps as f64 * NTT_LANE_STEP_INSTRUCTIONS
         + ops.mm_products as f64 * MM_PRODUCT_INSTRUCTIONS
         + ops.mm_digits as f64 * MM_DIGIT_INSTRUCTIONS
+        + ops.mm_macs as f64 * MM_MAC_INSTRUCTIONS
+        + ops.mm_primes as f64 * MM_PRIME_INSTRUCTIONS
+        + ops.mm_terms as f64 * MM_TERM_INSTRUCTIONS
 }
 
-/// SASS instructions of a word product of the multi-modular kernels (a
-/// Montgomery product with its table loads and modular add, or a residue
-/// times a digit accumulated in 192 bits): from about 21 a product in the
-/// projection to 27 an accumulation and 40 a Garner step in the join, here
-/// one figure for all (kernels/gfpf_multimodular.cuh at t8, NVRTC 12.9,
-/// sm_90, nvdisasm, 2026-11-25).
-const MM_PRODUCT_INSTRUCTIONS: f64 = 27.0;
+/// SASS instructions of a Montgomery product of the multi-modular kernels
+/// with its table load and modular add (the pointwise product's two, the
+/// join's one a prime, the projection's two a prime; about 11.5 in the
+/// projection's loop before it summed in 128 bits, which was 11 + 11.5·2k
+/// a prime: 103, 195 and 376 at t4, t8 and t16; kernels/
+/// gfpf_multimodular.cuh, NVRTC 12.9, sm_90, nvdisasm, 2026-11-25).
+const MM_PRODUCT_INSTRUCTIONS: f64 = 12.0;
+
+/// SASS instructions of a digit of the projection (two 32-bit products
+/// and their table loads, summed in 128 bits): its loop is 16 + 11.3·k a
+/// prime beside its two Montgomery products (84, 131 and 219 at t4, t8 and
+/// t16; same compile).
+const MM_TERM_INSTRUCTIONS: f64 = 11.3;
+
+/// SASS instructions of the join's accumulation of a residue times a digit
+/// in 128 bits, with its table load: a join pass is 28 + 13·g a prime for
+/// g digits (132 at t8, g = 8; 80–84 at t16, g = 4; same compile), its
+/// Montgomery product and [`MM_PRIME_INSTRUCTIONS`] beside.
+const MM_MAC_INSTRUCTIONS: f64 = 13.0;
+
+/// SASS instructions of a prime of a projection or a join pass beside its
+/// products and accumulations (loads, the reduction or the double sum, the
+/// loop): 16 in both (same compile).
+const MM_PRIME_INSTRUCTIONS: f64 = 16.0;
 
 /// SASS instructions of a base-r digit of the join's carry chain: two
-/// Möller–Granlund divisions and the shifts (an estimate, about 35 each).
-const MM_DIGIT_INSTRUCTIONS: f64 = 70.0;
+/// Möller–Granlund divisions, the shifts, the wrap's share and the store
+/// (what the join has after its loops less the wrap's accumulations, over
+/// k: 107 at t8, 126 at t16 with its passes' set-up; same compile).
+const MM_DIGIT_INSTRUCTIONS: f64 = 110.0;
 
 /// SASS instructions of a word-size NTT butterfly through shared memory
 /// beside its four shared words (2 each): about 30 in all, the unrolled

@@ -68,8 +68,8 @@ struct GfpfEmuLaunch {
     unsigned long long table_sectors, table_bytes;
     // Out: field operations (GfpfEmuOp) summed over threads, and those of
     // the thread that ran the most (the launch's longest serial path).
-    unsigned long long ops[13];
-    unsigned long long path_ops[13];
+    unsigned long long ops[16];
+    unsigned long long path_ops[16];
 };
 
 // The operations the emulator counts (GFPF_COUNT_OP in the kernels).
@@ -85,9 +85,12 @@ enum GfpfEmuOp {
     GFPF_OP_BARRIER = 8,      // a __syncthreads(), per thread
     GFPF_OP_NTT_BUTTERFLY = 9, // a word-size NTT butterfly through shared memory (gfpf_ntt.cu)
     GFPF_OP_NTT_LANE_STEP = 10, // a lane's element in a word-size NTT warp stage
-    GFPF_OP_MM_PRODUCT = 11,  // a word product of the multi-modular kernels (gfpf_multimodular.cuh)
+    GFPF_OP_MM_PRODUCT = 11,  // a Montgomery product of the multi-modular kernels (gfpf_multimodular.cuh)
     GFPF_OP_MM_DIGIT = 12,    // a base-r digit of the multi-modular join (two divisions)
-    GFPF_OP_COUNT = 13
+    GFPF_OP_MM_MAC = 13,      // a residue times a digit accumulated in 128 bits (the join)
+    GFPF_OP_MM_PRIME = 14,    // a prime of a projection or join pass, beside its products and accumulations
+    GFPF_OP_MM_TERM = 15,     // a digit of the projection: two 32-bit products summed in 128 bits
+    GFPF_OP_COUNT = 16
 };
 
 namespace gfpf_emu {

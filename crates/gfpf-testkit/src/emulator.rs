@@ -161,12 +161,21 @@ pub struct FieldOps {
     /// Elements of word-size NTT warp stages, per lane (both lanes of a
     /// pair: the warp runs both sides).
     pub ntt_lane_steps: u64,
-    /// Word products of the multi-modular kernels (a Montgomery product, or
-    /// a residue times a digit accumulated), per thread.
+    /// Montgomery products of the multi-modular kernels (with their table
+    /// loads and modular adds), per thread.
     pub mm_products: u64,
     /// Base-r digits of the multi-modular join (two divisions each), per
     /// thread.
     pub mm_digits: u64,
+    /// Residues times digits accumulated in 128 bits (the join), per
+    /// thread.
+    pub mm_macs: u64,
+    /// Primes of a projection or of a join's passes over the residues
+    /// (loads, the reduction or the double sum, the loop), per thread.
+    pub mm_primes: u64,
+    /// Digits of the projection (two 32-bit products summed in 128 bits),
+    /// per thread and prime.
+    pub mm_terms: u64,
 }
 
 impl FieldOps {
@@ -188,6 +197,9 @@ impl FieldOps {
             ntt_lane_steps: s(self.ntt_lane_steps),
             mm_products: s(self.mm_products),
             mm_digits: s(self.mm_digits),
+            mm_macs: s(self.mm_macs),
+            mm_primes: s(self.mm_primes),
+            mm_terms: s(self.mm_terms),
         }
     }
 }
