@@ -62,5 +62,5 @@ pub use gfpf_kernels::Kernel;
 pub use layout::{device_twiddle_table, from_digit_major, to_digit_major, try_to_digit_major};
 pub use multimodular::CudaMultiModular;
 pub use params::{THREADS_PER_BLOCK, block_threads};
-pub use poly::{AUTO_MULTIMODULAR_MAX_PRIMES, AUTO_MULTIMODULAR_MIN_N, CudaMulAlgorithm, CudaPolyMul};
+pub use poly::{AUTO_MULTIMODULAR_MIN_N, CudaMulAlgorithm, CudaPolyMul};
 pub use timing::median;

@@ -31,41 +31,28 @@ use crate::multimodular::{CudaMultiModular, MultiModularPlan};
 use crate::params::{THREADS_PER_BLOCK, pointwise_mul};
 use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
 
-/// The most primes for which [`CudaMulAlgorithm::Auto`] takes the word-size
-/// primes: t8 (35) and p8 (33) gain from them, t16 (67–68) does not. From
-/// the time model's contest (`cargo xtask gpu-model --contest`, H100 SXM
-/// constants, commit 084b07a, 2026-11-25; modelled, not measured; in
-/// docs/BENCHMARKS.md): n × n products at t8 take 0.68–0.83 of the big
-/// prime's time from n = 2^16 to 2^19 and 0.62 at 2^20 (6.3 against 10.1
-/// ms), p8 0.59–0.80, while t16 takes 1.13–1.20 of it from n = 2^16 to
-/// 2^19 and 1.9–4.3 below.
-pub const AUTO_MULTIMODULAR_MAX_PRIMES: usize = 40;
-
 /// The least padded product length N (a power of two ≥ la + lb − 1) for
-/// which [`CudaMulAlgorithm::Auto`] takes the word-size primes. Below it
-/// the big prime's few launches win in the same model: t8 n × n products
-/// with n = 2^11 to 2^15 take the small primes 1.18–2.14 times the big
-/// prime's time (their fixed cost: two projections, the join, and 35 NTTs
-/// a transform).
-pub const AUTO_MULTIMODULAR_MIN_N: usize = 1 << 17;
+/// which [`CudaMulAlgorithm::Auto`] takes the word-size primes. From the
+/// time model's contest (`cargo xtask gpu-model --contest`, H100 SXM
+/// constants, commit 3e623f0, 2026-11-25; modelled, not measured; in
+/// docs/BENCHMARKS.md), n × n products (N = 2n) through word-size primes
+/// take, of the big prime's time: t8 0.43–0.56 from n = 2^16 to 2^20 (4.4
+/// against 10.1 ms at 2^20) and 0.73 at 2^15, p8 0.41–0.54 and 0.70, t16
+/// 0.60–0.62 and 0.94; below, t8 0.96–1.12 and t16 1.5–1.8.
+pub const AUTO_MULTIMODULAR_MIN_N: usize = 1 << 16;
 
 impl CudaMulAlgorithm {
     /// What this comes to for a product of `len_a` by `len_b` coefficients
     /// over `field`: [`CudaMulAlgorithm::BigPrime`] or
     /// [`CudaMulAlgorithm::MultiModular`], never `Auto`. `Auto` takes the
     /// word-size primes when the padded length is at least
-    /// [`AUTO_MULTIMODULAR_MIN_N`], the product needs at most
-    /// [`AUTO_MULTIMODULAR_MAX_PRIMES`] and enough of them have the 2-adicity
-    /// its length asks (t8 reaches products of 2^21 coefficients).
+    /// [`AUTO_MULTIMODULAR_MIN_N`] and they can take the product: k ≤ 16,
+    /// and enough primes with the 2-adicity its length asks (products of
+    /// 2^21 coefficients at t8, 2^20 at t16).
     pub fn resolve<const K: usize>(self, field: &Field<K>, len_a: usize, len_b: usize) -> CudaMulAlgorithm {
         match self {
             CudaMulAlgorithm::Auto => match MultiModularPlan::try_new(field, len_a, len_b) {
-                Ok(plan)
-                    if plan.ntt().len() >= AUTO_MULTIMODULAR_MIN_N
-                        && plan.ntt().primes().len() <= AUTO_MULTIMODULAR_MAX_PRIMES =>
-                {
-                    CudaMulAlgorithm::MultiModular
-                }
+                Ok(plan) if plan.ntt().len() >= AUTO_MULTIMODULAR_MIN_N => CudaMulAlgorithm::MultiModular,
                 _ => CudaMulAlgorithm::BigPrime,
             },
             other => other,
@@ -78,9 +65,8 @@ impl CudaMulAlgorithm {
 #[non_exhaustive]
 pub enum CudaMulAlgorithm {
     /// Word-size primes for products of padded length at least
-    /// [`AUTO_MULTIMODULAR_MIN_N`] that need at most
-    /// [`AUTO_MULTIMODULAR_MAX_PRIMES`] of them (t8, p8 up to 2^21
-    /// coefficients), otherwise the big prime (the default).
+    /// [`AUTO_MULTIMODULAR_MIN_N`] that they can take (k ≤ 16; up to 2^21
+    /// coefficients at t8), otherwise the big prime (the default).
     #[default]
     Auto,
     /// Padded transforms over GF(p) itself, up to 2^v coefficients.
@@ -267,7 +253,7 @@ impl<const K: usize> CudaPolyMul<K> {
 mod tests {
     use gfpf_field::{Field, Preset};
 
-    use super::{AUTO_MULTIMODULAR_MAX_PRIMES, CudaMulAlgorithm};
+    use super::CudaMulAlgorithm;
     use crate::multimodular::MultiModularPlan;
 
     fn auto<const K: usize>(preset: Preset, len_a: usize, len_b: usize) -> CudaMulAlgorithm {
@@ -275,45 +261,41 @@ mod tests {
     }
 
     #[test]
-    fn auto_takes_word_size_primes_where_few_are_needed_on_long_products() {
+    fn auto_takes_word_size_primes_on_long_products() {
         use CudaMulAlgorithm::{BigPrime, MultiModular};
-        // t8 and p8 need 33 to 36 primes at every length the primes reach;
-        // from a padded length of 2^17 they take them.
+        // From a padded length of 2^16 at t8, p8 and t16.
         for (la, lb) in [
-            (1 << 16, 1 << 16),
-            (1 << 16, 2),
-            ((1 << 16) + 1, 1 << 16),
-            (1 << 20, 1 << 20),
+            (1 << 15, 1 << 15),
+            (1 << 15, 2),
+            ((1 << 15) + 1, 1 << 15),
+            (1 << 19, 1 << 19),
         ] {
             assert_eq!(auto::<8>(Preset::T8, la, lb), MultiModular, "t8 {la}x{lb}");
             assert_eq!(auto::<8>(Preset::P8, la, lb), MultiModular, "p8 {la}x{lb}");
+            assert_eq!(auto::<16>(Preset::T16, la, lb), MultiModular, "t16 {la}x{lb}");
         }
+        assert_eq!(auto::<8>(Preset::T8, 1 << 20, 1 << 20), MultiModular);
         // Shorter products keep the big prime's few launches.
         for (la, lb) in [
             (1, 1),
             (3, 70),
             (1 << 12, 1 << 12),
-            (1 << 16, 1),
-            (1 << 15, (1 << 15) + 1),
+            (1 << 15, 1),
+            (1 << 14, (1 << 14) + 1),
         ] {
             assert_eq!(auto::<8>(Preset::T8, la, lb), BigPrime, "t8 {la}x{lb}");
+            assert_eq!(auto::<16>(Preset::T16, la, lb), BigPrime, "t16 {la}x{lb}");
         }
-        // 2^22 coefficients: only 18 primes of 31 bits have that 2-adicity.
+        // Too few primes of 31 bits have the 2-adicity: 18 at 2^22 for t8's
+        // 35, 41 at 2^21 for t16's 68.
         assert_eq!(auto::<8>(Preset::T8, 1 << 21, 1 << 21), BigPrime);
-        // t16 needs 67–68 primes, t64 more than the device takes.
-        assert_eq!(auto::<16>(Preset::T16, 1 << 18, 1 << 18), BigPrime);
-        assert_eq!(auto::<64>(Preset::T64, 100, 100), BigPrime);
+        assert_eq!(auto::<16>(Preset::T16, 1 << 20, 1 << 20), BigPrime);
+        // t64 would need more primes than the device takes.
+        assert_eq!(auto::<64>(Preset::T64, 1 << 16, 1 << 16), BigPrime);
         // Explicit choices stay as asked.
         let t64 = Field::<64>::preset(Preset::T64).unwrap();
         assert_eq!(MultiModular.resolve(&t64, 100, 100), MultiModular);
         assert_eq!(BigPrime.resolve(&t64, 100, 100), BigPrime);
-        let t8 = Field::<8>::preset(Preset::T8).unwrap();
-        let primes = MultiModularPlan::try_new(&t8, 1 << 20, 1 << 20)
-            .unwrap()
-            .ntt()
-            .primes()
-            .len();
-        assert!(primes <= AUTO_MULTIMODULAR_MAX_PRIMES, "t8 takes {primes} primes");
     }
 
     #[test]
