@@ -95,11 +95,24 @@ impl<const K: usize> MultiModularPlan<K> {
     /// cyclic convolutions of N = the next power of two of la + lb − 1 (at
     /// least 64), s primes for min(la, lb)·(p − 1)².
     pub fn try_new(field: &Field<K>, len_a: usize, len_b: usize) -> Result<Self, NttError> {
+        let (n, count) = Self::shape(field, len_a, len_b)?;
+        Self::with_primes(field, len_a, len_b, n, count)
+    }
+
+    /// (N, s) of the plan [`MultiModularPlan::try_new`] makes for these
+    /// lengths, without looking for the primes (which takes about 0.1 ms):
+    /// plans of one shape cover the same products, so it keys a cache of
+    /// them. Errors: an empty operand, a length past the machine's words.
+    pub fn shape(field: &Field<K>, len_a: usize, len_b: usize) -> Result<(usize, usize), NttError> {
         if len_a == 0 || len_b == 0 {
             return Err(NttError::Length(0));
         }
-        let n = (len_a + len_b - 1).next_power_of_two().max(64);
-        Self::with_primes(field, len_a, len_b, n, Self::primes_needed(field, len_a.min(len_b)))
+        let n = len_a
+            .checked_add(len_b - 1)
+            .and_then(usize::checked_next_power_of_two)
+            .ok_or(NttError::Length(usize::MAX))?
+            .max(64);
+        Ok((n, Self::primes_needed(field, len_a.min(len_b))))
     }
 
     /// The thesis's benchmark 1 on the device (chapter 7), for the time
@@ -254,13 +267,9 @@ impl<const K: usize> MultiModularPlan<K> {
         }
     }
 
-    /// See [`MultiModularPlan::project_params`].
-    pub fn join_params(&self) -> MultiModularParams {
-        self.join_params_for(self.product_len())
-    }
-
-    /// The join of `count` product coefficients (at most N).
-    pub fn join_params_for(&self, count: usize) -> MultiModularParams {
+    /// See [`MultiModularPlan::project_params`]: the join of `count`
+    /// product coefficients (at most N).
+    pub fn join_params(&self, count: usize) -> MultiModularParams {
         let count = count as u64;
         MultiModularParams {
             threads: count,
@@ -400,7 +409,7 @@ impl<const K: usize> CudaMultiModular<K> {
                 residues: x_ptr,
                 elements: out,
                 constants,
-                ..self.plan.join_params_for(la + lb - 1)
+                ..self.plan.join_params(la + lb - 1)
             };
             // SAFETY: x holds s·N residues, the product la + lb − 1 elements
             // digit-major (pitch la + lb − 1 = count), the constants are the

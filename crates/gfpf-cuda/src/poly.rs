@@ -51,13 +51,26 @@ impl CudaMulAlgorithm {
     /// 2^21 coefficients at t8, 2^20 at t16).
     pub fn resolve<const K: usize>(self, field: &Field<K>, len_a: usize, len_b: usize) -> CudaMulAlgorithm {
         match self {
-            CudaMulAlgorithm::Auto => match MultiModularPlan::try_new(field, len_a, len_b) {
-                Ok(plan) if plan.ntt().len() >= AUTO_MULTIMODULAR_MIN_N => CudaMulAlgorithm::MultiModular,
-                _ => CudaMulAlgorithm::BigPrime,
-            },
+            CudaMulAlgorithm::Auto
+                if auto_tries_multimodular(len_a, len_b) && MultiModularPlan::try_new(field, len_a, len_b).is_ok() =>
+            {
+                CudaMulAlgorithm::MultiModular
+            }
+            CudaMulAlgorithm::Auto => CudaMulAlgorithm::BigPrime,
             other => other,
         }
     }
+}
+
+/// Whether `Auto` tries the word-size primes for a product of these
+/// lengths: a padded length of at least [`AUTO_MULTIMODULAR_MIN_N`] (whether
+/// they reach it is then their plan's to say).
+fn auto_tries_multimodular(len_a: usize, len_b: usize) -> bool {
+    len_a
+        .saturating_add(len_b)
+        .saturating_sub(1)
+        .checked_next_power_of_two()
+        .is_none_or(|n| n >= AUTO_MULTIMODULAR_MIN_N)
 }
 
 /// How [`CudaPolyMul`] computes a product.
@@ -120,12 +133,14 @@ impl<const K: usize> CudaPolyMul<K> {
         algorithm.resolve(&self.field, len_a, len_b)
     }
 
+    /// The word-size primes' engine for these lengths, from the cache when
+    /// one of its shape was made: a plan looks for its primes only once.
     fn multimodular_engine(&self, len_a: usize, len_b: usize) -> Result<Arc<CudaMultiModular<K>>, CudaError> {
-        let plan = MultiModularPlan::try_new(&self.field, len_a, len_b)?;
-        let key = (plan.ntt().len(), plan.ntt().primes().len());
+        let key = MultiModularPlan::shape(&self.field, len_a, len_b)?;
         if let Some(engine) = self.multimodular.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return Ok(Arc::clone(engine));
         }
+        let plan = MultiModularPlan::try_new(&self.field, len_a, len_b)?;
         let engine = Arc::new(CudaMultiModular::try_new(&self.device, plan)?);
         self.multimodular
             .lock()
@@ -187,8 +202,17 @@ impl<const K: usize> CudaPolyMul<K> {
         if a.is_empty() || b.is_empty() {
             return Ok(Vec::new());
         }
-        match self.resolve(algorithm, a.len(), b.len()) {
+        match algorithm {
             CudaMulAlgorithm::MultiModular => self.multimodular_engine(a.len(), b.len())?.mul(a, b),
+            // As CudaMulAlgorithm::resolve decides, through the engines'
+            // cache: where the primes do not reach, the plan says so.
+            CudaMulAlgorithm::Auto if auto_tries_multimodular(a.len(), b.len()) => {
+                match self.multimodular_engine(a.len(), b.len()) {
+                    Ok(engine) => engine.mul(a, b),
+                    Err(CudaError::Ntt(_)) => self.mul_big_prime(a, b),
+                    Err(e) => Err(e),
+                }
+            }
             _ => self.mul_big_prime(a, b),
         }
     }
@@ -296,6 +320,25 @@ mod tests {
         let t64 = Field::<64>::preset(Preset::T64).unwrap();
         assert_eq!(MultiModular.resolve(&t64, 100, 100), MultiModular);
         assert_eq!(BigPrime.resolve(&t64, 100, 100), BigPrime);
+    }
+
+    /// The engines' cache key: the shape of the plan `try_new` makes,
+    /// found without its primes; absurd lengths are refused, not a panic.
+    #[test]
+    fn a_plans_shape_is_its_n_and_primes() {
+        let t8 = Field::<8>::preset(Preset::T8).unwrap();
+        let t16 = Field::<16>::preset(Preset::T16).unwrap();
+        for (la, lb) in [(1, 1), (3, 70), (1000, 24), (1 << 15, 1 << 15), (1 << 19, 3)] {
+            let plan = MultiModularPlan::try_new(&t8, la, lb).unwrap();
+            let shape = (plan.ntt().len(), plan.ntt().primes().len());
+            assert_eq!(MultiModularPlan::shape(&t8, la, lb), Ok(shape), "t8 {la}x{lb}");
+            let plan = MultiModularPlan::try_new(&t16, la, lb).unwrap();
+            let shape = (plan.ntt().len(), plan.ntt().primes().len());
+            assert_eq!(MultiModularPlan::shape(&t16, la, lb), Ok(shape), "t16 {la}x{lb}");
+        }
+        assert!(MultiModularPlan::shape(&t8, 0, 5).is_err());
+        assert!(MultiModularPlan::shape(&t8, usize::MAX, 2).is_err());
+        assert_eq!(auto::<8>(Preset::T8, usize::MAX, 2), CudaMulAlgorithm::BigPrime);
     }
 
     #[test]

@@ -1031,7 +1031,7 @@ impl<const K: usize> EmulatedMultiModular<K> {
         let join = gfpf_cuda::multimodular::MultiModularParams {
             residues: x.as_ptr() as u64,
             constants: self.join_constants.as_ptr() as u64,
-            ..self.plan.join_params_for(a.len() + b.len() - 1)
+            ..self.plan.join_params(a.len() + b.len() - 1)
         };
         let mut words = vec![0u64; K * (a.len() + b.len() - 1)];
         self.launch(gfpf_cuda::multimodular::JOIN_KERNEL, &mut words, |out| {
@@ -1114,7 +1114,7 @@ impl<const K: usize> EmulatedMultiModular<K> {
             elements: words.as_mut_ptr() as u64,
             residues: residues.as_ptr() as u64,
             constants: self.join_constants.as_ptr() as u64,
-            ..self.plan.join_params_for(count)
+            ..self.plan.join_params(count)
         };
         self.count_elementwise(gfpf_cuda::multimodular::JOIN_KERNEL, params, sample_blocks)
     }

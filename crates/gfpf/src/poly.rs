@@ -5,8 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use gfpf_cpu::{MulAlgorithm, PolyMul, Threading};
-use gfpf_cuda::multimodular::MultiModularPlan;
-use gfpf_cuda::{CudaMulAlgorithm, CudaPolyMul};
+use gfpf_cuda::{CudaError, CudaMulAlgorithm, CudaPolyMul};
 use gfpf_field::{Element, Field};
 
 use crate::{Device, Error};
@@ -145,16 +144,16 @@ impl<const K: usize> PolyRing<K> {
 
     /// The product of checked coefficient vectors, on the ring's device.
     fn product(&self, a: &[Element<K>], b: &[Element<K>]) -> Result<Vec<Element<K>>, Error> {
-        if let Some((gpu, algorithm)) = self.on_gpu(a.len(), b.len()) {
-            return Ok(gpu.mul_with(a, b, algorithm)?);
+        if let Some(product) = self.on_gpu(a, b)? {
+            return Ok(product);
         }
         Ok(self.inner.mul.mul(a, b, self.inner.options.algorithm)?)
     }
 
     /// The square of checked coefficients, on the ring's device.
     fn squared(&self, a: &[Element<K>]) -> Result<Vec<Element<K>>, Error> {
-        if let Some((gpu, algorithm)) = self.on_gpu(a.len(), a.len()) {
-            return Ok(gpu.mul_with(a, a, algorithm)?);
+        if let Some(square) = self.on_gpu(a, a)? {
+            return Ok(square);
         }
         Ok(self.inner.mul.square(a, self.inner.options.algorithm)?)
     }
@@ -165,26 +164,32 @@ impl<const K: usize> PolyRing<K> {
         self.squared(a)
     }
 
-    /// The GPU engine and its algorithm when the device is CUDA (see
-    /// [`PolyRing::with_options`]); `None` runs the product on the host.
-    /// `Auto` keeps the schoolbook's short operands on the host: a handful
-    /// of multiplications, cheaper there than a round trip.
-    fn on_gpu(&self, len_a: usize, len_b: usize) -> Option<(&CudaPolyMul<K>, CudaMulAlgorithm)> {
-        let gpu = self.inner.gpu.as_ref()?;
-        let (shorter, len) = (len_a.min(len_b), (len_a + len_b).saturating_sub(1));
+    /// The product on the GPU when the device is CUDA (see
+    /// [`PolyRing::with_options`]); `None` runs it on the host. `Auto`
+    /// keeps the schoolbook's short operands on the host (a handful of
+    /// multiplications, cheaper there than a round trip), and
+    /// `MultiModular` goes to the host where the device's primes do not
+    /// reach (their plan refuses it).
+    fn on_gpu(&self, a: &[Element<K>], b: &[Element<K>]) -> Result<Option<Vec<Element<K>>>, Error> {
+        let Some(gpu) = self.inner.gpu.as_ref() else {
+            return Ok(None);
+        };
+        let (shorter, len) = (a.len().min(b.len()), (a.len() + b.len()).saturating_sub(1));
         let algorithm = match self.inner.options.algorithm {
             MulAlgorithm::Tft => CudaMulAlgorithm::BigPrime,
-            MulAlgorithm::MultiModular => MultiModularPlan::try_new(self.field(), len_a.max(1), len_b.max(1))
-                .is_ok()
-                .then_some(CudaMulAlgorithm::MultiModular)?,
-            MulAlgorithm::Auto => {
-                let algorithm = self.inner.options.algorithm;
-                (algorithm.resolve(K, shorter, len, self.inner.mul.max_product_len()) != MulAlgorithm::Schoolbook)
-                    .then_some(CudaMulAlgorithm::Auto)?
+            MulAlgorithm::MultiModular => CudaMulAlgorithm::MultiModular,
+            MulAlgorithm::Auto
+                if MulAlgorithm::Auto.resolve(K, shorter, len, self.inner.mul.max_product_len())
+                    != MulAlgorithm::Schoolbook =>
+            {
+                CudaMulAlgorithm::Auto
             }
-            _ => return None,
+            _ => return Ok(None),
         };
-        Some((gpu, algorithm))
+        match gpu.mul_with(a, b, algorithm) {
+            Err(CudaError::Ntt(_)) if algorithm == CudaMulAlgorithm::MultiModular => Ok(None),
+            product => Ok(Some(product?)),
+        }
     }
 
     /// The multiplication engine (TFT, schoolbook), for callers that manage
