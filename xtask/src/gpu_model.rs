@@ -728,15 +728,7 @@ fn run_contest(model: &Model, args: &GpuModelArgs, reports: &mut Reports) -> Res
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .ok_or("xtask has no parent directory")?;
-    let commit = std::process::Command::new("git")
-        .current_dir(root)
-        .args(["rev-parse", "--short", "HEAD"])
-        .output()
-        .ok()
-        .map_or_else(
-            || "unknown".to_owned(),
-            |o| String::from_utf8_lossy(&o.stdout).trim().to_owned(),
-        );
+    let commit = crate::report::git(root, &["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".into());
     let contest = GpuContest {
         model: format!(
             "The time model of `cargo xtask gpu-model`: H100 SXM constants (132 SMs at {:.3} GHz, the copy \

@@ -160,14 +160,7 @@ impl Machine {
         let memory = field(&file("/proc/meminfo"), "MemTotal")
             .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
             .map_or("unknown".into(), |kib| format!("{:.1} GiB", kib / (1024.0 * 1024.0)));
-        let git = |args: &[&str]| {
-            Command::new("git")
-                .current_dir(root)
-                .args(args)
-                .output()
-                .ok()
-                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        };
+        let git = |args: &[&str]| git(root, args);
         // The report itself (docs/) does not make the measured code dirty.
         let dirty = git(&["status", "--porcelain", "--", ".", ":!docs"]).is_some_and(|s| !s.is_empty());
         let commit = git(&["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".into());
@@ -214,6 +207,16 @@ fn measured<'a>(times: impl Iterator<Item = &'a SystemTime>) -> String {
         (Some(a), Some(b)) => format!("measured {a} … {b}"),
         _ => "not measured".into(),
     }
+}
+
+/// What `git args` prints in `root`, trimmed (none where git cannot run).
+pub(crate) fn git(root: &Path, args: &[&str]) -> Option<String> {
+    Command::new("git")
+        .current_dir(root)
+        .args(args)
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
 }
 
 /// A time in milliseconds with three significant digits and its unit.
