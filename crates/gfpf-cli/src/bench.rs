@@ -135,12 +135,17 @@ struct Measure<'a> {
     bar: &'a ProgressBar,
 }
 
+/// The field's preset name, or its r and k.
+pub(crate) fn field_label<const K: usize>(field: &Field<K>) -> String {
+    field
+        .name()
+        .map_or_else(|| format!("({})^{K}+1", field.sparse()), str::to_owned)
+}
+
 impl FieldVisitor for Measure<'_> {
     type Output = Vec<Row>;
     fn visit<const K: usize>(self, field: Field<K>) -> Vec<Row> {
-        let name = field
-            .name()
-            .map_or_else(|| format!("({})^{K}+1", field.sparse()), str::to_owned);
+        let name = field_label(&field);
         let (plan, bar) = (self.plan, self.bar);
         let mut rows = Vec::new();
         let step = |what: &str, n: usize| {

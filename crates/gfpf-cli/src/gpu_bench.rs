@@ -15,6 +15,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
+use crate::bench::field_label;
+
 /// Timed runs per point on the GPU (after one warm-up).
 const GPU_RUNS: usize = 20;
 /// Bytes of the buffer the copy bandwidth is measured on.
@@ -41,9 +43,7 @@ struct Measure<'a> {
 impl FieldVisitor for Measure<'_> {
     type Output = Result<Vec<Row>, String>;
     fn visit<const K: usize>(self, field: Field<K>) -> Self::Output {
-        let name = field
-            .name()
-            .map_or_else(|| format!("({})^{K}+1", field.sparse()), str::to_owned);
+        let name = field_label(&field);
         let mut rows = Vec::new();
         for &(n, batch) in self.points {
             self.bar.set_message(format!("{name} N = {n} × {batch}"));
@@ -110,6 +110,11 @@ struct ProductRow {
 /// Rounds of the product timings (each round runs every contender once).
 const PRODUCT_ROUNDS: usize = 7;
 
+/// Rounds of the product timings, fewer with `--quick`.
+fn product_rounds(quick: bool) -> usize {
+    if quick { 3 } else { PRODUCT_ROUNDS }
+}
+
 struct MeasureProducts<'a> {
     device: &'a std::sync::Arc<CudaDevice>,
     lens: &'a [usize],
@@ -120,9 +125,7 @@ struct MeasureProducts<'a> {
 impl FieldVisitor for MeasureProducts<'_> {
     type Output = Result<Vec<ProductRow>, String>;
     fn visit<const K: usize>(self, field: Field<K>) -> Self::Output {
-        let name = field
-            .name()
-            .map_or_else(|| format!("({})^{K}+1", field.sparse()), str::to_owned);
+        let name = field_label(&field);
         let gpu = CudaPolyMul::new(self.device, &field);
         let cpu = PolyMul::new(&field)
             .map_err(|e| e.to_string())?
@@ -151,7 +154,7 @@ impl FieldVisitor for MeasureProducts<'_> {
                     "{name} products n = {n}: the device's product differs from the host's"
                 ));
             }
-            let rounds = if self.quick { 3 } else { PRODUCT_ROUNDS };
+            let rounds = product_rounds(self.quick);
             let (mut big_times, mut small_times, mut cpu_times) = (Vec::new(), Vec::new(), Vec::new());
             let timed = |f: &mut dyn FnMut() -> Result<(), String>, into: &mut Vec<f64>| {
                 let t = Instant::now();
@@ -302,7 +305,7 @@ pub fn run(primes: &[FieldSpec], quick: bool) -> Result<(), String> {
 }
 
 fn print_products(rows: &[ProductRow], threads: usize, quick: bool) {
-    let rounds = if quick { 3 } else { PRODUCT_ROUNDS };
+    let rounds = product_rounds(quick);
     println!();
     println!("n × n products, host slices in and the product out (uploads and download timed), median of");
     println!("  {rounds} rounds, each running the three in turn: the big prime's padded transforms on the GPU,");
