@@ -104,10 +104,13 @@ GFPF_FN void gfpf_increment(GfpfElem& x) {
     if (carry) x.d[GFPF_K - 1] = GFPF_R_VALUE;
 }
 
-// x - y (digits below r, top digit possibly r); canonical result.
-GFPF_FIELD_FN GfpfElem gfpf_sub(const GfpfElem& x, const GfpfElem& y) {
+// x - y (digits below r, top digit possibly r); canonical result. Inline,
+// so that a caller keeping x in registers (gfpf_subtract_carry) does not
+// put it on the stack; gfpf_sub is the out-of-line form.
+GFPF_FN GfpfElem gfpf_sub_inline(const GfpfElem& x, const GfpfElem& y) {
     GfpfElem out;
     gfpf_u64 borrow = 0;
+#pragma unroll
     for (int i = 0; i < GFPF_K; ++i) {
         // x_i - y_i - borrow lies in [-r, r]: adding r back is exact.
         gfpf_u64 d1 = x.d[i] - y.d[i];
@@ -121,6 +124,11 @@ GFPF_FIELD_FN GfpfElem gfpf_sub(const GfpfElem& x, const GfpfElem& y) {
     // A borrow out of digit k-1 added r^k = -1: add 1 back.
     if (borrow) gfpf_increment(out);
     return out;
+}
+
+// x - y, out of line as the other field operations.
+GFPF_FIELD_FN GfpfElem gfpf_sub(const GfpfElem& x, const GfpfElem& y) {
+    return gfpf_sub_inline(x, y);
 }
 
 // (a, b) <- (a + b, a - b): an FFT butterfly, both carry chains in one pass.
@@ -263,26 +271,16 @@ GFPF_FN gfpf_u64 gfpf_carry_digit(GfpfAcc acc, gfpf_u64& c0, gfpf_u64& c1) {
 
 // The chain's end: digits `out` and the carry past digit k − 1, carry·r^k =
 // −carry, subtracted as the two-digit number a·r + b; canonical.
-// Inline, as gfpf_sub's chain with the subtrahend's zero digits folded: a
-// call to the out-of-line gfpf_sub kept three elements on the stack.
+// Inline (gfpf_sub_inline, the subtrahend's zero digits folded): a call to
+// the out-of-line gfpf_sub kept three elements on the stack.
 GFPF_FN GfpfElem gfpf_subtract_carry(const GfpfElem& out, gfpf_u64 c0, gfpf_u64 c1) {
     const unsigned s = GFPF_R_SHIFT;
     gfpf_u64 a, b;
     gfpf_div_rem_scaled(gfpf_shl_words(c1, c0, s), c0 << s, a, b);
-    GfpfElem diff;
-    gfpf_u64 borrow = 0;
-#pragma unroll
-    for (int i = 0; i < GFPF_K; ++i) {
-        const gfpf_u64 y = i == 0 ? b >> s : i == 1 ? a : 0;
-        const gfpf_u64 d1 = out.d[i] - y;
-        const gfpf_u64 b1 = out.d[i] < y;
-        const gfpf_u64 d = d1 - borrow;
-        const gfpf_u64 under = b1 | (d1 < borrow);
-        diff.d[i] = under ? d + GFPF_R_VALUE : d;
-        borrow = under;
-    }
-    if (borrow) gfpf_increment(diff);
-    return diff;
+    GfpfElem sub = gfpf_zero();
+    sub.d[0] = b >> s;
+    sub.d[1] = a;
+    return gfpf_sub_inline(out, sub);
 }
 
 // Multiplies canonical x and y.
