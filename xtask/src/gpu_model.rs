@@ -174,6 +174,43 @@ pub fn instructions(ops: &FieldOps, k: f64) -> f64 {
         + ops.mm_macs as f64 * MM_MAC_INSTRUCTIONS
         + ops.mm_primes as f64 * MM_PRIME_INSTRUCTIONS
         + ops.mm_terms as f64 * MM_TERM_INSTRUCTIONS
+        + tile_instructions(ops, k as usize)
+}
+
+/// SASS instructions of the element teams' operations on whole elements in
+/// shared memory by k: a product by a twiddle, a lane's share of staging its
+/// warp's twiddles, a butterfly, a shift by r^i (kernels/gfpf_fft.cu
+/// `gfpf_tile_mul`, `gfpf_tile_stage_twiddles`, `gfpf_tile_add_sub`,
+/// `gfpf_tile_mul_pow_r`), each beside its shared-memory words (charged
+/// apart, 2 instructions each: their LDS and STS are subtracted here).
+/// Probe kernels that run one operation each, less an empty probe, the
+/// x = −1 branches left out, the rest counted once (a carry or borrow out of
+/// the top digit runs its one-digit fix-up about every other time): t2, t4,
+/// t8, t16 (p8's product 1954), NVRTC 12.9, sm_90, nvdisasm, 2026-11-25.
+/// Against a lane product's 574 instructions on each of t8's 8 lanes (4.6k),
+/// a butterfly's 121 (968) and a shift's 161 (1.3k).
+const TILE_OP_INSTRUCTIONS: &[(usize, [f64; 4])] = &[
+    (2, [317.0, 31.0, 99.0, 67.0]),
+    (4, [713.0, 55.0, 185.0, 128.0]),
+    (8, [1891.0, 103.0, 342.0, 249.0]),
+    (16, [5709.0, 199.0, 676.0, 498.0]),
+];
+
+/// The element teams' operations in `ops`, charged [`TILE_OP_INSTRUCTIONS`]
+/// (none below k = 2 or above 16: those fields have no element teams).
+fn tile_instructions(ops: &FieldOps, k: usize) -> f64 {
+    if ops.tile_mul + ops.tile_stages + ops.tile_add_sub + ops.tile_mul_pow_r == 0 {
+        return 0.0;
+    }
+    let [mul, stage, add_sub, shift] = TILE_OP_INSTRUCTIONS
+        .iter()
+        .find(|(digits, _)| *digits == k)
+        .map(|(_, costs)| *costs)
+        .unwrap_or_else(|| panic!("no element-team instruction counts for k = {k}"));
+    ops.tile_mul as f64 * mul
+        + ops.tile_stages as f64 * stage
+        + ops.tile_add_sub as f64 * add_sub
+        + ops.tile_mul_pow_r as f64 * shift
 }
 
 /// SASS instructions of a Montgomery product of the multi-modular kernels
@@ -797,20 +834,24 @@ fn count_device(
     )
 }
 
-/// Where the device shares a DFT among a team of segments (every preset with
-/// lanes): the same transform with a segment per DFT everywhere, for
-/// comparison.
-fn count_segment_per_dft(
+/// The device's kernels' nearest alternative, for comparison: teams of
+/// segments where the device runs teams of threads on whole elements for
+/// the stages that fill it (k ≤ 8); at k = 16, where the device keeps teams
+/// of segments, those teams of threads; above, a segment per DFT.
+fn count_alternative(
     preset: Preset,
     log2_n: u32,
     batch: usize,
     args: &GpuModelArgs,
     reports: &mut Reports,
 ) -> Result<Option<Transform>, String> {
-    if StageKernels::for_device(preset.k()) != StageKernels::DftTeams {
-        return Ok(None);
-    }
-    count(preset, log2_n, batch, StageKernels::DigitsOverLanes, args, reports).map(Some)
+    let alternative = match StageKernels::for_device(preset.k()) {
+        StageKernels::Teams => StageKernels::DftTeams,
+        StageKernels::DftTeams if gfpf_kernels::element_team_kernels_available(preset.k()) => StageKernels::Teams,
+        StageKernels::DftTeams => StageKernels::DigitsOverLanes,
+        _ => return Ok(None),
+    };
+    count(preset, log2_n, batch, alternative, args, reports).map(Some)
 }
 
 /// The constants that fit `today` (modelled transform, measured seconds)
@@ -889,7 +930,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         let measured = (gpu.0 * gpu.1).sqrt() * 1e-3;
         today.push((old, measured));
         let new = count_device(preset, log2_n, batch, args, &mut reports)?;
-        let segments = count_segment_per_dft(preset, log2_n, batch, args, &mut reports)?;
+        let segments = count_alternative(preset, log2_n, batch, args, &mut reports)?;
         device.push((name, log2_n, batch, new, Some(host), segments));
     }
     // Sizes with no measured row: the device's kernels only, no host figure.
@@ -897,7 +938,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         let preset = Preset::from_name(name).map_err(|e| e.to_string())?;
         eprintln!("counting {name} 2^{log2_n} x{batch}");
         let new = count_device(preset, log2_n, batch, args, &mut reports)?;
-        let segments = count_segment_per_dft(preset, log2_n, batch, args, &mut reports)?;
+        let segments = count_alternative(preset, log2_n, batch, args, &mut reports)?;
         device.push((name, log2_n, batch, new, None, segments));
     }
     let model = fit(&today);
@@ -925,10 +966,10 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         );
     }
     println!(
-        "\nthe device's kernels now (digits over lanes, k/32 a lane from k = 64; tiled DFTs shared by teams of segments), same model; floor: the path term at {DEPENDENT_ISSUE_CYCLES} cycles an instruction; seg/DFT: modelled with a segment per DFT everywhere:"
+        "\nthe device's kernels now (digits over lanes, k/32 a lane from k = 64; tiled DFTs shared by teams of threads on whole elements up to k = 8 where a stage fills the device, of segments elsewhere), same model; floor: the path term at {DEPENDENT_ISSUE_CYCLES} cycles an instruction; alt. (floor): up to k = 8 teams of segments throughout (the device's kernels before), at k = 16 teams of threads where a stage fills the device, above a segment per DFT everywhere:"
     );
     println!(
-        "{:<5} {:>8} {:>5} | {:>8} {:>7} {:>9} {:>9} {:>10} {:>9} {:>9} {:<22} | {:>10} {:>7}",
+        "{:<5} {:>8} {:>5} | {:>8} {:>7} {:>9} {:>9} {:>10} {:>9} {:>18} {:<22} | {:>10} {:>7}",
         "",
         "N",
         "batch",
@@ -938,7 +979,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         "GB moved",
         "modelled",
         "floor",
-        "seg/DFT",
+        "alt.",
         "launches bound by",
         "16 cores",
         "speedup"
@@ -946,16 +987,20 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
     let floor_model = model.floor();
     for (name, log2_n, batch, t, host, segments) in &device {
         let (s, bounds) = t.seconds(&model);
-        let segments_ms = segments
-            .as_ref()
-            .map_or("-".to_owned(), |t| format!("{:.3}ms", t.seconds(&model).0 * 1e3));
+        let segments_ms = segments.as_ref().map_or("-".to_owned(), |t| {
+            format!(
+                "{:.3}ms ({:.3})",
+                t.seconds(&model).0 * 1e3,
+                t.seconds(&floor_model).0 * 1e3
+            )
+        });
         let (floor, _) = t.seconds(&floor_model);
         let host_ms = host.map(|h| (h.0 * h.1).sqrt());
         if args.launches {
             t.print_launches(&model);
         }
         println!(
-            "{name:<5} {:>8} {batch:>5} | {:>8} {:>7.1} {:>8.0}% {:>9.3} {:>8.3}ms {:>7.3}ms {:>9} {:<22} | {:>10} {:>7}",
+            "{name:<5} {:>8} {batch:>5} | {:>8} {:>7.1} {:>8.0}% {:>9.3} {:>8.3}ms {:>7.3}ms {:>18} {:<22} | {:>10} {:>7}",
             format!("2^{log2_n}"),
             t.launches.len(),
             t.passes(),

@@ -4,8 +4,8 @@
 use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, StageKind, TwiddlePlacement};
 
 use gfpf_kernels::{
-    Kernel, STRIDED_LANE_TILES_MIN_K, device_elementwise_kernels, lane_kernels_available, lane_segment, lane_tile,
-    team_tile, tile_dfts,
+    Kernel, STRIDED_LANE_TILES_MIN_K, device_elementwise_kernels, element_team_tile, lane_kernels_available,
+    lane_segment, lane_tile, team_tile, tile_dfts,
 };
 
 /// Threads per block of every launch but the tiled stages'. One thread holds
@@ -14,15 +14,32 @@ pub const THREADS_PER_BLOCK: u32 = 128;
 
 /// Threads per block of a launch of `kernel` over k digits: a tiled stage's
 /// block has one thread per DFT of its tile ([`tile_dfts`]), a tiled lane
-/// stage's k per DFT ([`lane_tile`]), a team stage's as [`team_tile`] says.
+/// stage's k per DFT ([`lane_tile`]), a team stage's as [`team_tile`] or
+/// [`element_team_tile`] says.
 pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
     match *kernel {
         Kernel::TiledDft { radix, .. } => tile_dfts(radix, k).map_or(1, |t| t as u32),
         Kernel::LaneTiledDft { radix, .. } => lane_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
         Kernel::TeamDft { radix, .. } => team_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
+        Kernel::ElementTeamDft { radix, .. } => {
+            element_team_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32)
+        }
         _ => THREADS_PER_BLOCK,
     }
 }
+
+/// The fewest threads a stage must take as teams of threads on whole
+/// elements ([`Kernel::ElementTeamDft`]) to run as them: below, its DFTs
+/// run as teams of segments ([`Kernel::TeamDft`]). An element team's
+/// thread runs whole products, about 6.5k instructions on its path for a
+/// twiddled DFT_16 at t8 where a segment's lane runs 2.2k; the shorter path
+/// wins where the stage does not fill the device, the fewer instructions
+/// (about a third) where it does. Model (`cargo xtask gpu-model`, H100:
+/// 132 SMs × 1024 threads, one wave = 2^17; 2026-11-25): t8 2^12 0.052 ms
+/// with segments against 0.128 with threads, 2^16 0.125 against 0.182,
+/// 2^20 1.56 against 0.88, 256 × 2^12 0.85 against 0.48. A model, until a
+/// GPU measures it.
+pub const ELEMENT_TEAMS_MIN_THREADS: u64 = 1 << 17;
 
 /// The most radices a plan can have (N < 2^64, every radix ≥ 2).
 pub const MAX_RADICES: usize = 64;
@@ -103,7 +120,8 @@ impl Launch {
             | Kernel::TiledDft { .. }
             | Kernel::LaneDft { .. }
             | Kernel::LaneTiledDft { .. }
-            | Kernel::TeamDft { .. } => table,
+            | Kernel::TeamDft { .. }
+            | Kernel::ElementTeamDft { .. } => table,
             Kernel::PointwiseMul | Kernel::LanePointwiseMul => 0,
         };
         params
@@ -138,15 +156,28 @@ pub enum StageKernels {
     /// natural input and stride ≥ the tile's DFTs) run as
     /// [`Kernel::TeamDft`] where a team's tile fits
     /// ([`gfpf_kernels::team_tile`]): each DFT shared by a team of up to
-    /// four warps' segments, what the device runs.
+    /// four warps' segments, what the device runs from k = 16.
     DftTeams,
+    /// As [`StageKernels::DftTeams`], each team's DFT computed by radix/2
+    /// threads on whole elements ([`Kernel::ElementTeamDft`]) wherever
+    /// [`gfpf_kernels::element_team_tile`] has a tile (k ≤
+    /// [`gfpf_kernels::ELEMENT_TEAMS_MAX_K`]) and the stage's columns allow,
+    /// whatever the stage's size (the emulator's and the model's family).
+    ElementTeams,
+    /// What the device runs up to k = [`gfpf_kernels::DEVICE_ELEMENT_TEAMS_MAX_K`]:
+    /// [`StageKernels::ElementTeams`] for the stages that take at least
+    /// [`ELEMENT_TEAMS_MIN_THREADS`] threads so (that fill the device),
+    /// [`StageKernels::DftTeams`] for the others.
+    Teams,
 }
 
 impl StageKernels {
     /// What the device runs over k digits ([`gfpf_kernels::device_stage_kernels`]):
     /// its modules hold only these kernels.
     pub fn for_device(k: usize) -> Self {
-        if gfpf_kernels::team_kernels_available(k) {
+        if gfpf_kernels::element_team_kernels_available(k) && k <= gfpf_kernels::DEVICE_ELEMENT_TEAMS_MAX_K {
+            StageKernels::Teams
+        } else if gfpf_kernels::team_kernels_available(k) {
             StageKernels::DftTeams
         } else {
             StageKernels::ThreadPerDft
@@ -196,7 +227,10 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
             StageKind::Scale => {
                 // Over lanes with the lane stage kernels, as the device runs it.
                 let (scale, _, per_element) = match stage_kernels {
-                    StageKernels::DigitsOverLanes | StageKernels::DftTeams => device_elementwise_kernels(plan.digits()),
+                    StageKernels::DigitsOverLanes
+                    | StageKernels::DftTeams
+                    | StageKernels::ElementTeams
+                    | StageKernels::Teams => device_elementwise_kernels(plan.digits()),
                     _ => device_elementwise_kernels(usize::MAX),
                 };
                 params.threads = (batch * n * per_element) as u64;
@@ -225,15 +259,40 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
                 let tiled = stage_kernels == StageKernels::TiledStrideOne
                     && stride_one
                     && tile_dfts(d.radix, plan.digits()).is_some();
-                let lanes = matches!(stage_kernels, StageKernels::DigitsOverLanes | StageKernels::DftTeams)
-                    && lane_kernels_available(plan.digits());
-                // A team of segments shares each DFT: stride 1, or strided
-                // from a natural input with whole columns in a tile.
-                let team = team_tile(d.radix, plan.digits()).filter(|t| {
-                    stage_kernels == StageKernels::DftTeams
-                        && (stride_one || (d.input == Addressing::Natural && d.stride >= t.dfts))
+                let lanes = matches!(
+                    stage_kernels,
+                    StageKernels::DigitsOverLanes
+                        | StageKernels::DftTeams
+                        | StageKernels::ElementTeams
+                        | StageKernels::Teams
+                ) && lane_kernels_available(plan.digits());
+                // A team shares each DFT: stride 1, or strided from a
+                // natural input with whole columns in a tile.
+                let teams_take =
+                    |t: &gfpf_kernels::TeamTile| stride_one || (d.input == Addressing::Natural && d.stride >= t.dfts);
+                // Teams of threads where the stage fills the device, teams of
+                // segments below (a shorter path a thread).
+                let element_team = element_team_tile(d.radix, plan.digits()).filter(|t| {
+                    teams_take(t)
+                        && match stage_kernels {
+                            StageKernels::ElementTeams => true,
+                            StageKernels::Teams => params.threads * t.team as u64 >= ELEMENT_TEAMS_MIN_THREADS,
+                            _ => false,
+                        }
                 });
-                if let Some(tile) = team {
+                let teams = matches!(
+                    stage_kernels,
+                    StageKernels::DftTeams | StageKernels::ElementTeams | StageKernels::Teams
+                );
+                let team =
+                    team_tile(d.radix, plan.digits()).filter(|t| teams && element_team.is_none() && teams_take(t));
+                if let Some(tile) = element_team {
+                    params.threads *= tile.team as u64;
+                    Kernel::ElementTeamDft {
+                        radix: d.radix,
+                        twiddles,
+                    }
+                } else if let Some(tile) = team {
                     params.threads *= (lane_segment(plan.digits()) * tile.team) as u64;
                     Kernel::TeamDft {
                         radix: d.radix,
@@ -337,12 +396,21 @@ mod tests {
     /// direction and order, and t4's from 2^6: the remainder innermost left
     /// the stage after it at stride 2 or 4, a segment per DFT (t8 2^13
     /// modelled at twice the time of 2^14). (t2's radix-4 stages at strides
-    /// 4 and 16 stay below its teams' columns whatever the order.)
+    /// 4 and 16 stay below its teams' columns whatever the order.) Alone or
+    /// in a batch that fills the device, where the stages whose tiles of
+    /// columns allow it run as teams of threads (t8 2^5, [2, 16], keeps its
+    /// DFT_2 at stride 16 on teams of segments: a block of threads takes 32
+    /// columns).
     #[test]
     fn device_plans_put_every_stage_in_a_team() {
         for (k, from) in [(4usize, 6), (8, 5), (16, 6)] {
-            assert_eq!(StageKernels::for_device(k), StageKernels::DftTeams);
-            for log2_n in from..=20 {
+            let device = if k <= 8 {
+                StageKernels::Teams
+            } else {
+                StageKernels::DftTeams
+            };
+            assert_eq!(StageKernels::for_device(k), device);
+            for (log2_n, batch) in (from..=20).flat_map(|log2_n| [(log2_n, 1), (log2_n, 1 << 12)]) {
                 for (direction, order) in [
                     (Direction::Forward, Order::Natural),
                     (Direction::Forward, Order::DigitReversed),
@@ -352,10 +420,10 @@ mod tests {
                     let plan =
                         Plan::try_with_max_radix(1 << log2_n, k, direction, order, gfpf_kernels::device_max_radix(k))
                             .unwrap();
-                    for launch in launches(&plan, 1) {
+                    for launch in launches(&plan, batch) {
                         assert!(
                             !matches!(launch.kernel, Kernel::LaneDft { .. } | Kernel::LaneTiledDft { .. }),
-                            "k = {k}, 2^{log2_n} {direction:?} {order:?}: {:?} in {:?}",
+                            "k = {k}, 2^{log2_n} x{batch} {direction:?} {order:?}: {:?} in {:?}",
                             launch.kernel,
                             plan.radices()
                         );
@@ -379,7 +447,7 @@ mod tests {
                 radix: 2,
                 twiddles: CodeletTwiddles::None
             },
-            "stride 1 into another buffer: tiled, each DFT over a team of segments"
+            "stride 1 into another buffer: tiled, each DFT over a team of segments (a batch of 3 does not fill the device)"
         );
         // DFT_2 has one butterfly: a team of one segment.
         assert_eq!(device[0].params.threads, 3 * 256 * 8);
@@ -395,6 +463,29 @@ mod tests {
             }
         );
         assert_eq!(device[2].params.threads, 3 * 32 * 8 * 8);
+        // A batch of 512 fills the device: teams of threads on whole
+        // elements, one thread a DFT_2 (32 DFTs a block), eight a DFT_16
+        // (sixteen a block).
+        let filled = launches(&plan, 512);
+        assert_eq!(
+            filled[0].kernel,
+            Kernel::ElementTeamDft {
+                radix: 2,
+                twiddles: CodeletTwiddles::None
+            }
+        );
+        assert_eq!(filled[0].params.threads, 512 * 256);
+        assert_eq!(block_threads(&filled[0].kernel, 8), 32);
+        assert_eq!(
+            filled[2].kernel,
+            Kernel::ElementTeamDft {
+                radix: 16,
+                twiddles: CodeletTwiddles::Inputs
+            }
+        );
+        assert_eq!(filled[2].params.threads, 512 * 32 * 8);
+        assert_eq!(block_threads(&filled[2].kernel, 8), 128);
+        assert_eq!(filled[2].params.threads, ELEMENT_TEAMS_MIN_THREADS);
         assert_eq!(
             gfpf_kernels::team_tile(16, 8),
             Some(gfpf_kernels::TeamTile {

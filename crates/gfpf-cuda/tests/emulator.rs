@@ -22,20 +22,26 @@ struct Emulated<const STAGES: u8>;
 /// One thread per DFT everywhere (a second family of kernels beside the
 /// device's).
 const THREAD_PER_DFT: u8 = 0;
+/// Every tiled stage of k ≤ 16 as a team of threads on whole elements, at
+/// every size (the device takes them where a stage fills it, beyond the
+/// suite's sizes).
+const ELEMENT_TEAMS: u8 = 3;
 /// Stride-1 stages tiled through shared memory (kernels with barriers; not
 /// what the device runs, see `StageKernels`).
 const TILED: u8 = 1;
 /// What the device runs (`StageKernels::for_device`): an element over the
 /// lanes of a warp segment (k/32 digits a lane from k = 64), warp
 /// collectives; each DFT of a tiled stage shared by a team of segments
-/// through shared memory (the tiled stages with a segment per DFT, which the
-/// device no longer runs, are checked at t8 by
-/// `tiled_stages_run_and_every_barrier_is_needed`).
+/// through shared memory (or of threads on whole elements where a stage of
+/// k ≤ 16 fills the device: the `element_teams` suite runs those at every
+/// size; the tiled stages with a segment per DFT, which the device no longer
+/// runs, are checked at t8 by `tiled_stages_run_and_every_barrier_is_needed`).
 const LANES: u8 = 2;
 
 impl<const STAGES: u8> Executor for Emulated<STAGES> {
     const NAME: &'static str = match STAGES {
         TILED => "cuda kernels, stride-1 stages tiled (host emulation)",
+        ELEMENT_TEAMS => "cuda kernels, tiled stages as teams of threads on whole elements (host emulation)",
         LANES => "cuda kernels, as the device runs them (host emulation)",
         _ => "cuda kernels, one thread per DFT (host emulation)",
     };
@@ -52,7 +58,7 @@ impl<const STAGES: u8> Executor for Emulated<STAGES> {
         match STAGES {
             LANES if k >= 64 => 7,
             LANES if k >= 32 => 8,
-            LANES => 9,
+            LANES | ELEMENT_TEAMS => 9,
             _ => 12,
         }
     }
@@ -70,6 +76,7 @@ impl<const STAGES: u8> Executor for Emulated<STAGES> {
         let stage_kernels = match STAGES {
             TILED => StageKernels::TiledStrideOne,
             LANES => StageKernels::for_device(K),
+            ELEMENT_TEAMS => StageKernels::ElementTeams,
             _ => StageKernels::ThreadPerDft,
         };
         Ok(EmulatedFft::try_new(field, n, direction, order, kernel_dir())?.with_stage_kernels(stage_kernels))
@@ -89,6 +96,14 @@ mod lanes {
         @presets crate::Emulated<{ crate::LANES }>;
         [#[cfg_attr(not(gfpf_cxx), ignore = "no host C++ compiler ($CXX or c++) where these tests were built")]];
         t2 T2 2, t8 T8 8, p16 P16 16, t32 T32 32, t64 T64 64, p128 P128 128
+    );
+}
+
+mod element_teams {
+    gfpf_testkit::executor_suite!(
+        @presets crate::Emulated<{ crate::ELEMENT_TEAMS }>;
+        [#[cfg_attr(not(gfpf_cxx), ignore = "no host C++ compiler ($CXX or c++) where these tests were built")]];
+        t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16
     );
 }
 
@@ -271,11 +286,13 @@ fn tiled_stages_run_and_every_barrier_is_needed() {
     if t8_kernels_from(FFT_SOURCE, &radices, "tiled kernels").is_none() {
         return;
     }
-    // Both tiled families: one thread per DFT, and over lanes (the device's).
+    // Every tiled family: one thread per DFT, a segment per DFT, teams of
+    // segments and teams of threads on whole elements (the device's at k ≤ 16).
     let families = [
         StageKernels::TiledStrideOne,
         StageKernels::DigitsOverLanes,
         StageKernels::DftTeams,
+        StageKernels::ElementTeams,
     ];
     // Each run loads the library of `source` (built once, then reused by its hash).
     let run = |source: &str, family| {
@@ -376,6 +393,81 @@ GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
             "index in groups of 8, thread {t}"
         );
         assert_eq!(out[5 * n + t], u64::from(warp == 1) + 2, "any and all, thread {t}");
+    }
+}
+
+/// The element teams' operations on whole elements in shared memory
+/// (`gfpf_tile_mul`, `gfpf_tile_add_sub`, `gfpf_tile_mul_pow_r`) against
+/// gfpf-cpu on every pair of t8's edge values (0, 1, p − 1 with its top
+/// digit r, r, r − 1, r², r^(k−1), −r) and four random ones, every shift
+/// 0 ≤ i < 2k: the rare paths (a carry or borrow out of the top digit, a
+/// factor −1) that a transform of random data seldom takes.
+#[test]
+fn element_team_operations_match_cpu_on_edge_values() {
+    const K: usize = 8;
+    let field = Field::<K>::preset(gfpf_field::Preset::T8).unwrap();
+    let values = gfpf_testkit::oracle::sample(&field, 12, 17);
+    let e = values.len();
+    let table: Vec<String> = values
+        .iter()
+        .flat_map(|v| v.digits().iter().map(|d| format!("{d:#x}ull")))
+        .collect();
+    let kernel = format!(
+        r#"
+static const gfpf_u64 gfpf_test_values[] = {{{table}}};
+#define E {e}
+GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {{
+    // Three elements a thread, digit d of element j at tile[j + d·96]; then
+    // a scratch element a thread (the product's twiddle).
+    GFPF_SHARED_ARRAY(gfpf_u64, tile, 32 * 4 * GFPF_K);
+    gfpf_u64* out = (gfpf_u64*)p.dst;
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    const int plane = 96, x = threadIdx.x * 3, y = x + 1, z = x + 2;
+    if (t < E * E) {{
+        const int a = t / E, b = t % E;
+        for (int d = 0; d < GFPF_K; ++d) {{
+            tile[x + d * plane] = gfpf_test_values[a * GFPF_K + d];
+            tile[y + d * plane] = gfpf_test_values[b * GFPF_K + d];
+            tile[z + d * plane] = gfpf_test_values[a * GFPF_K + d];
+        }}
+        for (int d = 0; d < GFPF_K; ++d) tile[96 * GFPF_K + d * 32 + threadIdx.x] = gfpf_test_values[b * GFPF_K + d];
+        gfpf_tile_mul(tile, z, plane, 96 * GFPF_K + threadIdx.x, 32);
+        gfpf_tile_add_sub(tile, x, y, plane);
+        for (int d = 0; d < GFPF_K; ++d) {{
+            out[t * 3 * GFPF_K + d] = tile[z + d * plane];
+            out[t * 3 * GFPF_K + GFPF_K + d] = tile[x + d * plane];
+            out[t * 3 * GFPF_K + 2 * GFPF_K + d] = tile[y + d * plane];
+        }}
+    }}
+    if (t < E * 2 * GFPF_K) {{
+        const int a = t / (2 * GFPF_K), i = t % (2 * GFPF_K);
+        for (int d = 0; d < GFPF_K; ++d) tile[x + d * plane] = gfpf_test_values[a * GFPF_K + d];
+        gfpf_tile_mul_pow_r(tile, x, plane, i);
+        for (int d = 0; d < GFPF_K; ++d) out[E * E * 3 * GFPF_K + t * GFPF_K + d] = tile[x + d * plane];
+    }}
+}}
+GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
+"#,
+        table = table.join(", ")
+    );
+    let threads = (e * 2 * K).max(e * e).next_multiple_of(32);
+    let words = e * e * 3 * K + e * 2 * K * K;
+    let Some(out) = run_test_kernel(&kernel, threads as u64, 32, words) else {
+        return;
+    };
+    let out = out.unwrap();
+    let element = |at: usize| -> Vec<u64> { out[at..at + K].to_vec() };
+    for (a, x) in values.iter().enumerate() {
+        for (b, y) in values.iter().enumerate() {
+            let at = (a * e + b) * 3 * K;
+            assert_eq!(element(at), field.mul(x, y).digits().to_vec(), "{x:?} · {y:?}");
+            assert_eq!(element(at + K), field.add(x, y).digits().to_vec(), "{x:?} + {y:?}");
+            assert_eq!(element(at + 2 * K), field.sub(x, y).digits().to_vec(), "{x:?} − {y:?}");
+        }
+        for i in 0..2 * K {
+            let at = e * e * 3 * K + (a * 2 * K + i) * K;
+            assert_eq!(element(at), field.mul_pow_r(x, i).digits().to_vec(), "{x:?} · r^{i}");
+        }
     }
 }
 

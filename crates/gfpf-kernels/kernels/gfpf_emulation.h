@@ -42,6 +42,31 @@ struct dim3 {
     unsigned x, y, z;
 };
 
+// The operations the emulator counts (GFPF_COUNT_OP in the kernels).
+enum GfpfEmuOp {
+    GFPF_OP_MUL = 0,          // gfpf_mul: one thread multiplies k digits by k
+    GFPF_OP_ADD_SUB = 1,      // gfpf_add_sub
+    GFPF_OP_MUL_POW_R = 2,    // gfpf_mul_pow_r
+    GFPF_OP_LANE_MUL = 3,     // gfpf_lane_mul, per lane
+    GFPF_OP_LANE_ADD_SUB = 4, // gfpf_lane_add_sub, per lane
+    GFPF_OP_LANE_MUL_POW_R = 5,
+    GFPF_OP_COLLECTIVE = 6,   // a warp collective, per lane
+    GFPF_OP_SHARED = 7,       // a shared-memory word read or written, per thread
+    GFPF_OP_BARRIER = 8,      // a __syncthreads(), per thread
+    GFPF_OP_NTT_BUTTERFLY = 9, // a word-size NTT butterfly through shared memory (gfpf_ntt.cu)
+    GFPF_OP_NTT_LANE_STEP = 10, // a lane's element in a word-size NTT warp stage
+    GFPF_OP_MM_PRODUCT = 11,  // a Montgomery product of the multi-modular kernels (gfpf_multimodular.cuh)
+    GFPF_OP_MM_DIGIT = 12,    // a base-r digit of the multi-modular join (two divisions)
+    GFPF_OP_MM_MAC = 13,      // a residue times a digit accumulated in 128 bits (the join)
+    GFPF_OP_MM_PRIME = 14,    // a prime of a projection or join pass, beside its products and accumulations
+    GFPF_OP_MM_TERM = 15,     // a digit of the projection: two 32-bit products summed in 128 bits
+    GFPF_OP_TILE_MUL = 16,    // gfpf_tile_mul: one thread's product of an element in shared memory
+    GFPF_OP_TILE_ADD_SUB = 17, // gfpf_tile_add_sub: one thread's butterfly in shared memory
+    GFPF_OP_TILE_MUL_POW_R = 18, // gfpf_tile_mul_pow_r: one thread's shift in shared memory
+    GFPF_OP_TILE_STAGE = 19,  // gfpf_tile_stage_twiddles: a lane's share of staging its warp's twiddles
+    GFPF_OP_COUNT = 20
+};
+
 // What the Rust side passes with every launch (crates/gfpf-testkit/src/emulator.rs,
 // `EmulatedLaunch`): the geometry, the schedule, and room for an error.
 struct GfpfEmuLaunch {
@@ -68,30 +93,10 @@ struct GfpfEmuLaunch {
     unsigned long long table_sectors, table_bytes;
     // Out: field operations (GfpfEmuOp) summed over threads, and those of
     // the thread that ran the most (the launch's longest serial path).
-    unsigned long long ops[16];
-    unsigned long long path_ops[16];
+    unsigned long long ops[GFPF_OP_COUNT];
+    unsigned long long path_ops[GFPF_OP_COUNT];
 };
 
-// The operations the emulator counts (GFPF_COUNT_OP in the kernels).
-enum GfpfEmuOp {
-    GFPF_OP_MUL = 0,          // gfpf_mul: one thread multiplies k digits by k
-    GFPF_OP_ADD_SUB = 1,      // gfpf_add_sub
-    GFPF_OP_MUL_POW_R = 2,    // gfpf_mul_pow_r
-    GFPF_OP_LANE_MUL = 3,     // gfpf_lane_mul, per lane
-    GFPF_OP_LANE_ADD_SUB = 4, // gfpf_lane_add_sub, per lane
-    GFPF_OP_LANE_MUL_POW_R = 5,
-    GFPF_OP_COLLECTIVE = 6,   // a warp collective, per lane
-    GFPF_OP_SHARED = 7,       // a shared-memory word read or written, per thread
-    GFPF_OP_BARRIER = 8,      // a __syncthreads(), per thread
-    GFPF_OP_NTT_BUTTERFLY = 9, // a word-size NTT butterfly through shared memory (gfpf_ntt.cu)
-    GFPF_OP_NTT_LANE_STEP = 10, // a lane's element in a word-size NTT warp stage
-    GFPF_OP_MM_PRODUCT = 11,  // a Montgomery product of the multi-modular kernels (gfpf_multimodular.cuh)
-    GFPF_OP_MM_DIGIT = 12,    // a base-r digit of the multi-modular join (two divisions)
-    GFPF_OP_MM_MAC = 13,      // a residue times a digit accumulated in 128 bits (the join)
-    GFPF_OP_MM_PRIME = 14,    // a prime of a projection or join pass, beside its products and accumulations
-    GFPF_OP_MM_TERM = 15,     // a digit of the projection: two 32-bit products summed in 128 bits
-    GFPF_OP_COUNT = 16
-};
 
 namespace gfpf_emu {
 

@@ -410,6 +410,12 @@ struct GfpfTileLayout {
     static constexpr int plane = DFTS * run + 1;
     static constexpr int strided_plane = R * DFTS + (pad_to - R * DFTS % 16 + 16) % 16;
     static constexpr int words = GFPF_K * (plane > strided_plane ? plane : strided_plane);
+
+    // Word of digit d of input i of the tile's DFT s, in the `strided`
+    // layout or the stride-1 one.
+    GFPF_METHOD static int word(bool strided, int d, int s, int i) {
+        return strided ? d * strided_plane + i * DFTS + s : d * plane + s * run + i;
+    }
 };
 
 // The tile of a stage over lanes (gfpf_kernels::lane_tile): a block of
@@ -430,7 +436,7 @@ struct GfpfLaneTile : GfpfTileLayout<R, GfpfLaneTileThreads<R>::threads / GFPF_L
 // Word of a tile holding digit d of input i of the block's DFT s.
 template <class Tile>
 GFPF_FN int gfpf_tile_word(bool strided, int d, int s, int i) {
-    return strided ? d * Tile::strided_plane + i * Tile::dfts + s : d * Tile::plane + s * Tile::run + i;
+    return Tile::word(strided, d, s, i);
 }
 
 // Element w of a tile's load or store order (consecutive w, consecutive
@@ -464,11 +470,11 @@ struct GfpfTileSites {
     bool strided, gathered, strided_in;
     gfpf_u64 dfts, first_dft;
 
-    GFPF_METHOD GfpfTileSites(const GfpfStageParams& p, int segments_per_dft, bool strided_tiles) {
+    GFPF_METHOD GfpfTileSites(const GfpfStageParams& p, int threads_per_dft, bool strided_tiles) {
         strided = strided_tiles && p.log2_stride != 0;
         gathered = !strided && p.digit_reversed_input && p.radix_log2[p.radix_count - 1] == R_LOG2;
         strided_in = strided || gathered;
-        dfts = p.threads / (GFPF_LANE_SEGMENT * segments_per_dft);
+        dfts = p.threads / threads_per_dft;
         first_dft = (gfpf_u64)blockIdx.x * Tile::dfts;
     }
 
@@ -553,7 +559,7 @@ GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
     // Strided tiles only where the host launches them (k ≥ 16): below, the
     // kernel keeps b = 0 a constant (t8's DFT_16 with twiddled outputs
     // spilled 8 bytes otherwise).
-    const GfpfTileSites<Tile, R> sites(p, 1, GFPF_STRIDED_LANE_TILES);
+    const GfpfTileSites<Tile, R> sites(p, GFPF_LANE_SEGMENT, GFPF_STRIDED_LANE_TILES);
     const bool strided = sites.strided, strided_in = sites.strided_in;
     sites.load(p, tile);
     const gfpf_u64 thread = (gfpf_u64)blockIdx.x * Tile::threads + threadIdx.x;
@@ -640,7 +646,7 @@ GFPF_FN void gfpf_dft_team(const GfpfStageParams& p) {
     bool strided_in, strided;
     gfpf_u64 first_dft;
     {
-        const GfpfTileSites<Tile, R> sites(p, P, true);
+        const GfpfTileSites<Tile, R> sites(p, GFPF_LANE_SEGMENT * P, true);
         strided_in = sites.strided_in;
         strided = sites.strided;
         first_dft = sites.first_dft;
@@ -708,10 +714,322 @@ GFPF_FN void gfpf_dft_team(const GfpfStageParams& p) {
         }
     }
     // Output i of DFT s sits at its bit-reversed place, in the inputs' layout.
-    const GfpfTileSites<Tile, R> sites(p, P, true);
+    const GfpfTileSites<Tile, R> sites(p, GFPF_LANE_SEGMENT * P, true);
     sites.store(p, tile, [&](int d, int s_out, int i) {
         return gfpf_tile_word<Tile>(strided_in, d, s_out, gfpf_bit_reverse<R>(i));
     });
+}
+
+// ---- whole elements in shared memory, one thread each ---------------------
+//
+// The element teams' operations (gfpf_dft_element_team): an element of a
+// tile is digit d at tile[at + d·plane]; one thread runs a whole operation
+// on it, the algorithms of gfpf_field.cuh (canonical results, bit for bit),
+// reading and writing the digits in place. A lane product spreads one
+// product over S lanes, each running the whole tail (divisions, lookaheads)
+// for its digit; here a product's k carry digits run once. Only where an
+// element fits a thread's registers (ELEMENT_TEAMS_MAX_K).
+
+// x − 1 in place (digits below r, the top one possibly r), as gfpf_decrement.
+template <class Array>
+GFPF_FN void gfpf_tile_decrement(Array& tile, int x, int plane) {
+    for (int d = 0; d < GFPF_K; ++d) {
+        const gfpf_u64 v = tile[x + d * plane];
+        if (v != 0) {
+            tile[x + d * plane] = v - 1;
+            return;
+        }
+        tile[x + d * plane] = GFPF_R_VALUE - 1;
+    }
+    // 0 − 1 = p − 1: top digit r, the others 0.
+    for (int d = 0; d < GFPF_K; ++d) tile[x + d * plane] = d == GFPF_K - 1 ? GFPF_R_VALUE : 0;
+}
+
+// x + 1 in place (digits below r), as gfpf_increment: r^k − 1 + 1 gives p − 1.
+template <class Array>
+GFPF_FN void gfpf_tile_increment(Array& tile, int x, int plane) {
+    for (int d = 0; d < GFPF_K; ++d) {
+        const gfpf_u64 v = tile[x + d * plane] + 1;
+        if (v != GFPF_R_VALUE) {
+            tile[x + d * plane] = v;
+            return;
+        }
+        tile[x + d * plane] = d == GFPF_K - 1 ? GFPF_R_VALUE : 0;
+    }
+}
+
+// (x, y) ← (x + y, x − y) in place, as gfpf_add_sub.
+template <class Array>
+GFPF_FN void gfpf_tile_add_sub(Array& tile, int x, int y, int plane) {
+    GFPF_COUNT_OP(GFPF_OP_TILE_ADD_SUB);
+    gfpf_u64 carry = 0, borrow = 0;
+#pragma unroll
+    for (int d = 0; d < GFPF_K; ++d) {
+        const gfpf_u64 a = tile[x + d * plane], b = tile[y + d * plane];
+        // The true sum is below 2r + 1 < 2^65: at most one add overflows and
+        // s − r (wrapping) is then exact.
+        const gfpf_u64 s1 = a + b, s = s1 + carry;
+        const gfpf_u64 over = (s1 < a) | (s < s1) | (s >= GFPF_R_VALUE);
+        const gfpf_u64 d1 = a - b, diff = d1 - borrow;
+        const gfpf_u64 under = (a < b) | (d1 < borrow);
+        tile[x + d * plane] = over ? s - GFPF_R_VALUE : s;
+        tile[y + d * plane] = under ? diff + GFPF_R_VALUE : diff;
+        carry = over;
+        borrow = under;
+    }
+    // A carry out of digit k − 1 is r^k = −1; a borrow is +1.
+    if (carry) gfpf_tile_decrement(tile, x, plane);
+    if (borrow) gfpf_tile_increment(tile, y, plane);
+}
+
+// Digit t of a − b into the tile, with the borrow of the chain.
+template <class Array>
+GFPF_FN void gfpf_tile_sub_digit(Array& tile, int at, gfpf_u64 a, gfpf_u64 b, gfpf_u64& borrow) {
+    // a − b − borrow lies in [−r, r]: adding r back is exact.
+    const gfpf_u64 d1 = a - b, diff = d1 - borrow;
+    const gfpf_u64 under = (a < b) | (d1 < borrow);
+    tile[at] = under ? diff + GFPF_R_VALUE : diff;
+    borrow = under;
+}
+
+// x·r^i in place for 0 ≤ i < 2k, as gfpf_mul_pow_r: the digits read in
+// their rotated order into registers (an index known only at run time
+// addresses shared memory, not registers), then one subtraction.
+template <class Array>
+GFPF_FN void gfpf_tile_mul_pow_r(Array& tile, int x, int plane, int i) {
+    GFPF_COUNT_OP(GFPF_OP_TILE_MUL_POW_R);
+    const int s = i >= GFPF_K ? i - GFPF_K : i;
+    const bool negate = i >= GFPF_K;
+    if (tile[x + (GFPF_K - 1) * plane] == GFPF_R_VALUE) {
+        // x = −1: the result is −r^i, i.e. r^s for i ≥ k, else p − r^s.
+#pragma unroll
+        for (int t = 0; t < GFPF_K; ++t) {
+            gfpf_u64 v;
+            if (negate) {
+                v = t == s ? 1 : 0;
+            } else if (s == 0) {
+                v = t == GFPF_K - 1 ? GFPF_R_VALUE : 0;
+            } else {
+                // r^k + 1 − r^s: digits s … k − 1 are r − 1, digit 0 is 1.
+                v = t == 0 ? 1 : (t >= s ? GFPF_R_VALUE - 1 : 0);
+            }
+            tile[x + t * plane] = v;
+        }
+        return;
+    }
+    // Digit t of the rotation is x_{t − s mod k}.
+    gfpf_u64 v[GFPF_K];
+#pragma unroll
+    for (int t = 0; t < GFPF_K; ++t) v[t] = tile[x + ((t - s) & (GFPF_K - 1)) * plane];
+    // x·r^s = A − B: A the digits t ≥ s, B those that wrapped (t < s); B − A
+    // for i ≥ k.
+    gfpf_u64 borrow = 0;
+#pragma unroll
+    for (int t = 0; t < GFPF_K; ++t) {
+        const bool subtracted = (t < s) != negate;
+        gfpf_tile_sub_digit(tile, x + t * plane, subtracted ? 0 : v[t], subtracted ? v[t] : 0, borrow);
+    }
+    // A borrow out of digit k − 1 added r^k = −1: add 1 back.
+    if (borrow) gfpf_tile_increment(tile, x, plane);
+}
+
+// x·w in place, w's digits in shared memory (digit d at tile[w_at + d·
+// w_plane]: a thread's scratch element, gfpf_tile_stage_twiddles), as
+// gfpf_mul: x held in registers, each column's carry digit written in place
+// as it completes, then the carry past digit k − 1 (a·r + b) subtracted in
+// place. The columns read w's digits where they need them: w held too (4k
+// registers with x) spilled at 64 registers, and read again from the table
+// NVRTC kept them in registers all the same.
+template <class Array>
+GFPF_FN void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_plane) {
+    GFPF_COUNT_OP(GFPF_OP_TILE_MUL);
+    GfpfElem a;
+#pragma unroll
+    for (int d = 0; d < GFPF_K; ++d) a.d[d] = tile[x + d * plane];
+    const bool a_minus_one = a.d[GFPF_K - 1] == GFPF_R_VALUE;
+    if (a_minus_one || tile[w_at + (GFPF_K - 1) * w_plane] == GFPF_R_VALUE) {
+        // x·(−1) = −x: 0 − the other one.
+        gfpf_u64 borrow = 0;
+#pragma unroll
+        for (int d = 0; d < GFPF_K; ++d)
+            gfpf_tile_sub_digit(tile, x + d * plane, 0, a_minus_one ? (gfpf_u64)tile[w_at + d * w_plane] : a.d[d], borrow);
+        if (borrow) gfpf_tile_increment(tile, x, plane);
+        return;
+    }
+    // Carry of the chain: c1·2^64 + c0 (below 2^128).
+    gfpf_u64 c0 = 0, c1 = 0;
+#pragma unroll
+    for (int t = 0; t < GFPF_K; ++t) {
+        // u_t = Σ_{j≤t} x_j·w_{t−j} − Σ_{j>t} x_j·w_{t+k−j} (gfpf_mul's
+        // column), its products' low and high words summed apart as signed
+        // 128-bit numbers (the signs are known here: adds and subtracts that
+        // carry word to word, where gfpf_mul compares after each product).
+        gfpf_u128 low = 0, high = 0;
+#pragma unroll
+        for (int j = 0; j < GFPF_K; ++j) {
+            const gfpf_u128 product = (gfpf_u128)a.d[j] * (gfpf_u64)tile[w_at + ((t - j) & (GFPF_K - 1)) * w_plane];
+            if (j <= t) {
+                low += (gfpf_u64)product;
+                high += (gfpf_u64)(product >> 64);
+            } else {
+                low -= (gfpf_u64)product;
+                high -= (gfpf_u64)(product >> 64);
+            }
+        }
+        // u_t = low + high·2^64 mod 2^192, each half sign-extended.
+        const gfpf_u128 middle = (low >> 64) + (gfpf_u64)high;
+        GfpfAcc acc;
+        acc.w0 = (gfpf_u64)low;
+        acc.w1 = (gfpf_u64)middle;
+        acc.w2 = (gfpf_u64)(middle >> 64) + (gfpf_u64)(high >> 64) - (gfpf_u64)(low >> 127);
+        gfpf_acc_add_offset(acc, t);
+        tile[x + t * plane] = gfpf_carry_digit(acc, c0, c1);
+    }
+    gfpf_u64 high, low;
+    gfpf_split_carry(c0, c1, high, low);
+    // − (high·r + low): digits 0 and 1, then the borrow up the chain while
+    // it lasts.
+    gfpf_u64 borrow = 0;
+    gfpf_tile_sub_digit(tile, x, tile[x], low, borrow);
+    gfpf_tile_sub_digit(tile, x + plane, tile[x + plane], high, borrow);
+    for (int t = 2; t < GFPF_K && borrow != 0; ++t) gfpf_tile_sub_digit(tile, x + t * plane, tile[x + t * plane], 0, borrow);
+    if (borrow) gfpf_tile_increment(tile, x, plane);
+}
+
+// The tile of a stage whose DFTs are each computed by a team of threads, one
+// butterfly of every layer each on whole elements (gfpf_kernels::
+// element_team_tile, which mirrors it): a team is R/2 threads (within one
+// warp); a block takes min(128/team, 2k) DFTs, so that a strided stage's
+// (stride 2k or more in the device's plans) are neighbouring columns, and
+// at least a warp's threads, halved (twice at most) while the tile exceeds
+// GFPF_LANE_TILE_WORDS. One layout whatever the stage: in each digit
+// plane DFT s's R elements at s·(R + 1), an odd run, so that the loads'
+// and stores' consecutive words (a DFT's elements, or one element of
+// neighbouring DFTs) and a layer's elements (neighbouring DFTs at the same
+// place) fall in different banks.
+// Words of a tile of D DFT_Rs and its scratch elements.
+#define GFPF_ELEMENT_TEAM_WORDS(R, D) (GFPF_K * (D) * ((R) + 1) + GFPF_K * (D) * ((R) / 2))
+// D DFTs, or half as many where they would exceed GFPF_LANE_TILE_WORDS (and
+// the block keeps a warp's threads).
+#define GFPF_ELEMENT_TEAM_FIT(R, D) \
+    (GFPF_ELEMENT_TEAM_WORDS(R, D) <= GFPF_LANE_TILE_WORDS || (D) * ((R) / 2) <= 32 ? (D) : (D) / 2)
+template <int R>
+struct GfpfElementTeamTile {
+    static constexpr int team = R / 2;
+    static constexpr int most = 128 / team < 2 * GFPF_K ? 128 / team : 2 * GFPF_K;
+    static constexpr int first = most > 32 / team ? most : 32 / team;
+    static constexpr int dfts = GFPF_ELEMENT_TEAM_FIT(R, GFPF_ELEMENT_TEAM_FIT(R, first));
+    static constexpr int threads = dfts * team;
+    static constexpr int run = R + 1;
+    static constexpr int plane = dfts * run;
+    // Then a scratch element a thread (a twiddle's digits, gfpf_tile_mul):
+    // digit d of thread t's at scratch + d·threads + t.
+    static constexpr int scratch = GFPF_K * plane;
+    static constexpr int words = scratch + GFPF_K * threads;
+
+    GFPF_METHOD static int word(bool, int d, int s, int i) { return d * plane + s * run + i; }
+};
+
+// Each lane's twiddle table[m] (m its own) into its scratch element, a warp
+// at a time: load i of lane l is word 32·i + l of the warp's 32 entries
+// (entry (32·i + l)/k, digit l mod k), so that a load reads 32/k whole
+// entries, whole sectors, where each lane reading its own entry's digit d
+// would touch 32 sectors a load for 8 bytes of each. Every lane of the warp
+// takes part (m = 0, the entry 1, where a lane has no product to make); the
+// warp meets after, and before the scratch elements are staged again.
+template <class Tile, class Array>
+GFPF_FN void gfpf_tile_stage_twiddles(Array& tile, const gfpf_u64* table, gfpf_u64 m) {
+    GFPF_COUNT_OP(GFPF_OP_TILE_STAGE);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x - lane;
+#pragma unroll
+    for (int i = 0; i < GFPF_K; ++i) {
+        const int word = 32 * i + lane, owner = word / GFPF_K, d = word % GFPF_K;
+        const gfpf_u64 owner_m = __shfl_sync(0xffffffffu, m, owner);
+        tile[Tile::scratch + d * Tile::threads + warp + owner] = GFPF_TABLE_READ(table, owner_m * GFPF_K + d);
+    }
+    __syncwarp();
+}
+
+// The element teams' twiddle: x ← x·w^(slot·unit) = x·table[m]·r^(±q).
+GFPF_FN void gfpf_tile_twiddle_exponent(const GfpfStageParams& p, gfpf_u64 unit, int slot, int& shift, gfpf_u64& m) {
+    const gfpf_u64 e = (gfpf_u64)slot * unit;
+    const gfpf_u64 q = e >> p.twiddle_bits;
+    m = e & ((1ull << p.twiddle_bits) - 1);
+    shift = q == 0 ? 0 : (p.inverse != 0 ? (int)(2 * GFPF_K - q) : (int)q);
+}
+// Every lane of the warp calls it (the staging's shuffles), those past the
+// launch (`running` false) with nothing to multiply.
+template <class Tile, class Array>
+GFPF_FN void gfpf_tile_twiddle(const GfpfStageParams& p, Array& tile, int x, gfpf_u64 unit, int slot, bool running) {
+    int shift;
+    gfpf_u64 m;
+    gfpf_tile_twiddle_exponent(p, unit, slot, shift, m);
+    const bool multiply = running && m != 0;
+    gfpf_tile_stage_twiddles<Tile>(tile, (const gfpf_u64*)p.table, multiply ? m : 0);
+    if (running && shift != 0) gfpf_tile_mul_pow_r(tile, x, Tile::plane, shift);
+    if (multiply) gfpf_tile_mul(tile, x, Tile::plane, Tile::scratch + threadIdx.x, Tile::threads);
+    // Every lane's product done before the scratch elements are staged again.
+    __syncwarp();
+}
+
+// A stage whose DFTs are each computed by a team of R/2 threads: the block
+// loads its tile (GfpfTileSites, as the segments' teams do), then each team
+// transforms its DFT in place, the radix-2 network of gfpf_dft_team
+// (Gentleman–Sande, outputs in bit-reversed places) with one butterfly of
+// every layer a thread, on whole elements (gfpf_tile_add_sub …), the team
+// meeting between layers at __syncwarp; the block stores the tile. A DFT
+// takes R/2 threads where the segments' teams take R/2 segments of k lanes,
+// and each operation runs once instead of once a digit.
+template <int R, int VARIANT>
+GFPF_FN void gfpf_dft_element_team(const GfpfStageParams& p) {
+    using Tile = GfpfElementTeamTile<R>;
+    constexpr int P = Tile::team;
+    GFPF_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
+    bool strided;
+    gfpf_u64 first_dft, dfts;
+    {
+        const GfpfTileSites<Tile, R> sites(p, P, true);
+        strided = sites.strided;
+        first_dft = sites.first_dft;
+        dfts = sites.dfts;
+        sites.load(p, tile);
+    }
+    const int s = threadIdx.x / P, member = threadIdx.x % P;
+    const bool running = first_dft + s < dfts;
+    // Element i of DFT s: digit d at tile[own + i·step + d·plane].
+    // (One layout for every stage: Tile::word takes no notice of strides.)
+    const int own = Tile::word(false, 0, s, 0);
+    constexpr int step = 1, plane = Tile::plane;
+    // Stride 1: column b = 0, no twiddles.
+    const gfpf_u64 unit = strided && running ? gfpf_dft_site<R>(p, first_dft + s).b * p.step : 0;
+    // Thread `member` twiddles inputs member and member + R/2, the ones its
+    // butterfly of the first layer takes: no barrier between.
+    if (VARIANT == GFPF_TWIDDLE_INPUTS) {
+        gfpf_tile_twiddle<Tile>(p, tile, own + member * step, unit, member, running);
+        gfpf_tile_twiddle<Tile>(p, tile, own + (member + P) * step, unit, member + P, running);
+    }
+#pragma unroll 1
+    for (int h = R / 2; h >= 1; h /= 2) {
+        if (running) {
+            const int j = member & (h - 1), i0 = 2 * (member - j) + j, i1 = i0 + h;
+            gfpf_tile_add_sub(tile, own + i0 * step, own + i1 * step, plane);
+            // y·ρ^j, ρ = r^(k/h) = ω_{2h}, the layer's root.
+            if (j != 0) {
+                const int forward = j * (GFPF_K / h);
+                gfpf_tile_mul_pow_r(tile, own + i1 * step, plane, p.inverse != 0 ? 2 * GFPF_K - forward : forward);
+            }
+        }
+        __syncwarp();
+    }
+    // Thread `member` holds outputs 2·member and 2·member + 1 (the last
+    // layer's butterfly): output at place `at` is DFT output bit_reverse(at).
+    if (VARIANT == GFPF_TWIDDLE_OUTPUTS) {
+        const int at = 2 * member;
+        gfpf_tile_twiddle<Tile>(p, tile, own + at * step, unit, gfpf_bit_reverse<R>(at), running);
+        gfpf_tile_twiddle<Tile>(p, tile, own + (at + 1) * step, unit, gfpf_bit_reverse<R>(at + 1), running);
+    }
+    const GfpfTileSites<Tile, R> sites(p, P, true);
+    sites.store(p, tile, [&](int d, int s_out, int i) { return Tile::word(false, d, s_out, gfpf_bit_reverse<R>(i)); });
 }
 #endif
 
@@ -860,6 +1178,24 @@ GFPF_LANE_TILED_RADICES(GFPF_LANE_TILED_KERNELS)
                                 GfpfTeamTile<R>::threads, GFPF_TEAM_BLOCKS(R))
 
 GFPF_TEAM_RADICES(GFPF_TEAM_KERNELS)
+
+// An element team's thread holds an element and a product's working set in
+// registers (its other operations stream the digits through shared
+// memory): 64 registers a thread up to k = 8, half the SM; at k = 16 they
+// spilled ~400 bytes there, and a thread's 48 words of tile and scratch
+// allow a quarter of the SM anyway, so 128 (cargo xtask kernels --report).
+#define GFPF_ELEMENT_TEAM_SM_THREADS (GFPF_K <= 8 ? 1024 : 512)
+#define GFPF_ELEMENT_TEAM_BLOCKS(R) (GFPF_ELEMENT_TEAM_SM_THREADS / GfpfElementTeamTile<R>::threads)
+#define GFPF_ELEMENT_TEAM_KERNELS(R)                                                                         \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_plain_elements, (gfpf_dft_element_team<R, GFPF_PLAIN>),        \
+                                GfpfElementTeamTile<R>::threads, GFPF_ELEMENT_TEAM_BLOCKS(R))                \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_inputs_elements, (gfpf_dft_element_team<R, GFPF_TWIDDLE_INPUTS>), \
+                                GfpfElementTeamTile<R>::threads, GFPF_ELEMENT_TEAM_BLOCKS(R))                \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_outputs_elements,                                              \
+                                (gfpf_dft_element_team<R, GFPF_TWIDDLE_OUTPUTS>), GfpfElementTeamTile<R>::threads, \
+                                GFPF_ELEMENT_TEAM_BLOCKS(R))
+
+GFPF_ELEMENT_TEAM_RADICES(GFPF_ELEMENT_TEAM_KERNELS)
 
 GFPF_KERNEL(gfpf_scale, gfpf_scale_thread)
 GFPF_KERNEL(gfpf_pointwise_mul, gfpf_pointwise_mul_thread)

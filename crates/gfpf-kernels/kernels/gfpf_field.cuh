@@ -226,6 +226,16 @@ GFPF_FN void gfpf_acc_add(GfpfAcc& acc, gfpf_u64 x0, gfpf_u64 x1, gfpf_u64 x2) {
     acc.w2 += x2 + c1;
 }
 
+// The offset vector's digit i (0 mod p overall): what keeps column i's sum
+// nonnegative.
+GFPF_FN void gfpf_acc_add_offset(GfpfAcc& acc, int i) {
+    if (i == 0) {
+        gfpf_acc_add(acc, GFPF_OFFSET_FIRST_0, GFPF_OFFSET_FIRST_1, GFPF_OFFSET_FIRST_2);
+    } else {
+        gfpf_acc_add(acc, GFPF_OFFSET_REST_0, GFPF_OFFSET_REST_1, GFPF_OFFSET_REST_2);
+    }
+}
+
 // Möller–Granlund Alg. 4: (n / d, n % d) for n = u1·2^64 + u0, u1 < d, d the
 // normalised r.
 GFPF_FN void gfpf_div_rem_scaled(gfpf_u64 u1, gfpf_u64 u0, gfpf_u64& q_out, gfpf_u64& rem_out) {
@@ -273,13 +283,17 @@ GFPF_FN gfpf_u64 gfpf_carry_digit(GfpfAcc acc, gfpf_u64& c0, gfpf_u64& c1) {
 // −carry, subtracted as the two-digit number a·r + b; canonical.
 // Inline (gfpf_sub_inline, the subtrahend's zero digits folded): a call to
 // the out-of-line gfpf_sub kept three elements on the stack.
-GFPF_FN GfpfElem gfpf_subtract_carry(const GfpfElem& out, gfpf_u64 c0, gfpf_u64 c1) {
+// The carry c1·2^64 + c0 past digit k − 1 as a·r + b (b < r; a < r since the
+// carry is below r^2).
+GFPF_FN void gfpf_split_carry(gfpf_u64 c0, gfpf_u64 c1, gfpf_u64& a, gfpf_u64& b) {
     const unsigned s = GFPF_R_SHIFT;
-    gfpf_u64 a, b;
     gfpf_div_rem_scaled(gfpf_shl_words(c1, c0, s), c0 << s, a, b);
+    b >>= s;
+}
+
+GFPF_FN GfpfElem gfpf_subtract_carry(const GfpfElem& out, gfpf_u64 c0, gfpf_u64 c1) {
     GfpfElem sub = gfpf_zero();
-    sub.d[0] = b >> s;
-    sub.d[1] = a;
+    gfpf_split_carry(c0, c1, sub.d[1], sub.d[0]);
     return gfpf_sub_inline(out, sub);
 }
 
@@ -296,11 +310,7 @@ GFPF_FIELD_FN GfpfElem gfpf_mul(const GfpfElem& x, const GfpfElem& y) {
         GfpfAcc acc = {0, 0, 0};
         for (int j = 0; j <= i; ++j) gfpf_acc_add_product(acc, x.d[j], y.d[i - j]);
         for (int j = i + 1; j < GFPF_K; ++j) gfpf_acc_sub_product(acc, x.d[j], y.d[i + GFPF_K - j]);
-        if (i == 0) {
-            gfpf_acc_add(acc, GFPF_OFFSET_FIRST_0, GFPF_OFFSET_FIRST_1, GFPF_OFFSET_FIRST_2);
-        } else {
-            gfpf_acc_add(acc, GFPF_OFFSET_REST_0, GFPF_OFFSET_REST_1, GFPF_OFFSET_REST_2);
-        }
+        gfpf_acc_add_offset(acc, i);
         out.d[i] = gfpf_carry_digit(acc, c0, c1);
     }
     return gfpf_subtract_carry(out, c0, c1);

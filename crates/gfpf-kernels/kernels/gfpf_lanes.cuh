@@ -443,11 +443,7 @@ GFPF_FN GfpfLaneElem gfpf_lane_mul(GfpfLanes l, GfpfLaneElem x, GfpfLaneElem y) 
     gfpf_u64 low[D], m[D], hi[D];
 #pragma unroll
     for (int h = 0; h < D; ++h) {
-        if (l.digit(h) == 0) {
-            gfpf_acc_add(acc[h], GFPF_OFFSET_FIRST_0, GFPF_OFFSET_FIRST_1, GFPF_OFFSET_FIRST_2);
-        } else {
-            gfpf_acc_add(acc[h], GFPF_OFFSET_REST_0, GFPF_OFFSET_REST_1, GFPF_OFFSET_REST_2);
-        }
+        gfpf_acc_add_offset(acc[h], l.digit(h));
         const GfpfAcc a = acc[h];
         gfpf_u64 q_hi, q_lo, rem;
         gfpf_div_rem_scaled(gfpf_shl_words(a.w2, a.w1, shift), gfpf_shl_words(a.w1, a.w0, shift), q_hi, rem);

@@ -193,6 +193,61 @@ pub fn team_tile(radix: usize, k: usize) -> Option<TeamTile> {
     })
 }
 
+/// The largest k whose tiled stages the device runs as
+/// [`Kernel::ElementTeamDft`]: a thread holds a product's two elements in
+/// registers (4k of them: 64 at k = 16), which wider fields would spill.
+pub const ELEMENT_TEAMS_MAX_K: usize = 16;
+
+/// The largest k whose device runs [`Kernel::ElementTeamDft`] (for the
+/// stages that fill it): at k = 16 the model has them slower than teams of
+/// segments (t16 2^20: 3.67 ms against 3.11 on the fitted path cost, though
+/// 1.64 against 2.98 at its floor: each thread's 5.7k-instruction products
+/// at a quarter of the SM), so there they run in the emulator and the model
+/// only until a GPU measures both (`cargo xtask gpu-model`, 2026-11-25).
+pub const DEVICE_ELEMENT_TEAMS_MAX_K: usize = 8;
+
+/// Whether the stages over k digits can run as [`Kernel::ElementTeamDft`]:
+/// lanes available (the stages a team cannot take run over lanes) and k ≤
+/// [`ELEMENT_TEAMS_MAX_K`].
+pub fn element_team_kernels_available(k: usize) -> bool {
+    lane_kernels_available(k) && k <= ELEMENT_TEAMS_MAX_K
+}
+
+/// The tile of a stage of DFT_radix over k digits whose DFTs are each
+/// computed by a team of radix/2 threads on whole elements
+/// ([`Kernel::ElementTeamDft`], mirrored by `GfpfElementTeamTile` in
+/// kernels/gfpf_fft.cu), or `None` where [`element_team_kernels_available`]
+/// is false, radix > 2k or the tile would exceed [`LANE_TILE_WORDS`]. A
+/// block takes min(128/team, 2k) DFTs, so that a strided stage's (at a
+/// stride of 2k or more in the device's plans, the remainder radix
+/// outermost) are neighbouring columns, and at least a warp's threads,
+/// halved (twice at most) while the tile exceeds [`LANE_TILE_WORDS`]. One
+/// layout for every stage: in each of the k digit planes, DFT s's elements
+/// at s·(radix + 1) (an odd run: consecutive words and a layer's elements
+/// of neighbouring DFTs fall in different banks), then k words a thread
+/// (a twiddle's digits while it multiplies).
+pub fn element_team_tile(radix: usize, k: usize) -> Option<TeamTile> {
+    if !element_team_kernels_available(k) || !radix.is_power_of_two() || !(2..=2 * k).contains(&radix) {
+        return None;
+    }
+    let team = radix / 2;
+    // The elements, then a scratch element a thread (a twiddle's digits).
+    let words_of = |dfts: usize| k * dfts * (radix + 1) + k * dfts * team;
+    let mut dfts = (128 / team).min(2 * k).max(32 / team);
+    for _ in 0..2 {
+        if words_of(dfts) > LANE_TILE_WORDS && dfts * team > 32 {
+            dfts /= 2;
+        }
+    }
+    let words = words_of(dfts);
+    (words <= LANE_TILE_WORDS).then_some(TeamTile {
+        threads: dfts * team,
+        team,
+        dfts,
+        words,
+    })
+}
+
 /// Whether the stages over k digits can run as [`Kernel::LaneDft`]: an
 /// element over the lanes of a warp segment, k ≤ 128 a power of two.
 pub fn lane_kernels_available(k: usize) -> bool {
@@ -240,18 +295,27 @@ pub fn device_base_sizes(k: usize) -> Vec<usize> {
 /// The stage kernels the device launches for base DFT_`radix` over k
 /// digits where [`lane_kernels_available`]: [`Kernel::LaneDft`] and, for
 /// tiled stages, [`Kernel::TeamDft`] (every radix up to
-/// [`device_max_radix`] has a team tile); elsewhere [`Kernel::BaseDft`]
-/// (one thread per DFT). Device modules hold only these; the other families
-/// (tiled one thread per DFT, tiled a segment per DFT) run in the host
-/// emulator only.
+/// [`device_max_radix`] has a team tile) and up to k =
+/// [`DEVICE_ELEMENT_TEAMS_MAX_K`] [`Kernel::ElementTeamDft`]; elsewhere
+/// [`Kernel::BaseDft`] (one thread per DFT). Device modules hold only
+/// these; the other families (tiled one thread per DFT, tiled a segment per
+/// DFT) run in the host emulator only.
 pub fn device_stage_kernels(k: usize, radix: usize, twiddles: CodeletTwiddles) -> Vec<Kernel> {
     if lane_kernels_available(k) {
+        // Both teams up to k = DEVICE_ELEMENT_TEAMS_MAX_K: of threads for the
+        // stages that fill the device, of segments for the others
+        // (gfpf_cuda::params).
+        let mut kernels = Vec::new();
+        if k <= DEVICE_ELEMENT_TEAMS_MAX_K && element_team_tile(radix, k).is_some() {
+            kernels.push(Kernel::ElementTeamDft { radix, twiddles });
+        }
         let tiled = if team_tile(radix, k).is_some() {
             Kernel::TeamDft { radix, twiddles }
         } else {
             Kernel::LaneTiledDft { radix, twiddles }
         };
-        vec![Kernel::LaneDft { radix, twiddles }, tiled]
+        kernels.extend([Kernel::LaneDft { radix, twiddles }, tiled]);
+        kernels
     } else {
         vec![Kernel::BaseDft { radix, twiddles }]
     }
@@ -299,6 +363,11 @@ pub fn occupancy_budget(kernel: &Kernel, k: usize) -> Option<f64> {
             2 => 0.5,
             _ => 0.25,
         }),
+        // A thread holds an element and a product's working set in
+        // registers, and two elements and a scratch one in shared memory:
+        // half the SM (up to k = DEVICE_ELEMENT_TEAMS_MAX_K; at k = 16, in
+        // the emulator and the model only, a quarter).
+        Kernel::ElementTeamDft { .. } => Some(if k <= 8 { 0.5 } else { 0.25 }),
         Kernel::LaneScale | Kernel::LanePointwiseMul => Some(if d <= 2 { 0.5 } else { 0.3125 }),
         _ => None,
     }
@@ -404,6 +473,18 @@ pub enum Kernel {
         /// The twiddle placement.
         twiddles: CodeletTwiddles,
     },
+    /// One stage of base DFT_K through shared memory as
+    /// [`Kernel::TeamDft`], each DFT computed by a team of K/2 threads
+    /// ([`element_team_tile`]), one butterfly of every layer and two
+    /// twiddles a thread, each operation on whole elements by one thread
+    /// (k ≤ [`ELEMENT_TEAMS_MAX_K`]): a product's carry chain runs once, not
+    /// once a digit on each of k lanes. Same stages as [`Kernel::TeamDft`].
+    ElementTeamDft {
+        /// K.
+        radix: usize,
+        /// The twiddle placement.
+        twiddles: CodeletTwiddles,
+    },
     /// Every element multiplied by N^{-1}.
     Scale,
     /// As [`Kernel::Scale`], each element over the lanes of a warp segment
@@ -426,6 +507,7 @@ impl Kernel {
             Kernel::LaneDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_lanes", variant(twiddles)),
             Kernel::LaneTiledDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_lanes_tiled", variant(twiddles)),
             Kernel::TeamDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_team", variant(twiddles)),
+            Kernel::ElementTeamDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_elements", variant(twiddles)),
             Kernel::Scale => "gfpf_scale".to_owned(),
             Kernel::PointwiseMul => "gfpf_pointwise_mul".to_owned(),
             Kernel::LaneScale => "gfpf_scale_lanes".to_owned(),
@@ -442,7 +524,8 @@ impl Kernel {
             | Kernel::TiledDft { radix, .. }
             | Kernel::LaneDft { radix, .. }
             | Kernel::LaneTiledDft { radix, .. }
-            | Kernel::TeamDft { radix, .. } => Some(radix),
+            | Kernel::TeamDft { radix, .. }
+            | Kernel::ElementTeamDft { radix, .. } => Some(radix),
             Kernel::Scale | Kernel::PointwiseMul | Kernel::LaneScale | Kernel::LanePointwiseMul => None,
         }
     }
@@ -515,7 +598,21 @@ pub fn prelude(constants: &DeviceConstants, radices: &[usize], all_families: boo
             .collect()
     };
     writeln!(w, "#define GFPF_LANE_TILED_RADICES(X){}", by_team(false)).unwrap();
-    writeln!(w, "#define GFPF_TEAM_RADICES(X){}", by_team(true)).unwrap();
+    // Teams of segments wherever their tile fits, and of threads on whole
+    // elements up to k = 8 on the device (for the stages that fill it), up
+    // to k = 16 in the host's units.
+    let teams: String = radices
+        .iter()
+        .filter(|&&r| team_tile(r, c.k).is_some())
+        .map(|r| format!(" X({r})"))
+        .collect();
+    let element_teams: String = radices
+        .iter()
+        .filter(|&&r| element_team_tile(r, c.k).is_some() && (all_families || c.k <= DEVICE_ELEMENT_TEAMS_MAX_K))
+        .map(|r| format!(" X({r})"))
+        .collect();
+    writeln!(w, "#define GFPF_TEAM_RADICES(X){teams}").unwrap();
+    writeln!(w, "#define GFPF_ELEMENT_TEAM_RADICES(X){element_teams}").unwrap();
     writeln!(w, "#define GFPF_LANE_TILE_WORDS {LANE_TILE_WORDS}").unwrap();
     writeln!(
         w,
@@ -598,8 +695,10 @@ mod tests {
         // The device's unit holds the lane kernels only (k = 8 ≤ 32); the
         // host's every family.
         assert!(unit.contains("#define GFPF_LANE_RADICES(X) X(16) X(2)"));
-        // Tiled stages share each DFT among a team of segments; the tiles
-        // of a segment per DFT are the host's only where a team's fits.
+        // Tiled stages share each DFT among a team of threads on whole
+        // elements (k ≤ 16) or of segments; the tiles of a segment per DFT
+        // are the host's only where a team's fits.
+        assert!(unit.contains("#define GFPF_ELEMENT_TEAM_RADICES(X) X(16) X(2)"));
         assert!(unit.contains("#define GFPF_TEAM_RADICES(X) X(16) X(2)"));
         assert!(unit.contains("#define GFPF_LANE_TILED_RADICES(X)\n"));
         assert!(unit.contains("#define GFPF_RADICES(X)\n"));
@@ -608,6 +707,22 @@ mod tests {
         assert!(host.contains("#define GFPF_RADICES(X) X(16) X(2)"));
         assert!(host.contains("#define GFPF_TILED_RADICES(X) X(16) X(2)"));
         assert!(host.contains("#define GFPF_LANE_TILED_RADICES(X) X(16) X(2)"));
+        assert!(host.contains("#define GFPF_TEAM_RADICES(X) X(16) X(2)"));
+        // A team of 8 threads a DFT_16, 16 DFTs a block, odd runs of 17,
+        // then a scratch element a thread; at k = 16 the tile of DFT_32
+        // takes 4 DFTs (64 threads) to fit 48 KiB.
+        assert_eq!(
+            element_team_tile(16, 8),
+            Some(TeamTile {
+                threads: 128,
+                team: 8,
+                dfts: 16,
+                words: 8 * 16 * 17 + 8 * 128
+            })
+        );
+        assert_eq!(element_team_tile(32, 16).map(|t| (t.threads, t.dfts)), Some((64, 4)));
+        assert_eq!(element_team_tile(2, 8).map(|t| (t.threads, t.dfts)), Some((32, 32)));
+        assert_eq!(element_team_tile(16, 32), None, "k = 32: teams of segments");
         let c64 = DeviceConstants::of(&Field::<64>::preset(Preset::T64).unwrap());
         // k = 64: lanes too (two digits a lane), base DFTs up to 16.
         assert_eq!(device_base_sizes(64), [2, 4, 8, 16]);

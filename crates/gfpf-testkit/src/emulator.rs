@@ -176,6 +176,18 @@ pub struct FieldOps {
     /// Digits of the projection (two 32-bit products summed in 128 bits),
     /// per thread and prime.
     pub mm_terms: u64,
+    /// `gfpf_tile_mul`: one thread's product of an element in shared
+    /// memory by a twiddle (the element teams' kernels).
+    pub tile_mul: u64,
+    /// `gfpf_tile_add_sub`: one thread's butterfly of two elements in shared
+    /// memory.
+    pub tile_add_sub: u64,
+    /// `gfpf_tile_mul_pow_r`: one thread's shift of an element in shared
+    /// memory by a power of r.
+    pub tile_mul_pow_r: u64,
+    /// `gfpf_tile_stage_twiddles`: a lane's share of copying its warp's
+    /// twiddles into shared memory (k loads, a shuffle each).
+    pub tile_stages: u64,
 }
 
 impl FieldOps {
@@ -200,6 +212,10 @@ impl FieldOps {
             mm_macs: s(self.mm_macs),
             mm_primes: s(self.mm_primes),
             mm_terms: s(self.mm_terms),
+            tile_mul: s(self.tile_mul),
+            tile_add_sub: s(self.tile_add_sub),
+            tile_mul_pow_r: s(self.tile_mul_pow_r),
+            tile_stages: s(self.tile_stages),
         }
     }
 }
