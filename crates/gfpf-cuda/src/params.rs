@@ -37,7 +37,7 @@ pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
 /// (about a third) where it does. Model (`cargo xtask gpu-model`, H100:
 /// 132 SMs × 1024 threads, one wave = 2^17; 2026-11-25): t8 2^12 0.052 ms
 /// with segments against 0.128 with threads, 2^16 0.125 against 0.182,
-/// 2^20 1.56 against 0.88, 256 × 2^12 0.85 against 0.48. A model, until a
+/// 2^20 1.56 against 0.90, 256 × 2^12 0.85 against 0.49. A model, until a
 /// GPU measures it.
 pub const ELEMENT_TEAMS_MIN_THREADS: u64 = 1 << 17;
 

@@ -34,11 +34,13 @@ use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
 /// The least padded product length N (a power of two ≥ la + lb − 1) for
 /// which [`CudaMulAlgorithm::Auto`] takes the word-size primes. From the
 /// time model's contest (`cargo xtask gpu-model --contest`, H100 SXM
-/// constants, commit 3e623f0, 2026-11-25; modelled, not measured; in
+/// constants, commit 2615a7b, 2026-11-25; modelled, not measured; in
 /// docs/BENCHMARKS.md), n × n products (N = 2n) through word-size primes
-/// take, of the big prime's time: t8 0.43–0.56 from n = 2^16 to 2^20 (4.4
-/// against 10.1 ms at 2^20) and 0.73 at 2^15, p8 0.41–0.54 and 0.70, t16
-/// 0.60–0.62 and 0.94; below, t8 0.96–1.12 and t16 1.5–1.8.
+/// take, of the big prime's time: t8 0.56–0.82 from n = 2^16 to 2^20 (4.4
+/// against 6.0 ms at 2^20) and 0.73 at 2^15, p8 0.54–0.79 and 0.70, t16
+/// 0.60–0.62 and 0.94; below, t8 0.96–1.12 and t16 1.5–1.8. (At the
+/// model's floor the big prime leads at t8 from n = 2^17: a GPU measurement
+/// would move this threshold.)
 pub const AUTO_MULTIMODULAR_MIN_N: usize = 1 << 16;
 
 impl CudaMulAlgorithm {

@@ -730,6 +730,15 @@ GFPF_FN void gfpf_dft_team(const GfpfStageParams& p) {
 // for its digit; here a product's k carry digits run once. Only where an
 // element fits a thread's registers (ELEMENT_TEAMS_MAX_K).
 
+// The operations below: inlined on the device (the element in registers),
+// out of line in the host emulator, one copy each rather than one a kernel
+// (it compiles every preset's kernels; speed on the host does not matter).
+#ifdef GFPF_HOST_EMULATION
+#define GFPF_TILE_OP static __attribute__((noinline))
+#else
+#define GFPF_TILE_OP __device__ __forceinline__
+#endif
+
 // x − 1 in place (digits below r, the top one possibly r), as gfpf_decrement.
 template <class Array>
 GFPF_FN void gfpf_tile_decrement(Array& tile, int x, int plane) {
@@ -760,7 +769,7 @@ GFPF_FN void gfpf_tile_increment(Array& tile, int x, int plane) {
 
 // (x, y) ← (x + y, x − y) in place, as gfpf_add_sub.
 template <class Array>
-GFPF_FN void gfpf_tile_add_sub(Array& tile, int x, int y, int plane) {
+GFPF_TILE_OP void gfpf_tile_add_sub(Array& tile, int x, int y, int plane) {
     GFPF_COUNT_OP(GFPF_OP_TILE_ADD_SUB);
     gfpf_u64 carry = 0, borrow = 0;
 #pragma unroll
@@ -796,7 +805,7 @@ GFPF_FN void gfpf_tile_sub_digit(Array& tile, int at, gfpf_u64 a, gfpf_u64 b, gf
 // their rotated order into registers (an index known only at run time
 // addresses shared memory, not registers), then one subtraction.
 template <class Array>
-GFPF_FN void gfpf_tile_mul_pow_r(Array& tile, int x, int plane, int i) {
+GFPF_TILE_OP void gfpf_tile_mul_pow_r(Array& tile, int x, int plane, int i) {
     GFPF_COUNT_OP(GFPF_OP_TILE_MUL_POW_R);
     const int s = i >= GFPF_K ? i - GFPF_K : i;
     const bool negate = i >= GFPF_K;
@@ -841,7 +850,7 @@ GFPF_FN void gfpf_tile_mul_pow_r(Array& tile, int x, int plane, int i) {
 // registers with x) spilled at 64 registers, and read again from the table
 // NVRTC kept them in registers all the same.
 template <class Array>
-GFPF_FN void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_plane) {
+GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_plane) {
     GFPF_COUNT_OP(GFPF_OP_TILE_MUL);
     GfpfElem a;
 #pragma unroll
@@ -903,12 +912,16 @@ GFPF_FN void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_plane)
 // (stride 2k or more in the device's plans) are neighbouring columns, and
 // at least a warp's threads, halved (twice at most) while the tile exceeds
 // GFPF_LANE_TILE_WORDS. One layout whatever the stage: in each digit
-// plane DFT s's R elements at s·(R + 1), an odd run, so that the loads'
-// and stores' consecutive words (a DFT's elements, or one element of
-// neighbouring DFTs) and a layer's elements (neighbouring DFTs at the same
-// place) fall in different banks.
+// plane DFT s's R elements at s·GFPF_ELEMENT_TEAM_RUN(R).
+// Words a DFT_R takes in each digit plane (gfpf_kernels::element_team_run):
+// R + 1, odd, so that the loads' and stores' consecutive words (a DFT's
+// elements, or one element of neighbouring DFTs) and a layer's elements
+// (neighbouring DFTs at the same place) fall in different banks;
+// R for DFT_2 and DFT_4, whose padding would take a quarter or more of the
+// tile and of the SM's threads it allows.
+#define GFPF_ELEMENT_TEAM_RUN(R) ((R) <= 4 ? (R) : (R) + 1)
 // Words of a tile of D DFT_Rs and its scratch elements.
-#define GFPF_ELEMENT_TEAM_WORDS(R, D) (GFPF_K * (D) * ((R) + 1) + GFPF_K * (D) * ((R) / 2))
+#define GFPF_ELEMENT_TEAM_WORDS(R, D) (GFPF_K * (D) * GFPF_ELEMENT_TEAM_RUN(R) + GFPF_K * (D) * ((R) / 2))
 // D DFTs, or half as many where they would exceed GFPF_LANE_TILE_WORDS (and
 // the block keeps a warp's threads).
 #define GFPF_ELEMENT_TEAM_FIT(R, D) \
@@ -920,7 +933,7 @@ struct GfpfElementTeamTile {
     static constexpr int first = most > 32 / team ? most : 32 / team;
     static constexpr int dfts = GFPF_ELEMENT_TEAM_FIT(R, GFPF_ELEMENT_TEAM_FIT(R, first));
     static constexpr int threads = dfts * team;
-    static constexpr int run = R + 1;
+    static constexpr int run = GFPF_ELEMENT_TEAM_RUN(R);
     static constexpr int plane = dfts * run;
     // Then a scratch element a thread (a twiddle's digits, gfpf_tile_mul):
     // digit d of thread t's at scratch + d·threads + t.
@@ -1229,6 +1242,7 @@ GFPF_FN void gfpf_pointwise_mul_lanes(const GfpfStageParams& p, gfpf_u64 thread)
 GFPF_LANE_KERNEL(gfpf_scale_lanes, gfpf_scale_lanes, GFPF_LANE_ELEMENTWISE_BLOCKS)
 GFPF_LANE_KERNEL(gfpf_pointwise_mul_lanes, gfpf_pointwise_mul_lanes, GFPF_LANE_ELEMENTWISE_BLOCKS)
 #endif
+
 
 // Products through word-size primes: projection, pointwise product, join.
 // Only where a product can take them (k ≤ 16: gfpf_cuda::multimodular's

@@ -193,15 +193,16 @@ pub fn team_tile(radix: usize, k: usize) -> Option<TeamTile> {
     })
 }
 
-/// The largest k whose tiled stages the device runs as
-/// [`Kernel::ElementTeamDft`]: a thread holds a product's two elements in
-/// registers (4k of them: 64 at k = 16), which wider fields would spill.
+/// The largest k whose tiled stages can run as [`Kernel::ElementTeamDft`]
+/// (the device's are up to [`DEVICE_ELEMENT_TEAMS_MAX_K`]): a thread holds
+/// an element in registers through a product (2k of them), and at k = 16
+/// its kernels already take 104–128 registers.
 pub const ELEMENT_TEAMS_MAX_K: usize = 16;
 
 /// The largest k whose device runs [`Kernel::ElementTeamDft`] (for the
 /// stages that fill it): at k = 16 the model has them slower than teams of
-/// segments (t16 2^20: 3.67 ms against 3.11 on the fitted path cost, though
-/// 1.64 against 2.98 at its floor: each thread's 5.7k-instruction products
+/// segments (t16 2^20: 3.73 ms against 3.11 on the fitted path cost, though
+/// 1.67 against 2.98 at its floor: each thread's 5.7k-instruction products
 /// at a quarter of the SM), so there they run in the emulator and the model
 /// only until a GPU measures both (`cargo xtask gpu-model`, 2026-11-25).
 pub const DEVICE_ELEMENT_TEAMS_MAX_K: usize = 8;
@@ -211,6 +212,16 @@ pub const DEVICE_ELEMENT_TEAMS_MAX_K: usize = 8;
 /// [`ELEMENT_TEAMS_MAX_K`].
 pub fn element_team_kernels_available(k: usize) -> bool {
     lane_kernels_available(k) && k <= ELEMENT_TEAMS_MAX_K
+}
+
+/// Words a DFT_radix takes in each digit plane of an element team's tile
+/// (`GfpfElementTeamTile::run`): radix + 1, odd, so that neighbouring DFTs'
+/// elements fall in different banks; radix itself for DFT_2 and DFT_4,
+/// whose padding would take a quarter or more of the tile (two elements
+/// and a scratch one a thread: at k = 8 their tiles allowed 39% and 44% of
+/// the SM's threads, against 50% without it).
+pub fn element_team_run(radix: usize) -> usize {
+    if radix <= 4 { radix } else { radix + 1 }
 }
 
 /// The tile of a stage of DFT_radix over k digits whose DFTs are each
@@ -223,16 +234,16 @@ pub fn element_team_kernels_available(k: usize) -> bool {
 /// outermost) are neighbouring columns, and at least a warp's threads,
 /// halved (twice at most) while the tile exceeds [`LANE_TILE_WORDS`]. One
 /// layout for every stage: in each of the k digit planes, DFT s's elements
-/// at s·(radix + 1) (an odd run: consecutive words and a layer's elements
-/// of neighbouring DFTs fall in different banks), then k words a thread
-/// (a twiddle's digits while it multiplies).
+/// at s·[`element_team_run`], then k words a thread (a twiddle's digits
+/// while it multiplies).
 pub fn element_team_tile(radix: usize, k: usize) -> Option<TeamTile> {
     if !element_team_kernels_available(k) || !radix.is_power_of_two() || !(2..=2 * k).contains(&radix) {
         return None;
     }
     let team = radix / 2;
     // The elements, then a scratch element a thread (a twiddle's digits).
-    let words_of = |dfts: usize| k * dfts * (radix + 1) + k * dfts * team;
+    let run = element_team_run(radix);
+    let words_of = |dfts: usize| k * dfts * run + k * dfts * team;
     let mut dfts = (128 / team).min(2 * k).max(32 / team);
     for _ in 0..2 {
         if words_of(dfts) > LANE_TILE_WORDS && dfts * team > 32 {
@@ -721,7 +732,11 @@ mod tests {
             })
         );
         assert_eq!(element_team_tile(32, 16).map(|t| (t.threads, t.dfts)), Some((64, 4)));
-        assert_eq!(element_team_tile(2, 8).map(|t| (t.threads, t.dfts)), Some((32, 32)));
+        assert_eq!(
+            element_team_tile(2, 8).map(|t| (t.threads, t.dfts, t.words)),
+            Some((32, 32, 8 * 32 * 2 + 8 * 32)),
+            "DFT_2: runs of 2, unpadded"
+        );
         assert_eq!(element_team_tile(16, 32), None, "k = 32: teams of segments");
         let c64 = DeviceConstants::of(&Field::<64>::preset(Preset::T64).unwrap());
         // k = 64: lanes too (two digits a lane), base DFTs up to 16.
