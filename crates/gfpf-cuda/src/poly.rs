@@ -34,10 +34,10 @@ use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
 /// The least padded product length N (a power of two ≥ la + lb − 1) for
 /// which [`CudaMulAlgorithm::Auto`] takes the word-size primes. From the
 /// time model's contest (`cargo xtask gpu-model --contest`, H100 SXM
-/// constants, commit 2615a7b, 2026-11-25; modelled, not measured; in
+/// constants, commit ef42ba7, 2026-11-25; modelled, not measured; in
 /// docs/BENCHMARKS.md), n × n products (N = 2n) through word-size primes
-/// take, of the big prime's time: t8 0.56–0.82 from n = 2^16 to 2^20 (4.4
-/// against 6.0 ms at 2^20) and 0.73 at 2^15, p8 0.54–0.79 and 0.70, t16
+/// take, of the big prime's time: t8 0.56–0.91 from n = 2^16 to 2^20 (4.4
+/// against 5.9 ms at 2^20) and 0.73 at 2^15, p8 0.54–0.87 and 0.70, t16
 /// 0.60–0.62 and 0.94; below, t8 0.96–1.12 and t16 1.5–1.8. (At the
 /// model's floor the big prime leads at t8 from n = 2^17: a GPU measurement
 /// would move this threshold.)
