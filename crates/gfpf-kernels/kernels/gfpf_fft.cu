@@ -779,12 +779,9 @@ GFPF_TILE_OP void gfpf_tile_add_sub(Array& tile, int x, int y, int plane) {
         // s − r (wrapping) is then exact.
         const gfpf_u64 s1 = a + b, s = s1 + carry;
         const gfpf_u64 over = (s1 < a) | (s < s1) | (s >= GFPF_R_VALUE);
-        const gfpf_u64 d1 = a - b, diff = d1 - borrow;
-        const gfpf_u64 under = (a < b) | (d1 < borrow);
         tile[x + d * plane] = over ? s - GFPF_R_VALUE : s;
-        tile[y + d * plane] = under ? diff + GFPF_R_VALUE : diff;
+        tile[y + d * plane] = gfpf_sub_digit(a, b, borrow);
         carry = over;
-        borrow = under;
     }
     // A carry out of digit k − 1 is r^k = −1; a borrow is +1.
     if (carry) gfpf_tile_decrement(tile, x, plane);
@@ -794,11 +791,7 @@ GFPF_TILE_OP void gfpf_tile_add_sub(Array& tile, int x, int y, int plane) {
 // Digit t of a − b into the tile, with the borrow of the chain.
 template <class Array>
 GFPF_FN void gfpf_tile_sub_digit(Array& tile, int at, gfpf_u64 a, gfpf_u64 b, gfpf_u64& borrow) {
-    // a − b − borrow lies in [−r, r]: adding r back is exact.
-    const gfpf_u64 d1 = a - b, diff = d1 - borrow;
-    const gfpf_u64 under = (a < b) | (d1 < borrow);
-    tile[at] = under ? diff + GFPF_R_VALUE : diff;
-    borrow = under;
+    tile[at] = gfpf_sub_digit(a, b, borrow);
 }
 
 // x·r^i in place for 0 ≤ i < 2k, as gfpf_mul_pow_r: the digits read in
@@ -1009,27 +1002,27 @@ GFPF_FN void gfpf_dft_element_team(const GfpfStageParams& p) {
     }
     const int s = threadIdx.x / P, member = threadIdx.x % P;
     const bool running = first_dft + s < dfts;
-    // Element i of DFT s: digit d at tile[own + i·step + d·plane].
-    // (One layout for every stage: Tile::word takes no notice of strides.)
+    // Element i of DFT s: digit d at tile[own + i + d·plane] (one layout for
+    // every stage: Tile::word takes no notice of strides).
     const int own = Tile::word(false, 0, s, 0);
-    constexpr int step = 1, plane = Tile::plane;
+    constexpr int plane = Tile::plane;
     // Stride 1: column b = 0, no twiddles.
     const gfpf_u64 unit = strided && running ? gfpf_dft_site<R>(p, first_dft + s).b * p.step : 0;
     // Thread `member` twiddles inputs member and member + R/2, the ones its
     // butterfly of the first layer takes: no barrier between.
     if (VARIANT == GFPF_TWIDDLE_INPUTS) {
-        gfpf_tile_twiddle<Tile>(p, tile, own + member * step, unit, member, running);
-        gfpf_tile_twiddle<Tile>(p, tile, own + (member + P) * step, unit, member + P, running);
+        gfpf_tile_twiddle<Tile>(p, tile, own + member, unit, member, running);
+        gfpf_tile_twiddle<Tile>(p, tile, own + member + P, unit, member + P, running);
     }
 #pragma unroll 1
     for (int h = R / 2; h >= 1; h /= 2) {
         if (running) {
             const int j = member & (h - 1), i0 = 2 * (member - j) + j, i1 = i0 + h;
-            gfpf_tile_add_sub(tile, own + i0 * step, own + i1 * step, plane);
+            gfpf_tile_add_sub(tile, own + i0, own + i1, plane);
             // y·ρ^j, ρ = r^(k/h) = ω_{2h}, the layer's root.
             if (j != 0) {
                 const int forward = j * (GFPF_K / h);
-                gfpf_tile_mul_pow_r(tile, own + i1 * step, plane, p.inverse != 0 ? 2 * GFPF_K - forward : forward);
+                gfpf_tile_mul_pow_r(tile, own + i1, plane, p.inverse != 0 ? 2 * GFPF_K - forward : forward);
             }
         }
         __syncwarp();
@@ -1038,8 +1031,8 @@ GFPF_FN void gfpf_dft_element_team(const GfpfStageParams& p) {
     // layer's butterfly): output at place `at` is DFT output bit_reverse(at).
     if (VARIANT == GFPF_TWIDDLE_OUTPUTS) {
         const int at = 2 * member;
-        gfpf_tile_twiddle<Tile>(p, tile, own + at * step, unit, gfpf_bit_reverse<R>(at), running);
-        gfpf_tile_twiddle<Tile>(p, tile, own + (at + 1) * step, unit, gfpf_bit_reverse<R>(at + 1), running);
+        gfpf_tile_twiddle<Tile>(p, tile, own + at, unit, gfpf_bit_reverse<R>(at), running);
+        gfpf_tile_twiddle<Tile>(p, tile, own + at + 1, unit, gfpf_bit_reverse<R>(at + 1), running);
     }
     const GfpfTileSites<Tile, R> sites(p, P, true);
     sites.store(p, tile, [&](int d, int s_out, int i) { return Tile::word(false, d, s_out, gfpf_bit_reverse<R>(i)); });

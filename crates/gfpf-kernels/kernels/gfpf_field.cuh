@@ -104,6 +104,16 @@ GFPF_FN void gfpf_increment(GfpfElem& x) {
     if (carry) x.d[GFPF_K - 1] = GFPF_R_VALUE;
 }
 
+// Digit a − b − borrow of a subtraction chain (digits below r, the top one
+// possibly r): the value lies in [−r, r], so adding r back is exact;
+// `borrow` becomes the borrow out.
+GFPF_FN gfpf_u64 gfpf_sub_digit(gfpf_u64 a, gfpf_u64 b, gfpf_u64& borrow) {
+    const gfpf_u64 d1 = a - b, diff = d1 - borrow;
+    const gfpf_u64 under = (a < b) | (d1 < borrow);
+    borrow = under;
+    return under ? diff + GFPF_R_VALUE : diff;
+}
+
 // x - y (digits below r, top digit possibly r); canonical result. Inline,
 // so that a caller keeping x in registers (gfpf_subtract_carry) does not
 // put it on the stack; gfpf_sub is the out-of-line form.
@@ -111,16 +121,7 @@ GFPF_FN GfpfElem gfpf_sub_inline(const GfpfElem& x, const GfpfElem& y) {
     GfpfElem out;
     gfpf_u64 borrow = 0;
 #pragma unroll
-    for (int i = 0; i < GFPF_K; ++i) {
-        // x_i - y_i - borrow lies in [-r, r]: adding r back is exact.
-        gfpf_u64 d1 = x.d[i] - y.d[i];
-        gfpf_u64 b1 = x.d[i] < y.d[i];
-        gfpf_u64 d = d1 - borrow;
-        gfpf_u64 b2 = d1 < borrow;
-        gfpf_u64 under = b1 | b2;
-        out.d[i] = under ? d + GFPF_R_VALUE : d;
-        borrow = under;
-    }
+    for (int i = 0; i < GFPF_K; ++i) out.d[i] = gfpf_sub_digit(x.d[i], y.d[i], borrow);
     // A borrow out of digit k-1 added r^k = -1: add 1 back.
     if (borrow) gfpf_increment(out);
     return out;
@@ -144,15 +145,9 @@ GFPF_FIELD_FN void gfpf_add_sub(GfpfElem& a, GfpfElem& b) {
         gfpf_u64 s = s1 + carry;
         gfpf_u64 o2 = s < s1;
         gfpf_u64 over = o1 | o2 | (s >= GFPF_R_VALUE);
-        gfpf_u64 d1 = x - y;
-        gfpf_u64 b1 = x < y;
-        gfpf_u64 d = d1 - borrow;
-        gfpf_u64 b2 = d1 < borrow;
-        gfpf_u64 under = b1 | b2;
         a.d[i] = over ? s - GFPF_R_VALUE : s;
-        b.d[i] = under ? d + GFPF_R_VALUE : d;
+        b.d[i] = gfpf_sub_digit(x, y, borrow);
         carry = over;
-        borrow = under;
     }
     // A carry out of digit k-1 is r^k = -1; a borrow is +1.
     if (carry) gfpf_decrement(a);
