@@ -89,6 +89,15 @@ GFPF_FN gfpf_u64 gfpf_digit_unreverse(const GfpfStageParams& p, gfpf_u64 reverse
     return position;
 }
 
+// The twiddle w^(slot·unit) as table[m]·r^shift: e = slot·unit = q·M + m
+// (M = 2^twiddle_bits), and r^(±q) a shift by 2k − q for an inverse plan
+// (0 where q = 0, so that shift ≠ 0 exactly where q ≠ 0).
+GFPF_FN void gfpf_twiddle_exponent(gfpf_u64 slot_unit, gfpf_u64 twiddle_bits, bool inverse, int& shift, gfpf_u64& m) {
+    const gfpf_u64 q = slot_unit >> twiddle_bits;
+    m = slot_unit & ((1ull << twiddle_bits) - 1);
+    shift = q == 0 ? 0 : (inverse ? (int)(2 * GFPF_K - q) : (int)q);
+}
+
 // The codelet operations (crates/gfpf-cpu/src/codelets/mod.rs, FieldOps).
 struct GfpfFieldOps {
     bool inverse;
@@ -108,11 +117,11 @@ struct GfpfFieldOps {
 
     // a <- a·w^(slot·unit) = a·table[m]·r^(±q).
     GFPF_METHOD void twiddle(GfpfElem& a, int slot) const {
-        gfpf_u64 e = (gfpf_u64)slot * unit;
-        gfpf_u64 q = e >> twiddle_bits;
-        gfpf_u64 m = e & ((1ull << twiddle_bits) - 1);
+        int shift;
+        gfpf_u64 m;
+        gfpf_twiddle_exponent((gfpf_u64)slot * unit, twiddle_bits, inverse, shift, m);
         if (m != 0) a = gfpf_mul(a, gfpf_load_table_at(table, m, __LINE__));
-        if (q != 0) a = gfpf_mul_pow_r(a, inverse ? (int)(2 * GFPF_K - q) : (int)q);
+        if (shift != 0) a = gfpf_mul_pow_r(a, shift);
     }
 };
 
@@ -315,13 +324,12 @@ struct GfpfLaneOps {
     // different DFTs, whose exponents differ: all multiply when any must
     // (table[0] = w^0 = 1 and r^0 leave an element as it is).
     GFPF_METHOD void twiddle(GfpfLaneElem& a, int slot) const {
-        gfpf_u64 e = (gfpf_u64)slot * unit;
-        gfpf_u64 q = e >> twiddle_bits;
-        gfpf_u64 m = e & ((1ull << twiddle_bits) - 1);
+        int shift;
+        gfpf_u64 m;
+        gfpf_twiddle_exponent((gfpf_u64)slot * unit, twiddle_bits, inverse, shift, m);
         // The shift first: the product then ends the twiddle, and nothing of
         // the exponent stays live through it.
-        if (__any_sync(lanes.mask, q != 0)) {
-            int shift = q == 0 ? 0 : (inverse ? (int)(2 * GFPF_K - q) : (int)q);
+        if (__any_sync(lanes.mask, shift != 0)) {
             a = GFPF_LANE_OUT_OF_LINE(R) ? gfpf_lane_mul_pow_r_outlined(lanes, a, shift) : gfpf_lane_mul_pow_r(lanes, a, shift);
         }
         if (__any_sync(lanes.mask, m != 0))
@@ -865,8 +873,16 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
         // u_t = Σ_{j≤t} x_j·w_{t−j} − Σ_{j>t} x_j·w_{t+k−j} (gfpf_mul's
         // column), its products' low and high words summed apart as signed
         // 128-bit numbers (the signs are known here: adds and subtracts that
-        // carry word to word, where gfpf_mul compares after each product).
-        gfpf_u128 low = 0, high = 0;
+        // carry word to word, where gfpf_mul compares after each product),
+        // plus the offset o = o2·2^128 + o1·2^64 + o0 (gfpf_acc_add_offset's)
+        // as the sums' first terms: o0 in the low words', o1 + o2·2^64 in
+        // the high words' (both far below 2^127 with their k products).
+        // Added after the sums (a 192-bit add a column) the product took
+        // 1891 instructions at t8, 1835 so (probe kernels, NVRTC 12.9,
+        // sm_90, nvdisasm, 2026-11-25).
+        gfpf_u128 low = t == 0 ? (gfpf_u64)GFPF_OFFSET_FIRST_0 : (gfpf_u64)GFPF_OFFSET_REST_0;
+        gfpf_u128 high = t == 0 ? ((gfpf_u128)GFPF_OFFSET_FIRST_2 << 64) | (gfpf_u64)GFPF_OFFSET_FIRST_1
+                                : ((gfpf_u128)GFPF_OFFSET_REST_2 << 64) | (gfpf_u64)GFPF_OFFSET_REST_1;
 #pragma unroll
         for (int j = 0; j < GFPF_K; ++j) {
             const gfpf_u128 product = (gfpf_u128)a.d[j] * (gfpf_u64)tile[w_at + ((t - j) & (GFPF_K - 1)) * w_plane];
@@ -884,7 +900,6 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
         acc.w0 = (gfpf_u64)low;
         acc.w1 = (gfpf_u64)middle;
         acc.w2 = (gfpf_u64)(middle >> 64) + (gfpf_u64)(high >> 64) - (gfpf_u64)(low >> 127);
-        gfpf_acc_add_offset(acc, t);
         tile[x + t * plane] = gfpf_carry_digit(acc, c0, c1);
     }
     gfpf_u64 high, low;
@@ -957,19 +972,13 @@ GFPF_FN void gfpf_tile_stage_twiddles(Array& tile, const gfpf_u64* table, gfpf_u
 }
 
 // The element teams' twiddle: x ← x·w^(slot·unit) = x·table[m]·r^(±q).
-GFPF_FN void gfpf_tile_twiddle_exponent(const GfpfStageParams& p, gfpf_u64 unit, int slot, int& shift, gfpf_u64& m) {
-    const gfpf_u64 e = (gfpf_u64)slot * unit;
-    const gfpf_u64 q = e >> p.twiddle_bits;
-    m = e & ((1ull << p.twiddle_bits) - 1);
-    shift = q == 0 ? 0 : (p.inverse != 0 ? (int)(2 * GFPF_K - q) : (int)q);
-}
 // Every lane of the warp calls it (the staging's shuffles), those past the
 // launch (`running` false) with nothing to multiply.
 template <class Tile, class Array>
 GFPF_FN void gfpf_tile_twiddle(const GfpfStageParams& p, Array& tile, int x, gfpf_u64 unit, int slot, bool running) {
     int shift;
     gfpf_u64 m;
-    gfpf_tile_twiddle_exponent(p, unit, slot, shift, m);
+    gfpf_twiddle_exponent((gfpf_u64)slot * unit, p.twiddle_bits, p.inverse != 0, shift, m);
     const bool multiply = running && m != 0;
     gfpf_tile_stage_twiddles<Tile>(tile, (const gfpf_u64*)p.table, multiply ? m : 0);
     if (running && shift != 0) gfpf_tile_mul_pow_r(tile, x, Tile::plane, shift);

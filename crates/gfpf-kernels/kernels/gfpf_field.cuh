@@ -274,10 +274,6 @@ GFPF_FN gfpf_u64 gfpf_carry_digit(GfpfAcc acc, gfpf_u64& c0, gfpf_u64& c1) {
     return rem >> s;
 }
 
-// The chain's end: digits `out` and the carry past digit k − 1, carry·r^k =
-// −carry, subtracted as the two-digit number a·r + b; canonical.
-// Inline (gfpf_sub_inline, the subtrahend's zero digits folded): a call to
-// the out-of-line gfpf_sub kept three elements on the stack.
 // The carry c1·2^64 + c0 past digit k − 1 as a·r + b (b < r; a < r since the
 // carry is below r^2).
 GFPF_FN void gfpf_split_carry(gfpf_u64 c0, gfpf_u64 c1, gfpf_u64& a, gfpf_u64& b) {
@@ -286,6 +282,10 @@ GFPF_FN void gfpf_split_carry(gfpf_u64 c0, gfpf_u64 c1, gfpf_u64& a, gfpf_u64& b
     b >>= s;
 }
 
+// The chain's end: digits `out` and the carry past digit k − 1, carry·r^k =
+// −carry, subtracted as the two-digit number a·r + b; canonical.
+// Inline (gfpf_sub_inline, the subtrahend's zero digits folded): a call to
+// the out-of-line gfpf_sub kept three elements on the stack.
 GFPF_FN GfpfElem gfpf_subtract_carry(const GfpfElem& out, gfpf_u64 c0, gfpf_u64 c1) {
     GfpfElem sub = gfpf_zero();
     gfpf_split_carry(c0, c1, sub.d[1], sub.d[0]);
