@@ -186,14 +186,14 @@ pub fn instructions(ops: &FieldOps, k: f64) -> f64 {
 /// Probe kernels that run one operation each, less an empty probe, the
 /// x = −1 branches left out, the rest counted once (a carry or borrow out of
 /// the top digit runs its one-digit fix-up about every other time): t2, t4,
-/// t8, t16 (p8's product 1954), NVRTC 12.9, sm_90, nvdisasm, 2026-11-25.
+/// t8, t16 (p8's product 1932), NVRTC 12.9, sm_90, nvdisasm, 2026-11-25.
 /// Against a lane product's 574 instructions on each of t8's 8 lanes (4.6k),
 /// a butterfly's 121 (968) and a shift's 161 (1.3k).
 const TILE_OP_INSTRUCTIONS: &[(usize, [f64; 4])] = &[
-    (2, [317.0, 31.0, 99.0, 67.0]),
-    (4, [713.0, 55.0, 185.0, 128.0]),
-    (8, [1891.0, 103.0, 342.0, 249.0]),
-    (16, [5709.0, 199.0, 676.0, 498.0]),
+    (2, [303.0, 31.0, 99.0, 67.0]),
+    (4, [699.0, 55.0, 185.0, 128.0]),
+    (8, [1835.0, 103.0, 342.0, 249.0]),
+    (16, [5672.0, 199.0, 676.0, 498.0]),
 ];
 
 /// The element teams' operations in `ops`, charged [`TILE_OP_INSTRUCTIONS`]
