@@ -93,6 +93,13 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     command.args(["test", "--workspace"]).args(args);
     // The build probe and the NVRTC tests find it through the loader's path.
     with_nvrtc_on_path(&mut command)?;
+    // A build from scratch without incremental compilation's bookkeeping:
+    // 243 s against 278 s for `cargo test --workspace --no-run` from a clean
+    // clone on the project VM (2 cores, 2026-11-25). A developer's own
+    // setting wins.
+    if std::env::var_os("CARGO_INCREMENTAL").is_none() {
+        command.env("CARGO_INCREMENTAL", "0");
+    }
     command.stdout(Stdio::piped());
     let shown = format!("{command:?}");
     eprintln!("xtask: running {shown}");

@@ -247,9 +247,11 @@ fn t8_kernels_from(source: &str, radices: &[usize], what: &str) -> Option<gfpf_t
 /// shared memory between two barriers), and deleting any one barrier
 /// (`__syncthreads()`, or a `__syncwarp()` of a team's DFT) makes the
 /// emulator fail the transform: a race on shared memory, a read of an
-/// unwritten word, or results that depend on the threads' order. (Named to
-/// start first among the tests: its libraries, one a deleted barrier, are
-/// the suite's longest build; they build two at a time.)
+/// unwritten word, or results that depend on the threads' order. One
+/// library serves every deletion: barrier i of the source is skipped while
+/// the library's switch says i (all are kept at −1), where a library per
+/// deleted barrier took most of the suite's time. (Named to start first
+/// among the tests: its library is the suite's longest build.)
 #[test]
 fn barriers_each_needed_in_tiled_stages() {
     use gfpf_kernels::{FFT_SOURCE, Kernel};
@@ -266,27 +268,46 @@ fn barriers_each_needed_in_tiled_stages() {
             launches.iter().map(|l| l.kernel).collect::<Vec<_>>()
         );
     }
-    // Only the base sizes the transform uses: each deleted barrier is a
-    // module compiled again.
+    // Only the base sizes the transform uses.
     let radices =
         gfpf_cuda::params::radices_used(&gfpf_plan::Plan::try_new(n, 8, Direction::Forward, Order::Natural).unwrap());
-    let places: Vec<(usize, &str)> = ["__syncthreads();", "__syncwarp();"]
+    let mut places: Vec<(usize, &str)> = ["__syncthreads();", "__syncwarp();"]
         .into_iter()
         .flat_map(|barrier| FFT_SOURCE.match_indices(barrier))
         .collect();
+    places.sort();
     assert!(
         places.len() >= 5,
         "two barriers in each tiled kernel, one between layers"
     );
+    // Barrier i becomes `{ if (gfpf_test_skipped_barrier != i) barrier; }`:
+    // one statement still, wherever the barrier stood.
+    let mut source = String::from(
+        "static int gfpf_test_skipped_barrier = -1;\n\
+         extern \"C\" void gfpf_test_skip_barrier(int i) { gfpf_test_skipped_barrier = i; }\n",
+    );
+    let mut from = 0;
+    for (i, &(at, barrier)) in places.iter().enumerate() {
+        source.push_str(&FFT_SOURCE[from..at]);
+        source.push_str(&format!("{{ if (gfpf_test_skipped_barrier != {i}) {barrier} }}"));
+        from = at + barrier.len();
+    }
+    source.push_str(&FFT_SOURCE[from..]);
     let input = gfpf_testkit::oracle::sample(&field, 2 * n, 9);
     let want = {
         let mut x = input.clone();
         gfpf_cpu::CpuFft::forward(&field, n).unwrap().process(&mut x).unwrap();
         x
     };
-    if t8_kernels_from(FFT_SOURCE, &radices, "tiled kernels").is_none() {
+    // Held for the whole test: every run below loads the same library, and
+    // its switch lives as long as one handle stays open.
+    let Some(library) = t8_kernels_from(&source, &radices, "tiled kernels") else {
         return;
-    }
+    };
+    let skip = |i: i32| {
+        // SAFETY: the source above defines gfpf_test_skip_barrier(int).
+        unsafe { library.call_with_int("gfpf_test_skip_barrier", i) }.unwrap();
+    };
     // Every tiled family: one thread per DFT, a segment per DFT, teams of
     // segments and teams of threads on whole elements (the device's at k ≤ 16).
     let families = [
@@ -295,48 +316,39 @@ fn barriers_each_needed_in_tiled_stages() {
         StageKernels::DftTeams,
         StageKernels::ElementTeams,
     ];
-    // Each run loads the library of `source` (built once, then reused by its hash).
-    let run = |source: &str, family| {
-        let kernels = t8_kernels_from(source, &radices, "tiled kernels").unwrap();
+    let run = |family| {
+        let kernels = t8_kernels_from(&source, &radices, "tiled kernels").unwrap();
         let fft = EmulatedFft::with_kernels(&field, n, Direction::Forward, Order::Natural, kernels)
             .unwrap()
             .with_stage_kernels(family);
         let mut x = input.clone();
         gfpf_executor::Transform::process(&fft, &mut x).map(|()| x)
     };
+    skip(-1);
     for family in families {
         assert!(
-            run(FFT_SOURCE, family).unwrap() == want,
+            run(family).unwrap() == want,
             "{family:?}: the tiled kernels agree with gfpf-cpu"
         );
     }
-    let deleted: Vec<String> = places
-        .iter()
-        .map(|&(at, barrier)| format!("{}{}", &FFT_SOURCE[..at], &FFT_SOURCE[at + barrier.len()..]))
-        .collect();
-    // Every library built first, two at a time (the runs below reuse them).
-    for pair in deleted.chunks(2) {
-        std::thread::scope(|scope| {
-            for source in pair {
-                scope.spawn(|| t8_kernels_from(source, &radices, "tiled kernels"));
-            }
-        });
-    }
-    for (i, (&(_, barrier), source)) in places.iter().zip(&deleted).enumerate() {
-        let source = source.as_str();
+    for (i, &(_, barrier)) in places.iter().enumerate() {
+        skip(i as i32);
         // The first family that notices is enough.
         let noticed = families
             .iter()
-            .find_map(|&family| match run(source, family) {
+            .find_map(|&family| match run(family) {
                 Err(e @ (EmulatorError::Kernel(_) | EmulatorError::ScheduleDependent { .. })) => {
                     Some(format!("{family:?}: {e}"))
                 }
                 Ok(x) if x == want => None,
-                other => panic!("barrier {i} ({barrier}) deleted, {family:?}: {other:?}"),
+                other => panic!("barrier {i} ({barrier}) skipped, {family:?}: {other:?}"),
             })
-            .unwrap_or_else(|| panic!("barrier {i} ({barrier}) deleted, and the emulator did not notice"));
-        eprintln!("barrier {i} ({barrier}) deleted: {noticed}");
+            .unwrap_or_else(|| panic!("barrier {i} ({barrier}) skipped, and the emulator did not notice"));
+        eprintln!("barrier {i} ({barrier}) skipped: {noticed}");
     }
+    // And kept again, the library agrees once more (the switch was the cause).
+    skip(-1);
+    assert!(run(StageKernels::ElementTeams).unwrap() == want);
 }
 
 /// A test kernel appended to gfpf_fft.cu, launched over `threads` threads

@@ -372,6 +372,21 @@ impl HostKernels {
         &self.path
     }
 
+    /// Calls the library's `extern "C" void symbol(int)`: a switch that a
+    /// modified source (the emulator's own tests) defines, such as which
+    /// barrier to skip.
+    ///
+    /// # Safety
+    /// `symbol` must be a function of that signature.
+    pub unsafe fn call_with_int(&self, symbol: &str, value: i32) -> Result<(), EmulatorError> {
+        // SAFETY: as the caller promises.
+        let function = unsafe { self.library.get::<unsafe extern "C" fn(i32)>(symbol.as_bytes()) }
+            .map_err(|e| EmulatorError::Host(format!("{symbol} in {}: {e}", self.path.display())))?;
+        // SAFETY: as the caller promises.
+        unsafe { function(value) };
+        Ok(())
+    }
+
     /// Runs `kernel` over `params.threads` threads in blocks of
     /// `threads_per_block` (the device's geometry), the threads of each
     /// block in ascending (`schedule` 0) or descending (1) order; with
