@@ -20,24 +20,41 @@
 //! * `cargo xtask pytest [ARGS]` builds the Python package into the test
 //!   environment of `scripts/setup.sh --python` and runs its pytest suite.
 
+//!
+//! `test` is built without dependencies; every other task needs the `tasks`
+//! feature, and without it this program runs itself again with it (`cargo
+//! run -p xtask --features tasks`), so that the test command does not first
+//! compile what the tests' own build compiles again with other features.
+
+#[cfg(feature = "tasks")]
 mod bench;
+#[cfg(feature = "tasks")]
 mod charts;
+#[cfg(feature = "tasks")]
 mod codegen;
+#[cfg(feature = "tasks")]
 mod criterion_results;
 #[cfg(feature = "model")]
 mod gpu_model;
+#[cfg(feature = "tasks")]
 mod kernel_report;
+#[cfg(feature = "tasks")]
 mod kernels;
+#[cfg(feature = "tasks")]
 mod pytest;
+#[cfg(feature = "tasks")]
 mod report;
 mod test;
+#[cfg(feature = "tasks")]
 mod verify;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+#[cfg(feature = "tasks")]
 use clap::{Parser, Subcommand};
 
+#[cfg(feature = "tasks")]
 #[derive(Parser)]
 #[command(name = "cargo xtask", about = "gfpf repository tasks")]
 struct Cli {
@@ -45,6 +62,7 @@ struct Cli {
     task: Task,
 }
 
+#[cfg(feature = "tasks")]
 #[derive(Subcommand)]
 enum Task {
     /// Regenerate the codelets (Rust and CUDA) and their documentation table.
@@ -106,6 +124,7 @@ pub(crate) fn cargo() -> std::process::Command {
 }
 
 /// Runs a command with inherited output; an error naming it when it fails.
+#[cfg(feature = "tasks")]
 pub(crate) fn run_command(command: &mut std::process::Command) -> Result<(), String> {
     let shown = format!("{command:?}");
     eprintln!("xtask: running {shown}");
@@ -120,6 +139,7 @@ pub(crate) fn run_command(command: &mut std::process::Command) -> Result<(), Str
 /// `cargo xtask gpu-model`: with the `model` feature, the model itself;
 /// without, this program built again with it (the emulator's dependencies
 /// stay out of every other task's build).
+#[cfg(feature = "tasks")]
 fn gpu_model_task(args: &[String]) -> Result<(), String> {
     #[cfg(feature = "model")]
     {
@@ -148,6 +168,65 @@ fn gpu_model_task(args: &[String]) -> Result<(), String> {
     }
 }
 
+/// The usage of `cargo xtask test` (clap's, where the `tasks` feature
+/// brings clap).
+#[cfg(not(feature = "tasks"))]
+const TEST_USAGE: &str = "Run `cargo test --workspace [ARGS]` and end with the totals: passed, failed, skipped and why
+
+Usage: cargo xtask test [ARGS]...
+
+Arguments:
+  [ARGS]...  Passed to `cargo test` (e.g. `-p gfpf-cpu`, or `-- --test-threads=1`)";
+
+/// Without the `tasks` feature: `test` here, any other task (and `--help`)
+/// by this program built again with the feature.
+#[cfg(not(feature = "tasks"))]
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("test") => {
+            // As clap reads the task's trailing arguments: a first `--` is
+            // the separator.
+            let rest = match args.get(1).map(String::as_str) {
+                Some("--") => &args[2..],
+                Some("-h" | "--help") => {
+                    println!("{TEST_USAGE}");
+                    return ExitCode::SUCCESS;
+                }
+                _ => &args[1..],
+            };
+            test::run(rest)
+        }
+        _ => {
+            // The task's own output and exit status, nothing added.
+            let status = cargo()
+                .args(["run", "--quiet", "-p", "xtask", "--features", "tasks", "--"])
+                .args(&args)
+                .status();
+            return match status {
+                Ok(status) if status.success() => ExitCode::SUCCESS,
+                Ok(status) => ExitCode::from(status.code().map_or(1, |code| code.clamp(1, 255) as u8)),
+                Err(e) => {
+                    eprintln!("error: cannot run cargo: {e}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
+    };
+    exit_code(result)
+}
+
+fn exit_code(result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(feature = "tasks")]
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.task {
@@ -160,11 +239,5 @@ fn main() -> ExitCode {
         Task::Test { args } => test::run(&args),
         Task::Pytest { args } => pytest::run(&args),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    exit_code(result)
 }

@@ -1,4 +1,5 @@
-//! `cargo xtask test [ARGS]`: `cargo test --workspace [ARGS]`, its output
+//! `cargo xtask test [ARGS]`: `cargo test --workspace [ARGS]` (xtask's own
+//! tests with its `tasks` feature), its output
 //! passed through as it comes, then a summary of every test binary's
 //! results: how many ran, how many failed, and how many were skipped and
 //! why (tests that cannot run on this machine are ignored with their reason
@@ -90,7 +91,10 @@ pub(crate) fn with_nvrtc_on_path(command: &mut std::process::Command) -> Result<
 /// failed (or cargo could not build them).
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let mut command = crate::cargo();
-    command.args(["test", "--workspace"]).args(args);
+    // xtask's own tests with its tasks (this program is built without them).
+    command
+        .args(["test", "--workspace", "--features", "xtask/tasks"])
+        .args(args);
     // The build probe and the NVRTC tests find it through the loader's path.
     with_nvrtc_on_path(&mut command)?;
     // A build from scratch without incremental compilation's bookkeeping:
