@@ -177,13 +177,26 @@ fn compile_named_in_child(
         .stderr(Stdio::piped());
     crate::test::with_nvrtc_on_path(&mut command)?;
     let mut child = command.spawn().map_err(|e| format!("cannot start the compile: {e}"))?;
+    // Both pipes drained while the child runs: read only after it exits, a
+    // report or log past the pipe's buffer (64 KiB) would block the child
+    // until the timeout.
+    type Pipe = Box<dyn std::io::Read + Send>;
+    let drain = |pipe: Option<Pipe>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_string(&mut text);
+            }
+            text
+        })
+    };
+    let out = drain(child.stdout.take().map(|p| Box::new(p) as Pipe));
+    let err = drain(child.stderr.take().map(|p| Box::new(p) as Pipe));
     let started = Instant::now();
     loop {
         if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
-            let mut out = String::new();
-            let mut err = String::new();
-            child.stdout.take().map(|mut s| s.read_to_string(&mut out));
-            child.stderr.take().map(|mut s| s.read_to_string(&mut err));
+            let out = out.join().unwrap_or_default();
+            let err = err.join().unwrap_or_default();
             if !status.success() {
                 return Err(format!("compile failed: {}", err.trim()));
             }
