@@ -496,6 +496,101 @@ GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
     }
 }
 
+/// `gfpf_div_rem_small_high`, the carry chains' short division, against
+/// u128 division at the edges of its corrections: high words 0, 1, 2 and
+/// up to the bound gfpf_kernels proves, low words around the product of the
+/// high word by the form's constant, d and 2^64 − 1. t8 takes the form
+/// q = 2·u1 (δ = 2d − 2^64 = 2^35), t128 the form q = u1 (e = 2^64 − d =
+/// 2^28), p8 Möller–Granlund's division; at t8 a high word past the bound
+/// fails the launch, naming the bound (the emulator checks every division
+/// of the suites so).
+#[test]
+fn short_division_divides_exactly_at_its_edges() {
+    use gfpf_kernels::{DeviceConstants, SmallHighDivision};
+    fn check<const K: usize>(preset: gfpf_field::Preset, expected_form: u8) {
+        let field = Field::<K>::preset(preset).unwrap();
+        let form = SmallHighDivision::of(&DeviceConstants::of(&field));
+        let d = field.mul_constants().r_normalized;
+        let (form_number, constant, high_max) = match form {
+            SmallHighDivision::MollerGranlund => (0, 0, d - 1),
+            SmallHighDivision::TwiceLess { delta, high_max } => (1, delta, high_max),
+            SmallHighDivision::OnceMore { e, high_max } => (2, e, high_max),
+        };
+        assert_eq!(form_number, expected_form, "{form:?}");
+        let mut inputs = Vec::new();
+        for u1 in [0, 1, 2, high_max / 2, high_max - 1, high_max] {
+            let t = u1.wrapping_mul(constant);
+            for u0 in [
+                0,
+                1,
+                t.wrapping_sub(1),
+                t,
+                t.wrapping_add(1),
+                d - 1,
+                d,
+                d.wrapping_add(1),
+                u64::MAX - t,
+                u64::MAX,
+            ] {
+                inputs.push((u1, u0));
+            }
+        }
+        let table: Vec<String> = inputs
+            .iter()
+            .map(|(u1, u0)| format!("{u1:#x}ull, {u0:#x}ull"))
+            .collect();
+        let kernel = |past_bound: bool| {
+            format!(
+                r#"
+static const gfpf_u64 gfpf_test_inputs[] = {{{table}}};
+GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {{
+    gfpf_u64* out = (gfpf_u64*)p.dst;
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < {n}) {{
+        const gfpf_u64 u1 = gfpf_test_inputs[2 * t] + ({past} && t == 0 ? GFPF_SMALL_HIGH_MAX + 1 : 0);
+        gfpf_div_rem_small_high(u1, gfpf_test_inputs[2 * t + 1], out[2 * t], out[2 * t + 1]);
+    }}
+}}
+GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
+"#,
+                table = table.join(", "),
+                n = inputs.len(),
+                past = u8::from(past_bound),
+            )
+        };
+        if emulator_unavailable().is_some() {
+            return;
+        }
+        let run = |source: &str| {
+            let source = format!("{}\n{source}\n", gfpf_kernels::FFT_SOURCE);
+            let kernels = gfpf_testkit::emulator::HostKernels::build_from(&source, &field, &[2], kernel_dir()).unwrap();
+            let mut out = vec![0u64; 2 * inputs.len()];
+            let (_, mut params) = gfpf_cuda::params::pointwise_mul(K, out.as_mut_ptr() as u64, 0, out.len());
+            params.threads = inputs.len() as u64;
+            // SAFETY: the test kernel writes 2·inputs.len() words of `out`
+            // and reads nothing else.
+            unsafe { kernels.launch_symbol("gfpf_test_kernel", &params, 64, 0, false) }.map(|_| out)
+        };
+        let out = run(&kernel(false)).unwrap();
+        for (i, &(u1, u0)) in inputs.iter().enumerate() {
+            let n = (u128::from(u1) << 64) | u128::from(u0);
+            let want = [(n / u128::from(d)) as u64, (n % u128::from(d)) as u64];
+            assert_eq!(out[2 * i..2 * i + 2], want, "{}: {u1:#x}·2^64 + {u0:#x}", preset.name());
+        }
+        if form_number == 1 {
+            let error = run(&kernel(true)).unwrap_err().to_string();
+            assert!(error.contains("past the short division's bound"), "{error}");
+        }
+    }
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (short division): {why}");
+        return;
+    }
+    check::<8>(gfpf_field::Preset::T8, 1);
+    check::<128>(gfpf_field::Preset::T128, 2);
+    check::<8>(gfpf_field::Preset::P8, 0);
+}
+
 /// The emulator's other checks: a thread that leaves before a barrier its
 /// block waits at, a warp collective one lane skips, a shared word read
 /// before any thread wrote it.

@@ -687,6 +687,10 @@ inline void gfpf_global_write(T* base, unsigned long long i, T v, int site) {
 }
 // `site` tells apart the source lines that share a helper (gfpf_load).
 #define GFPF_COUNT_OP(op) gfpf_emu::block().count_op(op)
+#define GFPF_CHECK(condition, what) \
+    do {                             \
+        if (!(condition)) gfpf_emu::block().fail(what); \
+    } while (0)
 #define GFPF_GLOBAL_READ_AT(base, i, site) gfpf_global_read((base), (i), (site))
 #define GFPF_TABLE_READ_AT(base, i, site) gfpf_table_read((base), (i), (site))
 #define GFPF_TABLE_READ(base, i) GFPF_TABLE_READ_AT(base, i, __LINE__)

@@ -13,6 +13,9 @@
 //   GFPF_R_RECIP      floor((2^128 - 1) / GFPF_R_NORM) - 2^64
 //   GFPF_R_SHIFT      leading zeros of r
 //   GFPF_OFFSET_FIRST_{0,1,2}, GFPF_OFFSET_REST_{0,1,2}   192-bit offsets
+//   GFPF_SMALL_HIGH_FORM, _CONST, _MAX   the short division of a carry chain
+//                     (gfpf_kernels::SmallHighDivision): form 0, 1 or 2, its
+//                     constant, the largest high word it divides
 //
 // With GFPF_HOST_EMULATION defined the same code compiles as plain C++ on the
 // host (the test emulator of gfpf-cuda), so the arithmetic and the kernels'
@@ -61,6 +64,14 @@ __device__ __forceinline__ gfpf_u64 gfpf_mul_hi(gfpf_u64 a, gfpf_u64 b) { return
 // Field operations, counted by the host emulator for the time model.
 #ifndef GFPF_COUNT_OP
 #define GFPF_COUNT_OP(op)
+#endif
+// A precondition the host emulator checks (failing the launch with `what`);
+// nothing on the device.
+#ifndef GFPF_CHECK
+#define GFPF_CHECK(condition, what)
+#endif
+#ifndef GFPF_SMALL_HIGH_FORM
+#define GFPF_SMALL_HIGH_FORM 0
 #endif
 
 #ifndef GFPF_K
@@ -254,6 +265,40 @@ GFPF_FN void gfpf_div_rem_scaled(gfpf_u64 u1, gfpf_u64 u0, gfpf_u64& q_out, gfpf
     rem_out = rem;
 }
 
+// (n / d, n % d) for n = u1·2^64 + u0 whose high word u1 is small: the first
+// division of a column's carry digit, a quotient's, the carry past the top
+// digit (u1 ≤ GFPF_SMALL_HIGH_MAX, which gfpf_kernels::SmallHighDivision
+// proves from the field's constants). Where r is close to 2^63 or 2^64 (the
+// t-presets) a product of u1 by a short constant and two corrections, exact
+// while u1 times the constant stays below d; Möller–Granlund's
+// division elsewhere. Same quotient and remainder, so the same bits.
+GFPF_FN void gfpf_div_rem_small_high(gfpf_u64 u1, gfpf_u64 u0, gfpf_u64& q_out, gfpf_u64& rem_out) {
+#if GFPF_SMALL_HIGH_FORM == 0
+    gfpf_div_rem_scaled(u1, u0, q_out, rem_out);
+#else
+    GFPF_CHECK(u1 <= GFPF_SMALL_HIGH_MAX, "a carry chain's high word is past the short division's bound");
+    const gfpf_u64 d = (gfpf_u64)(GFPF_R_NORM);
+    const gfpf_u64 t = u1 * (gfpf_u64)(GFPF_SMALL_HIGH_CONST);
+#if GFPF_SMALL_HIGH_FORM == 1
+    // δ = 2d − 2^64: n = 2·u1·d + (u0 − t), and u0 − t in (−d, 2^64).
+    const bool borrow = u0 < t;
+    const gfpf_u64 rem = u0 - t + (borrow ? d : 0);
+    const gfpf_u64 q = 2 * u1 - (gfpf_u64)borrow;
+#else
+    // e = 2^64 − d: n = u1·d + (u0 + t), and u0 + t in [0, 2^64 + d): past
+    // 2^64 it is d more than its low word plus e, which is below t + e ≤ 2^64.
+    gfpf_u64 rem = u0 + t;
+    const bool carry = rem < t;
+    rem += carry ? (gfpf_u64)(GFPF_SMALL_HIGH_CONST) : 0;
+    const gfpf_u64 q = u1 + (gfpf_u64)carry;
+#endif
+    // Now below 2^64 < 2d: at most one d left.
+    const bool over = rem >= d;
+    q_out = q + (gfpf_u64)over;
+    rem_out = over ? rem - d : rem;
+#endif
+}
+
 // The high word of (hi·2^64 + lo) << s, s < 64.
 GFPF_FN gfpf_u64 gfpf_shl_words(gfpf_u64 hi, gfpf_u64 lo, unsigned s) {
     return (hi << s) | ((lo >> 1) >> (63 - s));
@@ -265,9 +310,10 @@ GFPF_FN gfpf_u64 gfpf_shl_words(gfpf_u64 hi, gfpf_u64 lo, unsigned s) {
 GFPF_FN gfpf_u64 gfpf_carry_digit(GfpfAcc acc, gfpf_u64& c0, gfpf_u64& c1) {
     const unsigned s = GFPF_R_SHIFT;
     gfpf_acc_add(acc, c0, c1, 0);
-    // (acc mod r, acc div r): shift once, two 2-by-1 divisions.
+    // (acc mod r, acc div r): shift once, two 2-by-1 divisions, the first of
+    // a small high word.
     gfpf_u64 q_hi, q_lo, rem;
-    gfpf_div_rem_scaled(gfpf_shl_words(acc.w2, acc.w1, s), gfpf_shl_words(acc.w1, acc.w0, s), q_hi, rem);
+    gfpf_div_rem_small_high(gfpf_shl_words(acc.w2, acc.w1, s), gfpf_shl_words(acc.w1, acc.w0, s), q_hi, rem);
     gfpf_div_rem_scaled(rem, acc.w0 << s, q_lo, rem);
     c0 = q_lo;
     c1 = q_hi;
@@ -278,7 +324,7 @@ GFPF_FN gfpf_u64 gfpf_carry_digit(GfpfAcc acc, gfpf_u64& c0, gfpf_u64& c1) {
 // carry is below r^2).
 GFPF_FN void gfpf_split_carry(gfpf_u64 c0, gfpf_u64 c1, gfpf_u64& a, gfpf_u64& b) {
     const unsigned s = GFPF_R_SHIFT;
-    gfpf_div_rem_scaled(gfpf_shl_words(c1, c0, s), c0 << s, a, b);
+    gfpf_div_rem_small_high(gfpf_shl_words(c1, c0, s), c0 << s, a, b);
     b >>= s;
 }
 

@@ -446,10 +446,10 @@ GFPF_FN GfpfLaneElem gfpf_lane_mul(GfpfLanes l, GfpfLaneElem x, GfpfLaneElem y) 
         gfpf_acc_add_offset(acc[h], l.digit(h));
         const GfpfAcc a = acc[h];
         gfpf_u64 q_hi, q_lo, rem;
-        gfpf_div_rem_scaled(gfpf_shl_words(a.w2, a.w1, shift), gfpf_shl_words(a.w1, a.w0, shift), q_hi, rem);
+        gfpf_div_rem_small_high(gfpf_shl_words(a.w2, a.w1, shift), gfpf_shl_words(a.w1, a.w0, shift), q_hi, rem);
         gfpf_div_rem_scaled(rem, a.w0 << shift, q_lo, rem);
         low[h] = rem >> shift;
-        gfpf_div_rem_scaled(gfpf_shl_words(q_hi, q_lo, shift), q_lo << shift, hi[h], rem);
+        gfpf_div_rem_small_high(gfpf_shl_words(q_hi, q_lo, shift), q_lo << shift, hi[h], rem);
         m[h] = rem >> shift;
     }
     // Digit t gathers low_t + m_{t−1} + h_{t−2}; what passes digit k − 1

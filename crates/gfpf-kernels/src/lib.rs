@@ -37,6 +37,9 @@ pub struct ReadmeDoctests;
 
 use std::fmt::Write as _;
 
+mod division;
+pub use division::SmallHighDivision;
+
 use gfpf_field::{Field, MulConstants};
 use gfpf_plan::CodeletTwiddles;
 
@@ -589,6 +592,7 @@ pub fn prelude(constants: &DeviceConstants, radices: &[usize], all_families: boo
             writeln!(w, "#define GFPF_OFFSET_{name}_{i} {word:#x}ull").unwrap();
         }
     }
+    w.push_str(&SmallHighDivision::of(c).defines());
     let list = |keep: bool, tile: bool| -> String {
         radices
             .iter()
