@@ -578,6 +578,18 @@ pub fn module_name(constants: &DeviceConstants, radices: &[usize]) -> String {
 /// kernels the device launches ([`device_stage_kernels`]); with
 /// `all_families` (host emulation, reports) every family of stage kernels.
 pub fn prelude(constants: &DeviceConstants, radices: &[usize], all_families: bool) -> String {
+    prelude_of(constants, radices, all_families, false)
+}
+
+/// [`prelude`]; with `device_shared_memory`, a family's kernels only where
+/// their tiles fit a block's static shared memory (units that a device
+/// compiler reads, not the host emulator's).
+fn prelude_of(
+    constants: &DeviceConstants,
+    radices: &[usize],
+    all_families: bool,
+    device_shared_memory: bool,
+) -> String {
     let c = constants;
     let mut s = String::new();
     let w = &mut s;
@@ -604,11 +616,17 @@ pub fn prelude(constants: &DeviceConstants, radices: &[usize], all_families: boo
     writeln!(w, "#define GFPF_RADICES(X){}", list(all_families || !lanes, false)).unwrap();
     writeln!(w, "#define GFPF_LANE_RADICES(X){}", list(lanes, false)).unwrap();
     // Tiled stages through teams where a team's tile fits, else a segment
-    // per DFT (the host's units hold both).
+    // per DFT (the host's units hold both; a device compiler's only where a
+    // segment's tile fits a block's static shared memory: t64's DFT_128
+    // takes 66 KB even at 32 threads, and ptxas refuses the whole module).
+    let lane_tile_fits =
+        |r: usize| !device_shared_memory || lane_tile(r, c.k).is_some_and(|t| t.words <= LANE_TILE_WORDS);
     let by_team = |team: bool| -> String {
         radices
             .iter()
-            .filter(|&&r| lanes && (team_tile(r, c.k).is_some() == team || (all_families && !team)))
+            .filter(|&&r| {
+                lanes && (team || lane_tile_fits(r)) && (team_tile(r, c.k).is_some() == team || (all_families && !team))
+            })
             .map(|r| format!(" X({r})"))
             .collect()
     };
@@ -672,7 +690,7 @@ pub fn translation_unit_of(
 /// kernels, the ones the device does not launch included: for reports and
 /// models that compare them (`cargo xtask gpu-model`).
 pub fn translation_unit_all_families(constants: &DeviceConstants, radices: &[usize]) -> String {
-    let mut s = prelude(constants, radices, true);
+    let mut s = prelude_of(constants, radices, true, true);
     inline_includes(FFT_SOURCE, &mut s);
     s
 }
