@@ -148,7 +148,7 @@ pub struct GpuModelArgs {
 /// t8 574, t32 1.3k, t64 3.5k, t128 11.0k instructions a lane. A butterfly
 /// (both carry chains) is 121, 103, 199 and 378; a shift by r^i 161, 143,
 /// 266 and 535.
-pub fn instructions(ops: &FieldOps, k: f64) -> f64 {
+pub fn instructions(ops: &FieldOps, k: f64, short_division: bool) -> f64 {
     let serial_mul = 10.0 * k * k + 60.0 * k;
     let serial_add_sub = 14.0 * k;
     let serial_shift = 12.0 * k;
@@ -159,7 +159,12 @@ pub fn instructions(ops: &FieldOps, k: f64) -> f64 {
         .find(|(d, _)| *d == digits)
         .map_or(30.0 * (digits * digits) as f64, |(_, step)| *step);
     let digits = digits as f64;
-    let lane_mul = segment * step + 356.0 * digits;
+    let tail = if short_division {
+        LANE_MUL_TAIL_SHORT_DIVISION
+    } else {
+        LANE_MUL_TAIL
+    };
+    let lane_mul = segment * step + tail * digits;
     ops.mul as f64 * serial_mul
         + ops.add_sub as f64 * serial_add_sub
         + ops.mul_pow_r as f64 * serial_shift
@@ -170,12 +175,28 @@ pub fn instructions(ops: &FieldOps, k: f64) -> f64 {
         + ops.ntt_butterflies as f64 * NTT_BUTTERFLY_INSTRUCTIONS
         + ops.ntt_lane_steps as f64 * NTT_LANE_STEP_INSTRUCTIONS
         + ops.mm_products as f64 * MM_PRODUCT_INSTRUCTIONS
-        + ops.mm_digits as f64 * MM_DIGIT_INSTRUCTIONS
+        + ops.mm_digits as f64
+            * if short_division {
+                MM_DIGIT_SHORT_DIVISION_INSTRUCTIONS
+            } else {
+                MM_DIGIT_INSTRUCTIONS
+            }
         + ops.mm_macs as f64 * MM_MAC_INSTRUCTIONS
         + ops.mm_primes as f64 * MM_PRIME_INSTRUCTIONS
         + ops.mm_terms as f64 * MM_TERM_INSTRUCTIONS
-        + tile_instructions(ops, k as usize)
+        + tile_instructions(ops, k as usize, short_division)
 }
+
+/// SASS instructions of a lane product's tail a digit (three divisions,
+/// two lookaheads), Möller–Granlund's divisions throughout (the p-presets).
+const LANE_MUL_TAIL: f64 = 356.0;
+
+/// The same where the field's short division serves two of the three
+/// (`gfpf_div_rem_small_high`, the t-presets): 32 instructions fewer a lane
+/// product at t4, t8, t16 and t32, 72 at t64's two digits a lane (probe
+/// kernels of `gfpf_lane_mul` before and after, NVRTC 12.9, sm_90, nvdisasm
+/// 13.5, 2026-11-26).
+const LANE_MUL_TAIL_SHORT_DIVISION: f64 = 324.0;
 
 /// SASS instructions of the element teams' operations on whole elements in
 /// shared memory by k: a product by a twiddle, a lane's share of staging its
@@ -196,17 +217,34 @@ const TILE_OP_INSTRUCTIONS: &[(usize, [f64; 4])] = &[
     (16, [5672.0, 199.0, 676.0, 498.0]),
 ];
 
+/// The element teams' product by k where the field's short division serves
+/// the first division of every carry digit and the carry past the top
+/// (`gfpf_div_rem_small_high`, the t-presets): [`TILE_OP_INSTRUCTIONS`]'
+/// products plus the change a probe of `gfpf_tile_mul` under the kernels'
+/// register bound (`__launch_bounds__(128, 8)`) measured, before and after
+/// (t2 440 → 392, t4 976 → 864, t8 2280 → 2208, t16 7624 → 7712 with the
+/// probe's loads and stores; NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-26).
+/// At t16 ptxas saves the chains' predicates in registers (P2R and LOP3)
+/// and the product grows; the device runs teams of segments there.
+const TILE_MUL_SHORT_DIVISION_INSTRUCTIONS: &[(usize, f64)] = &[(2, 255.0), (4, 587.0), (8, 1763.0), (16, 5760.0)];
+
 /// The element teams' operations in `ops`, charged [`TILE_OP_INSTRUCTIONS`]
 /// (none below k = 2 or above 16: those fields have no element teams).
-fn tile_instructions(ops: &FieldOps, k: usize) -> f64 {
+fn tile_instructions(ops: &FieldOps, k: usize, short_division: bool) -> f64 {
     if ops.tile_mul + ops.tile_stages + ops.tile_add_sub + ops.tile_mul_pow_r == 0 {
         return 0.0;
     }
-    let [mul, stage, add_sub, shift] = TILE_OP_INSTRUCTIONS
+    let [mut mul, stage, add_sub, shift] = TILE_OP_INSTRUCTIONS
         .iter()
         .find(|(digits, _)| *digits == k)
         .map(|(_, costs)| *costs)
         .unwrap_or_else(|| panic!("no element-team instruction counts for k = {k}"));
+    if short_division {
+        mul = TILE_MUL_SHORT_DIVISION_INSTRUCTIONS
+            .iter()
+            .find(|(digits, _)| *digits == k)
+            .map_or(mul, |(_, cost)| *cost);
+    }
     ops.tile_mul as f64 * mul
         + ops.tile_stages as f64 * stage
         + ops.tile_add_sub as f64 * add_sub
@@ -243,6 +281,13 @@ const MM_PRIME_INSTRUCTIONS: f64 = 16.0;
 /// (what the join has after its loops less the wrap's accumulations, over
 /// k: 107 at t8, 126 at t16 with its passes' set-up; same compile).
 const MM_DIGIT_INSTRUCTIONS: f64 = 110.0;
+
+/// The same where the field's short division serves the first division of
+/// each carry digit (`gfpf_div_rem_small_high`, the t-presets): the join's
+/// kernel 1168 → 1008 instructions at t8 and 2608 → 2328 at t16, 18 a
+/// digit fewer (nvdisasm 13.5 of the NVRTC 12.9 sm_90 modules before and
+/// after, 2026-11-26).
+const MM_DIGIT_SHORT_DIVISION_INSTRUCTIONS: f64 = 92.0;
 
 /// SASS instructions of a word-size NTT butterfly through shared memory
 /// beside its four shared words (2 each): about 30 in all, the unrolled
@@ -294,6 +339,16 @@ impl Model {
     }
 }
 
+/// Whether `field`'s carry chains take the short division
+/// ([`gfpf_kernels::SmallHighDivision`]), which the instruction counts of
+/// the lane, element-team and join kernels depend on.
+fn short_division<const K: usize>(field: &Field<K>) -> bool {
+    !matches!(
+        gfpf_kernels::SmallHighDivision::of(&gfpf_kernels::DeviceConstants::of(field)),
+        gfpf_kernels::SmallHighDivision::MollerGranlund
+    )
+}
+
 /// One launch's inputs to the model.
 #[derive(Debug, Clone)]
 struct LaunchInput {
@@ -305,6 +360,9 @@ struct LaunchInput {
     traffic: LaunchTraffic,
     resources: Option<KernelResources>,
     k: f64,
+    /// Whether the field's carry chains take the short division
+    /// ([`gfpf_kernels::SmallHighDivision`]).
+    short_division: bool,
     /// The twiddle table's bytes (N/2k elements of k words).
     table_bytes: f64,
 }
@@ -334,7 +392,7 @@ impl LaunchInput {
         let warps_per_scheduler =
             (blocks / sms_used).min(blocks_per_sm) * f64::from(self.threads_per_block) / 32.0 / 4.0;
         let issue_efficiency = (warps_per_scheduler / WARPS_TO_HIDE_LATENCY).min(1.0);
-        let warp_instructions = instructions(&self.traffic.ops, self.k) / 32.0;
+        let warp_instructions = instructions(&self.traffic.ops, self.k, self.short_division) / 32.0;
         let issue = warp_instructions / (sms_used * ISSUE_PER_CLOCK * CLOCK_HZ * issue_efficiency);
         // Elements in local memory (a stack frame) cost DRAM traffic in
         // proportion to the bytes the operations move through it.
@@ -356,7 +414,8 @@ impl LaunchInput {
         };
         let memory = (data_bytes + local) / (DRAM_BYTES_PER_S * share) + table_seconds;
         let waves = (blocks / (SMS * blocks_per_sm)).ceil();
-        let path_cycles = instructions(&self.traffic.path_ops, self.k) * m.path_cycles_per_instruction
+        let path_cycles = instructions(&self.traffic.path_ops, self.k, self.short_division)
+            * m.path_cycles_per_instruction
             + self.traffic.path_ops.barriers as f64 * BARRIER_CYCLES;
         let path = path_cycles / CLOCK_HZ * waves;
         let (time, bound) = [(issue, Bound::Issue), (memory, Bound::Memory), (path, Bound::Path)]
@@ -387,7 +446,7 @@ impl Transform {
                 tr.sectors_read + tr.sectors_written,
                 tr.table_sectors,
                 100.0 * tr.sector_efficiency(),
-                instructions(&tr.path_ops, l.k) / 1e3,
+                instructions(&tr.path_ops, l.k, l.short_division) / 1e3,
                 100.0 * l.occupancy(),
                 seconds * 1e3
             );
@@ -532,6 +591,7 @@ fn counted<const K: usize>(
             threads_per_block: c.threads_per_block,
             traffic: c.traffic,
             k: K as f64,
+            short_division: short_division(&field),
             table_bytes: ((1usize << log2_n) / (2 * K)).max(1) as f64 * K as f64 * 8.0,
         })
         .collect();
@@ -570,6 +630,7 @@ fn count_ntt(log2_n: u32, primes: usize, args: &GpuModelArgs, reports: &mut Repo
             traffic: c.traffic.scaled(primes as f64),
             resources: resources.clone(),
             k: 1.0,
+            short_division: false,
             table_bytes: (primes * ntt.plan().twiddle_words_per_prime()) as f64 * 4.0,
         })
         .collect();
@@ -624,6 +685,7 @@ fn count_small_primes<const K: usize>(
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let primes = plan.ntt().primes().len();
     let table_bytes = (primes * plan.ntt().twiddle_words_per_prime()) as f64 * 4.0;
+    let short = short_division(&Field::<K>::preset(preset).map_err(|e| e.to_string())?);
     let mm = gfpf_testkit::emulator::EmulatedMultiModular::with_plan(plan, &dir).map_err(|e| e.to_string())?;
     let counted = match work {
         SmallPrimeWork::Product => mm.launch_counts(args.sample_blocks),
@@ -644,6 +706,7 @@ fn count_small_primes<const K: usize>(
             threads_per_block: c.threads_per_block,
             traffic: c.traffic,
             k: K as f64,
+            short_division: short,
             table_bytes,
         })
         .collect();
