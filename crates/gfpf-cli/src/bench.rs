@@ -30,6 +30,11 @@ pub struct BenchArgs {
     /// is usable.
     #[arg(long, value_enum, default_value_t = crate::DeviceArg::Cpu)]
     device: crate::DeviceArg,
+    /// With --device cuda: the time model's figures to print beside the
+    /// measured ones, with measured / modelled (the file `cargo xtask
+    /// gpu-model --contest` writes: docs/benchmarks/gpu_contest.json).
+    #[arg(long, value_name = "FILE")]
+    model: Option<std::path::PathBuf>,
 }
 
 /// One line of the report.
@@ -266,13 +271,26 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             vec![Preset::T8.into(), Preset::P8.into(), Preset::T16.into()]
         };
     }
+    // The model's file is read first, so that a wrong path or file is named
+    // before any timing (and on machines without a GPU).
+    let model = args
+        .model
+        .as_deref()
+        .map(crate::model_figures::ModelFigures::read)
+        .transpose()?;
     let gpu = match args.device {
         crate::DeviceArg::Cpu => false,
         crate::DeviceArg::Cuda => true,
         crate::DeviceArg::Auto => gfpf::cuda_unavailable_reason().is_none(),
     };
     if gpu {
-        return crate::gpu_bench::run(&primes, args.quick);
+        return crate::gpu_bench::run(&primes, args.quick, model.as_ref());
+    }
+    if model.is_some() {
+        return Err(
+            "--model compares the GPU's times with the time model: it needs --device cuda (or auto, with a GPU)"
+                .to_owned(),
+        );
     }
     let threads = rayon::current_num_threads();
     let plan = if args.quick {

@@ -16,6 +16,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 use crate::bench::field_label;
+use crate::model_figures::ModelFigures;
 
 /// Timed runs per point on the GPU (after one warm-up).
 const GPU_RUNS: usize = 20;
@@ -222,8 +223,9 @@ fn points(k: usize, quick: bool) -> Vec<(usize, usize)> {
     points
 }
 
-/// Runs the GPU benchmark over `primes` and prints the table.
-pub fn run(primes: &[FieldSpec], quick: bool) -> Result<(), String> {
+/// Runs the GPU benchmark over `primes` and prints the table; with `model`,
+/// the time model's figures beside the measured ones.
+pub fn run(primes: &[FieldSpec], quick: bool, model: Option<&ModelFigures>) -> Result<(), String> {
     let device = gfpf::cuda_device().map_err(|e| e.to_string())?;
     let copy = device.copy_bandwidth(COPY_BYTES, 10).map_err(|e| e.to_string())?;
     let threads = rayon::current_num_threads();
@@ -270,9 +272,16 @@ pub fn run(primes: &[FieldSpec], quick: bool) -> Result<(), String> {
         copy / 1e9
     );
     println!("  bytes over passes = stages × (read + write) of the data; the CPU column is all {threads} host cores.");
+    if let Some(m) = model {
+        println!(
+            "  model: the time model of `cargo xtask gpu-model` (an H100 SXM) at commit {}, {}: fitted (floor);",
+            m.commit, m.date
+        );
+        println!("  GPU/model = measured over the fitted model (below 1: faster than modelled).");
+    }
     println!();
     println!(
-        "{:<6} {:>8} {:>6} {:>11} {:>7} {:>12} {:>8} {:>12} {:>9}",
+        "{:<6} {:>8} {:>6} {:>11} {:>7} {:>12} {:>8} {:>12} {:>9}{}",
         "prime",
         "N",
         "batch",
@@ -281,12 +290,19 @@ pub fn run(primes: &[FieldSpec], quick: bool) -> Result<(), String> {
         "bytes/time",
         "of copy",
         format!("CPU {threads}T"),
-        "CPU/GPU"
+        "CPU/GPU",
+        if model.is_some() {
+            format!(" {:>22} {:>9}", "model (floor)", "GPU/model")
+        } else {
+            String::new()
+        }
     );
     for r in &rows {
         let rate = r.bytes / (r.gpu_ms * 1e-3);
+        // The model's rows are single transforms.
+        let modelled = model.and_then(|m| m.dft(&r.prime, r.n)).filter(|_| r.batch == 1);
         println!(
-            "{:<6} {:>8} {:>6} {:>11} {:>7} {:>9.0} GB/s {:>7.0}% {:>12} {:>8.1}x",
+            "{:<6} {:>8} {:>6} {:>11} {:>7} {:>9.0} GB/s {:>7.0}% {:>12} {:>8.1}x{}",
             r.prime,
             format!("2^{}", r.n.trailing_zeros()),
             r.batch,
@@ -295,16 +311,30 @@ pub fn run(primes: &[FieldSpec], quick: bool) -> Result<(), String> {
             rate / 1e9,
             100.0 * rate / copy,
             fmt_ms(r.cpu_ms),
-            r.cpu_ms / r.gpu_ms.max(1e-9)
+            r.cpu_ms / r.gpu_ms.max(1e-9),
+            model.map_or(String::new(), |_| model_columns(r.gpu_ms, modelled.map(|m| m.big_ms)))
         );
     }
     if !products.is_empty() {
-        print_products(&products, threads, quick);
+        print_products(&products, threads, quick, model);
     }
     Ok(())
 }
 
-fn print_products(rows: &[ProductRow], threads: usize, quick: bool) {
+/// The model's columns of a measured time: fitted (floor) and measured over
+/// fitted, or dashes where the model has no such row.
+fn model_columns(measured_ms: f64, modelled: Option<(f64, f64)>) -> String {
+    match modelled {
+        Some((fitted, floor)) => format!(
+            " {:>22} {:>8.2}x",
+            format!("{} ({})", fmt_ms(fitted), fmt_ms(floor)),
+            measured_ms / fitted.max(1e-12)
+        ),
+        None => format!(" {:>22} {:>9}", "-", "-"),
+    }
+}
+
+fn print_products(rows: &[ProductRow], threads: usize, quick: bool, model: Option<&ModelFigures>) {
     let rounds = product_rounds(quick);
     println!();
     println!("n × n products, host slices in and the product out (uploads and download timed), median of");
@@ -313,20 +343,40 @@ fn print_products(rows: &[ProductRow], threads: usize, quick: bool) {
         "  word-size primes on the GPU, and gfpf-cpu's Auto on all {threads} host cores; Auto = the device's choice."
     );
     println!();
+    if model.is_some() {
+        println!("  model columns: the big prime's and the word-size primes' modelled products (the device's work,");
+        println!("  not the host's copies), fitted (floor), and measured over fitted.");
+    }
     println!(
-        "{:<6} {:>8} {:>11} {:>11} {:>12} {:>12} {:>10}",
+        "{:<6} {:>8} {:>11} {:>11} {:>12} {:>12} {:>10}{}",
         "prime",
         "n",
         "big prime",
         "word-size",
         "Auto",
         format!("CPU {threads}T"),
-        "CPU/best"
+        "CPU/best",
+        if model.is_some() {
+            format!(
+                " {:>22} {:>9} {:>22} {:>9}",
+                "big prime model", "GPU/model", "word-size model", "GPU/model"
+            )
+        } else {
+            String::new()
+        }
     );
     for r in rows {
         let best = r.multimodular_ms.map_or(r.big_prime_ms, |m| m.min(r.big_prime_ms));
+        let modelled = model.and_then(|m| m.product(&r.prime, r.n));
+        let model_text = model.map_or(String::new(), |_| {
+            let small = match (r.multimodular_ms, modelled.and_then(|m| m.small_ms)) {
+                (Some(measured), Some(m)) => model_columns(measured, Some(m)),
+                _ => model_columns(0.0, None),
+            };
+            model_columns(r.big_prime_ms, modelled.map(|m| m.big_ms)) + &small
+        });
         println!(
-            "{:<6} {:>8} {:>11} {:>11} {:>12} {:>12} {:>9.1}x",
+            "{:<6} {:>8} {:>11} {:>11} {:>12} {:>12} {:>9.1}x{model_text}",
             r.prime,
             format!("2^{}", r.n.trailing_zeros()),
             fmt_ms(r.big_prime_ms),
@@ -348,5 +398,26 @@ fn fmt_ms(ms: f64) -> String {
         format!("{ms:.2} ms")
     } else {
         format!("{:.1} µs", ms * 1e3)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::model_columns;
+
+    #[test]
+    fn model_columns_give_measured_over_fitted() {
+        assert_eq!(
+            model_columns(1.5, Some((3.0, 1.0))),
+            format!(" {:>22} {:>8.2}x", "3.00 ms (1.00 ms)", 0.5)
+        );
+        assert_eq!(
+            model_columns(1.5, Some((0.05, 0.03))),
+            format!(" {:>22} {:>8.2}x", "50.0 µs (30.0 µs)", 30.0)
+        );
+        assert_eq!(
+            model_columns(1.5, None).split_whitespace().collect::<Vec<_>>(),
+            ["-", "-"]
+        );
     }
 }

@@ -4,6 +4,7 @@
 mod bench;
 mod gpu_bench;
 mod io;
+mod model_figures;
 mod verify;
 
 use std::path::PathBuf;

@@ -494,6 +494,35 @@ fn verify_passes_and_reports_cuda_skipped() {
     fails(&["verify", "--max-log2n-for", "q9=3"], "q9", None);
 }
 
+/// `bench --model FILE` reads the time model's figures before it times
+/// anything: a missing or malformed file is a one-line error naming it, and
+/// without `--device cuda` the option is refused (it compares GPU times).
+#[test]
+fn bench_model_file_errors_are_named() {
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/benchmarks/gpu_contest.json");
+    fails(&["bench", "--quick", "--model", model], "it needs --device cuda", None);
+    fails(
+        &[
+            "bench",
+            "--quick",
+            "--device",
+            "cuda",
+            "--model",
+            "/nonexistent/model.json",
+        ],
+        "/nonexistent/model.json: ",
+        None,
+    );
+    let dir = scratch_dir();
+    let bad = dir.join("model.json");
+    std::fs::write(&bad, r#"{"commit": "c", "date": "d", "products": []}"#).unwrap();
+    fails(
+        &["bench", "--quick", "--device", "cuda", "--model", s(&bad)],
+        "not a GPU model file (cargo xtask gpu-model --contest): no \"dft\" rows",
+        None,
+    );
+}
+
 #[test]
 fn bench_quick_prints_its_table() {
     let out = stdout(&gfpf(&["--threads", "2", "bench", "--quick", "--prime", "t2"]));
