@@ -162,6 +162,20 @@ pub fn compile_ntt_in_child(arch: &str, timeout: Duration) -> Result<ModuleResou
     compile_named_in_child(NTT_MODULE, 0, arch, "device", timeout)
 }
 
+/// This very program, for its compile children: on Linux /proc/self/exe,
+/// which runs the binary this process started from even after a build has
+/// replaced target/debug/xtask (another `cargo xtask` started meanwhile);
+/// the path of the binary there made the children fail to start, and the
+/// model fall back to assumed occupancies for every module it compiled
+/// after.
+fn this_program() -> Result<std::path::PathBuf, String> {
+    let proc_self = std::path::Path::new("/proc/self/exe");
+    if proc_self.exists() {
+        return Ok(proc_self.to_path_buf());
+    }
+    std::env::current_exe().map_err(|e| e.to_string())
+}
+
 fn compile_named_in_child(
     module: &str,
     radix: usize,
@@ -169,8 +183,7 @@ fn compile_named_in_child(
     families: &str,
     timeout: Duration,
 ) -> Result<ModuleResources, String> {
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let mut command = Command::new(exe);
+    let mut command = Command::new(this_program()?);
     command
         .args(["kernels", "--one", module, &radix.to_string(), arch, families])
         .stdout(Stdio::piped())
