@@ -321,22 +321,23 @@ fn bad_input_is_a_one_line_error_and_no_file() {
         );
         fails(&["bench", "--quick", "--device", "cuda"], "no usable CUDA device", None);
     } else {
-        // On a GPU: the transform runs there; products say they do not yet.
-        stdout(&gfpf(&["fft", "--prime", "t8", "--device", "cuda", s(&eight)]));
-        fails(
-            &[
+        // On a GPU: transforms and products run there, with the host's
+        // results.
+        assert_eq!(
+            stdout(&gfpf(&["fft", "--prime", "t8", "--device", "cuda", s(&eight)])),
+            stdout(&gfpf(&["fft", "--prime", "t8", s(&eight)]))
+        );
+        assert_eq!(
+            stdout(&gfpf(&[
                 "polymul",
                 "--prime",
                 "t8",
                 "--device",
                 "cuda",
                 s(&three),
-                s(&three),
-                "-o",
-                o,
-            ],
-            "polynomial products do not run on cuda",
-            Some(&out),
+                s(&three)
+            ])),
+            stdout(&gfpf(&["polymul", "--prime", "t8", s(&three), s(&three)]))
         );
     }
     fails(
