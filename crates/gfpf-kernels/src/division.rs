@@ -24,6 +24,9 @@
 //! field's constants, and the kernels keep Möller–Granlund's division where
 //! it does not hold (the p-presets, r ≈ 2^59).
 
+use rug::Integer;
+use rug::integer::Order;
+
 use crate::DeviceConstants;
 
 /// How the kernels divide a number whose high word is small by the
@@ -130,88 +133,14 @@ impl SmallHighDivision {
 /// k·(r − 1)² (its subtracted products only lower it; an operand −1 takes
 /// its own path), and a carry below that over r − 1.
 fn largest_small_high_word(c: &DeviceConstants) -> Option<u64> {
-    let offset = |w: [u64; 3]| Wide::from_words([w[0], w[1], w[2], 0]);
+    let offset = |w: [u64; 3]| Integer::from_digits(&w, Order::Lsf);
     let offset = offset(c.mul.offset_first).max(offset(c.mul.offset_rest));
-    let r_less = u128::from(c.r - 1);
-    let square = Wide::from_u128(r_less * r_less);
-    let column = offset.add(&square.mul_small(c.k as u64)?)?;
-    let n = column.add(&column.div_small(c.r - 1))?.add(&Wide::from_u128(2))?;
+    let column = offset + Integer::from(c.k) * Integer::from(c.r - 1).square();
+    let n = Integer::from(&column / (c.r - 1)) + column + 2u32;
     let s = c.mul.r_shift;
-    let first = n.shl(s)?.shr(128).to_u64()?;
-    let quotient = n.div_small(c.r).shl(s)?.shr(64).to_u64()?;
-    Some(first.max(quotient))
-}
-
-/// A 256-bit unsigned integer, least significant word first: just what the
-/// bound needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Wide([u64; 4]);
-
-impl Wide {
-    fn from_words(w: [u64; 4]) -> Self {
-        Wide(w)
-    }
-    fn from_u128(x: u128) -> Self {
-        Wide([x as u64, (x >> 64) as u64, 0, 0])
-    }
-    fn words_msb_first(&self) -> impl Iterator<Item = u64> + '_ {
-        self.0.iter().rev().copied()
-    }
-    fn add(&self, other: &Wide) -> Option<Wide> {
-        let mut out = [0u64; 4];
-        let mut carry = false;
-        for i in 0..4 {
-            let (s1, c1) = self.0[i].overflowing_add(other.0[i]);
-            let (s2, c2) = s1.overflowing_add(u64::from(carry));
-            out[i] = s2;
-            carry = c1 || c2;
-        }
-        (!carry).then_some(Wide(out))
-    }
-    fn mul_small(&self, m: u64) -> Option<Wide> {
-        let mut out = [0u64; 4];
-        let mut carry = 0u128;
-        for i in 0..4 {
-            let t = u128::from(self.0[i]) * u128::from(m) + carry;
-            out[i] = t as u64;
-            carry = t >> 64;
-        }
-        (carry == 0).then_some(Wide(out))
-    }
-    fn div_small(&self, d: u64) -> Wide {
-        let mut out = [0u64; 4];
-        let mut rem = 0u128;
-        for (i, w) in self.words_msb_first().enumerate() {
-            let cur = (rem << 64) | u128::from(w);
-            out[3 - i] = (cur / u128::from(d)) as u64;
-            rem = cur % u128::from(d);
-        }
-        Wide(out)
-    }
-    fn shl(&self, s: u32) -> Option<Wide> {
-        if s == 0 {
-            return Some(*self);
-        }
-        if self.0[3] >> (64 - s) != 0 {
-            return None;
-        }
-        let mut out = [0u64; 4];
-        for i in 0..4 {
-            out[i] = (self.0[i] << s) | if i > 0 { self.0[i - 1] >> (64 - s) } else { 0 };
-        }
-        Some(Wide(out))
-    }
-    /// Right shift by a whole number of words.
-    fn shr(&self, bits: u32) -> Wide {
-        let words = (bits / 64) as usize;
-        debug_assert_eq!(bits % 64, 0);
-        let mut out = [0u64; 4];
-        out[..4 - words].copy_from_slice(&self.0[words..]);
-        Wide(out)
-    }
-    fn to_u64(self) -> Option<u64> {
-        (self.0[1] == 0 && self.0[2] == 0 && self.0[3] == 0).then_some(self.0[0])
-    }
+    let first = Integer::from(&n << s) >> 128u32;
+    let quotient = (Integer::from(&n / c.r) << s) >> 64u32;
+    first.max(quotient).to_u64()
 }
 
 #[cfg(test)]
