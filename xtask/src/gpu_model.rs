@@ -173,7 +173,7 @@ pub fn instructions(ops: &FieldOps, k: f64, short_division: bool) -> f64 {
         + ops.lane_mul_pow_r as f64 * (135.0 * digits + 15.0)
         + ops.shared_words as f64 * 2.0
         + ops.ntt_butterflies as f64 * NTT_BUTTERFLY_INSTRUCTIONS
-        + ops.ntt_lane_steps as f64 * NTT_LANE_STEP_INSTRUCTIONS
+        + ops.ntt_groups as f64 * NTT_GROUP_INSTRUCTIONS
         + ops.mm_products as f64 * MM_PRODUCT_INSTRUCTIONS
         + ops.mm_digits as f64
             * if short_division {
@@ -289,18 +289,22 @@ const MM_DIGIT_INSTRUCTIONS: f64 = 110.0;
 /// after, 2026-11-26).
 const MM_DIGIT_SHORT_DIVISION_INSTRUCTIONS: f64 = 92.0;
 
-/// SASS instructions of a word-size NTT butterfly through shared memory
-/// beside its four shared words (2 each): about 30 in all, the unrolled
-/// loop body of the forward stages (its twiddle, where it is not the
-/// thread's one for the stage, a Shoup product of the column factor and a
-/// root of the short table; then a Montgomery product; kernels/gfpf_ntt.cu,
-/// NVRTC 12.9, sm_90, nvdisasm, 2026-11-25).
-const NTT_BUTTERFLY_INSTRUCTIONS: f64 = 22.0;
+/// SASS instructions of a word-size NTT butterfly in registers with its
+/// share of its round's twiddles (kernels/gfpf_ntt.cu, `gfpf_ntt_group`):
+/// a modular add and subtract (an add and a VIADDMNMX each), a Montgomery
+/// product (three IMAD, a VIADDMNMX), and a Shoup product a twiddle. Probe
+/// kernels that run one group of a round (the tile's words in and out,
+/// less an empty probe): radix 16 448 instructions, radix 8 200, radix 4 88,
+/// forward and inverse alike, direct from device memory the same as through
+/// shared memory (NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-26). Less the
+/// shared words (2 each), radix 16 and 8 fit 10.8 a butterfly and
+/// [`NTT_GROUP_INSTRUCTIONS`] a group.
+const NTT_BUTTERFLY_INSTRUCTIONS: f64 = 10.8;
 
-/// SASS instructions of one lane's element in a word-size NTT warp stage:
-/// the shuffle, both sides of the lane's upper/lower choice, the twiddle
-/// made once a stage (23–24, same compile).
-const NTT_LANE_STEP_INSTRUCTIONS: f64 = 23.0;
+/// SASS instructions of a word-size NTT round's group beside its
+/// butterflies and shared words: its addresses, its twiddles' base (a Shoup
+/// product of two table words), the loop (same probes).
+const NTT_GROUP_INSTRUCTIONS: f64 = 38.4;
 
 /// SASS instructions of one column step of a lane product (D² products of
 /// 64×64→128 bits, two shuffles a digit, the complement select) by digits
@@ -607,6 +611,15 @@ fn counted<const K: usize>(
 /// product of 34 primes near 2^31).
 const NTT_ROWS: &[(u32, usize)] = &[(12, 8), (16, 8), (20, 8), (21, 34), (24, 8)];
 
+/// A kernel's resources with a launch's dynamic shared memory added to its
+/// static (the occupancy the launch allows).
+fn with_dynamic_shared(resources: Option<KernelResources>, dynamic_bytes: u32) -> Option<KernelResources> {
+    resources.map(|r| KernelResources {
+        shared_bytes: r.shared_bytes + dynamic_bytes,
+        ..r
+    })
+}
+
 /// One prime's transform counted in the emulator (sampled blocks, scaled
 /// to the launch) and scaled to `primes` primes: their launches run every
 /// prime's tiles alike.
@@ -628,7 +641,7 @@ fn count_ntt(log2_n: u32, primes: usize, args: &GpuModelArgs, reports: &mut Repo
             threads: c.threads * primes as u64,
             threads_per_block: c.threads_per_block,
             traffic: c.traffic.scaled(primes as f64),
-            resources: resources.clone(),
+            resources: with_dynamic_shared(resources.clone(), c.dynamic_shared_bytes),
             k: 1.0,
             short_division: false,
             table_bytes: (primes * ntt.plan().twiddle_words_per_prime()) as f64 * 4.0,
@@ -697,7 +710,7 @@ fn count_small_primes<const K: usize>(
         .into_iter()
         .map(|c| LaunchInput {
             resources: if c.symbol == gfpf_cuda::ntt::NTT_KERNEL {
-                ntt.clone()
+                with_dynamic_shared(ntt.clone(), c.dynamic_shared_bytes)
             } else {
                 reports.field_kernel(preset, &c.symbol)
             },
@@ -1122,7 +1135,7 @@ fn print_multimodular(args: &GpuModelArgs, model: &Model, reports: &mut Reports)
 /// against the copy bound (the data read and written once at 3.0 TB/s).
 fn print_ntt(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Result<(), String> {
     println!(
-        "\nword-size NTT (kernels/gfpf_ntt.cu: primes < 2^31, Shoup products, natural in, bit-reversed out), one transform a prime, same model; copy: the data read and written once:"
+        "\nword-size NTT (kernels/gfpf_ntt.cu: primes < 2^31, rounds of radix 16 in registers, natural in, bit-reversed out), one transform a prime, same model; copy: the data read and written once:"
     );
     println!(
         "{:>8} {:>6} | {:>8} {:>7} {:>10} {:>9} {:>10} {:>9} {:>9} {:>8} {:<22}",

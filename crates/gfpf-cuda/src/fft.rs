@@ -259,6 +259,23 @@ pub(crate) unsafe fn launch_with<P: DeviceRepr>(
     threads: u64,
     threads_per_block: u32,
 ) -> Result<(), CudaError> {
+    // SAFETY: the caller's guarantees, passed on; no dynamic shared memory.
+    unsafe { launch_with_shared(device, function, params, threads, threads_per_block, 0) }
+}
+
+/// As [`launch_with`], each block given `shared_bytes` of dynamic shared
+/// memory (the function's limit raised where it passes 48 KiB).
+///
+/// # Safety
+/// As [`launch_with`].
+pub(crate) unsafe fn launch_with_shared<P: DeviceRepr>(
+    device: &CudaDevice,
+    function: &CudaFunction,
+    params: &P,
+    threads: u64,
+    threads_per_block: u32,
+    shared_bytes: u32,
+) -> Result<(), CudaError> {
     let too_many = CudaError::TooManyThreads {
         threads: usize::try_from(threads).unwrap_or(usize::MAX),
     };
@@ -270,7 +287,7 @@ pub(crate) unsafe fn launch_with<P: DeviceRepr>(
     let cfg = LaunchConfig {
         grid_dim: (grid, 1, 1),
         block_dim: (threads_per_block, 1, 1),
-        shared_mem_bytes: 0,
+        shared_mem_bytes: shared_bytes,
     };
     // SAFETY: the caller vouches that P is the kernel's parameter and for
     // its addresses.

@@ -18,8 +18,8 @@
 //! // 2^16 in two launches: 8 stages on tiles of 256 rows by 32 columns,
 //! // then the last 8 on whole blocks of 256 elements.
 //! assert_eq!(plan.launches(1, Direction::Forward).len(), 2);
-//! // Four short tables a prime: 3·2^8 + 2^14 + 64·16 words at 2^16.
-//! assert_eq!(plan.twiddle_table(Direction::Inverse).len(), 2 * (3 * (1 << 8) + (1 << 14) + 64 * 16));
+//! // Three short tables a prime: 3·2^8 + 16 words at 2^16.
+//! assert_eq!(plan.twiddle_table(Direction::Inverse).len(), 2 * (3 * (1 << 8) + 16));
 //! # Ok::<(), gfpf_cuda::ntt::NttError>(())
 //! ```
 
@@ -30,13 +30,20 @@ use gfpf_small::Montgomery32;
 pub use gfpf_small::primes::NTT_PRIMES_31;
 use gfpf_small::primes::{inv_mod, is_prime, root_of_unity, two_adicity};
 
-/// Words of shared memory a tile takes at most (`GFPF_NTT_TILE_WORDS`).
-pub const NTT_TILE_WORDS: usize = 8192;
+/// Words of a tile at most (`GFPF_NTT_TILE_WORDS`): 64 KiB of dynamic
+/// shared memory with its padding and roots ([`NttParams::shared_bytes`]),
+/// so that 2^24 takes two passes over device memory (11 stages on tiles of
+/// 2048 rows by 8 columns, then 13 on whole blocks of 8192 words).
+pub const NTT_TILE_WORDS: usize = 16384;
+/// The fewest columns of a tile that is not contiguous: 8 words, one
+/// 32-byte sector a row.
+pub const NTT_LEAST_COLUMNS: usize = 8;
 /// Threads of a block at most (the kernel's `__launch_bounds__`).
 pub const NTT_BLOCK_THREADS: usize = 512;
-/// The most elements a lane holds in the warp stages
-/// (`GFPF_NTT_MAX_LANE_ELEMENTS`).
-pub const NTT_MAX_LANE_ELEMENTS: usize = 16;
+/// The words a thread holds in a round of radix 16
+/// (`GFPF_NTT_ROUND_ELEMENTS`): a block takes a tile's words over 16
+/// threads.
+pub const NTT_ROUND_ELEMENTS: usize = 16;
 /// Columns of a tile at most: 32 words, four 32-byte sectors a row.
 pub const NTT_TILE_COLUMNS: usize = 32;
 /// The kernel's symbol.
@@ -64,6 +71,15 @@ pub enum NttError {
     /// No primes were given.
     #[error("an NTT plan needs at least one prime")]
     NoPrimes,
+    /// Stage groups that do not make a transform of this length in tiles
+    /// (see [`NttPlan31::with_stage_groups`]).
+    #[error("stage groups {groups:?} do not make 2^{log2_n} in tiles (sum n, last 6 to 14, others 1 to 11)")]
+    StageGroups {
+        /// The groups given.
+        groups: Vec<u32>,
+        /// log2 of the length.
+        log2_n: u32,
+    },
     /// A multi-modular product would need more primes than it may take
     /// (coefficient by coefficient, about 2·log2(p)/30: k ≤ 16 fits).
     #[error("a product over this field needs {needed} primes below 2^31, more than the {most} it may take")]
@@ -133,6 +149,19 @@ impl NttParams {
     pub fn block_threads(&self) -> u32 {
         1 << self.log2_block_threads
     }
+
+    /// Words of the launch's tile: 2^L rows by C columns.
+    pub fn tile_words(&self) -> usize {
+        1 << (self.stages + self.log2_columns)
+    }
+
+    /// Bytes of dynamic shared memory a block takes: the tile with a pad
+    /// word after every 32, then 8 pairs of a root of order 16's powers
+    /// (`tile_words` and `roots_at` in kernels/gfpf_ntt.cu).
+    pub fn shared_bytes(&self) -> u32 {
+        let tile = self.tile_words();
+        4 * (tile + tile / 32 + 16) as u32
+    }
 }
 
 /// Forward NTTs of one length over a set of primes: the twiddle tables and
@@ -142,6 +171,9 @@ pub struct NttPlan31 {
     log2_n: u32,
     primes: Vec<u32>,
     max_stages: u32,
+    /// The stages of each launch where the caller chose them
+    /// ([`NttPlan31::with_stage_groups`]).
+    groups: Option<Vec<u32>>,
 }
 
 impl NttPlan31 {
@@ -168,7 +200,34 @@ impl NttPlan31 {
             log2_n,
             primes: primes.iter().map(|&q| q as u32).collect(),
             max_stages: NTT_TILE_WORDS.trailing_zeros(),
+            groups: None,
         })
+    }
+
+    /// The same plan with the stages of each launch given, first to last,
+    /// in place of [`NttPlan31::stage_groups`]'s choice (for tests and
+    /// measurements of other groupings): they must sum to n, the last take
+    /// 6 to 14 stages (or all of n below 6), and every other 11 at most.
+    pub fn with_stage_groups(mut self, groups: &[u32]) -> Result<Self, NttError> {
+        let n = self.log2_n;
+        let tile_log2 = NTT_TILE_WORDS.trailing_zeros();
+        let most_other = tile_log2 - NTT_LEAST_COLUMNS.trailing_zeros();
+        let fits = match groups.split_last() {
+            Some((&last, others)) => {
+                groups.iter().sum::<u32>() == n
+                    && (n.min(6)..=tile_log2).contains(&last)
+                    && others.iter().all(|&g| (1..=most_other).contains(&g))
+            }
+            None => false,
+        };
+        if !fits {
+            return Err(NttError::StageGroups {
+                groups: groups.to_vec(),
+                log2_n: n,
+            });
+        }
+        self.groups = Some(groups.to_vec());
+        Ok(self)
     }
 
     /// The same plan with at most `max_stages` stages a launch (at least 1;
@@ -219,29 +278,24 @@ impl NttPlan31 {
             .collect()
     }
 
-    /// Words of one prime's twiddle tables: 3·2^⌊n/2⌋ + 2^(min(n, 13) + 1)
-    /// + 64n.
+    /// Words of one prime's twiddle tables: 3·2^⌊n/2⌋ + 16.
     pub fn twiddle_words_per_prime(&self) -> usize {
-        (3 << (self.log2_n / 2)) + (2 << self.log2_n.min(13)) + 64 * self.log2_n as usize
+        (3 << (self.log2_n / 2)) + 16
     }
 
-    /// Per prime, four short tables the kernel makes every twiddle w^e of
+    /// Per prime, three short tables the kernel makes every twiddle w^e of
     /// (w = ω forward, ω^−1 inverse; see `GfpfNttTwiddles` in
     /// kernels/gfpf_ntt.cu), [`NttPlan31::twiddle_words_per_prime`] words a
-    /// prime, primes in order: with s = ⌊n/2⌋ and m = min(n, 13),
+    /// prime, primes in order: with s = ⌊n/2⌋,
     /// - 2^s pairs (w^lo, ⌊w^lo·2^32/q⌋);
     /// - 2^s words w^(hi·2^s)·2^32 mod q (the first 2^(n−1−s) used);
-    /// - for each level ℓ < m, 2^ℓ pairs (ρ^j, its Shoup quotient), ρ =
-    ///   w^(N/2^(ℓ+1)) of order 2^(ℓ+1), level ℓ from pair 2^ℓ − 1 (one
-    ///   pair unused at the end);
-    /// - for each stage g < n, 32 pairs (w^(c·2^g), its Shoup quotient),
-    ///   c < 32.
+    /// - 8 pairs (w16^t, ⌊w16^t·2^32/q⌋), t < 8, w16 = w^(N/16) of order 16
+    ///   (a round's radix-2^r roots are its powers).
     ///
-    /// At most 82 KiB a prime up to 2^24: they stay in cache, where a table
-    /// of every w^e would be read from memory at every stage.
+    /// 24.6 KiB a prime at 2^24: they stay in cache, where a table of every
+    /// w^e would be read from memory at every stage.
     pub fn twiddle_table(&self, direction: Direction) -> Vec<u32> {
         let split = self.log2_n / 2;
-        let roots_log2 = self.log2_n.min(13);
         let mut table = Vec::with_capacity(self.primes.len() * self.twiddle_words_per_prime());
         for &q in &self.primes {
             let q = u64::from(q);
@@ -267,63 +321,35 @@ impl NttPlan31 {
                 table.push(m.to_montgomery(w as u32));
                 w = w * step % q;
             }
-            for level in 0..roots_log2 {
-                let rho = gfpf_small::primes::pow_mod(root, 1 << (self.log2_n - 1 - level), q);
-                shoup_pairs(&mut table, rho, 1 << level);
-            }
-            table.extend([0, 0]);
-            for g in 0..self.log2_n {
-                shoup_pairs(&mut table, gfpf_small::primes::pow_mod(root, 1 << g, q), 32);
-            }
+            // w16 = root^(N/16) (N ≥ 64).
+            shoup_pairs(
+                &mut table,
+                gfpf_small::primes::pow_mod(root, 1 << (self.log2_n - 4), q),
+                8,
+            );
         }
         table
     }
 
     /// The launches of `transforms_per_prime` transforms a prime (data:
     /// prime-major, N words a transform), their addresses left 0 for the
-    /// caller: stages grouped so that a tile of 2^L rows by C = min(G, 32)
-    /// columns fits [`NTT_TILE_WORDS`]: as few launches as those allow (the
-    /// last up to 13 stages on whole blocks of 2^13 elements, the others up
-    /// to 8 on 32-column tiles), the stages shared as evenly as they allow;
-    /// the inverse runs the same groups in reverse order. Up to N = 2^21: 2
-    /// launches (2^20: 8 + 12); up to 2^29: 3 (2^24: 8 + 8 + 8).
+    /// caller: the stages grouped ([`NttPlan31::stage_groups`]) into tiles of
+    /// 2^L rows by C columns, C = min(G, 32, [`NTT_TILE_WORDS`]/2^L) (8 at
+    /// least where G allows), 16 words a thread (a round of four stages
+    /// takes one group of 16), 32 where that would pass 512 threads, 2 to 8
+    /// where it would leave a block less than a warp; the inverse runs the
+    /// same groups in reverse order.
     pub fn launches(&self, transforms_per_prime: usize, direction: Direction) -> Vec<NttParams> {
         let n = self.log2_n;
         let transforms = (self.primes.len() * transforms_per_prime) as u64;
-        let tile_log2 = NTT_TILE_WORDS.trailing_zeros();
         let mut out = Vec::new();
-        // As few launches as the tiles allow (the last one up to 13 stages
-        // on whole blocks of neighbouring rows, G = 1; the others up to 8 on
-        // 32-column tiles), the stages shared as evenly as they allow: even
-        // groups keep every launch's tile, and its twiddles' reuse, large.
-        let column_log2 = NTT_TILE_COLUMNS.trailing_zeros();
-        // The last launch's tiles hold 64 words at least: two a lane of a
-        // warp, which its warp stages need.
-        let least_last = n.min(6);
-        let most_last = tile_log2.min(self.max_stages).max(least_last);
-        let most_other = (tile_log2 - column_log2).min(self.max_stages);
-        let launches = 1 + n.saturating_sub(most_last).div_ceil(most_other);
-        let last = n
-            .saturating_sub(most_other * (launches - 1))
-            .max(n.div_ceil(launches))
-            .clamp(least_last, most_last);
-        let rest = n - last;
-        let others = launches - 1;
-        let mut sizes: Vec<u32> = (0..others)
-            .map(|i| rest / others + u32::from(i < rest % others))
-            .collect();
-        sizes.push(last);
         let mut first = 0;
-        for stages in sizes {
+        for stages in self.stage_groups() {
             let remaining = n - first;
             let log2_g = remaining - stages;
-            let log2_columns = log2_g.min(column_log2);
+            let log2_columns = launch_columns_log2(stages, log2_g);
             let tile_log2 = stages + log2_columns;
-            // E = tile / threads elements a lane, at most 16; at least 2 so
-            // that every lane holds a pair's partner group (tiles of 64+).
-            let log2_threads = (tile_log2 - 1)
-                .min(NTT_BLOCK_THREADS.trailing_zeros())
-                .max(tile_log2.saturating_sub(NTT_MAX_LANE_ELEMENTS.trailing_zeros()));
+            let log2_threads = block_threads_log2(tile_log2);
             let blocks = transforms << (n - tile_log2);
             out.push(NttParams {
                 transforms_per_prime: transforms_per_prime as u64,
@@ -343,6 +369,96 @@ impl NttPlan31 {
         }
         out
     }
+
+    /// The stages of each launch, first to last: as few launches as the
+    /// tiles allow (each a pass over device memory: the last up to 14
+    /// stages on whole blocks of neighbouring words, G = 1; the others up to
+    /// 11 on tiles of 8 columns or more), and of those groupings the one with
+    /// the fewest rounds (a round: four stages or fewer through a thread's
+    /// registers, then shared memory), then the one whose smallest blocks
+    /// are largest. 2^20: 8 + 12 (five rounds); 2^24: 11 + 13 (seven, two
+    /// passes where tiles of 32 KiB took three); up to 2^25 two launches, up
+    /// to 2^30 three.
+    pub fn stage_groups(&self) -> Vec<u32> {
+        if let Some(groups) = &self.groups {
+            return groups.clone();
+        }
+        let n = self.log2_n;
+        let tile_log2 = NTT_TILE_WORDS.trailing_zeros();
+        let least_columns_log2 = NTT_LEAST_COLUMNS.trailing_zeros();
+        // The last launch's tiles hold 64 words at least: two a thread of a
+        // warp.
+        let least_last = n.min(6);
+        let most_last = tile_log2.min(self.max_stages).max(least_last);
+        let most_other = (tile_log2 - least_columns_log2).min(self.max_stages);
+        let launches = 1 + n.saturating_sub(most_last).div_ceil(most_other) as usize;
+        // (rounds, smallest block's threads) of a grouping: fewer rounds,
+        // then larger blocks.
+        let cost = |sizes: &[u32]| {
+            let mut rounds = 0;
+            let mut least_threads = u32::MAX;
+            let mut remaining = n;
+            for &stages in sizes {
+                remaining -= stages;
+                let tile = stages + launch_columns_log2(stages, remaining);
+                let threads = block_threads_log2(tile);
+                let most = (tile - threads).min(NTT_ROUND_ELEMENTS.trailing_zeros());
+                rounds += stages.div_ceil(most);
+                least_threads = least_threads.min(threads);
+            }
+            (rounds, std::cmp::Reverse(least_threads))
+        };
+        let mut best: Option<Vec<u32>> = None;
+        let mut sizes = Vec::with_capacity(launches);
+        // Every grouping of n into `launches` parts within the bounds.
+        fn each(sizes: &mut Vec<u32>, left: u32, parts: usize, bounds: (u32, u32, u32), visit: &mut dyn FnMut(&[u32])) {
+            let (most_other, least_last, most_last) = bounds;
+            if parts == 1 {
+                if (least_last..=most_last).contains(&left) {
+                    sizes.push(left);
+                    visit(sizes);
+                    sizes.pop();
+                }
+                return;
+            }
+            for stages in 1..=most_other.min(left) {
+                sizes.push(stages);
+                each(sizes, left - stages, parts - 1, bounds, visit);
+                sizes.pop();
+            }
+        }
+        each(
+            &mut sizes,
+            n,
+            launches,
+            (most_other, least_last, most_last),
+            &mut |sizes| {
+                if best.as_deref().is_none_or(|b| cost(sizes) < cost(b)) {
+                    best = Some(sizes.to_vec());
+                }
+            },
+        );
+        best.expect("the launch count allows a grouping")
+    }
+}
+
+/// log2 of a launch's columns C: min(G, 32) within the tile's words, and 8
+/// at least where G allows ([`NttPlan31::stage_groups`] keeps the stages
+/// within that).
+fn launch_columns_log2(stages: u32, log2_g: u32) -> u32 {
+    let most = NTT_TILE_WORDS.trailing_zeros() - stages;
+    log2_g.min(NTT_TILE_COLUMNS.trailing_zeros()).min(most)
+}
+
+/// log2 of a block's threads for a tile of 2^tile_log2 words: 16 words a
+/// thread, at most 512 threads (32 words a thread then), at least a warp
+/// where the tile has two words a thread for it.
+fn block_threads_log2(tile_log2: u32) -> u32 {
+    let elements_log2 = NTT_ROUND_ELEMENTS.trailing_zeros();
+    tile_log2
+        .saturating_sub(elements_log2)
+        .max(5.min(tile_log2 - 1))
+        .min(NTT_BLOCK_THREADS.trailing_zeros())
 }
 
 impl NttPlan31 {
@@ -403,6 +519,19 @@ impl CudaNtt31 {
             .ntt_module()?
             .load_function(NTT_KERNEL)
             .map_err(|e| crate::CudaError::driver("loading the NTT kernel", 0, e))?;
+        // The largest tile's dynamic shared memory passes the 48 KiB a
+        // kernel gets without asking.
+        let most_shared = NttParams {
+            stages: u64::from(NTT_TILE_WORDS.trailing_zeros()),
+            ..NttParams::default()
+        }
+        .shared_bytes();
+        function
+            .set_attribute(
+                cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                most_shared as i32,
+            )
+            .map_err(|e| crate::CudaError::driver("raising the NTT kernel's shared memory", 0, e))?;
         let stream = device.stream();
         let upload = |what: &'static str, words: Vec<u32>| {
             stream
@@ -454,12 +583,13 @@ impl CudaNtt31 {
             // (NttParams mirrors it); data holds the launch's transforms
             // (checked above), the tables and constants are the plan's.
             unsafe {
-                crate::fft::launch_with(
+                crate::fft::launch_with_shared(
                     &self.device,
                     &self.function,
                     &params,
                     params.threads,
                     params.block_threads(),
+                    params.shared_bytes(),
                 )?
             };
         }
@@ -549,29 +679,39 @@ mod tests {
     }
 
     #[test]
-    fn launches_group_the_stages_evenly_within_the_tiles() {
+    fn launches_group_the_stages_in_the_fewest_passes_and_rounds() {
         assert_eq!(stages(6), [6]);
-        assert_eq!(stages(13), [13]);
-        assert_eq!(stages(16), [8, 8]);
+        assert_eq!(stages(14), [14]);
+        assert_eq!(stages(16), [4, 12]);
         assert_eq!(stages(20), [8, 12]);
-        assert_eq!(stages(21), [8, 13]);
-        assert_eq!(stages(24), [8, 8, 8]);
-        let plan = NttPlan31::try_new(1 << 24, &NTT_PRIMES_31).unwrap();
-        let forward = plan.launches(3, Direction::Forward);
-        let inverse = plan.launches(3, Direction::Inverse);
-        // The inverse undoes the same groups, last first.
-        assert!(
-            forward
-                .iter()
-                .rev()
-                .zip(&inverse)
-                .all(|(f, i)| f.first == i.first && i.inverse == 1)
-        );
-        for l in &forward {
-            let tile = 1u64 << (l.stages + l.log2_columns);
-            assert!(tile <= NTT_TILE_WORDS as u64 && tile >= 64);
-            assert!(l.block_threads() as usize <= NTT_BLOCK_THREADS);
-            assert!(tile / u64::from(l.block_threads()) <= NTT_MAX_LANE_ELEMENTS as u64);
+        assert_eq!(stages(24), [10, 14]);
+        // 15·2^27 + 1: the longest transforms a 31-bit prime has.
+        let baby_bear = [2013265921];
+        for n in 6u32..=27 {
+            let plan = NttPlan31::try_new(1 << n, &baby_bear).unwrap();
+            let forward = plan.launches(3, Direction::Forward);
+            assert_eq!(forward.len(), 1 + usize::from(n > 14) + usize::from(n > 25), "2^{n}");
+            assert_eq!(forward.iter().map(|l| l.stages).sum::<u64>(), u64::from(n));
+            for l in &forward {
+                let tile = l.tile_words() as u64;
+                assert!(tile <= NTT_TILE_WORDS as u64 && tile >= 64, "2^{n}: {l:?}");
+                // Rows of whole sectors, or a contiguous tile.
+                let log2_g = u64::from(n) - l.first - l.stages;
+                assert!(l.log2_columns >= 3 || l.log2_columns == log2_g, "2^{n}: {l:?}");
+                assert!(l.block_threads() as usize <= NTT_BLOCK_THREADS);
+                let per_thread = tile / u64::from(l.block_threads());
+                assert!((2..=32).contains(&per_thread), "2^{n}: {l:?}");
+                assert!(l.shared_bytes() <= 68 * 1024);
+            }
+            // The inverse undoes the same groups, last first.
+            let inverse = plan.launches(3, Direction::Inverse);
+            assert!(
+                forward
+                    .iter()
+                    .rev()
+                    .zip(&inverse)
+                    .all(|(f, i)| f.first == i.first && f.stages == i.stages && i.inverse == 1)
+            );
         }
     }
 

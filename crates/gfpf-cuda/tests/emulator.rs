@@ -695,10 +695,13 @@ fn global_traffic_is_counted_in_sectors() {
 }
 
 /// The word-size NTT kernels against the host's O(N²) transform, bit for
-/// bit, over two primes at once and several transforms a prime: lengths
-/// whose last stages run between lanes only (2^6), through shared memory and
-/// lanes (2^11), in three launches (2^11 at most 4 stages a launch), and in
-/// two, the first on 32-column tiles (2^14);
+/// bit, over two primes at once and several transforms a prime: one launch
+/// of rounds of radix 4 and 8 on blocks of a warp (2^6) and of radix 16 and
+/// 8 (2^11); three launches (2^11 at most 4 stages a launch: rounds of 1 to
+/// 4 stages, tiles read and written through shared memory where their rows
+/// are shorter than a sector); 2^14 in one launch of 512 threads holding 32
+/// words each, and in two on 32-column tiles; 2^17 in two, the first on
+/// tiles of 2048 rows by 8 columns (the largest, 2^24's first pass);
 /// edge values (0, 1, q − 1) lead each input. The inverse undoes the
 /// forward transform, and forward, pointwise product, inverse is the cyclic
 /// convolution.
@@ -716,12 +719,22 @@ fn word_size_ntt_matches_the_host_transform() {
     }
     let primes = [NTT_PRIMES_31[0], NTT_PRIMES_31[2]];
     let mut rng = rand::rngs::StdRng::seed_from_u64(31);
-    // (log2 N, transforms a prime, most stages a launch, launches): 2^11
-    // also in three launches of 3 + 2 + 6 stages, the middle one from stage
-    // 3 on 32-column tiles (G = 64).
-    for (log2_n, per_prime, max_stages, launches) in [(6, 3, 13, 1), (11, 2, 13, 1), (11, 1, 4, 3), (14, 1, 13, 2)] {
+    // (log2 N, transforms a prime, most stages a launch, stage groups where
+    // chosen, launches): 2^11 also in three launches of 3 + 2 + 6 stages,
+    // the middle one from stage 3 on 32-column tiles (G = 64).
+    for (log2_n, per_prime, max_stages, groups, launches) in [
+        (6, 3, 14, None, 1),
+        (11, 2, 14, None, 1),
+        (11, 1, 4, None, 3),
+        (14, 1, 14, None, 1),
+        (14, 1, 13, None, 2),
+        (17, 1, 14, Some(&[11u32, 6][..]), 2),
+    ] {
         let n = 1usize << log2_n;
-        let plan = NttPlan31::try_new(n, &primes).unwrap().with_max_stages(max_stages);
+        let mut plan = NttPlan31::try_new(n, &primes).unwrap().with_max_stages(max_stages);
+        if let Some(groups) = groups {
+            plan = plan.with_stage_groups(groups).unwrap();
+        }
         assert_eq!(
             plan.launches(per_prime, Direction::Forward).len(),
             launches,
@@ -752,7 +765,7 @@ fn word_size_ntt_matches_the_host_transform() {
             if log2_n <= 11 {
                 assert!(got == ntt31_reference(x, q as u32).as_slice(), "2^{log2_n} modulo {q}");
             } else {
-                let outputs = [0, 1, 777, n / 2, n - 1];
+                let outputs = [0, 1, 777, n / 2 + 5, n - 1];
                 let want = ntt31_reference_outputs(x, q as u32, outputs);
                 for (i, w) in outputs.into_iter().zip(want) {
                     assert_eq!(got[i], w, "2^{log2_n} modulo {q}, output {i}");
@@ -802,6 +815,46 @@ fn word_size_ntt_matches_the_host_transform() {
         NttPlan31::try_new(48, &primes),
         Err(gfpf_cuda::ntt::NttError::Length(48))
     ));
+    // Groups that do not make the length, or a first pass past the tile.
+    let plan = NttPlan31::try_new(1 << 17, &primes).unwrap();
+    for groups in [&[11u32, 5][..], &[12, 5], &[2, 15], &[]] {
+        assert!(matches!(
+            plan.clone().with_stage_groups(groups),
+            Err(gfpf_cuda::ntt::NttError::StageGroups { .. })
+        ));
+    }
+}
+
+/// Deleting either barrier of the word-size NTT kernel (between its
+/// rounds, and before a tile goes out through shared memory) makes the
+/// emulator fail the transform: a race on the tile, or a read of a word not
+/// yet written.
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn word_size_ntt_barriers_each_needed() {
+    use gfpf_cuda::ntt::{NTT_PRIMES_31, NttPlan31};
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (word-size NTT barriers): {why}");
+        return;
+    }
+    let source = gfpf_kernels::NTT_SOURCE;
+    let places: Vec<usize> = source.match_indices("__syncthreads();").map(|(at, _)| at).collect();
+    assert_eq!(places.len(), 2, "the NTT kernel's barriers");
+    // 2^11 in one launch: three rounds, the last one out through shared memory.
+    let plan = NttPlan31::try_new(1 << 11, &NTT_PRIMES_31[..1]).unwrap();
+    let q = plan.primes()[0];
+    let input: Vec<u32> = (0..1u32 << 11).map(|i| i.wrapping_mul(2654435761) % q).collect();
+    for at in places {
+        let deleted = format!("{}{}", &source[..at], &source[at + "__syncthreads();".len()..]);
+        let kernels = gfpf_testkit::emulator::HostKernels::build_ntt_from(&deleted, kernel_dir()).unwrap();
+        let ntt = gfpf_testkit::emulator::EmulatedNtt31::with_kernels(plan.clone(), kernels);
+        let mut data = input.clone();
+        let result = ntt.run(&mut data, 1, Direction::Forward);
+        assert!(result.is_err(), "the NTT without its barrier at byte {at} still ran");
+    }
 }
 
 /// Products through word-size primes (projection, NTTs, pointwise product,

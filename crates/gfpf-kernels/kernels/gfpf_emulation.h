@@ -8,7 +8,9 @@
 //   __syncthreads(), __syncwarp(mask);
 //   __shfl_sync, __shfl_xor_sync, __shfl_up_sync, __shfl_down_sync,
 //   __ballot_sync, __any_sync, __all_sync (warp size 32);
-//   shared memory declared with GFPF_SHARED_ARRAY(type, name, count);
+//   shared memory declared with GFPF_SHARED_ARRAY(type, name, count), and
+//   dynamic shared memory (the launch's bytes) with
+//   GFPF_DYNAMIC_SHARED_ARRAY(type, name, most);
 //   global memory read and written through GFPF_GLOBAL_READ / _WRITE,
 //   counted in 32-byte sectors per warp-wide access (the launch's traffic).
 //
@@ -53,8 +55,8 @@ enum GfpfEmuOp {
     GFPF_OP_COLLECTIVE = 6,   // a warp collective, per lane
     GFPF_OP_SHARED = 7,       // a shared-memory word read or written, per thread
     GFPF_OP_BARRIER = 8,      // a __syncthreads(), per thread
-    GFPF_OP_NTT_BUTTERFLY = 9, // a word-size NTT butterfly through shared memory (gfpf_ntt.cu)
-    GFPF_OP_NTT_LANE_STEP = 10, // a lane's element in a word-size NTT warp stage
+    GFPF_OP_NTT_BUTTERFLY = 9, // a word-size NTT butterfly in registers, its product included (gfpf_ntt.cu)
+    GFPF_OP_NTT_GROUP = 10,   // a word-size NTT round's group: its twiddles' base and the loop around it
     GFPF_OP_MM_PRODUCT = 11,  // a Montgomery product of the multi-modular kernels (gfpf_multimodular.cuh)
     GFPF_OP_MM_DIGIT = 12,    // a base-r digit of the multi-modular join (two divisions)
     GFPF_OP_MM_MAC = 13,      // a residue times a digit accumulated in 128 bits (the join)
@@ -81,6 +83,9 @@ struct GfpfEmuLaunch {
     // In: run every block_stride-th block only (1: all), for counts of a
     // large launch whose blocks all do alike (the results are then partial).
     unsigned long long block_stride;
+    // In: bytes of dynamic shared memory the launch gives each block (the
+    // words of GFPF_DYNAMIC_SHARED_ARRAY past them are out of bounds).
+    unsigned long long dynamic_shared_bytes;
     // Out: global memory traffic as the device would move it. A warp-wide
     // access is the n-th global access of each lane of a warp; it moves
     // every distinct 32-byte sector its lanes touch.
@@ -141,6 +146,7 @@ struct Block {
     unsigned epoch = 1;    // barrier intervals passed + 1
     std::vector<unsigned> warp_epoch;
     unsigned long long generation = 0;
+    unsigned long long dynamic_shared_bytes = 0;  // the launch's
     std::string error;
     // Global accesses: each thread's count so far, and per (warp, access
     // number, write?) the byte offsets its lanes touched and their width.
@@ -277,13 +283,28 @@ inline bool same_interval(const Block& b, unsigned t, unsigned other, unsigned e
 template <class T, size_t N>
 struct SharedArray {
     const char* name;
+    // Dynamic shared memory (`extern __shared__`): N words at most, those
+    // of the launch's dynamic_shared_bytes in bounds.
+    bool dynamic = false;
     T words[N];
     Shadow shadow[N];
     // The block generation each word's shadow belongs to.
     unsigned long long stamp[N] = {};
     unsigned long long generation = 0;
 
-    explicit SharedArray(const char* n) : name(n) {}
+    explicit SharedArray(const char* n, bool is_dynamic = false) : name(n), dynamic(is_dynamic) {}
+    // Words in bounds: N, or for dynamic shared memory the launch's bytes
+    // (a launch giving more than N words fails at the first access).
+    size_t limit() {
+        if (!dynamic) return N;
+        Block& b = block();
+        const unsigned long long given = b.dynamic_shared_bytes / sizeof(T);
+        if (given > N)
+            b.fail(std::string("the launch gives ") + std::to_string(b.dynamic_shared_bytes) +
+                   " bytes of dynamic shared memory, more than the emulator's " + std::to_string(N * sizeof(T)) +
+                   " for " + name);
+        return size_t(given);
+    }
     // Binds the array to the running block on its first use there. Words
     // start fresh lazily (`shadow_of`): a block that touches a few words of
     // a large tile pays for those only.
@@ -308,7 +329,7 @@ struct SharedArray {
         attach();
         Block& b = block();
         unsigned t = b.running;
-        if (i >= N) b.fail("thread " + std::to_string(t) + " reads " + word(i) + " past the end");
+        if (i >= limit()) b.fail("thread " + std::to_string(t) + " reads " + word(i) + " past the end");
         b.count_op(GFPF_OP_SHARED);
         Shadow& s = shadow_of(i);
         if (!s.written) b.fail("thread " + std::to_string(t) + " reads " + word(i) + ", which no thread has written");
@@ -340,7 +361,7 @@ struct SharedArray {
         attach();
         Block& b = block();
         unsigned t = b.running;
-        if (i >= N) b.fail("thread " + std::to_string(t) + " writes " + word(i) + " past the end");
+        if (i >= limit()) b.fail("thread " + std::to_string(t) + " writes " + word(i) + " past the end");
         b.count_op(GFPF_OP_SHARED);
         Shadow& s = shadow_of(i);
         if (s.written && s.writer != t && same_interval(b, t, s.writer, s.write_epoch, s.write_warp_epoch))
@@ -577,6 +598,7 @@ inline int launch(const char* name, GfpfEmuLaunch& launch, F body) {
     b.grid_dim = dim3{unsigned(launch.grid_x), 1, 1};
     b.entry = call_body<F>;
     b.counting = launch.count_traffic != 0;
+    b.dynamic_shared_bytes = launch.dynamic_shared_bytes;
     b.entry_arg = &body;
     Block* saved = current;
     current = &b;
@@ -668,6 +690,10 @@ inline int __all_sync(unsigned mask, int predicate) {
 // Shared memory: checked arrays on the host, plain __shared__ ones on the device.
 #define GFPF_SHARED_ARRAY(type, name, count) \
     static thread_local gfpf_emu::SharedArray<type, (count)> name(#name)
+// Dynamic shared memory (`extern __shared__ type name[]` on the device): at
+// most max_count words, the launch's dynamic_shared_bytes of them in bounds.
+#define GFPF_DYNAMIC_SHARED_ARRAY(type, name, max_count) \
+    static thread_local gfpf_emu::SharedArray<type, (max_count)> name(#name, true)
 
 // Global memory, counted (see GfpfEmuLaunch); plain accesses on the device.
 template <class T>

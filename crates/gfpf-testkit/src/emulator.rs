@@ -85,6 +85,7 @@ struct EmulatedLaunch {
     error_capacity: u64,
     count_traffic: u64,
     block_stride: u64,
+    dynamic_shared_bytes: u64,
     traffic: LaunchTraffic,
 }
 
@@ -155,12 +156,12 @@ pub struct FieldOps {
     pub shared_words: u64,
     /// `__syncthreads()` barriers, per thread.
     pub barriers: u64,
-    /// Word-size NTT butterflies through shared memory (kernels/gfpf_ntt.cu),
-    /// per thread.
+    /// Word-size NTT butterflies in registers with their products
+    /// (kernels/gfpf_ntt.cu), per thread.
     pub ntt_butterflies: u64,
-    /// Elements of word-size NTT warp stages, per lane (both lanes of a
-    /// pair: the warp runs both sides).
-    pub ntt_lane_steps: u64,
+    /// Groups of word-size NTT rounds (a group's twiddles' base, its
+    /// loop), per thread.
+    pub ntt_groups: u64,
     /// Montgomery products of the multi-modular kernels (with their table
     /// loads and modular adds), per thread.
     pub mm_products: u64,
@@ -206,7 +207,7 @@ impl FieldOps {
             shared_words: s(self.shared_words),
             barriers: s(self.barriers),
             ntt_butterflies: s(self.ntt_butterflies),
-            ntt_lane_steps: s(self.ntt_lane_steps),
+            ntt_groups: s(self.ntt_groups),
             mm_products: s(self.mm_products),
             mm_digits: s(self.mm_digits),
             mm_macs: s(self.mm_macs),
@@ -309,6 +310,16 @@ impl HostKernels {
     /// reused from) `dir`.
     pub fn build_ntt(dir: &Path) -> Result<Self, EmulatorError> {
         Self::build_source("gfpf_ntt31", &gfpf_kernels::ntt_translation_unit(true), dir)
+    }
+
+    /// As [`HostKernels::build_ntt`], from `ntt_source` in place of
+    /// kernels/gfpf_ntt.cu (a modified kernel, for the emulator's own tests).
+    pub fn build_ntt_from(ntt_source: &str, dir: &Path) -> Result<Self, EmulatorError> {
+        let unit = format!(
+            "#define GFPF_HOST_EMULATION 1\n{}{ntt_source}",
+            gfpf_kernels::EMULATION_HEADER
+        );
+        Self::build_source("gfpf_ntt31", &unit, dir)
     }
 
     /// Compiles (or reuses, keyed by `name` and a hash of `source`) one
@@ -474,6 +485,40 @@ impl HostKernels {
         count_traffic: bool,
         block_stride: u32,
     ) -> Result<LaunchTraffic, EmulatorError> {
+        // SAFETY: the caller's guarantees, passed on; no dynamic shared
+        // memory.
+        unsafe {
+            self.launch_params_shared(
+                symbol,
+                params,
+                threads,
+                threads_per_block,
+                schedule,
+                count_traffic,
+                block_stride,
+                0,
+            )
+        }
+    }
+
+    /// As [`HostKernels::launch_params`], the launch giving each block
+    /// `dynamic_shared_bytes` of dynamic shared memory (a kernel's
+    /// `GFPF_DYNAMIC_SHARED_ARRAY` words past them are out of bounds).
+    ///
+    /// # Safety
+    /// As [`HostKernels::launch_params`].
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn launch_params_shared<P>(
+        &self,
+        symbol: &str,
+        params: &P,
+        threads: u64,
+        threads_per_block: u32,
+        schedule: u32,
+        count_traffic: bool,
+        block_stride: u32,
+        dynamic_shared_bytes: u64,
+    ) -> Result<LaunchTraffic, EmulatorError> {
         // SAFETY: every kernel symbol of the emulated modules has this
         // signature in host emulation: `extern "C" int name(const P*,
         // const GfpfEmuLaunch*)`, P its parameter struct.
@@ -491,6 +536,7 @@ impl HostKernels {
             error_capacity: message.len() as u64,
             count_traffic: u64::from(count_traffic),
             block_stride: u64::from(block_stride.max(1)),
+            dynamic_shared_bytes,
             traffic: LaunchTraffic::default(),
         };
         // SAFETY: the caller guarantees the buffers; StageParams and
@@ -819,13 +865,19 @@ impl EmulatedNtt31 {
     /// Emulated transforms of `plan`; the kernels are compiled into (or
     /// reused from) `dir`.
     pub fn new(plan: gfpf_cuda::ntt::NttPlan31, dir: &Path) -> Result<Self, EmulatorError> {
-        Ok(EmulatedNtt31 {
+        Ok(Self::with_kernels(plan, HostKernels::build_ntt(dir)?))
+    }
+
+    /// Emulated transforms of `plan` on kernels already built
+    /// ([`HostKernels::build_ntt`] or [`HostKernels::build_ntt_from`]).
+    pub fn with_kernels(plan: gfpf_cuda::ntt::NttPlan31, kernels: HostKernels) -> Self {
+        EmulatedNtt31 {
             forward_table: plan.twiddle_table(Direction::Forward),
             inverse_table: plan.twiddle_table(Direction::Inverse),
             constants: plan.prime_constants(),
-            kernels: HostKernels::build_ntt(dir)?,
+            kernels,
             plan,
-        })
+        }
     }
 
     /// The plan.
@@ -878,7 +930,7 @@ impl EmulatedNtt31 {
                 // the table and constants are the plan's (sized by it), and
                 // NttParams is GfpfNttParams's twin.
                 unsafe {
-                    self.kernels.launch_params(
+                    self.kernels.launch_params_shared(
                         gfpf_cuda::ntt::NTT_KERNEL,
                         &bind(data),
                         launch.threads,
@@ -886,6 +938,7 @@ impl EmulatedNtt31 {
                         schedule,
                         count,
                         block_stride,
+                        u64::from(launch.shared_bytes()),
                     )
                 }
             };
@@ -932,6 +985,7 @@ impl EmulatedNtt31 {
                 symbol: gfpf_cuda::ntt::NTT_KERNEL.to_owned(),
                 threads: l.threads,
                 threads_per_block: l.block_threads(),
+                dynamic_shared_bytes: l.shared_bytes(),
                 traffic: traffic.scaled(blocks(&l) as f64 / blocks(&l).div_ceil(u64::from(stride)) as f64),
             })
             .collect())
@@ -1085,6 +1139,8 @@ pub struct CountedLaunch {
     pub threads: u64,
     /// Threads a block.
     pub threads_per_block: u32,
+    /// Bytes of dynamic shared memory a block (the word-size NTT's tile).
+    pub dynamic_shared_bytes: u32,
     /// Traffic and operations of the whole launch (`path_ops`: the busiest
     /// thread's of the blocks run).
     pub traffic: LaunchTraffic,
@@ -1112,6 +1168,7 @@ impl<const K: usize> EmulatedMultiModular<K> {
             symbol: symbol.to_owned(),
             threads: params.threads,
             threads_per_block: tpb,
+            dynamic_shared_bytes: 0,
             traffic: traffic.scaled(blocks as f64 / run as f64),
         })
     }
