@@ -293,18 +293,19 @@ const MM_DIGIT_SHORT_DIVISION_INSTRUCTIONS: f64 = 92.0;
 /// share of its round's twiddles (kernels/gfpf_ntt.cu, `gfpf_ntt_group`):
 /// a modular add and subtract (an add and a VIADDMNMX each), a Montgomery
 /// product (three IMAD, a VIADDMNMX), and a Shoup product a twiddle. Probe
-/// kernels that run one group of a round (the tile's words in and out,
-/// less an empty probe): radix 16 448 instructions, radix 8 200, radix 4 88,
-/// forward and inverse alike, direct from device memory the same as through
-/// shared memory (NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-26). Less the
-/// shared words (2 each), radix 16 and 8 fit 10.8 a butterfly and
-/// [`NTT_GROUP_INSTRUCTIONS`] a group.
-const NTT_BUTTERFLY_INSTRUCTIONS: f64 = 10.8;
+/// kernels that run one group of a round (the tile's words in and out), less
+/// a probe that only finds the group's words: radix 16 448 instructions,
+/// radix 8 176, radix 4 56, forward and inverse alike (direct from device
+/// memory, radix 16, 488); the group's index arithmetic, which that probe
+/// also runs, 16 (NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-26). With it,
+/// less the shared words (2 each), radix 16 and 8 fit 12 a butterfly and
+/// [`NTT_GROUP_INSTRUCTIONS`] a group (radix 4: 64 modelled, 72 counted).
+const NTT_BUTTERFLY_INSTRUCTIONS: f64 = 12.0;
 
 /// SASS instructions of a word-size NTT round's group beside its
-/// butterflies and shared words: its addresses, its twiddles' base (a Shoup
-/// product of two table words), the loop (same probes).
-const NTT_GROUP_INSTRUCTIONS: f64 = 38.4;
+/// butterflies and shared words: its index arithmetic and loop (same
+/// probes).
+const NTT_GROUP_INSTRUCTIONS: f64 = 16.0;
 
 /// SASS instructions of one column step of a lane product (D² products of
 /// 64×64→128 bits, two shuffles a digit, the complement select) by digits

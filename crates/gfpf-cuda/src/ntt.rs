@@ -18,8 +18,8 @@
 //! // 2^16 in two launches: 8 stages on tiles of 256 rows by 32 columns,
 //! // then the last 8 on whole blocks of 256 elements.
 //! assert_eq!(plan.launches(1, Direction::Forward).len(), 2);
-//! // Three short tables a prime: 3·2^8 + 16 words at 2^16.
-//! assert_eq!(plan.twiddle_table(Direction::Inverse).len(), 2 * (3 * (1 << 8) + 16));
+//! // Four short tables a prime: 3·2^8 + 16 + 2^14 words at 2^16.
+//! assert_eq!(plan.twiddle_table(Direction::Inverse).len(), 2 * (3 * (1 << 8) + 16 + (1 << 14)));
 //! # Ok::<(), gfpf_cuda::ntt::NttError>(())
 //! ```
 
@@ -35,6 +35,9 @@ use gfpf_small::primes::{inv_mod, is_prime, root_of_unity, two_adicity};
 /// so that 2^24 takes two passes over device memory (11 stages on tiles of
 /// 2048 rows by 8 columns, then 13 on whole blocks of 8192 words).
 pub const NTT_TILE_WORDS: usize = 16384;
+/// log2 of the largest order of the row roots' table: the most stages a
+/// launch runs.
+const ROW_ROOT_ORDERS_LOG2: u32 = NTT_TILE_WORDS.trailing_zeros();
 /// The fewest columns of a tile that is not contiguous: 8 words, one
 /// 32-byte sector a row.
 pub const NTT_LEAST_COLUMNS: usize = 8;
@@ -278,21 +281,24 @@ impl NttPlan31 {
             .collect()
     }
 
-    /// Words of one prime's twiddle tables: 3·2^⌊n/2⌋ + 16.
+    /// Words of one prime's twiddle tables: 3·2^⌊n/2⌋ + 16 + 2^min(n, 14).
     pub fn twiddle_words_per_prime(&self) -> usize {
-        (3 << (self.log2_n / 2)) + 16
+        (3 << (self.log2_n / 2)) + 16 + (1 << self.log2_n.min(ROW_ROOT_ORDERS_LOG2))
     }
 
-    /// Per prime, three short tables the kernel makes every twiddle w^e of
+    /// Per prime, four short tables the kernel makes every twiddle w^e of
     /// (w = ω forward, ω^−1 inverse; see `GfpfNttTwiddles` in
     /// kernels/gfpf_ntt.cu), [`NttPlan31::twiddle_words_per_prime`] words a
     /// prime, primes in order: with s = ⌊n/2⌋,
     /// - 2^s pairs (w^lo, ⌊w^lo·2^32/q⌋);
     /// - 2^s words w^(hi·2^s)·2^32 mod q (the first 2^(n−1−s) used);
     /// - 8 pairs (w16^t, ⌊w16^t·2^32/q⌋), t < 8, w16 = w^(N/16) of order 16
-    ///   (a round's radix-2^r roots are its powers).
+    ///   (a round's radix-2^r roots are its powers);
+    /// - for each order 2^m, m = 1 … min(n, 14), from word 2^(m−1) − 1, the
+    ///   2^(m−1) words ρ_m^j·2^32 mod q, ρ_m = w^(N/2^m) (a group's row
+    ///   factor; one word unused at the end).
     ///
-    /// 24.6 KiB a prime at 2^24: they stay in cache, where a table of every
+    /// 88.6 KiB a prime at 2^24: they stay in cache, where a table of every
     /// w^e would be read from memory at every stage.
     pub fn twiddle_table(&self, direction: Direction) -> Vec<u32> {
         let split = self.log2_n / 2;
@@ -315,10 +321,11 @@ impl NttPlan31 {
             shoup_pairs(&mut table, root, 1 << split);
             // The high table's step: root^(2^s).
             let step = gfpf_small::primes::pow_mod(root, 1 << split, q);
-            let m = montgomery(q as u32);
+            let montgomery = montgomery(q as u32);
+            let m_form = |w: u64| montgomery.to_montgomery(w as u32);
             let mut w = 1u64;
             for _ in 0..1u64 << split {
-                table.push(m.to_montgomery(w as u32));
+                table.push(m_form(w));
                 w = w * step % q;
             }
             // w16 = root^(N/16) (N ≥ 64).
@@ -327,6 +334,15 @@ impl NttPlan31 {
                 gfpf_small::primes::pow_mod(root, 1 << (self.log2_n - 4), q),
                 8,
             );
+            for m in 1..=self.log2_n.min(ROW_ROOT_ORDERS_LOG2) {
+                let rho = gfpf_small::primes::pow_mod(root, 1 << (self.log2_n - m), q);
+                let mut w = 1u64;
+                for _ in 0..1u64 << (m - 1) {
+                    table.push(m_form(w));
+                    w = w * rho % q;
+                }
+            }
+            table.push(0);
         }
         table
     }

@@ -132,18 +132,22 @@ GFPF_NTT_FN gfpf_ntt_u32 gfpf_ntt_mul_montgomery(gfpf_ntt_u32 x, gfpf_ntt_u32 bi
 // stage u the pair of lower row t takes
 //     w^((j_mid·G + c + (t mod 2^(r−1−u))·2^(L−s−r)·G)·2^(g+u))
 //   = A^(2^u) · w16^((t mod 2^(r−1−u))·2^(4−r+u)),
-// A = w^(J·2^g), J = j_mid·G + c (c the column's place in G), and w16 =
-// w^(N/16) a root of order 16. A group makes A from two short tables (e =
-// hi·2^s + lo, w^e·2^32 = high[hi]·low[lo], one Shoup product), its squares
-// by Montgomery products, and each stage's twiddles with one Shoup product by
-// a power of w16 (eight pairs, kept in shared memory beside the tile: in
-// registers they would take 16 of the 64 that two blocks of 512 threads
-// allow an SM, and ptxas spilled). The butterfly's Montgomery
-// product takes w^e·2^32 as it is. The tables take 3·2^⌊n/2⌋ + 16 words a
-// prime (24.6 KiB at 2^24) and stay in cache.
+// A = ρ^j_mid · w^(c·2^g), ρ = w^(G·2^g) a root of order 2^(L−s), c the
+// column's place in G, and w16 = w^(N/16) a root of order 16. A thread keeps
+// its column through a launch, so it makes the column's factor once a round
+// from two short tables (e = hi·2^s + lo, w^e·2^32 = high[hi]·low[lo], one
+// Shoup product); a group takes ρ^j_mid from a table of roots by order (the
+// threads of a warp read neighbouring words, or one), one Montgomery product
+// with the column's factor, its squares, and each stage's twiddles with one
+// Shoup product by a power of w16 (eight pairs, kept in shared memory beside
+// the tile: in registers they would take 16 of the 64 that two blocks of 512
+// threads allow an SM, and ptxas spilled). The butterfly's Montgomery product
+// takes w^e·2^32 as it is. The tables take 3·2^⌊n/2⌋ + 16 + 2^min(n, 14)
+// words a prime (88.6 KiB at 2^24) and stay in cache.
 struct GfpfNttTwiddles {
     const gfpf_ntt_u64* low;    // 2^s pairs: w^lo in the low word, ⌊w^lo·2^32/q⌋ in the high one
     const gfpf_ntt_u32* high;   // 2^s words (2^(n−1−s) used): w^(hi·2^s)·2^32 mod q
+    const gfpf_ntt_u32* rows;   // orders 2^m, m = 1 … min(n, 14): 2^(m−1) words ρ_m^j·2^32 mod q from 2^(m−1) − 1
     int split;                  // s
     gfpf_ntt_u32 q, q_neg_inv;
 
@@ -160,6 +164,10 @@ struct GfpfNttTwiddles {
         return t == 0 ? a
                       : gfpf_ntt_mul_shoup(a, GFPF_NTT_TILE_LOAD(tile, roots_at + 2 * t),
                                            GFPF_NTT_TILE_LOAD(tile, roots_at + 2 * t + 1), q);
+    }
+    // ρ^j·2^32 mod q, ρ = w^(N/2^m) of order 2^m, j < 2^(m−1).
+    GFPF_NTT_METHOD gfpf_ntt_u32 row_root(int m, gfpf_ntt_u32 j) const {
+        return GFPF_NTT_TABLE_READ(rows, (1u << (m - 1)) - 1 + j);
     }
     // x·w mod q for big_w = w·2^32 mod q.
     GFPF_NTT_METHOD gfpf_ntt_u32 times(gfpf_ntt_u32 x, gfpf_ntt_u32 big_w) const {
@@ -262,9 +270,9 @@ GFPF_NTT_FN GfpfNttTile gfpf_ntt_tile(const GfpfNttParams& p) {
 // group `index` (below tile/2^r) at tile words first + t·stride, t < 2^r.
 struct GfpfNttGroup {
     int first, stride;
-    gfpf_ntt_u32 j;  // J = j_mid·G + c: the group's twiddles are powers of w^(J·2^g)
+    gfpf_ntt_u32 j_mid;  // the group's twiddles are powers of ρ^j_mid·w^(c·2^g)
 
-    GFPF_NTT_METHOD static GfpfNttGroup of(const GfpfNttTile& t, int s, int r, int index, gfpf_ntt_u32 residue) {
+    GFPF_NTT_METHOD static GfpfNttGroup of(const GfpfNttTile& t, int s, int r, int index) {
         GfpfNttGroup g;
         const int c = index & ((1 << t.columns_log2) - 1);
         const int rest = index >> t.columns_log2;
@@ -272,7 +280,7 @@ struct GfpfNttGroup {
         const int j_mid = rest & ((1 << mid_log2) - 1), j_high = rest >> mid_log2;
         g.first = (((j_high << (t.rows_log2 - s)) + j_mid) << t.columns_log2) | c;
         g.stride = 1 << (mid_log2 + t.columns_log2);
-        g.j = ((gfpf_ntt_u32)j_mid << t.log2_g) + residue + (gfpf_ntt_u32)c;
+        g.j_mid = (gfpf_ntt_u32)j_mid;
         return g;
     }
 };
@@ -286,10 +294,10 @@ GFPF_NTT_FN bool gfpf_ntt_round_coalesced(const GfpfNttTile& t, int s, int r) {
 
 // One group of a round of R = 2^LOG2_R rows: in from device memory or the
 // tile, the round's stages, out to device memory (with N^−1 where `scale`)
-// or the tile.
+// or the tile. ρ is of order 2^order_log2 (2^(L−s)), `column` = w^(c·2^g)·2^32.
 template <int LOG2_R, bool INVERSE, class Tile>
-GFPF_NTT_FN void gfpf_ntt_group(const GfpfNttTile& t, const GfpfNttGroup& group, int g, const GfpfNttTwiddles& tw,
-                                gfpf_ntt_u32* data, Tile tile_words, bool from_memory, bool to_memory,
+GFPF_NTT_FN void gfpf_ntt_group(const GfpfNttTile& t, const GfpfNttGroup& group, int order_log2,
+                                gfpf_ntt_u32 column, const GfpfNttTwiddles& tw, gfpf_ntt_u32* data, Tile tile_words, bool from_memory, bool to_memory,
                                 bool scale, gfpf_ntt_u32 n_inv, gfpf_ntt_u32 n_inv_shoup) {
     constexpr int R = 1 << LOG2_R;
     // The group's rows in the transform: stride/C rows of the tile apart,
@@ -302,7 +310,7 @@ GFPF_NTT_FN void gfpf_ntt_group(const GfpfNttTile& t, const GfpfNttGroup& group,
                            : GFPF_NTT_TILE_LOAD(tile_words, gfpf_ntt_padded(group.first + k * group.stride));
     }
     GFPF_NTT_COUNT_GROUP();
-    const gfpf_ntt_u32 a = tw.montgomery_power(group.j << g);
+    const gfpf_ntt_u32 a = tw.times(tw.row_root(order_log2, group.j_mid), column);
     if (INVERSE)
         gfpf_ntt_round_inverse<LOG2_R, 0>(x, a, tw, tile_words);
     else
@@ -347,11 +355,13 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
     tw.q = GFPF_NTT_TABLE_READ(constants, 0);
     tw.q_neg_inv = GFPF_NTT_TABLE_READ(constants, 3);
     // A prime's tables (gfpf_cuda::ntt::NttPlan31::twiddle_table): 2^s
-    // pairs, 2^s words (2^(n−1−s) used), 8 pairs of w16's powers.
-    const gfpf_ntt_u64 per_prime = (3ull << tw.split) + 16;
+    // pairs, 2^s words (2^(n−1−s) used), 8 pairs of w16's powers, roots by
+    // order.
+    const gfpf_ntt_u64 per_prime = (3ull << tw.split) + 16 + (1ull << (p.log2_n < 14 ? p.log2_n : 14));
     tw.low = (const gfpf_ntt_u64*)((const gfpf_ntt_u32*)p.twiddles + prime * per_prime);
     tw.high = (const gfpf_ntt_u32*)(tw.low + (1ull << tw.split));
     const gfpf_ntt_u32* roots = (const gfpf_ntt_u32*)(tw.high + (1ull << tw.split));
+    tw.rows = roots + 16;
     tw.roots_at = gfpf_ntt_padded(words);
     if (tid < 16) tile_words[tw.roots_at + tid] = GFPF_NTT_TABLE_READ(roots, tid);
     gfpf_ntt_u32* data = (gfpf_ntt_u32*)p.data + t.transform * n;
@@ -378,15 +388,19 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
         // The roots and the tile written (step 0), the round before done.
         __syncthreads();
         const int g = (int)p.first + s;
+        // This thread's column (the same in each of its groups: the block's
+        // threads are a multiple of C) and its factor w^(c·2^g)·2^32, c < G.
+        const gfpf_ntt_u32 column =
+            tw.montgomery_power((t.residue + (gfpf_ntt_u32)(tid & ((1 << t.columns_log2) - 1))) << g);
         for (int index = tid; index < (words >> r); index += threads) {
-            const GfpfNttGroup group = GfpfNttGroup::of(t, s, r, index, t.residue);
+            const GfpfNttGroup group = GfpfNttGroup::of(t, s, r, index);
 #define GFPF_NTT_GROUP_CASE(LOG2_R)                                                                                \
     case LOG2_R:                                                                                                   \
         if (inverse)                                                                                               \
-            gfpf_ntt_group<LOG2_R, true>(t, group, g, tw, data, GFPF_NTT_TILE_PTR(tile_words), from_memory,          \
+            gfpf_ntt_group<LOG2_R, true>(t, group, t.rows_log2 - s, column, tw, data, GFPF_NTT_TILE_PTR(tile_words), from_memory,          \
                                          to_memory, scale, n_inv, n_inv_shoup);                                    \
         else                                                                                                       \
-            gfpf_ntt_group<LOG2_R, false>(t, group, g, tw, data, GFPF_NTT_TILE_PTR(tile_words), from_memory,         \
+            gfpf_ntt_group<LOG2_R, false>(t, group, t.rows_log2 - s, column, tw, data, GFPF_NTT_TILE_PTR(tile_words), from_memory,         \
                                           to_memory, scale, n_inv, n_inv_shoup);                                   \
         break;
             switch (r) {
