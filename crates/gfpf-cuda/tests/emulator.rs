@@ -857,6 +857,56 @@ fn word_size_ntt_barriers_each_needed() {
     }
 }
 
+/// A launch of the word-size NTT that gives its blocks one word less
+/// dynamic shared memory than its tile takes fails at the first word past
+/// what it gave (the emulator bounds dynamic shared memory by the launch),
+/// and runs with what `NttParams::shared_bytes` gives.
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn word_size_ntt_needs_the_shared_memory_it_asks_for() {
+    use gfpf_cuda::ntt::{NTT_KERNEL, NTT_PRIMES_31, NttParams, NttPlan31};
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (word-size NTT shared memory): {why}");
+        return;
+    }
+    let plan = NttPlan31::try_new(1 << 11, &NTT_PRIMES_31[..1]).unwrap();
+    let kernels = gfpf_testkit::emulator::HostKernels::build_ntt(kernel_dir()).unwrap();
+    let table = plan.twiddle_table(Direction::Forward);
+    let constants = plan.prime_constants();
+    let mut data = vec![1u32; 1 << 11];
+    let [launch] = plan.launches(1, Direction::Forward)[..] else {
+        panic!("2^11 takes one launch");
+    };
+    let params = NttParams {
+        data: data.as_mut_ptr() as u64,
+        twiddles: table.as_ptr() as u64,
+        primes: constants.as_ptr() as u64,
+        ..launch
+    };
+    let run = |bytes: u64| {
+        // SAFETY: `data` holds the plan's one transform, the table and
+        // constants are the plan's; NttParams is GfpfNttParams's twin.
+        unsafe {
+            kernels.launch_params_shared(
+                NTT_KERNEL,
+                &params,
+                params.threads,
+                params.block_threads(),
+                0,
+                false,
+                1,
+                bytes,
+            )
+        }
+    };
+    let error = run(u64::from(params.shared_bytes()) - 4).unwrap_err().to_string();
+    assert!(error.contains("past the end"), "{error}");
+    assert!(run(u64::from(params.shared_bytes())).is_ok());
+}
+
 /// Products through word-size primes (projection, NTTs, pointwise product,
 /// the explicit CRT's join) against rug's schoolbook product, bit for bit,
 /// edge values leading each operand, balanced and unbalanced lengths, and
