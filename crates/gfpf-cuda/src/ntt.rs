@@ -174,6 +174,9 @@ pub struct NttPlan31 {
     log2_n: u32,
     primes: Vec<u32>,
     max_stages: u32,
+    /// log2 of the most words a tile takes ([`NTT_TILE_WORDS`] unless a
+    /// device allows less: [`NttPlan31::with_max_tile_words`]).
+    tile_log2: u32,
     /// The stages of each launch where the caller chose them
     /// ([`NttPlan31::with_stage_groups`]).
     groups: Option<Vec<u32>>,
@@ -203,6 +206,7 @@ impl NttPlan31 {
             log2_n,
             primes: primes.iter().map(|&q| q as u32).collect(),
             max_stages: NTT_TILE_WORDS.trailing_zeros(),
+            tile_log2: NTT_TILE_WORDS.trailing_zeros(),
             groups: None,
         })
     }
@@ -213,7 +217,7 @@ impl NttPlan31 {
     /// 6 to 14 stages (or all of n below 6), and every other 11 at most.
     pub fn with_stage_groups(mut self, groups: &[u32]) -> Result<Self, NttError> {
         let n = self.log2_n;
-        let tile_log2 = NTT_TILE_WORDS.trailing_zeros();
+        let tile_log2 = self.tile_log2;
         let most_other = tile_log2 - NTT_LEAST_COLUMNS.trailing_zeros();
         let fits = match groups.split_last() {
             Some((&last, others)) => {
@@ -240,6 +244,27 @@ impl NttPlan31 {
     pub fn with_max_stages(mut self, max_stages: u32) -> Self {
         self.max_stages = max_stages.clamp(1, NTT_TILE_WORDS.trailing_zeros());
         self
+    }
+
+    /// The same plan with tiles of at most `words` words (rounded down to a
+    /// power of two, 2^10 to [`NTT_TILE_WORDS`]): for devices that give a
+    /// block less than [`NttParams::shared_bytes`] of the largest tile
+    /// (67.6 KB; sm_75 gives 64 KiB), at the cost of more launches past
+    /// 2^21. Stage groups chosen before are dropped.
+    pub fn with_max_tile_words(mut self, words: usize) -> Self {
+        let log2 = words.max(1).ilog2().clamp(10, NTT_TILE_WORDS.trailing_zeros());
+        self.tile_log2 = log2;
+        self.groups = None;
+        self
+    }
+
+    /// Bytes of dynamic shared memory the plan's largest block takes.
+    pub fn most_shared_bytes(&self) -> u32 {
+        self.launches(1, Direction::Forward)
+            .iter()
+            .map(NttParams::shared_bytes)
+            .max()
+            .unwrap_or(0)
     }
 
     /// The length N.
@@ -363,7 +388,7 @@ impl NttPlan31 {
         for stages in self.stage_groups() {
             let remaining = n - first;
             let log2_g = remaining - stages;
-            let log2_columns = launch_columns_log2(stages, log2_g);
+            let log2_columns = launch_columns_log2(stages, log2_g, self.tile_log2);
             let tile_log2 = stages + log2_columns;
             let log2_threads = block_threads_log2(tile_log2);
             let blocks = transforms << (n - tile_log2);
@@ -392,7 +417,7 @@ impl NttPlan31 {
     /// 11 on tiles of 8 columns or more), and of those groupings the one with
     /// the fewest rounds (a round: four stages or fewer through a thread's
     /// registers, then shared memory), then the one whose smallest blocks
-    /// are largest. 2^20: 8 + 12 (five rounds); 2^24: 11 + 13 (seven, two
+    /// are largest. 2^20: 8 + 12 (five rounds); 2^24: 10 + 14 (seven, two
     /// passes where tiles of 32 KiB took three); up to 2^25 two launches, up
     /// to 2^30 three.
     pub fn stage_groups(&self) -> Vec<u32> {
@@ -400,7 +425,7 @@ impl NttPlan31 {
             return groups.clone();
         }
         let n = self.log2_n;
-        let tile_log2 = NTT_TILE_WORDS.trailing_zeros();
+        let tile_log2 = self.tile_log2;
         let least_columns_log2 = NTT_LEAST_COLUMNS.trailing_zeros();
         // The last launch's tiles hold 64 words at least: two a thread of a
         // warp.
@@ -416,7 +441,7 @@ impl NttPlan31 {
             let mut remaining = n;
             for &stages in sizes {
                 remaining -= stages;
-                let tile = stages + launch_columns_log2(stages, remaining);
+                let tile = stages + launch_columns_log2(stages, remaining, tile_log2);
                 let threads = block_threads_log2(tile);
                 let most = (tile - threads).min(NTT_ROUND_ELEMENTS.trailing_zeros());
                 rounds += stages.div_ceil(most);
@@ -458,11 +483,11 @@ impl NttPlan31 {
     }
 }
 
-/// log2 of a launch's columns C: min(G, 32) within the tile's words, and 8
+/// log2 of a launch's columns C: min(G, 32) within 2^tile_log2 words, and 8
 /// at least where G allows ([`NttPlan31::stage_groups`] keeps the stages
 /// within that).
-fn launch_columns_log2(stages: u32, log2_g: u32) -> u32 {
-    let most = NTT_TILE_WORDS.trailing_zeros() - stages;
+fn launch_columns_log2(stages: u32, log2_g: u32, tile_log2: u32) -> u32 {
+    let most = tile_log2 - stages;
     log2_g.min(NTT_TILE_COLUMNS.trailing_zeros()).min(most)
 }
 
@@ -529,23 +554,32 @@ impl std::fmt::Debug for CudaNtt31 {
 
 impl CudaNtt31 {
     /// Loads the kernel (compiled once per device) and uploads the plan's
-    /// tables.
+    /// tables; where the device gives a block less shared memory than the
+    /// plan's largest tile takes, the plan's tiles are made smaller
+    /// ([`NttPlan31::with_max_tile_words`]; [`CudaNtt31::plan`] says).
     pub fn try_new(device: &std::sync::Arc<crate::CudaDevice>, plan: NttPlan31) -> Result<Self, crate::CudaError> {
         let function = device
             .ntt_module()?
             .load_function(NTT_KERNEL)
             .map_err(|e| crate::CudaError::driver("loading the NTT kernel", 0, e))?;
-        // The largest tile's dynamic shared memory passes the 48 KiB a
-        // kernel gets without asking.
-        let most_shared = NttParams {
-            stages: u64::from(NTT_TILE_WORDS.trailing_zeros()),
-            ..NttParams::default()
+        // Tiles within what the device gives a block (67.6 KB for the
+        // largest; sm_75 gives 64 KiB), and the kernel's limit raised to
+        // them (past the 48 KiB a kernel gets without asking).
+        let allowed = device
+            .context()
+            .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+            .map_err(|e| crate::CudaError::driver("reading the device's shared memory", 0, e))?;
+        let allowed = u32::try_from(allowed).unwrap_or(0);
+        let mut plan = plan;
+        let mut words = NTT_TILE_WORDS;
+        while plan.most_shared_bytes() > allowed && words > 1 << 10 {
+            words /= 2;
+            plan = plan.with_max_tile_words(words);
         }
-        .shared_bytes();
         function
             .set_attribute(
                 cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                most_shared as i32,
+                plan.most_shared_bytes() as i32,
             )
             .map_err(|e| crate::CudaError::driver("raising the NTT kernel's shared memory", 0, e))?;
         let stream = device.stream();
@@ -729,6 +763,23 @@ mod tests {
                     .all(|(f, i)| f.first == i.first && f.stages == i.stages && i.inverse == 1)
             );
         }
+    }
+
+    #[test]
+    fn smaller_tiles_for_devices_that_give_less_shared_memory() {
+        let plan = NttPlan31::try_new(1 << 24, &NTT_PRIMES_31[..1]).unwrap();
+        assert_eq!(plan.most_shared_bytes(), 4 * (16384 + 512 + 16));
+        // sm_75: 64 KiB a block at most.
+        let small = plan.clone().with_max_tile_words(8192);
+        assert!(small.most_shared_bytes() <= 64 * 1024);
+        assert_eq!(small.stage_groups().len(), 3);
+        assert!(
+            small
+                .launches(1, Direction::Forward)
+                .iter()
+                .all(|l| l.tile_words() <= 8192)
+        );
+        assert_eq!(plan.with_max_tile_words(1).stage_groups().len(), 3);
     }
 
     #[test]
