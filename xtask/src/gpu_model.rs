@@ -252,8 +252,8 @@ fn tile_instructions(ops: &FieldOps, k: usize, short_division: bool) -> f64 {
 }
 
 /// SASS instructions of a Montgomery product of the multi-modular kernels
-/// with its table load and modular add (the pointwise product's two, the
-/// join's one a prime, the projection's two a prime; about 11.5 in the
+/// with its table load and modular add (the join's one a prime, the
+/// projection's two a prime; about 11.5 in the
 /// projection's loop before it summed in 128 bits, which was 11 + 11.5·2k
 /// a prime: 103, 195 and 376 at t4, t8 and t16; kernels/
 /// gfpf_multimodular.cuh, NVRTC 12.9, sm_90, nvdisasm, 2026-11-25).
@@ -632,7 +632,7 @@ fn count_ntt(log2_n: u32, primes: usize, args: &GpuModelArgs, reports: &mut Repo
     let ntt = EmulatedNtt31::new(plan, &dir).map_err(|e| e.to_string())?;
     let mut data = vec![0u32; 1 << log2_n];
     let counted = ntt
-        .launch_counts(&mut data, 1, Direction::Forward, args.sample_blocks)
+        .launch_counts(&mut data, None, 1, Direction::Forward, args.sample_blocks)
         .map_err(|e| e.to_string())?;
     let resources = reports.ntt_kernel();
     let launches = counted
@@ -1100,7 +1100,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
 /// what a product takes on the device, less its pointwise product).
 fn print_multimodular(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Result<(), String> {
     println!(
-        "\nproducts of n x n coefficients through word-size primes (projection, NTTs, pointwise, inverse NTT, join by the explicit CRT), same model; big prime: 3 transforms of 2n on the device's kernels:"
+        "\nproducts of n x n coefficients through word-size primes (projection, NTTs, the inverse NTT making the pointwise product, join by the explicit CRT), same model; big prime: 3 transforms of 2n on the device's kernels:"
     );
     println!(
         "{:<5} {:>8} {:>6} | {:>8} {:>9} {:>10} {:>9} {:<26} | {:>10}",

@@ -2,8 +2,8 @@
 //! coefficient by coefficient (kernels/gfpf_multimodular.cuh with the
 //! word-size NTT of [`crate::ntt`]): each coefficient is projected onto s
 //! primes q_j ∈ (2^30, 2^31) (x = Σ d_i·r^i mod q_j), the residues' cyclic
-//! convolutions are computed by forward NTTs, a pointwise product and an
-//! inverse NTT, and each product coefficient's s residues are joined by the
+//! convolutions are computed by forward NTTs and an inverse NTT whose first
+//! launch makes their pointwise product, and each product coefficient's s residues are joined by the
 //! explicit CRT (x = Σ y_j·M/q_j − k·M, k from a double sum) into its value
 //! mod p. The primes' product exceeds every coefficient of the integer
 //! product (below min(la, lb)·(p − 1)²) 2^10 times over, so the join is
@@ -33,17 +33,15 @@ pub const MULTIMODULAR_MAX_PRIMES: usize = 96;
 /// the join's double sum finds k exactly.
 const JOIN_SLACK_BITS: u32 = 10;
 
-/// Threads a block of the projection, pointwise and join kernels.
+/// Threads a block of the projection and join kernels.
 pub const MULTIMODULAR_THREADS_PER_BLOCK: u32 = 128;
 
 /// The kernels' symbols.
 pub const PROJECT_KERNEL: &str = "gfpf_mm_project";
 /// See [`PROJECT_KERNEL`].
-pub const POINTWISE_KERNEL: &str = "gfpf_mm_pointwise";
-/// See [`PROJECT_KERNEL`].
 pub const JOIN_KERNEL: &str = "gfpf_mm_join";
 /// Every multi-modular kernel, in the order a product launches them.
-pub const MULTIMODULAR_KERNELS: [&str; 3] = [PROJECT_KERNEL, POINTWISE_KERNEL, JOIN_KERNEL];
+pub const MULTIMODULAR_KERNELS: [&str; 2] = [PROJECT_KERNEL, JOIN_KERNEL];
 
 /// The largest k whose kernel modules hold the multi-modular kernels
 /// (kernels/gfpf_fft.cu includes them up to here; k = 32 would need more
@@ -63,8 +61,6 @@ pub struct MultiModularParams {
     pub elements: u64,
     /// Residues, u32, prime-major, N a prime.
     pub residues: u64,
-    /// The pointwise product's second operand.
-    pub other: u64,
     /// The constants (projection or join).
     pub constants: u64,
     /// Coefficients read or written.
@@ -176,7 +172,7 @@ impl<const K: usize> MultiModularPlan<K> {
         (self.len_a, self.len_b)
     }
 
-    /// The projection's (and pointwise product's) constants, u32 words:
+    /// The projection's constants, u32 words:
     /// per prime q, −q^−1 mod 2^32, 2^64 mod q, 0, then for each digit i
     /// (r^i·2^64 mod q, r^i·2^32 mod q).
     pub fn project_constants(&self) -> Vec<u32> {
@@ -245,8 +241,8 @@ impl<const K: usize> MultiModularPlan<K> {
     }
 
     /// The launches' parameters, addresses left 0: the projection of
-    /// `count` coefficients (one thread a coefficient of N), the pointwise
-    /// product, the join of the product's coefficients.
+    /// `count` coefficients (one thread a coefficient of N), the join of the
+    /// product's coefficients.
     pub fn project_params(&self, count: usize) -> MultiModularParams {
         let n = self.ntt.len() as u64;
         MultiModularParams {
@@ -255,15 +251,6 @@ impl<const K: usize> MultiModularPlan<K> {
             primes: self.ntt.primes().len() as u64,
             threads: n,
             ..MultiModularParams::default()
-        }
-    }
-
-    /// See [`MultiModularPlan::project_params`]: one thread a residue.
-    pub fn pointwise_params(&self) -> MultiModularParams {
-        let p = self.project_params(0);
-        MultiModularParams {
-            threads: p.primes * p.n,
-            ..p
         }
     }
 
@@ -303,7 +290,6 @@ pub struct CudaMultiModular<const K: usize> {
     plan: MultiModularPlan<K>,
     ntt: CudaNtt31,
     project: CudaFunction,
-    pointwise: CudaFunction,
     join: CudaFunction,
     project_constants: CudaSlice<u32>,
     join_constants: CudaSlice<u32>,
@@ -337,7 +323,6 @@ impl<const K: usize> CudaMultiModular<K> {
             device: Arc::clone(device),
             ntt: CudaNtt31::try_new(device, plan.ntt.clone())?,
             project: load(PROJECT_KERNEL)?,
-            pointwise: load(POINTWISE_KERNEL)?,
             join: load(JOIN_KERNEL)?,
             project_constants: upload("uploading the projection's constants", plan.project_constants())?,
             join_constants: upload("uploading the join's constants", plan.join_constants())?,
@@ -360,8 +345,8 @@ impl<const K: usize> CudaMultiModular<K> {
     }
 
     /// The product of two device buffers (lengths the plan covers), queued
-    /// on the device's stream: projections, forward NTTs, the pointwise
-    /// product, the inverse NTT and the join, with 2·s·N words of residues
+    /// on the device's stream: projections, forward NTTs, the inverse NTT
+    /// (its first launch making the pointwise product) and the join, with 2·s·N words of residues
     /// as scratch.
     pub fn mul_device(&self, a: &DeviceBuffer<K>, b: &DeviceBuffer<K>) -> Result<DeviceBuffer<K>, CudaError> {
         let (la, lb) = (a.len(), b.len());
@@ -385,21 +370,8 @@ impl<const K: usize> CudaMultiModular<K> {
         self.project(b, &mut y)?;
         self.ntt.process_device(&mut x, 1, Direction::Forward)?;
         self.ntt.process_device(&mut y, 1, Direction::Forward)?;
-        {
-            let (x_ptr, _x_sync) = x.device_ptr_mut(stream);
-            let (y_ptr, _y_sync) = y.device_ptr(stream);
-            let (constants, _constants_sync) = self.project_constants.device_ptr(stream);
-            let params = MultiModularParams {
-                residues: x_ptr,
-                other: y_ptr,
-                constants,
-                ..self.plan.pointwise_params()
-            };
-            // SAFETY: x and y hold s·N residues each, the constants are the
-            // plan's projection constants: all the kernel addresses.
-            unsafe { self.launch(&self.pointwise, &params)? };
-        }
-        self.ntt.process_device(&mut x, 1, Direction::Inverse)?;
+        // The pointwise product made as the inverse's first launch reads x.
+        self.ntt.process_device_times(&mut x, &y, 1, Direction::Inverse)?;
         let mut product = DeviceBuffer::zeros(&self.device, la + lb - 1)?;
         {
             let (x_ptr, _x_sync) = x.device_ptr(stream);

@@ -140,6 +140,10 @@ pub struct NttParams {
     pub log2_block_threads: u64,
     /// 1 for the inverse transform.
     pub inverse: u64,
+    /// 0, or the address of words laid out as `data`: each word the launch
+    /// reads from `data` is first multiplied by its twin there (the
+    /// pointwise product, folded into the launch that reads it first).
+    pub other: u64,
 }
 
 // SAFETY: NttParams is #[repr(C)], made only of u64 words (no padding, no
@@ -284,7 +288,7 @@ impl NttPlan31 {
 
     /// The primes' constants as the kernel reads them: eight words a prime,
     /// q, N^−1 mod q, ⌊N^−1·2^32/q⌋, −q^−1 mod 2^32 (Montgomery's), 2^32
-    /// mod q and three zeros.
+    /// mod q, 2^64 mod q and two zeros.
     pub fn prime_constants(&self) -> Vec<u32> {
         self.primes
             .iter()
@@ -298,7 +302,7 @@ impl NttPlan31 {
                     ((n_inv << 32) / q64) as u32,
                     m.neg_q_inv(),
                     m.to_montgomery(1),
-                    0,
+                    ((1u128 << 64) % u128::from(q)) as u32,
                     0,
                     0,
                 ]
@@ -619,6 +623,39 @@ impl CudaNtt31 {
         transforms_per_prime: usize,
         direction: Direction,
     ) -> Result<(), crate::CudaError> {
+        self.queue(data, None, transforms_per_prime, direction)
+    }
+
+    /// As [`Self::process_device`], of the pointwise product of `data` and
+    /// `other` (the same layout, left as it is): the product made as the
+    /// first launch reads `data`, where a launch of its own would read and
+    /// write every word once more. The inverse of two forward transforms'
+    /// product is their cyclic convolution.
+    pub fn process_device_times(
+        &self,
+        data: &mut cudarc::driver::CudaSlice<u32>,
+        other: &cudarc::driver::CudaSlice<u32>,
+        transforms_per_prime: usize,
+        direction: Direction,
+    ) -> Result<(), crate::CudaError> {
+        if other.len() != data.len() {
+            return Err(NttError::DataLength {
+                len: other.len(),
+                transforms: self.plan.primes.len() * transforms_per_prime,
+                n: self.plan.len(),
+            }
+            .into());
+        }
+        self.queue(data, Some(other), transforms_per_prime, direction)
+    }
+
+    fn queue(
+        &self,
+        data: &mut cudarc::driver::CudaSlice<u32>,
+        other: Option<&cudarc::driver::CudaSlice<u32>>,
+        transforms_per_prime: usize,
+        direction: Direction,
+    ) -> Result<(), crate::CudaError> {
         use cudarc::driver::{DevicePtr, DevicePtrMut};
         self.plan.check_len(data.len(), transforms_per_prime)?;
         let stream = self.device.stream();
@@ -629,16 +666,28 @@ impl CudaNtt31 {
         let (data_ptr, _data_sync) = data.device_ptr_mut(stream);
         let (table_ptr, _table_sync) = table.device_ptr(stream);
         let (constants_ptr, _constants_sync) = self.constants.device_ptr(stream);
-        for launch in self.plan.launches(transforms_per_prime, direction) {
+        let other = other.map(|o| o.device_ptr(stream));
+        for (i, launch) in self
+            .plan
+            .launches(transforms_per_prime, direction)
+            .into_iter()
+            .enumerate()
+        {
             let params = NttParams {
                 data: data_ptr,
                 twiddles: table_ptr,
                 primes: constants_ptr,
+                // The first launch makes the pointwise product.
+                other: match &other {
+                    Some((ptr, _)) if i == 0 => *ptr,
+                    _ => 0,
+                },
                 ..launch
             };
             // SAFETY: the kernel's only argument is GfpfNttParams by value
-            // (NttParams mirrors it); data holds the launch's transforms
-            // (checked above), the tables and constants are the plan's.
+            // (NttParams mirrors it); data (and other, of the same length)
+            // hold the launch's transforms (checked above), the tables and
+            // constants are the plan's.
             unsafe {
                 crate::fft::launch_with_shared(
                     &self.device,
@@ -841,6 +890,7 @@ mod tests {
             assert_eq!(u64::from(c[1]) * 1024 % q64, 1, "N^-1");
             assert_eq!(c[3].wrapping_mul(q), u32::MAX, "-q^-1 mod 2^32");
             assert_eq!(u64::from(c[4]), (1u64 << 32) % q64);
+            assert_eq!(u128::from(c[5]), (1u128 << 64) % u128::from(q64));
         }
         assert_eq!(
             plan.twiddle_table(Direction::Forward).len(),

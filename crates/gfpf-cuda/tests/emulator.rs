@@ -704,7 +704,8 @@ fn global_traffic_is_counted_in_sectors() {
 /// tiles of 2048 rows by 8 columns (the largest, 2^24's first pass);
 /// edge values (0, 1, q − 1) lead each input. The inverse undoes the
 /// forward transform, and forward, pointwise product, inverse is the cyclic
-/// convolution.
+/// convolution, the same where the inverse's first launch makes the
+/// product.
 #[test]
 #[cfg_attr(
     not(gfpf_cxx),
@@ -786,8 +787,14 @@ fn word_size_ntt_matches_the_host_transform() {
                 (u64::from(x) * u64::from(y) % q) as u32
             })
             .collect();
+        // The same with the pointwise product made by the inverse's first
+        // launch: the same words.
+        let mut fused = data.clone();
+        ntt.run_times(&mut fused, &b, per_prime, Direction::Inverse)
+            .unwrap_or_else(|e| panic!("inverse of the product 2^{log2_n}: {e}"));
         ntt.run(&mut product, per_prime, Direction::Inverse)
             .unwrap_or_else(|e| panic!("inverse 2^{log2_n}: {e}"));
+        assert!(fused == product, "pointwise product in the inverse, 2^{log2_n}");
         for (p, &q) in primes.iter().enumerate() {
             let at = p * per_prime * n;
             for i in [0, 1, n / 2 + 3, n - 1] {

@@ -1246,7 +1246,8 @@ GFPF_LANE_KERNEL(gfpf_pointwise_mul_lanes, gfpf_pointwise_mul_lanes, GFPF_LANE_E
 #endif
 
 
-// Products through word-size primes: projection, pointwise product, join.
+// Products through word-size primes: projection and join (the pointwise
+// product is the inverse NTT's, gfpf_ntt.cu).
 // Only where a product can take them (k ≤ 16: gfpf_cuda::multimodular's
 // 96 primes); wider fields' modules would compile them for nothing.
 #if GFPF_K <= 16

@@ -1,15 +1,14 @@
 // Products over GF(p) through word-size primes on the device, coefficient
 // by coefficient (gfpf_cuda::multimodular): project each coefficient
 // x = Σ d_i·r^i onto s primes q_j < 2^31, multiply the residues' transforms
-// (gfpf_ntt.cu) pointwise, and join each product coefficient's s residues
-// (the explicit CRT) into its value mod p. The s primes' product exceeds
+// pointwise (the inverse NTT's first launch, gfpf_ntt.cu), and join each
+// product coefficient's s residues (the explicit CRT) into its value mod p. The s primes' product exceeds
 // every coefficient of the integer product (below min(la, lb)·(p − 1)^2)
 // 2^10 times over, so the join (the explicit CRT) is exact before the
 // reduction mod p.
 //
 // One thread a coefficient in the projection (every prime's residue) and
-// the join, one a residue in the pointwise product. Residues are prime-major: prime j's
-// N words at j·N.
+// the join. Residues are prime-major: prime j's N words at j·N.
 #pragma once
 
 // The kernels' parameters (gfpf_cuda::multimodular::MultiModularParams
@@ -17,7 +16,6 @@
 struct GfpfMultiModularParams {
     gfpf_u64 elements;     // digit-major elements (pitch `count`): read by the projection, written by the join
     gfpf_u64 residues;     // u32 words, prime-major, N a prime
-    gfpf_u64 other;        // the pointwise product's second operand (residues, same layout)
     gfpf_u64 constants;    // u32 words: see gfpf_mm_project / gfpf_mm_join
     gfpf_u64 count;        // coefficients read or written
     gfpf_u64 n;            // N: words a prime (the projection zeroes those past `count`)
@@ -32,15 +30,6 @@ GFPF_FN gfpf_u32 gfpf_mm_montgomery(gfpf_u32 x, gfpf_u32 w, gfpf_u32 q, gfpf_u32
     const gfpf_u32 m = (gfpf_u32)t * q_neg_inv;
     const gfpf_u32 u = (gfpf_u32)((t + (gfpf_u64)m * q) >> 32);
     return u >= q ? u - q : u;
-}
-
-// log2 of N, a power of two (a shift, where t / N would be a 64-bit division).
-GFPF_FN int gfpf_mm_log2(gfpf_u64 n) {
-#ifdef GFPF_HOST_EMULATION
-    return __builtin_ctzll(n);
-#else
-    return __ffsll((long long)n) - 1;
-#endif
 }
 
 // Words of a prime's projection constants: q, −q^−1 mod 2^32, 2^64 mod q,
@@ -87,17 +76,6 @@ GFPF_FN void gfpf_mm_project_thread(const GfpfMultiModularParams& p, gfpf_u64 c)
         x = x + wrap >= q ? x + wrap - q : x + wrap;
         GFPF_GLOBAL_WRITE((gfpf_u32*)p.residues, j * p.n + c, x);
     }
-}
-
-// Thread t: residues[t] <- residues[t]·other[t] mod q of prime t / N: two
-// Montgomery products, the second by 2^64 mod q (constants word 2).
-GFPF_FN void gfpf_mm_pointwise_thread(const GfpfMultiModularParams& p, gfpf_u64 t) {
-    const gfpf_u32* k = (const gfpf_u32*)p.constants + (t >> gfpf_mm_log2(p.n)) * GFPF_MM_PROJECT_WORDS;
-    const gfpf_u32 q = GFPF_TABLE_READ(k, 0), q_neg_inv = GFPF_TABLE_READ(k, 1);
-    gfpf_u32* residues = (gfpf_u32*)p.residues;
-    const gfpf_u32 x = GFPF_GLOBAL_READ(residues, t), y = GFPF_GLOBAL_READ((const gfpf_u32*)p.other, t);
-    GFPF_GLOBAL_WRITE(residues, t, gfpf_mm_montgomery(gfpf_mm_montgomery(x, y, q, q_neg_inv), GFPF_TABLE_READ(k, 2), q,
-                                                      q_neg_inv));
 }
 
 // The join's constants (u32 words, s primes), for the explicit CRT: x =
@@ -185,7 +163,6 @@ GFPF_FN void gfpf_mm_join_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
 // occupancy on sm_90), its digits in groups of 4; below, it takes fewer
 // unbound (t8: 56), and more under a bound of one block (t8: 80).
 GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_project, gfpf_mm_project_thread)
-GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_pointwise, gfpf_mm_pointwise_thread)
 #if GFPF_K > 8
 GFPF_OCCUPANCY_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_join, gfpf_mm_join_thread, 8)
 #else

@@ -73,7 +73,7 @@ __device__ __forceinline__ gfpf_ntt_u32 gfpf_ntt_mul_hi(gfpf_ntt_u32 a, gfpf_ntt
 struct GfpfNttParams {
     gfpf_ntt_u64 data;                  // u32 words: transform t's element i at t·N + i
     gfpf_ntt_u64 twiddles;              // u32 words: per prime 3·2^⌊n/2⌋ + 16, see GfpfNttTwiddles
-    gfpf_ntt_u64 primes;                // u32 words, eight a prime: q, N^−1, ⌊N^−1·2^32/q⌋, −q^−1 mod 2^32, 2^32 mod q, 0, 0, 0
+    gfpf_ntt_u64 primes;                // u32 words, eight a prime: q, N^−1, ⌊N^−1·2^32/q⌋, −q^−1 mod 2^32, 2^32 mod q, 2^64 mod q, 0, 0
     gfpf_ntt_u64 transforms_per_prime;  // transform t is modulo prime t / transforms_per_prime
     gfpf_ntt_u64 threads;               // threads of the launch (blocks × block threads)
     gfpf_ntt_u64 log2_n;                // n
@@ -82,6 +82,7 @@ struct GfpfNttParams {
     gfpf_ntt_u64 log2_columns;          // log2 C
     gfpf_ntt_u64 log2_block_threads;    // threads of a block: the tile's words / E
     gfpf_ntt_u64 inverse;               // 1: the inverse (table of ω^−e; stages in reverse)
+    gfpf_ntt_u64 other;                 // 0, or u32 words as `data`: each word read from `data` first multiplied by its twin here
 };
 
 // Words of a tile at most (64 KiB, 66 with the padding below): a launch's
@@ -172,6 +173,25 @@ struct GfpfNttTwiddles {
     // x·w mod q for big_w = w·2^32 mod q.
     GFPF_NTT_METHOD gfpf_ntt_u32 times(gfpf_ntt_u32 x, gfpf_ntt_u32 big_w) const {
         return gfpf_ntt_mul_montgomery(x, big_w, q, q_neg_inv);
+    }
+};
+
+// Words read from device memory by a launch (through shared memory),
+// multiplied by
+// their twins in `other` where it is given (the pointwise product of two
+// transforms, folded into the launch that reads it first):
+// (x·y·2^−32)·(2^64 mod q)·2^−32 = x·y mod q, two Montgomery products.
+struct GfpfNttPointwise {
+    const gfpf_ntt_u32* other;  // null: none
+    gfpf_ntt_u32 r2;            // 2^64 mod q
+
+    GFPF_NTT_METHOD gfpf_ntt_u32 load(const GfpfNttTwiddles& tw, const gfpf_ntt_u32* data, gfpf_ntt_u32 i) const {
+        const gfpf_ntt_u32 x = GFPF_NTT_READ(data, i);
+        if (other == nullptr) return x;
+        // Counted as a butterfly: two Montgomery products, a load and its
+        // address, about the instructions of one.
+        GFPF_NTT_COUNT_BUTTERFLY();
+        return tw.times(tw.times(x, GFPF_NTT_READ(other, i)), r2);
     }
 };
 
@@ -296,9 +316,9 @@ GFPF_NTT_FN bool gfpf_ntt_round_coalesced(const GfpfNttTile& t, int s, int r) {
 // tile, the round's stages, out to device memory (with N^−1 where `scale`)
 // or the tile. ρ is of order 2^order_log2 (2^(L−s)), `column` = w^(c·2^g)·2^32.
 template <int LOG2_R, bool INVERSE, class Tile>
-GFPF_NTT_FN void gfpf_ntt_group(const GfpfNttTile& t, const GfpfNttGroup& group, int order_log2,
-                                gfpf_ntt_u32 column, const GfpfNttTwiddles& tw, gfpf_ntt_u32* data, Tile tile_words, bool from_memory, bool to_memory,
-                                bool scale, gfpf_ntt_u32 n_inv, gfpf_ntt_u32 n_inv_shoup) {
+GFPF_NTT_FN void gfpf_ntt_group(const GfpfNttTile& t, const GfpfNttGroup& group, int order_log2, gfpf_ntt_u32 column,
+                                const GfpfNttTwiddles& tw, gfpf_ntt_u32* data, Tile tile_words, bool from_memory,
+                                bool to_memory, bool scale, gfpf_ntt_u32 n_inv, gfpf_ntt_u32 n_inv_shoup) {
     constexpr int R = 1 << LOG2_R;
     // The group's rows in the transform: stride/C rows of the tile apart,
     // G words each (stride is a multiple of C).
@@ -380,10 +400,18 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
         const int r = gfpf_ntt_round_size(t.rows_log2, most, i);
         const int s = gfpf_ntt_round_first(t.rows_log2, most, i);
         const bool coalesced = gfpf_ntt_round_coalesced(t, s, r);
-        const bool from_memory = step == 0 && coalesced, to_memory = step == rounds - 1 && coalesced;
-        if (step == 0 && !coalesced) {
+        // A pointwise product comes in through shared memory: in the
+        // groups' loads its second operand's addresses spilled registers.
+        const bool from_memory = step == 0 && coalesced && p.other == 0;
+        const bool to_memory = step == rounds - 1 && coalesced;
+        if (step == 0 && !from_memory) {
             // In through shared memory, whole sectors.
-            for (int w = tid; w < words; w += threads) tile_words[gfpf_ntt_padded(w)] = GFPF_NTT_READ(data, t.at(w));
+            GfpfNttPointwise pointwise;
+            pointwise.other = p.other == 0 ? nullptr : (const gfpf_ntt_u32*)p.other + t.transform * n;
+            pointwise.r2 = GFPF_NTT_TABLE_READ(constants, 5);
+            // One word at a time: unrolled, the products spilled registers.
+#pragma unroll 1
+            for (int w = tid; w < words; w += threads) tile_words[gfpf_ntt_padded(w)] = pointwise.load(tw, data, t.at(w));
         }
         // The roots and the tile written (step 0), the round before done.
         __syncthreads();
@@ -394,14 +422,16 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
             tw.montgomery_power((t.residue + (gfpf_ntt_u32)(tid & ((1 << t.columns_log2) - 1))) << g);
         for (int index = tid; index < (words >> r); index += threads) {
             const GfpfNttGroup group = GfpfNttGroup::of(t, s, r, index);
-#define GFPF_NTT_GROUP_CASE(LOG2_R)                                                                                \
-    case LOG2_R:                                                                                                   \
-        if (inverse)                                                                                               \
-            gfpf_ntt_group<LOG2_R, true>(t, group, t.rows_log2 - s, column, tw, data, GFPF_NTT_TILE_PTR(tile_words), from_memory,          \
-                                         to_memory, scale, n_inv, n_inv_shoup);                                    \
-        else                                                                                                       \
-            gfpf_ntt_group<LOG2_R, false>(t, group, t.rows_log2 - s, column, tw, data, GFPF_NTT_TILE_PTR(tile_words), from_memory,         \
-                                          to_memory, scale, n_inv, n_inv_shoup);                                   \
+#define GFPF_NTT_GROUP_CASE(LOG2_R)                                                                         \
+    case LOG2_R:                                                                                            \
+        if (inverse)                                                                                        \
+            gfpf_ntt_group<LOG2_R, true>(t, group, t.rows_log2 - s, column, tw, data,                        \
+                                         GFPF_NTT_TILE_PTR(tile_words), from_memory, to_memory, scale, n_inv, \
+                                         n_inv_shoup);                                                      \
+        else                                                                                                \
+            gfpf_ntt_group<LOG2_R, false>(t, group, t.rows_log2 - s, column, tw, data,                       \
+                                          GFPF_NTT_TILE_PTR(tile_words), from_memory, to_memory, scale,      \
+                                          n_inv, n_inv_shoup);                                              \
         break;
             switch (r) {
                 GFPF_NTT_GROUP_CASE(1)

@@ -893,17 +893,33 @@ impl EmulatedNtt31 {
         transforms_per_prime: usize,
         direction: Direction,
     ) -> Result<(), EmulatorError> {
-        self.run_counted(data, transforms_per_prime, direction, false, 1)
+        self.run_counted(data, None, transforms_per_prime, direction, false, 1)
             .map(|_| ())
     }
 
-    /// As [`EmulatedNtt31::run`], with each launch's traffic and operations
-    /// when `count_traffic`, running every `block_stride`-th block only
-    /// (for counts; the results are then partial, and only the first
-    /// schedule runs).
+    /// Transforms the pointwise product of `data` and `other` (the same
+    /// layout) into `data`, the product made as the first launch reads
+    /// `data` (`gfpf_cuda::ntt::CudaNtt31::process_device_times`).
+    pub fn run_times(
+        &self,
+        data: &mut [u32],
+        other: &[u32],
+        transforms_per_prime: usize,
+        direction: Direction,
+    ) -> Result<(), EmulatorError> {
+        self.run_counted(data, Some(other), transforms_per_prime, direction, false, 1)
+            .map(|_| ())
+    }
+
+    /// As [`EmulatedNtt31::run`] (or [`EmulatedNtt31::run_times`] with
+    /// `other`), with each launch's traffic and operations when
+    /// `count_traffic`, running every `block_stride`-th block only (for
+    /// counts; the results are then partial, and only the first schedule
+    /// runs).
     pub fn run_counted(
         &self,
         data: &mut [u32],
+        other: Option<&[u32]>,
         transforms_per_prime: usize,
         direction: Direction,
         count_traffic: bool,
@@ -913,22 +929,35 @@ impl EmulatedNtt31 {
         if data.len() != words {
             return Err(EmulatorError::OperandLengths(data.len(), words));
         }
+        if let Some(other) = other
+            && other.len() != words
+        {
+            return Err(EmulatorError::OperandLengths(other.len(), words));
+        }
         let table = match direction {
             Direction::Forward => &self.forward_table,
             Direction::Inverse => &self.inverse_table,
         };
         let mut counted = Vec::new();
-        for launch in self.plan.launches(transforms_per_prime, direction) {
+        for (i, launch) in self
+            .plan
+            .launches(transforms_per_prime, direction)
+            .into_iter()
+            .enumerate()
+        {
             let bind = |data: &mut [u32]| gfpf_cuda::ntt::NttParams {
                 data: data.as_mut_ptr() as u64,
                 twiddles: table.as_ptr() as u64,
                 primes: self.constants.as_ptr() as u64,
+                // The first launch makes the pointwise product.
+                other: other.filter(|_| i == 0).map_or(0, |o| o.as_ptr() as u64),
                 ..launch
             };
             let run = |data: &mut [u32], schedule: u32, count: bool| {
-                // SAFETY: `data` holds every transform of the plan's launches,
-                // the table and constants are the plan's (sized by it), and
-                // NttParams is GfpfNttParams's twin.
+                // SAFETY: `data` (and `other`, of its length) holds every
+                // transform of the plan's launches, the table and constants
+                // are the plan's (sized by it), and NttParams is
+                // GfpfNttParams's twin.
                 unsafe {
                     self.kernels.launch_params_shared(
                         gfpf_cuda::ntt::NTT_KERNEL,
@@ -965,6 +994,7 @@ impl EmulatedNtt31 {
     pub fn launch_counts(
         &self,
         data: &mut [u32],
+        other: Option<&[u32]>,
         transforms_per_prime: usize,
         direction: Direction,
         sample_blocks: u32,
@@ -978,7 +1008,7 @@ impl EmulatedNtt31 {
             .max()
             .unwrap_or(1);
         let stride = (most / u64::from(sample_blocks.max(1))).max(1) as u32;
-        let counted = self.run_counted(data, transforms_per_prime, direction, true, stride)?;
+        let counted = self.run_counted(data, other, transforms_per_prime, direction, true, stride)?;
         Ok(counted
             .into_iter()
             .map(|(l, traffic)| CountedLaunch {
@@ -993,8 +1023,8 @@ impl EmulatedNtt31 {
 }
 
 /// Products through word-size primes the way the device computes them
-/// (`gfpf_cuda::multimodular`): the projection, the word-size NTTs, the
-/// pointwise product and the join, every launch through the block-level
+/// (`gfpf_cuda::multimodular`): the projection, the word-size NTTs (the
+/// inverse making the pointwise product), the join, every launch through the block-level
 /// emulator under both schedules of its threads.
 #[derive(Debug)]
 pub struct EmulatedMultiModular<const K: usize> {
@@ -1101,18 +1131,7 @@ impl<const K: usize> EmulatedMultiModular<K> {
         let mut y = self.project(b)?;
         self.ntt.run(&mut x, 1, Direction::Forward)?;
         self.ntt.run(&mut y, 1, Direction::Forward)?;
-        let pointwise = gfpf_cuda::multimodular::MultiModularParams {
-            other: y.as_ptr() as u64,
-            constants: self.project_constants.as_ptr() as u64,
-            ..self.plan.pointwise_params()
-        };
-        self.launch(gfpf_cuda::multimodular::POINTWISE_KERNEL, &mut x, |out| {
-            gfpf_cuda::multimodular::MultiModularParams {
-                residues: out.as_mut_ptr() as u64,
-                ..pointwise
-            }
-        })?;
-        self.ntt.run(&mut x, 1, Direction::Inverse)?;
+        self.ntt.run_times(&mut x, &y, 1, Direction::Inverse)?;
         let join = gfpf_cuda::multimodular::MultiModularParams {
             residues: x.as_ptr() as u64,
             constants: self.join_constants.as_ptr() as u64,
@@ -1208,7 +1227,7 @@ impl<const K: usize> EmulatedMultiModular<K> {
     }
 
     /// Every launch of a product (two projections, two forward NTTs, the
-    /// pointwise product, the inverse NTT, the join) counted on about
+    /// inverse NTT with the pointwise product, the join) counted on about
     /// `sample_blocks` blocks of each and scaled to it, on zeros of the
     /// plan's full sizes.
     pub fn launch_counts(&self, sample_blocks: u32) -> Result<Vec<CountedLaunch>, EmulatorError> {
@@ -1218,16 +1237,18 @@ impl<const K: usize> EmulatedMultiModular<K> {
             self.count_project(la, &mut x, sample_blocks)?,
             self.count_project(lb, &mut y, sample_blocks)?,
         ];
-        out.extend(self.ntt.launch_counts(&mut x, 1, Direction::Forward, sample_blocks)?);
-        out.extend(self.ntt.launch_counts(&mut y, 1, Direction::Forward, sample_blocks)?);
-        let pointwise = gfpf_cuda::multimodular::MultiModularParams {
-            residues: x.as_mut_ptr() as u64,
-            other: y.as_ptr() as u64,
-            constants: self.project_constants.as_ptr() as u64,
-            ..self.plan.pointwise_params()
-        };
-        out.push(self.count_elementwise(gfpf_cuda::multimodular::POINTWISE_KERNEL, pointwise, sample_blocks)?);
-        out.extend(self.ntt.launch_counts(&mut x, 1, Direction::Inverse, sample_blocks)?);
+        out.extend(
+            self.ntt
+                .launch_counts(&mut x, None, 1, Direction::Forward, sample_blocks)?,
+        );
+        out.extend(
+            self.ntt
+                .launch_counts(&mut y, None, 1, Direction::Forward, sample_blocks)?,
+        );
+        out.extend(
+            self.ntt
+                .launch_counts(&mut x, Some(&y), 1, Direction::Inverse, sample_blocks)?,
+        );
         out.push(self.count_join(self.plan.product_len(), &x, sample_blocks)?);
         Ok(out)
     }
@@ -1240,7 +1261,10 @@ impl<const K: usize> EmulatedMultiModular<K> {
         let n = self.plan.ntt().len();
         let mut x = self.residues();
         let mut out = vec![self.count_project(n, &mut x, sample_blocks)?];
-        out.extend(self.ntt.launch_counts(&mut x, 1, Direction::Forward, sample_blocks)?);
+        out.extend(
+            self.ntt
+                .launch_counts(&mut x, None, 1, Direction::Forward, sample_blocks)?,
+        );
         out.push(self.count_join(n, &x, sample_blocks)?);
         Ok(out)
     }

@@ -239,7 +239,8 @@ pub fn section(c: &GpuContest) -> String {
     md.push_str(
         "\n### Products\n\nProducts of n × n coefficients (N = 2n): the big prime's three transforms of N \
          (two forward, one inverse; the pointwise product left out) against the whole small-prime product \
-         (two projections, two forward NTTs, the pointwise product, the inverse NTT, the join), s primes for \
+         (two projections, two forward NTTs, the inverse NTT whose first launch makes the pointwise product, \
+         the join), s primes for \
          n·p².\n\n",
     );
     let half = |l: u32| format!("2^{}", l - 1);
