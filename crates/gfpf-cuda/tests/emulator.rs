@@ -897,7 +897,7 @@ fn word_size_ntt_needs_the_shared_memory_it_asks_for() {
         // SAFETY: `data` holds the plan's one transform, the table and
         // constants are the plan's; NttParams is GfpfNttParams's twin.
         unsafe {
-            kernels.launch_params_shared(
+            kernels.launch_params(
                 NTT_KERNEL,
                 &params,
                 params.threads,

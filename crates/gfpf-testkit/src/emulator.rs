@@ -463,52 +463,22 @@ impl HostKernels {
                 schedule,
                 count_traffic,
                 block_stride,
+                0,
             )
         }
     }
 
     /// As [`HostKernels::launch_sampled`] for a kernel whose parameter
     /// block is `P` (the `repr(C)` twin of its C struct), over `threads`
-    /// threads.
+    /// threads, each block given `dynamic_shared_bytes` of dynamic shared
+    /// memory (a kernel's `GFPF_DYNAMIC_SHARED_ARRAY` words past them are
+    /// out of bounds).
     ///
     /// # Safety
     /// As [`HostKernels::launch`]; `P` must match the kernel's parameter
     /// struct.
     #[allow(clippy::too_many_arguments)]
     pub unsafe fn launch_params<P>(
-        &self,
-        symbol: &str,
-        params: &P,
-        threads: u64,
-        threads_per_block: u32,
-        schedule: u32,
-        count_traffic: bool,
-        block_stride: u32,
-    ) -> Result<LaunchTraffic, EmulatorError> {
-        // SAFETY: the caller's guarantees, passed on; no dynamic shared
-        // memory.
-        unsafe {
-            self.launch_params_shared(
-                symbol,
-                params,
-                threads,
-                threads_per_block,
-                schedule,
-                count_traffic,
-                block_stride,
-                0,
-            )
-        }
-    }
-
-    /// As [`HostKernels::launch_params`], the launch giving each block
-    /// `dynamic_shared_bytes` of dynamic shared memory (a kernel's
-    /// `GFPF_DYNAMIC_SHARED_ARRAY` words past them are out of bounds).
-    ///
-    /// # Safety
-    /// As [`HostKernels::launch_params`].
-    #[allow(clippy::too_many_arguments)]
-    pub unsafe fn launch_params_shared<P>(
         &self,
         symbol: &str,
         params: &P,
@@ -959,7 +929,7 @@ impl EmulatedNtt31 {
                 // are the plan's (sized by it), and NttParams is
                 // GfpfNttParams's twin.
                 unsafe {
-                    self.kernels.launch_params_shared(
+                    self.kernels.launch_params(
                         gfpf_cuda::ntt::NTT_KERNEL,
                         &bind(data),
                         launch.threads,
@@ -1085,6 +1055,7 @@ impl<const K: usize> EmulatedMultiModular<K> {
                     schedule,
                     false,
                     1,
+                    0,
                 )?;
             }
         }
@@ -1180,7 +1151,7 @@ impl<const K: usize> EmulatedMultiModular<K> {
         // SAFETY: the callers' parameters address buffers of the plan's sizes.
         let traffic = unsafe {
             self.kernels
-                .launch_params(symbol, &params, params.threads, tpb, 0, true, stride)?
+                .launch_params(symbol, &params, params.threads, tpb, 0, true, stride, 0)?
         };
         let run = blocks.div_ceil(u64::from(stride));
         Ok(CountedLaunch {
