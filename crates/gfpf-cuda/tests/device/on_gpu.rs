@@ -186,7 +186,9 @@ fn word_size_ntt_matches_the_host_transform() {
     }
     let device = device().unwrap();
     let primes = [NTT_PRIMES_31[0], NTT_PRIMES_31[3]];
-    for log2_n in [6, 11, 16, 22] {
+    // 2^24: two passes, the first on tiles of 64 KiB of dynamic shared
+    // memory (the kernel's limit raised past 48 KiB).
+    for log2_n in [6, 11, 16, 22, 24] {
         let n = 1usize << log2_n;
         let ntt = CudaNtt31::try_new(device, NttPlan31::try_new(n, &primes).unwrap()).unwrap();
         let input: Vec<u32> = primes
@@ -203,6 +205,25 @@ fn word_size_ntt_matches_the_host_transform() {
                 assert_eq!(data[at + i], w, "2^{log2_n} modulo {q}, output {i}");
             }
         }
+        // The inverse of the pointwise product made by its first launch
+        // (process_device_times) against the product made on the host, then
+        // the inverse.
+        let stream = device.stream();
+        let forward = data.clone();
+        let mut product: Vec<u32> = forward
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| {
+                let q = primes[i / (2 * n)];
+                (u64::from(x) * u64::from(x) % q) as u32
+            })
+            .collect();
+        ntt.process(&mut product, 2, Direction::Inverse).unwrap();
+        let mut x = stream.clone_htod(&forward).unwrap();
+        let y = stream.clone_htod(&forward).unwrap();
+        ntt.process_device_times(&mut x, &y, 2, Direction::Inverse).unwrap();
+        let fused = stream.clone_dtoh(&x).unwrap();
+        assert!(fused == product, "pointwise product in the inverse, 2^{log2_n}");
         ntt.process(&mut data, 2, Direction::Inverse).unwrap();
         assert!(data == input, "inverse after forward, 2^{log2_n}");
     }
