@@ -44,7 +44,7 @@ pub const NTT_LEAST_COLUMNS: usize = 8;
 /// Threads of a block at most (the kernel's `__launch_bounds__`).
 pub const NTT_BLOCK_THREADS: usize = 512;
 /// The words a thread holds in a round of radix 16
-/// (`GFPF_NTT_ROUND_ELEMENTS`): a block takes a tile's words over 16
+/// (`GFPF_NTT_MAX_ROUND` stages): a block takes a tile's words over 16
 /// threads.
 pub const NTT_ROUND_ELEMENTS: usize = 16;
 /// Columns of a tile at most: 32 words, four 32-byte sectors a row.

@@ -69,10 +69,10 @@ __device__ __forceinline__ gfpf_ntt_u32 gfpf_ntt_mul_hi(gfpf_ntt_u32 a, gfpf_ntt
 #define GFPF_NTT_COUNT_GROUP()
 #endif
 
-// The launch's parameters (gfpf_kernels::NttParams mirrors them).
+// The launch's parameters (gfpf_cuda::ntt::NttParams mirrors them).
 struct GfpfNttParams {
     gfpf_ntt_u64 data;                  // u32 words: transform t's element i at t·N + i
-    gfpf_ntt_u64 twiddles;              // u32 words: per prime 3·2^⌊n/2⌋ + 16, see GfpfNttTwiddles
+    gfpf_ntt_u64 twiddles;              // u32 words: per prime 3·2^⌊n/2⌋ + 16 + 2^min(n, 14), see GfpfNttTwiddles
     gfpf_ntt_u64 primes;                // u32 words, eight a prime: q, N^−1, ⌊N^−1·2^32/q⌋, −q^−1 mod 2^32, 2^32 mod q, 2^64 mod q, 0, 0
     gfpf_ntt_u64 transforms_per_prime;  // transform t is modulo prime t / transforms_per_prime
     gfpf_ntt_u64 threads;               // threads of the launch (blocks × block threads)
@@ -88,13 +88,13 @@ struct GfpfNttParams {
 // Words of a tile at most (64 KiB, 66 with the padding below): a launch's
 // blocks take what their tile needs as dynamic shared memory, the tile, a
 // pad word after every 32 (gfpf_ntt_padded), then 8 pairs of w16's powers
-// (GfpfNttTwiddles::times_root): gfpf_ntt_shared_words.
+// (GfpfNttTwiddles::times_root): gfpf_cuda::ntt::NttParams::shared_bytes.
 #define GFPF_NTT_TILE_WORDS 16384
 #define GFPF_NTT_MAX_SHARED_WORDS (GFPF_NTT_TILE_WORDS + GFPF_NTT_TILE_WORDS / 32 + 16)
 
 // v mod q for v < 2q, as min(v, v − q): v − q wraps past 2^32 − q > v
-// where v < q. One integer minimum (VIMNMX) where a compare and a select
-// would be two.
+// where v < q. One instruction with the subtraction (VIADDMNMX on sm_90)
+// where a compare and a select took three.
 GFPF_NTT_FN gfpf_ntt_u32 gfpf_ntt_reduce_once(gfpf_ntt_u32 v, gfpf_ntt_u32 q) {
     const gfpf_ntt_u32 w = v - q;
     return w < v ? w : v;
@@ -195,10 +195,9 @@ struct GfpfNttPointwise {
     }
 };
 
-// The most stages a round runs (radix 16: w16's powers) and the elements a
-// thread holds in a round.
+// The most stages a round runs (radix 16, w16's powers: a group of 16
+// words in registers, gfpf_cuda::ntt::NTT_ROUND_ELEMENTS).
 #define GFPF_NTT_MAX_ROUND 4
-#define GFPF_NTT_ROUND_ELEMENTS 16
 
 // Stage U of a round of R = 2^LOG2_R rows in registers, forward
 // (Gentleman–Sande: (x + y, (x − y)·w)) or inverse (Cooley–Tukey: (x + y·w,
@@ -376,7 +375,7 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
     tw.q_neg_inv = GFPF_NTT_TABLE_READ(constants, 3);
     // A prime's tables (gfpf_cuda::ntt::NttPlan31::twiddle_table): 2^s
     // pairs, 2^s words (2^(n−1−s) used), 8 pairs of w16's powers, roots by
-    // order.
+    // order up to 2^14 (the most stages a launch runs: GFPF_NTT_TILE_WORDS).
     const gfpf_ntt_u64 per_prime = (3ull << tw.split) + 16 + (1ull << (p.log2_n < 14 ? p.log2_n : 14));
     tw.low = (const gfpf_ntt_u64*)((const gfpf_ntt_u32*)p.twiddles + prime * per_prime);
     tw.high = (const gfpf_ntt_u32*)(tw.low + (1ull << tw.split));
