@@ -76,12 +76,21 @@ pub enum NttError {
     NoPrimes,
     /// Stage groups that do not make a transform of this length in tiles
     /// (see [`NttPlan31::with_stage_groups`]).
-    #[error("stage groups {groups:?} do not make 2^{log2_n} in tiles (sum n, last 6 to 14, others 1 to 11)")]
+    #[error(
+        "stage groups {groups:?} do not make 2^{log2_n} in tiles: they must sum to {log2_n}, the last take {least_last} to {most_last} stages and every other 1 to {most_other}"
+    )]
     StageGroups {
         /// The groups given.
         groups: Vec<u32>,
         /// log2 of the length.
         log2_n: u32,
+        /// The fewest stages the last launch takes.
+        least_last: u32,
+        /// The most stages the last launch takes (whole tiles of
+        /// neighbouring words).
+        most_last: u32,
+        /// The most stages any other launch takes (tiles of 8 columns).
+        most_other: u32,
     },
     /// A multi-modular product would need more primes than it may take
     /// (coefficient by coefficient, about 2·log2(p)/30: k ≤ 16 fits).
@@ -218,15 +227,17 @@ impl NttPlan31 {
     /// The same plan with the stages of each launch given, first to last,
     /// in place of [`NttPlan31::stage_groups`]'s choice (for tests and
     /// measurements of other groupings): they must sum to n, the last take
-    /// 6 to 14 stages (or all of n below 6), and every other 11 at most.
+    /// 6 to 14 stages (or all of n below 6), and every other 11 at most
+    /// (fewer where [`NttPlan31::with_max_tile_words`] made tiles smaller).
     pub fn with_stage_groups(mut self, groups: &[u32]) -> Result<Self, NttError> {
         let n = self.log2_n;
         let tile_log2 = self.tile_log2;
         let most_other = tile_log2 - NTT_LEAST_COLUMNS.trailing_zeros();
+        let least_last = n.min(6);
         let fits = match groups.split_last() {
             Some((&last, others)) => {
                 groups.iter().sum::<u32>() == n
-                    && (n.min(6)..=tile_log2).contains(&last)
+                    && (least_last..=tile_log2).contains(&last)
                     && others.iter().all(|&g| (1..=most_other).contains(&g))
             }
             None => false,
@@ -235,6 +246,9 @@ impl NttPlan31 {
             return Err(NttError::StageGroups {
                 groups: groups.to_vec(),
                 log2_n: n,
+                least_last,
+                most_last: tile_log2,
+                most_other,
             });
         }
         self.groups = Some(groups.to_vec());

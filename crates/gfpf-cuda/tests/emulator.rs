@@ -830,6 +830,11 @@ fn word_size_ntt_matches_the_host_transform() {
             Err(gfpf_cuda::ntt::NttError::StageGroups { .. })
         ));
     }
+    assert_eq!(
+        plan.with_stage_groups(&[12, 5]).unwrap_err().to_string(),
+        "stage groups [12, 5] do not make 2^17 in tiles: they must sum to 17, the last take 6 to 14 stages and \
+         every other 1 to 11"
+    );
 }
 
 /// Deleting either barrier of the word-size NTT kernel (between its
