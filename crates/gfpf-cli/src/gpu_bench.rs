@@ -4,7 +4,9 @@
 //! copy bandwidth, with the same transform on all host cores beside it; then
 //! n × n products (fields up to k = 16) by both device paths, the big prime
 //! and word-size primes, from host slices to a host product, against the
-//! host's cores, the three timed round by round.
+//! host's cores, the three timed round by round; then the word-size NTT
+//! alone (8 transforms of N, resident) against the time of copying their
+//! words once.
 
 use std::time::Instant;
 
@@ -22,6 +24,79 @@ use crate::model_figures::ModelFigures;
 const GPU_RUNS: usize = 20;
 /// Bytes of the buffer the copy bandwidth is measured on.
 const COPY_BYTES: usize = 256 << 20;
+
+/// Word-size NTT rows: log2 N (the quick run stops at 2^16), each 8
+/// forward transforms (2 primes, 4 a prime), data resident.
+const NTT_LOG2_LENS: [u32; 4] = [12, 16, 20, 24];
+/// Transforms of one NTT row, and the primes they are over.
+const NTT_TRANSFORMS: usize = 8;
+const NTT_PRIMES: usize = 2;
+
+/// One word-size NTT row: log2 N, passes over device memory (launches),
+/// the median time.
+struct NttRow {
+    log2_n: u32,
+    passes: usize,
+    gpu_ms: f64,
+}
+
+/// The word-size NTT timed alone: 8 transforms of N at once, forward,
+/// resident, median of [`GPU_RUNS`].
+fn measure_ntt(device: &std::sync::Arc<CudaDevice>, quick: bool, bar: &ProgressBar) -> Result<Vec<NttRow>, String> {
+    use gfpf::cuda::ntt::{CudaNtt31, NTT_PRIMES_31, NttPlan31};
+    let mut rows = Vec::new();
+    for log2_n in NTT_LOG2_LENS.into_iter().filter(|&l| !quick || l <= 16) {
+        bar.set_message(format!("word-size NTT 2^{log2_n} × {NTT_TRANSFORMS}"));
+        bar.inc(1);
+        let at = |e: gfpf::cuda::CudaError| format!("word-size NTT 2^{log2_n}: {e}");
+        let n = 1usize << log2_n;
+        let plan = NttPlan31::try_new(n, &NTT_PRIMES_31[..NTT_PRIMES]).map_err(|e| at(e.into()))?;
+        let ntt = CudaNtt31::try_new(device, plan).map_err(at)?;
+        let per_prime = NTT_TRANSFORMS / NTT_PRIMES;
+        // Words below the smaller prime: every transform's input is valid.
+        let q = NTT_PRIMES_31[..NTT_PRIMES].iter().min().copied().unwrap_or(2) as u32;
+        let words: Vec<u32> = (0..NTT_TRANSFORMS * n)
+            .map(|i| (i as u32).wrapping_mul(2_654_435_761) % q)
+            .collect();
+        let mut data = device.stream().clone_htod(&words).map_err(|e| e.to_string())?;
+        let mut run = || ntt.process_device(&mut data, per_prime, Direction::Forward);
+        run().map_err(at)?;
+        device.synchronize().map_err(at)?;
+        let mut times = Vec::with_capacity(GPU_RUNS);
+        for _ in 0..GPU_RUNS {
+            times.push(device.time_ms(&mut run).map_err(at)?);
+        }
+        rows.push(NttRow {
+            log2_n,
+            passes: ntt.plan().stage_groups().len(),
+            gpu_ms: median(&mut times),
+        });
+    }
+    Ok(rows)
+}
+
+/// The NTT rows' table: time, passes, and against the copy of their words
+/// (read and written once at `copy` bytes a second, measured here).
+fn ntt_table(rows: &[NttRow], copy: f64) -> String {
+    use std::fmt::Write as _;
+    let mut out = format!(
+        "\nword-size NTT (primes below 2^31), {NTT_TRANSFORMS} forward transforms of N ({NTT_PRIMES} primes), resident, median of {GPU_RUNS}; copy: their words read and written once:\n{:>8} {:>7} {:>11} {:>11} {:>8}\n",
+        "N", "passes", "GPU", "copy", "x copy"
+    );
+    for r in rows {
+        let copy_ms = 2.0 * (NTT_TRANSFORMS << r.log2_n) as f64 * 4.0 / copy * 1e3;
+        let _ = writeln!(
+            out,
+            "{:>8} {:>7} {:>11} {:>11} {:>7.2}x",
+            format!("2^{}", r.log2_n),
+            r.passes,
+            fmt_ms(r.gpu_ms),
+            fmt_ms(copy_ms),
+            r.gpu_ms / copy_ms
+        );
+    }
+    out
+}
 
 /// One point: N, the batch, and what was measured.
 struct Row {
@@ -229,10 +304,12 @@ pub fn run(primes: &[FieldSpec], quick: bool, model: Option<&ModelFigures>) -> R
     let device = gfpf::cuda_device().map_err(|e| e.to_string())?;
     let copy = device.copy_bandwidth(COPY_BYTES, 10).map_err(|e| e.to_string())?;
     let threads = rayon::current_num_threads();
+    let ntt_rows = NTT_LOG2_LENS.iter().filter(|&&l| !quick || l <= 16).count();
     let total: usize = primes
         .iter()
         .map(|p| points(p.k(), quick).len() + product_lens(p.k(), quick).len())
-        .sum();
+        .sum::<usize>()
+        + ntt_rows;
     let bar = ProgressBar::new(total as u64);
     bar.set_style(
         ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
@@ -258,6 +335,7 @@ pub fn run(primes: &[FieldSpec], quick: bool, model: Option<&ModelFigures>) -> R
         };
         products.extend(spec.visit(measure).map_err(|e| e.to_string())??);
     }
+    let ntt = measure_ntt(&device, quick, &bar)?;
     bar.finish_and_clear();
     println!(
         "gfpf bench --device cuda{}: {} (compute capability {}.{}), forward DFT_N, natural order,",
@@ -318,6 +396,7 @@ pub fn run(primes: &[FieldSpec], quick: bool, model: Option<&ModelFigures>) -> R
     if !products.is_empty() {
         print_products(&products, threads, quick, model);
     }
+    print!("{}", ntt_table(&ntt, copy));
     Ok(())
 }
 
@@ -403,7 +482,22 @@ fn fmt_ms(ms: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::model_columns;
+    use super::{NttRow, model_columns, ntt_table};
+
+    #[test]
+    fn ntt_rows_are_set_against_the_copy_of_their_words() {
+        // 8 transforms of 2^24 words: 512 MiB read and written, 0.358 ms at
+        // 3.0 TB/s; twice that is 2x.
+        let rows = [NttRow {
+            log2_n: 24,
+            passes: 2,
+            gpu_ms: 2.0 * 2.0 * 8.0 * 16_777_216.0 * 4.0 / 3.0e12 * 1e3,
+        }];
+        let table = ntt_table(&rows, 3.0e12);
+        let line = table.lines().last().unwrap();
+        assert!(line.contains("2^24") && line.ends_with("2.00x"), "{table}");
+        assert!(line.contains("357.9 µs"), "{table}");
+    }
 
     #[test]
     fn model_columns_give_measured_over_fitted() {
