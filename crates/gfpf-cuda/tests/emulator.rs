@@ -701,8 +701,9 @@ fn global_traffic_is_counted_in_sectors() {
 /// 4 stages, tiles read and written through shared memory where their rows
 /// are shorter than a sector); 2^14 in one launch of 512 threads holding 32
 /// words each, and in two on 32-column tiles; 2^17 in two, the first on
-/// tiles of 2048 rows by 8 columns (the largest, 2^24's first pass);
-/// edge values (0, 1, q − 1) lead each input. The inverse undoes the
+/// tiles of 2048 rows by 8 columns (the largest, 2^24's first pass); 2^18
+/// in three launches of tiles of 1024 words at most (a device that gives a
+/// block less shared memory); edge values (0, 1, q − 1) lead each input. The inverse undoes the
 /// forward transform, and forward, pointwise product, inverse is the cyclic
 /// convolution, the same where the inverse's first launch makes the
 /// product.
@@ -822,6 +823,25 @@ fn word_size_ntt_matches_the_host_transform() {
         NttPlan31::try_new(48, &primes),
         Err(gfpf_cuda::ntt::NttError::Length(48))
     ));
+    // Tiles of 1024 words (a device that gives a block less shared memory):
+    // 2^18 in three launches, the same outputs as the host's, and back.
+    let plan = NttPlan31::try_new(1 << 18, &primes[..1])
+        .unwrap()
+        .with_max_tile_words(1024);
+    let launches = plan.launches(1, Direction::Forward);
+    assert_eq!(launches.len(), 3);
+    assert!(launches.iter().all(|l| l.tile_words() <= 1024));
+    let ntt = gfpf_testkit::emulator::EmulatedNtt31::new(plan, kernel_dir()).unwrap();
+    let q = primes[0] as u32;
+    let input: Vec<u32> = (0..1u32 << 18).map(|i| i.wrapping_mul(2654435761) % q).collect();
+    let mut data = input.clone();
+    ntt.run(&mut data, 1, Direction::Forward).unwrap();
+    let outputs = [0, 3, 1 << 17, (1 << 18) - 1];
+    for (i, w) in outputs.into_iter().zip(ntt31_reference_outputs(&input, q, outputs)) {
+        assert_eq!(data[i], w, "1024-word tiles, output {i}");
+    }
+    ntt.run(&mut data, 1, Direction::Inverse).unwrap();
+    assert!(data == input, "1024-word tiles: inverse after forward");
     // Groups that do not make the length, or a first pass past the tile.
     let plan = NttPlan31::try_new(1 << 17, &primes).unwrap();
     for groups in [&[11u32, 5][..], &[12, 5], &[2, 15], &[]] {
