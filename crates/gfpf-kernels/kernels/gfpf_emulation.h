@@ -293,24 +293,25 @@ struct SharedArray {
     unsigned long long generation = 0;
 
     explicit SharedArray(const char* n, bool is_dynamic = false) : name(n), dynamic(is_dynamic) {}
-    // Words in bounds: N, or for dynamic shared memory the launch's bytes
-    // (a launch giving more than N words fails at the first access).
-    size_t limit() {
-        if (!dynamic) return N;
+    // Words in bounds for the running block: N, or for dynamic shared
+    // memory the launch's bytes (set by attach).
+    size_t bound = N;
+    // Binds the array to the running block on its first use there, and
+    // bounds it by the launch (a launch giving more dynamic shared memory
+    // than the emulator's N words fails there). Words start fresh lazily
+    // (`shadow_of`): a block that touches a few words of a large tile pays
+    // for those only.
+    void attach() {
         Block& b = block();
+        if (generation == b.generation) return;
+        generation = b.generation;
+        if (!dynamic) return;
         const unsigned long long given = b.dynamic_shared_bytes / sizeof(T);
         if (given > N)
             b.fail(std::string("the launch gives ") + std::to_string(b.dynamic_shared_bytes) +
                    " bytes of dynamic shared memory, more than the emulator's " + std::to_string(N * sizeof(T)) +
                    " for " + name);
-        return size_t(given);
-    }
-    // Binds the array to the running block on its first use there. Words
-    // start fresh lazily (`shadow_of`): a block that touches a few words of
-    // a large tile pays for those only.
-    void attach() {
-        Block& b = block();
-        if (generation != b.generation) generation = b.generation;
+        bound = size_t(given);
     }
     // Word i's shadow, fresh (unwritten, unread) where the running block has
     // not touched it yet; its value is then garbage, as on the device (a
@@ -329,7 +330,7 @@ struct SharedArray {
         attach();
         Block& b = block();
         unsigned t = b.running;
-        if (i >= limit()) b.fail("thread " + std::to_string(t) + " reads " + word(i) + " past the end");
+        if (i >= bound) b.fail("thread " + std::to_string(t) + " reads " + word(i) + " past the end");
         b.count_op(GFPF_OP_SHARED);
         Shadow& s = shadow_of(i);
         if (!s.written) b.fail("thread " + std::to_string(t) + " reads " + word(i) + ", which no thread has written");
@@ -361,7 +362,7 @@ struct SharedArray {
         attach();
         Block& b = block();
         unsigned t = b.running;
-        if (i >= limit()) b.fail("thread " + std::to_string(t) + " writes " + word(i) + " past the end");
+        if (i >= bound) b.fail("thread " + std::to_string(t) + " writes " + word(i) + " past the end");
         b.count_op(GFPF_OP_SHARED);
         Shadow& s = shadow_of(i);
         if (s.written && s.writer != t && same_interval(b, t, s.writer, s.write_epoch, s.write_warp_epoch))
