@@ -612,15 +612,6 @@ fn counted<const K: usize>(
 /// product of 34 primes near 2^31).
 const NTT_ROWS: &[(u32, usize)] = &[(12, 8), (16, 8), (20, 8), (21, 34), (24, 8)];
 
-/// A kernel's resources with a launch's dynamic shared memory added to its
-/// static (the occupancy the launch allows).
-fn with_dynamic_shared(resources: Option<KernelResources>, dynamic_bytes: u32) -> Option<KernelResources> {
-    resources.map(|r| KernelResources {
-        shared_bytes: r.shared_bytes + dynamic_bytes,
-        ..r
-    })
-}
-
 /// One prime's transform counted in the emulator (sampled blocks, scaled
 /// to the launch) and scaled to `primes` primes: their launches run every
 /// prime's tiles alike.
@@ -642,7 +633,9 @@ fn count_ntt(log2_n: u32, primes: usize, args: &GpuModelArgs, reports: &mut Repo
             threads: c.threads * primes as u64,
             threads_per_block: c.threads_per_block,
             traffic: c.traffic.scaled(primes as f64),
-            resources: with_dynamic_shared(resources.clone(), c.dynamic_shared_bytes),
+            resources: resources
+                .as_ref()
+                .map(|r| r.with_dynamic_shared(c.dynamic_shared_bytes)),
             k: 1.0,
             short_division: false,
             table_bytes: (primes * ntt.plan().twiddle_words_per_prime()) as f64 * 4.0,
@@ -711,7 +704,7 @@ fn count_small_primes<const K: usize>(
         .into_iter()
         .map(|c| LaunchInput {
             resources: if c.symbol == gfpf_cuda::ntt::NTT_KERNEL {
-                with_dynamic_shared(ntt.clone(), c.dynamic_shared_bytes)
+                ntt.as_ref().map(|r| r.with_dynamic_shared(c.dynamic_shared_bytes))
             } else {
                 reports.field_kernel(preset, &c.symbol)
             },

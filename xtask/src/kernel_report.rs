@@ -338,18 +338,10 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
             }
         };
         let seconds = report.compile_time.as_secs_f64();
-        // The tile is dynamic shared memory: the largest a launch takes.
-        let largest_tile = gfpf_cuda::ntt::NttParams {
-            stages: gfpf_cuda::ntt::NTT_TILE_WORDS.trailing_zeros().into(),
-            ..Default::default()
-        }
-        .shared_bytes();
         for f in report.kernels() {
             let block = gfpf_cuda::ntt::NTT_BLOCK_THREADS as u32;
-            let f = &gfpf_cuda::resources::KernelResources {
-                shared_bytes: f.shared_bytes + largest_tile,
-                ..f.clone()
-            };
+            // The tile is dynamic shared memory: the largest a launch takes.
+            let f = &f.with_dynamic_shared(gfpf_cuda::ntt::NTT_MOST_SHARED_BYTES);
             let occupancy = limits.occupancy(f, block);
             let stack = f.stack_frame_bytes.max(report.callee_stack_frame_bytes());
             if limits.arch == "sm_90" {

@@ -35,6 +35,15 @@ use gfpf_small::primes::{inv_mod, is_prime, root_of_unity, two_adicity};
 /// so that 2^24 takes two passes over device memory (11 stages on tiles of
 /// 2048 rows by 8 columns, then 13 on whole blocks of 8192 words).
 pub const NTT_TILE_WORDS: usize = 16384;
+/// Bytes of dynamic shared memory a block with a tile of `tile_words` words
+/// takes: the tile with a pad word after every 32, then 8 pairs of a root
+/// of order 16's powers (`tile_words` and `roots_at` in kernels/gfpf_ntt.cu).
+const fn tile_shared_bytes(tile_words: usize) -> u32 {
+    4 * (tile_words + tile_words / 32 + 16) as u32
+}
+/// Bytes of dynamic shared memory the largest tile takes (67.6 KB): what a
+/// block of the kernel takes at most, and what its occupancy is held to.
+pub const NTT_MOST_SHARED_BYTES: u32 = tile_shared_bytes(NTT_TILE_WORDS);
 /// log2 of the largest order of the row roots' table: the most stages a
 /// launch runs.
 const ROW_ROOT_ORDERS_LOG2: u32 = NTT_TILE_WORDS.trailing_zeros();
@@ -175,8 +184,7 @@ impl NttParams {
     /// word after every 32, then 8 pairs of a root of order 16's powers
     /// (`tile_words` and `roots_at` in kernels/gfpf_ntt.cu).
     pub fn shared_bytes(&self) -> u32 {
-        let tile = self.tile_words();
-        4 * (tile + tile / 32 + 16) as u32
+        tile_shared_bytes(self.tile_words())
     }
 }
 
@@ -231,13 +239,11 @@ impl NttPlan31 {
     /// (fewer where [`NttPlan31::with_max_tile_words`] made tiles smaller).
     pub fn with_stage_groups(mut self, groups: &[u32]) -> Result<Self, NttError> {
         let n = self.log2_n;
-        let tile_log2 = self.tile_log2;
-        let most_other = tile_log2 - NTT_LEAST_COLUMNS.trailing_zeros();
-        let least_last = n.min(6);
+        let (least_last, most_last, most_other) = self.group_bounds();
         let fits = match groups.split_last() {
             Some((&last, others)) => {
                 groups.iter().sum::<u32>() == n
-                    && (least_last..=tile_log2).contains(&last)
+                    && (least_last..=most_last).contains(&last)
                     && others.iter().all(|&g| (1..=most_other).contains(&g))
             }
             None => false,
@@ -247,12 +253,25 @@ impl NttPlan31 {
                 groups: groups.to_vec(),
                 log2_n: n,
                 least_last,
-                most_last: tile_log2,
+                most_last,
                 most_other,
             });
         }
         self.groups = Some(groups.to_vec());
         Ok(self)
+    }
+
+    /// (the fewest stages of the last launch, the most, the most of any
+    /// other) that the tiles allow: the last launch's tiles hold 64 words at
+    /// least (two a thread of a warp) and at most the tile, on whole blocks
+    /// of neighbouring words; the others' tiles have 8 columns or more.
+    fn group_bounds(&self) -> (u32, u32, u32) {
+        let least_last = self.log2_n.min(6);
+        (
+            least_last,
+            self.tile_log2.max(least_last),
+            self.tile_log2 - NTT_LEAST_COLUMNS.trailing_zeros(),
+        )
     }
 
     /// The same plan with at most `max_stages` stages a launch (at least 1;
@@ -444,12 +463,9 @@ impl NttPlan31 {
         }
         let n = self.log2_n;
         let tile_log2 = self.tile_log2;
-        let least_columns_log2 = NTT_LEAST_COLUMNS.trailing_zeros();
-        // The last launch's tiles hold 64 words at least: two a thread of a
-        // warp.
-        let least_last = n.min(6);
-        let most_last = tile_log2.min(self.max_stages).max(least_last);
-        let most_other = (tile_log2 - least_columns_log2).min(self.max_stages);
+        let (least_last, most_last, most_other) = self.group_bounds();
+        let most_last = most_last.min(self.max_stages).max(least_last);
+        let most_other = most_other.min(self.max_stages);
         let launches = 1 + n.saturating_sub(most_last).div_ceil(most_other) as usize;
         // (rounds, smallest block's threads, largest launch) of a
         // grouping: fewer rounds, then larger blocks, then the most even

@@ -31,6 +31,18 @@ pub struct KernelResources {
     pub barriers: u32,
 }
 
+impl KernelResources {
+    /// The same kernel launched with `bytes` of dynamic shared memory a
+    /// block: its static shared memory and those together, what a block
+    /// takes of an SM (and what [`SmLimits::occupancy`] counts).
+    pub fn with_dynamic_shared(&self, bytes: u32) -> KernelResources {
+        KernelResources {
+            shared_bytes: self.shared_bytes + bytes,
+            ..self.clone()
+        }
+    }
+}
+
 /// A module's report: every function ptxas described, how long the
 /// compile took, and the machine code.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -215,14 +215,7 @@ fn word_size_ntt_compiles_within_budget() {
     );
     // Its tile is dynamic shared memory: the largest a launch takes (64 KiB
     // of words with their padding and roots) on the largest blocks.
-    let largest = gfpf_cuda::ntt::NttParams {
-        stages: gfpf_cuda::ntt::NTT_TILE_WORDS.trailing_zeros().into(),
-        ..Default::default()
-    };
-    let with_tile = gfpf_cuda::resources::KernelResources {
-        shared_bytes: resources.shared_bytes + largest.shared_bytes(),
-        ..resources.clone()
-    };
+    let with_tile = resources.with_dynamic_shared(gfpf_cuda::ntt::NTT_MOST_SHARED_BYTES);
     let occupancy = SmLimits::SM90.occupancy(&with_tile, gfpf_cuda::ntt::NTT_BLOCK_THREADS as u32);
     assert!(
         occupancy >= 0.5,
