@@ -33,11 +33,12 @@ use std::time::Duration;
 
 use clap::{Args, Parser};
 use gfpf_cuda::Kernel;
+use gfpf_cuda::ntt::NttWord;
 use gfpf_cuda::params::StageKernels;
 use gfpf_cuda::resources::{KernelResources, ModuleResources, SmLimits};
 use gfpf_field::{Field, Preset};
 use gfpf_plan::{Direction, Order};
-use gfpf_testkit::emulator::{EmulatedFft, EmulatedNtt31, FieldOps, HostKernels, LaunchTraffic};
+use gfpf_testkit::emulator::{EmulatedFft, EmulatedNtt, FieldOps, HostKernels, LaunchTraffic};
 
 use gfpf_cuda::multimodular::MultiModularPlan;
 
@@ -174,6 +175,8 @@ pub fn instructions(ops: &FieldOps, k: f64, short_division: bool) -> f64 {
         + ops.shared_words as f64 * 2.0
         + ops.ntt_butterflies as f64 * NTT_BUTTERFLY_INSTRUCTIONS
         + ops.ntt_groups as f64 * NTT_GROUP_INSTRUCTIONS
+        + ops.ntt62_butterflies as f64 * NTT62_BUTTERFLY_INSTRUCTIONS
+        + ops.ntt62_groups as f64 * NTT62_GROUP_INSTRUCTIONS
         + ops.mm_products as f64 * MM_PRODUCT_INSTRUCTIONS
         + ops.mm_digits as f64
             * if short_division {
@@ -306,6 +309,25 @@ const NTT_BUTTERFLY_INSTRUCTIONS: f64 = 12.0;
 /// butterflies and shared words: its index arithmetic and loop (same
 /// probes).
 const NTT_GROUP_INSTRUCTIONS: f64 = 16.0;
+
+/// [`NTT_BUTTERFLY_INSTRUCTIONS`] for 64-bit words (primes c·2^32 + 1
+/// below 2^62): a 64-bit modular add and subtract (eight instructions
+/// each: adds with carry, a 64-bit compare, two selects), a Montgomery
+/// product word by word (29: a 64 × 64-bit product in four IMAD.WIDE, two
+/// 32 × 30-bit steps, the reduction) and its share of its round's Shoup
+/// twiddles (24 a product). Probe kernels of one group as for the 32-bit
+/// kernel, less the probe that only finds its words: radix 8 760
+/// instructions, radix 4 264, radix 16 1952 (the kernel does not run it:
+/// with it ptxas spills 216 bytes within 64 registers); less the shared
+/// words (2 each), radix 8
+/// and 4 fit 60 a butterfly and 8 a group, to which the group's index
+/// arithmetic adds the 16 of [`NTT_GROUP_INSTRUCTIONS`] (NVRTC 12.9, sm_90,
+/// nvdisasm 13.5, 2026-11-27). Five times a 32-bit butterfly for twice the
+/// bits.
+const NTT62_BUTTERFLY_INSTRUCTIONS: f64 = 60.0;
+
+/// [`NTT_GROUP_INSTRUCTIONS`] for 64-bit words (same probes).
+const NTT62_GROUP_INSTRUCTIONS: f64 = 24.0;
 
 /// SASS instructions of one column step of a lane product (D² products of
 /// 64×64→128 bits, two shuffles a digit, the complement select) by digits
@@ -523,8 +545,9 @@ impl Reports {
 }
 
 impl Reports {
-    /// The word-size NTT kernel's report (compiled once).
-    fn ntt_kernel(&mut self) -> Option<KernelResources> {
+    /// The report of the word-size NTT kernel `symbol` (its module compiled
+    /// once).
+    fn ntt_kernel(&mut self, symbol: &str) -> Option<KernelResources> {
         if self.ntt.is_none() {
             eprintln!("  ptxas report: word-size NTT");
             let report = crate::kernel_report::compile_ntt_in_child("sm_90", self.timeout);
@@ -534,7 +557,7 @@ impl Reports {
             self.ntt = Some(report);
         }
         let report = self.ntt.as_ref()?.as_ref().ok()?;
-        report.kernels().find(|f| f.name == gfpf_cuda::ntt::NTT_KERNEL).cloned()
+        report.kernels().find(|f| f.name == symbol).cloned()
     }
 }
 
@@ -606,26 +629,51 @@ fn counted<const K: usize>(
     })
 }
 
-/// Word-size NTT sizes modelled (log2 N, primes in the batch, one
-/// transform a prime): 8 primes from 2^12 to 2^24, and 34 at 2^21, what a
-/// t8 product of 2^20 × 2^20 coefficients needs (2^21·p² < 2^1045 < the
-/// product of 34 primes near 2^31).
-const NTT_ROWS: &[(u32, usize)] = &[(12, 8), (16, 8), (20, 8), (21, 34), (24, 8)];
+/// Word-size NTT sizes modelled (bits of a prime, log2 N, primes in the
+/// batch, one transform a prime). 31-bit primes: 8 from 2^12 to 2^24, and
+/// 34 at 2^21, what a t8 product of 2^20 × 2^20 coefficients needs (2^21·p²
+/// < 2^1045 < the product of 34 primes near 2^31). 62-bit primes: 4 (the
+/// same bits as 8 of 31) from 2^16 to 2^26, and 18 at 2^24, what a t8
+/// product of 2^23 × 2^23 coefficients would need (2^24·p² < 2^1048, 18
+/// primes near 2^62 with the join's 2^10 of room), past the 31-bit primes'
+/// reach.
+const NTT_ROWS: &[(u32, u32, usize)] = &[
+    (31, 12, 8),
+    (31, 16, 8),
+    (31, 20, 8),
+    (31, 21, 34),
+    (31, 24, 8),
+    (62, 16, 4),
+    (62, 20, 4),
+    (62, 24, 4),
+    (62, 24, 18),
+    (62, 26, 4),
+];
 
-/// One prime's transform counted in the emulator (sampled blocks, scaled
-/// to the launch) and scaled to `primes` primes: their launches run every
-/// prime's tiles alike.
-fn count_ntt(log2_n: u32, primes: usize, args: &GpuModelArgs, reports: &mut Reports) -> Result<Transform, String> {
+/// One prime's transform in words `W` counted in the emulator (sampled
+/// blocks, scaled to the launch) and scaled to `primes` primes: their
+/// launches run every prime's tiles alike.
+fn count_ntt<W: NttWord>(
+    log2_n: u32,
+    primes: usize,
+    args: &GpuModelArgs,
+    reports: &mut Reports,
+) -> Result<Transform, String> {
     let dir = std::env::temp_dir().join("gfpf-gpu-model");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let plan = gfpf_cuda::ntt::NttPlan31::try_new(1 << log2_n, &gfpf_cuda::ntt::NTT_PRIMES_31[..1])
-        .map_err(|e| e.to_string())?;
-    let ntt = EmulatedNtt31::new(plan, &dir).map_err(|e| e.to_string())?;
-    let mut data = vec![0u32; 1 << log2_n];
+    let q = if W::BITS == 32 {
+        gfpf_cuda::ntt::NTT_PRIMES_31[0]
+    } else {
+        gfpf_cuda::ntt::NTT_PRIMES_62[0]
+    };
+    let plan = gfpf_cuda::ntt::NttPlan::<W>::try_new(1 << log2_n, &[q]).map_err(|e| e.to_string())?;
+    let ntt = EmulatedNtt::new(plan, &dir).map_err(|e| e.to_string())?;
+    let mut data = vec![W::default(); 1 << log2_n];
     let counted = ntt
         .launch_counts(&mut data, None, 1, Direction::Forward, args.sample_blocks)
         .map_err(|e| e.to_string())?;
-    let resources = reports.ntt_kernel();
+    let resources = reports.ntt_kernel(W::KERNEL);
+    let word_bytes = f64::from(W::BITS / 8);
     let launches = counted
         .into_iter()
         .map(|c| LaunchInput {
@@ -638,12 +686,12 @@ fn count_ntt(log2_n: u32, primes: usize, args: &GpuModelArgs, reports: &mut Repo
                 .map(|r| r.with_dynamic_shared(c.dynamic_shared_bytes)),
             k: 1.0,
             short_division: false,
-            table_bytes: (primes * ntt.plan().twiddle_words_per_prime()) as f64 * 4.0,
+            table_bytes: (primes * ntt.plan().twiddle_words_per_prime()) as f64 * word_bytes,
         })
         .collect();
     Ok(Transform {
         launches,
-        data_bytes: (primes << log2_n) as f64 * 4.0,
+        data_bytes: (primes << log2_n) as f64 * word_bytes,
     })
 }
 
@@ -699,7 +747,7 @@ fn count_small_primes<const K: usize>(
         SmallPrimeWork::Transform => mm.transform_counts(args.sample_blocks),
     }
     .map_err(|e| e.to_string())?;
-    let ntt = reports.ntt_kernel();
+    let ntt = reports.ntt_kernel(gfpf_cuda::ntt::NTT_KERNEL);
     let launches = counted
         .into_iter()
         .map(|c| LaunchInput {
@@ -1132,7 +1180,8 @@ fn print_ntt(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Resul
         "\nword-size NTT (kernels/gfpf_ntt.cu: primes < 2^31, rounds of radix 16 in registers, natural in, bit-reversed out), one transform a prime, same model; copy: the data read and written once:"
     );
     println!(
-        "{:>8} {:>6} | {:>8} {:>7} {:>10} {:>9} {:>10} {:>9} {:>9} {:>8} {:<22}",
+        "{:>4} {:>8} {:>6} | {:>8} {:>7} {:>10} {:>9} {:>10} {:>9} {:>9} {:>8} {:<22}",
+        "bits",
         "N",
         "primes",
         "launches",
@@ -1146,9 +1195,13 @@ fn print_ntt(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Resul
         "launches bound by"
     );
     let floor_model = model.floor();
-    for &(log2_n, primes) in NTT_ROWS {
-        eprintln!("counting the word-size NTT 2^{log2_n} x{primes}");
-        let t = count_ntt(log2_n, primes, args, reports)?;
+    for &(bits, log2_n, primes) in NTT_ROWS {
+        eprintln!("counting the word-size NTT 2^{log2_n} x{primes} ({bits}-bit primes)");
+        let t = if bits == 31 {
+            count_ntt::<u32>(log2_n, primes, args, reports)?
+        } else {
+            count_ntt::<u64>(log2_n, primes, args, reports)?
+        };
         let (s, bounds) = t.seconds(model);
         let (floor, _) = t.seconds(&floor_model);
         let copy = 2.0 * t.data_bytes / DRAM_BYTES_PER_S;
@@ -1156,7 +1209,7 @@ fn print_ntt(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Resul
             t.print_launches(model);
         }
         println!(
-            "{:>8} {primes:>6} | {:>8} {:>7.1} {:>9.0}% {:>9.3} {:>8.4}ms {:>7.4}ms {:>7.4}ms {:>8.2} {:<22}",
+            "{bits:>4} {:>8} {primes:>6} | {:>8} {:>7.1} {:>9.0}% {:>9.3} {:>8.4}ms {:>7.4}ms {:>7.4}ms {:>8.2} {:<22}",
             format!("2^{log2_n}"),
             t.launches.len(),
             t.passes(),

@@ -117,7 +117,7 @@ fn compile_one(preset: &str, radix: &str, arch: &str, families: &str) -> Result<
 }
 
 /// The word-size NTT module's name (no preset: no field constants).
-const NTT_MODULE: &str = "gfpf_ntt31";
+const NTT_MODULE: &str = "gfpf_ntt";
 
 /// The least theoretical occupancy on sm_90 the word-size NTT kernel must
 /// allow at its largest blocks.
@@ -332,7 +332,7 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
         let report = match compile_ntt_in_child(limits.arch, timeout) {
             Ok(report) => report,
             Err(e) => {
-                println!("{:<6} {:>6} {:<6} {e}", "ntt31", "NTT", limits.arch);
+                println!("{:<6} {:>6} {:<6} {e}", "ntt", "NTT", limits.arch);
                 over.push(format!("{NTT_MODULE} {}: {e}", limits.arch));
                 continue;
             }
@@ -340,8 +340,14 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
         let seconds = report.compile_time.as_secs_f64();
         for f in report.kernels() {
             let block = gfpf_cuda::ntt::NTT_BLOCK_THREADS as u32;
-            // The tile is dynamic shared memory: the largest a launch takes.
-            let f = &f.with_dynamic_shared(gfpf_cuda::ntt::NTT_MOST_SHARED_BYTES);
+            // The tile is dynamic shared memory: the largest a launch of the
+            // kernel's word width takes.
+            let most_shared = if f.name == <u64 as gfpf_cuda::ntt::NttWord>::KERNEL {
+                <u64 as gfpf_cuda::ntt::NttWord>::MOST_SHARED_BYTES
+            } else {
+                <u32 as gfpf_cuda::ntt::NttWord>::MOST_SHARED_BYTES
+            };
+            let f = &f.with_dynamic_shared(most_shared);
             let occupancy = limits.occupancy(f, block);
             let stack = f.stack_frame_bytes.max(report.callee_stack_frame_bytes());
             if limits.arch == "sm_90" {
@@ -361,7 +367,7 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
                     ));
                 }
             }
-            print_row("ntt31", "NTT", limits.arch, f, stack, occupancy, seconds);
+            print_row("ntt", "NTT", limits.arch, f, stack, occupancy, seconds);
         }
     }
     println!(

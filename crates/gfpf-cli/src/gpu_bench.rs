@@ -26,53 +26,86 @@ const GPU_RUNS: usize = 20;
 const COPY_BYTES: usize = 256 << 20;
 
 /// Word-size NTT rows: log2 N (the quick run stops at 2^16), each 8
-/// forward transforms (2 primes, 4 a prime), data resident.
+/// forward transforms (2 primes, 4 a prime), data resident, in 32-bit words
+/// (primes below 2^31) and in 64-bit words (primes below 2^62, which also
+/// reach 2^26).
 const NTT_LOG2_LENS: [u32; 4] = [12, 16, 20, 24];
+const NTT62_LOG2_LENS: [u32; 5] = [12, 16, 20, 24, 26];
 /// Transforms of one NTT row, and the primes they are over.
 const NTT_TRANSFORMS: usize = 8;
 const NTT_PRIMES: usize = 2;
 
-/// One word-size NTT row: log2 N, passes over device memory (launches),
-/// the median time.
+/// One word-size NTT row: bits of a word, log2 N, passes over device
+/// memory (launches), the median time.
 struct NttRow {
+    word_bits: u32,
     log2_n: u32,
     passes: usize,
     gpu_ms: f64,
 }
 
 /// The word-size NTT timed alone: 8 transforms of N at once, forward,
-/// resident, median of [`GPU_RUNS`].
+/// resident, median of [`GPU_RUNS`], in both word widths.
 fn measure_ntt(device: &std::sync::Arc<CudaDevice>, quick: bool, bar: &ProgressBar) -> Result<Vec<NttRow>, String> {
-    use gfpf::cuda::ntt::{CudaNtt31, NTT_PRIMES_31, NttPlan31};
+    use gfpf::cuda::ntt::{NTT_PRIMES_31, NTT_PRIMES_62};
     let mut rows = Vec::new();
     for log2_n in NTT_LOG2_LENS.into_iter().filter(|&l| !quick || l <= 16) {
-        bar.set_message(format!("word-size NTT 2^{log2_n} × {NTT_TRANSFORMS}"));
-        bar.inc(1);
-        let at = |e: gfpf::cuda::CudaError| format!("word-size NTT 2^{log2_n}: {e}");
-        let n = 1usize << log2_n;
-        let plan = NttPlan31::try_new(n, &NTT_PRIMES_31[..NTT_PRIMES]).map_err(|e| at(e.into()))?;
-        let ntt = CudaNtt31::try_new(device, plan).map_err(at)?;
-        let per_prime = NTT_TRANSFORMS / NTT_PRIMES;
-        // Words below the smaller prime: every transform's input is valid.
-        let q = NTT_PRIMES_31[..NTT_PRIMES].iter().min().copied().unwrap_or(2) as u32;
-        let words: Vec<u32> = (0..NTT_TRANSFORMS * n)
-            .map(|i| (i as u32).wrapping_mul(2_654_435_761) % q)
-            .collect();
-        let mut data = device.stream().clone_htod(&words).map_err(|e| e.to_string())?;
-        let mut run = || ntt.process_device(&mut data, per_prime, Direction::Forward);
-        run().map_err(at)?;
-        device.synchronize().map_err(at)?;
-        let mut times = Vec::with_capacity(GPU_RUNS);
-        for _ in 0..GPU_RUNS {
-            times.push(device.time_ms(&mut run).map_err(at)?);
-        }
-        rows.push(NttRow {
+        rows.push(measure_ntt_of::<u32>(
+            device,
             log2_n,
-            passes: ntt.plan().stage_groups().len(),
-            gpu_ms: median(&mut times),
-        });
+            &NTT_PRIMES_31[..NTT_PRIMES],
+            bar,
+        )?);
+    }
+    for log2_n in NTT62_LOG2_LENS.into_iter().filter(|&l| !quick || l <= 16) {
+        rows.push(measure_ntt_of::<u64>(
+            device,
+            log2_n,
+            &NTT_PRIMES_62[..NTT_PRIMES],
+            bar,
+        )?);
     }
     Ok(rows)
+}
+
+/// One row of [`measure_ntt`]: 8 transforms of 2^log2_n words `W` over
+/// `primes`.
+fn measure_ntt_of<W: gfpf::cuda::ntt::NttWord>(
+    device: &std::sync::Arc<CudaDevice>,
+    log2_n: u32,
+    primes: &[u64],
+    bar: &ProgressBar,
+) -> Result<NttRow, String> {
+    use gfpf::cuda::ntt::{CudaNtt, NttPlan};
+    bar.set_message(format!(
+        "word-size NTT 2^{log2_n} × {NTT_TRANSFORMS}, {}-bit words",
+        W::BITS
+    ));
+    bar.inc(1);
+    let at = |e: gfpf::cuda::CudaError| format!("word-size NTT 2^{log2_n} ({}-bit words): {e}", W::BITS);
+    let n = 1usize << log2_n;
+    let plan = NttPlan::<W>::try_new(n, primes).map_err(|e| at(e.into()))?;
+    let ntt = CudaNtt::try_new(device, plan).map_err(at)?;
+    let per_prime = NTT_TRANSFORMS / primes.len();
+    // Words below the smaller prime: every transform's input is valid.
+    let q = primes.iter().min().copied().unwrap_or(2);
+    let words: Vec<W> = (0..(NTT_TRANSFORMS * n) as u64)
+        .map(|i| W::from_u64(i.wrapping_mul(2_654_435_761) % q))
+        .collect();
+    let mut data = device.stream().clone_htod(&words).map_err(|e| e.to_string())?;
+    let mut run = || ntt.process_device(&mut data, per_prime, Direction::Forward);
+    run().map_err(at)?;
+    device.synchronize().map_err(at)?;
+    let mut times = Vec::with_capacity(GPU_RUNS);
+    for _ in 0..GPU_RUNS {
+        times.push(device.time_ms(&mut run).map_err(at)?);
+    }
+    Ok(NttRow {
+        word_bits: W::BITS,
+        log2_n,
+        passes: ntt.plan().stage_groups().len(),
+        gpu_ms: median(&mut times),
+    })
 }
 
 /// The NTT rows' table: time, passes, and against the copy of their words
@@ -80,14 +113,15 @@ fn measure_ntt(device: &std::sync::Arc<CudaDevice>, quick: bool, bar: &ProgressB
 fn ntt_table(rows: &[NttRow], copy: f64) -> String {
     use std::fmt::Write as _;
     let mut out = format!(
-        "\nword-size NTT (primes below 2^31), {NTT_TRANSFORMS} forward transforms of N ({NTT_PRIMES} primes), resident, median of {GPU_RUNS}; copy: their words read and written once:\n{:>8} {:>7} {:>11} {:>11} {:>8}\n",
-        "N", "passes", "GPU", "copy", "x copy"
+        "\nword-size NTT (32-bit words: primes below 2^31; 64-bit: below 2^62), {NTT_TRANSFORMS} forward transforms of N ({NTT_PRIMES} primes), resident, median of {GPU_RUNS}; copy: their words read and written once:\n{:>5} {:>8} {:>7} {:>11} {:>11} {:>8}\n",
+        "word", "N", "passes", "GPU", "copy", "x copy"
     );
     for r in rows {
-        let copy_ms = 2.0 * (NTT_TRANSFORMS << r.log2_n) as f64 * 4.0 / copy * 1e3;
+        let copy_ms = 2.0 * (NTT_TRANSFORMS << r.log2_n) as f64 * f64::from(r.word_bits / 8) / copy * 1e3;
         let _ = writeln!(
             out,
-            "{:>8} {:>7} {:>11} {:>11} {:>7.2}x",
+            "{:>5} {:>8} {:>7} {:>11} {:>11} {:>7.2}x",
+            r.word_bits,
             format!("2^{}", r.log2_n),
             r.passes,
             fmt_ms(r.gpu_ms),
@@ -304,7 +338,8 @@ pub fn run(primes: &[FieldSpec], quick: bool, model: Option<&ModelFigures>) -> R
     let device = gfpf::cuda_device().map_err(|e| e.to_string())?;
     let copy = device.copy_bandwidth(COPY_BYTES, 10).map_err(|e| e.to_string())?;
     let threads = rayon::current_num_threads();
-    let ntt_rows = NTT_LOG2_LENS.iter().filter(|&&l| !quick || l <= 16).count();
+    let ntt_rows = NTT_LOG2_LENS.iter().filter(|&&l| !quick || l <= 16).count()
+        + NTT62_LOG2_LENS.iter().filter(|&&l| !quick || l <= 16).count();
     let total: usize = primes
         .iter()
         .map(|p| points(p.k(), quick).len() + product_lens(p.k(), quick).len())
@@ -488,15 +523,33 @@ mod tests {
     fn ntt_rows_are_set_against_the_copy_of_their_words() {
         // 8 transforms of 2^24 words: 512 MiB read and written, 0.358 ms at
         // 3.0 TB/s; twice that is 2x.
-        let rows = [NttRow {
-            log2_n: 24,
-            passes: 2,
-            gpu_ms: 2.0 * 2.0 * 8.0 * 16_777_216.0 * 4.0 / 3.0e12 * 1e3,
-        }];
+        let rows = [
+            NttRow {
+                word_bits: 32,
+                log2_n: 24,
+                passes: 2,
+                gpu_ms: 2.0 * 2.0 * 8.0 * 16_777_216.0 * 4.0 / 3.0e12 * 1e3,
+            },
+            // 64-bit words: twice the bytes to copy.
+            NttRow {
+                word_bits: 64,
+                log2_n: 24,
+                passes: 3,
+                gpu_ms: 3.0 * 2.0 * 8.0 * 16_777_216.0 * 8.0 / 3.0e12 * 1e3,
+            },
+        ];
         let table = ntt_table(&rows, 3.0e12);
-        let line = table.lines().last().unwrap();
-        assert!(line.contains("2^24") && line.ends_with("2.00x"), "{table}");
-        assert!(line.contains("357.9 µs"), "{table}");
+        let lines: Vec<&str> = table.lines().collect();
+        let [.., line32, line64] = lines[..] else {
+            panic!("{table}")
+        };
+        assert!(line32.contains("2^24") && line32.ends_with("2.00x"), "{table}");
+        assert!(line32.contains("357.9 µs"), "{table}");
+        assert!(
+            line64.trim_start().starts_with("64") && line64.ends_with("3.00x"),
+            "{table}"
+        );
+        assert!(line64.contains("715.8 µs"), "{table}");
     }
 
     #[test]

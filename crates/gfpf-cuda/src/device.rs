@@ -183,7 +183,7 @@ impl CudaDevice {
     /// The word-size NTT module (kernels/gfpf_ntt.cu), loaded once per
     /// device as the others are.
     pub(crate) fn ntt_module(&self) -> Result<Arc<CudaModule>, CudaError> {
-        let name = "gfpf_ntt31".to_owned();
+        let name = "gfpf_ntt".to_owned();
         let cell = {
             let mut modules = self.modules.lock().unwrap_or_else(|e| e.into_inner());
             Arc::clone(modules.entry(name.clone()).or_default())

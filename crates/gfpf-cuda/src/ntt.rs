@@ -1,6 +1,8 @@
 //! Word-size NTTs for the device (kernels/gfpf_ntt.cu): transforms of
-//! length N = 2^n modulo primes q < 2^31, a batch of transforms over
-//! several primes per launch, with their twiddle tables and launches.
+//! length N = 2^n modulo primes q < 2^31 in 32-bit words ([`NttPlan31`]) or
+//! primes q = c·2^32 + 1 < 2^62 in 64-bit words ([`NttPlan62`], for lengths
+//! past the 2^24 that 31-bit primes reach at most), a batch of transforms
+//! over several primes per launch, with their twiddle tables and launches.
 //!
 //! Order and normalisation: the forward transform takes natural input to
 //! bit-reversed output, unscaled: output i is Σ_j x_j·ω^(j·rev(i)), ω =
@@ -22,12 +24,28 @@
 //! assert_eq!(plan.twiddle_table(Direction::Inverse).len(), 2 * (3 * (1 << 8) + 16 + (1 << 14)));
 //! # Ok::<(), gfpf_cuda::ntt::NttError>(())
 //! ```
+//!
+//! 64-bit words take the same plans, three stages a round instead of four:
+//!
+//! ```
+//! use gfpf_cuda::ntt::{NTT_PRIMES_62, NttPlan62};
+//! use gfpf_plan::Direction;
+//!
+//! let plan = NttPlan62::try_new(1 << 26, &NTT_PRIMES_62[..2])?;
+//! // 2^26 in three passes: tiles of 64 KiB hold 2^13 words of 64 bits.
+//! assert_eq!(plan.stage_groups(), [6, 9, 11]);
+//! assert_eq!(plan.launches(1, Direction::Forward)[0].word_bytes, 8);
+//! # Ok::<(), gfpf_cuda::ntt::NttError>(())
+//! ```
 
 use gfpf_plan::Direction;
 use gfpf_small::Montgomery32;
 /// Primes below 2^31 with 2^24 or more dividing q − 1 (gfpf-small's table),
 /// for transforms up to 2^24.
 pub use gfpf_small::primes::NTT_PRIMES_31;
+/// The 64 largest primes c·2^32 + 1 below 2^62 (gfpf-small's table), for
+/// [`NttPlan62`]'s transforms up to 2^32.
+pub use gfpf_small::primes::NTT_PRIMES_62;
 use gfpf_small::primes::{inv_mod, is_prime, root_of_unity, two_adicity};
 
 /// Words of a tile at most (`GFPF_NTT_TILE_WORDS`): 64 KiB of dynamic
@@ -36,17 +54,16 @@ use gfpf_small::primes::{inv_mod, is_prime, root_of_unity, two_adicity};
 /// 2048 rows by 8 columns, then 13 on whole blocks of 8192 words).
 pub const NTT_TILE_WORDS: usize = 16384;
 /// Bytes of dynamic shared memory a block with a tile of `tile_words` words
-/// takes: the tile with a pad word after every 32, then 8 pairs of a root
-/// of order 16's powers (`tile_words` and `roots_at` in kernels/gfpf_ntt.cu).
-const fn tile_shared_bytes(tile_words: usize) -> u32 {
-    4 * (tile_words + tile_words / 32 + 16) as u32
+/// of `word_bytes` bytes takes: the tile with a pad word after every 128
+/// bytes, then 8 pairs of a root of order 16's powers (`GfpfNttShared` and
+/// `roots_at` in kernels/gfpf_ntt.cu).
+const fn tile_shared_bytes(tile_words: usize, word_bytes: usize) -> u32 {
+    (word_bytes * (tile_words + tile_words * word_bytes / 128 + 16)) as u32
 }
-/// Bytes of dynamic shared memory the largest tile takes (67.6 KB): what a
-/// block of the kernel takes at most, and what its occupancy is held to.
-pub const NTT_MOST_SHARED_BYTES: u32 = tile_shared_bytes(NTT_TILE_WORDS);
-/// log2 of the largest order of the row roots' table: the most stages a
-/// launch runs.
-const ROW_ROOT_ORDERS_LOG2: u32 = NTT_TILE_WORDS.trailing_zeros();
+/// Bytes of dynamic shared memory the largest tile of 32-bit words takes
+/// (67.6 KB): what a block of `gfpf_ntt31_stages` takes at most, and what
+/// its occupancy is held to ([`NttWord::MOST_SHARED_BYTES`] for each width).
+pub const NTT_MOST_SHARED_BYTES: u32 = <u32 as NttWord>::MOST_SHARED_BYTES;
 /// The fewest columns of a tile that is not contiguous: 8 words, one
 /// 32-byte sector a row.
 pub const NTT_LEAST_COLUMNS: usize = 8;
@@ -58,8 +75,92 @@ pub const NTT_BLOCK_THREADS: usize = 512;
 pub const NTT_ROUND_ELEMENTS: usize = 16;
 /// Columns of a tile at most: 32 words, four 32-byte sectors a row.
 pub const NTT_TILE_COLUMNS: usize = 32;
-/// The kernel's symbol.
-pub const NTT_KERNEL: &str = "gfpf_ntt31_stages";
+/// The 32-bit kernel's symbol ([`NttWord::KERNEL`] for each width).
+pub const NTT_KERNEL: &str = <u32 as NttWord>::KERNEL;
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for u32 {}
+    impl Sealed for u64 {}
+}
+
+/// A word width of the device's NTTs (`GfpfNttWord` in kernels/gfpf_ntt.cu):
+/// `u32` for primes below 2^31 (the GPU's native multiplier width), `u64`
+/// for primes c·2^32 + 1 below 2^62 (lengths past 2^24; Montgomery products
+/// word by word, a 32 × 30-bit product a step, since −q^−1 ≡ −1 mod 2^32).
+pub trait NttWord:
+    Copy
+    + Eq
+    + Ord
+    + Default
+    + std::fmt::Debug
+    + std::fmt::Display
+    + Send
+    + Sync
+    + Unpin
+    + cudarc::driver::DeviceRepr
+    + cudarc::driver::ValidAsZeroBits
+    + sealed::Sealed
+    + 'static
+{
+    /// Bits of a word.
+    const BITS: u32;
+    /// Primes lie below 2^`PRIME_BITS` (values and sums stay in a word).
+    const PRIME_BITS: u32;
+    /// The kernel's symbol.
+    const KERNEL: &'static str;
+    /// log2 of a tile's words at most: 64 KiB.
+    const TILE_LOG2: u32;
+    /// log2 of the words a thread holds in a round (its radix): 16 words of
+    /// 32 bits, 8 of 64 (16 registers of data either way; 16 words of 64
+    /// bits would leave too few of the 64 that two blocks of 512 threads
+    /// allow).
+    const ROUND_LOG2: u32;
+    /// Bytes of dynamic shared memory a block takes at most (the largest
+    /// tile's).
+    const MOST_SHARED_BYTES: u32 = tile_shared_bytes(1 << Self::TILE_LOG2, Self::BITS as usize / 8);
+    /// The word holding `v` (below 2^`BITS`).
+    fn from_u64(v: u64) -> Self;
+    /// The word's value.
+    fn to_u64(self) -> u64;
+    /// Whether the kernel takes the prime q < 2^`PRIME_BITS`: every one for
+    /// 32-bit words, those ≡ 1 mod 2^32 for 64-bit ones.
+    fn takes(q: u64) -> bool;
+}
+
+impl NttWord for u32 {
+    const BITS: u32 = 32;
+    const PRIME_BITS: u32 = 31;
+    const KERNEL: &'static str = "gfpf_ntt31_stages";
+    const TILE_LOG2: u32 = 14;
+    const ROUND_LOG2: u32 = 4;
+    fn from_u64(v: u64) -> Self {
+        v as u32
+    }
+    fn to_u64(self) -> u64 {
+        u64::from(self)
+    }
+    fn takes(_: u64) -> bool {
+        true
+    }
+}
+
+impl NttWord for u64 {
+    const BITS: u32 = 64;
+    const PRIME_BITS: u32 = 62;
+    const KERNEL: &'static str = "gfpf_ntt62_stages";
+    const TILE_LOG2: u32 = 13;
+    const ROUND_LOG2: u32 = 3;
+    fn from_u64(v: u64) -> Self {
+        v
+    }
+    fn to_u64(self) -> u64 {
+        self
+    }
+    fn takes(q: u64) -> bool {
+        q % (1 << 32) == 1
+    }
+}
 
 /// Why a word-size NTT plan was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -67,9 +168,19 @@ pub enum NttError {
     /// The length is not a power of two of at least 64 (two warps' worth).
     #[error("NTT length {0} is not a power of two from 64 to 2^30")]
     Length(usize),
-    /// A modulus is not a prime below 2^31.
-    #[error("{0} is not a prime below 2^31")]
-    NotPrime(u64),
+    /// A modulus is not a prime below 2^`bits` (31 for 32-bit words, 62
+    /// for 64-bit ones).
+    #[error("{q} is not a prime below 2^{bits}")]
+    NotPrime {
+        /// The modulus.
+        q: u64,
+        /// log2 of the bound.
+        bits: u32,
+    },
+    /// A prime the 64-bit kernel does not take: its Montgomery products
+    /// need q ≡ 1 mod 2^32 ([`NTT_PRIMES_62`] are).
+    #[error("{0} is not 1 mod 2^32, as primes of 64-bit NTTs must be")]
+    PrimeForm(u64),
     /// A prime has no root of unity of the length's order.
     #[error("prime {q} has 2-adicity {two_adicity}, below the length's 2^{log2_n}")]
     NoRoot {
@@ -126,9 +237,9 @@ pub enum NttError {
         /// Where, in the data.
         index: usize,
         /// The value.
-        value: u32,
+        value: u64,
         /// The prime of its transform.
-        q: u32,
+        q: u64,
     },
 }
 
@@ -162,6 +273,8 @@ pub struct NttParams {
     /// reads from `data` is first multiplied by its twin there (the
     /// pointwise product, folded into the launch that reads it first).
     pub other: u64,
+    /// Bytes of a word: 4 (`gfpf_ntt31_stages`) or 8 (`gfpf_ntt62_stages`).
+    pub word_bytes: u64,
 }
 
 // SAFETY: NttParams is #[repr(C)], made only of u64 words (no padding, no
@@ -181,30 +294,46 @@ impl NttParams {
     }
 
     /// Bytes of dynamic shared memory a block takes: the tile with a pad
-    /// word after every 32, then 8 pairs of a root of order 16's powers
-    /// (`tile_words` and `roots_at` in kernels/gfpf_ntt.cu).
+    /// word after every 128 bytes, then 8 pairs of a root of order 16's
+    /// powers (`GfpfNttShared` and `roots_at` in kernels/gfpf_ntt.cu).
     pub fn shared_bytes(&self) -> u32 {
-        tile_shared_bytes(self.tile_words())
+        tile_shared_bytes(self.tile_words(), self.word_bytes as usize)
+    }
+
+    /// The symbol of the kernel of the launch's word width.
+    pub fn kernel(&self) -> &'static str {
+        if self.word_bytes == 8 {
+            <u64 as NttWord>::KERNEL
+        } else {
+            <u32 as NttWord>::KERNEL
+        }
     }
 }
 
-/// Forward NTTs of one length over a set of primes: the twiddle tables and
-/// the launches, built once.
+/// Forward NTTs of one length over a set of primes in words `W`
+/// ([`NttPlan31`], [`NttPlan62`]): the twiddle tables and the launches,
+/// built once.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NttPlan31 {
+pub struct NttPlan<W: NttWord> {
     log2_n: u32,
-    primes: Vec<u32>,
+    primes: Vec<W>,
     max_stages: u32,
-    /// log2 of the most words a tile takes ([`NTT_TILE_WORDS`] unless a
-    /// device allows less: [`NttPlan31::with_max_tile_words`]).
+    /// log2 of the most words a tile takes (64 KiB unless a device allows
+    /// less: [`NttPlan::with_max_tile_words`]).
     tile_log2: u32,
     /// The stages of each launch where the caller chose them
-    /// ([`NttPlan31::with_stage_groups`]).
+    /// ([`NttPlan::with_stage_groups`]).
     groups: Option<Vec<u32>>,
 }
 
-impl NttPlan31 {
-    /// A plan for length `n` modulo each of `primes` (each prime < 2^31 with
+/// NTTs modulo primes below 2^31 in 32-bit words.
+pub type NttPlan31 = NttPlan<u32>;
+/// NTTs modulo primes c·2^32 + 1 below 2^62 in 64-bit words.
+pub type NttPlan62 = NttPlan<u64>;
+
+impl<W: NttWord> NttPlan<W> {
+    /// A plan for length `n` modulo each of `primes` (each prime below
+    /// 2^`W::PRIME_BITS`, one the kernel takes ([`NttWord::takes`]), with
     /// n | q − 1).
     pub fn try_new(n: usize, primes: &[u64]) -> Result<Self, NttError> {
         if !n.is_power_of_two() || !(64..=1 << 30).contains(&n) {
@@ -215,28 +344,32 @@ impl NttPlan31 {
         }
         let log2_n = n.trailing_zeros();
         for &q in primes {
-            if q >= 1 << 31 || !is_prime(q) {
-                return Err(NttError::NotPrime(q));
+            if q >= 1 << W::PRIME_BITS || !is_prime(q) {
+                return Err(NttError::NotPrime { q, bits: W::PRIME_BITS });
+            }
+            if !W::takes(q) {
+                return Err(NttError::PrimeForm(q));
             }
             let two_adicity = two_adicity(q);
             if two_adicity < log2_n {
                 return Err(NttError::NoRoot { q, two_adicity, log2_n });
             }
         }
-        Ok(NttPlan31 {
+        Ok(NttPlan {
             log2_n,
-            primes: primes.iter().map(|&q| q as u32).collect(),
-            max_stages: NTT_TILE_WORDS.trailing_zeros(),
-            tile_log2: NTT_TILE_WORDS.trailing_zeros(),
+            primes: primes.iter().map(|&q| W::from_u64(q)).collect(),
+            max_stages: W::TILE_LOG2,
+            tile_log2: W::TILE_LOG2,
             groups: None,
         })
     }
 
     /// The same plan with the stages of each launch given, first to last,
-    /// in place of [`NttPlan31::stage_groups`]'s choice (for tests and
+    /// in place of [`NttPlan::stage_groups`]'s choice (for tests and
     /// measurements of other groupings): they must sum to n, the last take
-    /// 6 to 14 stages (or all of n below 6), and every other 11 at most
-    /// (fewer where [`NttPlan31::with_max_tile_words`] made tiles smaller).
+    /// 6 to 14 stages (13 with 64-bit words; or all of n below 6), and every
+    /// other 11 at most (10; fewer where [`NttPlan::with_max_tile_words`]
+    /// made tiles smaller).
     pub fn with_stage_groups(mut self, groups: &[u32]) -> Result<Self, NttError> {
         let n = self.log2_n;
         let (least_last, most_last, most_other) = self.group_bounds();
@@ -279,17 +412,17 @@ impl NttPlan31 {
     /// launches, smaller tiles. What the tiles allow is the default; fewer
     /// make small N run launches between the first and the last, for tests.
     pub fn with_max_stages(mut self, max_stages: u32) -> Self {
-        self.max_stages = max_stages.clamp(1, NTT_TILE_WORDS.trailing_zeros());
+        self.max_stages = max_stages.clamp(1, W::TILE_LOG2);
         self
     }
 
     /// The same plan with tiles of at most `words` words (rounded down to a
-    /// power of two, 2^10 to [`NTT_TILE_WORDS`]): for devices that give a
-    /// block less than [`NttParams::shared_bytes`] of the largest tile
-    /// (67.6 KB; sm_75 gives 64 KiB), at the cost of more launches past
-    /// 2^21. Stage groups chosen before are dropped.
+    /// power of two, 2^10 to the 64 KiB of the largest): for devices that
+    /// give a block less than [`NttParams::shared_bytes`] of the largest
+    /// tile (67.6 KB with 32-bit words; sm_75 gives 64 KiB), at the cost of
+    /// more launches past 2^21. Stage groups chosen before are dropped.
     pub fn with_max_tile_words(mut self, words: usize) -> Self {
-        let log2 = words.max(1).ilog2().clamp(10, NTT_TILE_WORDS.trailing_zeros());
+        let log2 = words.max(1).ilog2().clamp(10, W::TILE_LOG2);
         self.tile_log2 = log2;
         self.groups = None;
         self
@@ -315,80 +448,83 @@ impl NttPlan31 {
     }
 
     /// The primes.
-    pub fn primes(&self) -> &[u32] {
+    pub fn primes(&self) -> &[W] {
         &self.primes
     }
 
-    /// The primes' constants as the kernel reads them: eight words a prime,
-    /// q, N^−1 mod q, ⌊N^−1·2^32/q⌋, −q^−1 mod 2^32 (Montgomery's), 2^32
-    /// mod q, 2^64 mod q and two zeros.
-    pub fn prime_constants(&self) -> Vec<u32> {
+    /// The primes' constants as the kernel reads them: eight words a prime
+    /// (w bits a word), q, N^−1 mod q, ⌊N^−1·2^w/q⌋, −q^−1 mod 2^w
+    /// (Montgomery's), 2^w mod q, 2^2w mod q and two zeros.
+    pub fn prime_constants(&self) -> Vec<W> {
         self.primes
             .iter()
             .flat_map(|&q| {
-                let q64 = u64::from(q);
-                let n_inv = inv_mod(self.len() as u64 % q64, q64);
-                let m = montgomery(q);
+                let q = q.to_u64();
+                let n_inv = inv_mod(self.len() as u64 % q, q);
+                let r = montgomery_form::<W>(1, q);
                 [
                     q,
-                    n_inv as u32,
-                    ((n_inv << 32) / q64) as u32,
-                    m.neg_q_inv(),
-                    m.to_montgomery(1),
-                    ((1u128 << 64) % u128::from(q)) as u32,
+                    n_inv,
+                    shoup_quotient::<W>(n_inv, q),
+                    neg_inverse::<W>(q),
+                    r,
+                    (u128::from(r) * u128::from(r) % u128::from(q)) as u64,
                     0,
                     0,
                 ]
+                .map(W::from_u64)
             })
             .collect()
     }
 
-    /// Words of one prime's twiddle tables: 3·2^⌊n/2⌋ + 16 + 2^min(n, 14).
+    /// Words of one prime's twiddle tables: 3·2^⌊n/2⌋ + 16 + 2^min(n, t),
+    /// 2^t a tile's words at most (t = 14 with 32-bit words, 13 with 64).
     pub fn twiddle_words_per_prime(&self) -> usize {
-        (3 << (self.log2_n / 2)) + 16 + (1 << self.log2_n.min(ROW_ROOT_ORDERS_LOG2))
+        (3 << (self.log2_n / 2)) + 16 + (1 << self.log2_n.min(W::TILE_LOG2))
     }
 
     /// Per prime, four short tables the kernel makes every twiddle w^e of
     /// (w = ω forward, ω^−1 inverse; see `GfpfNttTwiddles` in
-    /// kernels/gfpf_ntt.cu), [`NttPlan31::twiddle_words_per_prime`] words a
-    /// prime, primes in order: with s = ⌊n/2⌋,
-    /// - 2^s pairs (w^lo, ⌊w^lo·2^32/q⌋);
-    /// - 2^s words w^(hi·2^s)·2^32 mod q (the first 2^(n−1−s) used);
-    /// - 8 pairs (w16^t, ⌊w16^t·2^32/q⌋), t < 8, w16 = w^(N/16) of order 16
+    /// kernels/gfpf_ntt.cu), [`NttPlan::twiddle_words_per_prime`] words a
+    /// prime (w bits a word), primes in order: with s = ⌊n/2⌋,
+    /// - 2^s pairs (w^lo, ⌊w^lo·2^w/q⌋);
+    /// - 2^s words w^(hi·2^s)·2^w mod q (the first 2^(n−1−s) used);
+    /// - 8 pairs (w16^t, ⌊w16^t·2^w/q⌋), t < 8, w16 = w^(N/16) of order 16
     ///   (a round's radix-2^r roots are its powers);
-    /// - for each order 2^m, m = 1 … min(n, 14), from word 2^(m−1) − 1, the
-    ///   2^(m−1) words ρ_m^j·2^32 mod q, ρ_m = w^(N/2^m) (a group's row
+    /// - for each order 2^m, m = 1 … min(n, t) (t as in
+    ///   [`NttPlan::twiddle_words_per_prime`]), from word 2^(m−1) − 1, the
+    ///   2^(m−1) words ρ_m^j·2^w mod q, ρ_m = w^(N/2^m) (a group's row
     ///   factor; one word unused at the end).
     ///
-    /// 88.6 KiB a prime at 2^24: they stay in cache, where a table of every
-    /// w^e would be read from memory at every stage.
-    pub fn twiddle_table(&self, direction: Direction) -> Vec<u32> {
+    /// 88.6 KiB a prime at 2^24 with 32-bit words: they stay in cache, where
+    /// a table of every w^e would be read from memory at every stage.
+    pub fn twiddle_table(&self, direction: Direction) -> Vec<W> {
         let split = self.log2_n / 2;
         let mut table = Vec::with_capacity(self.primes.len() * self.twiddle_words_per_prime());
+        let mul = |a: u64, b: u64, q: u64| (u128::from(a) * u128::from(b) % u128::from(q)) as u64;
         for &q in &self.primes {
-            let q = u64::from(q);
+            let q = q.to_u64();
             let omega = root_of_unity(q, self.log2_n).expect("checked at construction");
             let root = match direction {
                 Direction::Forward => omega,
                 Direction::Inverse => inv_mod(omega, q),
             };
-            let shoup_pairs = |table: &mut Vec<u32>, step: u64, count: u64| {
+            let shoup_pairs = |table: &mut Vec<W>, step: u64, count: u64| {
                 let mut w = 1u64;
                 for _ in 0..count {
-                    table.push(w as u32);
-                    table.push(((w << 32) / q) as u32);
-                    w = w * step % q;
+                    table.push(W::from_u64(w));
+                    table.push(W::from_u64(shoup_quotient::<W>(w, q)));
+                    w = mul(w, step, q);
                 }
             };
             shoup_pairs(&mut table, root, 1 << split);
             // The high table's step: root^(2^s).
             let step = gfpf_small::primes::pow_mod(root, 1 << split, q);
-            let montgomery = montgomery(q as u32);
-            let m_form = |w: u64| montgomery.to_montgomery(w as u32);
+            let m_form = |w: u64| W::from_u64(montgomery_form::<W>(w, q));
             let mut w = 1u64;
             for _ in 0..1u64 << split {
                 table.push(m_form(w));
-                w = w * step % q;
+                w = mul(w, step, q);
             }
             // w16 = root^(N/16) (N ≥ 64).
             shoup_pairs(
@@ -396,27 +532,27 @@ impl NttPlan31 {
                 gfpf_small::primes::pow_mod(root, 1 << (self.log2_n - 4), q),
                 8,
             );
-            for m in 1..=self.log2_n.min(ROW_ROOT_ORDERS_LOG2) {
+            for m in 1..=self.log2_n.min(W::TILE_LOG2) {
                 let rho = gfpf_small::primes::pow_mod(root, 1 << (self.log2_n - m), q);
                 let mut w = 1u64;
                 for _ in 0..1u64 << (m - 1) {
                     table.push(m_form(w));
-                    w = w * rho % q;
+                    w = mul(w, rho, q);
                 }
             }
-            table.push(0);
+            table.push(W::default());
         }
         table
     }
 
     /// The launches of `transforms_per_prime` transforms a prime (data:
     /// prime-major, N words a transform), their addresses left 0 for the
-    /// caller: the stages grouped ([`NttPlan31::stage_groups`]) into tiles of
-    /// 2^L rows by C columns, C = min(G, 32, [`NTT_TILE_WORDS`]/2^L) (8 at
-    /// least where G allows), 16 words a thread (a round of four stages
-    /// takes one group of 16), 32 where that would pass 512 threads, 2 to 8
-    /// where it would leave a block less than a warp; the inverse runs the
-    /// same groups in reverse order.
+    /// caller: the stages grouped ([`NttPlan::stage_groups`]) into tiles of
+    /// 2^L rows by C columns, C = min(G, 32, tile/2^L) (8 at least where G
+    /// allows), the words of a round's group a thread (16 of 32 bits: four
+    /// stages; 8 of 64 bits: three), more where that would pass 512
+    /// threads, 2 to 8 where it would leave a block less than a warp; the
+    /// inverse runs the same groups in reverse order.
     pub fn launches(&self, transforms_per_prime: usize, direction: Direction) -> Vec<NttParams> {
         let n = self.log2_n;
         let transforms = (self.primes.len() * transforms_per_prime) as u64;
@@ -427,7 +563,7 @@ impl NttPlan31 {
             let log2_g = remaining - stages;
             let log2_columns = launch_columns_log2(stages, log2_g, self.tile_log2);
             let tile_log2 = stages + log2_columns;
-            let log2_threads = block_threads_log2(tile_log2);
+            let log2_threads = block_threads_log2(tile_log2, W::ROUND_LOG2);
             let blocks = transforms << (n - tile_log2);
             out.push(NttParams {
                 transforms_per_prime: transforms_per_prime as u64,
@@ -438,6 +574,7 @@ impl NttPlan31 {
                 log2_columns: u64::from(log2_columns),
                 log2_block_threads: u64::from(log2_threads),
                 inverse: u64::from(direction == Direction::Inverse),
+                word_bytes: u64::from(W::BITS / 8),
                 ..NttParams::default()
             });
             first += stages;
@@ -451,12 +588,14 @@ impl NttPlan31 {
     /// The stages of each launch, first to last: as few launches as the
     /// tiles allow (each a pass over device memory: the last up to 14
     /// stages on whole blocks of neighbouring words, G = 1; the others up to
-    /// 11 on tiles of 8 columns or more), and of those groupings the one with
-    /// the fewest rounds (a round: four stages or fewer through a thread's
-    /// registers, then shared memory), then the one whose smallest blocks
-    /// are largest, then the most even. 2^20: 8 + 12 (five rounds); 2^24:
-    /// 11 + 13 (seven, two passes where tiles of 32 KiB took three); up to
-    /// 2^25 two launches, up to 2^30 three.
+    /// 11 on tiles of 8 columns or more; 13 and 10 with 64-bit words), and
+    /// of those groupings the one with the fewest rounds (a round: four
+    /// stages or fewer through a thread's registers, three with 64-bit
+    /// words, then shared memory), then the one whose smallest blocks are
+    /// largest, then the most even. 32-bit words: 2^20 in 8 + 12 (five
+    /// rounds), 2^24 in 11 + 13 (seven, two passes where tiles of 32 KiB
+    /// took three), up to 2^25 two launches, up to 2^30 three; 64-bit
+    /// words: two launches up to 2^23, three up to 2^33.
     pub fn stage_groups(&self) -> Vec<u32> {
         if let Some(groups) = &self.groups {
             return groups.clone();
@@ -479,8 +618,8 @@ impl NttPlan31 {
             for &stages in sizes {
                 remaining -= stages;
                 let tile = stages + launch_columns_log2(stages, remaining, tile_log2);
-                let threads = block_threads_log2(tile);
-                let most = (tile - threads).min(NTT_ROUND_ELEMENTS.trailing_zeros());
+                let threads = block_threads_log2(tile, W::ROUND_LOG2);
+                let most = (tile - threads).min(W::ROUND_LOG2);
                 rounds += stages.div_ceil(most);
                 least_threads = least_threads.min(threads);
             }
@@ -525,25 +664,26 @@ impl NttPlan31 {
 }
 
 /// log2 of a launch's columns C: min(G, 32) within 2^tile_log2 words, and 8
-/// at least where G allows ([`NttPlan31::stage_groups`] keeps the stages
+/// at least where G allows ([`NttPlan::stage_groups`] keeps the stages
 /// within that).
 fn launch_columns_log2(stages: u32, log2_g: u32, tile_log2: u32) -> u32 {
     let most = tile_log2 - stages;
     log2_g.min(NTT_TILE_COLUMNS.trailing_zeros()).min(most)
 }
 
-/// log2 of a block's threads for a tile of 2^tile_log2 words: 16 words a
-/// thread, at most 512 threads (32 words a thread then), at least a warp
-/// where the tile has two words a thread for it.
-fn block_threads_log2(tile_log2: u32) -> u32 {
-    let elements_log2 = NTT_ROUND_ELEMENTS.trailing_zeros();
+/// log2 of a block's threads for a tile of 2^tile_log2 words: a round's
+/// group of 2^round_log2 words a thread, at most 512 threads (more words a
+/// thread then), at least a warp where the tile has two words a thread for
+/// it.
+fn block_threads_log2(tile_log2: u32, round_log2: u32) -> u32 {
+    let elements_log2 = round_log2;
     tile_log2
         .saturating_sub(elements_log2)
         .max(5.min(tile_log2 - 1))
         .min(NTT_BLOCK_THREADS.trailing_zeros())
 }
 
-impl NttPlan31 {
+impl<W: NttWord> NttPlan<W> {
     /// Checks that `len` words are `transforms_per_prime` (≥ 1) transforms
     /// of N words for every prime.
     pub fn check_len(&self, len: usize, transforms_per_prime: usize) -> Result<(), NttError> {
@@ -560,48 +700,77 @@ impl NttPlan31 {
 
     /// Checks that `data` holds `transforms_per_prime` transforms a prime
     /// (prime-major), every word below its prime.
-    pub fn check_data(&self, data: &[u32], transforms_per_prime: usize) -> Result<(), NttError> {
+    pub fn check_data(&self, data: &[W], transforms_per_prime: usize) -> Result<(), NttError> {
         self.check_len(data.len(), transforms_per_prime)?;
         let n = self.len();
         for (index, &value) in data.iter().enumerate() {
             let q = self.primes[index / (transforms_per_prime * n)];
             if value >= q {
-                return Err(NttError::NotReduced { index, value, q });
+                return Err(NttError::NotReduced {
+                    index,
+                    value: value.to_u64(),
+                    q: q.to_u64(),
+                });
             }
         }
         Ok(())
     }
 }
 
-/// Word-size NTTs on a device: a plan's tables kept there, its launches
-/// queued on the device's stream.
-pub struct CudaNtt31 {
-    device: std::sync::Arc<crate::CudaDevice>,
-    plan: NttPlan31,
-    function: cudarc::driver::CudaFunction,
-    forward_table: cudarc::driver::CudaSlice<u32>,
-    inverse_table: cudarc::driver::CudaSlice<u32>,
-    constants: cudarc::driver::CudaSlice<u32>,
+/// x·2^w mod q, w = `W::BITS` (Montgomery form).
+fn montgomery_form<W: NttWord>(x: u64, q: u64) -> u64 {
+    ((u128::from(x) << W::BITS) % u128::from(q)) as u64
 }
 
-impl std::fmt::Debug for CudaNtt31 {
+/// ⌊x·2^w/q⌋ for x < q (Shoup's quotient).
+fn shoup_quotient<W: NttWord>(x: u64, q: u64) -> u64 {
+    ((u128::from(x) << W::BITS) / u128::from(q)) as u64
+}
+
+/// −q^−1 mod 2^w for odd q (Newton's iteration doubles the correct bits).
+fn neg_inverse<W: NttWord>(q: u64) -> u64 {
+    let mut inverse = q;
+    for _ in 0..6 {
+        inverse = inverse.wrapping_mul(2u64.wrapping_sub(q.wrapping_mul(inverse)));
+    }
+    let mask = u64::MAX >> (64 - W::BITS);
+    inverse.wrapping_neg() & mask
+}
+
+/// Word-size NTTs on a device ([`CudaNtt31`], [`CudaNtt62`]): a plan's
+/// tables kept there, its launches queued on the device's stream.
+pub struct CudaNtt<W: NttWord> {
+    device: std::sync::Arc<crate::CudaDevice>,
+    plan: NttPlan<W>,
+    function: cudarc::driver::CudaFunction,
+    forward_table: cudarc::driver::CudaSlice<W>,
+    inverse_table: cudarc::driver::CudaSlice<W>,
+    constants: cudarc::driver::CudaSlice<W>,
+}
+
+/// NTTs modulo primes below 2^31 on a device.
+pub type CudaNtt31 = CudaNtt<u32>;
+/// NTTs modulo primes c·2^32 + 1 below 2^62 on a device.
+pub type CudaNtt62 = CudaNtt<u64>;
+
+impl<W: NttWord> std::fmt::Debug for CudaNtt<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CudaNtt31")
+        f.debug_struct("CudaNtt")
             .field("device", &self.device)
             .field("plan", &self.plan)
             .finish()
     }
 }
 
-impl CudaNtt31 {
+impl<W: NttWord> CudaNtt<W> {
     /// Loads the kernel (compiled once per device) and uploads the plan's
     /// tables; where the device gives a block less shared memory than the
     /// plan's largest tile takes, the plan's tiles are made smaller
-    /// ([`NttPlan31::with_max_tile_words`]; [`CudaNtt31::plan`] says).
-    pub fn try_new(device: &std::sync::Arc<crate::CudaDevice>, plan: NttPlan31) -> Result<Self, crate::CudaError> {
+    /// ([`NttPlan::with_max_tile_words`]; [`CudaNtt::plan`] says).
+    pub fn try_new(device: &std::sync::Arc<crate::CudaDevice>, plan: NttPlan<W>) -> Result<Self, crate::CudaError> {
         let function = device
             .ntt_module()?
-            .load_function(NTT_KERNEL)
+            .load_function(W::KERNEL)
             .map_err(|e| crate::CudaError::driver("loading the NTT kernel", 0, e))?;
         // Tiles within what the device gives a block (67.6 KB for the
         // largest; sm_75 gives 64 KiB), and the kernel's limit raised to
@@ -612,7 +781,7 @@ impl CudaNtt31 {
             .map_err(|e| crate::CudaError::driver("reading the device's shared memory", 0, e))?;
         let allowed = u32::try_from(allowed).unwrap_or(0);
         let mut plan = plan;
-        let mut words = NTT_TILE_WORDS;
+        let mut words = 1usize << W::TILE_LOG2;
         while plan.most_shared_bytes() > allowed && words > 1 << 10 {
             words /= 2;
             plan = plan.with_max_tile_words(words);
@@ -624,12 +793,12 @@ impl CudaNtt31 {
             )
             .map_err(|e| crate::CudaError::driver("raising the NTT kernel's shared memory", 0, e))?;
         let stream = device.stream();
-        let upload = |what: &'static str, words: Vec<u32>| {
+        let upload = |what: &'static str, words: Vec<W>| {
             stream
                 .clone_htod(&words)
-                .map_err(|e| crate::CudaError::driver(what, words.len() * 4, e))
+                .map_err(|e| crate::CudaError::driver(what, std::mem::size_of_val(&words[..]), e))
         };
-        Ok(CudaNtt31 {
+        Ok(CudaNtt {
             forward_table: upload("uploading the NTT's twiddles", plan.twiddle_table(Direction::Forward))?,
             inverse_table: upload("uploading the NTT's twiddles", plan.twiddle_table(Direction::Inverse))?,
             constants: upload("uploading the NTT's primes", plan.prime_constants())?,
@@ -640,7 +809,7 @@ impl CudaNtt31 {
     }
 
     /// The plan.
-    pub fn plan(&self) -> &NttPlan31 {
+    pub fn plan(&self) -> &NttPlan<W> {
         &self.plan
     }
 
@@ -649,7 +818,7 @@ impl CudaNtt31 {
     /// every word below its prime (not checked here: see [`Self::process`]).
     pub fn process_device(
         &self,
-        data: &mut cudarc::driver::CudaSlice<u32>,
+        data: &mut cudarc::driver::CudaSlice<W>,
         transforms_per_prime: usize,
         direction: Direction,
     ) -> Result<(), crate::CudaError> {
@@ -663,8 +832,8 @@ impl CudaNtt31 {
     /// product is their cyclic convolution.
     pub fn process_device_times(
         &self,
-        data: &mut cudarc::driver::CudaSlice<u32>,
-        other: &cudarc::driver::CudaSlice<u32>,
+        data: &mut cudarc::driver::CudaSlice<W>,
+        other: &cudarc::driver::CudaSlice<W>,
         transforms_per_prime: usize,
         direction: Direction,
     ) -> Result<(), crate::CudaError> {
@@ -681,8 +850,8 @@ impl CudaNtt31 {
 
     fn queue(
         &self,
-        data: &mut cudarc::driver::CudaSlice<u32>,
-        other: Option<&cudarc::driver::CudaSlice<u32>>,
+        data: &mut cudarc::driver::CudaSlice<W>,
+        other: Option<&cudarc::driver::CudaSlice<W>>,
         transforms_per_prime: usize,
         direction: Direction,
     ) -> Result<(), crate::CudaError> {
@@ -732,11 +901,11 @@ impl CudaNtt31 {
         Ok(())
     }
 
-    /// Host words: checked ([`NttPlan31::check_data`]), uploaded,
+    /// Host words: checked ([`NttPlan::check_data`]), uploaded,
     /// transformed, downloaded.
     pub fn process(
         &self,
-        data: &mut [u32],
+        data: &mut [W],
         transforms_per_prime: usize,
         direction: Direction,
     ) -> Result<(), crate::CudaError> {
@@ -744,11 +913,11 @@ impl CudaNtt31 {
         let stream = self.device.stream();
         let mut words = stream
             .clone_htod(&*data)
-            .map_err(|e| crate::CudaError::driver("uploading NTT data", data.len() * 4, e))?;
+            .map_err(|e| crate::CudaError::driver("uploading NTT data", std::mem::size_of_val(&data[..]), e))?;
         self.process_device(&mut words, transforms_per_prime, direction)?;
         stream
             .memcpy_dtoh(&words, data)
-            .map_err(|e| crate::CudaError::driver("downloading NTT data", data.len() * 4, e))?;
+            .map_err(|e| crate::CudaError::driver("downloading NTT data", std::mem::size_of_val(&data[..]), e))?;
         Ok(())
     }
 }
@@ -779,28 +948,42 @@ pub fn ntt31_primes(two_adicity: u32, count: usize) -> Vec<u64> {
     out
 }
 
-/// The forward transform as the kernel computes it, on the host (an O(N²)
-/// sum for checking small lengths): output i is Σ_j x_j·ω^(j·rev_n(i)).
-pub fn ntt31_reference(x: &[u32], q: u32) -> Vec<u32> {
-    ntt31_reference_outputs(x, q, 0..x.len())
+/// Up to `count` primes c·2^32 + 1 below 2^62 with 2^`two_adicity`
+/// dividing q − 1, largest first (from [`NTT_PRIMES_62`], whose 2-adicity is
+/// 32 or more): the primes a multi-modular product in 64-bit words of
+/// length up to 2^`two_adicity` can take.
+pub fn ntt62_primes(two_adicity: u32, count: usize) -> Vec<u64> {
+    NTT_PRIMES_62
+        .iter()
+        .copied()
+        .filter(|&q| gfpf_small::primes::two_adicity(q) >= two_adicity)
+        .take(count)
+        .collect()
 }
 
-/// Outputs `at` of [`ntt31_reference`], each an O(N) sum.
-pub fn ntt31_reference_outputs(x: &[u32], q: u32, at: impl IntoIterator<Item = usize>) -> Vec<u32> {
+/// The forward transform as the kernel computes it, on the host (an O(N²)
+/// sum for checking small lengths): output i is Σ_j x_j·ω^(j·rev_n(i)).
+pub fn ntt_reference<W: NttWord>(x: &[W], q: W) -> Vec<W> {
+    ntt_reference_outputs(x, q, 0..x.len())
+}
+
+/// Outputs `at` of [`ntt_reference`], each an O(N) sum.
+pub fn ntt_reference_outputs<W: NttWord>(x: &[W], q: W, at: impl IntoIterator<Item = usize>) -> Vec<W> {
     let n = x.len();
     let log2_n = n.trailing_zeros();
-    let q64 = u64::from(q);
-    let omega = root_of_unity(q64, log2_n).expect("a root of the length's order");
+    let q = q.to_u64();
+    let mul = |a: u64, b: u64| (u128::from(a) * u128::from(b) % u128::from(q)) as u64;
+    let omega = root_of_unity(q, log2_n).expect("a root of the length's order");
     at.into_iter()
         .map(|i| {
             let k = (i.reverse_bits() >> (usize::BITS - log2_n)) as u64;
-            let step = gfpf_small::primes::pow_mod(omega, k, q64);
+            let step = gfpf_small::primes::pow_mod(omega, k, q);
             let (mut acc, mut w) = (0u64, 1u64);
             for &xj in x {
-                acc = (acc + u64::from(xj) * w) % q64;
-                w = w * step % q64;
+                acc = ((u128::from(acc) + u128::from(mul(xj.to_u64(), w))) % u128::from(q)) as u64;
+                w = mul(w, step);
             }
-            acc as u32
+            W::from_u64(acc)
         })
         .collect()
 }
@@ -873,8 +1056,27 @@ mod tests {
         assert_eq!(NttPlan31::try_new(32, &NTT_PRIMES_31), Err(NttError::Length(32)));
         assert_eq!(NttPlan31::try_new(100, &NTT_PRIMES_31), Err(NttError::Length(100)));
         assert_eq!(NttPlan31::try_new(64, &[]), Err(NttError::NoPrimes));
-        assert_eq!(NttPlan31::try_new(64, &[1 << 31]), Err(NttError::NotPrime(1 << 31)));
-        assert_eq!(NttPlan31::try_new(64, &[91]), Err(NttError::NotPrime(91)));
+        assert_eq!(
+            NttPlan31::try_new(64, &[1 << 31]),
+            Err(NttError::NotPrime { q: 1 << 31, bits: 31 })
+        );
+        assert_eq!(
+            NttPlan31::try_new(64, &[91]),
+            Err(NttError::NotPrime { q: 91, bits: 31 })
+        );
+        // 64-bit words: primes below 2^62, 1 mod 2^32.
+        assert_eq!(
+            NttPlan62::try_new(64, &[(1 << 62) + 135]),
+            Err(NttError::NotPrime {
+                q: (1 << 62) + 135,
+                bits: 62
+            })
+        );
+        assert_eq!(
+            NttPlan62::try_new(64, &[2130706433]),
+            Err(NttError::PrimeForm(2130706433))
+        );
+        assert!(NttPlan62::try_new(1 << 30, &NTT_PRIMES_62).is_ok());
         assert!(matches!(
             NttPlan31::try_new(1 << 25, &[2130706433]),
             Err(NttError::NoRoot {
@@ -905,14 +1107,50 @@ mod tests {
             plan.check_data(&data, 3),
             Err(NttError::NotReduced {
                 index: 3 * 64 + 5,
-                value: q,
-                q
+                value: u64::from(q),
+                q: u64::from(q)
             })
         );
     }
 
     #[test]
+    fn sixty_four_bit_words_take_three_stages_a_round_and_tiles_of_8192() {
+        let groups = |log2_n: u32| {
+            NttPlan62::try_new(1 << log2_n, &NTT_PRIMES_62[..1])
+                .unwrap()
+                .stage_groups()
+        };
+        assert_eq!(groups(13), [13]);
+        assert_eq!(groups(20), [8, 12]);
+        assert_eq!(groups(23), [10, 13]);
+        assert_eq!(groups(24).len(), 3);
+        for n in 6u32..=30 {
+            let plan = NttPlan62::try_new(1 << n, &NTT_PRIMES_62[..1]).unwrap();
+            for l in plan.launches(2, Direction::Forward) {
+                assert_eq!(l.word_bytes, 8);
+                assert_eq!(l.kernel(), "gfpf_ntt62_stages");
+                assert!(l.tile_words() <= 8192 && l.shared_bytes() <= <u64 as NttWord>::MOST_SHARED_BYTES);
+                let per_thread = l.tile_words() as u64 / u64::from(l.block_threads());
+                assert!((2..=16).contains(&per_thread), "2^{n}: {l:?}");
+            }
+        }
+        assert_eq!(<u64 as NttWord>::MOST_SHARED_BYTES, 8 * (8192 + 512 + 16));
+        assert_eq!(ntt62_primes(33, 3).len(), 3);
+        assert!(ntt62_primes(33, 3).iter().all(|q| (q - 1) % (1 << 33) == 0));
+    }
+
+    #[test]
     fn constants_hold_what_the_kernel_assumes() {
+        let plan = NttPlan62::try_new(1 << 10, &NTT_PRIMES_62[..8]).unwrap();
+        for (c, &q) in plan.prime_constants().chunks(8).zip(plan.primes()) {
+            let q128 = u128::from(q);
+            assert_eq!(c[0], q);
+            assert_eq!(u128::from(c[1]) * 1024 % q128, 1, "N^-1");
+            assert_eq!(u128::from(c[2]), (u128::from(c[1]) << 64) / q128);
+            assert_eq!(c[3].wrapping_mul(q), u64::MAX, "-q^-1 mod 2^64");
+            assert_eq!(u128::from(c[4]), (1u128 << 64) % q128);
+            assert_eq!(u128::from(c[5]), u128::from(c[4]) * u128::from(c[4]) % q128);
+        }
         let plan = NttPlan31::try_new(1 << 10, &NTT_PRIMES_31).unwrap();
         for (c, &q) in plan.prime_constants().chunks(8).zip(plan.primes()) {
             let q64 = u64::from(q);

@@ -694,46 +694,26 @@ fn global_traffic_is_counted_in_sectors() {
     assert_eq!(data_read_efficiency(&lanes[0].1), 1.0);
 }
 
-/// The word-size NTT kernels against the host's O(N²) transform, bit for
-/// bit, over two primes at once and several transforms a prime: one launch
-/// of rounds of radix 4 and 8 on blocks of a warp (2^6) and of radix 16 and
-/// 8 (2^11); three launches (2^11 at most 4 stages a launch: rounds of 1 to
-/// 4 stages, tiles read and written through shared memory where their rows
-/// are shorter than a sector); 2^14 in one launch of 512 threads holding 32
-/// words each, and in two on 32-column tiles; 2^17 in two, the first on
-/// tiles of 2048 rows by 8 columns (the largest, 2^24's first pass); 2^18
-/// in three launches of tiles of 1024 words at most (a device that gives a
-/// block less shared memory); edge values (0, 1, q − 1) lead each input. The inverse undoes the
-/// forward transform, and forward, pointwise product, inverse is the cyclic
+/// A case of [`word_size_ntt_matches_host`]: (log2 N, transforms a prime,
+/// most stages a launch, stage groups where chosen, launches).
+type NttCase<'a> = (u32, usize, u32, Option<&'a [u32]>, usize);
+
+/// The word-size NTT kernel of words `W` against the host's transform, bit
+/// for bit, on `primes` (two at once): for each case (log2 N, transforms a
+/// prime, most stages a launch, stage groups where chosen, launches), the
+/// forward transform against the O(N²) reference (on a sample of outputs
+/// past 2^11), edge values (0, 1, q − 1) leading each input; the inverse
+/// undoes it, and forward, pointwise product, inverse is the cyclic
 /// convolution, the same where the inverse's first launch makes the
 /// product.
-#[test]
-#[cfg_attr(
-    not(gfpf_cxx),
-    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
-)]
-fn word_size_ntt_matches_the_host_transform() {
-    use gfpf_cuda::ntt::{NTT_PRIMES_31, NttPlan31, ntt31_reference, ntt31_reference_outputs};
+fn word_size_ntt_matches_host<W: gfpf_cuda::ntt::NttWord>(primes: [u64; 2], cases: &[NttCase<'_>], seed: u64) {
+    use gfpf_cuda::ntt::{NttPlan, ntt_reference, ntt_reference_outputs};
     use rand::{RngExt, SeedableRng};
-    if let Some(why) = emulator_unavailable() {
-        eprintln!("SKIPPED (emulated word-size NTT): {why}");
-        return;
-    }
-    let primes = [NTT_PRIMES_31[0], NTT_PRIMES_31[2]];
-    let mut rng = rand::rngs::StdRng::seed_from_u64(31);
-    // (log2 N, transforms a prime, most stages a launch, stage groups where
-    // chosen, launches): 2^11 also in three launches of 3 + 2 + 6 stages,
-    // the middle one from stage 3 on 32-column tiles (G = 64).
-    for (log2_n, per_prime, max_stages, groups, launches) in [
-        (6, 3, 14, None, 1),
-        (11, 2, 14, None, 1),
-        (11, 1, 4, None, 3),
-        (14, 1, 14, None, 1),
-        (14, 1, 13, None, 2),
-        (17, 1, 14, Some(&[11u32, 6][..]), 2),
-    ] {
+    let mul = |a: u64, b: u64, q: u64| (u128::from(a) * u128::from(b) % u128::from(q)) as u64;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    for &(log2_n, per_prime, max_stages, groups, launches) in cases {
         let n = 1usize << log2_n;
-        let mut plan = NttPlan31::try_new(n, &primes).unwrap().with_max_stages(max_stages);
+        let mut plan = NttPlan::<W>::try_new(n, &primes).unwrap().with_max_stages(max_stages);
         if let Some(groups) = groups {
             plan = plan.with_stage_groups(groups).unwrap();
         }
@@ -742,14 +722,13 @@ fn word_size_ntt_matches_the_host_transform() {
             launches,
             "2^{log2_n}"
         );
-        let ntt = gfpf_testkit::emulator::EmulatedNtt31::new(plan, kernel_dir()).unwrap();
+        let ntt = gfpf_testkit::emulator::EmulatedNtt::new(plan, kernel_dir()).unwrap();
         let random = |rng: &mut rand::rngs::StdRng| {
             let mut data = Vec::new();
             for &q in &primes {
                 for _ in 0..per_prime {
-                    let q = q as u32;
-                    data.extend([0, 1, q - 1]);
-                    data.extend((3..n).map(|_| rng.random_range(0..q)));
+                    data.extend([0, 1, q - 1].map(W::from_u64));
+                    data.extend((3..n).map(|_| W::from_u64(rng.random_range(0..q))));
                 }
             }
             data
@@ -765,10 +744,13 @@ fn word_size_ntt_matches_the_host_transform() {
             let x = &input[at..at + n];
             let got = &data[at..at + n];
             if log2_n <= 11 {
-                assert!(got == ntt31_reference(x, q as u32).as_slice(), "2^{log2_n} modulo {q}");
+                assert!(
+                    got == ntt_reference(x, W::from_u64(q)).as_slice(),
+                    "2^{log2_n} modulo {q}"
+                );
             } else {
                 let outputs = [0, 1, 777, n / 2 + 5, n - 1];
-                let want = ntt31_reference_outputs(x, q as u32, outputs);
+                let want = ntt_reference_outputs(x, W::from_u64(q), outputs);
                 for (i, w) in outputs.into_iter().zip(want) {
                     assert_eq!(got[i], w, "2^{log2_n} modulo {q}, output {i}");
                 }
@@ -779,13 +761,13 @@ fn word_size_ntt_matches_the_host_transform() {
         let other = random(&mut rng);
         let mut b = other.clone();
         ntt.run(&mut b, per_prime, Direction::Forward).unwrap();
-        let mut product: Vec<u32> = data
+        let mut product: Vec<W> = data
             .iter()
             .zip(&b)
             .enumerate()
             .map(|(i, (&x, &y))| {
                 let q = primes[i / (per_prime * n)];
-                (u64::from(x) * u64::from(y) % q) as u32
+                W::from_u64(mul(x.to_u64(), y.to_u64(), q))
             })
             .collect();
         // The same with the pointwise product made by the inverse's first
@@ -800,12 +782,12 @@ fn word_size_ntt_matches_the_host_transform() {
             let at = p * per_prime * n;
             for i in [0, 1, n / 2 + 3, n - 1] {
                 let want = (0..n).fold(0u64, |acc, j| {
-                    let x = u64::from(input[at + j]);
-                    let y = u64::from(other[at + (i + n - j) % n]);
-                    (acc + x * y) % q
+                    let x = input[at + j].to_u64();
+                    let y = other[at + (i + n - j) % n].to_u64();
+                    ((u128::from(acc) + u128::from(mul(x, y, q))) % u128::from(q)) as u64
                 });
                 assert_eq!(
-                    u64::from(product[at + i]),
+                    product[at + i].to_u64(),
                     want,
                     "convolution 2^{log2_n} modulo {q}, output {i}"
                 );
@@ -815,6 +797,43 @@ fn word_size_ntt_matches_the_host_transform() {
         ntt.run(&mut data, per_prime, Direction::Inverse).unwrap();
         assert!(data == input, "inverse after forward, 2^{log2_n}");
     }
+}
+
+/// The word-size NTT in 32-bit words: one launch (2^6, 2^11: rounds of 4,
+/// 4 and 3 stages, 32 words a thread at 2^14); three launches (2^11 at most
+/// 4 stages a launch: rounds of 1 to 4 stages, tiles read and written
+/// through shared memory where their rows are shorter than a sector); 2^14
+/// in one launch of 512 threads holding 32 words each, and in two on
+/// 32-column tiles; 2^17 in two, the first on tiles of 2048 rows by 8
+/// columns (the largest, 2^24's first pass); 2^18 in three launches of
+/// tiles of 1024 words at most (a device that gives a block less shared
+/// memory).
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn word_size_ntt_matches_the_host_transform() {
+    use gfpf_cuda::ntt::{NTT_PRIMES_31, NttPlan31, ntt_reference_outputs};
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (emulated word-size NTT): {why}");
+        return;
+    }
+    let primes = [NTT_PRIMES_31[0], NTT_PRIMES_31[2]];
+    // 2^11 also in three launches of 3 + 2 + 6 stages, the middle one from
+    // stage 3 on 32-column tiles (G = 64).
+    word_size_ntt_matches_host::<u32>(
+        primes,
+        &[
+            (6, 3, 14, None, 1),
+            (11, 2, 14, None, 1),
+            (11, 1, 4, None, 3),
+            (14, 1, 14, None, 1),
+            (14, 1, 13, None, 2),
+            (17, 1, 14, Some(&[11u32, 6][..]), 2),
+        ],
+        31,
+    );
     assert!(matches!(
         NttPlan31::try_new(1 << 10, &[(1 << 31) - 1]),
         Err(gfpf_cuda::ntt::NttError::NoRoot { .. })
@@ -837,7 +856,7 @@ fn word_size_ntt_matches_the_host_transform() {
     let mut data = input.clone();
     ntt.run(&mut data, 1, Direction::Forward).unwrap();
     let outputs = [0, 3, 1 << 17, (1 << 18) - 1];
-    for (i, w) in outputs.into_iter().zip(ntt31_reference_outputs(&input, q, outputs)) {
+    for (i, w) in outputs.into_iter().zip(ntt_reference_outputs(&input, q, outputs)) {
         assert_eq!(data[i], w, "1024-word tiles, output {i}");
     }
     ntt.run(&mut data, 1, Direction::Inverse).unwrap();
@@ -855,6 +874,69 @@ fn word_size_ntt_matches_the_host_transform() {
         "stage groups [12, 5] do not make 2^17 in tiles: they must sum to 17, the last take 6 to 14 stages and \
          every other 1 to 11"
     );
+}
+
+/// The word-size NTT in 64-bit words (primes c·2^32 + 1 below 2^62, three
+/// stages a round, tiles of 8192 words): one launch (2^6; 2^11 in rounds of
+/// 3, 3 and 3 and 2 stages; 2^13, the largest tile, 16 words a thread in
+/// two groups); three launches of at most 4 stages (2^11); 2^14 in two;
+/// 2^17 in two, the first on tiles of 1024 rows by 8 columns (2^23's first
+/// pass); and the largest primes of the table, whose words use all 62 bits.
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn word_size_ntt_in_64_bit_words_matches_the_host_transform() {
+    use gfpf_cuda::ntt::{NTT_PRIMES_62, NttPlan62};
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (emulated 64-bit word-size NTT): {why}");
+        return;
+    }
+    word_size_ntt_matches_host::<u64>(
+        [NTT_PRIMES_62[0], NTT_PRIMES_62[63]],
+        &[
+            (6, 3, 13, None, 1),
+            (11, 2, 13, None, 1),
+            (11, 1, 4, None, 3),
+            (13, 1, 13, None, 1),
+            (14, 1, 13, None, 2),
+            (17, 1, 13, Some(&[10u32, 7][..]), 2),
+        ],
+        62,
+    );
+    // A launch of the other width's kernel is refused by the emulator.
+    let plan = NttPlan62::try_new(64, &NTT_PRIMES_62[..1]).unwrap();
+    let kernels = gfpf_testkit::emulator::HostKernels::build_ntt(kernel_dir()).unwrap();
+    let table = plan.twiddle_table(Direction::Forward);
+    let constants = plan.prime_constants();
+    let mut data = vec![1u64; 64];
+    let [launch] = plan.launches(1, Direction::Forward)[..] else {
+        panic!("64 takes one launch");
+    };
+    let params = gfpf_cuda::ntt::NttParams {
+        data: data.as_mut_ptr() as u64,
+        twiddles: table.as_ptr() as u64,
+        primes: constants.as_ptr() as u64,
+        word_bytes: 4,
+        ..launch
+    };
+    // SAFETY: `data` holds the plan's one transform, the table and
+    // constants are the plan's; NttParams is GfpfNttParams's twin.
+    let result = unsafe {
+        kernels.launch_params(
+            "gfpf_ntt62_stages",
+            &params,
+            params.threads,
+            params.block_threads(),
+            0,
+            false,
+            1,
+            u64::from(launch.shared_bytes()),
+        )
+    };
+    let error = result.unwrap_err().to_string();
+    assert!(error.contains("word_bytes"), "{error}");
 }
 
 /// Deleting either barrier of the word-size NTT kernel (between its

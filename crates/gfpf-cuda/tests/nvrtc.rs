@@ -189,41 +189,47 @@ macro_rules! nvrtc_tests {
 nvrtc_tests!(t8 T8 8, t32 T32 32, t64 T64 64, t128 T128 128);
 
 /// The word-size NTT module (kernels/gfpf_ntt.cu) compiles to machine code
-/// for sm_90 within the budgets: no stack frame or spills, at least 50%
-/// theoretical occupancy at the launches' largest blocks with the largest
-/// tile's dynamic shared memory.
+/// for sm_90 within the budgets: both kernels (32-bit and 64-bit words) with
+/// no stack frame or spills, at least 50% theoretical occupancy at the
+/// launches' largest blocks with their largest tile's dynamic shared memory.
 #[test]
 #[cfg_attr(
     not(gfpf_nvrtc),
     ignore = "no NVRTC library (libnvrtc.so) where these tests were built"
 )]
 fn word_size_ntt_compiles_within_budget() {
+    use gfpf_cuda::ntt::NttWord;
     if let Some(why) = nvrtc_unavailable() {
         eprintln!("SKIPPED (nvrtc, word-size NTT): {why}");
         return;
     }
-    let report = nvrtc_resources("gfpf_ntt31", &gfpf_kernels::ntt_translation_unit(false), (9, 0))
-        .unwrap_or_else(|e| panic!("gfpf_ntt31: {e}"));
-    let resources = report
-        .kernels()
-        .find(|k| k.name == gfpf_cuda::ntt::NTT_KERNEL)
-        .expect("a report for the NTT kernel");
-    assert_eq!(
-        (resources.stack_frame_bytes, resources.spill_store_bytes),
-        (0, 0),
-        "the NTT kernel has a stack frame or spills"
-    );
-    // Its tile is dynamic shared memory: the largest a launch takes (64 KiB
-    // of words with their padding and roots) on the largest blocks.
-    let with_tile = resources.with_dynamic_shared(gfpf_cuda::ntt::NTT_MOST_SHARED_BYTES);
-    let occupancy = SmLimits::SM90.occupancy(&with_tile, gfpf_cuda::ntt::NTT_BLOCK_THREADS as u32);
-    assert!(
-        occupancy >= 0.5,
-        "the NTT kernel allows {:.0}% occupancy ({} registers, {} bytes of shared memory)",
-        occupancy * 100.0,
-        with_tile.registers,
-        with_tile.shared_bytes
-    );
+    let report = nvrtc_resources("gfpf_ntt", &gfpf_kernels::ntt_translation_unit(false), (9, 0))
+        .unwrap_or_else(|e| panic!("gfpf_ntt: {e}"));
+    for (kernel, most_shared) in [
+        (<u32 as NttWord>::KERNEL, <u32 as NttWord>::MOST_SHARED_BYTES),
+        (<u64 as NttWord>::KERNEL, <u64 as NttWord>::MOST_SHARED_BYTES),
+    ] {
+        let resources = report
+            .kernels()
+            .find(|k| k.name == kernel)
+            .unwrap_or_else(|| panic!("a report for {kernel}"));
+        assert_eq!(
+            (resources.stack_frame_bytes, resources.spill_store_bytes),
+            (0, 0),
+            "{kernel} has a stack frame or spills"
+        );
+        // Its tile is dynamic shared memory: the largest a launch takes (64
+        // KiB of words with their padding and roots) on the largest blocks.
+        let with_tile = resources.with_dynamic_shared(most_shared);
+        let occupancy = SmLimits::SM90.occupancy(&with_tile, gfpf_cuda::ntt::NTT_BLOCK_THREADS as u32);
+        assert!(
+            occupancy >= 0.5,
+            "{kernel} allows {:.0}% occupancy ({} registers, {} bytes of shared memory)",
+            occupancy * 100.0,
+            with_tile.registers,
+            with_tile.shared_bytes
+        );
+    }
     let seconds = report.compile_time.as_secs_f64();
-    assert!(seconds <= MAX_MODULE_SECONDS, "gfpf_ntt31: compiled in {seconds:.1} s");
+    assert!(seconds <= MAX_MODULE_SECONDS, "gfpf_ntt: compiled in {seconds:.1} s");
 }

@@ -66,7 +66,9 @@ enum GfpfEmuOp {
     GFPF_OP_TILE_ADD_SUB = 17, // gfpf_tile_add_sub: one thread's butterfly in shared memory
     GFPF_OP_TILE_MUL_POW_R = 18, // gfpf_tile_mul_pow_r: one thread's shift in shared memory
     GFPF_OP_TILE_STAGE = 19,  // gfpf_tile_stage_twiddles: a lane's share of staging its warp's twiddles
-    GFPF_OP_COUNT = 20
+    GFPF_OP_NTT62_BUTTERFLY = 20, // GFPF_OP_NTT_BUTTERFLY on 64-bit words (primes below 2^62)
+    GFPF_OP_NTT62_GROUP = 21,     // GFPF_OP_NTT_GROUP on 64-bit words
+    GFPF_OP_COUNT = 22
 };
 
 // What the Rust side passes with every launch (crates/gfpf-testkit/src/emulator.rs,

@@ -1,14 +1,17 @@
 // Word-size NTTs on the device: transforms of length N = 2^n modulo
-// primes q < 2^31 with 2^n | q − 1, a batch of transforms over several primes
-// per launch (the small-prime side of the thesis's contest; gfpf_cuda::ntt
-// gives the tables and the launches).
+// primes q < 2^31 (32-bit words) or q < 2^62 (64-bit words) with 2^n | q − 1,
+// a batch of transforms over several primes per launch (the small-prime side
+// of the thesis's contest; gfpf_cuda::ntt gives the tables and the launches).
 //
-// Why 31-bit primes and 32-bit products: a product by a twiddle is three or
-// four IMAD in the native 32-bit multiplier width of the GPU, where primes
-// near 2^50 in FP64 (gfpf-small's AVX2 path) would take about eight DFMA at
-// an H100's FP64 rate, half its FP32 rate; more primes cost more transforms,
-// not slower ones. Values stay fully reduced in [0, q), since 2q < 2^32
-// leaves no room for Harvey's lazy [0, 4q).
+// Why integers in the multiplier's width: a product by a twiddle is three
+// or four IMAD in the native 32-bit width of the GPU for 31-bit primes; 62-bit
+// primes (for lengths past the 2^24 that 31-bit primes reach at most, and
+// half the primes) take about five times that in 32-bit IMAD chains, still
+// at the integer rate of every NVIDIA GPU, where primes near 2^50 in FP64
+// (gfpf-small's AVX2 path, about ten DFMA a product) would run at an H100's
+// FP64 rate and 1/64 of it on most other cards. Values stay fully reduced in
+// [0, q): with 31-bit primes 2q < 2^32 leaves no room for Harvey's lazy
+// [0, 4q); the 62-bit primes keep the same code.
 //
 // Order: forward from natural input to bit-reversed output, Gentleman–Sande
 // (decimation in frequency) stages; the inverse from bit-reversed input to
@@ -22,16 +25,17 @@
 // consecutive columns, so that every row of a tile is whole 32-byte sectors
 // (or the tile is contiguous, C = G).
 //
-// Within a launch the stages run in rounds of up to four, radix 2^r in
-// registers: a thread takes the 2^r rows of a group that the round's stages
-// pair among themselves (rows 2^(L−s−r) apart, s the round's first stage in
-// the launch), runs the r stages on them, and puts them back; the rounds
-// meet in shared memory, a barrier between them. The first round reads
-// device memory and the last writes it directly where a warp's groups cover
-// whole sectors, through shared memory where not. Against one stage a
-// barrier (a butterfly's four shared words and its own twiddle) or a warp
-// stage (a shuffle each element), a round of four stages moves each element
-// through shared memory once and makes a twiddle per two butterflies.
+// Within a launch the stages run in rounds of up to four (three with 64-bit
+// words), radix 2^r in registers: a thread takes the 2^r rows of a group
+// that the round's stages pair among themselves (rows 2^(L−s−r) apart, s the
+// round's first stage in the launch), runs the r stages on them, and puts
+// them back; the rounds meet in shared memory, a barrier between them. The
+// first round reads device memory and the last writes it directly where a
+// warp's groups cover whole sectors, through shared memory where not.
+// Against one stage a barrier (a butterfly's four shared words and its own
+// twiddle) or a warp stage (a shuffle each element), a round of four stages
+// moves each element through shared memory once and makes a twiddle per two
+// butterflies.
 #pragma once
 
 typedef unsigned long long gfpf_ntt_u64;
@@ -44,36 +48,47 @@ typedef unsigned int gfpf_ntt_u32;
 // The tile handed to a function: the checked array's address on the host,
 // the array itself on the device.
 #define GFPF_NTT_TILE_PTR(tile) (&(tile))
-#define GFPF_NTT_TILE_LOAD(tile, i) ((gfpf_ntt_u32)(*(tile))[i])
+#define GFPF_NTT_TILE_LOAD(tile, i) (*(tile))[i]
 #define GFPF_NTT_TILE_STORE(tile, i, v) ((*(tile))[i] = (v))
 static inline gfpf_ntt_u32 gfpf_ntt_mul_hi(gfpf_ntt_u32 a, gfpf_ntt_u32 b) {
     return (gfpf_ntt_u32)(((gfpf_ntt_u64)a * b) >> 32);
 }
+static inline gfpf_ntt_u64 gfpf_ntt_mul_hi(gfpf_ntt_u64 a, gfpf_ntt_u64 b) {
+    return (gfpf_ntt_u64)(((unsigned __int128)a * b) >> 64);
+}
 #define GFPF_NTT_READ(base, i) gfpf_global_read((base), (i), __LINE__)
 #define GFPF_NTT_TABLE_READ(base, i) gfpf_table_read((base), (i), __LINE__)
 #define GFPF_NTT_WRITE(base, i, v) gfpf_global_write((base), (i), (v), __LINE__)
-#define GFPF_NTT_COUNT_BUTTERFLY() gfpf_emu::block().count_op(GFPF_OP_NTT_BUTTERFLY)
-#define GFPF_NTT_COUNT_GROUP() gfpf_emu::block().count_op(GFPF_OP_NTT_GROUP)
+// Counted per word width: a 64-bit butterfly is several times a 32-bit one.
+#define GFPF_NTT_COUNT_BUTTERFLY(T) \
+    gfpf_emu::block().count_op(sizeof(T) == 4 ? GFPF_OP_NTT_BUTTERFLY : GFPF_OP_NTT62_BUTTERFLY)
+#define GFPF_NTT_COUNT_GROUP(T) gfpf_emu::block().count_op(sizeof(T) == 4 ? GFPF_OP_NTT_GROUP : GFPF_OP_NTT62_GROUP)
 #else
 #define GFPF_NTT_FN __device__ __forceinline__
 #define GFPF_NTT_METHOD __device__ __forceinline__
-#define GFPF_NTT_DYNAMIC_SHARED(type, name, most) extern __shared__ __align__(16) type name[]
+// One byte array for both word widths (an extern shared array may not
+// change its type from one template instance to another).
+#define GFPF_NTT_DYNAMIC_SHARED(type, name, most)                   \
+    extern __shared__ __align__(16) unsigned char gfpf_ntt_shared[]; \
+    type* name = reinterpret_cast<type*>(gfpf_ntt_shared)
 #define GFPF_NTT_TILE_PTR(tile) (tile)
 #define GFPF_NTT_TILE_LOAD(tile, i) ((tile)[i])
 #define GFPF_NTT_TILE_STORE(tile, i, v) ((tile)[i] = (v))
 __device__ __forceinline__ gfpf_ntt_u32 gfpf_ntt_mul_hi(gfpf_ntt_u32 a, gfpf_ntt_u32 b) { return __umulhi(a, b); }
+__device__ __forceinline__ gfpf_ntt_u64 gfpf_ntt_mul_hi(gfpf_ntt_u64 a, gfpf_ntt_u64 b) { return __umul64hi(a, b); }
 #define GFPF_NTT_READ(base, i) ((base)[i])
 #define GFPF_NTT_TABLE_READ(base, i) ((base)[i])
 #define GFPF_NTT_WRITE(base, i, v) ((base)[i] = (v))
-#define GFPF_NTT_COUNT_BUTTERFLY()
-#define GFPF_NTT_COUNT_GROUP()
+#define GFPF_NTT_COUNT_BUTTERFLY(T)
+#define GFPF_NTT_COUNT_GROUP(T)
 #endif
 
-// The launch's parameters (gfpf_cuda::ntt::NttParams mirrors them).
+// The launch's parameters (gfpf_cuda::ntt::NttParams mirrors them). Words
+// are the kernel's: u32 for gfpf_ntt31_stages, u64 for gfpf_ntt62_stages.
 struct GfpfNttParams {
-    gfpf_ntt_u64 data;                  // u32 words: transform t's element i at t·N + i
-    gfpf_ntt_u64 twiddles;              // u32 words: per prime 3·2^⌊n/2⌋ + 16 + 2^min(n, 14), see GfpfNttTwiddles
-    gfpf_ntt_u64 primes;                // u32 words, eight a prime: q, N^−1, ⌊N^−1·2^32/q⌋, −q^−1 mod 2^32, 2^32 mod q, 2^64 mod q, 0, 0
+    gfpf_ntt_u64 data;                  // words: transform t's element i at t·N + i
+    gfpf_ntt_u64 twiddles;              // words: per prime 3·2^⌊n/2⌋ + 16 + 2^min(n, orders), see GfpfNttTwiddles
+    gfpf_ntt_u64 primes;                // words, eight a prime: q, N^−1, ⌊N^−1·2^w/q⌋, −q^−1 mod 2^w, 2^w mod q, 2^2w mod q, 0, 0
     gfpf_ntt_u64 transforms_per_prime;  // transform t is modulo prime t / transforms_per_prime
     gfpf_ntt_u64 threads;               // threads of the launch (blocks × block threads)
     gfpf_ntt_u64 log2_n;                // n
@@ -82,48 +97,104 @@ struct GfpfNttParams {
     gfpf_ntt_u64 log2_columns;          // log2 C
     gfpf_ntt_u64 log2_block_threads;    // threads of a block: the tile's words / E
     gfpf_ntt_u64 inverse;               // 1: the inverse (table of ω^−e; stages in reverse)
-    gfpf_ntt_u64 other;                 // 0, or u32 words as `data`: each word read from `data` first multiplied by its twin here
+    gfpf_ntt_u64 other;                 // 0, or words as `data`: each word read from `data` first multiplied by its twin here
+    gfpf_ntt_u64 word_bytes;            // 4 or 8: sizeof the kernel's word (for the host's checks)
 };
 
-// Words of a tile at most (64 KiB, 66 with the padding below): a launch's
-// blocks take what their tile needs as dynamic shared memory, the tile, a
-// pad word after every 32 (gfpf_ntt_padded), then 8 pairs of w16's powers
-// (GfpfNttTwiddles::times_root): gfpf_cuda::ntt::NttParams::shared_bytes.
-#define GFPF_NTT_TILE_WORDS 16384
-#define GFPF_NTT_MAX_SHARED_WORDS (GFPF_NTT_TILE_WORDS + GFPF_NTT_TILE_WORDS / 32 + 16)
+// What differs between the word widths (gfpf_cuda::ntt::NttWord mirrors
+// it): a tile's words at most (64 KiB: 2^24 in two passes with 32-bit words,
+// 2^23 with 64-bit ones), the most stages a round holds in registers (radix
+// 16 of 32-bit words, radix 8 of 64-bit ones: 16 registers of data either
+// way, within the 64 that two blocks of 512 threads allow), the pad: a
+// word after every 128 bytes, so that the threads of a half-warp reading
+// rows 8 or 16 words apart meet distinct banks, and whether N^−1 is held
+// through a launch or read where it is applied (held, the 64-bit kernel's
+// two words spilled on sm_90; read, the 32-bit kernel spilled on sm_80).
+template <class T>
+struct GfpfNttWord;
+template <>
+struct GfpfNttWord<gfpf_ntt_u32> {
+    static constexpr int TILE_LOG2 = 14, MAX_ROUND = 4, PAD_LOG2 = 5;
+    static constexpr bool HOLD_N_INV = true;
+};
+template <>
+struct GfpfNttWord<gfpf_ntt_u64> {
+    static constexpr int TILE_LOG2 = 13, MAX_ROUND = 3, PAD_LOG2 = 4;
+    static constexpr bool HOLD_N_INV = false;
+};
+// Words of shared memory a block takes at most: the tile, its pad words and
+// 8 pairs of w16's powers (GfpfNttTwiddles::times_root):
+// gfpf_cuda::ntt::NttParams::shared_bytes.
+template <class T>
+struct GfpfNttShared {
+    static constexpr int TILE_WORDS = 1 << GfpfNttWord<T>::TILE_LOG2;
+    static constexpr int MOST = TILE_WORDS + (TILE_WORDS >> GfpfNttWord<T>::PAD_LOG2) + 16;
+};
 
-// v mod q for v < 2q, as min(v, v − q): v − q wraps past 2^32 − q > v
-// where v < q. One instruction with the subtraction (VIADDMNMX on sm_90)
-// where a compare and a select took three.
-GFPF_NTT_FN gfpf_ntt_u32 gfpf_ntt_reduce_once(gfpf_ntt_u32 v, gfpf_ntt_u32 q) {
-    const gfpf_ntt_u32 w = v - q;
+// v mod q for v < 2q, as min(v, v − q): v − q wraps past 2^w − q > v where
+// v < q. One instruction with the subtraction (VIADDMNMX on sm_90) where a
+// compare and a select took three (32-bit words).
+template <class T>
+GFPF_NTT_FN T gfpf_ntt_reduce_once(T v, T q) {
+    const T w = v - q;
     return w < v ? w : v;
 }
 
-// (x + y) mod q and (x − y) mod q for x, y < q < 2^31 (x − y + q wraps
+// (x + y) mod q and (x − y) mod q for x, y < q < 2^(w−1) (x − y + q wraps
 // below q exactly where x − y does not).
-GFPF_NTT_FN gfpf_ntt_u32 gfpf_ntt_add(gfpf_ntt_u32 x, gfpf_ntt_u32 y, gfpf_ntt_u32 q) {
-    return gfpf_ntt_reduce_once(x + y, q);
+template <class T>
+GFPF_NTT_FN T gfpf_ntt_add(T x, T y, T q) {
+    return gfpf_ntt_reduce_once<T>(x + y, q);
 }
-GFPF_NTT_FN gfpf_ntt_u32 gfpf_ntt_sub(gfpf_ntt_u32 x, gfpf_ntt_u32 y, gfpf_ntt_u32 q) {
-    const gfpf_ntt_u32 d = x - y, e = d + q;
+template <class T>
+GFPF_NTT_FN T gfpf_ntt_sub(T x, T y, T q) {
+    const T d = x - y, e = d + q;
     return e < d ? e : d;
 }
-// x·w mod q for x < q (Shoup): w_shoup = ⌊w·2^32/q⌋, the quotient estimate
+// x·w mod q for x < q (Shoup): w_shoup = ⌊w·2^w/q⌋, the quotient estimate
 // is at most one short, so one conditional subtraction ends in [0, q).
-GFPF_NTT_FN gfpf_ntt_u32 gfpf_ntt_mul_shoup(gfpf_ntt_u32 x, gfpf_ntt_u32 w, gfpf_ntt_u32 w_shoup, gfpf_ntt_u32 q) {
-    const gfpf_ntt_u32 estimate = gfpf_ntt_mul_hi(x, w_shoup);
-    return gfpf_ntt_reduce_once(x * w - estimate * q, q);
+template <class T>
+GFPF_NTT_FN T gfpf_ntt_mul_shoup(T x, T w, T w_shoup, T q) {
+    const T estimate = gfpf_ntt_mul_hi(x, w_shoup);
+    return gfpf_ntt_reduce_once<T>(x * w - estimate * q, q);
 }
 
-// x·W·2^−32 mod q for x, W < q (Montgomery, q_neg_inv = −q^−1 mod 2^32):
-// with W = w·2^32 mod q, x·w mod q.
+// x·W·2^−w mod q for x, W < q (Montgomery, q_neg_inv = −q^−1 mod 2^w): with
+// W = w·2^w mod q, x·w mod q.
 GFPF_NTT_FN gfpf_ntt_u32 gfpf_ntt_mul_montgomery(gfpf_ntt_u32 x, gfpf_ntt_u32 big_w, gfpf_ntt_u32 q,
                                                  gfpf_ntt_u32 q_neg_inv) {
     const gfpf_ntt_u64 t = (gfpf_ntt_u64)x * big_w;
     const gfpf_ntt_u32 m = (gfpf_ntt_u32)t * q_neg_inv;
     // t + m·q < 2^62 + 2^63: no overflow; the sum is divisible by 2^32.
-    return gfpf_ntt_reduce_once((gfpf_ntt_u32)((t + (gfpf_ntt_u64)m * q) >> 32), q);
+    return gfpf_ntt_reduce_once<gfpf_ntt_u32>((gfpf_ntt_u32)((t + (gfpf_ntt_u64)m * q) >> 32), q);
+}
+// The same in 64-bit words for q = c·2^32 + 1 < 2^62 (every 62-bit prime
+// of a plan: gfpf_cuda::ntt::NttWord), word by word: −q^−1 ≡ −1 mod 2^32, so
+// each of two steps takes m = −(low word) and adds m·q = m + m·c·2^32, whose
+// low word cancels the low word of the sum (a carry out of it where that was
+// not 0), then drops it: t/2^32 + (t0 ≠ 0) + m·c, one 32 × 30-bit product a
+// step where a full Montgomery step takes two 64 × 64-bit ones. The result
+// is (x·W + m·q)/2^64 < 2q as Montgomery's.
+GFPF_NTT_FN gfpf_ntt_u64 gfpf_ntt_mul_montgomery(gfpf_ntt_u64 x, gfpf_ntt_u64 big_w, gfpf_ntt_u64 q, gfpf_ntt_u64) {
+    const gfpf_ntt_u64 lo = x * big_w, hi = gfpf_ntt_mul_hi(x, big_w);
+    const gfpf_ntt_u64 c = q >> 32;
+    const gfpf_ntt_u32 t0 = (gfpf_ntt_u32)lo, m1 = 0u - t0;
+    // x·W/2^32 after the first step: hi·2^32 + middle.
+    const gfpf_ntt_u64 middle = (lo >> 32) + (gfpf_ntt_u64)m1 * c + (t0 != 0 ? 1 : 0);
+    const gfpf_ntt_u32 u0 = (gfpf_ntt_u32)middle, m2 = 0u - u0;
+    return gfpf_ntt_reduce_once<gfpf_ntt_u64>(hi + (middle >> 32) + (gfpf_ntt_u64)m2 * c + (u0 != 0 ? 1 : 0), q);
+}
+
+// A table entry's pair (w^lo, its Shoup quotient): one 64-bit load of two
+// 32-bit words, two loads of 64-bit ones.
+GFPF_NTT_FN void gfpf_ntt_pair(const gfpf_ntt_u32* low, gfpf_ntt_u32 e, gfpf_ntt_u32& w, gfpf_ntt_u32& w_shoup) {
+    const gfpf_ntt_u64 pair = GFPF_NTT_TABLE_READ((const gfpf_ntt_u64*)low, e);
+    w = (gfpf_ntt_u32)pair;
+    w_shoup = (gfpf_ntt_u32)(pair >> 32);
+}
+GFPF_NTT_FN void gfpf_ntt_pair(const gfpf_ntt_u64* low, gfpf_ntt_u32 e, gfpf_ntt_u64& w, gfpf_ntt_u64& w_shoup) {
+    w = GFPF_NTT_TABLE_READ(low, 2 * (gfpf_ntt_u64)e);
+    w_shoup = GFPF_NTT_TABLE_READ(low, 2 * (gfpf_ntt_u64)e + 1);
 }
 
 // A prime's twiddles (w = ω, or ω^−1 for the inverse). The pair whose lower
@@ -136,100 +207,97 @@ GFPF_NTT_FN gfpf_ntt_u32 gfpf_ntt_mul_montgomery(gfpf_ntt_u32 x, gfpf_ntt_u32 bi
 // A = ρ^j_mid · w^(c·2^g), ρ = w^(G·2^g) a root of order 2^(L−s), c the
 // column's place in G, and w16 = w^(N/16) a root of order 16. A thread keeps
 // its column through a launch, so it makes the column's factor once a round
-// from two short tables (e = hi·2^s + lo, w^e·2^32 = high[hi]·low[lo], one
+// from two short tables (e = hi·2^s + lo, w^e·2^w = high[hi]·low[lo], one
 // Shoup product); a group takes ρ^j_mid from a table of roots by order (the
 // threads of a warp read neighbouring words, or one), one Montgomery product
 // with the column's factor, its squares, and each stage's twiddles with one
 // Shoup product by a power of w16 (eight pairs, kept in shared memory beside
 // the tile: in registers they would take 16 of the 64 that two blocks of 512
 // threads allow an SM, and ptxas spilled). The butterfly's Montgomery product
-// takes w^e·2^32 as it is. The tables take 3·2^⌊n/2⌋ + 16 + 2^min(n, 14)
-// words a prime (88.6 KiB at 2^24) and stay in cache.
+// takes w^e·2^w as it is. The tables take 3·2^⌊n/2⌋ + 16 + 2^min(n, orders)
+// words a prime, orders the tile's log2 (88.6 KiB at 2^24 with 32-bit
+// words) and stay in cache.
+template <class T>
 struct GfpfNttTwiddles {
-    const gfpf_ntt_u64* low;    // 2^s pairs: w^lo in the low word, ⌊w^lo·2^32/q⌋ in the high one
-    const gfpf_ntt_u32* high;   // 2^s words (2^(n−1−s) used): w^(hi·2^s)·2^32 mod q
-    const gfpf_ntt_u32* rows;   // orders 2^m, m = 1 … min(n, 14): 2^(m−1) words ρ_m^j·2^32 mod q from 2^(m−1) − 1
-    int split;                  // s
-    gfpf_ntt_u32 q, q_neg_inv;
+    const T* low;    // 2^s pairs: w^lo, then ⌊w^lo·2^w/q⌋
+    const T* high;   // 2^s words (2^(n−1−s) used): w^(hi·2^s)·2^w mod q
+    const T* rows;   // orders 2^m, m = 1 … min(n, orders): 2^(m−1) words ρ_m^j·2^w mod q from 2^(m−1) − 1
+    int split;       // s
+    T q, q_neg_inv;
 
-    // w^e·2^32 mod q, e < N/2.
-    GFPF_NTT_METHOD gfpf_ntt_u32 montgomery_power(gfpf_ntt_u32 e) const {
-        const gfpf_ntt_u64 pair = GFPF_NTT_TABLE_READ(low, e & ((1u << split) - 1));
-        return gfpf_ntt_mul_shoup(GFPF_NTT_TABLE_READ(high, e >> split), (gfpf_ntt_u32)pair, (gfpf_ntt_u32)(pair >> 32), q);
+    // w^e·2^w mod q, e < N/2.
+    GFPF_NTT_METHOD T montgomery_power(gfpf_ntt_u32 e) const {
+        T w, w_shoup;
+        gfpf_ntt_pair(low, e & ((1u << split) - 1), w, w_shoup);
+        return gfpf_ntt_mul_shoup<T>(GFPF_NTT_TABLE_READ(high, e >> split), w, w_shoup, q);
     }
-    int roots_at;               // where w16's powers lie in shared memory, after the tile
-    // a·w16^t for a = w^e·2^32 mod q: w^e·w16^t·2^32 mod q, w16^t and its
+    int roots_at;    // where w16's powers lie in shared memory, after the tile
+    // a·w16^t for a = w^e·2^w mod q: w^e·w16^t·2^w mod q, w16^t and its
     // Shoup quotient from shared memory.
     template <class Tile>
-    GFPF_NTT_METHOD gfpf_ntt_u32 times_root(gfpf_ntt_u32 a, int t, Tile tile) const {
+    GFPF_NTT_METHOD T times_root(T a, int t, Tile tile) const {
         return t == 0 ? a
-                      : gfpf_ntt_mul_shoup(a, GFPF_NTT_TILE_LOAD(tile, roots_at + 2 * t),
-                                           GFPF_NTT_TILE_LOAD(tile, roots_at + 2 * t + 1), q);
+                      : gfpf_ntt_mul_shoup<T>(a, GFPF_NTT_TILE_LOAD(tile, roots_at + 2 * t),
+                                              GFPF_NTT_TILE_LOAD(tile, roots_at + 2 * t + 1), q);
     }
-    // ρ^j·2^32 mod q, ρ = w^(N/2^m) of order 2^m, j < 2^(m−1).
-    GFPF_NTT_METHOD gfpf_ntt_u32 row_root(int m, gfpf_ntt_u32 j) const {
+    // ρ^j·2^w mod q, ρ = w^(N/2^m) of order 2^m, j < 2^(m−1).
+    GFPF_NTT_METHOD T row_root(int m, gfpf_ntt_u32 j) const {
         return GFPF_NTT_TABLE_READ(rows, (1u << (m - 1)) - 1 + j);
     }
-    // x·w mod q for big_w = w·2^32 mod q.
-    GFPF_NTT_METHOD gfpf_ntt_u32 times(gfpf_ntt_u32 x, gfpf_ntt_u32 big_w) const {
+    // x·w mod q for big_w = w·2^w mod q.
+    GFPF_NTT_METHOD T times(T x, T big_w) const {
         return gfpf_ntt_mul_montgomery(x, big_w, q, q_neg_inv);
     }
 };
 
 // Words read from device memory by a launch (through shared memory),
-// multiplied by
-// their twins in `other` where it is given (the pointwise product of two
-// transforms, folded into the launch that reads it first):
-// (x·y·2^−32)·(2^64 mod q)·2^−32 = x·y mod q, two Montgomery products.
+// multiplied by their twins in `other` where it is given (the pointwise
+// product of two transforms, folded into the launch that reads it first):
+// (x·y·2^−w)·(2^2w mod q)·2^−w = x·y mod q, two Montgomery products.
+template <class T>
 struct GfpfNttPointwise {
-    const gfpf_ntt_u32* other;  // null: none
-    gfpf_ntt_u32 r2;            // 2^64 mod q
+    const T* other;  // null: none
+    T r2;            // 2^2w mod q
 
-    GFPF_NTT_METHOD gfpf_ntt_u32 load(const GfpfNttTwiddles& tw, const gfpf_ntt_u32* data, gfpf_ntt_u32 i) const {
-        const gfpf_ntt_u32 x = GFPF_NTT_READ(data, i);
+    GFPF_NTT_METHOD T load(const GfpfNttTwiddles<T>& tw, const T* data, gfpf_ntt_u32 i) const {
+        const T x = GFPF_NTT_READ(data, i);
         if (other == nullptr) return x;
         // Counted as a butterfly: two Montgomery products, a load and its
         // address, about the instructions of one.
-        GFPF_NTT_COUNT_BUTTERFLY();
+        GFPF_NTT_COUNT_BUTTERFLY(T);
         return tw.times(tw.times(x, GFPF_NTT_READ(other, i)), r2);
     }
 };
 
-// The most stages a round runs (radix 16, w16's powers: a group of 16
-// words in registers, gfpf_cuda::ntt::NTT_ROUND_ELEMENTS).
-#define GFPF_NTT_MAX_ROUND 4
-
 // Stage U of a round of R = 2^LOG2_R rows in registers, forward
 // (Gentleman–Sande: (x + y, (x − y)·w)) or inverse (Cooley–Tukey: (x + y·w,
-// x − y·w)); a_u = A^(2^U)·2^32 mod q (see GfpfNttTwiddles). Templates
+// x − y·w)); a_u = A^(2^U)·2^w mod q (see GfpfNttTwiddles). Templates
 // throughout, so that every index into the registers is a constant.
-template <int LOG2_R, int U, bool INVERSE, class Tile>
-GFPF_NTT_FN void gfpf_ntt_round_stage(gfpf_ntt_u32 (&x)[1 << LOG2_R], gfpf_ntt_u32 a_u, const GfpfNttTwiddles& tw,
-                                      Tile tile) {
+template <int LOG2_R, int U, bool INVERSE, class T, class Tile>
+GFPF_NTT_FN void gfpf_ntt_round_stage(T (&x)[1 << LOG2_R], T a_u, const GfpfNttTwiddles<T>& tw, Tile tile) {
     constexpr int R = 1 << LOG2_R, HALF = R >> (U + 1);  // partners t and t + HALF
-    gfpf_ntt_u32 w[HALF];
+    T w[HALF];
 #pragma unroll
     for (int t = 0; t < HALF; ++t) w[t] = tw.times_root(a_u, t * (8 / HALF), tile);
 #pragma unroll
     for (int b = 0; b < R / 2; ++b) {
         const int t = (b / HALF) * 2 * HALF + b % HALF;  // the pair's lower row
-        GFPF_NTT_COUNT_BUTTERFLY();
+        GFPF_NTT_COUNT_BUTTERFLY(T);
         if (!INVERSE) {
-            const gfpf_ntt_u32 lower = x[t], upper = x[t + HALF];
-            x[t] = gfpf_ntt_add(lower, upper, tw.q);
-            x[t + HALF] = tw.times(gfpf_ntt_sub(lower, upper, tw.q), w[b % HALF]);
+            const T lower = x[t], upper = x[t + HALF];
+            x[t] = gfpf_ntt_add<T>(lower, upper, tw.q);
+            x[t + HALF] = tw.times(gfpf_ntt_sub<T>(lower, upper, tw.q), w[b % HALF]);
         } else {
-            const gfpf_ntt_u32 lower = x[t], upper = tw.times(x[t + HALF], w[b % HALF]);
-            x[t] = gfpf_ntt_add(lower, upper, tw.q);
-            x[t + HALF] = gfpf_ntt_sub(lower, upper, tw.q);
+            const T lower = x[t], upper = tw.times(x[t + HALF], w[b % HALF]);
+            x[t] = gfpf_ntt_add<T>(lower, upper, tw.q);
+            x[t + HALF] = gfpf_ntt_sub<T>(lower, upper, tw.q);
         }
     }
 }
 
-// The stages U … LOG2_R − 1 of a forward round, a = A^(2^U)·2^32 mod q.
-template <int LOG2_R, int U, class Tile>
-GFPF_NTT_FN void gfpf_ntt_round_forward(gfpf_ntt_u32 (&x)[1 << LOG2_R], gfpf_ntt_u32 a, const GfpfNttTwiddles& tw,
-                                        Tile tile) {
+// The stages U … LOG2_R − 1 of a forward round, a = A^(2^U)·2^w mod q.
+template <int LOG2_R, int U, class T, class Tile>
+GFPF_NTT_FN void gfpf_ntt_round_forward(T (&x)[1 << LOG2_R], T a, const GfpfNttTwiddles<T>& tw, Tile tile) {
     if constexpr (U < LOG2_R) {
         gfpf_ntt_round_stage<LOG2_R, U, false>(x, a, tw, tile);
         gfpf_ntt_round_forward<LOG2_R, U + 1>(x, U + 1 < LOG2_R ? tw.times(a, a) : a, tw, tile);
@@ -237,20 +305,23 @@ GFPF_NTT_FN void gfpf_ntt_round_forward(gfpf_ntt_u32 (&x)[1 << LOG2_R], gfpf_ntt
 }
 
 // The stages LOG2_R − 1 … U of an inverse round (the forward one's undone,
-// last first), a = A^(2^U)·2^32 mod q.
-template <int LOG2_R, int U, class Tile>
-GFPF_NTT_FN void gfpf_ntt_round_inverse(gfpf_ntt_u32 (&x)[1 << LOG2_R], gfpf_ntt_u32 a, const GfpfNttTwiddles& tw,
-                                        Tile tile) {
+// last first), a = A^(2^U)·2^w mod q.
+template <int LOG2_R, int U, class T, class Tile>
+GFPF_NTT_FN void gfpf_ntt_round_inverse(T (&x)[1 << LOG2_R], T a, const GfpfNttTwiddles<T>& tw, Tile tile) {
     if constexpr (U < LOG2_R) {
         gfpf_ntt_round_inverse<LOG2_R, U + 1>(x, U + 1 < LOG2_R ? tw.times(a, a) : a, tw, tile);
         gfpf_ntt_round_stage<LOG2_R, U, true>(x, a, tw, tile);
     }
 }
 
-// A tile word's place in shared memory: a pad word after every 32, so that
-// the threads of a warp reading rows 8 or 16 words apart (the last rounds'
-// groups of neighbouring rows) meet distinct banks.
-GFPF_NTT_FN int gfpf_ntt_padded(int w) { return w + (w >> 5); }
+// A tile word's place in shared memory: a pad word after every 128 bytes
+// (GfpfNttWord), so that the threads of a half-warp reading rows 8 or 16
+// words apart (the last rounds' groups of neighbouring rows) meet distinct
+// banks.
+template <class T>
+GFPF_NTT_FN int gfpf_ntt_padded(int w) {
+    return w + (w >> GfpfNttWord<T>::PAD_LOG2);
+}
 
 // Where a launch's tile and its rows lie.
 struct GfpfNttTile {
@@ -313,33 +384,37 @@ GFPF_NTT_FN bool gfpf_ntt_round_coalesced(const GfpfNttTile& t, int s, int r) {
 
 // One group of a round of R = 2^LOG2_R rows: in from device memory or the
 // tile, the round's stages, out to device memory (with N^−1 where `scale`)
-// or the tile. ρ is of order 2^order_log2 (2^(L−s)), `column` = w^(c·2^g)·2^32.
-template <int LOG2_R, bool INVERSE, class Tile>
-GFPF_NTT_FN void gfpf_ntt_group(const GfpfNttTile& t, const GfpfNttGroup& group, int order_log2, gfpf_ntt_u32 column,
-                                const GfpfNttTwiddles& tw, gfpf_ntt_u32* data, Tile tile_words, bool from_memory,
-                                bool to_memory, bool scale, gfpf_ntt_u32 n_inv, gfpf_ntt_u32 n_inv_shoup) {
+// or the tile. ρ is of order 2^order_log2 (2^(L−s)), `column` = w^(c·2^g)·2^w.
+template <int LOG2_R, bool INVERSE, class T, class Tile>
+GFPF_NTT_FN void gfpf_ntt_group(const GfpfNttTile& t, const GfpfNttGroup& group, int order_log2, T column,
+                                const GfpfNttTwiddles<T>& tw, T* data, Tile tile_words, bool from_memory,
+                                bool to_memory, bool scale, const T* constants, T n_inv, T n_inv_shoup) {
     constexpr int R = 1 << LOG2_R;
     // The group's rows in the transform: stride/C rows of the tile apart,
     // G words each (stride is a multiple of C).
     const gfpf_ntt_u32 at = t.at(group.first), step = (gfpf_ntt_u32)(group.stride >> t.columns_log2) << t.log2_g;
-    gfpf_ntt_u32 x[R];
+    T x[R];
 #pragma unroll
     for (int k = 0; k < R; ++k) {
         x[k] = from_memory ? GFPF_NTT_READ(data, at + k * step)
-                           : GFPF_NTT_TILE_LOAD(tile_words, gfpf_ntt_padded(group.first + k * group.stride));
+                           : (T)GFPF_NTT_TILE_LOAD(tile_words, gfpf_ntt_padded<T>(group.first + k * group.stride));
     }
-    GFPF_NTT_COUNT_GROUP();
-    const gfpf_ntt_u32 a = tw.times(tw.row_root(order_log2, group.j_mid), column);
+    GFPF_NTT_COUNT_GROUP(T);
+    const T a = tw.times(tw.row_root(order_log2, group.j_mid), column);
     if (INVERSE)
         gfpf_ntt_round_inverse<LOG2_R, 0>(x, a, tw, tile_words);
     else
         gfpf_ntt_round_forward<LOG2_R, 0>(x, a, tw, tile_words);
+    if (!GfpfNttWord<T>::HOLD_N_INV && scale) {
+        n_inv = GFPF_NTT_TABLE_READ(constants, 1);
+        n_inv_shoup = GFPF_NTT_TABLE_READ(constants, 2);
+    }
 #pragma unroll
     for (int k = 0; k < R; ++k) {
         if (to_memory)
-            GFPF_NTT_WRITE(data, at + k * step, scale ? gfpf_ntt_mul_shoup(x[k], n_inv, n_inv_shoup, tw.q) : x[k]);
+            GFPF_NTT_WRITE(data, at + k * step, scale ? gfpf_ntt_mul_shoup<T>(x[k], n_inv, n_inv_shoup, tw.q) : x[k]);
         else
-            GFPF_NTT_TILE_STORE(tile_words, gfpf_ntt_padded(group.first + k * group.stride), x[k]);
+            GFPF_NTT_TILE_STORE(tile_words, gfpf_ntt_padded<T>(group.first + k * group.stride), x[k]);
     }
 }
 
@@ -357,9 +432,13 @@ GFPF_NTT_FN int gfpf_ntt_round_first(int stages, int most, int i) {
 
 // One launch: stages first … first + L − 1 on this block's tile, forward
 // (Gentleman–Sande, in order) or inverse (Cooley–Tukey with ω^−1, in reverse
-// order, then N^−1 where the launch ends the transform).
+// order, then N^−1 where the launch ends the transform), on words T.
+template <class T>
 GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
-    GFPF_NTT_DYNAMIC_SHARED(gfpf_ntt_u32, tile_words, GFPF_NTT_MAX_SHARED_WORDS);
+    GFPF_NTT_DYNAMIC_SHARED(T, tile_words, GfpfNttShared<T>::MOST);
+#ifdef GFPF_HOST_EMULATION
+    GFPF_CHECK(p.word_bytes == sizeof(T), "the launch's word_bytes is not this kernel's word");
+#endif
     const GfpfNttTile t = gfpf_ntt_tile(p);
     const int log2_threads = (int)p.log2_block_threads;
     const int threads = 1 << log2_threads;
@@ -367,32 +446,36 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
     const int words = 1 << words_log2;
     const gfpf_ntt_u64 n = 1ull << p.log2_n;
     const gfpf_ntt_u64 prime = t.transform / p.transforms_per_prime;
-    const gfpf_ntt_u32* constants = (const gfpf_ntt_u32*)p.primes + 8 * prime;
+    const T* constants = (const T*)p.primes + 8 * prime;
     const int tid = (int)threadIdx.x;
-    GfpfNttTwiddles tw;
+    GfpfNttTwiddles<T> tw;
     tw.split = (int)p.log2_n / 2;
     tw.q = GFPF_NTT_TABLE_READ(constants, 0);
     tw.q_neg_inv = GFPF_NTT_TABLE_READ(constants, 3);
-    // A prime's tables (gfpf_cuda::ntt::NttPlan31::twiddle_table): 2^s
+    // A prime's tables (gfpf_cuda::ntt::NttPlan::twiddle_table): 2^s
     // pairs, 2^s words (2^(n−1−s) used), 8 pairs of w16's powers, roots by
-    // order up to 2^14 (the most stages a launch runs: GFPF_NTT_TILE_WORDS).
-    const gfpf_ntt_u64 per_prime = (3ull << tw.split) + 16 + (1ull << (p.log2_n < 14 ? p.log2_n : 14));
-    tw.low = (const gfpf_ntt_u64*)((const gfpf_ntt_u32*)p.twiddles + prime * per_prime);
-    tw.high = (const gfpf_ntt_u32*)(tw.low + (1ull << tw.split));
-    const gfpf_ntt_u32* roots = (const gfpf_ntt_u32*)(tw.high + (1ull << tw.split));
+    // order up to the tile's (the most stages a launch runs).
+    constexpr int ORDERS = GfpfNttWord<T>::TILE_LOG2;
+    const gfpf_ntt_u64 per_prime = (3ull << tw.split) + 16 + (1ull << (p.log2_n < ORDERS ? p.log2_n : ORDERS));
+    tw.low = (const T*)p.twiddles + prime * per_prime;
+    tw.high = tw.low + (2ull << tw.split);
+    const T* roots = tw.high + (1ull << tw.split);
     tw.rows = roots + 16;
-    tw.roots_at = gfpf_ntt_padded(words);
+    tw.roots_at = gfpf_ntt_padded<T>(words);
     if (tid < 16) tile_words[tw.roots_at + tid] = GFPF_NTT_TABLE_READ(roots, tid);
-    gfpf_ntt_u32* data = (gfpf_ntt_u32*)p.data + t.transform * n;
+    T* data = (T*)p.data + t.transform * n;
     const bool inverse = p.inverse != 0;
-    // Rounds of at most four stages, and at most the elements a thread
+    // Rounds of at most MAX_ROUND stages, and at most the elements a thread
     // holds (tile words / threads ≥ 2).
     const int per_thread_log2 = words_log2 - log2_threads;
-    const int most = per_thread_log2 < GFPF_NTT_MAX_ROUND ? per_thread_log2 : GFPF_NTT_MAX_ROUND;
+    constexpr int MAX_ROUND = GfpfNttWord<T>::MAX_ROUND;
+    const int most = per_thread_log2 < MAX_ROUND ? per_thread_log2 : MAX_ROUND;
     const int rounds = (t.rows_log2 + most - 1) / most;
     // The N^−1 of the launch that ends an inverse transform (stage 0).
     const bool scale = inverse && p.first == 0;
-    const gfpf_ntt_u32 n_inv = GFPF_NTT_TABLE_READ(constants, 1), n_inv_shoup = GFPF_NTT_TABLE_READ(constants, 2);
+    constexpr bool HOLD_N_INV = GfpfNttWord<T>::HOLD_N_INV;
+    const T n_inv = HOLD_N_INV ? GFPF_NTT_TABLE_READ(constants, 1) : T(0);
+    const T n_inv_shoup = HOLD_N_INV ? GFPF_NTT_TABLE_READ(constants, 2) : T(0);
     for (int step = 0; step < rounds; ++step) {
         // Forward: rounds in order; inverse: in reverse.
         const int i = inverse ? rounds - 1 - step : step;
@@ -405,38 +488,46 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
         const bool to_memory = step == rounds - 1 && coalesced;
         if (step == 0 && !from_memory) {
             // In through shared memory, whole sectors.
-            GfpfNttPointwise pointwise;
-            pointwise.other = p.other == 0 ? nullptr : (const gfpf_ntt_u32*)p.other + t.transform * n;
+            GfpfNttPointwise<T> pointwise;
+            pointwise.other = p.other == 0 ? nullptr : (const T*)p.other + t.transform * n;
             pointwise.r2 = GFPF_NTT_TABLE_READ(constants, 5);
             // One word at a time: unrolled, the products spilled registers.
 #pragma unroll 1
-            for (int w = tid; w < words; w += threads) tile_words[gfpf_ntt_padded(w)] = pointwise.load(tw, data, t.at(w));
+            for (int w = tid; w < words; w += threads)
+                tile_words[gfpf_ntt_padded<T>(w)] = pointwise.load(tw, data, t.at(w));
         }
         // The roots and the tile written (step 0), the round before done.
         __syncthreads();
         const int g = (int)p.first + s;
         // This thread's column (the same in each of its groups: the block's
-        // threads are a multiple of C) and its factor w^(c·2^g)·2^32, c < G.
-        const gfpf_ntt_u32 column =
-            tw.montgomery_power((t.residue + (gfpf_ntt_u32)(tid & ((1 << t.columns_log2) - 1))) << g);
+        // threads are a multiple of C) and its factor w^(c·2^g)·2^w, c < G.
+        const T column = tw.montgomery_power((t.residue + (gfpf_ntt_u32)(tid & ((1 << t.columns_log2) - 1))) << g);
         for (int index = tid; index < (words >> r); index += threads) {
             const GfpfNttGroup group = GfpfNttGroup::of(t, s, r, index);
 #define GFPF_NTT_GROUP_CASE(LOG2_R)                                                                         \
     case LOG2_R:                                                                                            \
         if (inverse)                                                                                        \
             gfpf_ntt_group<LOG2_R, true>(t, group, t.rows_log2 - s, column, tw, data,                        \
-                                         GFPF_NTT_TILE_PTR(tile_words), from_memory, to_memory, scale, n_inv, \
-                                         n_inv_shoup);                                                      \
+                                         GFPF_NTT_TILE_PTR(tile_words), from_memory, to_memory, scale,        \
+                                         constants, n_inv, n_inv_shoup);                                                    \
         else                                                                                                \
             gfpf_ntt_group<LOG2_R, false>(t, group, t.rows_log2 - s, column, tw, data,                       \
                                           GFPF_NTT_TILE_PTR(tile_words), from_memory, to_memory, scale,      \
-                                          n_inv, n_inv_shoup);                                              \
+                                          constants, n_inv, n_inv_shoup);                                            \
         break;
-            switch (r) {
-                GFPF_NTT_GROUP_CASE(1)
-                GFPF_NTT_GROUP_CASE(2)
-                GFPF_NTT_GROUP_CASE(3)
-                default: GFPF_NTT_GROUP_CASE(4)
+            if constexpr (MAX_ROUND == 4) {
+                switch (r) {
+                    GFPF_NTT_GROUP_CASE(1)
+                    GFPF_NTT_GROUP_CASE(2)
+                    GFPF_NTT_GROUP_CASE(3)
+                    default: GFPF_NTT_GROUP_CASE(4)
+                }
+            } else {
+                switch (r) {
+                    GFPF_NTT_GROUP_CASE(1)
+                    GFPF_NTT_GROUP_CASE(2)
+                    default: GFPF_NTT_GROUP_CASE(3)
+                }
             }
 #undef GFPF_NTT_GROUP_CASE
         }
@@ -447,16 +538,28 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
         // Out through shared memory, whole sectors.
         __syncthreads();
         for (int w = tid; w < words; w += threads) {
-            const gfpf_ntt_u32 v = tile_words[gfpf_ntt_padded(w)];
-            GFPF_NTT_WRITE(data, t.at(w), scale ? gfpf_ntt_mul_shoup(v, n_inv, n_inv_shoup, tw.q) : v);
+            const T v = tile_words[gfpf_ntt_padded<T>(w)];
+            GFPF_NTT_WRITE(data, t.at(w),
+                           scale ? gfpf_ntt_mul_shoup<T>(v, HOLD_N_INV ? n_inv : GFPF_NTT_TABLE_READ(constants, 1),
+                                                         HOLD_N_INV ? n_inv_shoup : GFPF_NTT_TABLE_READ(constants, 2),
+                                                         tw.q)
+                                 : v);
         }
     }
 }
 
 #ifdef GFPF_HOST_EMULATION
 extern "C" int gfpf_ntt31_stages(const GfpfNttParams* p, GfpfEmuLaunch* launch) {
-    return gfpf_emu::launch("gfpf_ntt31_stages", *launch, [p] { gfpf_ntt_stages(*p); });
+    return gfpf_emu::launch("gfpf_ntt31_stages", *launch, [p] { gfpf_ntt_stages<gfpf_ntt_u32>(*p); });
+}
+extern "C" int gfpf_ntt62_stages(const GfpfNttParams* p, GfpfEmuLaunch* launch) {
+    return gfpf_emu::launch("gfpf_ntt62_stages", *launch, [p] { gfpf_ntt_stages<gfpf_ntt_u64>(*p); });
 }
 #else
-extern "C" __global__ void __launch_bounds__(512, 2) gfpf_ntt31_stages(const GfpfNttParams p) { gfpf_ntt_stages(p); }
+extern "C" __global__ void __launch_bounds__(512, 2) gfpf_ntt31_stages(const GfpfNttParams p) {
+    gfpf_ntt_stages<gfpf_ntt_u32>(p);
+}
+extern "C" __global__ void __launch_bounds__(512, 2) gfpf_ntt62_stages(const GfpfNttParams p) {
+    gfpf_ntt_stages<gfpf_ntt_u64>(p);
+}
 #endif

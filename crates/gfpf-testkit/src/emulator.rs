@@ -28,6 +28,7 @@ use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use gfpf_cuda::ntt::NttWord;
 use gfpf_cuda::params::{StageKernels, StageParams, launches_with, pointwise_mul};
 use gfpf_cuda::{CudaError, block_threads, device_twiddle_table, from_digit_major, to_digit_major};
 use gfpf_executor::{ExecutorError, PreparedFft, Transform, TransformError};
@@ -189,6 +190,11 @@ pub struct FieldOps {
     /// `gfpf_tile_stage_twiddles`: a lane's share of copying its warp's
     /// twiddles into shared memory (k loads, a shuffle each).
     pub tile_stages: u64,
+    /// Word-size NTT butterflies on 64-bit words (primes below 2^62), per
+    /// thread.
+    pub ntt62_butterflies: u64,
+    /// Groups of word-size NTT rounds on 64-bit words, per thread.
+    pub ntt62_groups: u64,
 }
 
 impl FieldOps {
@@ -217,6 +223,8 @@ impl FieldOps {
             tile_add_sub: s(self.tile_add_sub),
             tile_mul_pow_r: s(self.tile_mul_pow_r),
             tile_stages: s(self.tile_stages),
+            ntt62_butterflies: s(self.ntt62_butterflies),
+            ntt62_groups: s(self.ntt62_groups),
         }
     }
 }
@@ -309,7 +317,7 @@ impl HostKernels {
     /// The word-size NTT kernels (kernels/gfpf_ntt.cu), compiled into (or
     /// reused from) `dir`.
     pub fn build_ntt(dir: &Path) -> Result<Self, EmulatorError> {
-        Self::build_source("gfpf_ntt31", &gfpf_kernels::ntt_translation_unit(true), dir)
+        Self::build_source("gfpf_ntt", &gfpf_kernels::ntt_translation_unit(true), dir)
     }
 
     /// As [`HostKernels::build_ntt`], from `ntt_source` in place of
@@ -319,7 +327,7 @@ impl HostKernels {
             "#define GFPF_HOST_EMULATION 1\n{}{ntt_source}",
             gfpf_kernels::EMULATION_HEADER
         );
-        Self::build_source("gfpf_ntt31", &unit, dir)
+        Self::build_source("gfpf_ntt", &unit, dir)
     }
 
     /// Compiles (or reuses, keyed by `name` and a hash of `source`) one
@@ -821,27 +829,33 @@ impl<const K: usize> Transform<K> for EmulatedFft<K> {
 
 /// Word-size NTTs the way the device runs them (`gfpf_cuda::ntt`): the
 /// plan's launches of kernels/gfpf_ntt.cu on host memory through the
-/// block-level emulator, each under both schedules of its threads.
+/// block-level emulator, each under both schedules of its threads, in
+/// words `W` ([`EmulatedNtt31`], [`EmulatedNtt62`]).
 #[derive(Debug)]
-pub struct EmulatedNtt31 {
-    plan: gfpf_cuda::ntt::NttPlan31,
-    forward_table: Vec<u32>,
-    inverse_table: Vec<u32>,
-    constants: Vec<u32>,
+pub struct EmulatedNtt<W: NttWord> {
+    plan: gfpf_cuda::ntt::NttPlan<W>,
+    forward_table: Vec<W>,
+    inverse_table: Vec<W>,
+    constants: Vec<W>,
     kernels: HostKernels,
 }
 
-impl EmulatedNtt31 {
+/// Emulated NTTs modulo primes below 2^31.
+pub type EmulatedNtt31 = EmulatedNtt<u32>;
+/// Emulated NTTs modulo primes c·2^32 + 1 below 2^62.
+pub type EmulatedNtt62 = EmulatedNtt<u64>;
+
+impl<W: NttWord> EmulatedNtt<W> {
     /// Emulated transforms of `plan`; the kernels are compiled into (or
     /// reused from) `dir`.
-    pub fn new(plan: gfpf_cuda::ntt::NttPlan31, dir: &Path) -> Result<Self, EmulatorError> {
+    pub fn new(plan: gfpf_cuda::ntt::NttPlan<W>, dir: &Path) -> Result<Self, EmulatorError> {
         Ok(Self::with_kernels(plan, HostKernels::build_ntt(dir)?))
     }
 
     /// Emulated transforms of `plan` on kernels already built
     /// ([`HostKernels::build_ntt`] or [`HostKernels::build_ntt_from`]).
-    pub fn with_kernels(plan: gfpf_cuda::ntt::NttPlan31, kernels: HostKernels) -> Self {
-        EmulatedNtt31 {
+    pub fn with_kernels(plan: gfpf_cuda::ntt::NttPlan<W>, kernels: HostKernels) -> Self {
+        EmulatedNtt {
             forward_table: plan.twiddle_table(Direction::Forward),
             inverse_table: plan.twiddle_table(Direction::Inverse),
             constants: plan.prime_constants(),
@@ -851,29 +865,24 @@ impl EmulatedNtt31 {
     }
 
     /// The plan.
-    pub fn plan(&self) -> &gfpf_cuda::ntt::NttPlan31 {
+    pub fn plan(&self) -> &gfpf_cuda::ntt::NttPlan<W> {
         &self.plan
     }
 
     /// Transforms `data` in place: prime-major, `transforms_per_prime`
     /// transforms of N words a prime, each below its prime.
-    pub fn run(
-        &self,
-        data: &mut [u32],
-        transforms_per_prime: usize,
-        direction: Direction,
-    ) -> Result<(), EmulatorError> {
+    pub fn run(&self, data: &mut [W], transforms_per_prime: usize, direction: Direction) -> Result<(), EmulatorError> {
         self.run_counted(data, None, transforms_per_prime, direction, false, 1)
             .map(|_| ())
     }
 
     /// Transforms the pointwise product of `data` and `other` (the same
     /// layout) into `data`, the product made as the first launch reads
-    /// `data` (`gfpf_cuda::ntt::CudaNtt31::process_device_times`).
+    /// `data` (`gfpf_cuda::ntt::CudaNtt::process_device_times`).
     pub fn run_times(
         &self,
-        data: &mut [u32],
-        other: &[u32],
+        data: &mut [W],
+        other: &[W],
         transforms_per_prime: usize,
         direction: Direction,
     ) -> Result<(), EmulatorError> {
@@ -881,15 +890,15 @@ impl EmulatedNtt31 {
             .map(|_| ())
     }
 
-    /// As [`EmulatedNtt31::run`] (or [`EmulatedNtt31::run_times`] with
+    /// As [`EmulatedNtt::run`] (or [`EmulatedNtt::run_times`] with
     /// `other`), with each launch's traffic and operations when
     /// `count_traffic`, running every `block_stride`-th block only (for
     /// counts; the results are then partial, and only the first schedule
     /// runs).
     pub fn run_counted(
         &self,
-        data: &mut [u32],
-        other: Option<&[u32]>,
+        data: &mut [W],
+        other: Option<&[W]>,
         transforms_per_prime: usize,
         direction: Direction,
         count_traffic: bool,
@@ -915,7 +924,7 @@ impl EmulatedNtt31 {
             .into_iter()
             .enumerate()
         {
-            let bind = |data: &mut [u32]| gfpf_cuda::ntt::NttParams {
+            let bind = |data: &mut [W]| gfpf_cuda::ntt::NttParams {
                 data: data.as_mut_ptr() as u64,
                 twiddles: table.as_ptr() as u64,
                 primes: self.constants.as_ptr() as u64,
@@ -923,14 +932,14 @@ impl EmulatedNtt31 {
                 other: other.filter(|_| i == 0).map_or(0, |o| o.as_ptr() as u64),
                 ..launch
             };
-            let run = |data: &mut [u32], schedule: u32, count: bool| {
+            let run = |data: &mut [W], schedule: u32, count: bool| {
                 // SAFETY: `data` (and `other`, of its length) holds every
                 // transform of the plan's launches, the table and constants
                 // are the plan's (sized by it), and NttParams is
                 // GfpfNttParams's twin.
                 unsafe {
                     self.kernels.launch_params(
-                        gfpf_cuda::ntt::NTT_KERNEL,
+                        W::KERNEL,
                         &bind(data),
                         launch.threads,
                         launch.block_threads(),
@@ -951,20 +960,20 @@ impl EmulatedNtt31 {
             counted.push((launch, run(data, 0, count_traffic)?));
             if copy != data {
                 return Err(EmulatorError::ScheduleDependent {
-                    kernel: gfpf_cuda::ntt::NTT_KERNEL.to_owned(),
+                    kernel: W::KERNEL.to_owned(),
                 });
             }
         }
         Ok(counted)
     }
 
-    /// The launches of the transforms of `data` (as [`EmulatedNtt31::run`])
+    /// The launches of the transforms of `data` (as [`EmulatedNtt::run`])
     /// counted on about `sample_blocks` blocks of the largest launch (every
     /// launch at the same block stride) and scaled to each whole launch.
     pub fn launch_counts(
         &self,
-        data: &mut [u32],
-        other: Option<&[u32]>,
+        data: &mut [W],
+        other: Option<&[W]>,
         transforms_per_prime: usize,
         direction: Direction,
         sample_blocks: u32,
@@ -982,7 +991,7 @@ impl EmulatedNtt31 {
         Ok(counted
             .into_iter()
             .map(|(l, traffic)| CountedLaunch {
-                symbol: gfpf_cuda::ntt::NTT_KERNEL.to_owned(),
+                symbol: W::KERNEL.to_owned(),
                 threads: l.threads,
                 threads_per_block: l.block_threads(),
                 dynamic_shared_bytes: l.shared_bytes(),

@@ -179,30 +179,43 @@ fn chained_on_device() {
 /// and its inverse round trip; what the emulator checks, on the device.
 #[test]
 fn word_size_ntt_matches_the_host_transform() {
-    use gfpf_cuda::ntt::{CudaNtt31, NTT_PRIMES_31, NttPlan31, ntt31_reference_outputs};
+    use gfpf_cuda::ntt::{NTT_PRIMES_31, NTT_PRIMES_62};
     if let Some(why) = cuda_unavailable() {
         eprintln!("SKIPPED (cuda): {why}");
         return;
     }
+    // 2^24: two passes of 32-bit words, the first on tiles of 64 KiB of
+    // dynamic shared memory (the kernel's limit raised past 48 KiB); three
+    // of 64-bit words.
+    ntt_on_device::<u32>([NTT_PRIMES_31[0], NTT_PRIMES_31[3]], &[6, 11, 16, 22, 24]);
+    ntt_on_device::<u64>([NTT_PRIMES_62[0], NTT_PRIMES_62[63]], &[6, 11, 13, 16, 23, 24]);
+}
+
+/// [`word_size_ntt_matches_the_host_transform`] in words `W`.
+fn ntt_on_device<W: gfpf_cuda::ntt::NttWord>(primes: [u64; 2], log2_lens: &[u32]) {
+    use gfpf_cuda::ntt::{CudaNtt, NttPlan, ntt_reference_outputs};
     let device = device().unwrap();
-    let primes = [NTT_PRIMES_31[0], NTT_PRIMES_31[3]];
-    // 2^24: two passes, the first on tiles of 64 KiB of dynamic shared
-    // memory (the kernel's limit raised past 48 KiB).
-    for log2_n in [6, 11, 16, 22, 24] {
+    let mul = |a: u64, b: u64, q: u64| (u128::from(a) * u128::from(b) % u128::from(q)) as u64;
+    for &log2_n in log2_lens {
         let n = 1usize << log2_n;
-        let ntt = CudaNtt31::try_new(device, NttPlan31::try_new(n, &primes).unwrap()).unwrap();
-        let input: Vec<u32> = primes
+        let ntt = CudaNtt::try_new(device, NttPlan::<W>::try_new(n, &primes).unwrap()).unwrap();
+        let input: Vec<W> = primes
             .iter()
-            .flat_map(|&q| (0..2 * n as u64).map(move |i| ((i * 2_654_435_761 + 12_345) % q) as u32))
+            .flat_map(|&q| (0..2 * n as u64).map(move |i| W::from_u64((i * 2_654_435_761 + 12_345) % q)))
             .collect();
         let mut data = input.clone();
         ntt.process(&mut data, 2, Direction::Forward).unwrap();
         for (p, &q) in primes.iter().enumerate() {
             let at = 2 * p * n;
             let outputs = [0, 1, n / 3, n - 1];
-            let want = ntt31_reference_outputs(&input[at..at + n], q as u32, outputs);
+            let want = ntt_reference_outputs(&input[at..at + n], W::from_u64(q), outputs);
             for (i, w) in outputs.into_iter().zip(want) {
-                assert_eq!(data[at + i], w, "2^{log2_n} modulo {q}, output {i}");
+                assert_eq!(
+                    data[at + i],
+                    w,
+                    "{}-bit words, 2^{log2_n} modulo {q}, output {i}",
+                    W::BITS
+                );
             }
         }
         // The inverse of the pointwise product made by its first launch
@@ -210,12 +223,12 @@ fn word_size_ntt_matches_the_host_transform() {
         // the inverse.
         let stream = device.stream();
         let forward = data.clone();
-        let mut product: Vec<u32> = forward
+        let mut product: Vec<W> = forward
             .iter()
             .enumerate()
             .map(|(i, &x)| {
                 let q = primes[i / (2 * n)];
-                (u64::from(x) * u64::from(x) % q) as u32
+                W::from_u64(mul(x.to_u64(), x.to_u64(), q))
             })
             .collect();
         ntt.process(&mut product, 2, Direction::Inverse).unwrap();
@@ -223,8 +236,16 @@ fn word_size_ntt_matches_the_host_transform() {
         let y = stream.clone_htod(&forward).unwrap();
         ntt.process_device_times(&mut x, &y, 2, Direction::Inverse).unwrap();
         let fused = stream.clone_dtoh(&x).unwrap();
-        assert!(fused == product, "pointwise product in the inverse, 2^{log2_n}");
+        assert!(
+            fused == product,
+            "{}-bit words: pointwise product in the inverse, 2^{log2_n}",
+            W::BITS
+        );
         ntt.process(&mut data, 2, Direction::Inverse).unwrap();
-        assert!(data == input, "inverse after forward, 2^{log2_n}");
+        assert!(
+            data == input,
+            "{}-bit words: inverse after forward, 2^{log2_n}",
+            W::BITS
+        );
     }
 }
