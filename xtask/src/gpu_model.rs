@@ -177,6 +177,9 @@ pub fn instructions(ops: &FieldOps, k: f64, short_division: bool) -> f64 {
         + ops.ntt_groups as f64 * NTT_GROUP_INSTRUCTIONS
         + ops.ntt62_butterflies as f64 * NTT62_BUTTERFLY_INSTRUCTIONS
         + ops.ntt62_groups as f64 * NTT62_GROUP_INSTRUCTIONS
+        + ops.mm62_products as f64 * MM62_PRODUCT_INSTRUCTIONS
+        + ops.mm62_macs as f64 * MM62_MAC_INSTRUCTIONS
+        + ops.mm62_terms as f64 * MM62_TERM_INSTRUCTIONS
         + ops.mm_products as f64 * MM_PRODUCT_INSTRUCTIONS
         + ops.mm_digits as f64
             * if short_division {
@@ -291,6 +294,19 @@ const MM_DIGIT_INSTRUCTIONS: f64 = 110.0;
 /// digit fewer (nvdisasm 13.5 of the NVRTC 12.9 sm_90 modules before and
 /// after, 2026-11-26).
 const MM_DIGIT_SHORT_DIVISION_INSTRUCTIONS: f64 = 92.0;
+
+/// The multi-modular kernels' operations in 64-bit words (62-bit primes),
+/// each its 32-bit twin's figure above plus what probe kernels at t8 count
+/// beyond the twin's (eight operations unrolled, less a probe of the same
+/// loads; NVRTC 12.9 with `--device-int128`, sm_90, nvdisasm 13.5,
+/// 2026-11-27): a Montgomery product 32 against 8 (64 × 64-bit products),
+/// a join accumulation 17 against 7 (a 62 × 64-bit product into 192 bits),
+/// a projection digit 18 against 10 (32 × 62-bit products).
+const MM62_PRODUCT_INSTRUCTIONS: f64 = MM_PRODUCT_INSTRUCTIONS + 24.0;
+/// See [`MM62_PRODUCT_INSTRUCTIONS`].
+const MM62_MAC_INSTRUCTIONS: f64 = MM_MAC_INSTRUCTIONS + 10.0;
+/// See [`MM62_PRODUCT_INSTRUCTIONS`].
+const MM62_TERM_INSTRUCTIONS: f64 = MM_TERM_INSTRUCTIONS + 8.0;
 
 /// SASS instructions of a word-size NTT butterfly in registers with its
 /// share of its round's twiddles (kernels/gfpf_ntt.cu, `gfpf_ntt_group`):
@@ -697,24 +713,51 @@ fn count_ntt<W: NttWord>(
 
 /// Products through word-size primes modelled (preset, log2 of each
 /// operand's length): t8 from 2^12 to 2^20 (a product of 2^20 × 2^20
-/// coefficients: the target of 5 ms), p8 and t16 at 2^16.
-const MULTIMODULAR_ROWS: &[(&str, u32)] = &[("t8", 12), ("t8", 16), ("t8", 20), ("p8", 16), ("t16", 16)];
+/// coefficients: the target of 5 ms), and at 2^21 and 2^22 through 62-bit
+/// primes (31-bit ones run out), p8 and t16 at 2^16.
+const MULTIMODULAR_ROWS: &[(&str, u32)] = &[
+    ("t8", 12),
+    ("t8", 16),
+    ("t8", 20),
+    ("t8", 21),
+    ("t8", 22),
+    ("p8", 16),
+    ("t16", 16),
+];
 
 /// A product of 2^log2_len × 2^log2_len coefficients through word-size
-/// primes, every launch counted on sampled blocks.
+/// primes (31-bit where enough reach it, else 62-bit), every launch counted
+/// on sampled blocks: the transform, the primes and their bits.
 fn count_multimodular<const K: usize>(
     preset: Preset,
     log2_len: u32,
     args: &GpuModelArgs,
     reports: &mut Reports,
-) -> Result<(Transform, usize), String> {
+) -> Result<(Transform, usize, u32), String> {
     let field = Field::<K>::preset(preset).map_err(|e| e.to_string())?;
     let len = 1usize << log2_len;
-    let plan = MultiModularPlan::try_new(&field, len, len).map_err(|e| e.to_string())?;
-    let primes = plan.ntt().primes().len();
     // The operands in and the product out, once.
-    let t = count_small_primes(preset, plan, SmallPrimeWork::Product, (3 * len) as f64, args, reports)?;
-    Ok((t, primes))
+    let elements = (3 * len) as f64;
+    let work = SmallPrimeWork::Product;
+    match MultiModularPlan::<K, u32>::try_new(&field, len, len) {
+        Ok(plan) => {
+            let primes = plan.ntt().primes().len();
+            Ok((
+                count_small_primes(preset, plan, work, elements, args, reports)?,
+                primes,
+                31,
+            ))
+        }
+        Err(_) => {
+            let plan = MultiModularPlan::<K, u64>::try_new(&field, len, len).map_err(|e| e.to_string())?;
+            let primes = plan.ntt().primes().len();
+            Ok((
+                count_small_primes(preset, plan, work, elements, args, reports)?,
+                primes,
+                62,
+            ))
+        }
+    }
 }
 
 /// What the small primes' launches compute.
@@ -728,9 +771,9 @@ enum SmallPrimeWork {
 
 /// The launches of `plan` counted on sampled blocks, as a transform of
 /// `data_elements` elements read or written once.
-fn count_small_primes<const K: usize>(
+fn count_small_primes<const K: usize, W: NttWord>(
     preset: Preset,
-    plan: MultiModularPlan<K>,
+    plan: MultiModularPlan<K, W>,
     work: SmallPrimeWork,
     data_elements: f64,
     args: &GpuModelArgs,
@@ -739,7 +782,7 @@ fn count_small_primes<const K: usize>(
     let dir = std::env::temp_dir().join("gfpf-gpu-model");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let primes = plan.ntt().primes().len();
-    let table_bytes = (primes * plan.ntt().twiddle_words_per_prime()) as f64 * 4.0;
+    let table_bytes = (primes * plan.ntt().twiddle_words_per_prime()) as f64 * f64::from(W::BITS / 8);
     let short = short_division(&Field::<K>::preset(preset).map_err(|e| e.to_string())?);
     let mm = gfpf_testkit::emulator::EmulatedMultiModular::with_plan(plan, &dir).map_err(|e| e.to_string())?;
     let counted = match work {
@@ -747,11 +790,11 @@ fn count_small_primes<const K: usize>(
         SmallPrimeWork::Transform => mm.transform_counts(args.sample_blocks),
     }
     .map_err(|e| e.to_string())?;
-    let ntt = reports.ntt_kernel(gfpf_cuda::ntt::NTT_KERNEL);
+    let ntt = reports.ntt_kernel(W::KERNEL);
     let launches = counted
         .into_iter()
         .map(|c| LaunchInput {
-            resources: if c.symbol == gfpf_cuda::ntt::NTT_KERNEL {
+            resources: if c.symbol == W::KERNEL {
                 ntt.as_ref().map(|r| r.with_dynamic_shared(c.dynamic_shared_bytes))
             } else {
                 reports.field_kernel(preset, &c.symbol)
@@ -776,7 +819,7 @@ fn count_multimodular_preset(
     log2_len: u32,
     args: &GpuModelArgs,
     reports: &mut Reports,
-) -> Result<(Transform, usize), String> {
+) -> Result<(Transform, usize, u32), String> {
     match preset.k() {
         8 => count_multimodular::<8>(preset, log2_len, args, reports),
         16 => count_multimodular::<16>(preset, log2_len, args, reports),
@@ -792,33 +835,73 @@ const CONTEST_PRESETS: [&str; 3] = ["t8", "p8", "t16"];
 const CONTEST_LOG2_N: std::ops::RangeInclusive<u32> = 12..=24;
 
 /// The small primes' side of one contest row: (fitted, floor) seconds, or
-/// none where too few primes exist; and (primes needed, available).
-type SmallSide = (Option<(f64, f64)>, (usize, usize));
+/// none where too few primes exist; (primes needed, available); their bits.
+type SmallSide = (Option<(f64, f64)>, (usize, usize), u32);
 
-fn small_side<const K: usize>(
+/// The small primes' side in 31-bit words, or where too few 31-bit primes
+/// reach the row, in 62-bit ones (k ≤ 8); `plan` makes either width's plan.
+fn small_side_any<const K: usize>(
     preset: Preset,
-    plan: Result<MultiModularPlan<K>, gfpf_cuda::ntt::NttError>,
+    plan: impl Fn(u32) -> Result<SmallPlan<K>, gfpf_cuda::ntt::NttError>,
     work: SmallPrimeWork,
     data_elements: f64,
     model: &Model,
     args: &GpuModelArgs,
     reports: &mut Reports,
 ) -> Result<SmallSide, String> {
-    match plan {
-        Ok(plan) => {
-            let primes = plan.ntt().primes().len();
-            let t = count_small_primes(preset, plan, work, data_elements, args, reports)?;
-            if args.launches {
-                t.print_launches(model);
-            }
-            Ok((
-                Some((t.seconds(model).0, t.seconds(&model.floor()).0)),
-                (primes, primes),
-            ))
-        }
-        Err(gfpf_cuda::ntt::NttError::TooManyPrimes { needed, most }) => Ok((None, (needed, most))),
-        Err(e) => Err(e.to_string()),
+    let narrow = small_side(preset, plan(31), work, data_elements, model, args, reports)?;
+    if narrow.0.is_some() {
+        return Ok(narrow);
     }
+    match plan(62) {
+        Err(gfpf_cuda::ntt::NttError::FieldTooLarge { .. }) => Ok(narrow),
+        wide => small_side(preset, wide, work, data_elements, model, args, reports),
+    }
+}
+
+/// A small-prime plan of either width.
+enum SmallPlan<const K: usize> {
+    Words32(MultiModularPlan<K, u32>),
+    Words64(MultiModularPlan<K, u64>),
+}
+
+fn small_side<const K: usize>(
+    preset: Preset,
+    plan: Result<SmallPlan<K>, gfpf_cuda::ntt::NttError>,
+    work: SmallPrimeWork,
+    data_elements: f64,
+    model: &Model,
+    args: &GpuModelArgs,
+    reports: &mut Reports,
+) -> Result<SmallSide, String> {
+    let (t, primes, bits) = match plan {
+        Ok(SmallPlan::Words32(plan)) => {
+            let primes = plan.ntt().primes().len();
+            (
+                count_small_primes(preset, plan, work, data_elements, args, reports)?,
+                primes,
+                31,
+            )
+        }
+        Ok(SmallPlan::Words64(plan)) => {
+            let primes = plan.ntt().primes().len();
+            (
+                count_small_primes(preset, plan, work, data_elements, args, reports)?,
+                primes,
+                62,
+            )
+        }
+        Err(gfpf_cuda::ntt::NttError::TooManyPrimes { needed, most }) => return Ok((None, (needed, most), 31)),
+        Err(e) => return Err(e.to_string()),
+    };
+    if args.launches {
+        t.print_launches(model);
+    }
+    Ok((
+        Some((t.seconds(model).0, t.seconds(&model.floor()).0)),
+        (primes, primes),
+        bits,
+    ))
 }
 
 /// One preset's contest rows: (DFT rows, product rows).
@@ -847,14 +930,35 @@ fn contest_preset<const K: usize>(
             small_floor_ms: small.0.map(|s| s.1 * 1e3),
             primes: small.1.0,
             primes_available: small.1.1,
+            prime_bits: small.2,
         };
-        let plan = MultiModularPlan::transform(&field, n);
-        let small = small_side(preset, plan, SmallPrimeWork::Transform, n as f64, model, args, reports)?;
-        dft.push(row(log2_n, (big_s, big_floor), small));
-        let plan = MultiModularPlan::try_new(&field, n / 2, n / 2);
-        let small = small_side(
+        let transform = |bits| {
+            if bits == 31 {
+                MultiModularPlan::<K, u32>::transform(&field, n).map(SmallPlan::Words32)
+            } else {
+                MultiModularPlan::<K, u64>::transform(&field, n).map(SmallPlan::Words64)
+            }
+        };
+        let small = small_side_any(
             preset,
-            plan,
+            transform,
+            SmallPrimeWork::Transform,
+            n as f64,
+            model,
+            args,
+            reports,
+        )?;
+        dft.push(row(log2_n, (big_s, big_floor), small));
+        let product = |bits| {
+            if bits == 31 {
+                MultiModularPlan::<K, u32>::try_new(&field, n / 2, n / 2).map(SmallPlan::Words32)
+            } else {
+                MultiModularPlan::<K, u64>::try_new(&field, n / 2, n / 2).map(SmallPlan::Words64)
+            }
+        };
+        let small = small_side_any(
+            preset,
+            product,
             SmallPrimeWork::Product,
             1.5 * n as f64,
             model,
@@ -1144,15 +1248,15 @@ fn print_multimodular(args: &GpuModelArgs, model: &Model, reports: &mut Reports)
         "\nproducts of n x n coefficients through word-size primes (projection, NTTs, the inverse NTT making the pointwise product, join by the explicit CRT), same model; big prime: 3 transforms of 2n on the device's kernels:"
     );
     println!(
-        "{:<5} {:>8} {:>6} | {:>8} {:>9} {:>10} {:>9} {:<26} | {:>10}",
+        "{:<5} {:>8} {:>9} | {:>8} {:>9} {:>10} {:>9} {:<26} | {:>10}",
         "", "n", "primes", "launches", "GB moved", "modelled", "floor", "launches bound by", "big prime"
     );
     let floor_model = model.floor();
     for &(name, log2_len) in MULTIMODULAR_ROWS {
         let preset = Preset::from_name(name).map_err(|e| e.to_string())?;
         eprintln!("counting the multi-modular product {name} 2^{log2_len}");
-        let (t, primes) = count_multimodular_preset(preset, log2_len, args, reports)?;
-
+        let (t, primes, bits) = count_multimodular_preset(preset, log2_len, args, reports)?;
+        let primes = format!("{primes}x{bits}b");
         let (s, bounds) = t.seconds(model);
         let (floor, _) = t.seconds(&floor_model);
         if args.launches {
@@ -1160,7 +1264,7 @@ fn print_multimodular(args: &GpuModelArgs, model: &Model, reports: &mut Reports)
         }
         let big = count_device(preset, log2_len + 1, 1, args, reports)?.seconds(model).0 * 3.0;
         println!(
-            "{name:<5} {:>8} {primes:>6} | {:>8} {:>9.3} {:>8.3}ms {:>7.3}ms {:<26} | {:>8.3}ms",
+            "{name:<5} {:>8} {primes:>9} | {:>8} {:>9.3} {:>8.3}ms {:>7.3}ms {:<26} | {:>8.3}ms",
             format!("2^{log2_len}"),
             t.launches.len(),
             t.bytes_moved() / 1e9,
@@ -1177,7 +1281,7 @@ fn print_multimodular(args: &GpuModelArgs, model: &Model, reports: &mut Reports)
 /// against the copy bound (the data read and written once at 3.0 TB/s).
 fn print_ntt(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Result<(), String> {
     println!(
-        "\nword-size NTT (kernels/gfpf_ntt.cu: primes < 2^31, rounds of radix 16 in registers, natural in, bit-reversed out), one transform a prime, same model; copy: the data read and written once:"
+        "\nword-size NTT (kernels/gfpf_ntt.cu: primes < 2^31 in 32-bit words, rounds of radix 16 in registers; primes < 2^62 in 64-bit words, radix 8; natural in, bit-reversed out), one transform a prime, same model; copy: the data read and written once:"
     );
     println!(
         "{:>4} {:>8} {:>6} | {:>8} {:>7} {:>10} {:>9} {:>10} {:>9} {:>9} {:>8} {:<22}",

@@ -1,7 +1,9 @@
 //! Polynomial products over GF(p) through word-size primes on the device,
 //! coefficient by coefficient (kernels/gfpf_multimodular.cuh with the
 //! word-size NTT of [`crate::ntt`]): each coefficient is projected onto s
-//! primes q_j ∈ (2^30, 2^31) (x = Σ d_i·r^i mod q_j), the residues' cyclic
+//! primes q_j ∈ (2^30, 2^31) in 32-bit words, or q_j ∈ (2^61, 2^62) in 64-bit
+//! words where the 31-bit primes with 2^n | q − 1 run out (from N = 2^22 at
+//! t8; [`MultiModularPlan62`]) (x = Σ d_i·r^i mod q_j), the residues' cyclic
 //! convolutions are computed by forward NTTs and an inverse NTT whose first
 //! launch makes their pointwise product, and each product coefficient's s residues are joined by the
 //! explicit CRT (x = Σ y_j·M/q_j − k·M, k from a double sum) into its value
@@ -22,7 +24,7 @@ use gfpf_kernels::DeviceConstants;
 use gfpf_plan::Direction;
 use gfpf_small::primes::inv_mod;
 
-use crate::ntt::{CudaNtt31, NttError, NttPlan31, montgomery, ntt31_primes};
+use crate::ntt::{CudaNtt, NttError, NttPlan, NttWord, neg_inverse};
 use crate::{CudaDevice, CudaError, DeviceBuffer};
 
 /// The most primes a product may take: 2·log2(p)/30 and a little, so fields
@@ -36,17 +38,37 @@ const JOIN_SLACK_BITS: u32 = 10;
 /// Threads a block of the projection and join kernels.
 pub const MULTIMODULAR_THREADS_PER_BLOCK: u32 = 128;
 
-/// The kernels' symbols.
+/// The kernels' symbols (32-bit words).
 pub const PROJECT_KERNEL: &str = "gfpf_mm_project";
 /// See [`PROJECT_KERNEL`].
 pub const JOIN_KERNEL: &str = "gfpf_mm_join";
-/// Every multi-modular kernel, in the order a product launches them.
-pub const MULTIMODULAR_KERNELS: [&str; 2] = [PROJECT_KERNEL, JOIN_KERNEL];
+/// The kernels' symbols in 64-bit words (primes below 2^62).
+pub const PROJECT62_KERNEL: &str = "gfpf_mm62_project";
+/// See [`PROJECT62_KERNEL`].
+pub const JOIN62_KERNEL: &str = "gfpf_mm62_join";
+/// Every multi-modular kernel: a product in 32-bit words launches the first
+/// two, one in 64-bit words the last two, each in that order.
+pub const MULTIMODULAR_KERNELS: [&str; 4] = [PROJECT_KERNEL, JOIN_KERNEL, PROJECT62_KERNEL, JOIN62_KERNEL];
+
+/// (projection, join) symbols of words `W`.
+pub fn multimodular_kernels<W: NttWord>() -> (&'static str, &'static str) {
+    if W::BITS == 64 {
+        (PROJECT62_KERNEL, JOIN62_KERNEL)
+    } else {
+        (PROJECT_KERNEL, JOIN_KERNEL)
+    }
+}
 
 /// The largest k whose kernel modules hold the multi-modular kernels
 /// (kernels/gfpf_fft.cu includes them up to here; k = 32 would need more
 /// than [`MULTIMODULAR_MAX_PRIMES`] primes).
 pub const MULTIMODULAR_MAX_K: usize = 16;
+
+/// The largest k whose modules hold the multi-modular kernels in 64-bit
+/// words: at k = 16 their join spilled within the 64 registers that 50%
+/// occupancy allows (NVRTC 12.9, sm_90, 2026-11-27), so t16 and p16 stay
+/// with 31-bit primes (products up to 2^20 coefficients).
+pub const MULTIMODULAR62_MAX_K: usize = 8;
 
 /// The least theoretical occupancy on sm_90 the multi-modular kernels are
 /// held to (with [`MULTIMODULAR_THREADS_PER_BLOCK`]), as the stage kernels
@@ -59,7 +81,7 @@ pub const MULTIMODULAR_OCCUPANCY_BUDGET: f64 = 0.5;
 pub struct MultiModularParams {
     /// Digit-major elements (pitch `count`).
     pub elements: u64,
-    /// Residues, u32, prime-major, N a prime.
+    /// Residues (words of the plan's width), prime-major, N a prime.
     pub residues: u64,
     /// The constants (projection or join).
     pub constants: u64,
@@ -77,16 +99,25 @@ pub struct MultiModularParams {
 // kernels/gfpf_multimodular.cuh; kernels take it by value.
 unsafe impl cudarc::driver::DeviceRepr for MultiModularParams {}
 
-/// A product's plan: lengths, primes, the NTT plan and the constants.
+/// A product's plan in words `W` (31-bit primes by default; 62-bit with
+/// `u64`, [`MultiModularPlan62`]): lengths, primes, the NTT plan and the
+/// constants.
 #[derive(Debug, Clone)]
-pub struct MultiModularPlan<const K: usize> {
+pub struct MultiModularPlan<const K: usize, W: NttWord = u32> {
     field: Field<K>,
     len_a: usize,
     len_b: usize,
-    ntt: NttPlan31,
+    ntt: NttPlan<W>,
 }
 
-impl<const K: usize> MultiModularPlan<K> {
+/// Products through primes below 2^31 in 32-bit words (the default width).
+pub type MultiModularPlan31<const K: usize> = MultiModularPlan<K, u32>;
+
+/// Products through primes c·2^32 + 1 below 2^62, in 64-bit words: about
+/// half as many primes, for lengths past the 31-bit primes' reach.
+pub type MultiModularPlan62<const K: usize> = MultiModularPlan<K, u64>;
+
+impl<const K: usize, W: NttWord> MultiModularPlan<K, W> {
     /// A plan for products of `len_a` by `len_b` coefficients (both ≥ 1):
     /// cyclic convolutions of N = the next power of two of la + lb − 1 (at
     /// least 64), s primes for min(la, lb)·(p − 1)².
@@ -122,18 +153,25 @@ impl<const K: usize> MultiModularPlan<K> {
         if !n.is_power_of_two() || n < 64 {
             return Err(NttError::Length(n));
         }
-        let count = (field.bits() + JOIN_SLACK_BITS).div_ceil(30) as usize;
+        let count = (field.bits() + JOIN_SLACK_BITS).div_ceil(Self::BITS_A_PRIME) as usize;
         Self::with_primes(field, n, 1, n, count)
     }
 
     fn with_primes(field: &Field<K>, len_a: usize, len_b: usize, n: usize, count: usize) -> Result<Self, NttError> {
+        if W::BITS == 64 && K > MULTIMODULAR62_MAX_K {
+            return Err(NttError::FieldTooLarge {
+                k: K,
+                most: MULTIMODULAR62_MAX_K,
+                bits: W::PRIME_BITS,
+            });
+        }
         if count > MULTIMODULAR_MAX_PRIMES {
             return Err(NttError::TooManyPrimes {
                 needed: count,
                 most: MULTIMODULAR_MAX_PRIMES,
             });
         }
-        let primes = ntt31_primes(n.trailing_zeros(), count);
+        let primes = W::primes(n.trailing_zeros(), count);
         if primes.len() < count {
             return Err(NttError::TooManyPrimes {
                 needed: count,
@@ -144,21 +182,25 @@ impl<const K: usize> MultiModularPlan<K> {
             field: field.clone(),
             len_a,
             len_b,
-            ntt: NttPlan31::try_new(n, &primes)?,
+            ntt: NttPlan::try_new(n, &primes)?,
         })
     }
 
-    /// Primes of 31 bits whose product exceeds the coefficients of products
-    /// whose shorter operand has `shorter` coefficients, below
-    /// shorter·(p − 1)², 2^10 times over: each prime adds more than 30
-    /// bits, the bound has at most log2(shorter) + 2·bits(p) bits.
+    /// Bits each prime adds at least: its primes lie above 2^30 (31-bit)
+    /// or 2^61 (62-bit).
+    const BITS_A_PRIME: u32 = W::PRIME_BITS - 1;
+
+    /// Primes whose product exceeds the coefficients of products whose
+    /// shorter operand has `shorter` coefficients, below shorter·(p − 1)²,
+    /// 2^10 times over: each prime adds more than 30 bits (61 in 64-bit
+    /// words), the bound has at most log2(shorter) + 2·bits(p) bits.
     fn primes_needed(field: &Field<K>, shorter: usize) -> usize {
         let bound_bits = usize::BITS - shorter.leading_zeros() + 2 * field.bits() + JOIN_SLACK_BITS;
-        (bound_bits as usize).div_ceil(30)
+        (bound_bits as usize).div_ceil(Self::BITS_A_PRIME as usize)
     }
 
     /// The word-size NTT plan (one transform a prime).
-    pub fn ntt(&self) -> &NttPlan31 {
+    pub fn ntt(&self) -> &NttPlan<W> {
         &self.ntt
     }
 
@@ -172,60 +214,76 @@ impl<const K: usize> MultiModularPlan<K> {
         (self.len_a, self.len_b)
     }
 
-    /// The projection's constants, u32 words:
-    /// per prime q, −q^−1 mod 2^32, 2^64 mod q, 0, then for each digit i
-    /// (r^i·2^64 mod q, r^i·2^32 mod q).
-    pub fn project_constants(&self) -> Vec<u32> {
+    /// The projection's constants (see kernels/gfpf_multimodular.cuh), in
+    /// 32-bit words: per prime q, −q^−1 mod 2^32, 2^64 mod q, 0, then for
+    /// each digit i (r^i·2^64 mod q, r^i·2^32 mod q); in 64-bit words: per
+    /// prime q, −q^−1 mod 2^64, 2^64 mod q, 2^128 mod q, then for each digit
+    /// i (r^i·2^32 mod q, r^i mod q).
+    pub fn project_constants(&self) -> Vec<W> {
         let r = self.field.r();
         let mut out = Vec::new();
         for &q in self.ntt.primes() {
-            let q64 = u64::from(q);
-            let m = montgomery(q);
-            // x·2^64 mod q: Montgomery form twice.
-            let twice = |x: u32| m.to_montgomery(m.to_montgomery(x));
-            out.extend([q, m.neg_q_inv(), twice(1), 0]);
+            let q = q.to_u64();
+            let mul = |a: u64, b: u64| (u128::from(a) * u128::from(b) % u128::from(q)) as u64;
+            let pow2 = |e: u32| gfpf_small::primes::pow_mod(2, u64::from(e), q);
+            let r_mod_q = (u128::from(r) % u128::from(q)) as u64;
+            if W::BITS == 32 {
+                out.extend([q, neg_inverse(q, 32), pow2(64), 0]);
+            } else {
+                out.extend([q, neg_inverse(q, 64), pow2(64), pow2(128)]);
+            }
+            let (high, low) = if W::BITS == 32 {
+                (pow2(64), pow2(32))
+            } else {
+                (pow2(32), 1)
+            };
             let mut ri = 1u64;
             for _ in 0..K {
-                out.extend([twice(ri as u32), m.to_montgomery(ri as u32)]);
-                ri = ri * (r % q64) % q64;
+                out.extend([mul(ri, high), mul(ri, low)]);
+                ri = mul(ri, r_mod_q);
             }
         }
-        out
+        out.into_iter().map(W::from_u64).collect()
     }
 
-    /// The join's constants, u32 words (see kernels/gfpf_multimodular.cuh):
-    /// per prime q_j, −q_j^−1 mod 2^32, (M_j^−1 mod q_j)·2^32 mod q_j, 0 and
-    /// 1/q_j as a double (M = Π q_i, M_j = M/q_j); for each j the element
-    /// M_j mod p, then −M mod p, as K digits of two words, low first.
-    pub fn join_constants(&self) -> Vec<u32> {
-        let primes = self.ntt.primes();
-        let mut out = Vec::new();
+    /// The join's constants (see kernels/gfpf_multimodular.cuh), in words
+    /// `W`: per prime q_j, −q_j^−1 mod 2^w, (M_j^−1 mod q_j)·2^w mod q_j and
+    /// 1/q_j as a double's bits (M = Π q_i, M_j = M/q_j; in 32-bit words a 0
+    /// before the double, whose bits take two words, low first); for each j
+    /// the element M_j mod p, then −M mod p, as K digits (two words each in
+    /// 32-bit words, low first).
+    pub fn join_constants(&self) -> Vec<W> {
+        let primes: Vec<u64> = self.ntt.primes().iter().map(|q| q.to_u64()).collect();
+        let mut out: Vec<u64> = Vec::new();
+        // A 64-bit value: one word, or two (low first).
+        let push_u64 = |out: &mut Vec<u64>, v: u64| {
+            if W::BITS == 32 {
+                out.extend([v & 0xffff_ffff, v >> 32]);
+            } else {
+                out.push(v);
+            }
+        };
         for (j, &q) in primes.iter().enumerate() {
-            let q64 = u64::from(q);
+            let mul = |a: u64, b: u64| (u128::from(a) * u128::from(b) % u128::from(q)) as u64;
             let m_j = primes
                 .iter()
                 .enumerate()
                 .filter(|&(i, _)| i != j)
-                .fold(1u64, |acc, (_, &qi)| acc * (u64::from(qi) % q64) % q64);
-            let m = montgomery(q);
-            let inverse = m.to_montgomery(inv_mod(m_j, q64) as u32);
-            let reciprocal = (1.0 / q as f64).to_bits();
-            out.extend([
-                q,
-                m.neg_q_inv(),
-                inverse,
-                0,
-                reciprocal as u32,
-                (reciprocal >> 32) as u32,
-            ]);
+                .fold(1u64, |acc, (_, &qi)| mul(acc, qi % q));
+            let inverse = mul(inv_mod(m_j, q), gfpf_small::primes::pow_mod(2, u64::from(W::BITS), q));
+            out.extend([q, neg_inverse(q, W::BITS), inverse]);
+            if W::BITS == 32 {
+                out.push(0);
+            }
+            push_u64(&mut out, (1.0 / q as f64).to_bits());
         }
-        let element_of = |q: u32| self.field.from_u64(u64::from(q));
+        let element_of = |q: u64| self.field.from_u64(q);
         let m = primes
             .iter()
             .fold(self.field.one(), |acc, &q| self.field.mul(&acc, &element_of(q)));
         let mut push = |x: &Element<K>| {
-            for d in x.digits() {
-                out.extend([*d as u32, (*d >> 32) as u32]);
+            for &d in x.digits() {
+                push_u64(&mut out, d);
             }
         };
         for (j, _) in primes.iter().enumerate() {
@@ -237,7 +295,7 @@ impl<const K: usize> MultiModularPlan<K> {
             push(&m_j);
         }
         push(&self.field.neg(&m));
-        out
+        out.into_iter().map(W::from_u64).collect()
     }
 
     /// The launches' parameters, addresses left 0: the projection of
@@ -285,17 +343,17 @@ impl<const K: usize> MultiModularPlan<K> {
 /// Products through word-size primes on one device: a plan's kernels
 /// (compiled once per device and field), its NTTs and constant tables kept
 /// on the device.
-pub struct CudaMultiModular<const K: usize> {
+pub struct CudaMultiModular<const K: usize, W: NttWord = u32> {
     device: Arc<CudaDevice>,
-    plan: MultiModularPlan<K>,
-    ntt: CudaNtt31,
+    plan: MultiModularPlan<K, W>,
+    ntt: CudaNtt<W>,
     project: CudaFunction,
     join: CudaFunction,
-    project_constants: CudaSlice<u32>,
-    join_constants: CudaSlice<u32>,
+    project_constants: CudaSlice<W>,
+    join_constants: CudaSlice<W>,
 }
 
-impl<const K: usize> std::fmt::Debug for CudaMultiModular<K> {
+impl<const K: usize, W: NttWord> std::fmt::Debug for CudaMultiModular<K, W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CudaMultiModular")
             .field("device", &self.device)
@@ -304,26 +362,27 @@ impl<const K: usize> std::fmt::Debug for CudaMultiModular<K> {
     }
 }
 
-impl<const K: usize> CudaMultiModular<K> {
+impl<const K: usize, W: NttWord> CudaMultiModular<K, W> {
     /// Loads the kernels and uploads the plan's tables.
-    pub fn try_new(device: &Arc<CudaDevice>, plan: MultiModularPlan<K>) -> Result<Self, CudaError> {
+    pub fn try_new(device: &Arc<CudaDevice>, plan: MultiModularPlan<K, W>) -> Result<Self, CudaError> {
         let module = device.module(&DeviceConstants::of(&plan.field), gfpf_kernels::device_base_sizes(K)[0])?;
         let load = |symbol: &str| {
             module
                 .load_function(symbol)
                 .map_err(|e| CudaError::driver("loading a multi-modular kernel", 0, e))
         };
-        let upload = |what: &'static str, words: Vec<u32>| {
+        let upload = |what: &'static str, words: Vec<W>| {
             device
                 .stream()
                 .clone_htod(&words)
-                .map_err(|e| CudaError::driver(what, words.len() * 4, e))
+                .map_err(|e| CudaError::driver(what, std::mem::size_of_val(&words[..]), e))
         };
+        let (project, join) = multimodular_kernels::<W>();
         Ok(CudaMultiModular {
             device: Arc::clone(device),
-            ntt: CudaNtt31::try_new(device, plan.ntt.clone())?,
-            project: load(PROJECT_KERNEL)?,
-            join: load(JOIN_KERNEL)?,
+            ntt: CudaNtt::try_new(device, plan.ntt.clone())?,
+            project: load(project)?,
+            join: load(join)?,
             project_constants: upload("uploading the projection's constants", plan.project_constants())?,
             join_constants: upload("uploading the join's constants", plan.join_constants())?,
             plan,
@@ -331,7 +390,7 @@ impl<const K: usize> CudaMultiModular<K> {
     }
 
     /// The plan.
-    pub fn plan(&self) -> &MultiModularPlan<K> {
+    pub fn plan(&self) -> &MultiModularPlan<K, W> {
         &self.plan
     }
 
@@ -362,8 +421,8 @@ impl<const K: usize> CudaMultiModular<K> {
         let words = self.plan.ntt.primes().len() * self.plan.ntt.len();
         let residues = || {
             stream
-                .alloc_zeros::<u32>(words)
-                .map_err(|e| CudaError::driver("allocating residues", words * 4, e))
+                .alloc_zeros::<W>(words)
+                .map_err(|e| CudaError::driver("allocating residues", words * std::mem::size_of::<W>(), e))
         };
         let (mut x, mut y) = (residues()?, residues()?);
         self.project(a, &mut x)?;
@@ -392,7 +451,7 @@ impl<const K: usize> CudaMultiModular<K> {
     }
 
     /// Queues the projection of `elements` onto every prime into `residues`.
-    fn project(&self, elements: &DeviceBuffer<K>, residues: &mut CudaSlice<u32>) -> Result<(), CudaError> {
+    fn project(&self, elements: &DeviceBuffer<K>, residues: &mut CudaSlice<W>) -> Result<(), CudaError> {
         let stream = self.device.stream();
         let (out, _out_sync) = residues.device_ptr_mut(stream);
         let (words, _words_sync) = elements.words.device_ptr(stream);

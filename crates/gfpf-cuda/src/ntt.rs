@@ -39,7 +39,6 @@
 //! ```
 
 use gfpf_plan::Direction;
-use gfpf_small::Montgomery32;
 /// Primes below 2^31 with 2^24 or more dividing q − 1 (gfpf-small's table),
 /// for transforms up to 2^24.
 pub use gfpf_small::primes::NTT_PRIMES_31;
@@ -126,6 +125,9 @@ pub trait NttWord:
     /// Whether the kernel takes the prime q < 2^`PRIME_BITS`: every one for
     /// 32-bit words, those ≡ 1 mod 2^32 for 64-bit ones.
     fn takes(q: u64) -> bool;
+    /// Up to `count` primes of this width with 2^`two_adicity` dividing
+    /// q − 1, largest first: [`ntt31_primes`], [`ntt62_primes`].
+    fn primes(two_adicity: u32, count: usize) -> Vec<u64>;
 }
 
 impl NttWord for u32 {
@@ -143,6 +145,9 @@ impl NttWord for u32 {
     fn takes(_: u64) -> bool {
         true
     }
+    fn primes(two_adicity: u32, count: usize) -> Vec<u64> {
+        ntt31_primes(two_adicity, count)
+    }
 }
 
 impl NttWord for u64 {
@@ -159,6 +164,9 @@ impl NttWord for u64 {
     }
     fn takes(q: u64) -> bool {
         q % (1 << 32) == 1
+    }
+    fn primes(two_adicity: u32, count: usize) -> Vec<u64> {
+        ntt62_primes(two_adicity, count)
     }
 }
 
@@ -220,6 +228,17 @@ pub enum NttError {
         needed: usize,
         /// The most a product takes (or the fewest that exist for its length).
         most: usize,
+    },
+    /// Products over a field this large are not compiled for primes of this
+    /// width (64-bit words: k ≤ 8).
+    #[error("products over k = {k} through {bits}-bit primes are not compiled for the device (k ≤ {most})")]
+    FieldTooLarge {
+        /// The field's k.
+        k: usize,
+        /// The largest k compiled.
+        most: usize,
+        /// Bits of the primes.
+        bits: u32,
     },
     /// The data do not hold the plan's transforms.
     #[error("{len} words do not hold {transforms} transforms of {n} words")]
@@ -466,7 +485,7 @@ impl<W: NttWord> NttPlan<W> {
                     q,
                     n_inv,
                     shoup_quotient::<W>(n_inv, q),
-                    neg_inverse::<W>(q),
+                    neg_inverse(q, W::BITS),
                     r,
                     (u128::from(r) * u128::from(r) % u128::from(q)) as u64,
                     0,
@@ -727,13 +746,14 @@ fn shoup_quotient<W: NttWord>(x: u64, q: u64) -> u64 {
     ((u128::from(x) << W::BITS) / u128::from(q)) as u64
 }
 
-/// −q^−1 mod 2^w for odd q (Newton's iteration doubles the correct bits).
-fn neg_inverse<W: NttWord>(q: u64) -> u64 {
+/// −q^−1 mod 2^`bits` for odd q (Newton's iteration doubles the correct
+/// bits; `bits` ≤ 64).
+pub(crate) fn neg_inverse(q: u64, bits: u32) -> u64 {
     let mut inverse = q;
     for _ in 0..6 {
         inverse = inverse.wrapping_mul(2u64.wrapping_sub(q.wrapping_mul(inverse)));
     }
-    let mask = u64::MAX >> (64 - W::BITS);
+    let mask = u64::MAX >> (64 - bits);
     inverse.wrapping_neg() & mask
 }
 
@@ -920,12 +940,6 @@ impl<W: NttWord> CudaNtt<W> {
             .map_err(|e| crate::CudaError::driver("downloading NTT data", std::mem::size_of_val(&data[..]), e))?;
         Ok(())
     }
-}
-
-/// Montgomery arithmetic modulo a prime of a plan (odd, below 2^31: checked
-/// when the plan was made).
-pub(crate) fn montgomery(q: u32) -> Montgomery32 {
-    Montgomery32::new(q).expect("a plan's primes are odd and below 2^31")
 }
 
 /// Up to `count` primes in (2^30, 2^31) with 2^`two_adicity` dividing

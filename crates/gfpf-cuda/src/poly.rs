@@ -28,6 +28,7 @@ use gfpf_plan::{Direction, Order};
 
 use crate::fft::launch_kernel;
 use crate::multimodular::{CudaMultiModular, MultiModularPlan};
+use crate::ntt::NttError;
 use crate::params::{THREADS_PER_BLOCK, pointwise_mul};
 use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
 
@@ -50,12 +51,13 @@ impl CudaMulAlgorithm {
     /// [`CudaMulAlgorithm::MultiModular`], never `Auto`. `Auto` takes the
     /// word-size primes when the padded length is at least
     /// [`AUTO_MULTIMODULAR_MIN_N`] and they can take the product: k ≤ 16,
-    /// and enough primes with the 2-adicity its length asks (products of
-    /// 2^21 coefficients at t8, 2^20 at t16).
+    /// and enough primes with the 2-adicity its length asks (31-bit primes
+    /// up to 2^21 coefficients at t8 and 2^20 at t16, 62-bit ones past
+    /// that up to 2^29 where k ≤ 8).
     pub fn resolve<const K: usize>(self, field: &Field<K>, len_a: usize, len_b: usize) -> CudaMulAlgorithm {
         match self {
             CudaMulAlgorithm::Auto
-                if auto_tries_multimodular(len_a, len_b) && MultiModularPlan::try_new(field, len_a, len_b).is_ok() =>
+                if auto_tries_multimodular(len_a, len_b) && multimodular_plan(field, len_a, len_b).is_ok() =>
             {
                 CudaMulAlgorithm::MultiModular
             }
@@ -76,19 +78,62 @@ fn auto_tries_multimodular(len_a: usize, len_b: usize) -> bool {
         .is_none_or(|n| n >= AUTO_MULTIMODULAR_MIN_N)
 }
 
+/// The word-size primes' plan for a product: 31-bit primes where enough of
+/// them have the 2-adicity the length asks, else 62-bit ones (about half as
+/// many, five times the work a butterfly: 31-bit primes are the cheaper
+/// where both reach; the time model's word-size NTT rows, docs/DESIGN.md).
+fn multimodular_plan<const K: usize>(
+    field: &Field<K>,
+    len_a: usize,
+    len_b: usize,
+) -> Result<MultiModularPlanOfWidth<K>, NttError> {
+    match MultiModularPlan::<K, u32>::try_new(field, len_a, len_b) {
+        Ok(plan) => Ok(MultiModularPlanOfWidth::Words32(plan)),
+        // The 31-bit primes' reason where 62-bit ones cannot take it either
+        // (k = 16 past 2^20 coefficients).
+        Err(e @ NttError::TooManyPrimes { .. }) => MultiModularPlan::<K, u64>::try_new(field, len_a, len_b)
+            .map(MultiModularPlanOfWidth::Words64)
+            .map_err(|_| e),
+        Err(e) => Err(e),
+    }
+}
+
+/// A product's word-size plan in the width [`multimodular_plan`] chose.
+enum MultiModularPlanOfWidth<const K: usize> {
+    Words32(MultiModularPlan<K, u32>),
+    Words64(MultiModularPlan<K, u64>),
+}
+
+/// A word-size primes' engine in either width.
+enum MultiModularEngine<const K: usize> {
+    Words32(CudaMultiModular<K, u32>),
+    Words64(CudaMultiModular<K, u64>),
+}
+
+impl<const K: usize> MultiModularEngine<K> {
+    fn mul(&self, a: &[Element<K>], b: &[Element<K>]) -> Result<Vec<Element<K>>, CudaError> {
+        match self {
+            MultiModularEngine::Words32(e) => e.mul(a, b),
+            MultiModularEngine::Words64(e) => e.mul(a, b),
+        }
+    }
+}
+
 /// How [`CudaPolyMul`] computes a product.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum CudaMulAlgorithm {
     /// Word-size primes for products of padded length at least
-    /// [`AUTO_MULTIMODULAR_MIN_N`] that they can take (k ≤ 16; up to 2^21
-    /// coefficients at t8), otherwise the big prime (the default).
+    /// [`AUTO_MULTIMODULAR_MIN_N`] that they can take (k ≤ 16; up to 2^29
+    /// coefficients at k ≤ 8, 2^20 at k = 16), otherwise the big prime (the
+    /// default).
     #[default]
     Auto,
     /// Padded transforms over GF(p) itself, up to 2^v coefficients.
     BigPrime,
     /// Word-size primes and the CRT ([`CudaMultiModular`]): fields up to
-    /// k = 16, products up to the primes' 2-adicity.
+    /// k = 16; 31-bit primes where they reach the product's length, 62-bit
+    /// ones past it, up to 2^29 coefficients (k ≤ 8).
     MultiModular,
 }
 
@@ -105,9 +150,9 @@ pub struct CudaPolyMul<const K: usize> {
     device: Arc<CudaDevice>,
     field: Field<K>,
     sizes: Mutex<HashMap<usize, Arc<SizePlans<K>>>>,
-    /// Multi-modular engines by (N, number of primes), which fix the
-    /// products they cover.
-    multimodular: Mutex<HashMap<(usize, usize), Arc<CudaMultiModular<K>>>>,
+    /// Multi-modular engines by (bits of a word, N, number of primes),
+    /// which fix the products they cover.
+    multimodular: Mutex<HashMap<(u32, usize, usize), Arc<MultiModularEngine<K>>>>,
 }
 
 impl<const K: usize> std::fmt::Debug for CudaPolyMul<K> {
@@ -138,13 +183,35 @@ impl<const K: usize> CudaPolyMul<K> {
 
     /// The word-size primes' engine for these lengths, from the cache when
     /// one of its shape was made: a plan looks for its primes only once.
-    fn multimodular_engine(&self, len_a: usize, len_b: usize) -> Result<Arc<CudaMultiModular<K>>, CudaError> {
-        let key = MultiModularPlan::shape(&self.field, len_a, len_b)?;
-        if let Some(engine) = self.multimodular.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+    fn multimodular_engine(&self, len_a: usize, len_b: usize) -> Result<Arc<MultiModularEngine<K>>, CudaError> {
+        // 31-bit primes' shape first: where their plan is cached, it reaches.
+        let (n, primes) = MultiModularPlan::<K, u32>::shape(&self.field, len_a, len_b)?;
+        let cache = self.multimodular.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(engine) = cache.get(&(32, n, primes)) {
             return Ok(Arc::clone(engine));
         }
-        let plan = MultiModularPlan::try_new(&self.field, len_a, len_b)?;
-        let engine = Arc::new(CudaMultiModular::try_new(&self.device, plan)?);
+        let (n, primes) = MultiModularPlan::<K, u64>::shape(&self.field, len_a, len_b)?;
+        if let Some(engine) = cache.get(&(64, n, primes)) {
+            return Ok(Arc::clone(engine));
+        }
+        drop(cache);
+        let (key, engine) = match multimodular_plan(&self.field, len_a, len_b)? {
+            MultiModularPlanOfWidth::Words32(plan) => {
+                let key = (32, plan.ntt().len(), plan.ntt().primes().len());
+                (
+                    key,
+                    MultiModularEngine::Words32(CudaMultiModular::try_new(&self.device, plan)?),
+                )
+            }
+            MultiModularPlanOfWidth::Words64(plan) => {
+                let key = (64, plan.ntt().len(), plan.ntt().primes().len());
+                (
+                    key,
+                    MultiModularEngine::Words64(CudaMultiModular::try_new(&self.device, plan)?),
+                )
+            }
+        };
+        let engine = Arc::new(engine);
         self.multimodular
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -281,7 +348,7 @@ mod tests {
     use gfpf_field::{Field, Preset};
 
     use super::CudaMulAlgorithm;
-    use crate::multimodular::MultiModularPlan;
+    use crate::multimodular::{MultiModularPlan31 as MultiModularPlan, MultiModularPlan62};
 
     fn auto<const K: usize>(preset: Preset, len_a: usize, len_b: usize) -> CudaMulAlgorithm {
         CudaMulAlgorithm::Auto.resolve(&Field::<K>::preset(preset).unwrap(), len_a, len_b)
@@ -313,10 +380,42 @@ mod tests {
             assert_eq!(auto::<8>(Preset::T8, la, lb), BigPrime, "t8 {la}x{lb}");
             assert_eq!(auto::<16>(Preset::T16, la, lb), BigPrime, "t16 {la}x{lb}");
         }
-        // Too few primes of 31 bits have the 2-adicity: 18 at 2^22 for t8's
-        // 35, 41 at 2^21 for t16's 68.
-        assert_eq!(auto::<8>(Preset::T8, 1 << 21, 1 << 21), BigPrime);
+        // Too few primes of 31 bits have the 2-adicity (18 at 2^22 for t8's
+        // 35, 41 at 2^21 for t16's 68): 62-bit ones take those products (18
+        // at t8 for 2^21 × 2^21), up to 2^29 coefficients.
+        for (la, lb) in [(1 << 21, 1 << 21), (1 << 28, 1 << 28), (1 << 29, 1)] {
+            assert_eq!(auto::<8>(Preset::T8, la, lb), MultiModular, "t8 {la}x{lb}");
+        }
+        // k = 16 has no 64-bit kernels: the big prime past 2^20 (41 primes
+        // of 31 bits have 2^21 | q − 1, t16 needs 68).
         assert_eq!(auto::<16>(Preset::T16, 1 << 20, 1 << 20), BigPrime);
+        let t16 = Field::<16>::preset(Preset::T16).unwrap();
+        assert!(matches!(
+            super::multimodular_plan(&t16, 1 << 20, 1 << 20),
+            Err(crate::ntt::NttError::TooManyPrimes { needed: 68, most: 41 })
+        ));
+        assert!(matches!(
+            MultiModularPlan62::try_new(&t16, 64, 64),
+            Err(crate::ntt::NttError::FieldTooLarge {
+                k: 16,
+                most: 8,
+                bits: 62
+            })
+        ));
+        let t8 = Field::<8>::preset(Preset::T8).unwrap();
+        assert!(MultiModularPlan::try_new(&t8, 1 << 21, 1 << 21).is_err());
+        let plan = MultiModularPlan62::try_new(&t8, 1 << 21, 1 << 21).unwrap();
+        assert_eq!((plan.ntt().len(), plan.ntt().primes().len()), (1 << 22, 18));
+        assert!(matches!(
+            super::multimodular_plan(&t8, 1 << 21, 1 << 21),
+            Ok(super::MultiModularPlanOfWidth::Words64(_))
+        ));
+        assert!(matches!(
+            super::multimodular_plan(&t8, 1 << 20, 1 << 20),
+            Ok(super::MultiModularPlanOfWidth::Words32(_))
+        ));
+        // Past 2^30, no prime of either width has the 2-adicity.
+        assert_eq!(auto::<8>(Preset::T8, 1 << 30, 1 << 30), BigPrime);
         // t64 would need more primes than the device takes.
         assert_eq!(auto::<64>(Preset::T64, 1 << 16, 1 << 16), BigPrime);
         // Explicit choices stay as asked.

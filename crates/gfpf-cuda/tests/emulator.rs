@@ -939,6 +939,75 @@ fn word_size_ntt_in_64_bit_words_matches_the_host_transform() {
     assert!(error.contains("word_bytes"), "{error}");
 }
 
+/// The 64-bit join's digit sums pass 128 bits (up to s·2^125 at t8) and
+/// carry into a third word: residues whose CRT coefficients y_j are near
+/// (s − 1)/s of their primes, so that most digit sums pass 2^128 (checked
+/// here on the host), joined into the integer they stand for, mod p. Random
+/// products rarely reach there (a sum's mean is about 2^127).
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn join_in_64_bit_words_carries_sums_past_128_bits() {
+    use gfpf_cuda::multimodular::MultiModularPlan62;
+    use rug::Integer;
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (emulated 64-bit join): {why}");
+        return;
+    }
+    let field = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
+    let plan = MultiModularPlan62::try_new(&field, 64, 65).unwrap();
+    let primes: Vec<u64> = plan.ntt().primes().to_vec();
+    let s = primes.len() as u64;
+    let m = primes.iter().fold(Integer::from(1), |acc, &q| acc * q);
+    let m_j: Vec<Integer> = primes.iter().map(|&q| Integer::from(&m / q)).collect();
+    // y_j = ⌊q_j·(s − 1)/s⌋ + t_j: Σ y_j/q_j just above s − 1 + (a coefficient
+    // index's small share), so that x = Σ y_j·M_j − (s − 1)·M < M/2^10.
+    let n = plan.ntt().len();
+    let count = 4;
+    let mut residues = vec![0u64; primes.len() * n];
+    let mut want = Vec::new();
+    let mut past_128 = 0;
+    for c in 0..count {
+        let mut y: Vec<u64> = primes
+            .iter()
+            .map(|&q| (u128::from(q) * u128::from(s - 1) / u128::from(s)) as u64)
+            .collect();
+        // Raise y_0 until the fraction is positive: the sum of the others'
+        // shortfalls is below s/q_j each, so a few steps of q_0/2^20 do it.
+        let fraction = |y: &[u64]| -> f64 {
+            y.iter().zip(&primes).map(|(&y, &q)| y as f64 / q as f64).sum::<f64>() - (s - 1) as f64
+        };
+        while fraction(&y) < 1e-6 * (c + 1) as f64 {
+            y[0] += primes[0] >> 24;
+        }
+        assert!(fraction(&y) < 2f64.powi(-12), "coefficient {c}");
+        let x = y.iter().zip(&m_j).fold(Integer::new(), |acc, (&y, mj)| acc + mj * y) - &m * (s - 1);
+        assert!(x > 0 && x < Integer::from(&m >> 10), "coefficient {c}");
+        for (j, &q) in primes.iter().enumerate() {
+            residues[j * n + c] = Integer::from(&x % q).to_u64().unwrap();
+        }
+        want.push(field.from_integer_reduced(&x));
+        // The digit sums the kernel forms: Σ y_j·(M_j mod p)_d + k·(−M mod p)_d.
+        let digits = |v: &Integer| field.from_integer_reduced(v).digits().to_vec();
+        let neg_m = field.neg(&field.from_integer_reduced(&m)).digits().to_vec();
+        for d in 0..8 {
+            let sum = y
+                .iter()
+                .zip(&m_j)
+                .map(|(&y, mj)| Integer::from(y) * digits(mj)[d])
+                .fold(Integer::new(), |acc, t| acc + t)
+                + Integer::from(s - 1) * neg_m[d];
+            past_128 += usize::from(sum.significant_bits() > 128);
+        }
+    }
+    assert!(past_128 >= count, "only {past_128} digit sums pass 2^128");
+    let join = gfpf_testkit::emulator::EmulatedMultiModular::with_plan(plan, kernel_dir()).unwrap();
+    let got = join.join(&residues, count).unwrap();
+    assert!(got == want, "joins of sums past 2^128");
+}
+
 /// Deleting either barrier of the word-size NTT kernel (between its
 /// rounds, and before a tile goes out through shared memory) makes the
 /// emulator fail the transform: a race on the tile, or a read of a word not
@@ -1025,17 +1094,22 @@ fn word_size_ntt_needs_the_shared_memory_it_asks_for() {
 /// the explicit CRT's join) against rug's schoolbook product, bit for bit,
 /// edge values leading each operand, balanced and unbalanced lengths, and
 /// shorter operands through a longer plan: every preset up to k = 16 (t8
-/// takes 35 primes, t16 68); t64, which would need 269, is refused.
-fn multimodular_products_match_rug<const K: usize>(preset: gfpf_field::Preset) {
+/// takes 35 primes of 31 bits, t16 68; 17 of 62 bits at t8); t64, which
+/// would need 269, is refused. In words `W`.
+fn multimodular_products_match_rug<const K: usize, W: gfpf_cuda::ntt::NttWord>(preset: gfpf_field::Preset) {
     if let Some(why) = emulator_unavailable() {
-        eprintln!("SKIPPED (emulated multi-modular products, {}): {why}", preset.name());
+        eprintln!(
+            "SKIPPED (emulated multi-modular products, {}, {}-bit words): {why}",
+            preset.name(),
+            W::BITS
+        );
         return;
     }
     let field = Field::<K>::preset(preset).unwrap();
     for (i, (la, lb)) in [(1, 1), (17, 33), (64, 65)].into_iter().enumerate() {
         let a = gfpf_testkit::oracle::sample(&field, la, 140 + i as u64);
         let b = gfpf_testkit::oracle::sample(&field, lb, 180 + i as u64);
-        let mul = gfpf_testkit::emulator::EmulatedMultiModular::new(&field, la, lb, kernel_dir()).unwrap();
+        let mul = gfpf_testkit::emulator::EmulatedMultiModular::<K, W>::new(&field, la, lb, kernel_dir()).unwrap();
         let got = mul
             .mul(&a, &b)
             .unwrap_or_else(|e| panic!("{} {la}x{lb}: {e}", preset.name()));
@@ -1048,7 +1122,7 @@ fn multimodular_products_match_rug<const K: usize>(preset: gfpf_field::Preset) {
     }
     // One plan serves every product it covers, as the device's cached
     // engines do: shorter and swapped operands through the 64 × 65 plan.
-    let mul = gfpf_testkit::emulator::EmulatedMultiModular::new(&field, 64, 65, kernel_dir()).unwrap();
+    let mul = gfpf_testkit::emulator::EmulatedMultiModular::<K, W>::new(&field, 64, 65, kernel_dir()).unwrap();
     for (la, lb) in [(65, 17), (1, 64), (63, 2)] {
         let a = gfpf_testkit::oracle::sample(&field, la, 200 + la as u64);
         let b = gfpf_testkit::oracle::sample(&field, lb, 300 + lb as u64);
@@ -1069,16 +1143,38 @@ fn multimodular_products_match_rug<const K: usize>(preset: gfpf_field::Preset) {
 )]
 fn multimodular_products_match_rug_up_to_k16() {
     use gfpf_field::Preset;
-    multimodular_products_match_rug::<2>(Preset::T2);
-    multimodular_products_match_rug::<4>(Preset::T4);
-    multimodular_products_match_rug::<4>(Preset::P4);
-    multimodular_products_match_rug::<8>(Preset::T8);
-    multimodular_products_match_rug::<8>(Preset::P8);
-    multimodular_products_match_rug::<16>(Preset::T16);
-    multimodular_products_match_rug::<16>(Preset::P16);
+    multimodular_products_match_rug::<2, u32>(Preset::T2);
+    multimodular_products_match_rug::<4, u32>(Preset::T4);
+    multimodular_products_match_rug::<4, u32>(Preset::P4);
+    multimodular_products_match_rug::<8, u32>(Preset::T8);
+    multimodular_products_match_rug::<8, u32>(Preset::P8);
+    multimodular_products_match_rug::<16, u32>(Preset::T16);
+    multimodular_products_match_rug::<16, u32>(Preset::P16);
     let t64 = Field::<64>::preset(gfpf_field::Preset::T64).unwrap();
     assert!(matches!(
-        gfpf_cuda::multimodular::MultiModularPlan::try_new(&t64, 100, 100),
+        gfpf_cuda::multimodular::MultiModularPlan31::try_new(&t64, 100, 100),
         Err(gfpf_cuda::ntt::NttError::TooManyPrimes { most: 96, .. })
+    ));
+}
+
+/// The same products through primes below 2^62 in 64-bit words (the
+/// 62-bit projection, NTT and 192-bit join), what the device takes where
+/// 31-bit primes run out.
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn multimodular_products_in_64_bit_words_match_rug_up_to_k8() {
+    use gfpf_field::Preset;
+    multimodular_products_match_rug::<2, u64>(Preset::T2);
+    multimodular_products_match_rug::<4, u64>(Preset::P4);
+    multimodular_products_match_rug::<8, u64>(Preset::T8);
+    multimodular_products_match_rug::<8, u64>(Preset::P8);
+    // k = 16's modules have no 64-bit kernels (their join spilled).
+    let t16 = Field::<16>::preset(gfpf_field::Preset::T16).unwrap();
+    assert!(matches!(
+        gfpf_cuda::multimodular::MultiModularPlan62::try_new(&t16, 100, 100),
+        Err(gfpf_cuda::ntt::NttError::FieldTooLarge { k: 16, .. })
     ));
 }

@@ -68,7 +68,10 @@ enum GfpfEmuOp {
     GFPF_OP_TILE_STAGE = 19,  // gfpf_tile_stage_twiddles: a lane's share of staging its warp's twiddles
     GFPF_OP_NTT62_BUTTERFLY = 20, // GFPF_OP_NTT_BUTTERFLY on 64-bit words (primes below 2^62)
     GFPF_OP_NTT62_GROUP = 21,     // GFPF_OP_NTT_GROUP on 64-bit words
-    GFPF_OP_COUNT = 22
+    GFPF_OP_MM62_PRODUCT = 22,    // GFPF_OP_MM_PRODUCT on 64-bit words (primes below 2^62)
+    GFPF_OP_MM62_MAC = 23,        // GFPF_OP_MM_MAC of a 62-bit residue, accumulated in 192 bits
+    GFPF_OP_MM62_TERM = 24,       // GFPF_OP_MM_TERM on 64-bit words: two 32 x 62-bit products summed in 128 bits
+    GFPF_OP_COUNT = 25
 };
 
 // What the Rust side passes with every launch (crates/gfpf-testkit/src/emulator.rs,

@@ -1,6 +1,8 @@
 // Products over GF(p) through word-size primes on the device, coefficient
 // by coefficient (gfpf_cuda::multimodular): project each coefficient
-// x = Σ d_i·r^i onto s primes q_j < 2^31, multiply the residues' transforms
+// x = Σ d_i·r^i onto s primes q_j < 2^31 in 32-bit words (gfpf_mm_project,
+// gfpf_mm_join) or q_j < 2^62 in 64-bit words (gfpf_mm62_project,
+// gfpf_mm62_join: lengths past the 31-bit primes' reach), multiply the residues' transforms
 // pointwise (the inverse NTT's first launch, gfpf_ntt.cu), and join each
 // product coefficient's s residues (the explicit CRT) into its value mod p. The s primes' product exceeds
 // every coefficient of the integer product (below min(la, lb)·(p − 1)^2)
@@ -15,8 +17,8 @@
 // mirrors them).
 struct GfpfMultiModularParams {
     gfpf_u64 elements;     // digit-major elements (pitch `count`): read by the projection, written by the join
-    gfpf_u64 residues;     // u32 words, prime-major, N a prime
-    gfpf_u64 constants;    // u32 words: see gfpf_mm_project / gfpf_mm_join
+    gfpf_u64 residues;     // words (u32 or u64), prime-major, N a prime
+    gfpf_u64 constants;    // words as the residues: see gfpf_mm_project / gfpf_mm_join
     gfpf_u64 count;        // coefficients read or written
     gfpf_u64 n;            // N: words a prime (the projection zeroes those past `count`)
     gfpf_u64 primes;       // s
@@ -78,20 +80,68 @@ GFPF_FN void gfpf_mm_project_thread(const GfpfMultiModularParams& p, gfpf_u64 c)
     }
 }
 
-// The join's constants (u32 words, s primes), for the explicit CRT: x =
-// Σ_j y_j·M_j − k·M, M = Π q_j, M_j = M/q_j, y_j = v_j·(M_j^−1 mod q_j) mod
-// q_j, k = ⌊Σ_j y_j/q_j⌋ (the primes leave 2^10 of room above every
-// coefficient, so x/M < 2^−10 and a double sum finds k exactly). Per prime,
-// GFPF_MM_JOIN_WORDS words: q_j, −q_j^−1 mod 2^32, (M_j^−1 mod q_j)·2^32 mod
-// q_j, 0, then 1/q_j as a double (low word first); then for each prime the
-// element M_j mod p as K digits of two words (low first), at s·
-// GFPF_MM_JOIN_WORDS + j·2K; then the element −M mod p, at s·(
-// GFPF_MM_JOIN_WORDS + 2K).
+// x·W·2^−64 mod q in 64-bit words (x < 2^64, W < q < 2^62, q_neg_inv =
+// −q^−1 mod 2^64): t = x·W = hi·2^64 + lo, m = lo·q_neg_inv, so lo + (m·q
+// mod 2^64) is 0 (lo = 0) or 2^64, and (t + m·q)/2^64 = hi + ⌊m·q/2^64⌋ +
+// (lo ≠ 0) < 2q.
+GFPF_FN gfpf_u64 gfpf_mm_montgomery(gfpf_u64 x, gfpf_u64 w, gfpf_u64 q, gfpf_u64 q_neg_inv) {
+    GFPF_COUNT_OP(GFPF_OP_MM62_PRODUCT);
+    const gfpf_u128 t = (gfpf_u128)x * w;
+    const gfpf_u64 lo = (gfpf_u64)t, m = lo * q_neg_inv;
+    const gfpf_u64 u = (gfpf_u64)(t >> 64) + (gfpf_u64)(((gfpf_u128)m * q) >> 64) + (lo != 0 ? 1 : 0);
+    return u >= q ? u - q : u;
+}
+
+// Words of a prime's 64-bit projection constants: q, −q^−1 mod 2^64, 2^64
+// mod q, 2^128 mod q, then for each digit i the pair (r^i·2^32, r^i) mod q.
+#define GFPF_MM62_PROJECT_WORDS (4 + 2 * GFPF_K)
+
+// gfpf_mm_project_thread in 64-bit words, q < 2^62: with d_i = h_i·2^32 +
+// l_i, S = Σ_i h_i·(r^i·2^32 mod q) + l_i·(r^i mod q) ≡ x (mod q) is summed
+// exactly in 128 bits (2k terms below 2^94 each), and reduced once: S =
+// s1·2^64 + s0 gives x ≡ s1·2^64 + s0, two Montgomery products (s1 by 2^128
+// mod q, s0 by 2^64 mod q).
+GFPF_FN void gfpf_mm62_project_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
+    if (c >= p.count) {
+        for (gfpf_u64 j = 0; j < p.primes; ++j) GFPF_GLOBAL_WRITE((gfpf_u64*)p.residues, j * p.n + c, (gfpf_u64)0);
+        return;
+    }
+    gfpf_u64 digits[GFPF_K];
+    const gfpf_u64* elements = (const gfpf_u64*)p.elements;
+#pragma unroll
+    for (int i = 0; i < GFPF_K; ++i) digits[i] = GFPF_GLOBAL_READ(elements, (gfpf_u64)i * p.count + c);
+    for (gfpf_u64 j = 0; j < p.primes; ++j) {
+        const gfpf_u64* k = (const gfpf_u64*)p.constants + j * GFPF_MM62_PROJECT_WORDS;
+        const gfpf_u64 q = GFPF_TABLE_READ(k, 0), q_neg_inv = GFPF_TABLE_READ(k, 1);
+        GFPF_COUNT_OP(GFPF_OP_MM_PRIME);
+        gfpf_u128 sum = 0;
+#pragma unroll
+        for (int i = 0; i < GFPF_K; ++i) {
+            GFPF_COUNT_OP(GFPF_OP_MM62_TERM);
+            sum += (gfpf_u128)(digits[i] >> 32) * GFPF_TABLE_READ(k, 4 + 2 * i);
+            sum += (gfpf_u128)(gfpf_u32)digits[i] * GFPF_TABLE_READ(k, 5 + 2 * i);
+        }
+        gfpf_u64 x = gfpf_mm_montgomery((gfpf_u64)sum, GFPF_TABLE_READ(k, 2), q, q_neg_inv);
+        const gfpf_u64 high = gfpf_mm_montgomery((gfpf_u64)(sum >> 64), GFPF_TABLE_READ(k, 3), q, q_neg_inv);
+        x = x + high >= q ? x + high - q : x + high;
+        GFPF_GLOBAL_WRITE((gfpf_u64*)p.residues, j * p.n + c, x);
+    }
+}
+
+// The join's constants (words as the residues', s primes), for the
+// explicit CRT: x = Σ_j y_j·M_j − k·M, M = Π q_j, M_j = M/q_j, y_j =
+// v_j·(M_j^−1 mod q_j) mod q_j, k = ⌊Σ_j y_j/q_j⌋ (the primes leave 2^10 of
+// room above every coefficient, so x/M < 2^−10 and a double sum finds k
+// exactly). Per prime, GfpfMmWord<T>::JOIN_WORDS words: q_j, −q_j^−1 mod
+// 2^w, (M_j^−1 mod q_j)·2^w mod q_j, then 1/q_j as a double's bits (in
+// 32-bit words a 0 first, then the bits low word first); then for each prime
+// the element M_j mod p as K digits (two words each in 32-bit words, low
+// first); then the element −M mod p.
 //
-// Thread c: Σ_j y_j·(M_j mod p) + k·(−M mod p) as K digit sums (each below
-// 2^102), carried in base r, the carry past digit K − 1 (r^K = −1)
-// subtracted: canonical, as gfpf_mul's own carry chain.
-#define GFPF_MM_JOIN_WORDS 6
+// Thread c: Σ_j y_j·(M_j mod p) + k·(−M mod p) as K digit sums (below
+// s·2^95 < 2^102 with 31-bit primes, s·2^126 < 2^132 with 62-bit ones),
+// carried in base r, the carry past digit K − 1 (r^K = −1) subtracted:
+// canonical, as gfpf_mul's own carry chain.
 // The double whose bits these are.
 GFPF_FN double gfpf_mm_double_of(gfpf_u64 bits) {
 #ifdef GFPF_HOST_EMULATION
@@ -103,53 +153,98 @@ GFPF_FN double gfpf_mm_double_of(gfpf_u64 bits) {
 #endif
 }
 
-GFPF_FN gfpf_u64 gfpf_mm_digit_at(const gfpf_u32* words, gfpf_u64 at) {
-    return (gfpf_u64)GFPF_TABLE_READ(words, at) | ((gfpf_u64)GFPF_TABLE_READ(words, at + 1) << 32);
+// A 64-bit table value: two 32-bit words (low first) or one 64-bit word.
+GFPF_FN gfpf_u64 gfpf_mm_u64_at(const gfpf_u32* words, gfpf_u64 i) {
+    return (gfpf_u64)GFPF_TABLE_READ(words, 2 * i) | ((gfpf_u64)GFPF_TABLE_READ(words, 2 * i + 1) << 32);
+}
+GFPF_FN gfpf_u64 gfpf_mm_u64_at(const gfpf_u64* words, gfpf_u64 i) { return GFPF_TABLE_READ(words, i); }
+
+// A join's digit sum: 128 bits with 31-bit residues, 192 with 62-bit ones
+// (a 128-bit sum and the carries out of it).
+struct GfpfMmSum192 {
+    gfpf_u128 low;
+    gfpf_u64 top;
+};
+GFPF_FN void gfpf_mm_sum_clear(gfpf_u128& acc) { acc = 0; }
+GFPF_FN void gfpf_mm_sum_clear(GfpfMmSum192& acc) { acc = {0, 0}; }
+GFPF_FN void gfpf_mm_mac(gfpf_u128& acc, gfpf_u64 y, gfpf_u64 digit) {
+    GFPF_COUNT_OP(GFPF_OP_MM_MAC);
+    acc += (gfpf_u128)y * digit;
+}
+GFPF_FN void gfpf_mm_mac(GfpfMmSum192& acc, gfpf_u64 y, gfpf_u64 digit) {
+    GFPF_COUNT_OP(GFPF_OP_MM62_MAC);
+    const gfpf_u128 product = (gfpf_u128)y * digit;
+    acc.low += product;
+    acc.top += acc.low < product ? 1 : 0;
+}
+GFPF_FN GfpfAcc gfpf_mm_sum_words(const gfpf_u128& acc) { return {(gfpf_u64)acc, (gfpf_u64)(acc >> 64), 0}; }
+GFPF_FN GfpfAcc gfpf_mm_sum_words(const GfpfMmSum192& acc) {
+    return {(gfpf_u64)acc.low, (gfpf_u64)(acc.low >> 64), acc.top};
 }
 
-// Digits summed in one pass over the residues: all of them up to k = 8
-// (32 registers of sums), 4 at k = 16, whose four passes read the residues
-// again (from L1 or L2) and recompute y_j, so that its join stays within 64
-// registers without spills (50% occupancy on sm_90; one pass took 96
-// registers, two took 80 or spilled 60 bytes when bound to 64).
-#define GFPF_MM_JOIN_GROUP (GFPF_K <= 8 ? GFPF_K : 4)
+// What the join's word widths differ in: the sums, the constants' layout
+// (words a prime, where 1/q_j lies, in 64-bit values), and the digits
+// summed in one pass over the residues. 32-bit words: all of them up to k =
+// 8 (32 registers of sums), 4 at k = 16, whose four passes read the
+// residues again (from L1 or L2) and recompute y_j, so that its join stays
+// within 64 registers without spills (50% occupancy on sm_90; one pass took
+// 96 registers, two took 80 or spilled 60 bytes when bound to 64). 64-bit
+// words: sums of six registers, 2 digits a pass (4 at t8 spilled 16 bytes
+// within 64 registers: NVRTC 12.9, sm_90, 2026-11-27). Up to k = 8 only: at
+// k = 16 the element's 16 digits and the sums spilled 48–56 bytes within 64
+// registers even a digit a pass, and more with the digits waiting in the
+// output (gfpf_cuda::multimodular::MULTIMODULAR62_MAX_K).
+template <class T>
+struct GfpfMmWord;
+template <>
+struct GfpfMmWord<gfpf_u32> {
+    typedef gfpf_u128 Sum;
+    static constexpr int JOIN_VALUES = 3;  // 64-bit values a prime: (q, q_neg_inv), (inverse, 0), 1/q
+    static constexpr int GROUP = GFPF_K <= 8 ? GFPF_K : 4;
+};
+template <>
+struct GfpfMmWord<gfpf_u64> {
+    typedef GfpfMmSum192 Sum;
+    static constexpr int JOIN_VALUES = 4;  // q, q_neg_inv, inverse, 1/q
+    static constexpr int GROUP = GFPF_K <= 2 ? GFPF_K : 2;
+};
 
+template <class T>
 GFPF_FN void gfpf_mm_join_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
-    const gfpf_u32* k = (const gfpf_u32*)p.constants;
+    typedef GfpfMmWord<T> Word;
+    constexpr int GROUP = Word::GROUP;
+    // Words of a prime's constants, and of a 64-bit value.
+    constexpr gfpf_u64 VALUE_WORDS = 8 / sizeof(T), PRIME_WORDS = Word::JOIN_VALUES * VALUE_WORDS;
+    const T* k = (const T*)p.constants;
     const gfpf_u64 s = p.primes;
-    const gfpf_u32* residues = (const gfpf_u32*)p.residues;
-    const gfpf_u32* elements_mod_p = k + s * GFPF_MM_JOIN_WORDS;
+    const T* residues = (const T*)p.residues;
+    const T* elements_mod_p = k + s * PRIME_WORDS;
     GfpfElem out;
     gfpf_u64 c0 = 0, c1 = 0, wraps = 0;
 #pragma unroll
-    for (int g = 0; g < GFPF_K; g += GFPF_MM_JOIN_GROUP) {
-        // Unrolled over the digits, so that the sums stay in registers: each
-        // below s·2^95 < 2^102, so 128 bits (four registers, not GfpfAcc's six).
-        gfpf_u128 acc[GFPF_MM_JOIN_GROUP];
+    for (int g = 0; g < GFPF_K; g += GROUP) {
+        // Unrolled over the digits, so that the sums stay in registers.
+        typename Word::Sum acc[GROUP];
 #pragma unroll
-        for (int d = 0; d < GFPF_MM_JOIN_GROUP; ++d) acc[d] = 0;
+        for (int d = 0; d < GROUP; ++d) gfpf_mm_sum_clear(acc[d]);
         double fraction = 0.0;
         for (gfpf_u64 j = 0; j < s; ++j) {
-            const gfpf_u32* kj = k + j * GFPF_MM_JOIN_WORDS;
-            const gfpf_u32 q = GFPF_TABLE_READ(kj, 0), q_neg_inv = GFPF_TABLE_READ(kj, 1);
+            const T* kj = k + j * PRIME_WORDS;
+            const T q = GFPF_TABLE_READ(kj, 0), q_neg_inv = GFPF_TABLE_READ(kj, 1);
             GFPF_COUNT_OP(GFPF_OP_MM_PRIME);
-            const gfpf_u32 y =
-                gfpf_mm_montgomery(GFPF_GLOBAL_READ(residues, j * p.n + c), GFPF_TABLE_READ(kj, 2), q, q_neg_inv);
-            if (g == 0) fraction += (double)y * gfpf_mm_double_of(gfpf_mm_digit_at(kj, 4));
+            const T y = gfpf_mm_montgomery(GFPF_GLOBAL_READ(residues, j * p.n + c), GFPF_TABLE_READ(kj, 2), q,
+                                           q_neg_inv);
+            if (g == 0) fraction += (double)y * gfpf_mm_double_of(gfpf_mm_u64_at(kj, Word::JOIN_VALUES - 1));
 #pragma unroll
-            for (int d = 0; d < GFPF_MM_JOIN_GROUP; ++d) {
-                GFPF_COUNT_OP(GFPF_OP_MM_MAC);
-                acc[d] += (gfpf_u128)y * gfpf_mm_digit_at(elements_mod_p, j * 2 * GFPF_K + 2 * (g + d));
-            }
+            for (int d = 0; d < GROUP; ++d) gfpf_mm_mac(acc[d], y, gfpf_mm_u64_at(elements_mod_p, j * GFPF_K + g + d));
         }
         // k < s: x/M < 2^−10, and the sum's rounding is far below 2^−20.
         if (g == 0) wraps = (gfpf_u64)(fraction + 0x1p-20);
 #pragma unroll
-        for (int d = 0; d < GFPF_MM_JOIN_GROUP; ++d) {
-            GFPF_COUNT_OP(GFPF_OP_MM_MAC);
-            acc[d] += (gfpf_u128)wraps * gfpf_mm_digit_at(elements_mod_p, s * 2 * GFPF_K + 2 * (g + d));
+        for (int d = 0; d < GROUP; ++d) {
+            gfpf_mm_mac(acc[d], wraps, gfpf_mm_u64_at(elements_mod_p, s * GFPF_K + g + d));
             GFPF_COUNT_OP(GFPF_OP_MM_DIGIT);
-            out.d[g + d] = gfpf_carry_digit({(gfpf_u64)acc[d], (gfpf_u64)(acc[d] >> 64), 0}, c0, c1);
+            out.d[g + d] = gfpf_carry_digit(gfpf_mm_sum_words(acc[d]), c0, c1);
         }
     }
     const GfpfElem value = gfpf_subtract_carry(out, c0, c1);
@@ -164,7 +259,12 @@ GFPF_FN void gfpf_mm_join_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
 // unbound (t8: 56), and more under a bound of one block (t8: 80).
 GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_project, gfpf_mm_project_thread)
 #if GFPF_K > 8
-GFPF_OCCUPANCY_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_join, gfpf_mm_join_thread, 8)
+GFPF_OCCUPANCY_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_join, gfpf_mm_join_thread<gfpf_u32>, 8)
 #else
-GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_join, gfpf_mm_join_thread)
+GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_join, gfpf_mm_join_thread<gfpf_u32>)
+#endif
+// In 64-bit words up to k = 8 (see GfpfMmWord).
+#if GFPF_K <= 8
+GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm62_project, gfpf_mm62_project_thread)
+GFPF_OCCUPANCY_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm62_join, gfpf_mm_join_thread<gfpf_u64>, 8)
 #endif

@@ -195,6 +195,15 @@ pub struct FieldOps {
     pub ntt62_butterflies: u64,
     /// Groups of word-size NTT rounds on 64-bit words, per thread.
     pub ntt62_groups: u64,
+    /// Montgomery products of the multi-modular kernels on 64-bit words,
+    /// per thread.
+    pub mm62_products: u64,
+    /// 62-bit residues times digits accumulated in 192 bits (the join on
+    /// 64-bit words), per thread.
+    pub mm62_macs: u64,
+    /// Digits of the projection on 64-bit words (two 32 × 62-bit products
+    /// summed in 128 bits), per thread and prime.
+    pub mm62_terms: u64,
 }
 
 impl FieldOps {
@@ -225,6 +234,9 @@ impl FieldOps {
             tile_stages: s(self.tile_stages),
             ntt62_butterflies: s(self.ntt62_butterflies),
             ntt62_groups: s(self.ntt62_groups),
+            mm62_products: s(self.mm62_products),
+            mm62_macs: s(self.mm62_macs),
+            mm62_terms: s(self.mm62_terms),
         }
     }
 }
@@ -1004,32 +1016,33 @@ impl<W: NttWord> EmulatedNtt<W> {
 /// Products through word-size primes the way the device computes them
 /// (`gfpf_cuda::multimodular`): the projection, the word-size NTTs (the
 /// inverse making the pointwise product), the join, every launch through the block-level
-/// emulator under both schedules of its threads.
+/// emulator under both schedules of its threads, in words `W` (31-bit
+/// primes by default, 62-bit with `u64`).
 #[derive(Debug)]
-pub struct EmulatedMultiModular<const K: usize> {
-    plan: gfpf_cuda::multimodular::MultiModularPlan<K>,
+pub struct EmulatedMultiModular<const K: usize, W: NttWord = u32> {
+    plan: gfpf_cuda::multimodular::MultiModularPlan<K, W>,
     kernels: HostKernels,
-    ntt: EmulatedNtt31,
-    project_constants: Vec<u32>,
-    join_constants: Vec<u32>,
+    ntt: EmulatedNtt<W>,
+    project_constants: Vec<W>,
+    join_constants: Vec<W>,
 }
 
-impl<const K: usize> EmulatedMultiModular<K> {
+impl<const K: usize, W: NttWord> EmulatedMultiModular<K, W> {
     /// Products of `len_a` by `len_b` coefficients over `field`; kernels are
     /// compiled into (or reused from) `dir`.
     pub fn new(field: &Field<K>, len_a: usize, len_b: usize, dir: &Path) -> Result<Self, EmulatorError> {
-        let plan = gfpf_cuda::multimodular::MultiModularPlan::try_new(field, len_a, len_b)
+        let plan = gfpf_cuda::multimodular::MultiModularPlan::<K, W>::try_new(field, len_a, len_b)
             .map_err(|e| EmulatorError::Host(e.to_string()))?;
         Self::with_plan(plan, dir)
     }
 
     /// The kernels of `plan` (a product's, or a transform's for
     /// [`EmulatedMultiModular::transform_counts`]).
-    pub fn with_plan(plan: gfpf_cuda::multimodular::MultiModularPlan<K>, dir: &Path) -> Result<Self, EmulatorError> {
+    pub fn with_plan(plan: gfpf_cuda::multimodular::MultiModularPlan<K, W>, dir: &Path) -> Result<Self, EmulatorError> {
         let field = plan.field().clone();
         Ok(EmulatedMultiModular {
             kernels: HostKernels::build(&field, dir)?,
-            ntt: EmulatedNtt31::new(plan.ntt().clone(), dir)?,
+            ntt: EmulatedNtt::new(plan.ntt().clone(), dir)?,
             project_constants: plan.project_constants(),
             join_constants: plan.join_constants(),
             plan,
@@ -1037,7 +1050,7 @@ impl<const K: usize> EmulatedMultiModular<K> {
     }
 
     /// The plan.
-    pub fn plan(&self) -> &gfpf_cuda::multimodular::MultiModularPlan<K> {
+    pub fn plan(&self) -> &gfpf_cuda::multimodular::MultiModularPlan<K, W> {
         &self.plan
     }
 
@@ -1076,16 +1089,21 @@ impl<const K: usize> EmulatedMultiModular<K> {
         Ok(())
     }
 
+    /// The (projection, join) symbols of the plan's width.
+    fn kernels_of(&self) -> (&'static str, &'static str) {
+        gfpf_cuda::multimodular::multimodular_kernels::<W>()
+    }
+
     /// Residues of `x` (at most N coefficients), prime-major.
-    fn project(&self, x: &[Element<K>]) -> Result<Vec<u32>, EmulatorError> {
+    fn project(&self, x: &[Element<K>]) -> Result<Vec<W>, EmulatorError> {
         let words = to_digit_major(x);
         let base = gfpf_cuda::multimodular::MultiModularParams {
             elements: words.as_ptr() as u64,
             constants: self.project_constants.as_ptr() as u64,
             ..self.plan.project_params(x.len())
         };
-        let mut residues = vec![0u32; (base.primes * base.n) as usize];
-        self.launch(gfpf_cuda::multimodular::PROJECT_KERNEL, &mut residues, |out| {
+        let mut residues = vec![W::default(); (base.primes * base.n) as usize];
+        self.launch(self.kernels_of().0, &mut residues, |out| {
             gfpf_cuda::multimodular::MultiModularParams {
                 residues: out.as_mut_ptr() as u64,
                 ..base
@@ -1112,13 +1130,24 @@ impl<const K: usize> EmulatedMultiModular<K> {
         self.ntt.run(&mut x, 1, Direction::Forward)?;
         self.ntt.run(&mut y, 1, Direction::Forward)?;
         self.ntt.run_times(&mut x, &y, 1, Direction::Inverse)?;
+        self.join(&x, a.len() + b.len() - 1)
+    }
+
+    /// The join alone: coefficients 0 … `count` − 1 (at most N) from their
+    /// residues (prime-major, N words a prime, each below its prime), the
+    /// values below M/2^10 that they are the residues of, mod p.
+    pub fn join(&self, residues: &[W], count: usize) -> Result<Vec<Element<K>>, EmulatorError> {
+        let words = self.plan.ntt().primes().len() * self.plan.ntt().len();
+        if residues.len() != words || count > self.plan.ntt().len() {
+            return Err(EmulatorError::OperandLengths(residues.len(), words));
+        }
         let join = gfpf_cuda::multimodular::MultiModularParams {
-            residues: x.as_ptr() as u64,
+            residues: residues.as_ptr() as u64,
             constants: self.join_constants.as_ptr() as u64,
-            ..self.plan.join_params(a.len() + b.len() - 1)
+            ..self.plan.join_params(count)
         };
-        let mut words = vec![0u64; K * (a.len() + b.len() - 1)];
-        self.launch(gfpf_cuda::multimodular::JOIN_KERNEL, &mut words, |out| {
+        let mut words = vec![0u64; K * count];
+        self.launch(self.kernels_of().1, &mut words, |out| {
             gfpf_cuda::multimodular::MultiModularParams {
                 elements: out.as_mut_ptr() as u64,
                 ..join
@@ -1145,7 +1174,7 @@ pub struct CountedLaunch {
     pub traffic: LaunchTraffic,
 }
 
-impl<const K: usize> EmulatedMultiModular<K> {
+impl<const K: usize, W: NttWord> EmulatedMultiModular<K, W> {
     /// One element-wise launch counted on about `sample_blocks` of its
     /// blocks, scaled to the launch.
     fn count_elementwise(
@@ -1173,15 +1202,15 @@ impl<const K: usize> EmulatedMultiModular<K> {
     }
 
     /// Zero residues for every prime, N words each.
-    fn residues(&self) -> Vec<u32> {
-        vec![0u32; self.plan.ntt().primes().len() * self.plan.ntt().len()]
+    fn residues(&self) -> Vec<W> {
+        vec![W::default(); self.plan.ntt().primes().len() * self.plan.ntt().len()]
     }
 
     /// The projection of `len` zero coefficients into `residues`, counted.
     fn count_project(
         &self,
         len: usize,
-        residues: &mut [u32],
+        residues: &mut [W],
         sample_blocks: u32,
     ) -> Result<CountedLaunch, EmulatorError> {
         let elements = vec![0u64; K * len];
@@ -1191,11 +1220,11 @@ impl<const K: usize> EmulatedMultiModular<K> {
             constants: self.project_constants.as_ptr() as u64,
             ..self.plan.project_params(len)
         };
-        self.count_elementwise(gfpf_cuda::multimodular::PROJECT_KERNEL, params, sample_blocks)
+        self.count_elementwise(self.kernels_of().0, params, sample_blocks)
     }
 
     /// The join of `count` coefficients from `residues`, counted.
-    fn count_join(&self, count: usize, residues: &[u32], sample_blocks: u32) -> Result<CountedLaunch, EmulatorError> {
+    fn count_join(&self, count: usize, residues: &[W], sample_blocks: u32) -> Result<CountedLaunch, EmulatorError> {
         let mut words = vec![0u64; K * count];
         let params = gfpf_cuda::multimodular::MultiModularParams {
             elements: words.as_mut_ptr() as u64,
@@ -1203,7 +1232,7 @@ impl<const K: usize> EmulatedMultiModular<K> {
             constants: self.join_constants.as_ptr() as u64,
             ..self.plan.join_params(count)
         };
-        self.count_elementwise(gfpf_cuda::multimodular::JOIN_KERNEL, params, sample_blocks)
+        self.count_elementwise(self.kernels_of().1, params, sample_blocks)
     }
 
     /// Every launch of a product (two projections, two forward NTTs, the

@@ -20,7 +20,8 @@ pub const HEADING: &str = "## Big prime against small primes on the GPU (thesis 
 const NEXT_HEADING: &str = "## Polynomial products against GMP and small primes";
 
 /// One size of one contest: the big prime's time and the small primes'
-/// (none where too few 31-bit primes have the 2-adicity), fitted and floor.
+/// (none where too few word-size primes have the 2-adicity), fitted and
+/// floor.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ContestRow {
     /// Preset name.
@@ -37,8 +38,12 @@ pub struct ContestRow {
     pub small_floor_ms: Option<f64>,
     /// Primes the small-prime side needs.
     pub primes: usize,
-    /// 31-bit primes with 2^log2_n dividing q − 1 (at most the needed).
+    /// Primes of that width with 2^log2_n dividing q − 1 (at most the
+    /// needed).
     pub primes_available: usize,
+    /// Bits of the small primes: 31 (32-bit words), or 62 (64-bit words)
+    /// where too few 31-bit primes reach the row.
+    pub prime_bits: u32,
 }
 
 /// The model's contest: the DFT (benchmark 1) and the products.
@@ -67,6 +72,7 @@ fn row_json(r: &ContestRow) -> Value {
         "small_floor_ms": r.small_floor_ms,
         "primes": r.primes,
         "primes_available": r.primes_available,
+        "prime_bits": r.prime_bits,
     })
 }
 
@@ -81,6 +87,8 @@ fn row_of(v: &Value) -> Option<ContestRow> {
         small_floor_ms: v.get("small_floor_ms").and_then(Value::as_f64),
         primes: count("primes")?,
         primes_available: count("primes_available")?,
+        // Rows written before 62-bit primes were modelled are all 31-bit.
+        prime_bits: v.get("prime_bits").and_then(Value::as_u64).map_or(31, |b| b as u32),
     })
 }
 
@@ -157,14 +165,18 @@ fn table(md: &mut String, rows: &[ContestRow], size_header: &str, size: &impl Fn
                 "—".to_owned(),
             ),
         };
+        let primes = if r.prime_bits == 31 {
+            r.primes.to_string()
+        } else {
+            format!("{} × {}-bit", r.primes, r.prime_bits)
+        };
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {small} | {small_floor} | {} | {ratio} |",
+            "| {} | {} | {} | {} | {small} | {small_floor} | {primes} | {ratio} |",
             r.preset,
             size(r.log2_n),
             time_ms(r.big_ms),
             time_ms(r.big_floor_ms),
-            r.primes
         );
     }
     md.push('\n');
@@ -197,7 +209,7 @@ fn verdict(rows: &[ContestRow], size: &impl Fn(u32) -> String) -> String {
         let list = |v: &[String]| if v.is_empty() { "none".to_owned() } else { v.join(", ") };
         let _ = writeln!(
             out,
-            "- **{p}**: small primes faster at {}; big prime faster at {}; no 31-bit primes enough at {}.",
+            "- **{p}**: small primes faster at {}; big prime faster at {}; not enough word-size primes at {}.",
             list(&small),
             list(&big),
             list(&none)
@@ -221,11 +233,11 @@ pub fn section(c: &GpuContest) -> String {
     );
     md.push_str(
         "Small primes: 31-bit primes q with 2^log2(N) dividing q − 1, Montgomery and Shoup products on the \
-         32-bit multiplier (kernels/gfpf_ntt.cu, kernels/gfpf_multimodular.cuh). Where fewer such primes \
-         exist than a row needs, the row has no small-prime time: 41 primes reach N = 2^21, 18 reach 2^22, \
-         7 reach 2^24, so 31-bit primes cannot carry the contest to 2^24; 50-bit primes in FP64 (as the \
-         CPU's `Plan52`) or 62-bit primes in 32-bit multiply chains would, and neither is written for the \
-         device.\n\n",
+         32-bit multiplier (kernels/gfpf_ntt.cu, kernels/gfpf_multimodular.cuh). 41 such primes reach N = \
+         2^21, 18 reach 2^22, 7 reach 2^24; where fewer exist than a row needs, the row takes primes c·2^32 \
+         + 1 below 2^62 in 64-bit words (marked \"62-bit\": about half as many primes, five times the work \
+         an NTT butterfly) up to k = 8, and at k = 16 has no small-prime time (the 64-bit join spills \
+         there).\n\n",
     );
     md.push_str(
         "### The DFT (benchmark 1)\n\nThe big prime's forward DFT_N (natural order, the device's kernels) \
@@ -281,13 +293,14 @@ mod tests {
             small_floor_ms: small.map(|s| s / 2.0),
             primes: 18,
             primes_available: if small.is_some() { 18 } else { 10 },
+            prime_bits: if log2_n == 23 { 62 } else { 31 },
         };
         GpuContest {
             model: "H100".into(),
             commit: "abc".into(),
             date: "2026-11-25".into(),
             dft: vec![row(12, Some(0.5)), row(14, Some(2.0)), row(24, None)],
-            products: vec![row(13, Some(0.7))],
+            products: vec![row(13, Some(0.7)), row(23, Some(0.9))],
         }
     }
 
@@ -301,8 +314,17 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("— (10 of 18 primes)"));
-        assert!(md.contains("small primes faster at 2^12; big prime faster at 2^14; no 31-bit primes enough at 2^24"));
+        assert!(
+            md.contains("small primes faster at 2^12; big prime faster at 2^14; not enough word-size primes at 2^24")
+        );
+        assert!(
+            md.contains("| t8 | 2^22 | 1.00 ms | 500 µs | 900 µs | 450 µs | 18 × 62-bit | 0.90 |"),
+            "{md}"
+        );
         assert!(GpuContest::from_json("{}").is_err());
+        // Rows without prime_bits (written before 62-bit primes) are 31-bit.
+        let old = c.to_json().replace("\"prime_bits\": 31,", "");
+        assert_eq!(GpuContest::from_json(&old).unwrap().dft[0].prime_bits, 31);
     }
 
     #[test]

@@ -154,6 +154,35 @@ macro_rules! identity_tests {
 
 gfpf_field::for_each_preset!(identity_tests!());
 
+/// Products past the 31-bit primes' reach go through 62-bit primes in
+/// 64-bit words (t8, 2^21 × 2^21 coefficients: 18 primes, N = 2^22), and a
+/// short one through the 64-bit engine directly: both equal gfpf-cpu's.
+#[test]
+fn products_through_62_bit_primes_identical_to_cpu() {
+    if let Some(why) = cuda_unavailable() {
+        eprintln!("SKIPPED (cuda): {why}");
+        return;
+    }
+    let field = Field::<8>::preset(Preset::T8).unwrap();
+    let cpu = PolyMul::new(&field).unwrap();
+    let engine = gfpf_cuda::multimodular::CudaMultiModular::try_new(
+        device().unwrap(),
+        gfpf_cuda::multimodular::MultiModularPlan62::try_new(&field, 1000, 1025).unwrap(),
+    )
+    .unwrap();
+    let (a, b) = (sample(&field, 1000, 7), sample(&field, 1025, 8));
+    assert!(engine.mul(&a, &b).unwrap() == cpu.mul(&a, &b, MulAlgorithm::Tft).unwrap());
+    let gpu = CudaPolyMul::new(device().unwrap(), &field);
+    let n = 1 << 21;
+    assert_eq!(
+        gpu.resolve(CudaMulAlgorithm::Auto, n, n),
+        CudaMulAlgorithm::MultiModular
+    );
+    let (a, b) = (sample(&field, n, 9), sample(&field, n, 10));
+    let got = gpu.mul_with(&a, &b, CudaMulAlgorithm::MultiModular).unwrap();
+    assert!(got == cpu.mul(&a, &b, MulAlgorithm::Tft).unwrap(), "t8 2^21 x 2^21");
+}
+
 /// Transforms chained on the device without host copies: forward then
 /// inverse on one resident buffer gives the input back.
 #[test]
