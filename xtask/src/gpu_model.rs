@@ -327,23 +327,23 @@ const NTT_BUTTERFLY_INSTRUCTIONS: f64 = 12.0;
 const NTT_GROUP_INSTRUCTIONS: f64 = 16.0;
 
 /// [`NTT_BUTTERFLY_INSTRUCTIONS`] for 64-bit words (primes c·2^32 + 1
-/// below 2^62): a 64-bit modular add and subtract (eight instructions
-/// each: adds with carry, a 64-bit compare, two selects), a Montgomery
-/// product word by word (29: a 64 × 64-bit product in four IMAD.WIDE, two
-/// 32 × 30-bit steps, the reduction) and its share of its round's Shoup
-/// twiddles (24 a product). Probe kernels of one group as for the 32-bit
-/// kernel, less the probe that only finds its words: radix 8 760
-/// instructions, radix 4 264, radix 16 1952 (the kernel does not run it:
-/// with it ptxas spills 216 bytes within 64 registers); less the shared
-/// words (2 each), radix 8
-/// and 4 fit 60 a butterfly and 8 a group, to which the group's index
-/// arithmetic adds the 16 of [`NTT_GROUP_INSTRUCTIONS`] (NVRTC 12.9, sm_90,
-/// nvdisasm 13.5, 2026-11-27). Five times a 32-bit butterfly for twice the
-/// bits.
-const NTT62_BUTTERFLY_INSTRUCTIONS: f64 = 60.0;
+/// below 2^62, Harvey's lazy butterflies on values in [0, 2q)): a 64-bit
+/// add reduced against 2q, a subtraction offset by 2q, a Montgomery product
+/// word by word left in [0, 2q) (a 64 × 64-bit product in four IMAD.WIDE,
+/// two 32 × 30-bit steps), and its share of its round's Shoup twiddles (24
+/// a product). Probe kernels of one group as for the 32-bit kernel, less
+/// the probe that only finds its words: radix 8 648 instructions forward
+/// (720 inverse, whose difference is reduced too), radix 4 232, radix 16
+/// 1640 (the kernel does not run it: with it ptxas spills 216 bytes within
+/// 64 registers); less the shared words (2 each), radix 8 and 4 fit 50 a
+/// butterfly and 16 a group, to which the group's index arithmetic adds
+/// the 16 of [`NTT_GROUP_INSTRUCTIONS`] (NVRTC 12.9 with `--device-int128`,
+/// sm_90, nvdisasm 13.5, 2026-11-27; fully reduced, they were 60 and 24).
+/// Four times a 32-bit butterfly for twice the bits.
+const NTT62_BUTTERFLY_INSTRUCTIONS: f64 = 50.0;
 
 /// [`NTT_GROUP_INSTRUCTIONS`] for 64-bit words (same probes).
-const NTT62_GROUP_INSTRUCTIONS: f64 = 24.0;
+const NTT62_GROUP_INSTRUCTIONS: f64 = 32.0;
 
 /// SASS instructions of one column step of a lane product (D² products of
 /// 64×64→128 bits, two shuffles a digit, the complement select) by digits

@@ -109,18 +109,21 @@ struct GfpfNttParams {
 // word after every 128 bytes, so that the threads of a half-warp reading
 // rows 8 or 16 words apart meet distinct banks, and whether N^−1 is held
 // through a launch or read where it is applied (held, the 64-bit kernel's
-// two words spilled on sm_90; read, the 32-bit kernel spilled on sm_80).
+// two words spilled on sm_90; read, the 32-bit kernel spilled on sm_80),
+// and whether values between the stages lie in [0, 2q) (Harvey's lazy
+// butterflies: 4q < 2^64 for primes below 2^62, where 31-bit primes leave
+// 2q < 2^32 only), reduced to [0, q) by the launch that ends a transform.
 template <class T>
 struct GfpfNttWord;
 template <>
 struct GfpfNttWord<gfpf_ntt_u32> {
     static constexpr int TILE_LOG2 = 14, MAX_ROUND = 4, PAD_LOG2 = 5;
-    static constexpr bool HOLD_N_INV = true;
+    static constexpr bool HOLD_N_INV = true, LAZY = false;
 };
 template <>
 struct GfpfNttWord<gfpf_ntt_u64> {
     static constexpr int TILE_LOG2 = 13, MAX_ROUND = 3, PAD_LOG2 = 4;
-    static constexpr bool HOLD_N_INV = false;
+    static constexpr bool HOLD_N_INV = false, LAZY = true;
 };
 // Words of shared memory a block takes at most: the tile, its pad words and
 // 8 pairs of w16's powers (GfpfNttTwiddles::times_root):
@@ -174,15 +177,19 @@ GFPF_NTT_FN gfpf_ntt_u32 gfpf_ntt_mul_montgomery(gfpf_ntt_u32 x, gfpf_ntt_u32 bi
 // low word cancels the low word of the sum (a carry out of it where that was
 // not 0), then drops it: t/2^32 + (t0 ≠ 0) + m·c, one 32 × 30-bit product a
 // step where a full Montgomery step takes two 64 × 64-bit ones. The result
-// is (x·W + m·q)/2^64 < 2q as Montgomery's.
-GFPF_NTT_FN gfpf_ntt_u64 gfpf_ntt_mul_montgomery(gfpf_ntt_u64 x, gfpf_ntt_u64 big_w, gfpf_ntt_u64 q, gfpf_ntt_u64) {
+// is (x·W + m·q)/2^64 < 2q as Montgomery's, for any x < 2^64 (4q < 2^64:
+// the lazy butterflies' x < 4q included); the lazy form leaves it there.
+GFPF_NTT_FN gfpf_ntt_u64 gfpf_ntt_mul_montgomery_lazy(gfpf_ntt_u64 x, gfpf_ntt_u64 big_w, gfpf_ntt_u64 q) {
     const gfpf_ntt_u64 lo = x * big_w, hi = gfpf_ntt_mul_hi(x, big_w);
     const gfpf_ntt_u64 c = q >> 32;
     const gfpf_ntt_u32 t0 = (gfpf_ntt_u32)lo, m1 = 0u - t0;
     // x·W/2^32 after the first step: hi·2^32 + middle.
     const gfpf_ntt_u64 middle = (lo >> 32) + (gfpf_ntt_u64)m1 * c + (t0 != 0 ? 1 : 0);
     const gfpf_ntt_u32 u0 = (gfpf_ntt_u32)middle, m2 = 0u - u0;
-    return gfpf_ntt_reduce_once<gfpf_ntt_u64>(hi + (middle >> 32) + (gfpf_ntt_u64)m2 * c + (u0 != 0 ? 1 : 0), q);
+    return hi + (middle >> 32) + (gfpf_ntt_u64)m2 * c + (u0 != 0 ? 1 : 0);
+}
+GFPF_NTT_FN gfpf_ntt_u64 gfpf_ntt_mul_montgomery(gfpf_ntt_u64 x, gfpf_ntt_u64 big_w, gfpf_ntt_u64 q, gfpf_ntt_u64) {
+    return gfpf_ntt_reduce_once<gfpf_ntt_u64>(gfpf_ntt_mul_montgomery_lazy(x, big_w, q), q);
 }
 
 // A table entry's pair (w^lo, its Shoup quotient): one 64-bit load of two
@@ -248,6 +255,9 @@ struct GfpfNttTwiddles {
     GFPF_NTT_METHOD T times(T x, T big_w) const {
         return gfpf_ntt_mul_montgomery(x, big_w, q, q_neg_inv);
     }
+    // The same in [0, 2q), for x < 4q (lazy words only: instantiated for
+    // 64-bit words alone).
+    GFPF_NTT_METHOD T times_lazy(T x, T big_w) const { return gfpf_ntt_mul_montgomery_lazy(x, big_w, q); }
 };
 
 // Words read from device memory by a launch (through shared memory),
@@ -283,7 +293,20 @@ GFPF_NTT_FN void gfpf_ntt_round_stage(T (&x)[1 << LOG2_R], T a_u, const GfpfNttT
     for (int b = 0; b < R / 2; ++b) {
         const int t = (b / HALF) * 2 * HALF + b % HALF;  // the pair's lower row
         GFPF_NTT_COUNT_BUTTERFLY(T);
-        if (!INVERSE) {
+        if constexpr (GfpfNttWord<T>::LAZY) {
+            // Values in [0, 2q): sums reduced against 2q, differences
+            // offset by 2q, products left in [0, 2q).
+            const T q2 = 2 * tw.q;
+            if (!INVERSE) {
+                const T lower = x[t], upper = x[t + HALF];
+                x[t] = gfpf_ntt_reduce_once<T>(lower + upper, q2);
+                x[t + HALF] = tw.times_lazy(lower + q2 - upper, w[b % HALF]);
+            } else {
+                const T lower = x[t], upper = tw.times_lazy(x[t + HALF], w[b % HALF]);
+                x[t] = gfpf_ntt_reduce_once<T>(lower + upper, q2);
+                x[t + HALF] = gfpf_ntt_reduce_once<T>(lower + q2 - upper, q2);
+            }
+        } else if (!INVERSE) {
             const T lower = x[t], upper = x[t + HALF];
             x[t] = gfpf_ntt_add<T>(lower, upper, tw.q);
             x[t + HALF] = tw.times(gfpf_ntt_sub<T>(lower, upper, tw.q), w[b % HALF]);
@@ -382,13 +405,36 @@ GFPF_NTT_FN bool gfpf_ntt_round_coalesced(const GfpfNttTile& t, int s, int r) {
     return t.rows_log2 - s - r + t.columns_log2 >= 3;
 }
 
+// Whether a launch ends a forward transform of lazy words, which it then
+// reduces to [0, q).
+template <class T>
+GFPF_NTT_FN bool gfpf_ntt_finishes(const GfpfNttParams& p) {
+    return GfpfNttWord<T>::LAZY && p.inverse == 0 && p.first + p.stages == p.log2_n;
+}
+
+// A word as a launch writes it to device memory: times N^−1 where `scale`
+// (a Shoup product, in [0, q) from any word), reduced to [0, q) where
+// `finish` (the launch that ends a forward transform of lazy words), else
+// as it is.
+template <class T>
+GFPF_NTT_FN T gfpf_ntt_out(T v, bool scale, bool finish, T n_inv, T n_inv_shoup, T q) {
+    return scale ? gfpf_ntt_mul_shoup<T>(v, n_inv, n_inv_shoup, q) : finish ? gfpf_ntt_reduce_once<T>(v, q) : v;
+}
+
 // One group of a round of R = 2^LOG2_R rows: in from device memory or the
 // tile, the round's stages, out to device memory (with N^−1 where `scale`)
 // or the tile. ρ is of order 2^order_log2 (2^(L−s)), `column` = w^(c·2^g)·2^w.
 template <int LOG2_R, bool INVERSE, class T, class Tile>
 GFPF_NTT_FN void gfpf_ntt_group(const GfpfNttTile& t, const GfpfNttGroup& group, int order_log2, T column,
                                 const GfpfNttTwiddles<T>& tw, T* data, Tile tile_words, bool from_memory,
-                                bool to_memory, bool scale, const T* constants, T n_inv, T n_inv_shoup) {
+                                bool to_memory, bool scale, const GfpfNttParams& p, const T* constants, T n_inv,
+                                T n_inv_shoup) {
+    // Read from the launch's parameters here: held through the launch, it
+    // was a predicate more than the 64-bit kernel had room for (8 bytes
+    // spilled on sm_90). The plans' last forward launches write through
+    // shared memory (their last round pairs neighbouring rows), so no plan
+    // of today reaches this with `finish`; it keeps any other exact.
+    const bool finish = gfpf_ntt_finishes<T>(p);
     constexpr int R = 1 << LOG2_R;
     // The group's rows in the transform: stride/C rows of the tile apart,
     // G words each (stride is a multiple of C).
@@ -412,7 +458,7 @@ GFPF_NTT_FN void gfpf_ntt_group(const GfpfNttTile& t, const GfpfNttGroup& group,
 #pragma unroll
     for (int k = 0; k < R; ++k) {
         if (to_memory)
-            GFPF_NTT_WRITE(data, at + k * step, scale ? gfpf_ntt_mul_shoup<T>(x[k], n_inv, n_inv_shoup, tw.q) : x[k]);
+            GFPF_NTT_WRITE(data, at + k * step, gfpf_ntt_out<T>(x[k], scale, finish, n_inv, n_inv_shoup, tw.q));
         else
             GFPF_NTT_TILE_STORE(tile_words, gfpf_ntt_padded<T>(group.first + k * group.stride), x[k]);
     }
@@ -471,8 +517,10 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
     constexpr int MAX_ROUND = GfpfNttWord<T>::MAX_ROUND;
     const int most = per_thread_log2 < MAX_ROUND ? per_thread_log2 : MAX_ROUND;
     const int rounds = (t.rows_log2 + most - 1) / most;
-    // The N^−1 of the launch that ends an inverse transform (stage 0).
+    // The N^−1 of the launch that ends an inverse transform (stage 0), and
+    // the reduction of lazy words by the one that ends a forward transform.
     const bool scale = inverse && p.first == 0;
+    const bool finish = GfpfNttWord<T>::LAZY && !inverse && p.first + p.stages == p.log2_n;
     constexpr bool HOLD_N_INV = GfpfNttWord<T>::HOLD_N_INV;
     const T n_inv = HOLD_N_INV ? GFPF_NTT_TABLE_READ(constants, 1) : T(0);
     const T n_inv_shoup = HOLD_N_INV ? GFPF_NTT_TABLE_READ(constants, 2) : T(0);
@@ -504,16 +552,16 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
         const T column = tw.montgomery_power((t.residue + (gfpf_ntt_u32)(tid & ((1 << t.columns_log2) - 1))) << g);
         for (int index = tid; index < (words >> r); index += threads) {
             const GfpfNttGroup group = GfpfNttGroup::of(t, s, r, index);
-#define GFPF_NTT_GROUP_CASE(LOG2_R)                                                                         \
-    case LOG2_R:                                                                                            \
-        if (inverse)                                                                                        \
-            gfpf_ntt_group<LOG2_R, true>(t, group, t.rows_log2 - s, column, tw, data,                        \
-                                         GFPF_NTT_TILE_PTR(tile_words), from_memory, to_memory, scale,        \
-                                         constants, n_inv, n_inv_shoup);                                                    \
-        else                                                                                                \
-            gfpf_ntt_group<LOG2_R, false>(t, group, t.rows_log2 - s, column, tw, data,                       \
-                                          GFPF_NTT_TILE_PTR(tile_words), from_memory, to_memory, scale,      \
-                                          constants, n_inv, n_inv_shoup);                                            \
+#define GFPF_NTT_GROUP_CASE(LOG2_R)                                                                     \
+    case LOG2_R:                                                                                        \
+        if (inverse)                                                                                    \
+            gfpf_ntt_group<LOG2_R, true>(t, group, t.rows_log2 - s, column, tw, data,                   \
+                                         GFPF_NTT_TILE_PTR(tile_words), from_memory, to_memory, scale,  \
+                                         p, constants, n_inv, n_inv_shoup);                        \
+        else                                                                                            \
+            gfpf_ntt_group<LOG2_R, false>(t, group, t.rows_log2 - s, column, tw, data,                  \
+                                          GFPF_NTT_TILE_PTR(tile_words), from_memory, to_memory, scale, \
+                                          p, constants, n_inv, n_inv_shoup);                       \
         break;
             if constexpr (MAX_ROUND == 4) {
                 switch (r) {
@@ -540,10 +588,8 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
         for (int w = tid; w < words; w += threads) {
             const T v = tile_words[gfpf_ntt_padded<T>(w)];
             GFPF_NTT_WRITE(data, t.at(w),
-                           scale ? gfpf_ntt_mul_shoup<T>(v, HOLD_N_INV ? n_inv : GFPF_NTT_TABLE_READ(constants, 1),
-                                                         HOLD_N_INV ? n_inv_shoup : GFPF_NTT_TABLE_READ(constants, 2),
-                                                         tw.q)
-                                 : v);
+                           gfpf_ntt_out<T>(v, scale, finish, HOLD_N_INV ? n_inv : GFPF_NTT_TABLE_READ(constants, 1),
+                                           HOLD_N_INV ? n_inv_shoup : GFPF_NTT_TABLE_READ(constants, 2), tw.q));
         }
     }
 }
