@@ -207,12 +207,16 @@ fn verdict(rows: &[ContestRow], size: &impl Fn(u32) -> String) -> String {
             .collect();
         let none: Vec<String> = of.iter().filter(|r| r.small_ms.is_none()).map(pow).collect();
         let list = |v: &[String]| if v.is_empty() { "none".to_owned() } else { v.join(", ") };
+        let missing = if none.is_empty() {
+            String::new()
+        } else {
+            format!("; not enough word-size primes at {}", list(&none))
+        };
         let _ = writeln!(
             out,
-            "- **{p}**: small primes faster at {}; big prime faster at {}; not enough word-size primes at {}.",
+            "- **{p}**: small primes faster at {}; big prime faster at {}{missing}.",
             list(&small),
             list(&big),
-            list(&none)
         );
     }
     out
@@ -235,7 +239,7 @@ pub fn section(c: &GpuContest) -> String {
         "Small primes: 31-bit primes q with 2^log2(N) dividing q − 1, Montgomery and Shoup products on the \
          32-bit multiplier (kernels/gfpf_ntt.cu, kernels/gfpf_multimodular.cuh). 41 such primes reach N = \
          2^21, 18 reach 2^22, 7 reach 2^24; where fewer exist than a row needs, the row takes primes c·2^32 \
-         + 1 below 2^62 in 64-bit words (marked \"62-bit\": about half as many primes, five times the work \
+         + 1 below 2^62 in 64-bit words (marked \"62-bit\": about half as many primes, four times the work \
          an NTT butterfly) up to k = 8, and at k = 16 has no small-prime time (the 64-bit join spills \
          there).\n\n",
     );
@@ -315,10 +319,15 @@ mod tests {
         );
         assert!(md.contains("— (10 of 18 primes)"));
         assert!(
-            md.contains("small primes faster at 2^12; big prime faster at 2^14; not enough word-size primes at 2^24")
+            md.contains("small primes faster at 2^12; big prime faster at 2^14; not enough word-size primes at 2^24.")
         );
         assert!(
             md.contains("| t8 | 2^22 | 1.00 ms | 500 µs | 900 µs | 450 µs | 18 × 62-bit | 0.90 |"),
+            "{md}"
+        );
+        // A preset that every row's primes reach says nothing of missing ones.
+        assert!(
+            md.contains("small primes faster at 2^12, 2^22; big prime faster at none.\n"),
             "{md}"
         );
         assert!(GpuContest::from_json("{}").is_err());
