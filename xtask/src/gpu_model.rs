@@ -839,7 +839,7 @@ const CONTEST_LOG2_N: std::ops::RangeInclusive<u32> = 12..=24;
 type SmallSide = (Option<(f64, f64)>, (usize, usize), u32);
 
 /// The small primes' side in 31-bit words, or where too few 31-bit primes
-/// reach the row, in 62-bit ones (k ≤ 8); `plan` makes either width's plan.
+/// reach the row, in 62-bit ones; `plan` makes either width's plan.
 fn small_side_any<const K: usize>(
     preset: Preset,
     plan: impl Fn(u32) -> Result<SmallPlan<K>, gfpf_cuda::ntt::NttError>,
@@ -853,10 +853,7 @@ fn small_side_any<const K: usize>(
     if narrow.0.is_some() {
         return Ok(narrow);
     }
-    match plan(62) {
-        Err(gfpf_cuda::ntt::NttError::FieldTooLarge { .. }) => Ok(narrow),
-        wide => small_side(preset, wide, work, data_elements, model, args, reports),
-    }
+    small_side(preset, plan(62), work, data_elements, model, args, reports)
 }
 
 /// A small-prime plan of either width.

@@ -46,9 +46,26 @@ pub const JOIN_KERNEL: &str = "gfpf_mm_join";
 pub const PROJECT62_KERNEL: &str = "gfpf_mm62_project";
 /// See [`PROJECT62_KERNEL`].
 pub const JOIN62_KERNEL: &str = "gfpf_mm62_join";
+/// The end of the 64-bit join above k = 8 (in those modules only): the
+/// carry past the top digit subtracted, a launch of its own, since the join
+/// holding all 16 digits spilled.
+pub const FINISH62_KERNEL: &str = "gfpf_mm62_finish";
 /// Every multi-modular kernel: a product in 32-bit words launches the first
-/// two, one in 64-bit words the last two, each in that order.
-pub const MULTIMODULAR_KERNELS: [&str; 4] = [PROJECT_KERNEL, JOIN_KERNEL, PROJECT62_KERNEL, JOIN62_KERNEL];
+/// two, one in 64-bit words the next two (and the last above k = 8), each
+/// in that order.
+pub const MULTIMODULAR_KERNELS: [&str; 5] = [
+    PROJECT_KERNEL,
+    JOIN_KERNEL,
+    PROJECT62_KERNEL,
+    JOIN62_KERNEL,
+    FINISH62_KERNEL,
+];
+
+/// Whether a product over k digits in words `W` ends with
+/// [`FINISH62_KERNEL`] after its join.
+pub fn join_is_split<W: NttWord>(k: usize) -> bool {
+    W::BITS == 64 && k > 8
+}
 
 /// (projection, join) symbols of words `W`.
 pub fn multimodular_kernels<W: NttWord>() -> (&'static str, &'static str) {
@@ -63,12 +80,6 @@ pub fn multimodular_kernels<W: NttWord>() -> (&'static str, &'static str) {
 /// (kernels/gfpf_fft.cu includes them up to here; k = 32 would need more
 /// than [`MULTIMODULAR_MAX_PRIMES`] primes).
 pub const MULTIMODULAR_MAX_K: usize = 16;
-
-/// The largest k whose modules hold the multi-modular kernels in 64-bit
-/// words: at k = 16 their join spilled within the 64 registers that 50%
-/// occupancy allows (NVRTC 12.9, sm_90, 2026-11-27), so t16 and p16 stay
-/// with 31-bit primes (products up to 2^20 coefficients).
-pub const MULTIMODULAR62_MAX_K: usize = 8;
 
 /// The least theoretical occupancy on sm_90 the multi-modular kernels are
 /// held to (with [`MULTIMODULAR_THREADS_PER_BLOCK`]), as the stage kernels
@@ -93,6 +104,9 @@ pub struct MultiModularParams {
     pub primes: u64,
     /// Threads of the launch.
     pub threads: u64,
+    /// 0, or the address of 2·`count` u64 words: a split join's carries past
+    /// the top digit ([`join_is_split`]), which [`FINISH62_KERNEL`] reads.
+    pub carries: u64,
 }
 
 // SAFETY: #[repr(C)], u64 words only, the twin of GfpfMultiModularParams in
@@ -158,13 +172,6 @@ impl<const K: usize, W: NttWord> MultiModularPlan<K, W> {
     }
 
     fn with_primes(field: &Field<K>, len_a: usize, len_b: usize, n: usize, count: usize) -> Result<Self, NttError> {
-        if W::BITS == 64 && K > MULTIMODULAR62_MAX_K {
-            return Err(NttError::FieldTooLarge {
-                k: K,
-                most: MULTIMODULAR62_MAX_K,
-                bits: W::PRIME_BITS,
-            });
-        }
         if count > MULTIMODULAR_MAX_PRIMES {
             return Err(NttError::TooManyPrimes {
                 needed: count,
@@ -349,6 +356,8 @@ pub struct CudaMultiModular<const K: usize, W: NttWord = u32> {
     ntt: CudaNtt<W>,
     project: CudaFunction,
     join: CudaFunction,
+    /// [`FINISH62_KERNEL`] where the join is split ([`join_is_split`]).
+    finish: Option<CudaFunction>,
     project_constants: CudaSlice<W>,
     join_constants: CudaSlice<W>,
 }
@@ -383,6 +392,11 @@ impl<const K: usize, W: NttWord> CudaMultiModular<K, W> {
             ntt: CudaNtt::try_new(device, plan.ntt.clone())?,
             project: load(project)?,
             join: load(join)?,
+            finish: if join_is_split::<W>(K) {
+                Some(load(FINISH62_KERNEL)?)
+            } else {
+                None
+            },
             project_constants: upload("uploading the projection's constants", plan.project_constants())?,
             join_constants: upload("uploading the join's constants", plan.join_constants())?,
             plan,
@@ -436,16 +450,25 @@ impl<const K: usize, W: NttWord> CudaMultiModular<K, W> {
             let (x_ptr, _x_sync) = x.device_ptr(stream);
             let (out, _out_sync) = product.words.device_ptr_mut(stream);
             let (constants, _constants_sync) = self.join_constants.device_ptr(stream);
+            // A split join's carries go where y's residues were: 2·(la + lb
+            // − 1) ≤ 2N ≤ s·N words, no longer read.
+            let (carries, _carries_sync) = y.device_ptr_mut(stream);
             let params = MultiModularParams {
                 residues: x_ptr,
                 elements: out,
                 constants,
+                carries: if self.finish.is_some() { carries } else { 0 },
                 ..self.plan.join_params(la + lb - 1)
             };
             // SAFETY: x holds s·N residues, the product la + lb − 1 elements
             // digit-major (pitch la + lb − 1 = count), the constants are the
             // plan's join constants.
             unsafe { self.launch(&self.join, &params)? };
+            if let Some(finish) = &self.finish {
+                // SAFETY: as the join's: it reads and writes the product's
+                // elements and the carries the join left in x.
+                unsafe { self.launch(finish, &params)? };
+            }
         }
         Ok(product)
     }

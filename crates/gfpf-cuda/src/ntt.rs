@@ -229,17 +229,6 @@ pub enum NttError {
         /// The most a product takes (or the fewest that exist for its length).
         most: usize,
     },
-    /// Products over a field this large are not compiled for primes of this
-    /// width (64-bit words: k ≤ 8).
-    #[error("products over k = {k} through {bits}-bit primes are not compiled for the device (k ≤ {most})")]
-    FieldTooLarge {
-        /// The field's k.
-        k: usize,
-        /// The largest k compiled.
-        most: usize,
-        /// Bits of the primes.
-        bits: u32,
-    },
     /// The data do not hold the plan's transforms.
     #[error("{len} words do not hold {transforms} transforms of {n} words")]
     DataLength {

@@ -58,7 +58,7 @@ impl CudaMulAlgorithm {
     /// [`AUTO_MULTIMODULAR_MIN_N`] and they can take the product: k ≤ 16,
     /// and enough primes with the 2-adicity its length asks (31-bit primes
     /// up to 2^21 coefficients at t8 and 2^20 at t16, 62-bit ones past
-    /// that up to 2^29 where k ≤ 8).
+    /// that, up to 2^29).
     pub fn resolve<const K: usize>(self, field: &Field<K>, len_a: usize, len_b: usize) -> CudaMulAlgorithm {
         match self {
             CudaMulAlgorithm::Auto
@@ -130,7 +130,7 @@ impl<const K: usize> MultiModularEngine<K> {
 pub enum CudaMulAlgorithm {
     /// Word-size primes for products of padded length at least
     /// [`AUTO_MULTIMODULAR_MIN_N`] that they can take (k ≤ 16; up to 2^29
-    /// coefficients at k ≤ 8, 2^20 at k = 16), otherwise the big prime (the
+    /// coefficients), otherwise the big prime (the
     /// default).
     #[default]
     Auto,
@@ -138,7 +138,7 @@ pub enum CudaMulAlgorithm {
     BigPrime,
     /// Word-size primes and the CRT ([`CudaMultiModular`]): fields up to
     /// k = 16; 31-bit primes where they reach the product's length, 62-bit
-    /// ones past it, up to 2^29 coefficients (k ≤ 8).
+    /// ones past it, up to 2^29 coefficients.
     MultiModular,
 }
 
@@ -391,21 +391,21 @@ mod tests {
         for (la, lb) in [(1 << 21, 1 << 21), (1 << 28, 1 << 28), (1 << 29, 1)] {
             assert_eq!(auto::<8>(Preset::T8, la, lb), MultiModular, "t8 {la}x{lb}");
         }
-        // k = 16 has no 64-bit kernels: the big prime past 2^20 (41 primes
-        // of 31 bits have 2^21 | q − 1, t16 needs 68).
-        assert_eq!(auto::<16>(Preset::T16, 1 << 20, 1 << 20), BigPrime);
+        // t16 past 2^19 × 2^19: 41 primes of 31 bits have 2^21 | q − 1, it
+        // needs 68; 34 of 62 bits.
+        assert_eq!(auto::<16>(Preset::T16, 1 << 20, 1 << 20), MultiModular);
         let t16 = Field::<16>::preset(Preset::T16).unwrap();
         assert!(matches!(
-            super::multimodular_plan(&t16, 1 << 20, 1 << 20),
+            MultiModularPlan::try_new(&t16, 1 << 20, 1 << 20),
             Err(crate::ntt::NttError::TooManyPrimes { needed: 68, most: 41 })
         ));
+        let plan = MultiModularPlan62::try_new(&t16, 1 << 20, 1 << 20).unwrap();
+        assert_eq!(plan.ntt().primes().len(), 34);
+        // k = 32 would take 68 of the 64 there are.
+        let t32 = Field::<32>::preset(Preset::T32).unwrap();
         assert!(matches!(
-            MultiModularPlan62::try_new(&t16, 64, 64),
-            Err(crate::ntt::NttError::FieldTooLarge {
-                k: 16,
-                most: 8,
-                bits: 62
-            })
+            MultiModularPlan62::try_new(&t32, 64, 64),
+            Err(crate::ntt::NttError::TooManyPrimes { most: 64, .. })
         ));
         let t8 = Field::<8>::preset(Preset::T8).unwrap();
         assert!(MultiModularPlan::try_new(&t8, 1 << 21, 1 << 21).is_err());

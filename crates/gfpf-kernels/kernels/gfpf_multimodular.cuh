@@ -23,6 +23,7 @@ struct GfpfMultiModularParams {
     gfpf_u64 n;            // N: words a prime (the projection zeroes those past `count`)
     gfpf_u64 primes;       // s
     gfpf_u64 threads;      // threads of the launch
+    gfpf_u64 carries;      // 0, or 2·count u64 words: a split join's carries past the top digit (gfpf_mm62_finish)
 };
 
 // x·W·2^−32 mod q (x < 2^32, W < q < 2^31; q_neg_inv = −q^−1 mod 2^32).
@@ -190,10 +191,11 @@ GFPF_FN GfpfAcc gfpf_mm_sum_words(const GfpfMmSum192& acc) {
 // within 64 registers without spills (50% occupancy on sm_90; one pass took
 // 96 registers, two took 80 or spilled 60 bytes when bound to 64). 64-bit
 // words: sums of six registers, 2 digits a pass (4 at t8 spilled 16 bytes
-// within 64 registers: NVRTC 12.9, sm_90, 2026-11-27). Up to k = 8 only: at
-// k = 16 the element's 16 digits and the sums spilled 48–56 bytes within 64
-// registers even a digit a pass, and more with the digits waiting in the
-// output (gfpf_cuda::multimodular::MULTIMODULAR62_MAX_K).
+// within 64 registers: NVRTC 12.9, sm_90, 2026-11-27). At k = 16 the
+// element's 16 digits and the sums spilled 48–56 bytes within 64 registers
+// even a digit a pass, so the join writes each digit as it is carried and
+// the carry past the top digit to `carries`, and a launch of its own
+// (gfpf_mm62_finish) subtracts it (SPLIT_CARRY).
 template <class T>
 struct GfpfMmWord;
 template <>
@@ -201,12 +203,14 @@ struct GfpfMmWord<gfpf_u32> {
     typedef gfpf_u128 Sum;
     static constexpr int JOIN_VALUES = 3;  // 64-bit values a prime: (q, q_neg_inv), (inverse, 0), 1/q
     static constexpr int GROUP = GFPF_K <= 8 ? GFPF_K : 4;
+    static constexpr bool SPLIT_CARRY = false;
 };
 template <>
 struct GfpfMmWord<gfpf_u64> {
     typedef GfpfMmSum192 Sum;
     static constexpr int JOIN_VALUES = 4;  // q, q_neg_inv, inverse, 1/q
     static constexpr int GROUP = GFPF_K <= 2 ? GFPF_K : 2;
+    static constexpr bool SPLIT_CARRY = GFPF_K > 8;
 };
 
 template <class T>
@@ -244,13 +248,52 @@ GFPF_FN void gfpf_mm_join_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
         for (int d = 0; d < GROUP; ++d) {
             gfpf_mm_mac(acc[d], wraps, gfpf_mm_u64_at(elements_mod_p, s * GFPF_K + g + d));
             GFPF_COUNT_OP(GFPF_OP_MM_DIGIT);
-            out.d[g + d] = gfpf_carry_digit(gfpf_mm_sum_words(acc[d]), c0, c1);
+            const gfpf_u64 digit = gfpf_carry_digit(gfpf_mm_sum_words(acc[d]), c0, c1);
+            if (Word::SPLIT_CARRY)
+                GFPF_GLOBAL_WRITE((gfpf_u64*)p.elements, (gfpf_u64)(g + d) * p.count + c, digit);
+            else
+                out.d[g + d] = digit;
         }
+    }
+    if (Word::SPLIT_CARRY) {
+        // The carry for gfpf_mm62_finish.
+        GFPF_GLOBAL_WRITE((gfpf_u64*)p.carries, 2 * c, c0);
+        GFPF_GLOBAL_WRITE((gfpf_u64*)p.carries, 2 * c + 1, c1);
+        return;
     }
     const GfpfElem value = gfpf_subtract_carry(out, c0, c1);
     gfpf_u64* elements = (gfpf_u64*)p.elements;
 #pragma unroll
     for (int d = 0; d < GFPF_K; ++d) GFPF_GLOBAL_WRITE(elements, (gfpf_u64)d * p.count + c, value.d[d]);
+}
+
+// The end of a split join (GfpfMmWord<T>::SPLIT_CARRY): coefficient c's
+// digits, carried, less the carry past the top digit that the join left in
+// `carries` (r^k = −1: a subtraction of the two-digit
+// a·r + b), as gfpf_subtract_carry, digit by digit through memory (all 16
+// held, it spilled 56 bytes within 64 registers); canonical.
+GFPF_FN void gfpf_mm62_finish_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
+    gfpf_u64* elements = (gfpf_u64*)p.elements;
+    const gfpf_u64* carries = (const gfpf_u64*)p.carries;
+    gfpf_u64 a, b;
+    gfpf_split_carry(GFPF_GLOBAL_READ(carries, 2 * c), GFPF_GLOBAL_READ(carries, 2 * c + 1), a, b);
+    gfpf_u64 borrow = 0;
+#pragma unroll
+    for (int d = 0; d < GFPF_K; ++d) {
+        const gfpf_u64 at = (gfpf_u64)d * p.count + c;
+        const gfpf_u64 y = d == 0 ? b : d == 1 ? a : 0;
+        GFPF_GLOBAL_WRITE(elements, at, gfpf_sub_digit(GFPF_GLOBAL_READ(elements, at), y, borrow));
+    }
+    // A borrow out of the top digit added r^k = −1: add 1 back
+    // (gfpf_increment), as far as its carry goes.
+    gfpf_u64 carry = borrow;
+    for (int d = 0; d < GFPF_K && carry; ++d) {
+        const gfpf_u64 at = (gfpf_u64)d * p.count + c;
+        const gfpf_u64 t = GFPF_GLOBAL_READ(elements, at) + 1;
+        carry = t == GFPF_R_VALUE;
+        GFPF_GLOBAL_WRITE(elements, at, carry ? 0 : t);
+    }
+    if (carry) GFPF_GLOBAL_WRITE(elements, (gfpf_u64)(GFPF_K - 1) * p.count + c, (gfpf_u64)GFPF_R_VALUE);
 }
 
 // Blocks of 128 threads (gfpf_cuda::multimodular::MULTIMODULAR_THREADS_PER_BLOCK).
@@ -263,8 +306,10 @@ GFPF_OCCUPANCY_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_join, gfpf_mm_join_
 #else
 GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_join, gfpf_mm_join_thread<gfpf_u32>)
 #endif
-// In 64-bit words up to k = 8 (see GfpfMmWord).
-#if GFPF_K <= 8
+// In 64-bit words; the join's final carry a launch of its own above k = 8
+// (see GfpfMmWord).
 GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm62_project, gfpf_mm62_project_thread)
 GFPF_OCCUPANCY_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm62_join, gfpf_mm_join_thread<gfpf_u64>, 8)
+#if GFPF_K > 8
+GFPF_OCCUPANCY_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm62_finish, gfpf_mm62_finish_thread, 8)
 #endif

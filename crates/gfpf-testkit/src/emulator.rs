@@ -1147,6 +1147,22 @@ impl<const K: usize, W: NttWord> EmulatedMultiModular<K, W> {
             ..self.plan.join_params(count)
         };
         let mut words = vec![0u64; K * count];
+        if gfpf_cuda::multimodular::join_is_split::<W>(K) {
+            // The join leaves the carries past the top digit, which the
+            // finish subtracts (both schedules of the join write the same).
+            let mut carries = vec![0u64; 2 * count];
+            let join = gfpf_cuda::multimodular::MultiModularParams {
+                carries: carries.as_mut_ptr() as u64,
+                ..join
+            };
+            for symbol in [self.kernels_of().1, gfpf_cuda::multimodular::FINISH62_KERNEL] {
+                self.launch(symbol, &mut words, |out| gfpf_cuda::multimodular::MultiModularParams {
+                    elements: out.as_mut_ptr() as u64,
+                    ..join
+                })?;
+            }
+            return Ok(from_digit_major(self.plan.field(), &words)?);
+        }
         self.launch(self.kernels_of().1, &mut words, |out| {
             gfpf_cuda::multimodular::MultiModularParams {
                 elements: out.as_mut_ptr() as u64,
@@ -1223,16 +1239,28 @@ impl<const K: usize, W: NttWord> EmulatedMultiModular<K, W> {
         self.count_elementwise(self.kernels_of().0, params, sample_blocks)
     }
 
-    /// The join of `count` coefficients from `residues`, counted.
-    fn count_join(&self, count: usize, residues: &[W], sample_blocks: u32) -> Result<CountedLaunch, EmulatorError> {
+    /// The join of `count` coefficients from `residues`, counted (with its
+    /// finish where it is split).
+    fn count_join(
+        &self,
+        count: usize,
+        residues: &[W],
+        sample_blocks: u32,
+    ) -> Result<Vec<CountedLaunch>, EmulatorError> {
         let mut words = vec![0u64; K * count];
+        let mut carries = vec![0u64; 2 * count];
         let params = gfpf_cuda::multimodular::MultiModularParams {
             elements: words.as_mut_ptr() as u64,
             residues: residues.as_ptr() as u64,
             constants: self.join_constants.as_ptr() as u64,
+            carries: carries.as_mut_ptr() as u64,
             ..self.plan.join_params(count)
         };
-        self.count_elementwise(self.kernels_of().1, params, sample_blocks)
+        let mut out = vec![self.count_elementwise(self.kernels_of().1, params, sample_blocks)?];
+        if gfpf_cuda::multimodular::join_is_split::<W>(K) {
+            out.push(self.count_elementwise(gfpf_cuda::multimodular::FINISH62_KERNEL, params, sample_blocks)?);
+        }
+        Ok(out)
     }
 
     /// Every launch of a product (two projections, two forward NTTs, the
@@ -1258,7 +1286,7 @@ impl<const K: usize, W: NttWord> EmulatedMultiModular<K, W> {
             self.ntt
                 .launch_counts(&mut x, Some(&y), 1, Direction::Inverse, sample_blocks)?,
         );
-        out.push(self.count_join(self.plan.product_len(), &x, sample_blocks)?);
+        out.extend(self.count_join(self.plan.product_len(), &x, sample_blocks)?);
         Ok(out)
     }
 
@@ -1274,7 +1302,7 @@ impl<const K: usize, W: NttWord> EmulatedMultiModular<K, W> {
             self.ntt
                 .launch_counts(&mut x, None, 1, Direction::Forward, sample_blocks)?,
         );
-        out.push(self.count_join(n, &x, sample_blocks)?);
+        out.extend(self.count_join(n, &x, sample_blocks)?);
         Ok(out)
     }
 }

@@ -240,8 +240,7 @@ pub fn section(c: &GpuContest) -> String {
          32-bit multiplier (kernels/gfpf_ntt.cu, kernels/gfpf_multimodular.cuh). 41 such primes reach N = \
          2^21, 18 reach 2^22, 7 reach 2^24; where fewer exist than a row needs, the row takes primes c·2^32 \
          + 1 below 2^62 in 64-bit words (marked \"62-bit\": about half as many primes, four times the work \
-         an NTT butterfly) up to k = 8, and at k = 16 has no small-prime time (the 64-bit join spills \
-         there).\n\n",
+         an NTT butterfly).\n\n",
     );
     md.push_str(
         "### The DFT (benchmark 1)\n\nThe big prime's forward DFT_N (natural order, the device's kernels) \

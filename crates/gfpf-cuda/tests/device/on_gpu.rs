@@ -155,8 +155,9 @@ macro_rules! identity_tests {
 gfpf_field::for_each_preset!(identity_tests!());
 
 /// Products past the 31-bit primes' reach go through 62-bit primes in
-/// 64-bit words (t8, 2^21 × 2^21 coefficients: 18 primes, N = 2^22), and a
-/// short one through the 64-bit engine directly: both equal gfpf-cpu's.
+/// 64-bit words (t8, 2^21 × 2^21 coefficients: 18 primes, N = 2^22), and
+/// short ones through the 64-bit engine directly (t8; t16, whose join ends
+/// with a launch of its own): all equal gfpf-cpu's.
 #[test]
 fn products_through_62_bit_primes_identical_to_cpu() {
     if let Some(why) = cuda_unavailable() {
@@ -172,6 +173,15 @@ fn products_through_62_bit_primes_identical_to_cpu() {
     .unwrap();
     let (a, b) = (sample(&field, 1000, 7), sample(&field, 1025, 8));
     assert!(engine.mul(&a, &b).unwrap() == cpu.mul(&a, &b, MulAlgorithm::Tft).unwrap());
+    let t16 = Field::<16>::preset(Preset::T16).unwrap();
+    let engine = gfpf_cuda::multimodular::CudaMultiModular::try_new(
+        device().unwrap(),
+        gfpf_cuda::multimodular::MultiModularPlan62::try_new(&t16, 1000, 1025).unwrap(),
+    )
+    .unwrap();
+    let (a, b) = (sample(&t16, 1000, 11), sample(&t16, 1025, 12));
+    let want = PolyMul::new(&t16).unwrap().mul(&a, &b, MulAlgorithm::Tft).unwrap();
+    assert!(engine.mul(&a, &b).unwrap() == want, "t16 through 62-bit primes");
     let gpu = CudaPolyMul::new(device().unwrap(), &field);
     let n = 1 << 21;
     assert_eq!(
