@@ -35,52 +35,6 @@ GFPF_FN gfpf_u32 gfpf_mm_montgomery(gfpf_u32 x, gfpf_u32 w, gfpf_u32 q, gfpf_u32
     return u >= q ? u - q : u;
 }
 
-// Words of a prime's projection constants: q, −q^−1 mod 2^32, 2^64 mod q,
-// then for each digit i the pair (r^i·2^64, r^i·2^32) mod q.
-#define GFPF_MM_PROJECT_WORDS (4 + 2 * GFPF_K)
-
-// Thread c < N: the residues of coefficient c (0 past the coefficients)
-// modulo every prime, Σ_i d_i·r^i mod q_j at residues[j·N + c], the digits
-// read once (coalesced) and held. With d_i = h_i·2^32 + l_i and the
-// constants A_i = r^i·2^64 mod q, B_i = r^i·2^32 mod q, S = Σ_i h_i·A_i +
-// l_i·B_i ≡ x·2^32 (mod q) is summed exactly in 128 bits (2k terms below
-// 2^63 each), and reduced once: S = s2·2^64 + a·2^32 + b gives x ≡ s2·2^32
-// + a + b·2^−32, two Montgomery products (s2 by 2^64 mod q, b by 1) and
-// a < 4q. Two 32-bit products a digit, where a Montgomery product and a
-// modular add per half took about three times the instructions.
-GFPF_FN void gfpf_mm_project_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
-    if (c >= p.count) {
-        // Padding: zeros, no products.
-        for (gfpf_u64 j = 0; j < p.primes; ++j) GFPF_GLOBAL_WRITE((gfpf_u32*)p.residues, j * p.n + c, 0u);
-        return;
-    }
-    gfpf_u64 digits[GFPF_K];
-    const gfpf_u64* elements = (const gfpf_u64*)p.elements;
-#pragma unroll
-    for (int i = 0; i < GFPF_K; ++i) digits[i] = GFPF_GLOBAL_READ(elements, (gfpf_u64)i * p.count + c);
-    for (gfpf_u64 j = 0; j < p.primes; ++j) {
-        const gfpf_u32* k = (const gfpf_u32*)p.constants + j * GFPF_MM_PROJECT_WORDS;
-        const gfpf_u32 q = GFPF_TABLE_READ(k, 0), q_neg_inv = GFPF_TABLE_READ(k, 1);
-        GFPF_COUNT_OP(GFPF_OP_MM_PRIME);
-        gfpf_u128 sum = 0;
-#pragma unroll
-        for (int i = 0; i < GFPF_K; ++i) {
-            GFPF_COUNT_OP(GFPF_OP_MM_TERM);
-            sum += (gfpf_u128)((gfpf_u64)(gfpf_u32)(digits[i] >> 32) * GFPF_TABLE_READ(k, 4 + 2 * i));
-            sum += (gfpf_u128)((gfpf_u64)(gfpf_u32)digits[i] * GFPF_TABLE_READ(k, 5 + 2 * i));
-        }
-        const gfpf_u64 low = (gfpf_u64)sum;
-        gfpf_u32 a = (gfpf_u32)(low >> 32);
-        a = a >= 2 * q ? a - 2 * q : a;
-        a = a >= q ? a - q : a;
-        gfpf_u32 x = gfpf_mm_montgomery((gfpf_u32)low, 1, q, q_neg_inv);
-        x = x + a >= q ? x + a - q : x + a;
-        const gfpf_u32 wrap = gfpf_mm_montgomery((gfpf_u32)(sum >> 64), GFPF_TABLE_READ(k, 2), q, q_neg_inv);
-        x = x + wrap >= q ? x + wrap - q : x + wrap;
-        GFPF_GLOBAL_WRITE((gfpf_u32*)p.residues, j * p.n + c, x);
-    }
-}
-
 // x·W·2^−64 mod q in 64-bit words (x < 2^64, W < q < 2^62, q_neg_inv =
 // −q^−1 mod 2^64): t = x·W = hi·2^64 + lo, m = lo·q_neg_inv, so lo + (m·q
 // mod 2^64) is 0 (lo = 0) or 2^64, and (t + m·q)/2^64 = hi + ⌊m·q/2^64⌋ +
@@ -93,18 +47,61 @@ GFPF_FN gfpf_u64 gfpf_mm_montgomery(gfpf_u64 x, gfpf_u64 w, gfpf_u64 q, gfpf_u64
     return u >= q ? u - q : u;
 }
 
-// Words of a prime's 64-bit projection constants: q, −q^−1 mod 2^64, 2^64
-// mod q, 2^128 mod q, then for each digit i the pair (r^i·2^32, r^i) mod q.
-#define GFPF_MM62_PROJECT_WORDS (4 + 2 * GFPF_K)
+// Words of a prime's projection constants: q, −q^−1 mod 2^w, then in 32-bit
+// words 2^64 mod q and 0, then for each digit i the pair (r^i·2^64,
+// r^i·2^32) mod q; in 64-bit words 2^64 and 2^128 mod q, then the pairs
+// (r^i·2^32, r^i) mod q.
+#define GFPF_MM_PROJECT_WORDS (4 + 2 * GFPF_K)
 
-// gfpf_mm_project_thread in 64-bit words, q < 2^62: with d_i = h_i·2^32 +
-// l_i, S = Σ_i h_i·(r^i·2^32 mod q) + l_i·(r^i mod q) ≡ x (mod q) is summed
-// exactly in 128 bits (2k terms below 2^94 each), and reduced once: S =
+// A digit d = h·2^32 + l of a projection: h·A + l·B, the prime's pair of
+// constants (A, B) for its place, summed exactly (the Montgomery factor the
+// constants carry undone by gfpf_mm_project_reduce). 32-bit words: two
+// 32-bit products (below 2^63 each); 64-bit words: two 32 × 62-bit products
+// (below 2^94 each).
+GFPF_FN gfpf_u128 gfpf_mm_project_term(gfpf_u64 d, const gfpf_u32* k, int i) {
+    GFPF_COUNT_OP(GFPF_OP_MM_TERM);
+    return (gfpf_u128)((gfpf_u64)(gfpf_u32)(d >> 32) * GFPF_TABLE_READ(k, 4 + 2 * i)) +
+           (gfpf_u128)((gfpf_u64)(gfpf_u32)d * GFPF_TABLE_READ(k, 5 + 2 * i));
+}
+GFPF_FN gfpf_u128 gfpf_mm_project_term(gfpf_u64 d, const gfpf_u64* k, int i) {
+    GFPF_COUNT_OP(GFPF_OP_MM62_TERM);
+    return (gfpf_u128)(d >> 32) * GFPF_TABLE_READ(k, 4 + 2 * i) + (gfpf_u128)(gfpf_u32)d * GFPF_TABLE_READ(k, 5 + 2 * i);
+}
+
+// A projection's sum S of 2k terms, reduced once. 32-bit words: S ≡ x·2^32
+// (the constants are r^i·2^64 and r^i·2^32), S = s2·2^64 + a·2^32 + b gives
+// x ≡ s2·2^32 + a + b·2^−32, two Montgomery products (s2 by 2^64 mod q, b by
+// 1) and a < 4q. 64-bit words: S ≡ x (constants r^i·2^32 and r^i), S =
 // s1·2^64 + s0 gives x ≡ s1·2^64 + s0, two Montgomery products (s1 by 2^128
 // mod q, s0 by 2^64 mod q).
-GFPF_FN void gfpf_mm62_project_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
+GFPF_FN gfpf_u32 gfpf_mm_project_reduce(gfpf_u128 sum, const gfpf_u32* k, gfpf_u32 q, gfpf_u32 q_neg_inv) {
+    const gfpf_u64 low = (gfpf_u64)sum;
+    gfpf_u32 a = (gfpf_u32)(low >> 32);
+    a = a >= 2 * q ? a - 2 * q : a;
+    a = a >= q ? a - q : a;
+    gfpf_u32 x = gfpf_mm_montgomery((gfpf_u32)low, 1, q, q_neg_inv);
+    x = x + a >= q ? x + a - q : x + a;
+    const gfpf_u32 wrap = gfpf_mm_montgomery((gfpf_u32)(sum >> 64), GFPF_TABLE_READ(k, 2), q, q_neg_inv);
+    return x + wrap >= q ? x + wrap - q : x + wrap;
+}
+GFPF_FN gfpf_u64 gfpf_mm_project_reduce(gfpf_u128 sum, const gfpf_u64* k, gfpf_u64 q, gfpf_u64 q_neg_inv) {
+    const gfpf_u64 x = gfpf_mm_montgomery((gfpf_u64)sum, GFPF_TABLE_READ(k, 2), q, q_neg_inv);
+    const gfpf_u64 high = gfpf_mm_montgomery((gfpf_u64)(sum >> 64), GFPF_TABLE_READ(k, 3), q, q_neg_inv);
+    return x + high >= q ? x + high - q : x + high;
+}
+
+// Thread c < N: the residues of coefficient c (0 past the coefficients)
+// modulo every prime, Σ_i d_i·r^i mod q_j at residues[j·N + c], in words T,
+// the digits read once (coalesced) and held, each prime's 2k half-digit
+// products summed exactly in 128 bits and reduced once
+// (gfpf_mm_project_term, gfpf_mm_project_reduce): where a Montgomery
+// product and a modular add per half took about three times the
+// instructions (32-bit words).
+template <class T>
+GFPF_FN void gfpf_mm_project_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
     if (c >= p.count) {
-        for (gfpf_u64 j = 0; j < p.primes; ++j) GFPF_GLOBAL_WRITE((gfpf_u64*)p.residues, j * p.n + c, (gfpf_u64)0);
+        // Padding: zeros, no products.
+        for (gfpf_u64 j = 0; j < p.primes; ++j) GFPF_GLOBAL_WRITE((T*)p.residues, j * p.n + c, (T)0);
         return;
     }
     gfpf_u64 digits[GFPF_K];
@@ -112,20 +109,13 @@ GFPF_FN void gfpf_mm62_project_thread(const GfpfMultiModularParams& p, gfpf_u64 
 #pragma unroll
     for (int i = 0; i < GFPF_K; ++i) digits[i] = GFPF_GLOBAL_READ(elements, (gfpf_u64)i * p.count + c);
     for (gfpf_u64 j = 0; j < p.primes; ++j) {
-        const gfpf_u64* k = (const gfpf_u64*)p.constants + j * GFPF_MM62_PROJECT_WORDS;
-        const gfpf_u64 q = GFPF_TABLE_READ(k, 0), q_neg_inv = GFPF_TABLE_READ(k, 1);
+        const T* k = (const T*)p.constants + j * GFPF_MM_PROJECT_WORDS;
+        const T q = GFPF_TABLE_READ(k, 0), q_neg_inv = GFPF_TABLE_READ(k, 1);
         GFPF_COUNT_OP(GFPF_OP_MM_PRIME);
         gfpf_u128 sum = 0;
 #pragma unroll
-        for (int i = 0; i < GFPF_K; ++i) {
-            GFPF_COUNT_OP(GFPF_OP_MM62_TERM);
-            sum += (gfpf_u128)(digits[i] >> 32) * GFPF_TABLE_READ(k, 4 + 2 * i);
-            sum += (gfpf_u128)(gfpf_u32)digits[i] * GFPF_TABLE_READ(k, 5 + 2 * i);
-        }
-        gfpf_u64 x = gfpf_mm_montgomery((gfpf_u64)sum, GFPF_TABLE_READ(k, 2), q, q_neg_inv);
-        const gfpf_u64 high = gfpf_mm_montgomery((gfpf_u64)(sum >> 64), GFPF_TABLE_READ(k, 3), q, q_neg_inv);
-        x = x + high >= q ? x + high - q : x + high;
-        GFPF_GLOBAL_WRITE((gfpf_u64*)p.residues, j * p.n + c, x);
+        for (int i = 0; i < GFPF_K; ++i) sum += gfpf_mm_project_term(digits[i], k, i);
+        GFPF_GLOBAL_WRITE((T*)p.residues, j * p.n + c, gfpf_mm_project_reduce(sum, k, q, q_neg_inv));
     }
 }
 
@@ -300,7 +290,7 @@ GFPF_FN void gfpf_mm62_finish_thread(const GfpfMultiModularParams& p, gfpf_u64 c
 // The join of k = 16 is held to 64 registers (8 blocks resident per SM, 50%
 // occupancy on sm_90), its digits in groups of 4; below, it takes fewer
 // unbound (t8: 56), and more under a bound of one block (t8: 80).
-GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_project, gfpf_mm_project_thread)
+GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_project, gfpf_mm_project_thread<gfpf_u32>)
 #if GFPF_K > 8
 GFPF_OCCUPANCY_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_join, gfpf_mm_join_thread<gfpf_u32>, 8)
 #else
@@ -308,7 +298,7 @@ GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_join, gfpf_mm_join_thread<gfp
 #endif
 // In 64-bit words; the join's final carry a launch of its own above k = 8
 // (see GfpfMmWord).
-GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm62_project, gfpf_mm62_project_thread)
+GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm62_project, gfpf_mm_project_thread<gfpf_u64>)
 GFPF_OCCUPANCY_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm62_join, gfpf_mm_join_thread<gfpf_u64>, 8)
 #if GFPF_K > 8
 GFPF_OCCUPANCY_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm62_finish, gfpf_mm62_finish_thread, 8)
