@@ -838,9 +838,16 @@ const CONTEST_LOG2_N: std::ops::RangeInclusive<u32> = 12..=24;
 /// none where too few primes exist; (primes needed, available); their bits.
 type SmallSide = (Option<(f64, f64)>, (usize, usize), u32);
 
-/// The small primes' side in 31-bit words, or where too few 31-bit primes
-/// reach the row, in 62-bit ones; `plan` makes either width's plan.
-fn small_side_any<const K: usize>(
+/// A small-prime plan of either width.
+enum SmallPlan<const K: usize> {
+    Words32(MultiModularPlan<K, u32>),
+    Words64(MultiModularPlan<K, u64>),
+}
+
+/// The small primes' side of a row: in 31-bit words, or where too few
+/// 31-bit primes reach it, in 62-bit ones; `plan` makes either width's
+/// plan (by its primes' bits).
+fn small_side<const K: usize>(
     preset: Preset,
     plan: impl Fn(u32) -> Result<SmallPlan<K>, gfpf_cuda::ntt::NttError>,
     work: SmallPrimeWork,
@@ -849,28 +856,13 @@ fn small_side_any<const K: usize>(
     args: &GpuModelArgs,
     reports: &mut Reports,
 ) -> Result<SmallSide, String> {
-    let narrow = small_side(preset, plan(31), work, data_elements, model, args, reports)?;
-    if narrow.0.is_some() {
-        return Ok(narrow);
-    }
-    small_side(preset, plan(62), work, data_elements, model, args, reports)
-}
-
-/// A small-prime plan of either width.
-enum SmallPlan<const K: usize> {
-    Words32(MultiModularPlan<K, u32>),
-    Words64(MultiModularPlan<K, u64>),
-}
-
-fn small_side<const K: usize>(
-    preset: Preset,
-    plan: Result<SmallPlan<K>, gfpf_cuda::ntt::NttError>,
-    work: SmallPrimeWork,
-    data_elements: f64,
-    model: &Model,
-    args: &GpuModelArgs,
-    reports: &mut Reports,
-) -> Result<SmallSide, String> {
+    let plan = match plan(31) {
+        Err(gfpf_cuda::ntt::NttError::TooManyPrimes { needed, most }) => match plan(62) {
+            Err(gfpf_cuda::ntt::NttError::TooManyPrimes { .. }) => return Ok((None, (needed, most), 31)),
+            wide => wide,
+        },
+        narrow => narrow,
+    };
     let (t, primes, bits) = match plan {
         Ok(SmallPlan::Words32(plan)) => {
             let primes = plan.ntt().primes().len();
@@ -888,7 +880,6 @@ fn small_side<const K: usize>(
                 62,
             )
         }
-        Err(gfpf_cuda::ntt::NttError::TooManyPrimes { needed, most }) => return Ok((None, (needed, most), 31)),
         Err(e) => return Err(e.to_string()),
     };
     if args.launches {
@@ -936,7 +927,7 @@ fn contest_preset<const K: usize>(
                 MultiModularPlan::<K, u64>::transform(&field, n).map(SmallPlan::Words64)
             }
         };
-        let small = small_side_any(
+        let small = small_side(
             preset,
             transform,
             SmallPrimeWork::Transform,
@@ -953,7 +944,7 @@ fn contest_preset<const K: usize>(
                 MultiModularPlan::<K, u64>::try_new(&field, n / 2, n / 2).map(SmallPlan::Words64)
             }
         };
-        let small = small_side_any(
+        let small = small_side(
             preset,
             product,
             SmallPrimeWork::Product,
