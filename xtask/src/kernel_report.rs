@@ -339,13 +339,18 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
         };
         let seconds = report.compile_time.as_secs_f64();
         for f in report.kernels() {
-            let block = gfpf_cuda::ntt::NTT_BLOCK_THREADS as u32;
             // The tile is dynamic shared memory: the largest a launch of the
-            // kernel's word width takes.
-            let most_shared = if f.name == <u64 as gfpf_cuda::ntt::NttWord>::KERNEL {
-                <u64 as gfpf_cuda::ntt::NttWord>::MOST_SHARED_BYTES
+            // kernel's word width takes, on its largest blocks.
+            let (block, most_shared) = if f.name == <u64 as gfpf_cuda::ntt::NttWord>::KERNEL {
+                (
+                    <u64 as gfpf_cuda::ntt::NttWord>::BLOCK_THREADS,
+                    <u64 as gfpf_cuda::ntt::NttWord>::MOST_SHARED_BYTES,
+                )
             } else {
-                <u32 as gfpf_cuda::ntt::NttWord>::MOST_SHARED_BYTES
+                (
+                    <u32 as gfpf_cuda::ntt::NttWord>::BLOCK_THREADS,
+                    <u32 as gfpf_cuda::ntt::NttWord>::MOST_SHARED_BYTES,
+                )
             };
             let f = &f.with_dynamic_shared(most_shared);
             let occupancy = limits.occupancy(f, block);

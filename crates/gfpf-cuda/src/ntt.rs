@@ -25,15 +25,17 @@
 //! # Ok::<(), gfpf_cuda::ntt::NttError>(())
 //! ```
 //!
-//! 64-bit words take the same plans, three stages a round instead of four:
+//! 64-bit words take the same plans, three stages a round instead of four,
+//! tiles of 128 KiB and blocks of up to 1024 threads:
 //!
 //! ```
 //! use gfpf_cuda::ntt::{NTT_PRIMES_62, NttPlan62};
 //! use gfpf_plan::Direction;
 //!
 //! let plan = NttPlan62::try_new(1 << 26, &NTT_PRIMES_62[..2])?;
-//! // 2^26 in three passes: tiles of 64 KiB hold 2^13 words of 64 bits.
-//! assert_eq!(plan.stage_groups(), [6, 9, 11]);
+//! // 2^26 in three passes, 2^24 in two, as with 32-bit words.
+//! assert_eq!(plan.stage_groups().len(), 3);
+//! assert_eq!(NttPlan62::try_new(1 << 24, &NTT_PRIMES_62[..2])?.stage_groups().len(), 2);
 //! assert_eq!(plan.launches(1, Direction::Forward)[0].word_bytes, 8);
 //! # Ok::<(), gfpf_cuda::ntt::NttError>(())
 //! ```
@@ -66,8 +68,9 @@ pub const NTT_MOST_SHARED_BYTES: u32 = <u32 as NttWord>::MOST_SHARED_BYTES;
 /// The fewest columns of a tile that is not contiguous: 8 words, one
 /// 32-byte sector a row.
 pub const NTT_LEAST_COLUMNS: usize = 8;
-/// Threads of a block at most (the kernel's `__launch_bounds__`).
-pub const NTT_BLOCK_THREADS: usize = 512;
+/// Threads of a block at most in 32-bit words (the kernel's
+/// `__launch_bounds__`; [`NttWord::BLOCK_THREADS`] for each width).
+pub const NTT_BLOCK_THREADS: usize = <u32 as NttWord>::BLOCK_THREADS as usize;
 /// The words a thread holds in a round of radix 16
 /// (`GFPF_NTT_MAX_ROUND` stages): a block takes a tile's words over 16
 /// threads.
@@ -108,8 +111,14 @@ pub trait NttWord:
     const PRIME_BITS: u32;
     /// The kernel's symbol.
     const KERNEL: &'static str;
-    /// log2 of a tile's words at most: 64 KiB.
+    /// log2 of a tile's words at most: 2^14 (64 KiB of 32-bit words, 128 KiB
+    /// of 64-bit ones), so that 2^24 takes two passes either way.
     const TILE_LOG2: u32;
+    /// Threads of a block at most (the kernel's `__launch_bounds__`): 512
+    /// (two blocks an SM), 1024 with 64-bit words (one block an SM, whose
+    /// 139 KB tile leaves no room for two), 64 registers and 50% occupancy
+    /// on sm_90 either way.
+    const BLOCK_THREADS: u32;
     /// log2 of the words a thread holds in a round (its radix): 16 words of
     /// 32 bits, 8 of 64 (16 registers of data either way; 16 words of 64
     /// bits would leave too few of the 64 that two blocks of 512 threads
@@ -135,6 +144,7 @@ impl NttWord for u32 {
     const PRIME_BITS: u32 = 31;
     const KERNEL: &'static str = "gfpf_ntt31_stages";
     const TILE_LOG2: u32 = 14;
+    const BLOCK_THREADS: u32 = 512;
     const ROUND_LOG2: u32 = 4;
     fn from_u64(v: u64) -> Self {
         v as u32
@@ -154,7 +164,8 @@ impl NttWord for u64 {
     const BITS: u32 = 64;
     const PRIME_BITS: u32 = 62;
     const KERNEL: &'static str = "gfpf_ntt62_stages";
-    const TILE_LOG2: u32 = 13;
+    const TILE_LOG2: u32 = 14;
+    const BLOCK_THREADS: u32 = 1024;
     const ROUND_LOG2: u32 = 3;
     fn from_u64(v: u64) -> Self {
         v
@@ -571,7 +582,7 @@ impl<W: NttWord> NttPlan<W> {
             let log2_g = remaining - stages;
             let log2_columns = launch_columns_log2(stages, log2_g, self.tile_log2);
             let tile_log2 = stages + log2_columns;
-            let log2_threads = block_threads_log2(tile_log2, W::ROUND_LOG2);
+            let log2_threads = block_threads_log2(tile_log2, W::ROUND_LOG2, W::BLOCK_THREADS);
             let blocks = transforms << (n - tile_log2);
             out.push(NttParams {
                 transforms_per_prime: transforms_per_prime as u64,
@@ -596,14 +607,13 @@ impl<W: NttWord> NttPlan<W> {
     /// The stages of each launch, first to last: as few launches as the
     /// tiles allow (each a pass over device memory: the last up to 14
     /// stages on whole blocks of neighbouring words, G = 1; the others up to
-    /// 11 on tiles of 8 columns or more; 13 and 10 with 64-bit words), and
-    /// of those groupings the one with the fewest rounds (a round: four
-    /// stages or fewer through a thread's registers, three with 64-bit
-    /// words, then shared memory), then the one whose smallest blocks are
-    /// largest, then the most even. 32-bit words: 2^20 in 8 + 12 (five
-    /// rounds), 2^24 in 11 + 13 (seven, two passes where tiles of 32 KiB
-    /// took three), up to 2^25 two launches, up to 2^30 three; 64-bit
-    /// words: two launches up to 2^23, three up to 2^33.
+    /// 11 on tiles of 8 columns or more), and of those groupings the one
+    /// with the fewest rounds (a round: four stages or fewer through a
+    /// thread's registers, three with 64-bit words, then shared memory),
+    /// then the one whose smallest blocks are largest, then the most even.
+    /// 32-bit words: 2^20 in 8 + 12 (five rounds), 2^24 in 11 + 13 (seven,
+    /// two passes where tiles of 32 KiB took three); either width: up to
+    /// 2^25 two launches, up to 2^30 three.
     pub fn stage_groups(&self) -> Vec<u32> {
         if let Some(groups) = &self.groups {
             return groups.clone();
@@ -626,7 +636,7 @@ impl<W: NttWord> NttPlan<W> {
             for &stages in sizes {
                 remaining -= stages;
                 let tile = stages + launch_columns_log2(stages, remaining, tile_log2);
-                let threads = block_threads_log2(tile, W::ROUND_LOG2);
+                let threads = block_threads_log2(tile, W::ROUND_LOG2, W::BLOCK_THREADS);
                 let most = (tile - threads).min(W::ROUND_LOG2);
                 rounds += stages.div_ceil(most);
                 least_threads = least_threads.min(threads);
@@ -680,15 +690,15 @@ fn launch_columns_log2(stages: u32, log2_g: u32, tile_log2: u32) -> u32 {
 }
 
 /// log2 of a block's threads for a tile of 2^tile_log2 words: a round's
-/// group of 2^round_log2 words a thread, at most 512 threads (more words a
-/// thread then), at least a warp where the tile has two words a thread for
-/// it.
-fn block_threads_log2(tile_log2: u32, round_log2: u32) -> u32 {
+/// group of 2^round_log2 words a thread, at most `most` threads (more
+/// words a thread then), at least a warp where the tile has two words a
+/// thread for it.
+fn block_threads_log2(tile_log2: u32, round_log2: u32, most: u32) -> u32 {
     let elements_log2 = round_log2;
     tile_log2
         .saturating_sub(elements_log2)
         .max(5.min(tile_log2 - 1))
-        .min(NTT_BLOCK_THREADS.trailing_zeros())
+        .min(most.trailing_zeros())
 }
 
 impl<W: NttWord> NttPlan<W> {
@@ -1117,27 +1127,29 @@ mod tests {
     }
 
     #[test]
-    fn sixty_four_bit_words_take_three_stages_a_round_and_tiles_of_8192() {
+    fn sixty_four_bit_words_take_three_stages_a_round_and_blocks_of_1024_threads() {
         let groups = |log2_n: u32| {
             NttPlan62::try_new(1 << log2_n, &NTT_PRIMES_62[..1])
                 .unwrap()
                 .stage_groups()
         };
-        assert_eq!(groups(13), [13]);
-        assert_eq!(groups(20), [8, 12]);
-        assert_eq!(groups(23), [10, 13]);
-        assert_eq!(groups(24).len(), 3);
+        assert_eq!(groups(14), [14]);
+        assert_eq!(groups(23).len(), 2);
+        assert_eq!(groups(24).len(), 2);
+        assert_eq!(groups(26).len(), 3);
         for n in 6u32..=30 {
             let plan = NttPlan62::try_new(1 << n, &NTT_PRIMES_62[..1]).unwrap();
             for l in plan.launches(2, Direction::Forward) {
                 assert_eq!(l.word_bytes, 8);
                 assert_eq!(l.kernel(), "gfpf_ntt62_stages");
-                assert!(l.tile_words() <= 8192 && l.shared_bytes() <= <u64 as NttWord>::MOST_SHARED_BYTES);
+                assert!(l.tile_words() <= 16384 && l.shared_bytes() <= <u64 as NttWord>::MOST_SHARED_BYTES);
+                assert!(l.block_threads() <= 1024);
                 let per_thread = l.tile_words() as u64 / u64::from(l.block_threads());
                 assert!((2..=16).contains(&per_thread), "2^{n}: {l:?}");
             }
         }
-        assert_eq!(<u64 as NttWord>::MOST_SHARED_BYTES, 8 * (8192 + 512 + 16));
+        // 139.4 KB: one block an SM on sm_90 (227 KB) and sm_80 (163 KB).
+        assert_eq!(<u64 as NttWord>::MOST_SHARED_BYTES, 8 * (16384 + 1024 + 16));
         assert_eq!(ntt62_primes(33, 3).len(), 3);
         assert!(ntt62_primes(33, 3).iter().all(|q| (q - 1) % (1 << 33) == 0));
     }

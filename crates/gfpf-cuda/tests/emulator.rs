@@ -877,11 +877,12 @@ fn word_size_ntt_matches_the_host_transform() {
 }
 
 /// The word-size NTT in 64-bit words (primes c·2^32 + 1 below 2^62, three
-/// stages a round, tiles of 8192 words): one launch (2^6; 2^11 in rounds of
-/// 3, 3 and 3 and 2 stages; 2^13, the largest tile, 16 words a thread in
-/// two groups); three launches of at most 4 stages (2^11); 2^14 in two;
-/// 2^17 in two, the first on tiles of 1024 rows by 8 columns (2^23's first
-/// pass); and the largest primes of the table, whose words use all 62 bits.
+/// stages a round, tiles of 16384 words, blocks of 1024 threads): one
+/// launch (2^6; 2^11 in rounds of 3, 3, 3 and 2 stages; 2^14, the largest
+/// tile, 16 words a thread in two groups); three launches of at most 4
+/// stages (2^11); 2^15 in two; 2^17 in two, the first on tiles of 2048 rows
+/// by 8 columns (2^24's first pass); and the largest and smallest primes of
+/// the table.
 #[test]
 #[cfg_attr(
     not(gfpf_cxx),
@@ -896,12 +897,12 @@ fn word_size_ntt_in_64_bit_words_matches_the_host_transform() {
     word_size_ntt_matches_host::<u64>(
         [NTT_PRIMES_62[0], NTT_PRIMES_62[63]],
         &[
-            (6, 3, 13, None, 1),
-            (11, 2, 13, None, 1),
+            (6, 3, 14, None, 1),
+            (11, 2, 14, None, 1),
             (11, 1, 4, None, 3),
-            (13, 1, 13, None, 1),
-            (14, 1, 13, None, 2),
-            (17, 1, 13, Some(&[10u32, 7][..]), 2),
+            (14, 1, 14, None, 1),
+            (15, 1, 14, None, 2),
+            (17, 1, 14, Some(&[11u32, 6][..]), 2),
         ],
         62,
     );

@@ -211,9 +211,17 @@ fn word_size_ntt_compiles_within_budget() {
     }
     let report = nvrtc_resources("gfpf_ntt", &gfpf_kernels::ntt_translation_unit(false), (9, 0))
         .unwrap_or_else(|e| panic!("gfpf_ntt: {e}"));
-    for (kernel, most_shared) in [
-        (<u32 as NttWord>::KERNEL, <u32 as NttWord>::MOST_SHARED_BYTES),
-        (<u64 as NttWord>::KERNEL, <u64 as NttWord>::MOST_SHARED_BYTES),
+    for (kernel, most_shared, block) in [
+        (
+            <u32 as NttWord>::KERNEL,
+            <u32 as NttWord>::MOST_SHARED_BYTES,
+            <u32 as NttWord>::BLOCK_THREADS,
+        ),
+        (
+            <u64 as NttWord>::KERNEL,
+            <u64 as NttWord>::MOST_SHARED_BYTES,
+            <u64 as NttWord>::BLOCK_THREADS,
+        ),
     ] {
         let resources = report
             .kernels()
@@ -227,7 +235,7 @@ fn word_size_ntt_compiles_within_budget() {
         // Its tile is dynamic shared memory: the largest a launch takes (64
         // KiB of words with their padding and roots) on the largest blocks.
         let with_tile = resources.with_dynamic_shared(most_shared);
-        let occupancy = SmLimits::SM90.occupancy(&with_tile, gfpf_cuda::ntt::NTT_BLOCK_THREADS as u32);
+        let occupancy = SmLimits::SM90.occupancy(&with_tile, block);
         assert!(
             occupancy >= 0.5,
             "{kernel} allows {:.0}% occupancy ({} registers, {} bytes of shared memory)",

@@ -102,10 +102,11 @@ struct GfpfNttParams {
 };
 
 // What differs between the word widths (gfpf_cuda::ntt::NttWord mirrors
-// it): a tile's words at most (64 KiB: 2^24 in two passes with 32-bit words,
-// 2^23 with 64-bit ones), the most stages a round holds in registers (radix
-// 16 of 32-bit words, radix 8 of 64-bit ones: 16 registers of data either
-// way, within the 64 that two blocks of 512 threads allow), the pad: a
+// it): a tile's words at most (2^14: 2^24 in two passes; 64 KiB of 32-bit
+// words for blocks of 512 threads, 128 KiB of 64-bit ones for blocks of
+// 1024), the most stages a round holds in registers (radix 16 of 32-bit
+// words, radix 8 of 64-bit ones: 16 registers of data either way, within
+// the 64 that 1024 threads an SM allow), the pad: a
 // word after every 128 bytes, so that the threads of a half-warp reading
 // rows 8 or 16 words apart meet distinct banks, and whether N^−1 is held
 // through a launch or read where it is applied (held, the 64-bit kernel's
@@ -122,7 +123,7 @@ struct GfpfNttWord<gfpf_ntt_u32> {
 };
 template <>
 struct GfpfNttWord<gfpf_ntt_u64> {
-    static constexpr int TILE_LOG2 = 13, MAX_ROUND = 3, PAD_LOG2 = 4;
+    static constexpr int TILE_LOG2 = 14, MAX_ROUND = 3, PAD_LOG2 = 4;
     static constexpr bool HOLD_N_INV = false, LAZY = true;
 };
 // Words of shared memory a block takes at most: the tile, its pad words and
@@ -605,7 +606,9 @@ extern "C" int gfpf_ntt62_stages(const GfpfNttParams* p, GfpfEmuLaunch* launch) 
 extern "C" __global__ void __launch_bounds__(512, 2) gfpf_ntt31_stages(const GfpfNttParams p) {
     gfpf_ntt_stages<gfpf_ntt_u32>(p);
 }
-extern "C" __global__ void __launch_bounds__(512, 2) gfpf_ntt62_stages(const GfpfNttParams p) {
+// One block of 1024 threads an SM: its 139 KB tile leaves no room for a
+// second (gfpf_cuda::ntt::NttWord::BLOCK_THREADS); 64 registers either way.
+extern "C" __global__ void __launch_bounds__(1024, 1) gfpf_ntt62_stages(const GfpfNttParams p) {
     gfpf_ntt_stages<gfpf_ntt_u64>(p);
 }
 #endif
