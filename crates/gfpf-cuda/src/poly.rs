@@ -35,7 +35,7 @@ use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
 /// The least padded product length N (a power of two ≥ la + lb − 1) for
 /// which [`CudaMulAlgorithm::Auto`] takes the word-size primes. From the
 /// time model's contest (`cargo xtask gpu-model --contest`, H100 SXM
-/// constants, commit 8adbe9f, 2026-11-27; modelled, not measured; in
+/// constants, commit ba38ff8, 2026-11-27; modelled, not measured; in
 /// docs/BENCHMARKS.md), n × n products (N = 2n) through word-size primes
 /// take, of the big prime's time: t8 0.46–0.71 from n = 2^15 to 2^20 (3.2
 /// against 5.7 ms at 2^20), p8 0.38–0.63, t16 0.49–0.77 (to 2^19, where
@@ -44,11 +44,11 @@ use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
 /// against 3.37 ms at 2^20). One threshold for every k: below it k = 8
 /// gains at most 20% and k = 16 loses 40% or more. Past the 31-bit primes'
 /// reach (t8 and p8 products of 2^21 × 2^21 coefficients and longer, t16
-/// from 2^20) the 62-bit primes take 0.81–0.89 of the big prime's time to
-/// 2^23 at t8 and p8, 0.59–0.64 at t16 (model, commit 8adbe9f, 2026-11-27;
-/// at the floor t8 1.00, 1.01 and 1.10 at 2^21, 2^22 and 2^23, p8
-/// 0.93–1.02, t16 0.38–0.41), so `Auto` takes them there as well, on the
-/// fitted figures as below, until a GPU measures both.
+/// from 2^20) the 62-bit primes take 0.81–0.91 of the big prime's time to
+/// 2^23 at t8 and p8, 0.60–0.64 at t16 (model, commit ba38ff8, 2026-11-27;
+/// at the floor t8 0.99–1.01, p8 0.92–0.94, t16 0.38–0.40), so `Auto` takes
+/// them there as well, on the fitted figures as below, until a GPU measures
+/// both.
 pub const AUTO_MULTIMODULAR_MIN_N: usize = 1 << 16;
 
 impl CudaMulAlgorithm {
