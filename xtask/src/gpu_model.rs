@@ -40,7 +40,7 @@ use gfpf_field::{Field, Preset};
 use gfpf_plan::{Direction, Order};
 use gfpf_testkit::emulator::{EmulatedFft, EmulatedNtt, FieldOps, HostKernels, LaunchTraffic};
 
-use gfpf_cuda::multimodular::MultiModularPlan;
+use gfpf_cuda::multimodular::{MultiModularPlan, WordSizePlan};
 
 use crate::kernel_report::compile_in_child;
 use crate::report::gpu_contest::{self, ContestRow, GpuContest};
@@ -726,8 +726,9 @@ const MULTIMODULAR_ROWS: &[(&str, u32)] = &[
 ];
 
 /// A product of 2^log2_len × 2^log2_len coefficients through word-size
-/// primes (31-bit where enough reach it, else 62-bit), every launch counted
-/// on sampled blocks: the transform, the primes and their bits.
+/// primes (31-bit where enough reach it, else 62-bit: `WordSizePlan`),
+/// every launch counted on sampled blocks: the transform, the primes and
+/// their bits.
 fn count_multimodular<const K: usize>(
     preset: Preset,
     log2_len: u32,
@@ -736,28 +737,39 @@ fn count_multimodular<const K: usize>(
 ) -> Result<(Transform, usize, u32), String> {
     let field = Field::<K>::preset(preset).map_err(|e| e.to_string())?;
     let len = 1usize << log2_len;
+    let plan = WordSizePlan::try_new(&field, len, len).map_err(|e| e.to_string())?;
     // The operands in and the product out, once.
-    let elements = (3 * len) as f64;
-    let work = SmallPrimeWork::Product;
-    match MultiModularPlan::<K, u32>::try_new(&field, len, len) {
-        Ok(plan) => {
+    count_word_size(preset, plan, SmallPrimeWork::Product, (3 * len) as f64, args, reports)
+}
+
+/// The launches of `plan` in its width, counted as [`count_small_primes`]
+/// counts them: the transform, the primes and their bits.
+fn count_word_size<const K: usize>(
+    preset: Preset,
+    plan: WordSizePlan<K>,
+    work: SmallPrimeWork,
+    data_elements: f64,
+    args: &GpuModelArgs,
+    reports: &mut Reports,
+) -> Result<(Transform, usize, u32), String> {
+    let bits = plan.prime_bits();
+    let (t, primes) = match plan {
+        WordSizePlan::Words32(plan) => {
             let primes = plan.ntt().primes().len();
-            Ok((
-                count_small_primes(preset, plan, work, elements, args, reports)?,
+            (
+                count_small_primes(preset, plan, work, data_elements, args, reports)?,
                 primes,
-                31,
-            ))
+            )
         }
-        Err(_) => {
-            let plan = MultiModularPlan::<K, u64>::try_new(&field, len, len).map_err(|e| e.to_string())?;
+        WordSizePlan::Words64(plan) => {
             let primes = plan.ntt().primes().len();
-            Ok((
-                count_small_primes(preset, plan, work, elements, args, reports)?,
+            (
+                count_small_primes(preset, plan, work, data_elements, args, reports)?,
                 primes,
-                62,
-            ))
+            )
         }
-    }
+    };
+    Ok((t, primes, bits))
 }
 
 /// What the small primes' launches compute.
@@ -838,48 +850,20 @@ const CONTEST_LOG2_N: std::ops::RangeInclusive<u32> = 12..=24;
 /// none where too few primes exist; (primes needed, available); their bits.
 type SmallSide = (Option<(f64, f64)>, (usize, usize), u32);
 
-/// A small-prime plan of either width.
-enum SmallPlan<const K: usize> {
-    Words32(MultiModularPlan<K, u32>),
-    Words64(MultiModularPlan<K, u64>),
-}
-
-/// The small primes' side of a row: in 31-bit words, or where too few
-/// 31-bit primes reach it, in 62-bit ones; `plan` makes either width's
-/// plan (by its primes' bits).
+/// The small primes' side of a row, `plan` in the width the device takes
+/// (`WordSizePlan`), none where neither width has primes enough.
 fn small_side<const K: usize>(
     preset: Preset,
-    plan: impl Fn(u32) -> Result<SmallPlan<K>, gfpf_cuda::ntt::NttError>,
+    plan: Result<WordSizePlan<K>, gfpf_cuda::ntt::NttError>,
     work: SmallPrimeWork,
     data_elements: f64,
     model: &Model,
     args: &GpuModelArgs,
     reports: &mut Reports,
 ) -> Result<SmallSide, String> {
-    let plan = match plan(31) {
-        Err(gfpf_cuda::ntt::NttError::TooManyPrimes { needed, most }) => match plan(62) {
-            Err(gfpf_cuda::ntt::NttError::TooManyPrimes { .. }) => return Ok((None, (needed, most), 31)),
-            wide => wide,
-        },
-        narrow => narrow,
-    };
     let (t, primes, bits) = match plan {
-        Ok(SmallPlan::Words32(plan)) => {
-            let primes = plan.ntt().primes().len();
-            (
-                count_small_primes(preset, plan, work, data_elements, args, reports)?,
-                primes,
-                31,
-            )
-        }
-        Ok(SmallPlan::Words64(plan)) => {
-            let primes = plan.ntt().primes().len();
-            (
-                count_small_primes(preset, plan, work, data_elements, args, reports)?,
-                primes,
-                62,
-            )
-        }
+        Ok(plan) => count_word_size(preset, plan, work, data_elements, args, reports)?,
+        Err(gfpf_cuda::ntt::NttError::TooManyPrimes { needed, most }) => return Ok((None, (needed, most), 31)),
         Err(e) => return Err(e.to_string()),
     };
     if args.launches {
@@ -920,16 +904,9 @@ fn contest_preset<const K: usize>(
             primes_available: small.1.1,
             prime_bits: small.2,
         };
-        let transform = |bits| {
-            if bits == 31 {
-                MultiModularPlan::<K, u32>::transform(&field, n).map(SmallPlan::Words32)
-            } else {
-                MultiModularPlan::<K, u64>::transform(&field, n).map(SmallPlan::Words64)
-            }
-        };
         let small = small_side(
             preset,
-            transform,
+            WordSizePlan::transform(&field, n),
             SmallPrimeWork::Transform,
             n as f64,
             model,
@@ -937,16 +914,9 @@ fn contest_preset<const K: usize>(
             reports,
         )?;
         dft.push(row(log2_n, (big_s, big_floor), small));
-        let product = |bits| {
-            if bits == 31 {
-                MultiModularPlan::<K, u32>::try_new(&field, n / 2, n / 2).map(SmallPlan::Words32)
-            } else {
-                MultiModularPlan::<K, u64>::try_new(&field, n / 2, n / 2).map(SmallPlan::Words64)
-            }
-        };
         let small = small_side(
             preset,
-            product,
+            WordSizePlan::try_new(&field, n / 2, n / 2),
             SmallPrimeWork::Product,
             1.5 * n as f64,
             model,

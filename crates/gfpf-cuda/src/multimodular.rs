@@ -22,9 +22,9 @@ use cudarc::driver::{CudaFunction, CudaSlice, DevicePtr, DevicePtrMut};
 use gfpf_field::{Element, Field};
 use gfpf_kernels::DeviceConstants;
 use gfpf_plan::Direction;
-use gfpf_small::primes::inv_mod;
+use gfpf_small::primes::{inv_mod, mul_mod};
 
-use crate::ntt::{CudaNtt, NttError, NttPlan, NttWord, neg_inverse};
+use crate::ntt::{CudaNtt, NttError, NttPlan, NttWord};
 use crate::{CudaDevice, CudaError, DeviceBuffer};
 
 /// The most primes a product may take: 2·log2(p)/30 and a little, so fields
@@ -122,6 +122,59 @@ pub struct MultiModularPlan<const K: usize, W: NttWord = u32> {
     len_a: usize,
     len_b: usize,
     ntt: NttPlan<W>,
+}
+
+/// A product's word-size plan in the width the device takes: 31-bit primes
+/// where enough of them have the 2-adicity the length asks, else 62-bit
+/// ones (about half as many, four times the work a butterfly: 31-bit primes
+/// are the cheaper where both reach; the time model's word-size NTT rows,
+/// docs/DESIGN.md). `CudaPolyMul` and the time model choose by it.
+#[derive(Debug, Clone)]
+pub enum WordSizePlan<const K: usize> {
+    /// Primes below 2^31.
+    Words32(MultiModularPlan<K, u32>),
+    /// Primes c·2^32 + 1 below 2^62.
+    Words64(MultiModularPlan<K, u64>),
+}
+
+impl<const K: usize> WordSizePlan<K> {
+    /// [`MultiModularPlan::try_new`] in the width the device takes.
+    pub fn try_new(field: &Field<K>, len_a: usize, len_b: usize) -> Result<Self, NttError> {
+        Self::narrowest(
+            || MultiModularPlan::try_new(field, len_a, len_b),
+            || MultiModularPlan::try_new(field, len_a, len_b),
+        )
+    }
+
+    /// [`MultiModularPlan::transform`] in the width the device takes.
+    pub fn transform(field: &Field<K>, n: usize) -> Result<Self, NttError> {
+        Self::narrowest(
+            || MultiModularPlan::transform(field, n),
+            || MultiModularPlan::transform(field, n),
+        )
+    }
+
+    /// The 31-bit plan, or where too few 31-bit primes reach it the 62-bit
+    /// one; the 31-bit primes' reason where 62-bit ones cannot take it
+    /// either.
+    fn narrowest(
+        narrow: impl FnOnce() -> Result<MultiModularPlan<K, u32>, NttError>,
+        wide: impl FnOnce() -> Result<MultiModularPlan<K, u64>, NttError>,
+    ) -> Result<Self, NttError> {
+        match narrow() {
+            Ok(plan) => Ok(WordSizePlan::Words32(plan)),
+            Err(e @ NttError::TooManyPrimes { .. }) => wide().map(WordSizePlan::Words64).map_err(|_| e),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Bits of its primes: 31 or 62.
+    pub fn prime_bits(&self) -> u32 {
+        match self {
+            WordSizePlan::Words32(_) => u32::PRIME_BITS,
+            WordSizePlan::Words64(_) => u64::PRIME_BITS,
+        }
+    }
 }
 
 /// Products through primes below 2^31 in 32-bit words (the default width).
@@ -231,14 +284,9 @@ impl<const K: usize, W: NttWord> MultiModularPlan<K, W> {
         let mut out = Vec::new();
         for &q in self.ntt.primes() {
             let q = q.to_u64();
-            let mul = |a: u64, b: u64| (u128::from(a) * u128::from(b) % u128::from(q)) as u64;
             let pow2 = |e: u32| gfpf_small::primes::pow_mod(2, u64::from(e), q);
             let r_mod_q = (u128::from(r) % u128::from(q)) as u64;
-            if W::BITS == 32 {
-                out.extend([q, neg_inverse(q, 32), pow2(64), 0]);
-            } else {
-                out.extend([q, neg_inverse(q, 64), pow2(64), pow2(128)]);
-            }
+            out.extend([q, W::neg_q_inv(q), pow2(64), if W::BITS == 32 { 0 } else { pow2(128) }]);
             let (high, low) = if W::BITS == 32 {
                 (pow2(64), pow2(32))
             } else {
@@ -246,8 +294,8 @@ impl<const K: usize, W: NttWord> MultiModularPlan<K, W> {
             };
             let mut ri = 1u64;
             for _ in 0..K {
-                out.extend([mul(ri, high), mul(ri, low)]);
-                ri = mul(ri, r_mod_q);
+                out.extend([mul_mod(ri, high, q), mul_mod(ri, low, q)]);
+                ri = mul_mod(ri, r_mod_q, q);
             }
         }
         out.into_iter().map(W::from_u64).collect()
@@ -271,14 +319,17 @@ impl<const K: usize, W: NttWord> MultiModularPlan<K, W> {
             }
         };
         for (j, &q) in primes.iter().enumerate() {
-            let mul = |a: u64, b: u64| (u128::from(a) * u128::from(b) % u128::from(q)) as u64;
             let m_j = primes
                 .iter()
                 .enumerate()
                 .filter(|&(i, _)| i != j)
-                .fold(1u64, |acc, (_, &qi)| mul(acc, qi % q));
-            let inverse = mul(inv_mod(m_j, q), gfpf_small::primes::pow_mod(2, u64::from(W::BITS), q));
-            out.extend([q, neg_inverse(q, W::BITS), inverse]);
+                .fold(1u64, |acc, (_, &qi)| mul_mod(acc, qi, q));
+            let inverse = mul_mod(
+                inv_mod(m_j, q),
+                gfpf_small::primes::pow_mod(2, u64::from(W::BITS), q),
+                q,
+            );
+            out.extend([q, W::neg_q_inv(q), inverse]);
             if W::BITS == 32 {
                 out.push(0);
             }
@@ -466,7 +517,7 @@ impl<const K: usize, W: NttWord> CudaMultiModular<K, W> {
             unsafe { self.launch(&self.join, &params)? };
             if let Some(finish) = &self.finish {
                 // SAFETY: as the join's: it reads and writes the product's
-                // elements and the carries the join left in x.
+                // elements and reads the carries the join left in y.
                 unsafe { self.launch(finish, &params)? };
             }
         }

@@ -47,13 +47,14 @@ pub use gfpf_small::primes::NTT_PRIMES_31;
 /// The 64 largest primes c·2^32 + 1 below 2^62 (gfpf-small's table), for
 /// [`NttPlan62`]'s transforms up to 2^32.
 pub use gfpf_small::primes::NTT_PRIMES_62;
-use gfpf_small::primes::{inv_mod, is_prime, root_of_unity, two_adicity};
+use gfpf_small::primes::{inv_mod, is_prime, mul_mod, root_of_unity, two_adicity};
 
-/// Words of a tile at most (`GFPF_NTT_TILE_WORDS`): 64 KiB of dynamic
-/// shared memory with its padding and roots ([`NttParams::shared_bytes`]),
+/// Words of a tile at most (`GfpfNttWord<T>::TILE_LOG2`, the same for both
+/// widths): 64 KiB of dynamic shared memory for 32-bit words, 128 KiB for
+/// 64-bit ones, with their padding and roots ([`NttParams::shared_bytes`]),
 /// so that 2^24 takes two passes over device memory (11 stages on tiles of
 /// 2048 rows by 8 columns, then 13 on whole blocks of 8192 words).
-pub const NTT_TILE_WORDS: usize = 16384;
+pub const NTT_TILE_WORDS: usize = 1 << <u32 as NttWord>::TILE_LOG2;
 /// Bytes of dynamic shared memory a block with a tile of `tile_words` words
 /// of `word_bytes` bytes takes: the tile with a pad word after every 128
 /// bytes, then 8 pairs of a root of order 16's powers (`GfpfNttShared` and
@@ -71,10 +72,10 @@ pub const NTT_LEAST_COLUMNS: usize = 8;
 /// Threads of a block at most in 32-bit words (the kernel's
 /// `__launch_bounds__`; [`NttWord::BLOCK_THREADS`] for each width).
 pub const NTT_BLOCK_THREADS: usize = <u32 as NttWord>::BLOCK_THREADS as usize;
-/// The words a thread holds in a round of radix 16
-/// (`GFPF_NTT_MAX_ROUND` stages): a block takes a tile's words over 16
-/// threads.
-pub const NTT_ROUND_ELEMENTS: usize = 16;
+/// The words a thread holds in a round of 32-bit words, radix 16
+/// ([`NttWord::ROUND_LOG2`] for each width): a block takes a tile's words
+/// over 16 threads.
+pub const NTT_ROUND_ELEMENTS: usize = 1 << <u32 as NttWord>::ROUND_LOG2;
 /// Columns of a tile at most: 32 words, four 32-byte sectors a row.
 pub const NTT_TILE_COLUMNS: usize = 32;
 /// The 32-bit kernel's symbol ([`NttWord::KERNEL`] for each width).
@@ -121,8 +122,7 @@ pub trait NttWord:
     const BLOCK_THREADS: u32;
     /// log2 of the words a thread holds in a round (its radix): 16 words of
     /// 32 bits, 8 of 64 (16 registers of data either way; 16 words of 64
-    /// bits would leave too few of the 64 that two blocks of 512 threads
-    /// allow).
+    /// bits spilled 216 bytes within a thread's 64 registers).
     const ROUND_LOG2: u32;
     /// Bytes of dynamic shared memory a block takes at most (the largest
     /// tile's).
@@ -137,6 +137,9 @@ pub trait NttWord:
     /// Up to `count` primes of this width with 2^`two_adicity` dividing
     /// q − 1, largest first: [`ntt31_primes`], [`ntt62_primes`].
     fn primes(two_adicity: u32, count: usize) -> Vec<u64>;
+    /// −q^−1 mod 2^`BITS` for a prime of this width (Montgomery's constant
+    /// as the kernels take it: gfpf-small's `Montgomery32`/`Montgomery64`).
+    fn neg_q_inv(q: u64) -> u64;
 }
 
 impl NttWord for u32 {
@@ -158,6 +161,10 @@ impl NttWord for u32 {
     fn primes(two_adicity: u32, count: usize) -> Vec<u64> {
         ntt31_primes(two_adicity, count)
     }
+    fn neg_q_inv(q: u64) -> u64 {
+        let m = gfpf_small::Montgomery32::new(q as u32).expect("an odd prime below 2^31");
+        u64::from(m.neg_q_inv())
+    }
 }
 
 impl NttWord for u64 {
@@ -178,6 +185,11 @@ impl NttWord for u64 {
     }
     fn primes(two_adicity: u32, count: usize) -> Vec<u64> {
         ntt62_primes(two_adicity, count)
+    }
+    fn neg_q_inv(q: u64) -> u64 {
+        gfpf_small::Montgomery64::new(q)
+            .expect("an odd prime below 2^62")
+            .neg_q_inv()
     }
 }
 
@@ -232,8 +244,9 @@ pub enum NttError {
         most_other: u32,
     },
     /// A multi-modular product would need more primes than it may take
-    /// (coefficient by coefficient, about 2·log2(p)/30: k ≤ 16 fits).
-    #[error("a product over this field needs {needed} primes below 2^31, more than the {most} it may take")]
+    /// (coefficient by coefficient, about 2·log2(p)/30 of 31 bits or
+    /// 2·log2(p)/61 of 62 bits: k ≤ 16 fits).
+    #[error("a product over this field needs {needed} word-size primes, more than the {most} it may take")]
     TooManyPrimes {
         /// Primes the coefficients' bound needs.
         needed: usize,
@@ -386,9 +399,8 @@ impl<W: NttWord> NttPlan<W> {
     /// The same plan with the stages of each launch given, first to last,
     /// in place of [`NttPlan::stage_groups`]'s choice (for tests and
     /// measurements of other groupings): they must sum to n, the last take
-    /// 6 to 14 stages (13 with 64-bit words; or all of n below 6), and every
-    /// other 11 at most (10; fewer where [`NttPlan::with_max_tile_words`]
-    /// made tiles smaller).
+    /// 6 to 14 stages (or all of n below 6), and every other 11 at most
+    /// (fewer where [`NttPlan::with_max_tile_words`] made tiles smaller).
     pub fn with_stage_groups(mut self, groups: &[u32]) -> Result<Self, NttError> {
         let n = self.log2_n;
         let (least_last, most_last, most_other) = self.group_bounds();
@@ -436,10 +448,11 @@ impl<W: NttWord> NttPlan<W> {
     }
 
     /// The same plan with tiles of at most `words` words (rounded down to a
-    /// power of two, 2^10 to the 64 KiB of the largest): for devices that
-    /// give a block less than [`NttParams::shared_bytes`] of the largest
-    /// tile (67.6 KB with 32-bit words; sm_75 gives 64 KiB), at the cost of
-    /// more launches past 2^21. Stage groups chosen before are dropped.
+    /// power of two, 2^10 to [`NTT_TILE_WORDS`]): for devices that give a
+    /// block less than [`NttParams::shared_bytes`] of the largest tile
+    /// (67.6 KB with 32-bit words, 139.4 KB with 64-bit ones; sm_75 gives
+    /// 64 KiB), at the cost of more launches past 2^21. Stage groups chosen
+    /// before are dropped.
     pub fn with_max_tile_words(mut self, words: usize) -> Self {
         let log2 = words.max(1).ilog2().clamp(10, W::TILE_LOG2);
         self.tile_log2 = log2;
@@ -485,7 +498,7 @@ impl<W: NttWord> NttPlan<W> {
                     q,
                     n_inv,
                     shoup_quotient::<W>(n_inv, q),
-                    neg_inverse(q, W::BITS),
+                    W::neg_q_inv(q),
                     r,
                     (u128::from(r) * u128::from(r) % u128::from(q)) as u64,
                     0,
@@ -497,7 +510,7 @@ impl<W: NttWord> NttPlan<W> {
     }
 
     /// Words of one prime's twiddle tables: 3·2^⌊n/2⌋ + 16 + 2^min(n, t),
-    /// 2^t a tile's words at most (t = 14 with 32-bit words, 13 with 64).
+    /// 2^t a tile's words at most (t = 14).
     pub fn twiddle_words_per_prime(&self) -> usize {
         (3 << (self.log2_n / 2)) + 16 + (1 << self.log2_n.min(W::TILE_LOG2))
     }
@@ -520,7 +533,6 @@ impl<W: NttWord> NttPlan<W> {
     pub fn twiddle_table(&self, direction: Direction) -> Vec<W> {
         let split = self.log2_n / 2;
         let mut table = Vec::with_capacity(self.primes.len() * self.twiddle_words_per_prime());
-        let mul = |a: u64, b: u64, q: u64| (u128::from(a) * u128::from(b) % u128::from(q)) as u64;
         for &q in &self.primes {
             let q = q.to_u64();
             let omega = root_of_unity(q, self.log2_n).expect("checked at construction");
@@ -533,7 +545,7 @@ impl<W: NttWord> NttPlan<W> {
                 for _ in 0..count {
                     table.push(W::from_u64(w));
                     table.push(W::from_u64(shoup_quotient::<W>(w, q)));
-                    w = mul(w, step, q);
+                    w = mul_mod(w, step, q);
                 }
             };
             shoup_pairs(&mut table, root, 1 << split);
@@ -543,7 +555,7 @@ impl<W: NttWord> NttPlan<W> {
             let mut w = 1u64;
             for _ in 0..1u64 << split {
                 table.push(m_form(w));
-                w = mul(w, step, q);
+                w = mul_mod(w, step, q);
             }
             // w16 = root^(N/16) (N ≥ 64).
             shoup_pairs(
@@ -556,7 +568,7 @@ impl<W: NttWord> NttPlan<W> {
                 let mut w = 1u64;
                 for _ in 0..1u64 << (m - 1) {
                     table.push(m_form(w));
-                    w = mul(w, rho, q);
+                    w = mul_mod(w, rho, q);
                 }
             }
             table.push(W::default());
@@ -569,9 +581,10 @@ impl<W: NttWord> NttPlan<W> {
     /// caller: the stages grouped ([`NttPlan::stage_groups`]) into tiles of
     /// 2^L rows by C columns, C = min(G, 32, tile/2^L) (8 at least where G
     /// allows), the words of a round's group a thread (16 of 32 bits: four
-    /// stages; 8 of 64 bits: three), more where that would pass 512
-    /// threads, 2 to 8 where it would leave a block less than a warp; the
-    /// inverse runs the same groups in reverse order.
+    /// stages; 8 of 64 bits: three), more where that would pass the block's
+    /// most threads ([`NttWord::BLOCK_THREADS`]), 2 to 8 where it would
+    /// leave a block less than a warp; the inverse runs the same groups in
+    /// reverse order.
     pub fn launches(&self, transforms_per_prime: usize, direction: Direction) -> Vec<NttParams> {
         let n = self.log2_n;
         let transforms = (self.primes.len() * transforms_per_prime) as u64;
@@ -743,17 +756,6 @@ fn montgomery_form<W: NttWord>(x: u64, q: u64) -> u64 {
 /// ⌊x·2^w/q⌋ for x < q (Shoup's quotient).
 fn shoup_quotient<W: NttWord>(x: u64, q: u64) -> u64 {
     ((u128::from(x) << W::BITS) / u128::from(q)) as u64
-}
-
-/// −q^−1 mod 2^`bits` for odd q (Newton's iteration doubles the correct
-/// bits; `bits` ≤ 64).
-pub(crate) fn neg_inverse(q: u64, bits: u32) -> u64 {
-    let mut inverse = q;
-    for _ in 0..6 {
-        inverse = inverse.wrapping_mul(2u64.wrapping_sub(q.wrapping_mul(inverse)));
-    }
-    let mask = u64::MAX >> (64 - bits);
-    inverse.wrapping_neg() & mask
 }
 
 /// Word-size NTTs on a device ([`CudaNtt31`], [`CudaNtt62`]): a plan's
@@ -985,7 +987,6 @@ pub fn ntt_reference_outputs<W: NttWord>(x: &[W], q: W, at: impl IntoIterator<It
     let n = x.len();
     let log2_n = n.trailing_zeros();
     let q = q.to_u64();
-    let mul = |a: u64, b: u64| (u128::from(a) * u128::from(b) % u128::from(q)) as u64;
     let omega = root_of_unity(q, log2_n).expect("a root of the length's order");
     at.into_iter()
         .map(|i| {
@@ -993,8 +994,9 @@ pub fn ntt_reference_outputs<W: NttWord>(x: &[W], q: W, at: impl IntoIterator<It
             let step = gfpf_small::primes::pow_mod(omega, k, q);
             let (mut acc, mut w) = (0u64, 1u64);
             for &xj in x {
-                acc = ((u128::from(acc) + u128::from(mul(xj.to_u64(), w))) % u128::from(q)) as u64;
-                w = mul(w, step);
+                // Both below q < 2^62: the sum stays in a word.
+                acc = (acc + mul_mod(xj.to_u64(), w, q)) % q;
+                w = mul_mod(w, step, q);
             }
             W::from_u64(acc)
         })

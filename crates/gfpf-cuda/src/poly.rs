@@ -27,8 +27,7 @@ use gfpf_kernels::DeviceConstants;
 use gfpf_plan::{Direction, Order};
 
 use crate::fft::launch_kernel;
-use crate::multimodular::{CudaMultiModular, MultiModularPlan};
-use crate::ntt::NttError;
+use crate::multimodular::{CudaMultiModular, MultiModularPlan, WordSizePlan};
 use crate::params::{THREADS_PER_BLOCK, pointwise_mul};
 use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
 
@@ -63,7 +62,7 @@ impl CudaMulAlgorithm {
     pub fn resolve<const K: usize>(self, field: &Field<K>, len_a: usize, len_b: usize) -> CudaMulAlgorithm {
         match self {
             CudaMulAlgorithm::Auto
-                if auto_tries_multimodular(len_a, len_b) && multimodular_plan(field, len_a, len_b).is_ok() =>
+                if auto_tries_multimodular(len_a, len_b) && WordSizePlan::try_new(field, len_a, len_b).is_ok() =>
             {
                 CudaMulAlgorithm::MultiModular
             }
@@ -82,32 +81,6 @@ fn auto_tries_multimodular(len_a: usize, len_b: usize) -> bool {
         .saturating_sub(1)
         .checked_next_power_of_two()
         .is_none_or(|n| n >= AUTO_MULTIMODULAR_MIN_N)
-}
-
-/// The word-size primes' plan for a product: 31-bit primes where enough of
-/// them have the 2-adicity the length asks, else 62-bit ones (about half as
-/// many, five times the work a butterfly: 31-bit primes are the cheaper
-/// where both reach; the time model's word-size NTT rows, docs/DESIGN.md).
-fn multimodular_plan<const K: usize>(
-    field: &Field<K>,
-    len_a: usize,
-    len_b: usize,
-) -> Result<MultiModularPlanOfWidth<K>, NttError> {
-    match MultiModularPlan::<K, u32>::try_new(field, len_a, len_b) {
-        Ok(plan) => Ok(MultiModularPlanOfWidth::Words32(plan)),
-        // The 31-bit primes' reason where 62-bit ones cannot take it either
-        // (k = 16 past 2^20 coefficients).
-        Err(e @ NttError::TooManyPrimes { .. }) => MultiModularPlan::<K, u64>::try_new(field, len_a, len_b)
-            .map(MultiModularPlanOfWidth::Words64)
-            .map_err(|_| e),
-        Err(e) => Err(e),
-    }
-}
-
-/// A product's word-size plan in the width [`multimodular_plan`] chose.
-enum MultiModularPlanOfWidth<const K: usize> {
-    Words32(MultiModularPlan<K, u32>),
-    Words64(MultiModularPlan<K, u64>),
 }
 
 /// A word-size primes' engine in either width.
@@ -201,15 +174,15 @@ impl<const K: usize> CudaPolyMul<K> {
             return Ok(Arc::clone(engine));
         }
         drop(cache);
-        let (key, engine) = match multimodular_plan(&self.field, len_a, len_b)? {
-            MultiModularPlanOfWidth::Words32(plan) => {
+        let (key, engine) = match WordSizePlan::try_new(&self.field, len_a, len_b)? {
+            WordSizePlan::Words32(plan) => {
                 let key = (32, plan.ntt().len(), plan.ntt().primes().len());
                 (
                     key,
                     MultiModularEngine::Words32(CudaMultiModular::try_new(&self.device, plan)?),
                 )
             }
-            MultiModularPlanOfWidth::Words64(plan) => {
+            WordSizePlan::Words64(plan) => {
                 let key = (64, plan.ntt().len(), plan.ntt().primes().len());
                 (
                     key,
@@ -413,12 +386,12 @@ mod tests {
         let plan = MultiModularPlan62::try_new(&t8, 1 << 21, 1 << 21).unwrap();
         assert_eq!((plan.ntt().len(), plan.ntt().primes().len()), (1 << 22, 18));
         assert!(matches!(
-            super::multimodular_plan(&t8, 1 << 21, 1 << 21),
-            Ok(super::MultiModularPlanOfWidth::Words64(_))
+            crate::multimodular::WordSizePlan::try_new(&t8, 1 << 21, 1 << 21),
+            Ok(crate::multimodular::WordSizePlan::Words64(_))
         ));
         assert!(matches!(
-            super::multimodular_plan(&t8, 1 << 20, 1 << 20),
-            Ok(super::MultiModularPlanOfWidth::Words32(_))
+            crate::multimodular::WordSizePlan::try_new(&t8, 1 << 20, 1 << 20),
+            Ok(crate::multimodular::WordSizePlan::Words32(_))
         ));
         // Past 2^30, no prime of either width has the 2-adicity.
         assert_eq!(auto::<8>(Preset::T8, 1 << 30, 1 << 30), BigPrime);

@@ -708,8 +708,8 @@ type NttCase<'a> = (u32, usize, u32, Option<&'a [u32]>, usize);
 /// product.
 fn word_size_ntt_matches_host<W: gfpf_cuda::ntt::NttWord>(primes: [u64; 2], cases: &[NttCase<'_>], seed: u64) {
     use gfpf_cuda::ntt::{NttPlan, ntt_reference, ntt_reference_outputs};
+    use gfpf_small::primes::mul_mod;
     use rand::{RngExt, SeedableRng};
-    let mul = |a: u64, b: u64, q: u64| (u128::from(a) * u128::from(b) % u128::from(q)) as u64;
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     for &(log2_n, per_prime, max_stages, groups, launches) in cases {
         let n = 1usize << log2_n;
@@ -767,7 +767,7 @@ fn word_size_ntt_matches_host<W: gfpf_cuda::ntt::NttWord>(primes: [u64; 2], case
             .enumerate()
             .map(|(i, (&x, &y))| {
                 let q = primes[i / (per_prime * n)];
-                W::from_u64(mul(x.to_u64(), y.to_u64(), q))
+                W::from_u64(mul_mod(x.to_u64(), y.to_u64(), q))
             })
             .collect();
         // The same with the pointwise product made by the inverse's first
@@ -784,7 +784,7 @@ fn word_size_ntt_matches_host<W: gfpf_cuda::ntt::NttWord>(primes: [u64; 2], case
                 let want = (0..n).fold(0u64, |acc, j| {
                     let x = input[at + j].to_u64();
                     let y = other[at + (i + n - j) % n].to_u64();
-                    ((u128::from(acc) + u128::from(mul(x, y, q))) % u128::from(q)) as u64
+                    (acc + mul_mod(x, y, q)) % q
                 });
                 assert_eq!(
                     product[at + i].to_u64(),

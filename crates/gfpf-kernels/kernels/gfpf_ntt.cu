@@ -6,12 +6,12 @@
 // Why integers in the multiplier's width: a product by a twiddle is three
 // or four IMAD in the native 32-bit width of the GPU for 31-bit primes; 62-bit
 // primes (for lengths past the 2^24 that 31-bit primes reach at most, and
-// half the primes) take about five times that in 32-bit IMAD chains, still
-// at the integer rate of every NVIDIA GPU, where primes near 2^50 in FP64
+// half the primes) take several times that in 32-bit IMAD chains, still at
+// the integer rate of every NVIDIA GPU, where primes near 2^50 in FP64
 // (gfpf-small's AVX2 path, about ten DFMA a product) would run at an H100's
-// FP64 rate and 1/64 of it on most other cards. Values stay fully reduced in
-// [0, q): with 31-bit primes 2q < 2^32 leaves no room for Harvey's lazy
-// [0, 4q); the 62-bit primes keep the same code.
+// FP64 rate and 1/64 of it on most other cards. With 31-bit primes values
+// stay fully reduced in [0, q) (2q < 2^32 leaves no room for Harvey's lazy
+// form); with 62-bit ones they lie in [0, 2q) between stages (GfpfNttWord).
 //
 // Order: forward from natural input to bit-reversed output, Gentleman–Sande
 // (decimation in frequency) stages; the inverse from bit-reversed input to
@@ -521,6 +521,8 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
     // The N^−1 of the launch that ends an inverse transform (stage 0), and
     // the reduction of lazy words by the one that ends a forward transform.
     const bool scale = inverse && p.first == 0;
+    // gfpf_ntt_finishes<T>(p), written from `inverse`, which is live here
+    // (from p's field, the 64-bit kernel spilled 24 bytes on sm_80).
     const bool finish = GfpfNttWord<T>::LAZY && !inverse && p.first + p.stages == p.log2_n;
     constexpr bool HOLD_N_INV = GfpfNttWord<T>::HOLD_N_INV;
     const T n_inv = HOLD_N_INV ? GFPF_NTT_TABLE_READ(constants, 1) : T(0);
@@ -558,11 +560,11 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
         if (inverse)                                                                                    \
             gfpf_ntt_group<LOG2_R, true>(t, group, t.rows_log2 - s, column, tw, data,                   \
                                          GFPF_NTT_TILE_PTR(tile_words), from_memory, to_memory, scale,  \
-                                         p, constants, n_inv, n_inv_shoup);                        \
+                                         p, constants, n_inv, n_inv_shoup);                             \
         else                                                                                            \
             gfpf_ntt_group<LOG2_R, false>(t, group, t.rows_log2 - s, column, tw, data,                  \
                                           GFPF_NTT_TILE_PTR(tile_words), from_memory, to_memory, scale, \
-                                          p, constants, n_inv, n_inv_shoup);                       \
+                                          p, constants, n_inv, n_inv_shoup);                            \
         break;
             if constexpr (MAX_ROUND == 4) {
                 switch (r) {

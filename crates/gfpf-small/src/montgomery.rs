@@ -42,6 +42,12 @@ impl Montgomery64 {
         self.q
     }
 
+    /// −q^(-1) mod 2^64: the constant of a REDC that adds m·q instead of
+    /// subtracting it (as the device's word-size kernels do).
+    pub fn neg_q_inv(&self) -> u64 {
+        self.q_inv.wrapping_neg()
+    }
+
     /// t·R^(-1) mod q for t < q·R, in [0, q).
     #[inline(always)]
     pub fn redc(&self, t: u128) -> u64 {

@@ -135,6 +135,11 @@ pub const NTT_PRIMES_50: [u64; 32] = [
 /// The largest primes q < 2^31 with 2^24 | q - 1, for 32-bit Montgomery.
 pub const NTT_PRIMES_31: [u64; 4] = [2130706433, 2113929217, 2013265921, 1811939329];
 
+/// a·b mod q (through a 128-bit product: any a, b, q ≥ 1).
+pub fn mul_mod(a: u64, b: u64, q: u64) -> u64 {
+    (u128::from(a) * u128::from(b) % u128::from(q)) as u64
+}
+
 /// a^e mod q.
 pub fn pow_mod(a: u64, mut e: u64, q: u64) -> u64 {
     let mut base = (a % q) as u128;

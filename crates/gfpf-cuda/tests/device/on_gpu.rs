@@ -233,8 +233,8 @@ fn word_size_ntt_matches_the_host_transform() {
 /// [`word_size_ntt_matches_the_host_transform`] in words `W`.
 fn ntt_on_device<W: gfpf_cuda::ntt::NttWord>(primes: [u64; 2], log2_lens: &[u32]) {
     use gfpf_cuda::ntt::{CudaNtt, NttPlan, ntt_reference_outputs};
+    use gfpf_small::primes::mul_mod;
     let device = device().unwrap();
-    let mul = |a: u64, b: u64, q: u64| (u128::from(a) * u128::from(b) % u128::from(q)) as u64;
     for &log2_n in log2_lens {
         let n = 1usize << log2_n;
         let ntt = CudaNtt::try_new(device, NttPlan::<W>::try_new(n, &primes).unwrap()).unwrap();
@@ -267,7 +267,7 @@ fn ntt_on_device<W: gfpf_cuda::ntt::NttWord>(primes: [u64; 2], log2_lens: &[u32]
             .enumerate()
             .map(|(i, &x)| {
                 let q = primes[i / (2 * n)];
-                W::from_u64(mul(x.to_u64(), x.to_u64(), q))
+                W::from_u64(mul_mod(x.to_u64(), x.to_u64(), q))
             })
             .collect();
         ntt.process(&mut product, 2, Direction::Inverse).unwrap();
