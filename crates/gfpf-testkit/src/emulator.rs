@@ -1141,34 +1141,24 @@ impl<const K: usize, W: NttWord> EmulatedMultiModular<K, W> {
         if residues.len() != words || count > self.plan.ntt().len() {
             return Err(EmulatorError::OperandLengths(residues.len(), words));
         }
+        // A split join leaves the carries past the top digit, which the
+        // finish subtracts (both schedules of the join write the same).
+        let split = gfpf_cuda::multimodular::join_is_split::<W>(K);
+        let mut carries = vec![0u64; if split { 2 * count } else { 0 }];
         let join = gfpf_cuda::multimodular::MultiModularParams {
             residues: residues.as_ptr() as u64,
             constants: self.join_constants.as_ptr() as u64,
+            carries: if split { carries.as_mut_ptr() as u64 } else { 0 },
             ..self.plan.join_params(count)
         };
         let mut words = vec![0u64; K * count];
-        if gfpf_cuda::multimodular::join_is_split::<W>(K) {
-            // The join leaves the carries past the top digit, which the
-            // finish subtracts (both schedules of the join write the same).
-            let mut carries = vec![0u64; 2 * count];
-            let join = gfpf_cuda::multimodular::MultiModularParams {
-                carries: carries.as_mut_ptr() as u64,
-                ..join
-            };
-            for symbol in [self.kernels_of().1, gfpf_cuda::multimodular::FINISH62_KERNEL] {
-                self.launch(symbol, &mut words, |out| gfpf_cuda::multimodular::MultiModularParams {
-                    elements: out.as_mut_ptr() as u64,
-                    ..join
-                })?;
-            }
-            return Ok(from_digit_major(self.plan.field(), &words)?);
-        }
-        self.launch(self.kernels_of().1, &mut words, |out| {
-            gfpf_cuda::multimodular::MultiModularParams {
+        let finish = split.then_some(gfpf_cuda::multimodular::FINISH62_KERNEL);
+        for symbol in std::iter::once(self.kernels_of().1).chain(finish) {
+            self.launch(symbol, &mut words, |out| gfpf_cuda::multimodular::MultiModularParams {
                 elements: out.as_mut_ptr() as u64,
                 ..join
-            }
-        })?;
+            })?;
+        }
         Ok(from_digit_major(self.plan.field(), &words)?)
     }
 }
