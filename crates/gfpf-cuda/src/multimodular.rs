@@ -46,25 +46,26 @@ pub const JOIN_KERNEL: &str = "gfpf_mm_join";
 pub const PROJECT62_KERNEL: &str = "gfpf_mm62_project";
 /// See [`PROJECT62_KERNEL`].
 pub const JOIN62_KERNEL: &str = "gfpf_mm62_join";
-/// The end of the 64-bit join above k = 8 (in those modules only): the
-/// carry past the top digit subtracted, a launch of its own, since the join
-/// holding all 16 digits spilled.
-pub const FINISH62_KERNEL: &str = "gfpf_mm62_finish";
+/// The end of the join above k = 8, either word width (in those modules
+/// only): the carry past the top digit subtracted, a launch of its own,
+/// since the join holding all 16 digits beside its sums spilled (NVRTC
+/// 12.9: 52 bytes on sm_80 in 32-bit words, 48–56 on sm_90 in 64-bit ones).
+pub const FINISH_KERNEL: &str = "gfpf_mm_finish";
 /// Every multi-modular kernel: a product in 32-bit words launches the first
-/// two, one in 64-bit words the next two (and the last above k = 8), each
-/// in that order.
+/// two, one in 64-bit words the next two, each in that order, and either
+/// the last above k = 8 ([`join_is_split`]).
 pub const MULTIMODULAR_KERNELS: [&str; 5] = [
     PROJECT_KERNEL,
     JOIN_KERNEL,
     PROJECT62_KERNEL,
     JOIN62_KERNEL,
-    FINISH62_KERNEL,
+    FINISH_KERNEL,
 ];
 
-/// Whether a product over k digits in words `W` ends with
-/// [`FINISH62_KERNEL`] after its join.
-pub fn join_is_split<W: NttWord>(k: usize) -> bool {
-    W::BITS == 64 && k > 8
+/// Whether a product over k digits ends with [`FINISH_KERNEL`] after its
+/// join (either word width).
+pub fn join_is_split(k: usize) -> bool {
+    k > 8
 }
 
 /// (projection, join) symbols of words `W`.
@@ -105,7 +106,7 @@ pub struct MultiModularParams {
     /// Threads of the launch.
     pub threads: u64,
     /// 0, or the address of 2·`count` u64 words: a split join's carries past
-    /// the top digit ([`join_is_split`]), which [`FINISH62_KERNEL`] reads.
+    /// the top digit ([`join_is_split`]), which [`FINISH_KERNEL`] reads.
     pub carries: u64,
 }
 
@@ -407,7 +408,7 @@ pub struct CudaMultiModular<const K: usize, W: NttWord = u32> {
     ntt: CudaNtt<W>,
     project: CudaFunction,
     join: CudaFunction,
-    /// [`FINISH62_KERNEL`] where the join is split ([`join_is_split`]).
+    /// [`FINISH_KERNEL`] where the join is split ([`join_is_split`]).
     finish: Option<CudaFunction>,
     project_constants: CudaSlice<W>,
     join_constants: CudaSlice<W>,
@@ -443,8 +444,8 @@ impl<const K: usize, W: NttWord> CudaMultiModular<K, W> {
             ntt: CudaNtt::try_new(device, plan.ntt.clone())?,
             project: load(project)?,
             join: load(join)?,
-            finish: if join_is_split::<W>(K) {
-                Some(load(FINISH62_KERNEL)?)
+            finish: if join_is_split(K) {
+                Some(load(FINISH_KERNEL)?)
             } else {
                 None
             },
@@ -501,8 +502,10 @@ impl<const K: usize, W: NttWord> CudaMultiModular<K, W> {
             let (x_ptr, _x_sync) = x.device_ptr(stream);
             let (out, _out_sync) = product.words.device_ptr_mut(stream);
             let (constants, _constants_sync) = self.join_constants.device_ptr(stream);
-            // A split join's carries go where y's residues were: 2·(la + lb
-            // − 1) ≤ 2N ≤ s·N words, no longer read.
+            // A split join's carries go where y's residues were, no longer
+            // read: 2·(la + lb − 1) ≤ 2N u64 words, where y holds s·N words
+            // of W, and s ≥ 34 wherever the join is split (k > 8).
+            debug_assert!(self.finish.is_none() || 16 * (la + lb - 1) <= words * std::mem::size_of::<W>());
             let (carries, _carries_sync) = y.device_ptr_mut(stream);
             let params = MultiModularParams {
                 residues: x_ptr,

@@ -138,11 +138,11 @@ fn compiles<const K: usize>(preset: Preset) {
             );
         }
         // The multi-modular kernels, in every module up to k = 16 (the
-        // 64-bit join's last carry a kernel of its own above k = 8).
+        // join's last carry a kernel of its own above k = 8).
         if K <= gfpf_cuda::multimodular::MULTIMODULAR_MAX_K {
             for symbol in gfpf_cuda::multimodular::MULTIMODULAR_KERNELS {
-                let split = gfpf_cuda::multimodular::join_is_split::<u64>(K);
-                if symbol == gfpf_cuda::multimodular::FINISH62_KERNEL && !split {
+                let split = gfpf_cuda::multimodular::join_is_split(K);
+                if symbol == gfpf_cuda::multimodular::FINISH_KERNEL && !split {
                     assert!(!has(symbol), "{name}: {symbol} at k = {K}");
                     continue;
                 }

@@ -23,7 +23,7 @@ struct GfpfMultiModularParams {
     gfpf_u64 n;            // N: words a prime (the projection zeroes those past `count`)
     gfpf_u64 primes;       // s
     gfpf_u64 threads;      // threads of the launch
-    gfpf_u64 carries;      // 0, or 2·count u64 words: a split join's carries past the top digit (gfpf_mm62_finish)
+    gfpf_u64 carries;      // 0, or 2·count u64 words: a split join's carries past the top digit (gfpf_mm_finish)
 };
 
 // x·W·2^−32 mod q (x < 2^32, W < q < 2^31; q_neg_inv = −q^−1 mod 2^32).
@@ -176,24 +176,24 @@ GFPF_FN GfpfAcc gfpf_mm_sum_words(const GfpfMmSum192& acc) {
 // What the join's word widths differ in: the sums, the constants' layout
 // (words a prime, where 1/q_j lies, in 64-bit values), and the digits
 // summed in one pass over the residues. 32-bit words: all of them up to k =
-// 8 (32 registers of sums), 4 at k = 16, whose four passes read the
-// residues again (from L1 or L2) and recompute y_j, so that its join stays
-// within 64 registers without spills (50% occupancy on sm_90; one pass took
-// 96 registers, two took 80 or spilled 60 bytes when bound to 64). 64-bit
-// words: sums of six registers, 2 digits a pass (4 at t8 spilled 16 bytes
-// within 64 registers: NVRTC 12.9, sm_90, 2026-11-27). At k = 16 the
-// element's 16 digits and the sums spilled 48–56 bytes within 64 registers
-// even a digit a pass, so the join writes each digit as it is carried and
-// the carry past the top digit to `carries`, and a launch of its own
-// (gfpf_mm62_finish) subtracts it (SPLIT_CARRY).
+// 8 (32 registers of sums), 8 at k = 16, whose two passes read the residues
+// again (from L1 or L2) and recompute y_j (one pass spilled 264 bytes
+// within 64 registers). 64-bit words: sums of six registers, 2 digits a
+// pass (4 at t8 spilled 16 bytes within 64 registers: NVRTC 12.9, sm_90,
+// 2026-11-27). Above k = 8 the element's digits beside the sums do not fit
+// 64 registers (32-bit words, 4 digits a pass: 52 bytes spilled on sm_80;
+// 64-bit words, even a digit a pass: 48–56 bytes), so the join writes each
+// digit as it is carried and the carry past the top digit to `carries`,
+// and a launch of its own (gfpf_mm_finish) subtracts it (SPLIT_CARRY):
+// then neither width spills on sm_80 or sm_90 (NVRTC 12.9, 2026-11-27).
 template <class T>
 struct GfpfMmWord;
 template <>
 struct GfpfMmWord<gfpf_u32> {
     typedef gfpf_u128 Sum;
     static constexpr int JOIN_VALUES = 3;  // 64-bit values a prime: (q, q_neg_inv), (inverse, 0), 1/q
-    static constexpr int GROUP = GFPF_K <= 8 ? GFPF_K : 4;
-    static constexpr bool SPLIT_CARRY = false;
+    static constexpr int GROUP = GFPF_K <= 8 ? GFPF_K : 8;
+    static constexpr bool SPLIT_CARRY = GFPF_K > 8;
 };
 template <>
 struct GfpfMmWord<gfpf_u64> {
@@ -246,7 +246,7 @@ GFPF_FN void gfpf_mm_join_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
         }
     }
     if (Word::SPLIT_CARRY) {
-        // The carry for gfpf_mm62_finish.
+        // The carry for gfpf_mm_finish.
         GFPF_GLOBAL_WRITE((gfpf_u64*)p.carries, 2 * c, c0);
         GFPF_GLOBAL_WRITE((gfpf_u64*)p.carries, 2 * c + 1, c1);
         return;
@@ -262,7 +262,7 @@ GFPF_FN void gfpf_mm_join_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
 // `carries` (r^k = −1: a subtraction of the two-digit
 // a·r + b), as gfpf_subtract_carry, digit by digit through memory (all 16
 // held, it spilled 56 bytes within 64 registers); canonical.
-GFPF_FN void gfpf_mm62_finish_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
+GFPF_FN void gfpf_mm_finish_thread(const GfpfMultiModularParams& p, gfpf_u64 c) {
     gfpf_u64* elements = (gfpf_u64*)p.elements;
     const gfpf_u64* carries = (const gfpf_u64*)p.carries;
     gfpf_u64 a, b;
@@ -288,7 +288,8 @@ GFPF_FN void gfpf_mm62_finish_thread(const GfpfMultiModularParams& p, gfpf_u64 c
 
 // Blocks of 128 threads (gfpf_cuda::multimodular::MULTIMODULAR_THREADS_PER_BLOCK).
 // The join of k = 16 is held to 64 registers (8 blocks resident per SM, 50%
-// occupancy on sm_90), its digits in groups of 4; below, it takes fewer
+// occupancy on sm_90), its digits in groups of 8 and its last carry a
+// launch of its own (gfpf_mm_finish, either width); below, it takes fewer
 // unbound (t8: 56), and more under a bound of one block (t8: 80).
 GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_project, gfpf_mm_project_thread<gfpf_u32>)
 #if GFPF_K > 8
@@ -296,10 +297,10 @@ GFPF_OCCUPANCY_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_join, gfpf_mm_join_
 #else
 GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_join, gfpf_mm_join_thread<gfpf_u32>)
 #endif
-// In 64-bit words; the join's final carry a launch of its own above k = 8
-// (see GfpfMmWord).
+// In 64-bit words (see GfpfMmWord).
 GFPF_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm62_project, gfpf_mm_project_thread<gfpf_u64>)
 GFPF_OCCUPANCY_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm62_join, gfpf_mm_join_thread<gfpf_u64>, 8)
+// A split join's last carry, either width, above k = 8.
 #if GFPF_K > 8
-GFPF_OCCUPANCY_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm62_finish, gfpf_mm62_finish_thread, 8)
+GFPF_OCCUPANCY_PARAMS_KERNEL(GfpfMultiModularParams, gfpf_mm_finish, gfpf_mm_finish_thread, 8)
 #endif

@@ -1143,7 +1143,7 @@ impl<const K: usize, W: NttWord> EmulatedMultiModular<K, W> {
         }
         // A split join leaves the carries past the top digit, which the
         // finish subtracts (both schedules of the join write the same).
-        let split = gfpf_cuda::multimodular::join_is_split::<W>(K);
+        let split = gfpf_cuda::multimodular::join_is_split(K);
         let mut carries = vec![0u64; if split { 2 * count } else { 0 }];
         let join = gfpf_cuda::multimodular::MultiModularParams {
             residues: residues.as_ptr() as u64,
@@ -1152,7 +1152,7 @@ impl<const K: usize, W: NttWord> EmulatedMultiModular<K, W> {
             ..self.plan.join_params(count)
         };
         let mut words = vec![0u64; K * count];
-        let finish = split.then_some(gfpf_cuda::multimodular::FINISH62_KERNEL);
+        let finish = split.then_some(gfpf_cuda::multimodular::FINISH_KERNEL);
         for symbol in std::iter::once(self.kernels_of().1).chain(finish) {
             self.launch(symbol, &mut words, |out| gfpf_cuda::multimodular::MultiModularParams {
                 elements: out.as_mut_ptr() as u64,
@@ -1247,8 +1247,8 @@ impl<const K: usize, W: NttWord> EmulatedMultiModular<K, W> {
             ..self.plan.join_params(count)
         };
         let mut out = vec![self.count_elementwise(self.kernels_of().1, params, sample_blocks)?];
-        if gfpf_cuda::multimodular::join_is_split::<W>(K) {
-            out.push(self.count_elementwise(gfpf_cuda::multimodular::FINISH62_KERNEL, params, sample_blocks)?);
+        if gfpf_cuda::multimodular::join_is_split(K) {
+            out.push(self.count_elementwise(gfpf_cuda::multimodular::FINISH_KERNEL, params, sample_blocks)?);
         }
         Ok(out)
     }
