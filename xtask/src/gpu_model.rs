@@ -40,7 +40,7 @@ use gfpf_field::{Field, Preset};
 use gfpf_plan::{Direction, Order};
 use gfpf_testkit::emulator::{EmulatedFft, EmulatedNtt, FieldOps, HostKernels, LaunchTraffic};
 
-use gfpf_cuda::multimodular::{MultiModularPlan, WordSizePlan};
+use gfpf_cuda::multimodular::{MultiModularPlan, WordSizePlan, WordSizes};
 
 use crate::kernel_report::compile_in_child;
 use crate::report::gpu_contest::{self, ContestRow, GpuContest};
@@ -177,6 +177,8 @@ pub fn instructions(ops: &FieldOps, k: f64, short_division: bool) -> f64 {
         + ops.ntt_groups as f64 * NTT_GROUP_INSTRUCTIONS
         + ops.ntt62_butterflies as f64 * NTT62_BUTTERFLY_INSTRUCTIONS
         + ops.ntt62_groups as f64 * NTT62_GROUP_INSTRUCTIONS
+        + ops.ntt50_butterflies as f64 * NTT50_BUTTERFLY_INSTRUCTIONS
+        + ops.ntt50_groups as f64 * NTT50_GROUP_INSTRUCTIONS
         + ops.mm62_products as f64 * MM62_PRODUCT_INSTRUCTIONS
         + ops.mm62_macs as f64 * MM62_MAC_INSTRUCTIONS
         + ops.mm62_terms as f64 * MM62_TERM_INSTRUCTIONS
@@ -344,6 +346,25 @@ const NTT62_BUTTERFLY_INSTRUCTIONS: f64 = 50.0;
 
 /// [`NTT_GROUP_INSTRUCTIONS`] for 64-bit words (same probes).
 const NTT62_GROUP_INSTRUCTIONS: f64 = 32.0;
+
+/// [`NTT_BUTTERFLY_INSTRUCTIONS`] in FP64 (primes c·2^32 + 1 below 2^50,
+/// signed values in (−q, q)): a sum reduced by an FMA's rounding (DADD,
+/// DFMA, DADD, DFMA), a difference, a product of six DMUL, DFMA and DADD
+/// (two more reductions instead of the sum's in the inverse), and its
+/// share of its round's twiddles. Probe kernels of one group as for the
+/// integer kernels, less the probe that only finds its words: radix 8 232
+/// instructions forward, 264 inverse, radix 4 72, radix 16 584 (the
+/// kernel does not run it: with it ptxas spills 316 bytes within 64
+/// registers); less the shared words (2 each), radix 8 takes 17 a
+/// butterfly forward and 19 inverse with nothing left for the group,
+/// whose index arithmetic adds the 16 of [`NTT_GROUP_INSTRUCTIONS`]
+/// (NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-27; with values in [0, 2q)
+/// and a correction after each product, radix 8 took 336). About a 31-bit
+/// butterfly's cost a bit of the prime, half a 62-bit one's.
+const NTT50_BUTTERFLY_INSTRUCTIONS: f64 = 18.0;
+
+/// [`NTT_GROUP_INSTRUCTIONS`] in FP64 (same probes).
+const NTT50_GROUP_INSTRUCTIONS: f64 = 16.0;
 
 /// SASS instructions of one column step of a lane product (D² products of
 /// 64×64→128 bits, two shuffles a digit, the complement select) by digits
@@ -652,7 +673,8 @@ fn counted<const K: usize>(
 /// same bits as 8 of 31) from 2^16 to 2^26, and 18 at 2^24, what a t8
 /// product of 2^23 × 2^23 coefficients would need (2^24·p² < 2^1048, 18
 /// primes near 2^62 with the join's 2^10 of room), past the 31-bit primes'
-/// reach.
+/// reach. Primes below 2^50 in FP64: 5 (about the same bits again) from
+/// 2^16 to 2^26, and 22 at 2^24 (what the 18 of 62 bits do there).
 const NTT_ROWS: &[(u32, u32, usize)] = &[
     (31, 12, 8),
     (31, 16, 8),
@@ -664,6 +686,11 @@ const NTT_ROWS: &[(u32, u32, usize)] = &[
     (62, 24, 4),
     (62, 24, 18),
     (62, 26, 4),
+    (50, 16, 5),
+    (50, 20, 5),
+    (50, 24, 5),
+    (50, 24, 22),
+    (50, 26, 5),
 ];
 
 /// One prime's transform in words `W` counted in the emulator (sampled
@@ -677,11 +704,9 @@ fn count_ntt<W: NttWord>(
 ) -> Result<Transform, String> {
     let dir = std::env::temp_dir().join("gfpf-gpu-model");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let q = if W::BITS == 32 {
-        gfpf_cuda::ntt::NTT_PRIMES_31[0]
-    } else {
-        gfpf_cuda::ntt::NTT_PRIMES_62[0]
-    };
+    let q = *W::primes(log2_n, 1)
+        .first()
+        .ok_or_else(|| format!("no {}-bit prime reaches 2^{log2_n}", W::PRIME_BITS))?;
     let plan = gfpf_cuda::ntt::NttPlan::<W>::try_new(1 << log2_n, &[q]).map_err(|e| e.to_string())?;
     let ntt = EmulatedNtt::new(plan, &dir).map_err(|e| e.to_string())?;
     let mut data = vec![W::default(); 1 << log2_n];
@@ -711,6 +736,11 @@ fn count_ntt<W: NttWord>(
     })
 }
 
+/// The word sizes the modelled H100 takes for products through word-size
+/// primes: FP64 past the 31-bit primes' reach (its FP64 rate is its
+/// integer rate).
+const H100_WORD_SIZES: WordSizes = WordSizes::WithFp64;
+
 /// Products through word-size primes modelled (preset, log2 of each
 /// operand's length): t8 from 2^12 to 2^20 (a product of 2^20 × 2^20
 /// coefficients: the target of 5 ms), and at 2^21 and 2^22 through 62-bit
@@ -732,12 +762,13 @@ const MULTIMODULAR_ROWS: &[(&str, u32)] = &[
 fn count_multimodular<const K: usize>(
     preset: Preset,
     log2_len: u32,
+    sizes: WordSizes,
     args: &GpuModelArgs,
     reports: &mut Reports,
 ) -> Result<(Transform, usize, u32), String> {
     let field = Field::<K>::preset(preset).map_err(|e| e.to_string())?;
     let len = 1usize << log2_len;
-    let plan = WordSizePlan::try_new(&field, len, len).map_err(|e| e.to_string())?;
+    let plan = WordSizePlan::try_new(&field, len, len, sizes).map_err(|e| e.to_string())?;
     // The operands in and the product out, once.
     count_word_size(preset, plan, SmallPrimeWork::Product, (3 * len) as f64, args, reports)
 }
@@ -762,6 +793,13 @@ fn count_word_size<const K: usize>(
             )
         }
         WordSizePlan::Words64(plan) => {
+            let primes = plan.ntt().primes().len();
+            (
+                count_small_primes(preset, plan, work, data_elements, args, reports)?,
+                primes,
+            )
+        }
+        WordSizePlan::Fp64(plan) => {
             let primes = plan.ntt().primes().len();
             (
                 count_small_primes(preset, plan, work, data_elements, args, reports)?,
@@ -829,12 +867,13 @@ fn count_small_primes<const K: usize, W: NttWord>(
 fn count_multimodular_preset(
     preset: Preset,
     log2_len: u32,
+    sizes: WordSizes,
     args: &GpuModelArgs,
     reports: &mut Reports,
 ) -> Result<(Transform, usize, u32), String> {
     match preset.k() {
-        8 => count_multimodular::<8>(preset, log2_len, args, reports),
-        16 => count_multimodular::<16>(preset, log2_len, args, reports),
+        8 => count_multimodular::<8>(preset, log2_len, sizes, args, reports),
+        16 => count_multimodular::<16>(preset, log2_len, sizes, args, reports),
         k => Err(format!("multi-modular rows are modelled for k = 8 and 16, not {k}")),
     }
 }
@@ -906,7 +945,7 @@ fn contest_preset<const K: usize>(
         };
         let small = small_side(
             preset,
-            WordSizePlan::transform(&field, n),
+            WordSizePlan::transform(&field, n, H100_WORD_SIZES),
             SmallPrimeWork::Transform,
             n as f64,
             model,
@@ -916,7 +955,7 @@ fn contest_preset<const K: usize>(
         dft.push(row(log2_n, (big_s, big_floor), small));
         let small = small_side(
             preset,
-            WordSizePlan::try_new(&field, n / 2, n / 2),
+            WordSizePlan::try_new(&field, n / 2, n / 2, H100_WORD_SIZES),
             SmallPrimeWork::Product,
             1.5 * n as f64,
             model,
@@ -1212,25 +1251,32 @@ fn print_multimodular(args: &GpuModelArgs, model: &Model, reports: &mut Reports)
     let floor_model = model.floor();
     for &(name, log2_len) in MULTIMODULAR_ROWS {
         let preset = Preset::from_name(name).map_err(|e| e.to_string())?;
-        eprintln!("counting the multi-modular product {name} 2^{log2_len}");
-        let (t, primes, bits) = count_multimodular_preset(preset, log2_len, args, reports)?;
-        let primes = format!("{primes}x{bits}b");
-        let (s, bounds) = t.seconds(model);
-        let (floor, _) = t.seconds(&floor_model);
-        if args.launches {
-            t.print_launches(model);
-        }
         let big = count_device(preset, log2_len + 1, 1, args, reports)?.seconds(model).0 * 3.0;
-        println!(
-            "{name:<5} {:>8} {primes:>9} | {:>8} {:>9.3} {:>8.3}ms {:>7.3}ms {:<26} | {:>8.3}ms",
-            format!("2^{log2_len}"),
-            t.launches.len(),
-            t.bytes_moved() / 1e9,
-            s * 1e3,
-            floor * 1e3,
-            bound_names(&bounds),
-            big * 1e3
-        );
+        // The H100's choice, and past the 31-bit primes' reach the 62-bit
+        // integers a GPU without fast FP64 takes.
+        for sizes in [H100_WORD_SIZES, WordSizes::Integer] {
+            eprintln!("counting the multi-modular product {name} 2^{log2_len} ({sizes:?})");
+            let (t, primes, bits) = count_multimodular_preset(preset, log2_len, sizes, args, reports)?;
+            if sizes != H100_WORD_SIZES && bits == 31 {
+                continue;
+            }
+            let primes = format!("{primes}x{bits}b");
+            let (s, bounds) = t.seconds(model);
+            let (floor, _) = t.seconds(&floor_model);
+            if args.launches {
+                t.print_launches(model);
+            }
+            println!(
+                "{name:<5} {:>8} {primes:>9} | {:>8} {:>9.3} {:>8.3}ms {:>7.3}ms {:<26} | {:>8.3}ms",
+                format!("2^{log2_len}"),
+                t.launches.len(),
+                t.bytes_moved() / 1e9,
+                s * 1e3,
+                floor * 1e3,
+                bound_names(&bounds),
+                big * 1e3
+            );
+        }
     }
     Ok(())
 }
@@ -1239,7 +1285,7 @@ fn print_multimodular(args: &GpuModelArgs, model: &Model, reports: &mut Reports)
 /// against the copy bound (the data read and written once at 3.0 TB/s).
 fn print_ntt(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Result<(), String> {
     println!(
-        "\nword-size NTT (kernels/gfpf_ntt.cu: primes < 2^31 in 32-bit words, rounds of radix 16 in registers; primes < 2^62 in 64-bit words, radix 8; natural in, bit-reversed out), one transform a prime, same model; copy: the data read and written once:"
+        "\nword-size NTT (kernels/gfpf_ntt.cu: primes < 2^31 in 32-bit words, rounds of radix 16 in registers; primes < 2^62 in 64-bit words and < 2^50 in FP64, radix 8; natural in, bit-reversed out), one transform a prime, same model; copy: the data read and written once:"
     );
     println!(
         "{:>4} {:>8} {:>6} | {:>8} {:>7} {:>10} {:>9} {:>10} {:>9} {:>9} {:>8} {:<22}",
@@ -1259,10 +1305,10 @@ fn print_ntt(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Resul
     let floor_model = model.floor();
     for &(bits, log2_n, primes) in NTT_ROWS {
         eprintln!("counting the word-size NTT 2^{log2_n} x{primes} ({bits}-bit primes)");
-        let t = if bits == 31 {
-            count_ntt::<u32>(log2_n, primes, args, reports)?
-        } else {
-            count_ntt::<u64>(log2_n, primes, args, reports)?
+        let t = match bits {
+            31 => count_ntt::<u32>(log2_n, primes, args, reports)?,
+            50 => count_ntt::<gfpf_cuda::ntt::F64Word>(log2_n, primes, args, reports)?,
+            _ => count_ntt::<u64>(log2_n, primes, args, reports)?,
         };
         let (s, bounds) = t.seconds(model);
         let (floor, _) = t.seconds(&floor_model);

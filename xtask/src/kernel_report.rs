@@ -341,16 +341,12 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
         for f in report.kernels() {
             // The tile is dynamic shared memory: the largest a launch of the
             // kernel's word width takes, on its largest blocks.
-            let (block, most_shared) = if f.name == <u64 as gfpf_cuda::ntt::NttWord>::KERNEL {
-                (
-                    <u64 as gfpf_cuda::ntt::NttWord>::BLOCK_THREADS,
-                    <u64 as gfpf_cuda::ntt::NttWord>::MOST_SHARED_BYTES,
-                )
-            } else {
-                (
-                    <u32 as gfpf_cuda::ntt::NttWord>::BLOCK_THREADS,
-                    <u32 as gfpf_cuda::ntt::NttWord>::MOST_SHARED_BYTES,
-                )
+            let Some(&(_, block, most_shared)) = gfpf_cuda::ntt::NTT_KERNELS.iter().find(|(k, ..)| *k == f.name) else {
+                over.push(format!(
+                    "{NTT_MODULE} {}: not a kernel of gfpf_cuda::ntt::NTT_KERNELS",
+                    f.name
+                ));
+                continue;
             };
             let f = &f.with_dynamic_shared(most_shared);
             let occupancy = limits.occupancy(f, block);

@@ -27,27 +27,28 @@ const COPY_BYTES: usize = 256 << 20;
 
 /// Word-size NTT rows: log2 N (the quick run stops at 2^16), each 8
 /// forward transforms (2 primes, 4 a prime), data resident, in 32-bit words
-/// (primes below 2^31) and in 64-bit words (primes below 2^62, which also
-/// reach 2^26).
+/// (primes below 2^31), and in 64-bit words (primes below 2^62) and FP64
+/// (primes below 2^50), which also reach 2^26.
 const NTT_LOG2_LENS: [u32; 4] = [12, 16, 20, 24];
-const NTT62_LOG2_LENS: [u32; 5] = [12, 16, 20, 24, 26];
+const NTT64_LOG2_LENS: [u32; 5] = [12, 16, 20, 24, 26];
 /// Transforms of one NTT row, and the primes they are over.
 const NTT_TRANSFORMS: usize = 8;
 const NTT_PRIMES: usize = 2;
 
-/// One word-size NTT row: bits of a word, log2 N, passes over device
-/// memory (launches), the median time.
+/// One word-size NTT row: bits of a word and of its primes (31, 62, or 50
+/// in FP64), log2 N, passes over device memory (launches), the median time.
 struct NttRow {
     word_bits: u32,
+    prime_bits: u32,
     log2_n: u32,
     passes: usize,
     gpu_ms: f64,
 }
 
 /// The word-size NTT timed alone: 8 transforms of N at once, forward,
-/// resident, median of [`GPU_RUNS`], in both word widths.
+/// resident, median of [`GPU_RUNS`], in each word.
 fn measure_ntt(device: &std::sync::Arc<CudaDevice>, quick: bool, bar: &ProgressBar) -> Result<Vec<NttRow>, String> {
-    use gfpf::cuda::ntt::{NTT_PRIMES_31, NTT_PRIMES_62};
+    use gfpf::cuda::ntt::{F64Word, NTT_PRIMES_31, NTT_PRIMES_62, ntt50_primes};
     let mut rows = Vec::new();
     for log2_n in NTT_LOG2_LENS.into_iter().filter(|&l| !quick || l <= 16) {
         rows.push(measure_ntt_of::<u32>(
@@ -57,13 +58,17 @@ fn measure_ntt(device: &std::sync::Arc<CudaDevice>, quick: bool, bar: &ProgressB
             bar,
         )?);
     }
-    for log2_n in NTT62_LOG2_LENS.into_iter().filter(|&l| !quick || l <= 16) {
+    for log2_n in NTT64_LOG2_LENS.into_iter().filter(|&l| !quick || l <= 16) {
         rows.push(measure_ntt_of::<u64>(
             device,
             log2_n,
             &NTT_PRIMES_62[..NTT_PRIMES],
             bar,
         )?);
+    }
+    let primes50 = ntt50_primes(32, NTT_PRIMES);
+    for log2_n in NTT64_LOG2_LENS.into_iter().filter(|&l| !quick || l <= 16) {
+        rows.push(measure_ntt_of::<F64Word>(device, log2_n, &primes50, bar)?);
     }
     Ok(rows)
 }
@@ -78,11 +83,11 @@ fn measure_ntt_of<W: gfpf::cuda::ntt::NttWord>(
 ) -> Result<NttRow, String> {
     use gfpf::cuda::ntt::{CudaNtt, NttPlan};
     bar.set_message(format!(
-        "word-size NTT 2^{log2_n} × {NTT_TRANSFORMS}, {}-bit words",
-        W::BITS
+        "word-size NTT 2^{log2_n} × {NTT_TRANSFORMS}, {}-bit primes",
+        W::PRIME_BITS
     ));
     bar.inc(1);
-    let at = |e: gfpf::cuda::CudaError| format!("word-size NTT 2^{log2_n} ({}-bit words): {e}", W::BITS);
+    let at = |e: gfpf::cuda::CudaError| format!("word-size NTT 2^{log2_n} ({}-bit primes): {e}", W::PRIME_BITS);
     let n = 1usize << log2_n;
     let plan = NttPlan::<W>::try_new(n, primes).map_err(|e| at(e.into()))?;
     let ntt = CudaNtt::try_new(device, plan).map_err(at)?;
@@ -102,6 +107,7 @@ fn measure_ntt_of<W: gfpf::cuda::ntt::NttWord>(
     }
     Ok(NttRow {
         word_bits: W::BITS,
+        prime_bits: W::PRIME_BITS,
         log2_n,
         passes: ntt.plan().stage_groups().len(),
         gpu_ms: median(&mut times),
@@ -113,15 +119,15 @@ fn measure_ntt_of<W: gfpf::cuda::ntt::NttWord>(
 fn ntt_table(rows: &[NttRow], copy: f64) -> String {
     use std::fmt::Write as _;
     let mut out = format!(
-        "\nword-size NTT (32-bit words: primes below 2^31; 64-bit: below 2^62), {NTT_TRANSFORMS} forward transforms of N ({NTT_PRIMES} primes), resident, median of {GPU_RUNS}; copy: their words read and written once:\n{:>5} {:>8} {:>7} {:>11} {:>11} {:>8}\n",
-        "word", "N", "passes", "GPU", "copy", "x copy"
+        "\nword-size NTT (primes below 2^31 in 32-bit words, below 2^62 in 64-bit words, below 2^50 in FP64), {NTT_TRANSFORMS} forward transforms of N ({NTT_PRIMES} primes), resident, median of {GPU_RUNS}; copy: their words read and written once:\n{:>5} {:>8} {:>7} {:>11} {:>11} {:>8}\n",
+        "prime", "N", "passes", "GPU", "copy", "x copy"
     );
     for r in rows {
         let copy_ms = 2.0 * (NTT_TRANSFORMS << r.log2_n) as f64 * f64::from(r.word_bits / 8) / copy * 1e3;
         let _ = writeln!(
             out,
             "{:>5} {:>8} {:>7} {:>11} {:>11} {:>7.2}x",
-            r.word_bits,
+            r.prime_bits,
             format!("2^{}", r.log2_n),
             r.passes,
             fmt_ms(r.gpu_ms),
@@ -339,7 +345,7 @@ pub fn run(primes: &[FieldSpec], quick: bool, model: Option<&ModelFigures>) -> R
     let copy = device.copy_bandwidth(COPY_BYTES, 10).map_err(|e| e.to_string())?;
     let threads = rayon::current_num_threads();
     let ntt_rows = NTT_LOG2_LENS.iter().filter(|&&l| !quick || l <= 16).count()
-        + NTT62_LOG2_LENS.iter().filter(|&&l| !quick || l <= 16).count();
+        + 2 * NTT64_LOG2_LENS.iter().filter(|&&l| !quick || l <= 16).count();
     let total: usize = primes
         .iter()
         .map(|p| points(p.k(), quick).len() + product_lens(p.k(), quick).len())
@@ -526,6 +532,7 @@ mod tests {
         let rows = [
             NttRow {
                 word_bits: 32,
+                prime_bits: 31,
                 log2_n: 24,
                 passes: 2,
                 gpu_ms: 2.0 * 2.0 * 8.0 * 16_777_216.0 * 4.0 / 3.0e12 * 1e3,
@@ -533,6 +540,7 @@ mod tests {
             // 64-bit words: twice the bytes to copy.
             NttRow {
                 word_bits: 64,
+                prime_bits: 62,
                 log2_n: 24,
                 passes: 3,
                 gpu_ms: 3.0 * 2.0 * 8.0 * 16_777_216.0 * 8.0 / 3.0e12 * 1e3,
@@ -546,7 +554,7 @@ mod tests {
         assert!(line32.contains("2^24") && line32.ends_with("2.00x"), "{table}");
         assert!(line32.contains("357.9 µs"), "{table}");
         assert!(
-            line64.trim_start().starts_with("64") && line64.ends_with("3.00x"),
+            line64.trim_start().starts_with("62") && line64.ends_with("3.00x"),
             "{table}"
         );
         assert!(line64.contains("715.8 µs"), "{table}");

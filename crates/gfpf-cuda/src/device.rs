@@ -92,6 +92,7 @@ pub struct CudaDevice {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     compute_capability: (i32, i32),
+    fp64_at_integer_rate: bool,
     /// One cell per module: the table's lock is held only to find or add a
     /// cell; compiling and loading happen in the cell, outside it.
     modules: Mutex<HashMap<String, Arc<ModuleCell>>>,
@@ -104,6 +105,15 @@ impl std::fmt::Debug for CudaDevice {
             .field("compute_capability", &self.compute_capability)
             .finish()
     }
+}
+
+/// Whether a device of this compute capability whose FP32 rate is
+/// `fp32_over_fp64` times its FP64 rate runs FP64 at its integer rate: FP64
+/// at half the FP32 rate (the driver's ratio 2) is 64 results a clock an SM
+/// from compute capability 9.0 (H100), the 32-bit integer rate; on 8.0
+/// (A100) half of it, and 1/32 or 1/64 of FP32 on the others.
+fn fp64_at_integer_rate(compute_capability: (i32, i32), fp32_over_fp64: i32) -> bool {
+    compute_capability.0 >= 9 && (1..=2).contains(&fp32_over_fp64)
 }
 
 impl CudaDevice {
@@ -126,10 +136,16 @@ impl CudaDevice {
         let stream = ctx
             .new_stream()
             .map_err(|e| CudaError::driver("creating a stream", 0, e))?;
+        let fp32_over_fp64 = ctx
+            .attribute(
+                cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO,
+            )
+            .map_err(|e| CudaError::driver("reading the FP64 rate", 0, e))?;
         Ok(Arc::new(CudaDevice {
             ctx,
             stream,
             compute_capability,
+            fp64_at_integer_rate: fp64_at_integer_rate(compute_capability, fp32_over_fp64),
             modules: Mutex::new(HashMap::new()),
         }))
     }
@@ -142,6 +158,15 @@ impl CudaDevice {
     /// (major, minor) compute capability.
     pub fn compute_capability(&self) -> (i32, i32) {
         self.compute_capability
+    }
+
+    /// Whether the device runs FP64 at its 32-bit integer rate (64 results
+    /// a clock an SM: H100, H200 and later data-centre GPUs), so that
+    /// products past the 31-bit primes' reach take primes below 2^50 in
+    /// FP64 ([`crate::multimodular::WordSizes::WithFp64`]) rather than
+    /// 62-bit integers.
+    pub fn fp64_at_integer_rate(&self) -> bool {
+        self.fp64_at_integer_rate
     }
 
     /// The cudarc context (for users who chain their own kernels).
@@ -413,6 +438,19 @@ mod tests {
         assert_ne!(base, cache_file_name("gfpf_k8_r1_dft16", "source!", (9, 0), 13000));
         assert_ne!(base, cache_file_name("gfpf_k8_r1_dft16", "source", (8, 0), 13000));
         assert_ne!(base, cache_file_name("gfpf_k8_r1_dft16", "source", (9, 0), 12080));
+    }
+
+    #[test]
+    fn fp64_at_the_integer_rate_from_hopper_on() {
+        // H100 and H200 (FP64 half of FP32: 64 a clock an SM); A100 (half of
+        // FP32 too, but 32 a clock an SM); consumer cards (1/64); a driver
+        // that reports no ratio.
+        assert!(fp64_at_integer_rate((9, 0), 2));
+        assert!(fp64_at_integer_rate((10, 0), 2));
+        assert!(!fp64_at_integer_rate((8, 0), 2));
+        assert!(!fp64_at_integer_rate((8, 9), 64));
+        assert!(!fp64_at_integer_rate((12, 0), 64));
+        assert!(!fp64_at_integer_rate((9, 0), 0));
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! Polynomial products over GF(p) through word-size primes on the device,
 //! coefficient by coefficient (kernels/gfpf_multimodular.cuh with the
 //! word-size NTT of [`crate::ntt`]): each coefficient is projected onto s
-//! primes q_j ∈ (2^30, 2^31) in 32-bit words, or q_j ∈ (2^61, 2^62) in 64-bit
-//! words where the 31-bit primes with 2^n | q − 1 run out (from N = 2^22 at
-//! t8; [`MultiModularPlan62`]) (x = Σ d_i·r^i mod q_j), the residues' cyclic
+//! primes q_j ∈ (2^30, 2^31) in 32-bit words, or where the 31-bit primes
+//! with 2^n | q − 1 run out (from N = 2^22 at t8) q_j ∈ (2^61, 2^62) in 64-bit
+//! words ([`MultiModularPlan62`]) or q_j ∈ (2^49, 2^50) in 64-bit words whose
+//! NTTs run in FP64 ([`MultiModularPlan50`]) (x = Σ d_i·r^i mod q_j), the residues' cyclic
 //! convolutions are computed by forward NTTs and an inverse NTT whose first
 //! launch makes their pointwise product, and each product coefficient's s residues are joined by the
 //! explicit CRT (x = Σ y_j·M/q_j − k·M, k from a double sum) into its value
@@ -24,7 +25,7 @@ use gfpf_kernels::DeviceConstants;
 use gfpf_plan::Direction;
 use gfpf_small::primes::{inv_mod, mul_mod};
 
-use crate::ntt::{CudaNtt, NttError, NttPlan, NttWord};
+use crate::ntt::{CudaNtt, F64Word, NttError, NttPlan, NttWord};
 use crate::{CudaDevice, CudaError, DeviceBuffer};
 
 /// The most primes a product may take: 2·log2(p)/30 and a little, so fields
@@ -126,54 +127,90 @@ pub struct MultiModularPlan<const K: usize, W: NttWord = u32> {
 }
 
 /// A product's word-size plan in the width the device takes: 31-bit primes
-/// where enough of them have the 2-adicity the length asks, else 62-bit
-/// ones (about half as many, four times the work a butterfly: 31-bit primes
-/// are the cheaper where both reach; the time model's word-size NTT rows,
-/// docs/DESIGN.md). `CudaPolyMul` and the time model choose by it.
+/// where enough of them have the 2-adicity the length asks; past that,
+/// primes below 2^50 whose NTTs run in FP64 where the device's FP64 rate is
+/// its integer rate ([`WordSizes::WithFp64`]: H100, H200), else 62-bit ones
+/// (about half as many as 31-bit ones, four times the work a butterfly).
+/// Where both reach, 31-bit primes are the cheaper (the time model's
+/// word-size NTT and product rows, docs/DESIGN.md). `CudaPolyMul` and the
+/// time model choose by it.
 #[derive(Debug, Clone)]
 pub enum WordSizePlan<const K: usize> {
     /// Primes below 2^31.
     Words32(MultiModularPlan<K, u32>),
     /// Primes c·2^32 + 1 below 2^62.
     Words64(MultiModularPlan<K, u64>),
+    /// Primes c·2^32 + 1 below 2^50, NTTs in FP64.
+    Fp64(MultiModularPlan<K, F64Word>),
+}
+
+/// The word sizes a device takes for products through word-size primes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WordSizes {
+    /// 31-bit primes, 62-bit ones past their reach (integer arithmetic: any
+    /// GPU).
+    Integer,
+    /// 31-bit primes, primes below 2^50 in FP64 past their reach (a GPU
+    /// whose FP64 rate is its integer rate:
+    /// [`CudaDevice::fp64_at_integer_rate`](crate::CudaDevice::fp64_at_integer_rate)).
+    WithFp64,
 }
 
 impl<const K: usize> WordSizePlan<K> {
     /// [`MultiModularPlan::try_new`] in the width the device takes.
-    pub fn try_new(field: &Field<K>, len_a: usize, len_b: usize) -> Result<Self, NttError> {
+    pub fn try_new(field: &Field<K>, len_a: usize, len_b: usize, sizes: WordSizes) -> Result<Self, NttError> {
         Self::narrowest(
+            sizes,
+            || MultiModularPlan::try_new(field, len_a, len_b),
             || MultiModularPlan::try_new(field, len_a, len_b),
             || MultiModularPlan::try_new(field, len_a, len_b),
         )
     }
 
     /// [`MultiModularPlan::transform`] in the width the device takes.
-    pub fn transform(field: &Field<K>, n: usize) -> Result<Self, NttError> {
+    pub fn transform(field: &Field<K>, n: usize, sizes: WordSizes) -> Result<Self, NttError> {
         Self::narrowest(
+            sizes,
+            || MultiModularPlan::transform(field, n),
             || MultiModularPlan::transform(field, n),
             || MultiModularPlan::transform(field, n),
         )
     }
 
-    /// The 31-bit plan, or where too few 31-bit primes reach it the 62-bit
-    /// one; the 31-bit primes' reason where 62-bit ones cannot take it
-    /// either.
+    /// The 31-bit plan, or where too few 31-bit primes reach it the FP64 or
+    /// 62-bit one; the 31-bit primes' reason where the wider ones cannot
+    /// take it either.
     fn narrowest(
+        sizes: WordSizes,
         narrow: impl FnOnce() -> Result<MultiModularPlan<K, u32>, NttError>,
         wide: impl FnOnce() -> Result<MultiModularPlan<K, u64>, NttError>,
+        fp64: impl FnOnce() -> Result<MultiModularPlan<K, F64Word>, NttError>,
     ) -> Result<Self, NttError> {
         match narrow() {
             Ok(plan) => Ok(WordSizePlan::Words32(plan)),
-            Err(e @ NttError::TooManyPrimes { .. }) => wide().map(WordSizePlan::Words64).map_err(|_| e),
+            Err(e @ NttError::TooManyPrimes { .. }) => match sizes {
+                WordSizes::Integer => wide().map(WordSizePlan::Words64).map_err(|_| e),
+                WordSizes::WithFp64 => fp64().map(WordSizePlan::Fp64).map_err(|_| e),
+            },
             Err(e) => Err(e),
         }
     }
 
-    /// Bits of its primes: 31 or 62.
+    /// Bits of its primes: 31, 62 or 50.
     pub fn prime_bits(&self) -> u32 {
         match self {
             WordSizePlan::Words32(_) => u32::PRIME_BITS,
             WordSizePlan::Words64(_) => u64::PRIME_BITS,
+            WordSizePlan::Fp64(_) => F64Word::PRIME_BITS,
+        }
+    }
+
+    /// Its primes.
+    pub fn primes(&self) -> usize {
+        match self {
+            WordSizePlan::Words32(plan) => plan.ntt().primes().len(),
+            WordSizePlan::Words64(plan) => plan.ntt().primes().len(),
+            WordSizePlan::Fp64(plan) => plan.ntt().primes().len(),
         }
     }
 }
@@ -184,6 +221,10 @@ pub type MultiModularPlan31<const K: usize> = MultiModularPlan<K, u32>;
 /// Products through primes c·2^32 + 1 below 2^62, in 64-bit words: about
 /// half as many primes, for lengths past the 31-bit primes' reach.
 pub type MultiModularPlan62<const K: usize> = MultiModularPlan<K, u64>;
+
+/// Products through primes c·2^32 + 1 below 2^50 whose NTTs run in FP64
+/// ([`F64Word`]; projection and join as in 64-bit words).
+pub type MultiModularPlan50<const K: usize> = MultiModularPlan<K, F64Word>;
 
 impl<const K: usize, W: NttWord> MultiModularPlan<K, W> {
     /// A plan for products of `len_a` by `len_b` coefficients (both ≥ 1):

@@ -1,8 +1,10 @@
 //! Word-size NTTs for the device (kernels/gfpf_ntt.cu): transforms of
-//! length N = 2^n modulo primes q < 2^31 in 32-bit words ([`NttPlan31`]) or
+//! length N = 2^n modulo primes q < 2^31 in 32-bit words ([`NttPlan31`]),
 //! primes q = c·2^32 + 1 < 2^62 in 64-bit words ([`NttPlan62`], for lengths
-//! past the 2^24 that 31-bit primes reach at most), a batch of transforms
-//! over several primes per launch, with their twiddle tables and launches.
+//! past the 2^24 that 31-bit primes reach at most) or q = c·2^32 + 1 < 2^50
+//! computed on in FP64 ([`NttPlan50`], [`F64Word`]: the same lengths, on
+//! GPUs whose FP64 rate is their integer rate), a batch of transforms over
+//! several primes per launch, with their twiddle tables and launches.
 //!
 //! Order and normalisation: the forward transform takes natural input to
 //! bit-reversed output, unscaled: output i is Σ_j x_j·ω^(j·rev(i)), ω =
@@ -37,6 +39,23 @@
 //! assert_eq!(plan.stage_groups().len(), 3);
 //! assert_eq!(NttPlan62::try_new(1 << 24, &NTT_PRIMES_62[..2])?.stage_groups().len(), 2);
 //! assert_eq!(plan.launches(1, Direction::Forward)[0].word_bytes, 8);
+//! # Ok::<(), gfpf_cuda::ntt::NttError>(())
+//! ```
+//!
+//! FP64 words take the 64-bit words' plans; their residues are integers in
+//! device memory, their tables doubles:
+//!
+//! ```
+//! use gfpf_cuda::ntt::{F64Word, NttPlan50, ntt50_primes};
+//! use gfpf_plan::Direction;
+//!
+//! let primes = ntt50_primes(24, 2);
+//! assert!(primes.iter().all(|&q| q < 1 << 50 && q % (1 << 32) == 1));
+//! let plan = NttPlan50::try_new(1 << 24, &primes)?;
+//! assert_eq!(plan.stage_groups().len(), 2);
+//! // The first prime's q, as the kernel reads it.
+//! assert_eq!(f64::from_bits(plan.prime_constants()[0].0), primes[0] as f64);
+//! assert_eq!(plan.primes()[0], F64Word(primes[0]));
 //! # Ok::<(), gfpf_cuda::ntt::NttError>(())
 //! ```
 
@@ -80,11 +99,23 @@ pub const NTT_ROUND_ELEMENTS: usize = 1 << <u32 as NttWord>::ROUND_LOG2;
 pub const NTT_TILE_COLUMNS: usize = 32;
 /// The 32-bit kernel's symbol ([`NttWord::KERNEL`] for each width).
 pub const NTT_KERNEL: &str = <u32 as NttWord>::KERNEL;
+/// Every word's kernel (32-bit, 64-bit, FP64) with the most threads a block
+/// of it takes and the most dynamic shared memory (bytes): what its
+/// occupancy is held to.
+pub const NTT_KERNELS: [(&str, u32, u32); 3] = [
+    ntt_kernel_limits::<u32>(),
+    ntt_kernel_limits::<u64>(),
+    ntt_kernel_limits::<F64Word>(),
+];
+const fn ntt_kernel_limits<W: NttWord>() -> (&'static str, u32, u32) {
+    (W::KERNEL, W::BLOCK_THREADS, W::MOST_SHARED_BYTES)
+}
 
 mod sealed {
     pub trait Sealed {}
     impl Sealed for u32 {}
     impl Sealed for u64 {}
+    impl Sealed for super::F64Word {}
 }
 
 /// A word width of the device's NTTs (`GfpfNttWord` in kernels/gfpf_ntt.cu):
@@ -138,8 +169,103 @@ pub trait NttWord:
     /// q − 1, largest first: [`ntt31_primes`], [`ntt62_primes`].
     fn primes(two_adicity: u32, count: usize) -> Vec<u64>;
     /// −q^−1 mod 2^`BITS` for a prime of this width (Montgomery's constant
-    /// as the kernels take it: gfpf-small's `Montgomery32`/`Montgomery64`).
+    /// as the integer kernels take it, the multi-modular ones included:
+    /// gfpf-small's `Montgomery32`/`Montgomery64`).
     fn neg_q_inv(q: u64) -> u64;
+    /// The NTT kernel's form of a factor w < q that it multiplies by (a
+    /// twiddle table's entry, a constant): Montgomery's w·2^w mod q in
+    /// integer words, w as a double in FP64.
+    fn product_form(w: u64, q: u64) -> Self {
+        Self::from_u64(montgomery_form::<Self>(w, q))
+    }
+    /// The NTT kernel's quotient for Shoup's product by w < q: ⌊w·2^w/q⌋ in
+    /// integer words, w/q as a double in FP64.
+    fn shoup_form(w: u64, q: u64) -> Self {
+        Self::from_u64(shoup_quotient::<Self>(w, q))
+    }
+    /// A value the NTT kernel takes as a number (q, N^−1, a Shoup pair's w):
+    /// the integer, or its double in FP64.
+    fn number_form(v: u64) -> Self {
+        Self::from_u64(v)
+    }
+    /// The NTT kernel's constant beside q: −q^−1 mod 2^w
+    /// ([`NttWord::neg_q_inv`]), or 1/q as a double in FP64.
+    fn reduction_form(q: u64) -> Self {
+        Self::from_u64(Self::neg_q_inv(q))
+    }
+    /// The value whose [`NttWord::product_form`] turns a product form
+    /// into its square's (2^w mod q, Montgomery's radix; 1 in FP64).
+    fn radix_mod(q: u64) -> u64 {
+        montgomery_form::<Self>(1, q)
+    }
+}
+
+/// A residue below 2^50 that the NTT kernel computes on in FP64
+/// (`gfpf_ntt50_stages`: doubles, about ten DFMA, DMUL and DADD a product,
+/// Jean and Graillat's error-free products), held in device memory as a
+/// 64-bit integer like the 62-bit words' residues (the multi-modular
+/// kernels read and write both alike); the twiddle tables and prime
+/// constants of its plans hold doubles' bits. Primes c·2^32 + 1 below 2^50
+/// ([`ntt50_primes`]): the FP64 products are exact for them
+/// (kernels/gfpf_ntt.cu, `gfpf_ntt_mul_fp`), and the multi-modular
+/// kernels' word-by-word Montgomery products take them as 62-bit ones.
+/// For the GPUs whose FP64 rate is their integer rate (A100, H100, H200);
+/// most others run FP64 at 1/64 of it.
+#[repr(transparent)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct F64Word(pub u64);
+
+impl std::fmt::Display for F64Word {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
+// SAFETY: #[repr(transparent)] over u64: the device reads and writes it as a
+// 64-bit word.
+unsafe impl cudarc::driver::DeviceRepr for F64Word {}
+// SAFETY: as u64's, all-zero bits are the value 0 (and the double 0.0).
+unsafe impl cudarc::driver::ValidAsZeroBits for F64Word {}
+
+impl NttWord for F64Word {
+    const BITS: u32 = 64;
+    const PRIME_BITS: u32 = 50;
+    const KERNEL: &'static str = "gfpf_ntt50_stages";
+    const TILE_LOG2: u32 = 14;
+    const BLOCK_THREADS: u32 = 1024;
+    const ROUND_LOG2: u32 = 3;
+    fn from_u64(v: u64) -> Self {
+        F64Word(v)
+    }
+    fn to_u64(self) -> u64 {
+        self.0
+    }
+    fn takes(q: u64) -> bool {
+        q % (1 << 32) == 1
+    }
+    fn primes(two_adicity: u32, count: usize) -> Vec<u64> {
+        ntt50_primes(two_adicity, count)
+    }
+    fn neg_q_inv(q: u64) -> u64 {
+        u64::neg_q_inv(q)
+    }
+    fn product_form(w: u64, _: u64) -> Self {
+        Self::number_form(w)
+    }
+    fn shoup_form(w: u64, q: u64) -> Self {
+        // Both exact as doubles (below 2^53): IEEE's correctly rounded
+        // quotient.
+        F64Word((w as f64 / q as f64).to_bits())
+    }
+    fn number_form(v: u64) -> Self {
+        F64Word((v as f64).to_bits())
+    }
+    fn reduction_form(q: u64) -> Self {
+        F64Word((1.0 / q as f64).to_bits())
+    }
+    fn radix_mod(_: u64) -> u64 {
+        1
+    }
 }
 
 impl NttWord for u32 {
@@ -362,6 +488,8 @@ pub struct NttPlan<W: NttWord> {
 pub type NttPlan31 = NttPlan<u32>;
 /// NTTs modulo primes c·2^32 + 1 below 2^62 in 64-bit words.
 pub type NttPlan62 = NttPlan<u64>;
+/// NTTs modulo primes c·2^32 + 1 below 2^50 in FP64 ([`F64Word`]).
+pub type NttPlan50 = NttPlan<F64Word>;
 
 impl<W: NttWord> NttPlan<W> {
     /// A plan for length `n` modulo each of `primes` (each prime below
@@ -493,18 +621,16 @@ impl<W: NttWord> NttPlan<W> {
             .flat_map(|&q| {
                 let q = q.to_u64();
                 let n_inv = inv_mod(self.len() as u64 % q, q);
-                let r = montgomery_form::<W>(1, q);
                 [
-                    q,
-                    n_inv,
-                    shoup_quotient::<W>(n_inv, q),
-                    W::neg_q_inv(q),
-                    r,
-                    (u128::from(r) * u128::from(r) % u128::from(q)) as u64,
-                    0,
-                    0,
+                    W::number_form(q),
+                    W::number_form(n_inv),
+                    W::shoup_form(n_inv, q),
+                    W::reduction_form(q),
+                    W::product_form(1, q),
+                    W::product_form(W::radix_mod(q), q),
+                    W::default(),
+                    W::default(),
                 ]
-                .map(W::from_u64)
             })
             .collect()
     }
@@ -543,15 +669,15 @@ impl<W: NttWord> NttPlan<W> {
             let shoup_pairs = |table: &mut Vec<W>, step: u64, count: u64| {
                 let mut w = 1u64;
                 for _ in 0..count {
-                    table.push(W::from_u64(w));
-                    table.push(W::from_u64(shoup_quotient::<W>(w, q)));
+                    table.push(W::number_form(w));
+                    table.push(W::shoup_form(w, q));
                     w = mul_mod(w, step, q);
                 }
             };
             shoup_pairs(&mut table, root, 1 << split);
             // The high table's step: root^(2^s).
             let step = gfpf_small::primes::pow_mod(root, 1 << split, q);
-            let m_form = |w: u64| W::from_u64(montgomery_form::<W>(w, q));
+            let m_form = |w: u64| W::product_form(w, q);
             let mut w = 1u64;
             for _ in 0..1u64 << split {
                 table.push(m_form(w));
@@ -773,6 +899,8 @@ pub struct CudaNtt<W: NttWord> {
 pub type CudaNtt31 = CudaNtt<u32>;
 /// NTTs modulo primes c·2^32 + 1 below 2^62 on a device.
 pub type CudaNtt62 = CudaNtt<u64>;
+/// NTTs modulo primes c·2^32 + 1 below 2^50 on a device, in FP64.
+pub type CudaNtt50 = CudaNtt<F64Word>;
 
 impl<W: NttWord> std::fmt::Debug for CudaNtt<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -972,6 +1100,18 @@ pub fn ntt62_primes(two_adicity: u32, count: usize) -> Vec<u64> {
         .iter()
         .copied()
         .filter(|&q| gfpf_small::primes::two_adicity(q) >= two_adicity)
+        .take(count)
+        .collect()
+}
+
+/// Up to `count` primes c·2^32 + 1 in (2^49, 2^50) with 2^`two_adicity`
+/// dividing q − 1, largest first (every such prime has 2-adicity 32 or
+/// more): the primes of [`F64Word`]'s transforms and products.
+pub fn ntt50_primes(least_two_adicity: u32, count: usize) -> Vec<u64> {
+    (1u64 << 17..1 << 18)
+        .rev()
+        .map(|c| (c << 32) + 1)
+        .filter(|&q| two_adicity(q) >= least_two_adicity && is_prime(q))
         .take(count)
         .collect()
 }

@@ -27,7 +27,8 @@ use gfpf_kernels::DeviceConstants;
 use gfpf_plan::{Direction, Order};
 
 use crate::fft::launch_kernel;
-use crate::multimodular::{CudaMultiModular, MultiModularPlan, WordSizePlan};
+use crate::multimodular::{CudaMultiModular, MultiModularPlan, WordSizePlan, WordSizes};
+use crate::ntt::{F64Word, NttWord};
 use crate::params::{THREADS_PER_BLOCK, pointwise_mul};
 use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
 
@@ -58,11 +59,26 @@ impl CudaMulAlgorithm {
     /// [`AUTO_MULTIMODULAR_MIN_N`] and they can take the product: k ≤ 16,
     /// and enough primes with the 2-adicity its length asks (31-bit primes
     /// up to 2^21 coefficients at t8 and 2^20 at t16, 62-bit ones past
-    /// that, up to 2^29).
+    /// that, up to 2^29), on a device of integer word sizes
+    /// ([`CudaMulAlgorithm::resolve_with`] for another).
     pub fn resolve<const K: usize>(self, field: &Field<K>, len_a: usize, len_b: usize) -> CudaMulAlgorithm {
+        self.resolve_with(field, len_a, len_b, WordSizes::Integer)
+    }
+
+    /// [`CudaMulAlgorithm::resolve`] on a device that takes the word sizes
+    /// `sizes` (FP64 past the 31-bit primes' reach where its FP64 rate is
+    /// its integer rate).
+    pub fn resolve_with<const K: usize>(
+        self,
+        field: &Field<K>,
+        len_a: usize,
+        len_b: usize,
+        sizes: WordSizes,
+    ) -> CudaMulAlgorithm {
         match self {
             CudaMulAlgorithm::Auto
-                if auto_tries_multimodular(len_a, len_b) && WordSizePlan::try_new(field, len_a, len_b).is_ok() =>
+                if auto_tries_multimodular(len_a, len_b)
+                    && WordSizePlan::try_new(field, len_a, len_b, sizes).is_ok() =>
             {
                 CudaMulAlgorithm::MultiModular
             }
@@ -83,10 +99,11 @@ fn auto_tries_multimodular(len_a: usize, len_b: usize) -> bool {
         .is_none_or(|n| n >= AUTO_MULTIMODULAR_MIN_N)
 }
 
-/// A word-size primes' engine in either width.
+/// A word-size primes' engine in any width.
 enum MultiModularEngine<const K: usize> {
     Words32(CudaMultiModular<K, u32>),
     Words64(CudaMultiModular<K, u64>),
+    Fp64(CudaMultiModular<K, F64Word>),
 }
 
 impl<const K: usize> MultiModularEngine<K> {
@@ -94,6 +111,7 @@ impl<const K: usize> MultiModularEngine<K> {
         match self {
             MultiModularEngine::Words32(e) => e.mul(a, b),
             MultiModularEngine::Words64(e) => e.mul(a, b),
+            MultiModularEngine::Fp64(e) => e.mul(a, b),
         }
     }
 }
@@ -111,8 +129,9 @@ pub enum CudaMulAlgorithm {
     /// Padded transforms over GF(p) itself, up to 2^v coefficients.
     BigPrime,
     /// Word-size primes and the CRT ([`CudaMultiModular`]): fields up to
-    /// k = 16; 31-bit primes where they reach the product's length, 62-bit
-    /// ones past it, up to 2^29 coefficients.
+    /// k = 16; 31-bit primes where they reach the product's length, past it
+    /// primes below 2^50 in FP64 on devices whose FP64 rate is their integer
+    /// rate and 62-bit ones on others, up to 2^29 coefficients.
     MultiModular,
 }
 
@@ -129,7 +148,7 @@ pub struct CudaPolyMul<const K: usize> {
     device: Arc<CudaDevice>,
     field: Field<K>,
     sizes: Mutex<HashMap<usize, Arc<SizePlans<K>>>>,
-    /// Multi-modular engines by (bits of a word, N, number of primes),
+    /// Multi-modular engines by (bits of a prime, N, number of primes),
     /// which fix the products they cover.
     multimodular: Mutex<HashMap<(u32, usize, usize), Arc<MultiModularEngine<K>>>>,
 }
@@ -157,38 +176,58 @@ impl<const K: usize> CudaPolyMul<K> {
     /// What `algorithm` comes to for a product of `len_a` by `len_b`
     /// coefficients over this field ([`CudaMulAlgorithm::resolve`]).
     pub fn resolve(&self, algorithm: CudaMulAlgorithm, len_a: usize, len_b: usize) -> CudaMulAlgorithm {
-        algorithm.resolve(&self.field, len_a, len_b)
+        algorithm.resolve_with(&self.field, len_a, len_b, self.word_sizes())
+    }
+
+    /// The word sizes this device takes: FP64 past the 31-bit primes' reach
+    /// where its FP64 rate is its integer rate, else 62-bit integers.
+    pub fn word_sizes(&self) -> WordSizes {
+        if self.device.fp64_at_integer_rate() {
+            WordSizes::WithFp64
+        } else {
+            WordSizes::Integer
+        }
     }
 
     /// The word-size primes' engine for these lengths, from the cache when
     /// one of its shape was made: a plan looks for its primes only once.
     fn multimodular_engine(&self, len_a: usize, len_b: usize) -> Result<Arc<MultiModularEngine<K>>, CudaError> {
         // 31-bit primes' shape first: where their plan is cached, it reaches.
+        let sizes = self.word_sizes();
         let (n, primes) = MultiModularPlan::<K, u32>::shape(&self.field, len_a, len_b)?;
         let cache = self.multimodular.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(engine) = cache.get(&(32, n, primes)) {
+        if let Some(engine) = cache.get(&(u32::PRIME_BITS, n, primes)) {
             return Ok(Arc::clone(engine));
         }
-        let (n, primes) = MultiModularPlan::<K, u64>::shape(&self.field, len_a, len_b)?;
-        if let Some(engine) = cache.get(&(64, n, primes)) {
+        let wide = match sizes {
+            WordSizes::Integer => (
+                u64::PRIME_BITS,
+                MultiModularPlan::<K, u64>::shape(&self.field, len_a, len_b)?,
+            ),
+            WordSizes::WithFp64 => (
+                F64Word::PRIME_BITS,
+                MultiModularPlan::<K, F64Word>::shape(&self.field, len_a, len_b)?,
+            ),
+        };
+        if let Some(engine) = cache.get(&(wide.0, wide.1.0, wide.1.1)) {
             return Ok(Arc::clone(engine));
         }
         drop(cache);
-        let (key, engine) = match WordSizePlan::try_new(&self.field, len_a, len_b)? {
-            WordSizePlan::Words32(plan) => {
-                let key = (32, plan.ntt().len(), plan.ntt().primes().len());
-                (
-                    key,
-                    MultiModularEngine::Words32(CudaMultiModular::try_new(&self.device, plan)?),
-                )
-            }
-            WordSizePlan::Words64(plan) => {
-                let key = (64, plan.ntt().len(), plan.ntt().primes().len());
-                (
-                    key,
-                    MultiModularEngine::Words64(CudaMultiModular::try_new(&self.device, plan)?),
-                )
-            }
+        let plan = WordSizePlan::try_new(&self.field, len_a, len_b, sizes)?;
+        let key = (plan.prime_bits(), 0, plan.primes());
+        let (key, engine) = match plan {
+            WordSizePlan::Words32(plan) => (
+                (key.0, plan.ntt().len(), key.2),
+                MultiModularEngine::Words32(CudaMultiModular::try_new(&self.device, plan)?),
+            ),
+            WordSizePlan::Words64(plan) => (
+                (key.0, plan.ntt().len(), key.2),
+                MultiModularEngine::Words64(CudaMultiModular::try_new(&self.device, plan)?),
+            ),
+            WordSizePlan::Fp64(plan) => (
+                (key.0, plan.ntt().len(), key.2),
+                MultiModularEngine::Fp64(CudaMultiModular::try_new(&self.device, plan)?),
+            ),
         };
         let engine = Arc::new(engine);
         self.multimodular
@@ -385,14 +424,25 @@ mod tests {
         assert!(MultiModularPlan::try_new(&t8, 1 << 21, 1 << 21).is_err());
         let plan = MultiModularPlan62::try_new(&t8, 1 << 21, 1 << 21).unwrap();
         assert_eq!((plan.ntt().len(), plan.ntt().primes().len()), (1 << 22, 18));
+        use crate::multimodular::{WordSizePlan, WordSizes};
         assert!(matches!(
-            crate::multimodular::WordSizePlan::try_new(&t8, 1 << 21, 1 << 21),
-            Ok(crate::multimodular::WordSizePlan::Words64(_))
+            WordSizePlan::try_new(&t8, 1 << 21, 1 << 21, WordSizes::Integer),
+            Ok(WordSizePlan::Words64(_))
         ));
-        assert!(matches!(
-            crate::multimodular::WordSizePlan::try_new(&t8, 1 << 20, 1 << 20),
-            Ok(crate::multimodular::WordSizePlan::Words32(_))
-        ));
+        // Where FP64 runs at the integer rate, primes below 2^50 in FP64
+        // instead: 22 of them (1056 bits with the join's 10, 49 a prime).
+        let plan = WordSizePlan::try_new(&t8, 1 << 21, 1 << 21, WordSizes::WithFp64).unwrap();
+        assert!(matches!(plan, WordSizePlan::Fp64(_)));
+        assert_eq!((plan.prime_bits(), plan.primes()), (50, 22));
+        for sizes in [WordSizes::Integer, WordSizes::WithFp64] {
+            assert!(matches!(
+                WordSizePlan::try_new(&t8, 1 << 20, 1 << 20, sizes),
+                Ok(WordSizePlan::Words32(_))
+            ));
+            // Either reaches what the other does, to 2^29 at t16.
+            assert!(WordSizePlan::try_new(&t16, 1 << 29, 1 << 29, sizes).is_ok());
+            assert_eq!(MultiModular.resolve_with(&t8, 1 << 28, 1 << 28, sizes), MultiModular);
+        }
         // Past 2^30, no prime of either width has the 2-adicity.
         assert_eq!(auto::<8>(Preset::T8, 1 << 30, 1 << 30), BigPrime);
         // t64 would need more primes than the device takes.

@@ -940,6 +940,47 @@ fn word_size_ntt_in_64_bit_words_matches_the_host_transform() {
     assert!(error.contains("word_bytes"), "{error}");
 }
 
+/// The word-size NTT in FP64 (primes c·2^32 + 1 below 2^50 computed on as
+/// doubles, residues in memory as 64-bit integers; the 64-bit words'
+/// rounds, tiles and blocks): the shapes of the 64-bit test, on the largest
+/// and the 64th largest such prime; the products exact, so bit for bit.
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn word_size_ntt_in_fp64_matches_the_host_transform() {
+    use gfpf_cuda::ntt::{F64Word, NttError, NttPlan50, ntt50_primes};
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (emulated FP64 word-size NTT): {why}");
+        return;
+    }
+    let primes = ntt50_primes(32, 64);
+    assert_eq!(primes.len(), 64);
+    assert!(primes.iter().all(|&q| q > 1 << 49 && q < 1 << 50 && q % (1 << 32) == 1));
+    word_size_ntt_matches_host::<F64Word>(
+        [primes[0], primes[63]],
+        &[
+            (6, 3, 14, None, 1),
+            (11, 2, 14, None, 1),
+            (11, 1, 4, None, 3),
+            (14, 1, 14, None, 1),
+            (15, 1, 14, None, 2),
+            (17, 1, 14, Some(&[11u32, 6][..]), 2),
+        ],
+        50,
+    );
+    // Primes past 2^50, or not 1 mod 2^32, are refused.
+    assert!(matches!(
+        NttPlan50::try_new(64, &[gfpf_cuda::ntt::NTT_PRIMES_62[0]]),
+        Err(NttError::NotPrime { bits: 50, .. })
+    ));
+    assert!(matches!(
+        NttPlan50::try_new(64, &[gfpf_cuda::ntt::NTT_PRIMES_31[0]]),
+        Err(NttError::PrimeForm(_))
+    ));
+}
+
 /// The 64-bit join's digit sums pass 128 bits (up to s·2^125 at t8) and
 /// carry into a third word: residues whose CRT coefficients y_j are near
 /// (s − 1)/s of their primes, so that most digit sums pass 2^128 (checked
@@ -1175,4 +1216,21 @@ fn multimodular_products_in_64_bit_words_match_rug_up_to_k16() {
     // Above k = 8 the join's last carry is a launch of its own.
     multimodular_products_match_rug::<16, u64>(Preset::T16);
     multimodular_products_match_rug::<16, u64>(Preset::P16);
+}
+
+/// The same products through primes below 2^50 whose NTTs run in FP64
+/// (`F64Word`: the 64-bit words' projection and join, the FP64 NTT), what
+/// the device takes past the 31-bit primes' reach where its FP64 rate is
+/// its integer rate: t8, and t16 whose join ends with a launch of its own
+/// (the other presets run the same kernels as in 64-bit words, above).
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn multimodular_products_in_fp64_match_rug_up_to_k16() {
+    use gfpf_cuda::ntt::F64Word;
+    use gfpf_field::Preset;
+    multimodular_products_match_rug::<8, F64Word>(Preset::T8);
+    multimodular_products_match_rug::<16, F64Word>(Preset::T16);
 }

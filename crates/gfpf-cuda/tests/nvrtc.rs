@@ -195,7 +195,8 @@ macro_rules! nvrtc_tests {
 nvrtc_tests!(t8 T8 8, t32 T32 32, t64 T64 64, t128 T128 128);
 
 /// The word-size NTT module (kernels/gfpf_ntt.cu) compiles to machine code
-/// for sm_90 within the budgets: both kernels (32-bit and 64-bit words) with
+/// for sm_90 within the budgets: its three kernels (32-bit and 64-bit words,
+/// FP64) with
 /// no stack frame or spills, at least 50% theoretical occupancy at the
 /// launches' largest blocks with their largest tile's dynamic shared memory.
 #[test]
@@ -204,25 +205,13 @@ nvrtc_tests!(t8 T8 8, t32 T32 32, t64 T64 64, t128 T128 128);
     ignore = "no NVRTC library (libnvrtc.so) where these tests were built"
 )]
 fn word_size_ntt_compiles_within_budget() {
-    use gfpf_cuda::ntt::NttWord;
     if let Some(why) = nvrtc_unavailable() {
         eprintln!("SKIPPED (nvrtc, word-size NTT): {why}");
         return;
     }
     let report = nvrtc_resources("gfpf_ntt", &gfpf_kernels::ntt_translation_unit(false), (9, 0))
         .unwrap_or_else(|e| panic!("gfpf_ntt: {e}"));
-    for (kernel, most_shared, block) in [
-        (
-            <u32 as NttWord>::KERNEL,
-            <u32 as NttWord>::MOST_SHARED_BYTES,
-            <u32 as NttWord>::BLOCK_THREADS,
-        ),
-        (
-            <u64 as NttWord>::KERNEL,
-            <u64 as NttWord>::MOST_SHARED_BYTES,
-            <u64 as NttWord>::BLOCK_THREADS,
-        ),
-    ] {
+    for (kernel, block, most_shared) in gfpf_cuda::ntt::NTT_KERNELS {
         let resources = report
             .kernels()
             .find(|k| k.name == kernel)

@@ -32,6 +32,7 @@
 #include <ucontext.h>
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <cstdint>
 #include <unordered_map>
@@ -71,7 +72,9 @@ enum GfpfEmuOp {
     GFPF_OP_MM62_PRODUCT = 22,    // GFPF_OP_MM_PRODUCT on 64-bit words (primes below 2^62)
     GFPF_OP_MM62_MAC = 23,        // GFPF_OP_MM_MAC of a 62-bit residue, accumulated in 192 bits
     GFPF_OP_MM62_TERM = 24,       // GFPF_OP_MM_TERM on 64-bit words: two 32 x 62-bit products summed in 128 bits
-    GFPF_OP_COUNT = 25
+    GFPF_OP_NTT50_BUTTERFLY = 25, // GFPF_OP_NTT_BUTTERFLY in FP64 (primes below 2^50)
+    GFPF_OP_NTT50_GROUP = 26,     // GFPF_OP_NTT_GROUP in FP64
+    GFPF_OP_COUNT = 27
 };
 
 // What the Rust side passes with every launch (crates/gfpf-testkit/src/emulator.rs,

@@ -1,17 +1,21 @@
 // Word-size NTTs on the device: transforms of length N = 2^n modulo
-// primes q < 2^31 (32-bit words) or q < 2^62 (64-bit words) with 2^n | q − 1,
-// a batch of transforms over several primes per launch (the small-prime side
-// of the thesis's contest; gfpf_cuda::ntt gives the tables and the launches).
+// primes q < 2^31 (32-bit words), q < 2^62 (64-bit words) or q < 2^50 (FP64)
+// with 2^n | q − 1, a batch of transforms over several primes per launch
+// (the small-prime side of the thesis's contest; gfpf_cuda::ntt gives the
+// tables and the launches).
 //
 // Why integers in the multiplier's width: a product by a twiddle is three
 // or four IMAD in the native 32-bit width of the GPU for 31-bit primes; 62-bit
 // primes (for lengths past the 2^24 that 31-bit primes reach at most, and
 // half the primes) take several times that in 32-bit IMAD chains, still at
-// the integer rate of every NVIDIA GPU, where primes near 2^50 in FP64
-// (gfpf-small's AVX2 path, about ten DFMA a product) would run at an H100's
-// FP64 rate and 1/64 of it on most other cards. With 31-bit primes values
-// stay fully reduced in [0, q) (2q < 2^32 leaves no room for Harvey's lazy
-// form); with 62-bit ones they lie in [0, 2q) between stages (GfpfNttWord).
+// the integer rate of every NVIDIA GPU. Primes below 2^50 in FP64 (doubles,
+// as gfpf-small's AVX2 path and Jean and Graillat compute) take about ten
+// DFMA, DMUL and DADD a product: on the GPUs whose FP64 rate is their
+// integer rate (A100, H100, H200) about as cheap a bit as 31-bit primes and
+// half the 62-bit ones' cost, on most others 1/64 of that rate. With 31-bit
+// primes values stay fully reduced in [0, q) (2q < 2^32 leaves no room for
+// Harvey's lazy form); with 62-bit ones they lie in [0, 2q) between stages
+// (GfpfNttWord); in FP64 they are signed, in (−q, q).
 //
 // Order: forward from natural input to bit-reversed output, Gentleman–Sande
 // (decimation in frequency) stages; the inverse from bit-reversed input to
@@ -26,7 +30,7 @@
 // (or the tile is contiguous, C = G).
 //
 // Within a launch the stages run in rounds of up to four (three with 64-bit
-// words), radix 2^r in registers: a thread takes the 2^r rows of a group
+// words and doubles), radix 2^r in registers: a thread takes the 2^r rows of a group
 // that the round's stages pair among themselves (rows 2^(L−s−r) apart, s the
 // round's first stage in the launch), runs the r stages on them, and puts
 // them back; the rounds meet in shared memory, a barrier between them. The
@@ -60,9 +64,21 @@ static inline gfpf_ntt_u64 gfpf_ntt_mul_hi(gfpf_ntt_u64 a, gfpf_ntt_u64 b) {
 #define GFPF_NTT_TABLE_READ(base, i) gfpf_table_read((base), (i), __LINE__)
 #define GFPF_NTT_WRITE(base, i, v) gfpf_global_write((base), (i), (v), __LINE__)
 // Counted per word width: a 64-bit butterfly is several times a 32-bit one.
-#define GFPF_NTT_COUNT_BUTTERFLY(T) \
-    gfpf_emu::block().count_op(sizeof(T) == 4 ? GFPF_OP_NTT_BUTTERFLY : GFPF_OP_NTT62_BUTTERFLY)
-#define GFPF_NTT_COUNT_GROUP(T) gfpf_emu::block().count_op(sizeof(T) == 4 ? GFPF_OP_NTT_GROUP : GFPF_OP_NTT62_GROUP)
+#define GFPF_NTT_COUNT_BUTTERFLY(T)                                                             \
+    gfpf_emu::block().count_op(GfpfNttWord<T>::FLOAT ? GFPF_OP_NTT50_BUTTERFLY                     \
+                               : sizeof(T) == 4      ? GFPF_OP_NTT_BUTTERFLY                       \
+                                                     : GFPF_OP_NTT62_BUTTERFLY)
+#define GFPF_NTT_COUNT_GROUP(T)                                                                 \
+    gfpf_emu::block().count_op(GfpfNttWord<T>::FLOAT ? GFPF_OP_NTT50_GROUP                         \
+                               : sizeof(T) == 4      ? GFPF_OP_NTT_GROUP                           \
+                                                     : GFPF_OP_NTT62_GROUP)
+// Doubles: IEEE binary64 with round to nearest, as on the device; the
+// emulator compiles with -ffp-contract=off, so that a product followed by
+// an add is never fused where the device's __dmul_rn keeps it apart.
+#define GFPF_NTT_DMUL(a, b) ((a) * (b))
+#define GFPF_NTT_DFMA(a, b, c) std::fma((a), (b), (c))
+#define GFPF_NTT_AS_DOUBLE(bits) gfpf_emu_from_bits<double>(bits)
+#define GFPF_NTT_AS_BITS(v) gfpf_emu_bits<double>(v)
 #else
 #define GFPF_NTT_FN __device__ __forceinline__
 #define GFPF_NTT_METHOD __device__ __forceinline__
@@ -81,6 +97,10 @@ __device__ __forceinline__ gfpf_ntt_u64 gfpf_ntt_mul_hi(gfpf_ntt_u64 a, gfpf_ntt
 #define GFPF_NTT_WRITE(base, i, v) ((base)[i] = (v))
 #define GFPF_NTT_COUNT_BUTTERFLY(T)
 #define GFPF_NTT_COUNT_GROUP(T)
+#define GFPF_NTT_DMUL(a, b) __dmul_rn((a), (b))
+#define GFPF_NTT_DFMA(a, b, c) __fma_rn((a), (b), (c))
+#define GFPF_NTT_AS_DOUBLE(bits) __longlong_as_double((long long)(bits))
+#define GFPF_NTT_AS_BITS(v) ((gfpf_ntt_u64)__double_as_longlong(v))
 #endif
 
 // The launch's parameters (gfpf_cuda::ntt::NttParams mirrors them). Words
@@ -114,17 +134,45 @@ struct GfpfNttParams {
 // and whether values between the stages lie in [0, 2q) (Harvey's lazy
 // butterflies: 4q < 2^64 for primes below 2^62, where 31-bit primes leave
 // 2q < 2^32 only), reduced to [0, q) by the launch that ends a transform.
+//
+// A third word: primes c·2^32 + 1 below 2^50 computed on in FP64 (doubles,
+// gfpf_ntt50_stages), for the GPUs whose FP64 rate is their integer rate
+// (H100: 64 results a clock an SM either way): a product is six DFMA, DMUL
+// and DADD (gfpf_ntt_mul_fp) where 64-bit integers take 32-bit IMAD chains,
+// values signed in (−q, q) so that neither products nor differences need a
+// correction. Device memory holds the residues as 64-bit integers in [0,
+// q), as with 62-bit primes (the multi-modular kernels read and write them
+// alike): a launch converts them as it reads and writes (`in` and `out`, two
+// instructions each); the tile and the registers hold doubles, and the
+// twiddle tables and constants are doubles (gfpf_cuda::ntt::F64Word).
+// Radix 16 of doubles spilled 316 bytes within 64 registers.
 template <class T>
 struct GfpfNttWord;
 template <>
 struct GfpfNttWord<gfpf_ntt_u32> {
     static constexpr int TILE_LOG2 = 14, MAX_ROUND = 4, PAD_LOG2 = 5;
-    static constexpr bool HOLD_N_INV = true, LAZY = false;
+    static constexpr bool HOLD_N_INV = true, LAZY = false, FLOAT = false;
+    typedef gfpf_ntt_u32 Stored;
+    GFPF_NTT_METHOD static gfpf_ntt_u32 in(Stored v) { return v; }
+    GFPF_NTT_METHOD static Stored out(gfpf_ntt_u32 v) { return v; }
 };
 template <>
 struct GfpfNttWord<gfpf_ntt_u64> {
     static constexpr int TILE_LOG2 = 14, MAX_ROUND = 3, PAD_LOG2 = 4;
-    static constexpr bool HOLD_N_INV = false, LAZY = true;
+    static constexpr bool HOLD_N_INV = false, LAZY = true, FLOAT = false;
+    typedef gfpf_ntt_u64 Stored;
+    GFPF_NTT_METHOD static gfpf_ntt_u64 in(Stored v) { return v; }
+    GFPF_NTT_METHOD static Stored out(gfpf_ntt_u64 v) { return v; }
+};
+template <>
+struct GfpfNttWord<double> {
+    static constexpr int TILE_LOG2 = 14, MAX_ROUND = 3, PAD_LOG2 = 4;
+    static constexpr bool HOLD_N_INV = false, LAZY = false, FLOAT = true;
+    typedef gfpf_ntt_u64 Stored;
+    // v < 2^52 as a double: the double 2^52 + v (exponent 52, mantissa v)
+    // less 2^52, both exact; and back (residues below q < 2^50).
+    GFPF_NTT_METHOD static double in(Stored v) { return GFPF_NTT_AS_DOUBLE(v | 0x4330000000000000ull) - 0x1p52; }
+    GFPF_NTT_METHOD static Stored out(double v) { return GFPF_NTT_AS_BITS(v + 0x1p52) & 0x000fffffffffffffull; }
 };
 // Words of shared memory a block takes at most: the tile, its pad words and
 // 8 pairs of w16's powers (GfpfNttTwiddles::times_root):
@@ -144,6 +192,33 @@ GFPF_NTT_FN T gfpf_ntt_reduce_once(T v, T q) {
     return w < v ? w : v;
 }
 
+// FP64 (GfpfNttWord<double>): values are integers held in doubles, signed,
+// in (−q, q) between operations, q < 2^50; no product's parts or sum comes
+// near 2^53, so each operation below is exact, hence bit for bit on the
+// host.
+//
+// x·w mod q in (−q, q) for integers |x| < 2q, |w| < q and w_over_q within
+// two roundings of w/q (relative error 2^−52): h + l = x·w exactly (h the
+// rounded product, below 2^101; l its rounding error, |l| ≤ 2^47, by an
+// FMA); the quotient estimate e = x·w_over_q rounded to an integer (one FMA
+// adding 1.5·2^52: |x·w_over_q| < 2^51, so the sum's rounding is to the
+// nearest integer) is within 0.5 + 2q·2^−52 < 1 of x·w/q, so x·w − e·q lies
+// in (−q, q); the FMA h − e·q (its exact value (x·w − e·q) − l, an integer
+// below 2^51) and the add of l compute it exactly.
+GFPF_NTT_FN double gfpf_ntt_mul_fp(double x, double w, double w_over_q, double q) {
+    const double h = GFPF_NTT_DMUL(x, w);
+    const double l = GFPF_NTT_DFMA(x, w, -h);
+    const double e = GFPF_NTT_DFMA(x, w_over_q, 0x1.8p52) - 0x1.8p52;
+    return GFPF_NTT_DFMA(-e, q, h) + l;
+}
+// v mod q in (−q, q), within q/2 + 1 of 0, for an integer |v| < 2q (a sum
+// of two values; e the nearest integer to v/q within 2^−51 of it; v − e·q
+// exact): three operations where a compare and two selects take four.
+GFPF_NTT_FN double gfpf_ntt_reduce_fp(double v, double q, double q_inverse) {
+    const double e = GFPF_NTT_DFMA(v, q_inverse, 0x1.8p52) - 0x1.8p52;
+    return GFPF_NTT_DFMA(-e, q, v);
+}
+
 // (x + y) mod q and (x − y) mod q for x, y < q < 2^(w−1) (x − y + q wraps
 // below q exactly where x − y does not).
 template <class T>
@@ -157,10 +232,15 @@ GFPF_NTT_FN T gfpf_ntt_sub(T x, T y, T q) {
 }
 // x·w mod q for x < q (Shoup): w_shoup = ⌊w·2^w/q⌋, the quotient estimate
 // is at most one short, so one conditional subtraction ends in [0, q).
+// In FP64, w_shoup = w/q (gfpf_ntt_mul_fp).
 template <class T>
 GFPF_NTT_FN T gfpf_ntt_mul_shoup(T x, T w, T w_shoup, T q) {
-    const T estimate = gfpf_ntt_mul_hi(x, w_shoup);
-    return gfpf_ntt_reduce_once<T>(x * w - estimate * q, q);
+    if constexpr (GfpfNttWord<T>::FLOAT) {
+        return gfpf_ntt_mul_fp(x, w, w_shoup, q);
+    } else {
+        const T estimate = gfpf_ntt_mul_hi(x, w_shoup);
+        return gfpf_ntt_reduce_once<T>(x * w - estimate * q, q);
+    }
 }
 
 // x·W·2^−w mod q for x, W < q (Montgomery, q_neg_inv = −q^−1 mod 2^w): with
@@ -189,8 +269,17 @@ GFPF_NTT_FN gfpf_ntt_u64 gfpf_ntt_mul_montgomery_lazy(gfpf_ntt_u64 x, gfpf_ntt_u
     const gfpf_ntt_u32 u0 = (gfpf_ntt_u32)middle, m2 = 0u - u0;
     return hi + (middle >> 32) + (gfpf_ntt_u64)m2 * c + (u0 != 0 ? 1 : 0);
 }
+GFPF_NTT_FN gfpf_ntt_u64 gfpf_ntt_mul_montgomery_lazy(gfpf_ntt_u64 x, gfpf_ntt_u64 big_w, gfpf_ntt_u64 q,
+                                                      gfpf_ntt_u64) {
+    return gfpf_ntt_mul_montgomery_lazy(x, big_w, q);
+}
 GFPF_NTT_FN gfpf_ntt_u64 gfpf_ntt_mul_montgomery(gfpf_ntt_u64 x, gfpf_ntt_u64 big_w, gfpf_ntt_u64 q, gfpf_ntt_u64) {
     return gfpf_ntt_reduce_once<gfpf_ntt_u64>(gfpf_ntt_mul_montgomery_lazy(x, big_w, q), q);
+}
+// In FP64 the tables hold w itself where the integer kernels hold w·2^w mod
+// q, and the constant beside q is 1/q: x·w mod q in (−q, q).
+GFPF_NTT_FN double gfpf_ntt_mul_montgomery(double x, double w, double q, double q_inverse) {
+    return gfpf_ntt_mul_fp(x, w, GFPF_NTT_DMUL(w, q_inverse), q);
 }
 
 // A table entry's pair (w^lo, its Shoup quotient): one 64-bit load of two
@@ -200,7 +289,8 @@ GFPF_NTT_FN void gfpf_ntt_pair(const gfpf_ntt_u32* low, gfpf_ntt_u32 e, gfpf_ntt
     w = (gfpf_ntt_u32)pair;
     w_shoup = (gfpf_ntt_u32)(pair >> 32);
 }
-GFPF_NTT_FN void gfpf_ntt_pair(const gfpf_ntt_u64* low, gfpf_ntt_u32 e, gfpf_ntt_u64& w, gfpf_ntt_u64& w_shoup) {
+template <class T>
+GFPF_NTT_FN void gfpf_ntt_pair(const T* low, gfpf_ntt_u32 e, T& w, T& w_shoup) {
     w = GFPF_NTT_TABLE_READ(low, 2 * (gfpf_ntt_u64)e);
     w_shoup = GFPF_NTT_TABLE_READ(low, 2 * (gfpf_ntt_u64)e + 1);
 }
@@ -258,7 +348,7 @@ struct GfpfNttTwiddles {
     }
     // The same in [0, 2q), for x < 4q (lazy words only: instantiated for
     // 64-bit words alone).
-    GFPF_NTT_METHOD T times_lazy(T x, T big_w) const { return gfpf_ntt_mul_montgomery_lazy(x, big_w, q); }
+    GFPF_NTT_METHOD T times_lazy(T x, T big_w) const { return gfpf_ntt_mul_montgomery_lazy(x, big_w, q, q_neg_inv); }
 };
 
 // Words read from device memory by a launch (through shared memory),
@@ -267,16 +357,22 @@ struct GfpfNttTwiddles {
 // (x·y·2^−w)·(2^2w mod q)·2^−w = x·y mod q, two Montgomery products.
 template <class T>
 struct GfpfNttPointwise {
-    const T* other;  // null: none
-    T r2;            // 2^2w mod q
+    typedef typename GfpfNttWord<T>::Stored Stored;
+    const Stored* other;  // null: none
+    T r2;                 // 2^2w mod q
 
-    GFPF_NTT_METHOD T load(const GfpfNttTwiddles<T>& tw, const T* data, gfpf_ntt_u32 i) const {
-        const T x = GFPF_NTT_READ(data, i);
+    GFPF_NTT_METHOD T load(const GfpfNttTwiddles<T>& tw, const Stored* data, gfpf_ntt_u32 i) const {
+        const T x = GfpfNttWord<T>::in(GFPF_NTT_READ(data, i));
         if (other == nullptr) return x;
-        // Counted as a butterfly: two Montgomery products, a load and its
-        // address, about the instructions of one.
+        // Counted as a butterfly: two Montgomery products (one in FP64, which
+        // takes x·y as it is), a load and its address, about the
+        // instructions of one.
         GFPF_NTT_COUNT_BUTTERFLY(T);
-        return tw.times(tw.times(x, GFPF_NTT_READ(other, i)), r2);
+        const T y = GfpfNttWord<T>::in(GFPF_NTT_READ(other, i));
+        if constexpr (GfpfNttWord<T>::FLOAT)
+            return tw.times(x, y);
+        else
+            return tw.times(tw.times(x, y), r2);
     }
 };
 
@@ -294,7 +390,21 @@ GFPF_NTT_FN void gfpf_ntt_round_stage(T (&x)[1 << LOG2_R], T a_u, const GfpfNttT
     for (int b = 0; b < R / 2; ++b) {
         const int t = (b / HALF) * 2 * HALF + b % HALF;  // the pair's lower row
         GFPF_NTT_COUNT_BUTTERFLY(T);
-        if constexpr (GfpfNttWord<T>::LAZY) {
+        if constexpr (GfpfNttWord<T>::FLOAT) {
+            // Signed values in (−q, q): sums reduced (to about ±q/2),
+            // differences (below 2q) taken as they are by the product,
+            // whose result lies in (−q, q).
+            const T q = tw.q, q_inverse = tw.q_neg_inv;
+            if (!INVERSE) {
+                const T lower = x[t], upper = x[t + HALF];
+                x[t] = gfpf_ntt_reduce_fp(lower + upper, q, q_inverse);
+                x[t + HALF] = tw.times(lower - upper, w[b % HALF]);
+            } else {
+                const T lower = x[t], upper = tw.times(x[t + HALF], w[b % HALF]);
+                x[t] = gfpf_ntt_reduce_fp(lower + upper, q, q_inverse);
+                x[t + HALF] = gfpf_ntt_reduce_fp(lower - upper, q, q_inverse);
+            }
+        } else if constexpr (GfpfNttWord<T>::LAZY) {
             // Values in [0, 2q): sums reduced against 2q, differences
             // offset by 2q, products left in [0, 2q).
             const T q2 = 2 * tw.q;
@@ -416,10 +526,16 @@ GFPF_NTT_FN bool gfpf_ntt_finishes(const GfpfNttParams& p) {
 // A word as a launch writes it to device memory: times N^−1 where `scale`
 // (a Shoup product, in [0, q) from any word), reduced to [0, q) where
 // `finish` (the launch that ends a forward transform of lazy words), else
-// as it is.
+// as it is; in FP64 always in [0, q) (device memory holds the residues as
+// integers, GfpfNttWord<double>::out).
 template <class T>
 GFPF_NTT_FN T gfpf_ntt_out(T v, bool scale, bool finish, T n_inv, T n_inv_shoup, T q) {
-    return scale ? gfpf_ntt_mul_shoup<T>(v, n_inv, n_inv_shoup, q) : finish ? gfpf_ntt_reduce_once<T>(v, q) : v;
+    if constexpr (GfpfNttWord<T>::FLOAT) {
+        const T u = scale ? gfpf_ntt_mul_shoup<T>(v, n_inv, n_inv_shoup, q) : v;
+        return u < 0.0 ? u + q : u;
+    } else {
+        return scale ? gfpf_ntt_mul_shoup<T>(v, n_inv, n_inv_shoup, q) : finish ? gfpf_ntt_reduce_once<T>(v, q) : v;
+    }
 }
 
 // One group of a round of R = 2^LOG2_R rows: in from device memory or the
@@ -427,7 +543,8 @@ GFPF_NTT_FN T gfpf_ntt_out(T v, bool scale, bool finish, T n_inv, T n_inv_shoup,
 // or the tile. ρ is of order 2^order_log2 (2^(L−s)), `column` = w^(c·2^g)·2^w.
 template <int LOG2_R, bool INVERSE, class T, class Tile>
 GFPF_NTT_FN void gfpf_ntt_group(const GfpfNttTile& t, const GfpfNttGroup& group, int order_log2, T column,
-                                const GfpfNttTwiddles<T>& tw, T* data, Tile tile_words, bool from_memory,
+                                const GfpfNttTwiddles<T>& tw, typename GfpfNttWord<T>::Stored* data,
+                                Tile tile_words, bool from_memory,
                                 bool to_memory, bool scale, const GfpfNttParams& p, const T* constants, T n_inv,
                                 T n_inv_shoup) {
     // Read from the launch's parameters here: held through the launch, it
@@ -443,7 +560,7 @@ GFPF_NTT_FN void gfpf_ntt_group(const GfpfNttTile& t, const GfpfNttGroup& group,
     T x[R];
 #pragma unroll
     for (int k = 0; k < R; ++k) {
-        x[k] = from_memory ? GFPF_NTT_READ(data, at + k * step)
+        x[k] = from_memory ? GfpfNttWord<T>::in(GFPF_NTT_READ(data, at + k * step))
                            : (T)GFPF_NTT_TILE_LOAD(tile_words, gfpf_ntt_padded<T>(group.first + k * group.stride));
     }
     GFPF_NTT_COUNT_GROUP(T);
@@ -459,7 +576,8 @@ GFPF_NTT_FN void gfpf_ntt_group(const GfpfNttTile& t, const GfpfNttGroup& group,
 #pragma unroll
     for (int k = 0; k < R; ++k) {
         if (to_memory)
-            GFPF_NTT_WRITE(data, at + k * step, gfpf_ntt_out<T>(x[k], scale, finish, n_inv, n_inv_shoup, tw.q));
+            GFPF_NTT_WRITE(data, at + k * step,
+                           GfpfNttWord<T>::out(gfpf_ntt_out<T>(x[k], scale, finish, n_inv, n_inv_shoup, tw.q)));
         else
             GFPF_NTT_TILE_STORE(tile_words, gfpf_ntt_padded<T>(group.first + k * group.stride), x[k]);
     }
@@ -510,7 +628,8 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
     tw.rows = roots + 16;
     tw.roots_at = gfpf_ntt_padded<T>(words);
     if (tid < 16) tile_words[tw.roots_at + tid] = GFPF_NTT_TABLE_READ(roots, tid);
-    T* data = (T*)p.data + t.transform * n;
+    typedef typename GfpfNttWord<T>::Stored Stored;
+    Stored* data = (Stored*)p.data + t.transform * n;
     const bool inverse = p.inverse != 0;
     // Rounds of at most MAX_ROUND stages, and at most the elements a thread
     // holds (tile words / threads ≥ 2).
@@ -540,7 +659,7 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
         if (step == 0 && !from_memory) {
             // In through shared memory, whole sectors.
             GfpfNttPointwise<T> pointwise;
-            pointwise.other = p.other == 0 ? nullptr : (const T*)p.other + t.transform * n;
+            pointwise.other = p.other == 0 ? nullptr : (const Stored*)p.other + t.transform * n;
             pointwise.r2 = GFPF_NTT_TABLE_READ(constants, 5);
             // One word at a time: unrolled, the products spilled registers.
 #pragma unroll 1
@@ -591,8 +710,9 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
         for (int w = tid; w < words; w += threads) {
             const T v = tile_words[gfpf_ntt_padded<T>(w)];
             GFPF_NTT_WRITE(data, t.at(w),
-                           gfpf_ntt_out<T>(v, scale, finish, HOLD_N_INV ? n_inv : GFPF_NTT_TABLE_READ(constants, 1),
-                                           HOLD_N_INV ? n_inv_shoup : GFPF_NTT_TABLE_READ(constants, 2), tw.q));
+                           GfpfNttWord<T>::out(gfpf_ntt_out<T>(
+                               v, scale, finish, HOLD_N_INV ? n_inv : GFPF_NTT_TABLE_READ(constants, 1),
+                               HOLD_N_INV ? n_inv_shoup : GFPF_NTT_TABLE_READ(constants, 2), tw.q)));
         }
     }
 }
@@ -604,6 +724,9 @@ extern "C" int gfpf_ntt31_stages(const GfpfNttParams* p, GfpfEmuLaunch* launch) 
 extern "C" int gfpf_ntt62_stages(const GfpfNttParams* p, GfpfEmuLaunch* launch) {
     return gfpf_emu::launch("gfpf_ntt62_stages", *launch, [p] { gfpf_ntt_stages<gfpf_ntt_u64>(*p); });
 }
+extern "C" int gfpf_ntt50_stages(const GfpfNttParams* p, GfpfEmuLaunch* launch) {
+    return gfpf_emu::launch("gfpf_ntt50_stages", *launch, [p] { gfpf_ntt_stages<double>(*p); });
+}
 #else
 extern "C" __global__ void __launch_bounds__(512, 2) gfpf_ntt31_stages(const GfpfNttParams p) {
     gfpf_ntt_stages<gfpf_ntt_u32>(p);
@@ -612,5 +735,9 @@ extern "C" __global__ void __launch_bounds__(512, 2) gfpf_ntt31_stages(const Gfp
 // second (gfpf_cuda::ntt::NttWord::BLOCK_THREADS); 64 registers either way.
 extern "C" __global__ void __launch_bounds__(1024, 1) gfpf_ntt62_stages(const GfpfNttParams p) {
     gfpf_ntt_stages<gfpf_ntt_u64>(p);
+}
+// Doubles: as the 64-bit words.
+extern "C" __global__ void __launch_bounds__(1024, 1) gfpf_ntt50_stages(const GfpfNttParams p) {
+    gfpf_ntt_stages<double>(p);
 }
 #endif

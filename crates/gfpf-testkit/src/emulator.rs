@@ -204,6 +204,10 @@ pub struct FieldOps {
     /// Digits of the projection on 64-bit words (two 32 × 62-bit products
     /// summed in 128 bits), per thread and prime.
     pub mm62_terms: u64,
+    /// Word-size NTT butterflies in FP64 (primes below 2^50), per thread.
+    pub ntt50_butterflies: u64,
+    /// Groups of word-size NTT rounds in FP64, per thread.
+    pub ntt50_groups: u64,
 }
 
 impl FieldOps {
@@ -237,6 +241,8 @@ impl FieldOps {
             mm62_products: s(self.mm62_products),
             mm62_macs: s(self.mm62_macs),
             mm62_terms: s(self.mm62_terms),
+            ntt50_butterflies: s(self.ntt50_butterflies),
+            ntt50_groups: s(self.ntt50_groups),
         }
     }
 }
@@ -377,7 +383,7 @@ impl HostKernels {
             let tmp = dir.join(format!("{stem}.{tag}.tmp"));
             std::fs::write(&src, source).map_err(|e| emulator_error("writing the source", e))?;
             let out = Command::new(host_compiler())
-                .args(["-std=c++17", "-O1", "-shared", "-fPIC", "-w", "-o"])
+                .args(["-std=c++17", "-O1", "-ffp-contract=off", "-shared", "-fPIC", "-w", "-o"])
                 .arg(&tmp)
                 .arg(&src)
                 .output()

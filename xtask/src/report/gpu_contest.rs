@@ -41,8 +41,8 @@ pub struct ContestRow {
     /// Primes of that width with 2^log2_n dividing q − 1 (at most the
     /// needed).
     pub primes_available: usize,
-    /// Bits of the small primes: 31 (32-bit words), or 62 (64-bit words)
-    /// where too few 31-bit primes reach the row.
+    /// Bits of the small primes: 31 (32-bit words), or 50 (FP64) or 62
+    /// (64-bit words) where too few 31-bit primes reach the row.
     pub prime_bits: u32,
 }
 
@@ -239,8 +239,10 @@ pub fn section(c: &GpuContest) -> String {
         "Small primes: 31-bit primes q with 2^log2(N) dividing q − 1, Montgomery and Shoup products on the \
          32-bit multiplier (kernels/gfpf_ntt.cu, kernels/gfpf_multimodular.cuh). 41 such primes reach N = \
          2^21, 18 reach 2^22, 7 reach 2^24; where fewer exist than a row needs, the row takes primes c·2^32 \
-         + 1 below 2^62 in 64-bit words (marked \"62-bit\": about half as many primes, four times the work \
-         an NTT butterfly).\n\n",
+         + 1 below 2^50 whose NTTs run in FP64, as an H100 does (its FP64 rate is its integer rate; marked \
+         \"50-bit\": 0.6 times as many primes, 1.5 times the work an NTT butterfly); a GPU without fast \
+         FP64 takes primes c·2^32 + 1 below 2^62 in 64-bit integers there (\"62-bit\": half as many \
+         primes, four times the work a butterfly; `cargo xtask gpu-model` prints both).\n\n",
     );
     md.push_str(
         "### The DFT (benchmark 1)\n\nThe big prime's forward DFT_N (natural order, the device's kernels) \

@@ -193,6 +193,35 @@ fn products_through_62_bit_primes_identical_to_cpu() {
     assert!(got == cpu.mul(&a, &b, MulAlgorithm::Tft).unwrap(), "t8 2^21 x 2^21");
 }
 
+/// The same products through primes below 2^50 whose NTTs run in FP64
+/// (t8 and t16, the engine directly; what a device with fast FP64 takes
+/// past the 31-bit primes' reach): equal to gfpf-cpu's.
+#[test]
+fn products_through_fp64_primes_identical_to_cpu() {
+    if let Some(why) = cuda_unavailable() {
+        eprintln!("SKIPPED (cuda): {why}");
+        return;
+    }
+    let field = Field::<8>::preset(Preset::T8).unwrap();
+    let engine = gfpf_cuda::multimodular::CudaMultiModular::try_new(
+        device().unwrap(),
+        gfpf_cuda::multimodular::MultiModularPlan50::try_new(&field, 1000, 1025).unwrap(),
+    )
+    .unwrap();
+    let (a, b) = (sample(&field, 1000, 17), sample(&field, 1025, 18));
+    let want = PolyMul::new(&field).unwrap().mul(&a, &b, MulAlgorithm::Tft).unwrap();
+    assert!(engine.mul(&a, &b).unwrap() == want, "t8 through FP64 primes");
+    let t16 = Field::<16>::preset(Preset::T16).unwrap();
+    let engine = gfpf_cuda::multimodular::CudaMultiModular::try_new(
+        device().unwrap(),
+        gfpf_cuda::multimodular::MultiModularPlan50::try_new(&t16, 1000, 1025).unwrap(),
+    )
+    .unwrap();
+    let (a, b) = (sample(&t16, 1000, 21), sample(&t16, 1025, 22));
+    let want = PolyMul::new(&t16).unwrap().mul(&a, &b, MulAlgorithm::Tft).unwrap();
+    assert!(engine.mul(&a, &b).unwrap() == want, "t16 through FP64 primes");
+}
+
 /// Transforms chained on the device without host copies: forward then
 /// inverse on one resident buffer gives the input back.
 #[test]
@@ -223,11 +252,13 @@ fn word_size_ntt_matches_the_host_transform() {
         eprintln!("SKIPPED (cuda): {why}");
         return;
     }
-    // 2^24: two passes of 32-bit words, the first on tiles of 64 KiB of
-    // dynamic shared memory (the kernel's limit raised past 48 KiB); three
-    // of 64-bit words.
+    // 2^24: two passes, the first on tiles of 64 KiB of dynamic shared
+    // memory with 32-bit words, 128 KiB with 64-bit words and doubles (the
+    // kernel's limit raised past 48 KiB).
     ntt_on_device::<u32>([NTT_PRIMES_31[0], NTT_PRIMES_31[3]], &[6, 11, 16, 22, 24]);
     ntt_on_device::<u64>([NTT_PRIMES_62[0], NTT_PRIMES_62[63]], &[6, 11, 13, 16, 23, 24]);
+    let primes = gfpf_cuda::ntt::ntt50_primes(32, 64);
+    ntt_on_device::<gfpf_cuda::ntt::F64Word>([primes[0], primes[63]], &[6, 11, 13, 16, 23, 24]);
 }
 
 /// [`word_size_ntt_matches_the_host_transform`] in words `W`.
