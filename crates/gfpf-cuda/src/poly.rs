@@ -35,20 +35,22 @@ use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
 /// The least padded product length N (a power of two ≥ la + lb − 1) for
 /// which [`CudaMulAlgorithm::Auto`] takes the word-size primes. From the
 /// time model's contest (`cargo xtask gpu-model --contest`, H100 SXM
-/// constants, commit ba38ff8, 2026-11-27; modelled, not measured; in
+/// constants, commit ff235b3, 2026-11-27; modelled, not measured; in
 /// docs/BENCHMARKS.md), n × n products (N = 2n) through word-size primes
 /// take, of the big prime's time: t8 0.46–0.71 from n = 2^15 to 2^20 (3.2
-/// against 5.7 ms at 2^20), p8 0.38–0.63, t16 0.49–0.77 (to 2^19, where
-/// t16's primes end); below, t8 0.84–1.02, p8 0.80–0.97, t16 1.40–1.69. At
-/// the model's floor the word-size primes lead from n = 2^15 too (t8 2.55
-/// against 3.37 ms at 2^20). One threshold for every k: below it k = 8
-/// gains at most 20% and k = 16 loses 40% or more. Past the 31-bit primes'
-/// reach (t8 and p8 products of 2^21 × 2^21 coefficients and longer, t16
-/// from 2^20) the 62-bit primes take 0.81–0.91 of the big prime's time to
-/// 2^23 at t8 and p8, 0.60–0.64 at t16 (model, commit ba38ff8, 2026-11-27;
-/// at the floor t8 0.99–1.01, p8 0.92–0.94, t16 0.38–0.40), so `Auto` takes
-/// them there as well, on the fitted figures as below, until a GPU measures
-/// both.
+/// against 5.7 ms at 2^20), p8 0.38–0.63, t16 0.48–0.75 (to 2^19, where
+/// t16's 31-bit primes end); below, t8 0.84–1.02, p8 0.80–0.97, t16
+/// 1.35–1.61. At the model's floor the word-size primes lead from n = 2^15
+/// too (t8 2.55 against 3.37 ms at 2^20). One threshold for every k: below
+/// it k = 8 gains at most 20% and k = 16 loses 35% or more. Past the 31-bit
+/// primes' reach (t8 and p8 products of 2^21 × 2^21 coefficients and
+/// longer, t16 from 2^20) an H100's primes below 2^50 in FP64 take
+/// 0.64–0.68 of the big prime's time to 2^23 at t8, 0.60–0.64 at p8,
+/// 0.50–0.57 at t16 (at the floor 0.84–0.93, 0.79–0.88, 0.35–0.41; the
+/// 62-bit integers a GPU without fast FP64 takes: 0.81–0.91 at t8 and p8,
+/// 0.60–0.64 at t16, at the floor 0.92–1.01 and 0.38–0.40, commit ba38ff8),
+/// so `Auto` takes them there as well, on the fitted figures as below,
+/// until a GPU measures both.
 pub const AUTO_MULTIMODULAR_MIN_N: usize = 1 << 16;
 
 impl CudaMulAlgorithm {
