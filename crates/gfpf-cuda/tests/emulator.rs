@@ -981,6 +981,78 @@ fn word_size_ntt_in_fp64_matches_the_host_transform() {
     ));
 }
 
+/// The FP64 NTT's arithmetic (kernels/gfpf_ntt.cu) at the edges of what it
+/// takes, on the largest prime below 2^50 it uses, the 64th and the
+/// smallest above 2^49: `gfpf_ntt_mul_fp` (x·w mod q for |x| < 2q, |w| < q,
+/// w/q rounded once as the tables hold it or twice as `times` makes it)
+/// gives an integer in (−q, q) congruent to x·w, and `gfpf_ntt_reduce_fp`
+/// (v mod q for |v| < 2q) one within q/2 + 1 of 0, for x, w and v at 0, ±1,
+/// and next to ±q and ±2q, and at random.
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn fp64_products_and_reductions_are_exact_at_their_edges() {
+    use rand::{RngExt, SeedableRng};
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (FP64 NTT arithmetic): {why}");
+        return;
+    }
+    // The kernels' module holds an entry point for this test
+    // (`gfpf_ntt_fp64_arithmetic`, host emulation only).
+    let kernels = gfpf_testkit::emulator::HostKernels::build_ntt(kernel_dir()).unwrap();
+    let all = gfpf_cuda::ntt::ntt50_primes(32, usize::MAX);
+    assert!(all.len() > 1000 && all.iter().all(|&q| q > 1 << 49 && q < 1 << 50));
+    let mut rng = rand::rngs::StdRng::seed_from_u64(50);
+    let mut cases: Vec<[f64; 6]> = Vec::new();
+    for q in [all[0], all[63], all[all.len() - 1]] {
+        let qi = q as i64;
+        let edges = |bound: i64| [0, 1, 2, bound / 2, bound - 2, bound - 1];
+        let signed = |v: &[i64]| v.iter().flat_map(|&v| [v, -v]).collect::<Vec<_>>();
+        let mut xs = signed(&edges(2 * qi));
+        xs.extend(signed(&[qi - 1, qi, qi + 1]));
+        let mut ws = signed(&edges(qi));
+        for _ in 0..8 {
+            xs.push(rng.random_range(-2 * qi + 1..2 * qi));
+            ws.push(rng.random_range(-qi + 1..qi));
+        }
+        let q_inverse = 1.0 / q as f64;
+        for (i, &x) in xs.iter().enumerate() {
+            for (j, &w) in ws.iter().enumerate() {
+                // w/q as the tables hold it (one rounding) and as `times`
+                // makes it (w·(1/q), two).
+                for w_over_q in [w as f64 / q as f64, w as f64 * q_inverse] {
+                    let v = xs[(i + j) % xs.len()];
+                    cases.push([x as f64, w as f64, w_over_q, q as f64, q_inverse, v as f64]);
+                }
+            }
+        }
+    }
+    let mut out = vec![0f64; 2 * cases.len()];
+    let params = gfpf_cuda::ntt::NttParams {
+        data: out.as_mut_ptr() as u64,
+        twiddles: cases.as_ptr() as u64,
+        threads: cases.len() as u64,
+        ..Default::default()
+    };
+    // SAFETY: the test kernel reads six doubles a case from `twiddles` and
+    // writes two a case to `data`, `threads` cases.
+    unsafe { kernels.launch_params("gfpf_ntt_fp64_arithmetic", &params, params.threads, 128, 0, false, 1, 0) }.unwrap();
+    for (case, got) in cases.iter().zip(out.chunks(2)) {
+        let [x, w, _, q, _, v] = case.map(|c| c as i128);
+        let (product, reduced) = (got[0], got[1]);
+        assert!(
+            product.fract() == 0.0 && (product as i128).abs() < q && (product as i128 - x * w) % q == 0,
+            "x·w mod q: {case:?} gave {product}"
+        );
+        assert!(
+            reduced.fract() == 0.0 && (reduced as i128).abs() <= q / 2 + 1 && (reduced as i128 - v) % q == 0,
+            "v mod q: {case:?} gave {reduced}"
+        );
+    }
+}
+
 /// The 64-bit join's digit sums pass 128 bits (up to s·2^125 at t8) and
 /// carry into a third word: residues whose CRT coefficients y_j are near
 /// (s − 1)/s of their primes, so that most digit sums pass 2^128 (checked

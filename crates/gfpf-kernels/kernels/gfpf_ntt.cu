@@ -727,6 +727,20 @@ extern "C" int gfpf_ntt62_stages(const GfpfNttParams* p, GfpfEmuLaunch* launch) 
 extern "C" int gfpf_ntt50_stages(const GfpfNttParams* p, GfpfEmuLaunch* launch) {
     return gfpf_emu::launch("gfpf_ntt50_stages", *launch, [p] { gfpf_ntt_stages<double>(*p); });
 }
+// The FP64 arithmetic alone, for the emulator's edge test (host only): case
+// t, six doubles (x, w, w_over_q, q, 1/q, v) at `twiddles`, gives
+// (gfpf_ntt_mul_fp(x, w, w_over_q, q), gfpf_ntt_reduce_fp(v, q, 1/q)) at
+// `data`, for `threads` cases.
+extern "C" int gfpf_ntt_fp64_arithmetic(const GfpfNttParams* p, GfpfEmuLaunch* launch) {
+    return gfpf_emu::launch("gfpf_ntt_fp64_arithmetic", *launch, [p] {
+        const gfpf_ntt_u64 t = (gfpf_ntt_u64)blockIdx.x * blockDim.x + threadIdx.x;
+        if (t >= p->threads) return;
+        const double* in = (const double*)p->twiddles + 6 * t;
+        double* out = (double*)p->data + 2 * t;
+        out[0] = gfpf_ntt_mul_fp(in[0], in[1], in[2], in[3]);
+        out[1] = gfpf_ntt_reduce_fp(in[5], in[3], in[4]);
+    });
+}
 #else
 extern "C" __global__ void __launch_bounds__(512, 2) gfpf_ntt31_stages(const GfpfNttParams p) {
     gfpf_ntt_stages<gfpf_ntt_u32>(p);
