@@ -219,6 +219,9 @@ struct ProductRow {
     n: usize,
     big_prime_ms: f64,
     multimodular_ms: Option<f64>,
+    /// The word-size primes the device takes: how many, and their bits
+    /// (31, or past their reach 50 in FP64 or 62).
+    word_size_primes: Option<(usize, u32)>,
     auto: CudaMulAlgorithm,
     cpu_ms: f64,
 }
@@ -303,6 +306,9 @@ impl FieldVisitor for MeasureProducts<'_> {
                 n,
                 big_prime_ms: median(&mut big_times),
                 multimodular_ms: small.map(|_| median(&mut small_times)),
+                word_size_primes: gfpf::cuda::multimodular::WordSizePlan::try_new(&field, n, n, gpu.word_sizes())
+                    .ok()
+                    .map(|plan| (plan.primes(), plan.prime_bits())),
                 auto: gpu.resolve(CudaMulAlgorithm::Auto, n, n),
                 cpu_ms: median(&mut cpu_times),
             });
@@ -312,12 +318,13 @@ impl FieldVisitor for MeasureProducts<'_> {
 }
 
 /// The n of the n × n products timed for a field of k digits (none above
-/// k = 16, where the device has no word-size path).
+/// k = 16, where the device has no word-size path): at k ≤ 8, 2^21 too,
+/// past the 31-bit primes' reach.
 fn product_lens(k: usize, quick: bool) -> Vec<usize> {
     match (k <= 16, quick) {
         (false, _) => Vec::new(),
         (true, true) => vec![1 << 12],
-        (true, false) if k <= 8 => vec![1 << 12, 1 << 16, 1 << 20],
+        (true, false) if k <= 8 => vec![1 << 12, 1 << 16, 1 << 20, 1 << 21],
         (true, false) => vec![1 << 12, 1 << 16],
     }
 }
@@ -462,17 +469,20 @@ fn print_products(rows: &[ProductRow], threads: usize, quick: bool, model: Optio
     println!(
         "  word-size primes on the GPU, and gfpf-cpu's Auto on all {threads} host cores; Auto = the device's choice."
     );
+    println!("  its primes: the word-size primes' count and bits (31; past their reach 50 in FP64 where this GPU");
+    println!("  runs FP64 at its integer rate, else 62).");
     println!();
     if model.is_some() {
         println!("  model columns: the big prime's and the word-size primes' modelled products (the device's work,");
         println!("  not the host's copies), fitted (floor), and measured over fitted.");
     }
     println!(
-        "{:<6} {:>8} {:>11} {:>11} {:>12} {:>12} {:>10}{}",
+        "{:<6} {:>8} {:>11} {:>11} {:>11} {:>12} {:>12} {:>10}{}",
         "prime",
         "n",
         "big prime",
         "word-size",
+        "its primes",
         "Auto",
         format!("CPU {threads}T"),
         "CPU/best",
@@ -496,11 +506,13 @@ fn print_products(rows: &[ProductRow], threads: usize, quick: bool, model: Optio
             model_columns(r.big_prime_ms, modelled.map(|m| m.big_ms)) + &small
         });
         println!(
-            "{:<6} {:>8} {:>11} {:>11} {:>12} {:>12} {:>9.1}x{model_text}",
+            "{:<6} {:>8} {:>11} {:>11} {:>11} {:>12} {:>12} {:>9.1}x{model_text}",
             r.prime,
             format!("2^{}", r.n.trailing_zeros()),
             fmt_ms(r.big_prime_ms),
             r.multimodular_ms.map_or_else(|| "-".to_owned(), fmt_ms),
+            r.word_size_primes
+                .map_or_else(|| "-".to_owned(), |(count, bits)| format!("{count} × {bits}b")),
             match r.auto {
                 CudaMulAlgorithm::MultiModular => "word-size",
                 _ => "big prime",
