@@ -876,6 +876,20 @@ fn word_size_ntt_matches_the_host_transform() {
     );
 }
 
+/// The shapes the 64-bit words' and FP64 tests run (see
+/// [`word_size_ntt_matches_host`]): one launch (2^6; 2^11 in rounds of 3, 3,
+/// 3 and 2 stages; 2^14, the largest tile, 16 words a thread in two
+/// groups); three launches of at most 4 stages (2^11); 2^15 in two; 2^17 in
+/// two, the first on tiles of 2048 rows by 8 columns (2^24's first pass).
+const SIXTY_FOUR_BIT_CASES: &[NttCase<'static>] = &[
+    (6, 3, 14, None, 1),
+    (11, 2, 14, None, 1),
+    (11, 1, 4, None, 3),
+    (14, 1, 14, None, 1),
+    (15, 1, 14, None, 2),
+    (17, 1, 14, Some(&[11, 6]), 2),
+];
+
 /// The word-size NTT in 64-bit words (primes c·2^32 + 1 below 2^62, three
 /// stages a round, tiles of 16384 words, blocks of 1024 threads): one
 /// launch (2^6; 2^11 in rounds of 3, 3, 3 and 2 stages; 2^14, the largest
@@ -894,18 +908,7 @@ fn word_size_ntt_in_64_bit_words_matches_the_host_transform() {
         eprintln!("SKIPPED (emulated 64-bit word-size NTT): {why}");
         return;
     }
-    word_size_ntt_matches_host::<u64>(
-        [NTT_PRIMES_62[0], NTT_PRIMES_62[63]],
-        &[
-            (6, 3, 14, None, 1),
-            (11, 2, 14, None, 1),
-            (11, 1, 4, None, 3),
-            (14, 1, 14, None, 1),
-            (15, 1, 14, None, 2),
-            (17, 1, 14, Some(&[11u32, 6][..]), 2),
-        ],
-        62,
-    );
+    word_size_ntt_matches_host::<u64>([NTT_PRIMES_62[0], NTT_PRIMES_62[63]], SIXTY_FOUR_BIT_CASES, 62);
     // A launch of the other width's kernel is refused by the emulator.
     let plan = NttPlan62::try_new(64, &NTT_PRIMES_62[..1]).unwrap();
     let kernels = gfpf_testkit::emulator::HostKernels::build_ntt(kernel_dir()).unwrap();
@@ -958,18 +961,7 @@ fn word_size_ntt_in_fp64_matches_the_host_transform() {
     let primes = ntt50_primes(32, 64);
     assert_eq!(primes.len(), 64);
     assert!(primes.iter().all(|&q| q > 1 << 49 && q < 1 << 50 && q % (1 << 32) == 1));
-    word_size_ntt_matches_host::<F64Word>(
-        [primes[0], primes[63]],
-        &[
-            (6, 3, 14, None, 1),
-            (11, 2, 14, None, 1),
-            (11, 1, 4, None, 3),
-            (14, 1, 14, None, 1),
-            (15, 1, 14, None, 2),
-            (17, 1, 14, Some(&[11u32, 6][..]), 2),
-        ],
-        50,
-    );
+    word_size_ntt_matches_host::<F64Word>([primes[0], primes[63]], SIXTY_FOUR_BIT_CASES, 50);
     // Primes past 2^50, or not 1 mod 2^32, are refused.
     assert!(matches!(
         NttPlan50::try_new(64, &[gfpf_cuda::ntt::NTT_PRIMES_62[0]]),
