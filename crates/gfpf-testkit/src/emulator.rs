@@ -862,6 +862,8 @@ pub struct EmulatedNtt<W: NttWord> {
 pub type EmulatedNtt31 = EmulatedNtt<u32>;
 /// Emulated NTTs modulo primes c·2^32 + 1 below 2^62.
 pub type EmulatedNtt62 = EmulatedNtt<u64>;
+/// Emulated NTTs modulo primes c·2^32 + 1 below 2^50, in FP64.
+pub type EmulatedNtt50 = EmulatedNtt<gfpf_cuda::ntt::F64Word>;
 
 impl<W: NttWord> EmulatedNtt<W> {
     /// Emulated transforms of `plan`; the kernels are compiled into (or
