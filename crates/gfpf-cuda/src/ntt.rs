@@ -457,15 +457,6 @@ impl NttParams {
     pub fn shared_bytes(&self) -> u32 {
         tile_shared_bytes(self.tile_words(), self.word_bytes as usize)
     }
-
-    /// The symbol of the kernel of the launch's word width.
-    pub fn kernel(&self) -> &'static str {
-        if self.word_bytes == 8 {
-            <u64 as NttWord>::KERNEL
-        } else {
-            <u32 as NttWord>::KERNEL
-        }
-    }
 }
 
 /// Forward NTTs of one length over a set of primes in words `W`
@@ -605,6 +596,12 @@ impl<W: NttWord> NttPlan<W> {
     /// Always false: a plan's length is at least 64.
     pub fn is_empty(&self) -> bool {
         false
+    }
+
+    /// The symbol of the kernel its launches take ([`NttWord::KERNEL`]: the
+    /// launches' `word_bytes` alone do not tell 64-bit words from FP64).
+    pub fn kernel(&self) -> &'static str {
+        W::KERNEL
     }
 
     /// The primes.
@@ -1281,9 +1278,9 @@ mod tests {
         assert_eq!(groups(26).len(), 3);
         for n in 6u32..=30 {
             let plan = NttPlan62::try_new(1 << n, &NTT_PRIMES_62[..1]).unwrap();
+            assert_eq!(plan.kernel(), "gfpf_ntt62_stages");
             for l in plan.launches(2, Direction::Forward) {
                 assert_eq!(l.word_bytes, 8);
-                assert_eq!(l.kernel(), "gfpf_ntt62_stages");
                 assert!(l.tile_words() <= 16384 && l.shared_bytes() <= <u64 as NttWord>::MOST_SHARED_BYTES);
                 assert!(l.block_threads() <= 1024);
                 let per_thread = l.tile_words() as u64 / u64::from(l.block_threads());
@@ -1294,6 +1291,10 @@ mod tests {
         assert_eq!(<u64 as NttWord>::MOST_SHARED_BYTES, 8 * (16384 + 1024 + 16));
         assert_eq!(ntt62_primes(33, 3).len(), 3);
         assert!(ntt62_primes(33, 3).iter().all(|q| (q - 1) % (1 << 33) == 0));
+        // FP64's plans: the same word bytes, their own kernel.
+        let fp64 = NttPlan50::try_new(1 << 20, &ntt50_primes(20, 1)).unwrap();
+        assert_eq!(fp64.kernel(), "gfpf_ntt50_stages");
+        assert!(fp64.launches(1, Direction::Forward).iter().all(|l| l.word_bytes == 8));
     }
 
     #[test]
