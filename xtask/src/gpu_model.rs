@@ -783,29 +783,11 @@ fn count_word_size<const K: usize>(
     args: &GpuModelArgs,
     reports: &mut Reports,
 ) -> Result<(Transform, usize, u32), String> {
-    let bits = plan.prime_bits();
-    let (t, primes) = match plan {
-        WordSizePlan::Words32(plan) => {
-            let primes = plan.ntt().primes().len();
-            (
-                count_small_primes(preset, plan, work, data_elements, args, reports)?,
-                primes,
-            )
-        }
-        WordSizePlan::Words64(plan) => {
-            let primes = plan.ntt().primes().len();
-            (
-                count_small_primes(preset, plan, work, data_elements, args, reports)?,
-                primes,
-            )
-        }
-        WordSizePlan::Fp64(plan) => {
-            let primes = plan.ntt().primes().len();
-            (
-                count_small_primes(preset, plan, work, data_elements, args, reports)?,
-                primes,
-            )
-        }
+    let (bits, primes) = (plan.prime_bits(), plan.primes());
+    let t = match plan {
+        WordSizePlan::Words32(plan) => count_small_primes(preset, plan, work, data_elements, args, reports)?,
+        WordSizePlan::Words64(plan) => count_small_primes(preset, plan, work, data_elements, args, reports)?,
+        WordSizePlan::Fp64(plan) => count_small_primes(preset, plan, work, data_elements, args, reports)?,
     };
     Ok((t, primes, bits))
 }

@@ -116,7 +116,8 @@ pub struct MultiModularParams {
 unsafe impl cudarc::driver::DeviceRepr for MultiModularParams {}
 
 /// A product's plan in words `W` (31-bit primes by default; 62-bit with
-/// `u64`, [`MultiModularPlan62`]): lengths, primes, the NTT plan and the
+/// `u64`, [`MultiModularPlan62`]; below 2^50 in FP64 with [`F64Word`],
+/// [`MultiModularPlan50`]): lengths, primes, the NTT plan and the
 /// constants.
 #[derive(Debug, Clone)]
 pub struct MultiModularPlan<const K: usize, W: NttWord = u32> {
@@ -213,6 +214,15 @@ impl<const K: usize> WordSizePlan<K> {
             WordSizePlan::Fp64(plan) => plan.ntt().primes().len(),
         }
     }
+
+    /// Its NTTs' length N.
+    pub fn ntt_len(&self) -> usize {
+        match self {
+            WordSizePlan::Words32(plan) => plan.ntt().len(),
+            WordSizePlan::Words64(plan) => plan.ntt().len(),
+            WordSizePlan::Fp64(plan) => plan.ntt().len(),
+        }
+    }
 }
 
 /// Products through primes below 2^31 in 32-bit words (the default width).
@@ -288,14 +298,14 @@ impl<const K: usize, W: NttWord> MultiModularPlan<K, W> {
         })
     }
 
-    /// Bits each prime adds at least: its primes lie above 2^30 (31-bit)
-    /// or 2^61 (62-bit).
+    /// Bits each prime adds at least: its primes lie above 2^30 (31-bit),
+    /// 2^61 (62-bit) or 2^49 (FP64's).
     const BITS_A_PRIME: u32 = W::PRIME_BITS - 1;
 
     /// Primes whose product exceeds the coefficients of products whose
     /// shorter operand has `shorter` coefficients, below shorter·(p − 1)²,
-    /// 2^10 times over: each prime adds more than 30 bits (61 in 64-bit
-    /// words), the bound has at most log2(shorter) + 2·bits(p) bits.
+    /// 2^10 times over: each prime adds more than [`Self::BITS_A_PRIME`]
+    /// bits, the bound has at most log2(shorter) + 2·bits(p) bits.
     fn primes_needed(field: &Field<K>, shorter: usize) -> usize {
         let bound_bits = usize::BITS - shorter.leading_zeros() + 2 * field.bits() + JOIN_SLACK_BITS;
         (bound_bits as usize).div_ceil(Self::BITS_A_PRIME as usize)

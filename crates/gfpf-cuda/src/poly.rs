@@ -216,20 +216,11 @@ impl<const K: usize> CudaPolyMul<K> {
         }
         drop(cache);
         let plan = WordSizePlan::try_new(&self.field, len_a, len_b, sizes)?;
-        let key = (plan.prime_bits(), 0, plan.primes());
-        let (key, engine) = match plan {
-            WordSizePlan::Words32(plan) => (
-                (key.0, plan.ntt().len(), key.2),
-                MultiModularEngine::Words32(CudaMultiModular::try_new(&self.device, plan)?),
-            ),
-            WordSizePlan::Words64(plan) => (
-                (key.0, plan.ntt().len(), key.2),
-                MultiModularEngine::Words64(CudaMultiModular::try_new(&self.device, plan)?),
-            ),
-            WordSizePlan::Fp64(plan) => (
-                (key.0, plan.ntt().len(), key.2),
-                MultiModularEngine::Fp64(CudaMultiModular::try_new(&self.device, plan)?),
-            ),
+        let key = (plan.prime_bits(), plan.ntt_len(), plan.primes());
+        let engine = match plan {
+            WordSizePlan::Words32(plan) => MultiModularEngine::Words32(CudaMultiModular::try_new(&self.device, plan)?),
+            WordSizePlan::Words64(plan) => MultiModularEngine::Words64(CudaMultiModular::try_new(&self.device, plan)?),
+            WordSizePlan::Fp64(plan) => MultiModularEngine::Fp64(CudaMultiModular::try_new(&self.device, plan)?),
         };
         let engine = Arc::new(engine);
         self.multimodular

@@ -269,10 +269,6 @@ GFPF_NTT_FN gfpf_ntt_u64 gfpf_ntt_mul_montgomery_lazy(gfpf_ntt_u64 x, gfpf_ntt_u
     const gfpf_ntt_u32 u0 = (gfpf_ntt_u32)middle, m2 = 0u - u0;
     return hi + (middle >> 32) + (gfpf_ntt_u64)m2 * c + (u0 != 0 ? 1 : 0);
 }
-GFPF_NTT_FN gfpf_ntt_u64 gfpf_ntt_mul_montgomery_lazy(gfpf_ntt_u64 x, gfpf_ntt_u64 big_w, gfpf_ntt_u64 q,
-                                                      gfpf_ntt_u64) {
-    return gfpf_ntt_mul_montgomery_lazy(x, big_w, q);
-}
 GFPF_NTT_FN gfpf_ntt_u64 gfpf_ntt_mul_montgomery(gfpf_ntt_u64 x, gfpf_ntt_u64 big_w, gfpf_ntt_u64 q, gfpf_ntt_u64) {
     return gfpf_ntt_reduce_once<gfpf_ntt_u64>(gfpf_ntt_mul_montgomery_lazy(x, big_w, q), q);
 }
@@ -348,7 +344,7 @@ struct GfpfNttTwiddles {
     }
     // The same in [0, 2q), for x < 4q (lazy words only: instantiated for
     // 64-bit words alone).
-    GFPF_NTT_METHOD T times_lazy(T x, T big_w) const { return gfpf_ntt_mul_montgomery_lazy(x, big_w, q, q_neg_inv); }
+    GFPF_NTT_METHOD T times_lazy(T x, T big_w) const { return gfpf_ntt_mul_montgomery_lazy(x, big_w, q); }
 };
 
 // Words read from device memory by a launch (through shared memory),
