@@ -82,6 +82,16 @@ pub enum CudaError {
         /// The compiler's log.
         log: String,
     },
+    /// The device is older than a kernel needs.
+    #[error("{what} needs compute capability {}.{}; the device has {}.{}", needs.0, needs.1, has.0, has.1)]
+    ComputeCapability {
+        /// The kernel or feature.
+        what: &'static str,
+        /// The least compute capability it runs on.
+        needs: (i32, i32),
+        /// The device's.
+        has: (i32, i32),
+    },
     /// A CUDA driver call failed.
     #[error("CUDA driver error in {call}: {message}")]
     Driver {

@@ -99,14 +99,88 @@ pub const NTT_ROUND_ELEMENTS: usize = 1 << <u32 as NttWord>::ROUND_LOG2;
 pub const NTT_TILE_COLUMNS: usize = 32;
 /// The 32-bit kernel's symbol ([`NttWord::KERNEL`] for each width).
 pub const NTT_KERNEL: &str = <u32 as NttWord>::KERNEL;
-/// Every word's kernel (32-bit, 64-bit, FP64) with the most threads a block
-/// of it takes and the most dynamic shared memory (bytes): what its
+/// Every kernel of the module (the stage kernel of each word, 32-bit,
+/// 64-bit and FP64, and the tensor-core DFT_16) with the most threads a
+/// block of it takes and the most dynamic shared memory (bytes): what its
 /// occupancy is held to.
-pub const NTT_KERNELS: [(&str, u32, u32); 3] = [
+pub const NTT_KERNELS: [(&str, u32, u32); 4] = [
     ntt_kernel_limits::<u32>(),
     ntt_kernel_limits::<u64>(),
     ntt_kernel_limits::<F64Word>(),
+    (
+        DFT16_MMA_KERNEL,
+        DFT16_MMA_BLOCK_THREADS,
+        4 * DFT16_MMA_FRAGMENT_WORDS as u32,
+    ),
 ];
+
+/// The tensor-core DFT_16 kernel's symbol: a batch of DFT_16 of 31-bit
+/// residues as int8 matrix products (`mma.sync` m16n8k32, compute
+/// capability 8.0 and later), a warp 8 columns; see
+/// [`dft16_mma_fragments`]. A building block, checked in the emulator and
+/// counted from its machine code; no plan launches it yet.
+pub const DFT16_MMA_KERNEL: &str = "gfpf_ntt31_dft16_mma";
+/// The most threads a block of [`DFT16_MMA_KERNEL`] takes.
+pub const DFT16_MMA_BLOCK_THREADS: u32 = 256;
+/// Words of [`dft16_mma_fragments`]: 4 byte slices × 2 products of K = 32
+/// × 32 lanes × 4 registers.
+pub const DFT16_MMA_FRAGMENT_WORDS: usize = 1024;
+
+/// The left operands of [`DFT16_MMA_KERNEL`] for a prime q < 2^31 with 16
+/// dividing q − 1, in the lanes' register order (lane l's four registers of
+/// product (a, h) at words ((2a + h)·32 + l)·4 …): byte a of V[p][4m + b] =
+/// 2^(32+8b)·w16^(m·rev4(p)) mod q, w16 = [`root_of_unity`]`(q, 4)` (the
+/// root the stage kernels' rounds take), for rows p < 16 and K = 4m + b < 32
+/// of half h (m − 8h the data row). With these, the kernel's products of the
+/// data's bytes sum to 2^32·y_p mod q, y the DFT_16 in bit-reversed order.
+///
+/// ```
+/// let fragments = gfpf_cuda::ntt::dft16_mma_fragments(2013265921).unwrap();
+/// assert_eq!(fragments.len(), gfpf_cuda::ntt::DFT16_MMA_FRAGMENT_WORDS);
+/// assert!(gfpf_cuda::ntt::dft16_mma_fragments(2147483659).is_err()); // 2^31 + 11
+/// ```
+pub fn dft16_mma_fragments(q: u64) -> Result<Vec<u32>, NttError> {
+    if q >= 1 << 31 || !is_prime(q) {
+        return Err(NttError::NotPrime { q, bits: 31 });
+    }
+    let w16 = root_of_unity(q, 4).map_err(|_| NttError::NoRoot {
+        q,
+        two_adicity: two_adicity(q),
+        log2_n: 4,
+    })?;
+    let pow = |mut b: u64, mut e: u64| {
+        let mut acc = 1u64;
+        while e > 0 {
+            if e & 1 == 1 {
+                acc = mul_mod(acc, b, q);
+            }
+            b = mul_mod(b, b, q);
+            e >>= 1;
+        }
+        acc
+    };
+    // V[p][m][b], each below q < 2^31.
+    let v = |p: usize, m: usize, b: usize| {
+        let rev = (p.reverse_bits() >> (usize::BITS - 4)) as u64;
+        mul_mod(pow(2, 32 + 8 * b as u64), pow(w16, m as u64 * rev), q)
+    };
+    let mut words = vec![0u32; DFT16_MMA_FRAGMENT_WORDS];
+    for a in 0..4 {
+        for h in 0..2 {
+            for lane in 0..32 {
+                let (g, t) = (lane >> 2, lane & 3);
+                for r in 0..4 {
+                    // Registers 0, 2: row g; 1, 3: row g + 8; 0, 1: K = 4t
+                    // + b; 2, 3: K = 16 + 4t + b, so m = 8h + t + 4·(r / 2).
+                    let (p, m) = (g + 8 * (r & 1), 8 * h + t + 4 * (r >> 1));
+                    words[((2 * a + h) * 32 + lane) * 4 + r] =
+                        (0..4).map(|b| ((v(p, m, b) >> (8 * a)) as u32 & 0xff) << (8 * b)).sum();
+                }
+            }
+        }
+    }
+    Ok(words)
+}
 const fn ntt_kernel_limits<W: NttWord>() -> (&'static str, u32, u32) {
     (W::KERNEL, W::BLOCK_THREADS, W::MOST_SHARED_BYTES)
 }
@@ -1066,6 +1140,104 @@ impl<W: NttWord> CudaNtt<W> {
             .map_err(|e| crate::CudaError::driver("downloading NTT data", std::mem::size_of_val(&data[..]), e))?;
         Ok(())
     }
+}
+
+/// Runs [`DFT16_MMA_KERNEL`] on the device: `data` holds 16 rows of C =
+/// `data.len()/16` words (row m of column c at m·C + c; C a power of two,
+/// at least 8), every word below q, and each column becomes y_p =
+/// A_c^rev4(p)·Σ_m x_m·w16^(m·rev4(p)) mod q in place (a round of four
+/// forward stages on a group), A_c·2^32 mod q at `factors[c]` (A_c = 1 where
+/// `factors` is `None`). Uploads, one launch, downloads: for checking the
+/// tensor cores' arithmetic on a GPU, not for speed.
+pub fn dft16_mma_on_device(
+    device: &std::sync::Arc<crate::CudaDevice>,
+    q: u64,
+    data: &mut [u32],
+    factors: Option<&[u32]>,
+) -> Result<(), crate::CudaError> {
+    use cudarc::driver::{DevicePtr, DevicePtrMut};
+    let columns = data.len() / 16;
+    let length_error = || NttError::DataLength {
+        len: data.len(),
+        transforms: columns,
+        n: 16,
+    };
+    if !data.len().is_multiple_of(16) || !columns.is_power_of_two() || columns < 8 {
+        return Err(length_error().into());
+    }
+    if factors.is_some_and(|f| f.len() != columns) {
+        return Err(length_error().into());
+    }
+    let fragments = dft16_mma_fragments(q)?;
+    if let Some((index, &value)) = data
+        .iter()
+        .chain(factors.unwrap_or(&[]))
+        .enumerate()
+        .find(|&(_, &v)| u64::from(v) >= q)
+    {
+        return Err(NttError::NotReduced {
+            index,
+            value: value.into(),
+            q,
+        }
+        .into());
+    }
+    if device.compute_capability() < (8, 0) {
+        return Err(crate::CudaError::ComputeCapability {
+            what: "the tensor-core DFT_16 (int8 mma.sync)",
+            needs: (8, 0),
+            has: device.compute_capability(),
+        });
+    }
+    let function = device
+        .ntt_module()?
+        .load_function(DFT16_MMA_KERNEL)
+        .map_err(|e| crate::CudaError::driver("loading the tensor-core DFT kernel", 0, e))?;
+    let constants = NttPlan31::try_new(64, &[q])?.prime_constants();
+    let stream = device.stream();
+    let upload = |what: &'static str, words: &[u32]| {
+        stream
+            .clone_htod(words)
+            .map_err(|e| crate::CudaError::driver(what, std::mem::size_of_val(words), e))
+    };
+    let mut words = upload("uploading the DFT's data", data)?;
+    let fragments = upload("uploading the DFT's fragments", &fragments)?;
+    let constants = upload("uploading the prime's constants", &constants)?;
+    let factors = factors.map(|f| upload("uploading the group factors", f)).transpose()?;
+    {
+        let (data_ptr, _data_sync) = words.device_ptr_mut(stream);
+        let (fragments_ptr, _fragments_sync) = fragments.device_ptr(stream);
+        let (constants_ptr, _constants_sync) = constants.device_ptr(stream);
+        let factors = factors.as_ref().map(|f| f.device_ptr(stream));
+        let params = NttParams {
+            data: data_ptr,
+            twiddles: fragments_ptr,
+            primes: constants_ptr,
+            other: factors.as_ref().map_or(0, |(ptr, _)| *ptr),
+            threads: (columns / 8 * 32) as u64,
+            log2_columns: u64::from(columns.trailing_zeros()),
+            word_bytes: 4,
+            ..Default::default()
+        };
+        // SAFETY: the kernel's only argument is GfpfNttParams by value;
+        // data holds 16 rows of `columns` words, the fragments 1024 words,
+        // the constants the prime's eight, the factors (where given)
+        // `columns` words (all checked above).
+        unsafe {
+            crate::fft::launch_with_shared(
+                device,
+                &function,
+                &params,
+                params.threads,
+                DFT16_MMA_BLOCK_THREADS,
+                4 * DFT16_MMA_FRAGMENT_WORDS as u32,
+            )?
+        };
+    }
+    stream
+        .memcpy_dtoh(&words, data)
+        .map_err(|e| crate::CudaError::driver("downloading the DFT's data", std::mem::size_of_val(&data[..]), e))?;
+    Ok(())
 }
 
 /// Up to `count` primes in (2^30, 2^31) with 2^`two_adicity` dividing

@@ -45,6 +45,10 @@ mod on_gpu {
     #[test]
     #[ignore = "no CUDA driver (libcuda.so) where these tests were built; GFPF_CUDA_TESTS=1 builds them for a GPU machine"]
     fn word_size_ntt_matches_the_host_transform() {}
+
+    #[test]
+    #[ignore = "no CUDA driver (libcuda.so) where these tests were built; GFPF_CUDA_TESTS=1 builds them for a GPU machine"]
+    fn tensor_core_dft16_matches_the_host_transform() {}
 }
 
 /// Without a device the constructor is a clear error, never a panic.

@@ -1130,7 +1130,14 @@ fn word_size_ntt_barriers_each_needed() {
         return;
     }
     let source = gfpf_kernels::NTT_SOURCE;
-    let places: Vec<usize> = source.match_indices("__syncthreads();").map(|(at, _)| at).collect();
+    // The stage kernel's barriers: those before the tensor-core DFT's (its
+    // own test deletes that one).
+    let mma = source.find("GFPF_NTT_FN void gfpf_ntt_dft16_mma_columns").unwrap();
+    let places: Vec<usize> = source
+        .match_indices("__syncthreads();")
+        .map(|(at, _)| at)
+        .filter(|&at| at < mma)
+        .collect();
     assert_eq!(places.len(), 2, "the NTT kernel's barriers");
     // 2^11 in one launch: three rounds, the last one out through shared memory.
     let plan = NttPlan31::try_new(1 << 11, &NTT_PRIMES_31[..1]).unwrap();
@@ -1144,6 +1151,138 @@ fn word_size_ntt_barriers_each_needed() {
         let result = ntt.run(&mut data, 1, Direction::Forward);
         assert!(result.is_err(), "the NTT without its barrier at byte {at} still ran");
     }
+}
+
+/// Runs the tensor-core DFT_16 kernel on 16 rows of `columns` words
+/// (transformed in place) under one schedule, with per-column factors A·2^32
+/// mod q (`twiddles`) or none.
+fn run_dft16_mma(
+    kernels: &gfpf_testkit::emulator::HostKernels,
+    q: u64,
+    data: &mut [u32],
+    twiddles: Option<&[u32]>,
+    schedule: u32,
+) -> Result<(), EmulatorError> {
+    use gfpf_cuda::ntt::{DFT16_MMA_BLOCK_THREADS, DFT16_MMA_FRAGMENT_WORDS, DFT16_MMA_KERNEL, NttParams, NttPlan31};
+    let columns = data.len() / 16;
+    assert!(columns.is_power_of_two() && columns >= 8);
+    let fragments = gfpf_cuda::ntt::dft16_mma_fragments(q).unwrap();
+    let constants = NttPlan31::try_new(64, &[q]).unwrap().prime_constants();
+    let params = NttParams {
+        data: data.as_mut_ptr() as u64,
+        twiddles: fragments.as_ptr() as u64,
+        primes: constants.as_ptr() as u64,
+        other: twiddles.map_or(0, |t| t.as_ptr() as u64),
+        threads: (columns / 8 * 32) as u64,
+        log2_columns: u64::from(columns.trailing_zeros()),
+        word_bytes: 4,
+        ..Default::default()
+    };
+    // SAFETY: `data` holds 16 rows of `columns` words, the fragments are the
+    // prime's 1024 words, the constants the prime's eight, `other` (where
+    // given) `columns` words; NttParams is GfpfNttParams's twin.
+    unsafe {
+        kernels.launch_params(
+            DFT16_MMA_KERNEL,
+            &params,
+            params.threads,
+            DFT16_MMA_BLOCK_THREADS,
+            schedule,
+            false,
+            1,
+            4 * DFT16_MMA_FRAGMENT_WORDS as u64,
+        )
+    }
+    .map(|_| ())
+}
+
+/// The tensor-core DFT_16 (int8 `mma` of the data's bytes by sliced
+/// constants) computes, bit for bit under both schedules, what a round of
+/// four forward stages computes on a group: y_p = A^rev(p)·Σ_m
+/// x_m·w16^(m·rev(p)) mod q (the stage kernels' reference transform of
+/// length 16, times the group's twiddles), for large and small primes, edge
+/// columns (0, 1, q − 1 everywhere, alternating) and edge factors (A = 1, q
+/// − 1, 0).
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn tensor_core_dft16_is_a_round_of_four_stages() {
+    use gfpf_cuda::ntt::{NTT_PRIMES_31, ntt_reference};
+    use rand::{RngExt, SeedableRng};
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (tensor-core DFT_16): {why}");
+        return;
+    }
+    let kernels = gfpf_testkit::emulator::HostKernels::build_ntt(kernel_dir()).unwrap();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(16);
+    let columns = 128;
+    for q in [NTT_PRIMES_31[0], *NTT_PRIMES_31.last().unwrap(), 2013265921, 65537, 257] {
+        let q32 = q as u32;
+        let mut input: Vec<u32> = (0..16 * columns).map(|_| rng.random_range(0..q32)).collect();
+        for m in 0..16 {
+            input[m * columns] = q32 - 1;
+            input[m * columns + 1] = 0;
+            input[m * columns + 2] = 1;
+            input[m * columns + 3] = if m % 2 == 0 { q32 - 1 } else { 0 };
+        }
+        let mut factors: Vec<u64> = (0..columns).map(|_| rng.random_range(0..q)).collect();
+        factors[..3].copy_from_slice(&[1, q - 1, 0]);
+        let montgomery: Vec<u32> = factors
+            .iter()
+            .map(|&a| ((u128::from(a) << 32) % u128::from(q)) as u32)
+            .collect();
+        for twiddled in [false, true] {
+            let mut want = vec![0u32; 16 * columns];
+            for c in 0..columns {
+                let column: Vec<u32> = (0..16).map(|m| input[m * columns + c]).collect();
+                for (p, y) in ntt_reference(&column, q32).into_iter().enumerate() {
+                    let rev = (p.reverse_bits() >> (usize::BITS - 4)) as u32;
+                    let a = if twiddled { u128::from(factors[c]) } else { 1 };
+                    let power = (0..rev).fold(1u128, |acc, _| acc * a % u128::from(q));
+                    want[p * columns + c] = (u128::from(y) * power % u128::from(q)) as u32;
+                }
+            }
+            for schedule in [0, 1] {
+                let mut data = input.clone();
+                run_dft16_mma(&kernels, q, &mut data, twiddled.then_some(&montgomery[..]), schedule).unwrap();
+                for (i, (got, want)) in data.iter().zip(&want).enumerate() {
+                    assert_eq!(
+                        got,
+                        want,
+                        "q = {q}, twiddled {twiddled}, schedule {schedule}: row {}, column {}",
+                        i / columns,
+                        i % columns
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Deleting the tensor-core DFT kernel's barrier (after its block copies the
+/// fragments to shared memory) fails the launch as a read of a shared word
+/// another thread wrote in the same interval or not yet.
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn tensor_core_dft16_barrier_needed() {
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (tensor-core DFT_16 barrier): {why}");
+        return;
+    }
+    let source = gfpf_kernels::NTT_SOURCE;
+    let mma = source.find("GFPF_NTT_FN void gfpf_ntt_dft16_mma_columns").unwrap();
+    let at = mma + source[mma..].find("__syncthreads();").unwrap();
+    let deleted = format!("{}{}", &source[..at], &source[at + "__syncthreads();".len()..]);
+    let kernels = gfpf_testkit::emulator::HostKernels::build_ntt_from(&deleted, kernel_dir()).unwrap();
+    let q = gfpf_cuda::ntt::NTT_PRIMES_31[0];
+    let mut data = vec![1u32; 16 * 64];
+    let error = run_dft16_mma(&kernels, q, &mut data, None, 0).unwrap_err().to_string();
+    assert!(error.contains("gfpf_ntt31_dft16_mma"), "{error}");
 }
 
 /// A launch of the word-size NTT that gives its blocks one word less

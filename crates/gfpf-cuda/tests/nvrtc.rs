@@ -195,8 +195,8 @@ macro_rules! nvrtc_tests {
 nvrtc_tests!(t8 T8 8, t32 T32 32, t64 T64 64, t128 T128 128);
 
 /// The word-size NTT module (kernels/gfpf_ntt.cu) compiles to machine code
-/// for sm_90 within the budgets: its three kernels (32-bit and 64-bit words,
-/// FP64) with
+/// for sm_90 within the budgets: its kernels (the stages in 32-bit and
+/// 64-bit words and FP64, the tensor-core DFT_16) with
 /// no stack frame or spills, at least 50% theoretical occupancy at the
 /// launches' largest blocks with their largest tile's dynamic shared memory.
 #[test]

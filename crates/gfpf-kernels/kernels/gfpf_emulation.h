@@ -8,6 +8,8 @@
 //   __syncthreads(), __syncwarp(mask);
 //   __shfl_sync, __shfl_xor_sync, __shfl_up_sync, __shfl_down_sync,
 //   __ballot_sync, __any_sync, __all_sync (warp size 32);
+//   the warp matrix product mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32
+//   (gfpf_emu::mma_m16n8k32_u8), by the PTX ISA's fragment layouts;
 //   shared memory declared with GFPF_SHARED_ARRAY(type, name, count), and
 //   dynamic shared memory (the launch's bytes) with
 //   GFPF_DYNAMIC_SHARED_ARRAY(type, name, most);
@@ -121,7 +123,18 @@ constexpr size_t kStackBytes = size_t(2) << 20;
 
 enum class State { Running, Barrier, Warp, Exited };
 
-enum class WarpOp { Idx, Up, Down, Xor, Ballot, Any, All, Sync };
+enum class WarpOp { Idx, Up, Down, Xor, Ballot, Any, All, Sync, Mma };
+
+// A lane's operands and result of one m16n8k32 matrix product (u8 × u8 +
+// s32 → s32), as the PTX ISA lays them out (lane l = 4g + t): `a` holds A's
+// (16 × 32, row-major) rows g (registers 0, 2) and g + 8 (1, 3), columns 4t
+// … 4t + 3 (registers 0, 1) and 16 + 4t … (2, 3), one byte each, the lowest
+// first; `b` B's (32 × 8) rows 4t … 4t + 3 and 16 + 4t … of column g; `c`
+// and `d` C's and D's (16 × 8) rows g (0, 1) and g + 8 (2, 3) of columns 2t
+// and 2t + 1.
+struct MmaFragments {
+    unsigned a[4], b[2], c[4], d[4];
+};
 
 struct Fiber {
     // The first entry goes through ucontext (a fresh stack); every switch
@@ -454,6 +467,34 @@ inline bool resolve_warp(Block& b, unsigned w) {
                       std::to_string(w) + " meet in different warp collectives";
     }
     if (!b.error.empty()) return false;
+    if (lead.op == WarpOp::Mma) {
+        if (mask != 0xffffffffu || lanes != kWarp) {
+            b.error = where(b) + ": a matrix product in warp " + std::to_string(w) + " without all 32 lanes";
+            return false;
+        }
+        unsigned a[16][32], bm[32][8], c[16][8];
+        for (unsigned l = 0; l < kWarp; ++l) {
+            const auto* f = reinterpret_cast<const MmaFragments*>(uintptr_t(b.fibers[first + l].value));
+            const unsigned g = l >> 2, t = l & 3;
+            for (unsigned i = 0; i < 16; ++i)
+                a[g + (i >> 2 & 1) * 8][4 * t + (i & 3) + (i >= 8 ? 16 : 0)] = f->a[i >> 2] >> 8 * (i & 3) & 0xff;
+            for (unsigned i = 0; i < 8; ++i) bm[4 * t + (i & 3) + (i >= 4 ? 16 : 0)][g] = f->b[i >> 2] >> 8 * (i & 3) & 0xff;
+            for (unsigned i = 0; i < 4; ++i) c[g + (i >> 1) * 8][2 * t + (i & 1)] = f->c[i];
+        }
+        for (unsigned l = 0; l < kWarp; ++l) {
+            auto* f = reinterpret_cast<MmaFragments*>(uintptr_t(b.fibers[first + l].value));
+            const unsigned g = l >> 2, t = l & 3;
+            for (unsigned i = 0; i < 4; ++i) {
+                const unsigned row = g + (i >> 1) * 8, col = 2 * t + (i & 1);
+                // s32 accumulation wraps modulo 2^32 (no .satfinite).
+                unsigned sum = c[row][col];
+                for (unsigned k = 0; k < 32; ++k) sum += a[row][k] * bm[k][col];
+                f->d[i] = sum;
+            }
+            b.fibers[first + l].state = State::Running;
+        }
+        return true;
+    }
     unsigned long long ballot = 0;
     for (unsigned l = 0; l < kWarp; ++l)
         if (mask >> l & 1 && b.fibers[first + l].value != 0) ballot |= 1ull << l;
@@ -686,6 +727,13 @@ inline T __shfl_xor_sync(unsigned mask, T v, int lane_mask, int width = 32) {
     return gfpf_emu_from_bits<T>(
         gfpf_emu::collective(gfpf_emu::WarpOp::Xor, mask, gfpf_emu_bits(v), lane_mask, width));
 }
+namespace gfpf_emu {
+// mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 over the calling warp:
+// f.d = A·B + C from every lane's fragments (all 32 lanes take part).
+inline void mma_m16n8k32_u8(MmaFragments& f) {
+    collective(WarpOp::Mma, 0xffffffffu, (unsigned long long)uintptr_t(&f), 0, kWarp);
+}
+}  // namespace gfpf_emu
 inline unsigned __ballot_sync(unsigned mask, int predicate) {
     return unsigned(gfpf_emu::collective(gfpf_emu::WarpOp::Ballot, mask, predicate != 0, 0, 32));
 }

@@ -713,6 +713,126 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
     }
 }
 
+// ---- Tensor cores: DFT_16 of 31-bit residues as int8 matrix products ----
+//
+// D = A·B + C for one m16n8k32 product of u8 matrices over the calling warp
+// (mma.sync, sm_80 and later; the emulator by the PTX ISA's fragments:
+// gfpf_emu::MmaFragments).
+GFPF_NTT_FN void gfpf_ntt_mma_u8(gfpf_ntt_u32 (&d)[4], const gfpf_ntt_u32 (&a)[4], gfpf_ntt_u32 b0, gfpf_ntt_u32 b1,
+                                 const gfpf_ntt_u32 (&c)[4]) {
+#ifdef GFPF_HOST_EMULATION
+    gfpf_emu::MmaFragments f;
+    for (int i = 0; i < 4; ++i) {
+        f.a[i] = a[i];
+        f.c[i] = c[i];
+    }
+    f.b[0] = b0;
+    f.b[1] = b1;
+    gfpf_emu::mma_m16n8k32_u8(f);
+    for (int i = 0; i < 4; ++i) d[i] = f.d[i];
+#elif __CUDA_ARCH__ >= 800
+    asm volatile(
+        "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%10, %11, %12, %13};\n"
+        : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "r"(c[0]), "r"(c[1]), "r"(c[2]),
+          "r"(c[3]));
+#else
+    __trap();
+#endif
+}
+
+// The forward DFT_16 of 8 columns of 31-bit residues over a warp, as a
+// round of four forward stages computes it with A = 1 (rows in bit-reversed
+// order): y_p = Σ_m x_m·w16^(m·rev(p)) mod q, on the tensor cores. The data
+// are not sliced: a column's 16 words, read as 64 bytes, are the K = 64 rows
+// of the right operand (x_m's byte b is row 4m + b), and the slicing goes to
+// the constant left operand, V_a[p][4m + b] = byte a of 2^(32+8b)·w16^(m·rev(p))
+// mod q, so that T_a = V_a·X (two m16n8k32 products, K = 64: each sum below
+// 64·255² < 2^22) and Σ_a 2^(8a)·T_a (below 2^46.01) is congruent to 2^32·y_p,
+// one Montgomery reduction (whose result lies below 2q) from y_p. Eight
+// products a warp's 16 × 8 words and six instructions an output: the two
+// shifted sums T_0 + 2^8·T_1 and T_2 + 2^8·T_3 (each below 2^30.01), one
+// 64-bit multiply-add joining them, the reduction.
+//
+// Lane l = 4g + t holds x at rows t, t + 4, t + 8, t + 12 of column g and
+// gets y at rows g, g + 8 of columns 2t, 2t + 1. The left operands are 1024
+// words a prime (gfpf_cuda's dft16_mma_fragments): lane l's four registers of
+// product (a, h) at words ((2a + h)·32 + l)·4 …, one 16-byte load.
+template <class Table>
+GFPF_NTT_FN void gfpf_ntt_dft16_mma(gfpf_ntt_u32 (&y)[4], const gfpf_ntt_u32 (&x)[4], Table fragments, int lane,
+                                    gfpf_ntt_u32 q, gfpf_ntt_u32 q_neg_inv) {
+    gfpf_ntt_u32 sums[4][4];
+#pragma unroll
+    for (int a = 0; a < 4; ++a) {
+        gfpf_ntt_u32 acc[4] = {0, 0, 0, 0};
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            gfpf_ntt_u32 v[4];
+#pragma unroll
+            for (int r = 0; r < 4; ++r) v[r] = GFPF_NTT_TILE_LOAD(fragments, ((2 * a + h) * 32 + lane) * 4 + r);
+            gfpf_ntt_mma_u8(acc, v, x[2 * h], x[2 * h + 1], acc);
+        }
+#pragma unroll
+        for (int i = 0; i < 4; ++i) sums[a][i] = acc[i];
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        const gfpf_ntt_u32 low = sums[0][i] + (sums[1][i] << 8), high = sums[2][i] + (sums[3][i] << 8);
+        const gfpf_ntt_u64 t = (gfpf_ntt_u64)high * 65536u + low;
+        const gfpf_ntt_u32 m = (gfpf_ntt_u32)t * q_neg_inv;
+        y[i] = gfpf_ntt_reduce_once<gfpf_ntt_u32>((gfpf_ntt_u32)((t + (gfpf_ntt_u64)m * q) >> 32), q);
+    }
+}
+
+// A batch of DFT_16 on the tensor cores, a round of four forward stages as
+// the stage kernel's groups compute it: 16 rows of C = 2^log2_columns
+// columns (row m of column c at data[m·C + c]), each column transformed in
+// place, y_p = A_c^rev(p)·Σ_m x_m·w16^(m·rev(p)), A_c·2^32 mod q at other[c]
+// (A_c = 1 where other is 0). A warp takes 8 columns; the fragments come
+// from `twiddles` through shared memory (4 KiB). Not yet a round of the
+// stage kernel: the building block, checked bit for bit in the emulator
+// and counted from its machine code against the rounds of radix 16.
+GFPF_NTT_FN void gfpf_ntt_dft16_mma_columns(const GfpfNttParams& p) {
+    GFPF_NTT_DYNAMIC_SHARED(gfpf_ntt_u32, fragments, 1024);
+    const int tid = (int)threadIdx.x;
+    for (int w = tid; w < 1024; w += (int)blockDim.x)
+        fragments[w] = GFPF_NTT_TABLE_READ((const gfpf_ntt_u32*)p.twiddles, w);
+    __syncthreads();
+    const gfpf_ntt_u64 columns = 1ull << p.log2_columns;
+    const gfpf_ntt_u64 first = ((gfpf_ntt_u64)blockIdx.x * blockDim.x + (gfpf_ntt_u64)tid) / 32 * 8;
+    // Whole warps only: every lane of a warp takes part in its products.
+    if (first >= columns) return;
+    const int lane = tid & 31, g = lane >> 2, t = lane & 3;
+    const gfpf_ntt_u32* constants = (const gfpf_ntt_u32*)p.primes;
+    const gfpf_ntt_u32 q = GFPF_NTT_TABLE_READ(constants, 0), q_neg_inv = GFPF_NTT_TABLE_READ(constants, 3);
+    gfpf_ntt_u32* data = (gfpf_ntt_u32*)p.data;
+    gfpf_ntt_u32 x[4], y[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) x[k] = GFPF_NTT_READ(data, (gfpf_ntt_u64)(t + 4 * k) * columns + first + g);
+    gfpf_ntt_dft16_mma(y, x, GFPF_NTT_TILE_PTR(fragments), lane, q, q_neg_inv);
+    if (p.other != 0) {
+        // Row g takes A^f, f = rev(g) = 2·rev3(g) (its bits: 8, 4, 2 for g's
+        // bits 0, 1, 2), row g + 8 A^(f + 1): three squarings, two products
+        // by selected powers and one by A a column, in Montgomery form.
+        const gfpf_ntt_u32 one = GFPF_NTT_TABLE_READ(constants, 4);
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {
+            const gfpf_ntt_u32 a1 = GFPF_NTT_READ((const gfpf_ntt_u32*)p.other, first + 2 * t + j);
+            const gfpf_ntt_u32 a2 = gfpf_ntt_mul_montgomery(a1, a1, q, q_neg_inv);
+            const gfpf_ntt_u32 a4 = gfpf_ntt_mul_montgomery(a2, a2, q, q_neg_inv);
+            const gfpf_ntt_u32 a8 = gfpf_ntt_mul_montgomery(a4, a4, q, q_neg_inv);
+            gfpf_ntt_u32 e = gfpf_ntt_mul_montgomery(g & 1 ? a8 : one, g & 2 ? a4 : one, q, q_neg_inv);
+            e = gfpf_ntt_mul_montgomery(e, g & 4 ? a2 : one, q, q_neg_inv);
+            y[j] = gfpf_ntt_mul_montgomery(y[j], e, q, q_neg_inv);
+            y[2 + j] = gfpf_ntt_mul_montgomery(y[2 + j], gfpf_ntt_mul_montgomery(e, a1, q, q_neg_inv), q, q_neg_inv);
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+        GFPF_NTT_WRITE(data, (gfpf_ntt_u64)(g + 8 * (i >> 1)) * columns + first + 2 * t + (i & 1), y[i]);
+}
+
 #ifdef GFPF_HOST_EMULATION
 extern "C" int gfpf_ntt31_stages(const GfpfNttParams* p, GfpfEmuLaunch* launch) {
     return gfpf_emu::launch("gfpf_ntt31_stages", *launch, [p] { gfpf_ntt_stages<gfpf_ntt_u32>(*p); });
@@ -722,6 +842,9 @@ extern "C" int gfpf_ntt62_stages(const GfpfNttParams* p, GfpfEmuLaunch* launch) 
 }
 extern "C" int gfpf_ntt50_stages(const GfpfNttParams* p, GfpfEmuLaunch* launch) {
     return gfpf_emu::launch("gfpf_ntt50_stages", *launch, [p] { gfpf_ntt_stages<double>(*p); });
+}
+extern "C" int gfpf_ntt31_dft16_mma(const GfpfNttParams* p, GfpfEmuLaunch* launch) {
+    return gfpf_emu::launch("gfpf_ntt31_dft16_mma", *launch, [p] { gfpf_ntt_dft16_mma_columns(*p); });
 }
 // The FP64 arithmetic alone, for the emulator's edge test (host only): case
 // t, six doubles (x, w, w_over_q, q, 1/q, v) at `twiddles`, gives
@@ -749,5 +872,8 @@ extern "C" __global__ void __launch_bounds__(1024, 1) gfpf_ntt62_stages(const Gf
 // Doubles: as the 64-bit words.
 extern "C" __global__ void __launch_bounds__(1024, 1) gfpf_ntt50_stages(const GfpfNttParams p) {
     gfpf_ntt_stages<double>(p);
+}
+extern "C" __global__ void __launch_bounds__(256) gfpf_ntt31_dft16_mma(const GfpfNttParams p) {
+    gfpf_ntt_dft16_mma_columns(p);
 }
 #endif

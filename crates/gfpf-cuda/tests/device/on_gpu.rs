@@ -261,6 +261,56 @@ fn word_size_ntt_matches_the_host_transform() {
     ntt_on_device::<gfpf_cuda::ntt::F64Word>([primes[0], primes[63]], &[6, 11, 13, 16, 23, 24]);
 }
 
+/// The tensor-core DFT_16 (int8 `mma.sync` by the fragment layouts the
+/// emulator assumes) gives on the device what the stage kernels' reference
+/// transform of length 16 gives, times the group factors: the hardware's
+/// check of the emulator's reading of the PTX ISA.
+#[test]
+fn tensor_core_dft16_matches_the_host_transform() {
+    use gfpf_cuda::ntt::{NTT_PRIMES_31, dft16_mma_on_device, ntt_reference};
+    if let Some(why) = cuda_unavailable() {
+        eprintln!("SKIPPED (cuda): {why}");
+        return;
+    }
+    let device = device().unwrap();
+    if device.compute_capability() < (8, 0) {
+        eprintln!(
+            "SKIPPED (tensor-core DFT): compute capability {:?}",
+            device.compute_capability()
+        );
+        return;
+    }
+    let columns = 1024;
+    for q in [NTT_PRIMES_31[0], 2013265921, 257] {
+        let input: Vec<u32> = (0..16 * columns as u64)
+            .map(|i| ((i * 2_654_435_761 + 7) % q) as u32)
+            .collect();
+        let factors: Vec<u64> = (0..columns as u64).map(|c| (c * 40_503 + 1) % q).collect();
+        let montgomery: Vec<u32> = factors
+            .iter()
+            .map(|&a| ((u128::from(a) << 32) % u128::from(q)) as u32)
+            .collect();
+        for twiddled in [false, true] {
+            let mut data = input.clone();
+            dft16_mma_on_device(device, q, &mut data, twiddled.then_some(&montgomery[..])).unwrap();
+            for c in 0..columns {
+                let column: Vec<u32> = (0..16).map(|m| input[m * columns + c]).collect();
+                for (p, y) in ntt_reference(&column, q as u32).into_iter().enumerate() {
+                    let rev = (p.reverse_bits() >> (usize::BITS - 4)) as u32;
+                    let a = if twiddled { u128::from(factors[c]) } else { 1 };
+                    let power = (0..rev).fold(1u128, |acc, _| acc * a % u128::from(q));
+                    let want = (u128::from(y) * power % u128::from(q)) as u32;
+                    assert_eq!(
+                        data[p * columns + c],
+                        want,
+                        "q = {q}, twiddled {twiddled}: row {p}, column {c}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// [`word_size_ntt_matches_the_host_transform`] in words `W`.
 fn ntt_on_device<W: gfpf_cuda::ntt::NttWord>(primes: [u64; 2], log2_lens: &[u32]) {
     use gfpf_cuda::ntt::{CudaNtt, NttPlan, ntt_reference_outputs};
