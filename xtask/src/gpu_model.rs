@@ -179,6 +179,7 @@ pub fn instructions(ops: &FieldOps, k: f64, short_division: bool) -> f64 {
         + ops.ntt62_groups as f64 * NTT62_GROUP_INSTRUCTIONS
         + ops.ntt50_butterflies as f64 * NTT50_BUTTERFLY_INSTRUCTIONS
         + ops.ntt50_groups as f64 * NTT50_GROUP_INSTRUCTIONS
+        + ops.ntt_mma_tiles as f64 * NTT_MMA_TILE_INSTRUCTIONS
         + ops.mm62_products as f64 * MM62_PRODUCT_INSTRUCTIONS
         + ops.mm62_macs as f64 * MM62_MAC_INSTRUCTIONS
         + ops.mm62_terms as f64 * MM62_TERM_INSTRUCTIONS
@@ -365,6 +366,17 @@ const NTT50_BUTTERFLY_INSTRUCTIONS: f64 = 18.0;
 
 /// [`NTT_GROUP_INSTRUCTIONS`] in FP64 (same probes).
 const NTT50_GROUP_INSTRUCTIONS: f64 = 16.0;
+
+/// SASS instructions of a lane's share of a tensor-core DFT_16 of 8 groups
+/// (`gfpf_ntt_mma_round`: eight IMMA, the recombination and Montgomery
+/// reduction of four outputs, the addresses, the loop and its `__syncwarp`)
+/// beside its shared-memory accesses (4 words in, 4 out, 8 16-byte loads of
+/// the left operands: 16 the emulator counts, 2 instructions each as the
+/// model charges shared words). The stage kernel's loop is 81 instructions
+/// (sm_80: 87), so 49 beside the 32 charged (NVRTC 12.9, sm_90, nvdisasm
+/// 13.5, 2026-11-27): 20 an element, against 29 for a group of the round in
+/// registers (32 butterflies, the group, 32 shared words).
+const NTT_MMA_TILE_INSTRUCTIONS: f64 = 49.0;
 
 /// SASS instructions of one column step of a lane product (D² products of
 /// 64×64→128 bits, two shuffles a digit, the complement select) by digits

@@ -78,6 +78,16 @@ pub const NTT_TILE_WORDS: usize = 1 << <u32 as NttWord>::TILE_LOG2;
 /// of `word_bytes` bytes takes: the tile with a pad word after every 128
 /// bytes, then 8 pairs of a root of order 16's powers (`GfpfNttShared` and
 /// `roots_at` in kernels/gfpf_ntt.cu).
+/// Whether a launch of `stages` stages with `after` stages after it, tiles
+/// of 2^`log2_columns` columns, blocks of 2^`log2_threads` threads and
+/// rounds of up to 2^`round_log2` words runs its last round of a forward
+/// transform on the tensor cores (the kernel's condition, `tensor_cores` in
+/// gfpf_ntt_stages): it ends the transform (G = 1), its rounds are of four
+/// stages, its tile has 8 groups a warp and its blocks whole warps.
+fn last_round_on_tensor_cores(stages: u32, after: u32, log2_columns: u32, log2_threads: u32, round_log2: u32) -> bool {
+    after == 0 && log2_columns == 0 && round_log2 == 4 && stages.is_multiple_of(4) && stages >= 7 && log2_threads >= 5
+}
+
 const fn tile_shared_bytes(tile_words: usize, word_bytes: usize) -> u32 {
     (word_bytes * (tile_words + tile_words * word_bytes / 128 + 16)) as u32
 }
@@ -148,6 +158,12 @@ pub fn dft16_mma_fragments(q: u64) -> Result<Vec<u32>, NttError> {
         two_adicity: two_adicity(q),
         log2_n: 4,
     })?;
+    Ok(dft16_mma_fragments_of(q, w16))
+}
+
+/// [`dft16_mma_fragments`] for the root of order 16 `w16` (a plan's:
+/// ω^(N/16), or its inverse's).
+fn dft16_mma_fragments_of(q: u64, w16: u64) -> Vec<u32> {
     let pow = |mut b: u64, mut e: u64| {
         let mut acc = 1u64;
         while e > 0 {
@@ -179,7 +195,7 @@ pub fn dft16_mma_fragments(q: u64) -> Result<Vec<u32>, NttError> {
             }
         }
     }
-    Ok(words)
+    words
 }
 const fn ntt_kernel_limits<W: NttWord>() -> (&'static str, u32, u32) {
     (W::KERNEL, W::BLOCK_THREADS, W::MOST_SHARED_BYTES)
@@ -229,8 +245,12 @@ pub trait NttWord:
     /// 32 bits, 8 of 64 (16 registers of data either way; 16 words of 64
     /// bits spilled 216 bytes within a thread's 64 registers).
     const ROUND_LOG2: u32;
+    /// Words a prime's twiddle table ends with for the tensor cores' DFT_16
+    /// ([`dft16_mma_fragments`]): 1024 for 32-bit words, none for others.
+    const MMA_FRAGMENT_WORDS: usize = 0;
     /// Bytes of dynamic shared memory a block takes at most (the largest
-    /// tile's).
+    /// tile's: a launch with the tensor cores' operands besides its tile has
+    /// at most 12 stages, 4096 words, and takes 21 KB).
     const MOST_SHARED_BYTES: u32 = tile_shared_bytes(1 << Self::TILE_LOG2, Self::BITS as usize / 8);
     /// The word holding `v` (below 2^`BITS`).
     fn from_u64(v: u64) -> Self;
@@ -349,6 +369,7 @@ impl NttWord for u32 {
     const TILE_LOG2: u32 = 14;
     const BLOCK_THREADS: u32 = 512;
     const ROUND_LOG2: u32 = 4;
+    const MMA_FRAGMENT_WORDS: usize = DFT16_MMA_FRAGMENT_WORDS;
     fn from_u64(v: u64) -> Self {
         v as u32
     }
@@ -507,6 +528,10 @@ pub struct NttParams {
     pub other: u64,
     /// Bytes of a word: 4 (`gfpf_ntt31_stages`) or 8 (`gfpf_ntt62_stages`).
     pub word_bytes: u64,
+    /// 1: the launch ends a forward transform of 32-bit words with a round
+    /// of four stages on the tensor cores ([`NttPlan::with_tensor_cores`]);
+    /// the kernel then takes it where its tile allows.
+    pub tensor_cores: u64,
 }
 
 // SAFETY: NttParams is #[repr(C)], made only of u64 words (no padding, no
@@ -527,9 +552,16 @@ impl NttParams {
 
     /// Bytes of dynamic shared memory a block takes: the tile with a pad
     /// word after every 128 bytes, then 8 pairs of a root of order 16's
-    /// powers (`GfpfNttShared` and `roots_at` in kernels/gfpf_ntt.cu).
+    /// powers, then where the launch runs a round on the tensor cores the
+    /// DFT_16's left operands from the next 16-byte boundary (`GfpfNttShared`,
+    /// `roots_at` and `mma_at` in kernels/gfpf_ntt.cu).
     pub fn shared_bytes(&self) -> u32 {
-        tile_shared_bytes(self.tile_words(), self.word_bytes as usize)
+        let tile = tile_shared_bytes(self.tile_words(), self.word_bytes as usize);
+        if self.tensor_cores != 0 {
+            tile.next_multiple_of(16) + 4 * DFT16_MMA_FRAGMENT_WORDS as u32
+        } else {
+            tile
+        }
     }
 }
 
@@ -547,6 +579,9 @@ pub struct NttPlan<W: NttWord> {
     /// The stages of each launch where the caller chose them
     /// ([`NttPlan::with_stage_groups`]).
     groups: Option<Vec<u32>>,
+    /// Whether a forward transform's last round may run on the tensor
+    /// cores ([`NttPlan::with_tensor_cores`]).
+    tensor_cores: bool,
 }
 
 /// NTTs modulo primes below 2^31 in 32-bit words.
@@ -586,7 +621,28 @@ impl<W: NttWord> NttPlan<W> {
             max_stages: W::TILE_LOG2,
             tile_log2: W::TILE_LOG2,
             groups: None,
+            tensor_cores: W::MMA_FRAGMENT_WORDS > 0,
         })
+    }
+
+    /// The same plan with the forward transform's last round on the tensor
+    /// cores or not (32-bit words; on by default): where the last launch's
+    /// rounds are of four stages (its stages a multiple of four, as at
+    /// 2^12, 2^16 and 2^20), the last round's groups, 16 neighbouring words
+    /// whose twiddles are all 1, are DFT_16 as int8 matrix products
+    /// (`mma.sync`, compute capability 8.0 and later; [`CudaNtt`] turns it
+    /// off on older devices), 16 instructions an element against 28.5 for
+    /// the round in registers (machine-code counts, NVRTC 12.9, sm_90,
+    /// 2026-11-27). Results are the same bits either way.
+    pub fn with_tensor_cores(mut self, on: bool) -> Self {
+        self.tensor_cores = on && W::MMA_FRAGMENT_WORDS > 0;
+        self
+    }
+
+    /// Whether the plan may run a forward transform's last round on the
+    /// tensor cores ([`NttPlan::with_tensor_cores`]).
+    pub fn tensor_cores(&self) -> bool {
+        self.tensor_cores
     }
 
     /// The same plan with the stages of each launch given, first to last,
@@ -709,7 +765,7 @@ impl<W: NttWord> NttPlan<W> {
     /// Words of one prime's twiddle tables: 3·2^⌊n/2⌋ + 16 + 2^min(n, t),
     /// 2^t a tile's words at most (t = 14).
     pub fn twiddle_words_per_prime(&self) -> usize {
-        (3 << (self.log2_n / 2)) + 16 + (1 << self.log2_n.min(W::TILE_LOG2))
+        (3 << (self.log2_n / 2)) + 16 + (1 << self.log2_n.min(W::TILE_LOG2)) + W::MMA_FRAGMENT_WORDS
     }
 
     /// Per prime, four short tables the kernel makes every twiddle w^e of
@@ -769,6 +825,14 @@ impl<W: NttWord> NttPlan<W> {
                 }
             }
             table.push(W::default());
+            if W::MMA_FRAGMENT_WORDS > 0 {
+                let w16 = gfpf_small::primes::pow_mod(root, 1 << (self.log2_n - 4), q);
+                table.extend(
+                    dft16_mma_fragments_of(q, w16)
+                        .into_iter()
+                        .map(|w| W::from_u64(w.into())),
+                );
+            }
         }
         table
     }
@@ -794,6 +858,10 @@ impl<W: NttWord> NttPlan<W> {
             let tile_log2 = stages + log2_columns;
             let log2_threads = block_threads_log2(tile_log2, W::ROUND_LOG2, W::BLOCK_THREADS);
             let blocks = transforms << (n - tile_log2);
+            let round_log2 = (tile_log2 - log2_threads).min(W::ROUND_LOG2);
+            let tensor_cores = self.tensor_cores
+                && direction == Direction::Forward
+                && last_round_on_tensor_cores(stages, remaining - stages, log2_columns, log2_threads, round_log2);
             out.push(NttParams {
                 transforms_per_prime: transforms_per_prime as u64,
                 threads: blocks << log2_threads,
@@ -804,6 +872,7 @@ impl<W: NttWord> NttPlan<W> {
                 log2_block_threads: u64::from(log2_threads),
                 inverse: u64::from(direction == Direction::Inverse),
                 word_bytes: u64::from(W::BITS / 8),
+                tensor_cores: u64::from(tensor_cores),
                 ..NttParams::default()
             });
             first += stages;
@@ -839,20 +908,29 @@ impl<W: NttWord> NttPlan<W> {
         // (the first pass has room for instructions under its memory time
         // where the last, issue-bound, has none: 2^24 in 11 + 13 models
         // 0.89 ms against 0.93 in 10 + 14, cargo xtask gpu-model, 2026-11-26).
+        // Of those with the fewest rounds, one whose last round runs on the
+        // tensor cores where the plan allows it (its last launch's rounds
+        // of four stages: 2^21 in 9 + 12, 0.445 against 0.501 ms for 34
+        // primes, cargo xtask gpu-model, 2026-11-27).
         let cost = |sizes: &[u32]| {
             let mut rounds = 0;
             let mut least_threads = u32::MAX;
             let mut remaining = n;
+            let mut tensor_cores = false;
             for &stages in sizes {
                 remaining -= stages;
-                let tile = stages + launch_columns_log2(stages, remaining, tile_log2);
+                let log2_columns = launch_columns_log2(stages, remaining, tile_log2);
+                let tile = stages + log2_columns;
                 let threads = block_threads_log2(tile, W::ROUND_LOG2, W::BLOCK_THREADS);
                 let most = (tile - threads).min(W::ROUND_LOG2);
                 rounds += stages.div_ceil(most);
                 least_threads = least_threads.min(threads);
+                tensor_cores =
+                    self.tensor_cores && last_round_on_tensor_cores(stages, remaining, log2_columns, threads, most);
             }
             (
                 rounds,
+                std::cmp::Reverse(tensor_cores),
                 std::cmp::Reverse(least_threads),
                 sizes.iter().copied().max().unwrap_or(0),
             )
@@ -1000,7 +1078,9 @@ impl<W: NttWord> CudaNtt<W> {
             .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
             .map_err(|e| crate::CudaError::driver("reading the device's shared memory", 0, e))?;
         let allowed = u32::try_from(allowed).unwrap_or(0);
-        let mut plan = plan;
+        // int8 mma.sync from compute capability 8.0.
+        let on = plan.tensor_cores() && device.compute_capability() >= (8, 0);
+        let mut plan = plan.with_tensor_cores(on);
         let mut words = 1usize << W::TILE_LOG2;
         while plan.most_shared_bytes() > allowed && words > 1 << 10 {
             words /= 2;
@@ -1328,6 +1408,42 @@ mod tests {
         assert_eq!(stages(16), [4, 12]);
         assert_eq!(stages(20), [8, 12]);
         assert_eq!(stages(24), [11, 13]);
+        // Of the groupings with the fewest rounds, one whose last launch
+        // rounds four stages at a time, its last round on the tensor cores.
+        assert_eq!(stages(21), [9, 12]);
+        assert_eq!(stages(22), [10, 12]);
+        let plan = NttPlan31::try_new(1 << 21, &NTT_PRIMES_31[..1]).unwrap();
+        assert_eq!(plan.clone().with_tensor_cores(false).stage_groups(), [8, 13]);
+        let flags = |plan: &NttPlan31, direction| -> Vec<u64> {
+            plan.launches(1, direction).iter().map(|l| l.tensor_cores).collect()
+        };
+        assert_eq!(flags(&plan, Direction::Forward), [0, 1]);
+        assert_eq!(flags(&plan, Direction::Inverse), [0, 0]);
+        assert_eq!(
+            flags(&plan.clone().with_tensor_cores(false), Direction::Forward),
+            [0, 0]
+        );
+        let plan_24 = NttPlan31::try_new(1 << 24, &NTT_PRIMES_31[..1]).unwrap();
+        assert_eq!(flags(&plan_24, Direction::Forward), [0, 0]);
+        // Its launch takes the DFT's left operands in shared memory besides
+        // its tile, from the next 16-byte boundary.
+        let last = plan.launches(1, Direction::Forward)[1];
+        assert_eq!(
+            last.shared_bytes(),
+            (4 * (4096 + 128 + 16) as u32).next_multiple_of(16) + 4096
+        );
+        assert!(
+            NttPlan62::try_new(1 << 20, &NTT_PRIMES_62[..1])
+                .unwrap()
+                .launches(1, Direction::Forward)
+                .iter()
+                .all(|l| l.tensor_cores == 0)
+        );
+        // No launch takes more than the largest tile (the occupancy budget's).
+        for n in 6..=27 {
+            let plan = NttPlan31::try_new(1 << n, &[2013265921]).unwrap();
+            assert!(plan.most_shared_bytes() <= NTT_MOST_SHARED_BYTES, "2^{n}");
+        }
         // 15·2^27 + 1: the longest transforms a 31-bit prime has.
         let baby_bear = [2013265921];
         for n in 6u32..=27 {

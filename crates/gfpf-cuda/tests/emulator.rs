@@ -876,6 +876,62 @@ fn word_size_ntt_matches_the_host_transform() {
     );
 }
 
+/// A forward transform whose last launch rounds four stages at a time runs
+/// its last round on the tensor cores (the plan's default), with the same
+/// bits as the round in registers (`with_tensor_cores(false)`) and the
+/// host's transform, under both schedules; the inverse undoes it. 2^12 in
+/// one launch, 2^16 in 4 + 12 stages, 2^17 in 5 + 12.
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn word_size_ntt_last_round_on_tensor_cores() {
+    use gfpf_cuda::ntt::{NTT_PRIMES_31, NttPlan31, ntt_reference_outputs};
+    use rand::{RngExt, SeedableRng};
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (word-size NTT on tensor cores): {why}");
+        return;
+    }
+    let primes = [NTT_PRIMES_31[0], 2013265921];
+    let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+    for (log2_n, groups) in [(12u32, None), (16, Some(&[4u32, 12][..])), (17, Some(&[5, 12][..]))] {
+        let n = 1usize << log2_n;
+        let mut plan = NttPlan31::try_new(n, &primes).unwrap();
+        if let Some(groups) = groups {
+            plan = plan.with_stage_groups(groups).unwrap();
+        }
+        assert!(plan.tensor_cores());
+        let launches = plan.launches(1, Direction::Forward);
+        let flags: Vec<u64> = launches.iter().map(|l| l.tensor_cores).collect();
+        assert_eq!(flags.last(), Some(&1), "2^{log2_n}: {launches:?}");
+        assert!(flags[..flags.len() - 1].iter().all(|&f| f == 0));
+        assert!(plan.launches(1, Direction::Inverse).iter().all(|l| l.tensor_cores == 0));
+        let mut input: Vec<u32> = Vec::new();
+        for &q in &primes {
+            let q = q as u32;
+            input.extend([0, 1, q - 1, q - 1]);
+            input.extend((4..n).map(|_| rng.random_range(0..q)));
+        }
+        let on = gfpf_testkit::emulator::EmulatedNtt31::new(plan.clone(), kernel_dir()).unwrap();
+        let off = gfpf_testkit::emulator::EmulatedNtt31::new(plan.with_tensor_cores(false), kernel_dir()).unwrap();
+        let mut data = input.clone();
+        on.run(&mut data, 1, Direction::Forward).unwrap();
+        let mut registers = input.clone();
+        off.run(&mut registers, 1, Direction::Forward).unwrap();
+        assert!(data == registers, "2^{log2_n}: tensor cores and registers differ");
+        for (p, &q) in primes.iter().enumerate() {
+            let outputs = [0, 1, 2, 15, 16, 777, n / 2 + 5, n - 1];
+            let want = ntt_reference_outputs(&input[p * n..(p + 1) * n], q as u32, outputs);
+            for (i, w) in outputs.into_iter().zip(want) {
+                assert_eq!(data[p * n + i], w, "2^{log2_n} modulo {q}, output {i}");
+            }
+        }
+        on.run(&mut data, 1, Direction::Inverse).unwrap();
+        assert!(data == input, "2^{log2_n}: inverse after forward");
+    }
+}
+
 /// The shapes the 64-bit words' and FP64 tests run (see
 /// [`word_size_ntt_matches_host`]): one launch (2^6; 2^11 in rounds of 3, 3,
 /// 3 and 2 stages; 2^14, the largest tile, 16 words a thread in two
@@ -1115,9 +1171,9 @@ fn join_in_64_bit_words_carries_sums_past_128_bits() {
 }
 
 /// Deleting either barrier of the word-size NTT kernel (between its
-/// rounds, and before a tile goes out through shared memory) makes the
-/// emulator fail the transform: a race on the tile, or a read of a word not
-/// yet written.
+/// rounds, and before a tile goes out through shared memory), or the warp
+/// barrier of its round on the tensor cores, makes the emulator fail the
+/// transform: a race on the tile, or a read of a word not yet written.
 #[test]
 #[cfg_attr(
     not(gfpf_cxx),
@@ -1151,6 +1207,18 @@ fn word_size_ntt_barriers_each_needed() {
         let result = ntt.run(&mut data, 1, Direction::Forward);
         assert!(result.is_err(), "the NTT without its barrier at byte {at} still ran");
     }
+    // The tensor cores' round (2^12: one launch, its last round there): its
+    // warp barrier between the groups' reads and writes.
+    let round = source.find("GFPF_NTT_FN void gfpf_ntt_mma_round").unwrap();
+    let at = round + source[round..].find("__syncwarp();").unwrap();
+    let deleted = format!("{}{}", &source[..at], &source[at + "__syncwarp();".len()..]);
+    let kernels = gfpf_testkit::emulator::HostKernels::build_ntt_from(&deleted, kernel_dir()).unwrap();
+    let plan = NttPlan31::try_new(1 << 12, &NTT_PRIMES_31[..1]).unwrap();
+    assert!(plan.launches(1, Direction::Forward)[0].tensor_cores == 1);
+    let ntt = gfpf_testkit::emulator::EmulatedNtt31::with_kernels(plan, kernels);
+    let mut data: Vec<u32> = (0..1u32 << 12).map(|i| i.wrapping_mul(2654435761) % q).collect();
+    let error = ntt.run(&mut data, 1, Direction::Forward).unwrap_err().to_string();
+    assert!(error.contains("race"), "{error}");
 }
 
 /// Runs the tensor-core DFT_16 kernel on 16 rows of `columns` words

@@ -76,7 +76,8 @@ enum GfpfEmuOp {
     GFPF_OP_MM62_TERM = 24,       // GFPF_OP_MM_TERM on 64-bit words: two 32 x 62-bit products summed in 128 bits
     GFPF_OP_NTT50_BUTTERFLY = 25, // GFPF_OP_NTT_BUTTERFLY in FP64 (primes below 2^50)
     GFPF_OP_NTT50_GROUP = 26,     // GFPF_OP_NTT_GROUP in FP64
-    GFPF_OP_COUNT = 27
+    GFPF_OP_NTT_MMA_TILE = 27,    // a lane's share of a tensor-core DFT_16 of 8 groups (gfpf_ntt.cu), its loads and stores included
+    GFPF_OP_COUNT = 28
 };
 
 // What the Rust side passes with every launch (crates/gfpf-testkit/src/emulator.rs,
@@ -401,6 +402,16 @@ struct SharedArray {
         s.write_warp_epoch = b.warp_epoch[t / kWarp];
         s.writer = t;
         words[i] = v;
+    }
+
+    // Four neighbouring words from i, a multiple of four, in one access (a
+    // 16-byte load on the device): checked word by word, counted once.
+    template <class U>
+    void read4(size_t i, U (&out)[4]) {
+        Block& b = block();
+        if (i % 4 != 0) b.fail("thread " + std::to_string(b.running) + " reads four words of " + word(i) + ", not 16-byte aligned");
+        for (size_t k = 0; k < 4; ++k) out[k] = U(read(i + k));
+        if (b.counting) b.thread_ops[b.running][GFPF_OP_SHARED] -= 3;
     }
 
     struct Ref {

@@ -54,6 +54,12 @@ typedef unsigned int gfpf_ntt_u32;
 #define GFPF_NTT_TILE_PTR(tile) (&(tile))
 #define GFPF_NTT_TILE_LOAD(tile, i) (*(tile))[i]
 #define GFPF_NTT_TILE_STORE(tile, i, v) ((*(tile))[i] = (v))
+// Four neighbouring words from a multiple of four (one 16-byte load).
+#define GFPF_NTT_TILE_LOAD4(tile, i, out) (*(tile)).read4((i), (out))
+#define GFPF_NTT_COUNT_MMA_TILE() gfpf_emu::block().count_op(GFPF_OP_NTT_MMA_TILE)
+// The tensor cores' int8 products (gfpf_ntt_mma_u8): the emulator's, on
+// the device from compute capability 8.0.
+#define GFPF_NTT_MMA 1
 static inline gfpf_ntt_u32 gfpf_ntt_mul_hi(gfpf_ntt_u32 a, gfpf_ntt_u32 b) {
     return (gfpf_ntt_u32)(((gfpf_ntt_u64)a * b) >> 32);
 }
@@ -90,6 +96,20 @@ static inline gfpf_ntt_u64 gfpf_ntt_mul_hi(gfpf_ntt_u64 a, gfpf_ntt_u64 b) {
 #define GFPF_NTT_TILE_PTR(tile) (tile)
 #define GFPF_NTT_TILE_LOAD(tile, i) ((tile)[i])
 #define GFPF_NTT_TILE_STORE(tile, i, v) ((tile)[i] = (v))
+#define GFPF_NTT_TILE_LOAD4(tile, i, out)                                              \
+    do {                                                                               \
+        const uint4 gfpf_ntt_quad = *reinterpret_cast<const uint4*>(&(tile)[i]);       \
+        (out)[0] = gfpf_ntt_quad.x;                                                    \
+        (out)[1] = gfpf_ntt_quad.y;                                                    \
+        (out)[2] = gfpf_ntt_quad.z;                                                    \
+        (out)[3] = gfpf_ntt_quad.w;                                                    \
+    } while (0)
+#define GFPF_NTT_COUNT_MMA_TILE()
+#if __CUDA_ARCH__ >= 800
+#define GFPF_NTT_MMA 1
+#else
+#define GFPF_NTT_MMA 0
+#endif
 __device__ __forceinline__ gfpf_ntt_u32 gfpf_ntt_mul_hi(gfpf_ntt_u32 a, gfpf_ntt_u32 b) { return __umulhi(a, b); }
 __device__ __forceinline__ gfpf_ntt_u64 gfpf_ntt_mul_hi(gfpf_ntt_u64 a, gfpf_ntt_u64 b) { return __umul64hi(a, b); }
 #define GFPF_NTT_READ(base, i) ((base)[i])
@@ -119,6 +139,7 @@ struct GfpfNttParams {
     gfpf_ntt_u64 inverse;               // 1: the inverse (table of ω^−e; stages in reverse)
     gfpf_ntt_u64 other;                 // 0, or words as `data`: each word read from `data` first multiplied by its twin here
     gfpf_ntt_u64 word_bytes;            // 4 or 8: sizeof the kernel's word (for the host's checks)
+    gfpf_ntt_u64 tensor_cores;          // 1: the last round of a forward transform on the tensor cores (32-bit words)
 };
 
 // What differs between the word widths (gfpf_cuda::ntt::NttWord mirrors
@@ -150,7 +171,7 @@ template <class T>
 struct GfpfNttWord;
 template <>
 struct GfpfNttWord<gfpf_ntt_u32> {
-    static constexpr int TILE_LOG2 = 14, MAX_ROUND = 4, PAD_LOG2 = 5;
+    static constexpr int TILE_LOG2 = 14, MAX_ROUND = 4, PAD_LOG2 = 5, MMA_WORDS = 1024;
     static constexpr bool HOLD_N_INV = true, LAZY = false, FLOAT = false;
     typedef gfpf_ntt_u32 Stored;
     GFPF_NTT_METHOD static gfpf_ntt_u32 in(Stored v) { return v; }
@@ -158,7 +179,7 @@ struct GfpfNttWord<gfpf_ntt_u32> {
 };
 template <>
 struct GfpfNttWord<gfpf_ntt_u64> {
-    static constexpr int TILE_LOG2 = 14, MAX_ROUND = 3, PAD_LOG2 = 4;
+    static constexpr int TILE_LOG2 = 14, MAX_ROUND = 3, PAD_LOG2 = 4, MMA_WORDS = 0;
     static constexpr bool HOLD_N_INV = false, LAZY = true, FLOAT = false;
     typedef gfpf_ntt_u64 Stored;
     GFPF_NTT_METHOD static gfpf_ntt_u64 in(Stored v) { return v; }
@@ -166,7 +187,7 @@ struct GfpfNttWord<gfpf_ntt_u64> {
 };
 template <>
 struct GfpfNttWord<double> {
-    static constexpr int TILE_LOG2 = 14, MAX_ROUND = 3, PAD_LOG2 = 4;
+    static constexpr int TILE_LOG2 = 14, MAX_ROUND = 3, PAD_LOG2 = 4, MMA_WORDS = 0;
     static constexpr bool HOLD_N_INV = false, LAZY = false, FLOAT = true;
     typedef gfpf_ntt_u64 Stored;
     // v < 2^52 as a double: the double 2^52 + v (exponent 52, mantissa v)
@@ -174,13 +195,16 @@ struct GfpfNttWord<double> {
     GFPF_NTT_METHOD static double in(Stored v) { return GFPF_NTT_AS_DOUBLE(v | 0x4330000000000000ull) - 0x1p52; }
     GFPF_NTT_METHOD static Stored out(double v) { return GFPF_NTT_AS_BITS(v + 0x1p52) & 0x000fffffffffffffull; }
 };
-// Words of shared memory a block takes at most: the tile, its pad words and
-// 8 pairs of w16's powers (GfpfNttTwiddles::times_root):
+// Words of shared memory a block takes at most: the tile, its pad words, 8
+// pairs of w16's powers (GfpfNttTwiddles::times_root) and, where the launch
+// runs a round on the tensor cores, the DFT_16's left operands from the
+// next multiple of four words (gfpf_ntt_mma_at):
 // gfpf_cuda::ntt::NttParams::shared_bytes.
 template <class T>
 struct GfpfNttShared {
     static constexpr int TILE_WORDS = 1 << GfpfNttWord<T>::TILE_LOG2;
-    static constexpr int MOST = TILE_WORDS + (TILE_WORDS >> GfpfNttWord<T>::PAD_LOG2) + 16;
+    static constexpr int MOST = TILE_WORDS + (TILE_WORDS >> GfpfNttWord<T>::PAD_LOG2) + 16 +
+                                (GfpfNttWord<T>::MMA_WORDS > 0 ? GfpfNttWord<T>::MMA_WORDS + 3 : 0);
 };
 
 // v mod q for v < 2q, as min(v, v − q): v − q wraps past 2^w − q > v where
@@ -591,6 +615,114 @@ GFPF_NTT_FN int gfpf_ntt_round_first(int stages, int most, int i) {
     return s;
 }
 
+// ---- Tensor cores: DFT_16 of 31-bit residues as int8 matrix products ----
+//
+// D = A·B + C for one m16n8k32 product of u8 matrices over the calling warp
+// (mma.sync, sm_80 and later; the emulator by the PTX ISA's fragments:
+// gfpf_emu::MmaFragments).
+GFPF_NTT_FN void gfpf_ntt_mma_u8(gfpf_ntt_u32 (&d)[4], const gfpf_ntt_u32 (&a)[4], gfpf_ntt_u32 b0, gfpf_ntt_u32 b1,
+                                 const gfpf_ntt_u32 (&c)[4]) {
+#ifdef GFPF_HOST_EMULATION
+    gfpf_emu::MmaFragments f;
+    for (int i = 0; i < 4; ++i) {
+        f.a[i] = a[i];
+        f.c[i] = c[i];
+    }
+    f.b[0] = b0;
+    f.b[1] = b1;
+    gfpf_emu::mma_m16n8k32_u8(f);
+    for (int i = 0; i < 4; ++i) d[i] = f.d[i];
+#elif __CUDA_ARCH__ >= 800
+    asm volatile(
+        "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%10, %11, %12, %13};\n"
+        : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "r"(c[0]), "r"(c[1]), "r"(c[2]),
+          "r"(c[3]));
+#else
+    __trap();
+#endif
+}
+
+// The forward DFT_16 of 8 columns of 31-bit residues over a warp, as a
+// round of four forward stages computes it with A = 1 (rows in bit-reversed
+// order): y_p = Σ_m x_m·w16^(m·rev(p)) mod q, on the tensor cores. The data
+// are not sliced: a column's 16 words, read as 64 bytes, are the K = 64 rows
+// of the right operand (x_m's byte b is row 4m + b), and the slicing goes to
+// the constant left operand, V_a[p][4m + b] = byte a of 2^(32+8b)·w16^(m·rev(p))
+// mod q, so that T_a = V_a·X (two m16n8k32 products, K = 64: each sum below
+// 64·255² < 2^22) and Σ_a 2^(8a)·T_a (below 2^46.01) is congruent to 2^32·y_p,
+// one Montgomery reduction (whose result lies below 2q) from y_p. Eight
+// products a warp's 16 × 8 words and six instructions an output: the two
+// shifted sums T_0 + 2^8·T_1 and T_2 + 2^8·T_3 (each below 2^30.01), one
+// 64-bit multiply-add joining them, the reduction.
+//
+// Lane l = 4g + t holds x at rows t, t + 4, t + 8, t + 12 of column g and
+// gets y at rows g, g + 8 of columns 2t, 2t + 1. The left operands are 1024
+// words a prime (gfpf_cuda's dft16_mma_fragments), from word `at` (a multiple
+// of four) of `fragments`: lane l's four registers of product (a, h) at
+// words ((2a + h)·32 + l)·4 …, one 16-byte load.
+template <class Table>
+GFPF_NTT_FN void gfpf_ntt_dft16_mma(gfpf_ntt_u32 (&y)[4], const gfpf_ntt_u32 (&x)[4], Table fragments, int at, int lane,
+                                    gfpf_ntt_u32 q, gfpf_ntt_u32 q_neg_inv) {
+    gfpf_ntt_u32 sums[4][4];
+#pragma unroll
+    for (int a = 0; a < 4; ++a) {
+        gfpf_ntt_u32 acc[4] = {0, 0, 0, 0};
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            gfpf_ntt_u32 v[4];
+            GFPF_NTT_TILE_LOAD4(fragments, at + ((2 * a + h) * 32 + lane) * 4, v);
+            gfpf_ntt_mma_u8(acc, v, x[2 * h], x[2 * h + 1], acc);
+        }
+#pragma unroll
+        for (int i = 0; i < 4; ++i) sums[a][i] = acc[i];
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        const gfpf_ntt_u32 low = sums[0][i] + (sums[1][i] << 8), high = sums[2][i] + (sums[3][i] << 8);
+        const gfpf_ntt_u64 t = (gfpf_ntt_u64)high * 65536u + low;
+        const gfpf_ntt_u32 m = (gfpf_ntt_u32)t * q_neg_inv;
+        y[i] = gfpf_ntt_reduce_once<gfpf_ntt_u32>((gfpf_ntt_u32)((t + (gfpf_ntt_u64)m * q) >> 32), q);
+    }
+}
+
+// Where the tensor cores' left operands lie in shared memory: after the
+// tile of `words` words, its pads and w16's 8 pairs, from the next multiple
+// of four words (16-byte loads).
+template <class T>
+GFPF_NTT_FN int gfpf_ntt_mma_at(int words) {
+    return (gfpf_ntt_padded<T>(words) + 16 + 3) & ~3;
+}
+
+// A forward transform's last round of four stages on the tensor cores, in
+// the tile: groups of 16 neighbouring words (whose twiddles are all 1),
+// 8 a warp at a time; lane l = 4g + t reads rows t, t + 4, t + 8, t + 12 of
+// its tile's group g and writes rows g, g + 8 of groups 2t, 2t + 1 (each
+// group's 16 words in place, bit-reversed as the round in registers leaves
+// them). The DFT's left operands lie in shared memory from word mma_at.
+template <class Tile>
+GFPF_NTT_FN void gfpf_ntt_mma_round(int words, int threads, int tid, int mma_at, Tile tile, gfpf_ntt_u32 q,
+                                    gfpf_ntt_u32 q_neg_inv) {
+    const int lane = tid & 31, g = lane >> 2, t = lane & 3;
+    for (int base = (tid >> 5) * 8; base < (words >> 4); base += (threads >> 5) * 8) {
+        GFPF_NTT_COUNT_MMA_TILE();
+        // A group's 16 words share their pad (32-word runs from multiples
+        // of 16 never straddle one), so each group's place is padded once.
+        gfpf_ntt_u32 x[4], y[4];
+        const int in = gfpf_ntt_padded<gfpf_ntt_u32>(16 * (base + g)) + t;
+#pragma unroll
+        for (int k = 0; k < 4; ++k) x[k] = GFPF_NTT_TILE_LOAD(tile, in + 4 * k);
+        gfpf_ntt_dft16_mma(y, x, tile, mma_at, lane, q, q_neg_inv);
+        // Every lane's reads of the 8 groups before any lane's writes.
+        __syncwarp();
+        const int out0 = gfpf_ntt_padded<gfpf_ntt_u32>(16 * (base + 2 * t)) + g,
+                  out1 = gfpf_ntt_padded<gfpf_ntt_u32>(16 * (base + 2 * t + 1)) + g;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) GFPF_NTT_TILE_STORE(tile, (i & 1 ? out1 : out0) + 8 * (i >> 1), y[i]);
+    }
+}
+
 // One launch: stages first … first + L − 1 on this block's tile, forward
 // (Gentleman–Sande, in order) or inverse (Cooley–Tukey with ω^−1, in reverse
 // order, then N^−1 where the launch ends the transform), on words T.
@@ -617,7 +749,8 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
     // pairs, 2^s words (2^(n−1−s) used), 8 pairs of w16's powers, roots by
     // order up to the tile's (the most stages a launch runs).
     constexpr int ORDERS = GfpfNttWord<T>::TILE_LOG2;
-    const gfpf_ntt_u64 per_prime = (3ull << tw.split) + 16 + (1ull << (p.log2_n < ORDERS ? p.log2_n : ORDERS));
+    const gfpf_ntt_u64 per_prime = (3ull << tw.split) + 16 + (1ull << (p.log2_n < ORDERS ? p.log2_n : ORDERS)) +
+                                   GfpfNttWord<T>::MMA_WORDS;
     tw.low = (const T*)p.twiddles + prime * per_prime;
     tw.high = tw.low + (2ull << tw.split);
     const T* roots = tw.high + (1ull << tw.split);
@@ -633,6 +766,30 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
     constexpr int MAX_ROUND = GfpfNttWord<T>::MAX_ROUND;
     const int most = per_thread_log2 < MAX_ROUND ? per_thread_log2 : MAX_ROUND;
     const int rounds = (t.rows_log2 + most - 1) / most;
+    // The last round on the tensor cores (32-bit words, where the launch
+    // asks): a forward launch that ends the transform has tiles of whole
+    // blocks of neighbouring words (G = 1), so its last round's groups are
+    // 16 neighbouring words and their twiddles A = ρ^0·w^0 = 1, the DFT_16
+    // of gfpf_ntt_dft16_mma (16 instructions an element against 28.5 in
+    // registers: probe kernels of a group's worth, NVRTC 12.9, sm_90,
+    // 2026-11-27). Its stages are a multiple of four, so that every round
+    // is of four; its block's warps take 8 groups at a time. The host sets
+    // `tensor_cores` only where these hold (NttPlan::launches); the kernel
+    // reads it from the parameters where used (a predicate and an address
+    // held through the launch spilled 44 bytes on sm_90).
+#ifdef GFPF_HOST_EMULATION
+    GFPF_CHECK(p.tensor_cores == 0 || (GfpfNttWord<T>::MMA_WORDS > 0 && !inverse && p.first + p.stages == p.log2_n &&
+                                       most == 4 && t.rows_log2 % 4 == 0 && t.columns_log2 == 0 && words >= 128 &&
+                                       threads >= 32),
+               "a launch asks for the tensor cores where its last round cannot take them");
+#endif
+    if constexpr (GfpfNttWord<T>::MMA_WORDS > 0) {
+        if (GFPF_NTT_MMA && p.tensor_cores != 0) {
+            const T* fragments = tw.low + per_prime - GfpfNttWord<T>::MMA_WORDS;
+            for (int w = tid; w < GfpfNttWord<T>::MMA_WORDS; w += threads)
+                tile_words[gfpf_ntt_mma_at<T>(words) + w] = GFPF_NTT_TABLE_READ(fragments, w);
+        }
+    }
     // The N^−1 of the launch that ends an inverse transform (stage 0), and
     // the reduction of lazy words by the one that ends a forward transform.
     const bool scale = inverse && p.first == 0;
@@ -664,6 +821,13 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
         }
         // The roots and the tile written (step 0), the round before done.
         __syncthreads();
+        if constexpr (GfpfNttWord<T>::MMA_WORDS > 0) {
+            if (GFPF_NTT_MMA && p.tensor_cores != 0 && step == rounds - 1) {
+                gfpf_ntt_mma_round(words, threads, tid, gfpf_ntt_mma_at<T>(words), GFPF_NTT_TILE_PTR(tile_words),
+                                   tw.q, tw.q_neg_inv);
+                break;
+            }
+        }
         const int g = (int)p.first + s;
         // This thread's column (the same in each of its groups: the block's
         // threads are a multiple of C) and its factor w^(c·2^g)·2^w, c < G.
@@ -713,78 +877,6 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
     }
 }
 
-// ---- Tensor cores: DFT_16 of 31-bit residues as int8 matrix products ----
-//
-// D = A·B + C for one m16n8k32 product of u8 matrices over the calling warp
-// (mma.sync, sm_80 and later; the emulator by the PTX ISA's fragments:
-// gfpf_emu::MmaFragments).
-GFPF_NTT_FN void gfpf_ntt_mma_u8(gfpf_ntt_u32 (&d)[4], const gfpf_ntt_u32 (&a)[4], gfpf_ntt_u32 b0, gfpf_ntt_u32 b1,
-                                 const gfpf_ntt_u32 (&c)[4]) {
-#ifdef GFPF_HOST_EMULATION
-    gfpf_emu::MmaFragments f;
-    for (int i = 0; i < 4; ++i) {
-        f.a[i] = a[i];
-        f.c[i] = c[i];
-    }
-    f.b[0] = b0;
-    f.b[1] = b1;
-    gfpf_emu::mma_m16n8k32_u8(f);
-    for (int i = 0; i < 4; ++i) d[i] = f.d[i];
-#elif __CUDA_ARCH__ >= 800
-    asm volatile(
-        "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%10, %11, %12, %13};\n"
-        : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "r"(c[0]), "r"(c[1]), "r"(c[2]),
-          "r"(c[3]));
-#else
-    __trap();
-#endif
-}
-
-// The forward DFT_16 of 8 columns of 31-bit residues over a warp, as a
-// round of four forward stages computes it with A = 1 (rows in bit-reversed
-// order): y_p = Σ_m x_m·w16^(m·rev(p)) mod q, on the tensor cores. The data
-// are not sliced: a column's 16 words, read as 64 bytes, are the K = 64 rows
-// of the right operand (x_m's byte b is row 4m + b), and the slicing goes to
-// the constant left operand, V_a[p][4m + b] = byte a of 2^(32+8b)·w16^(m·rev(p))
-// mod q, so that T_a = V_a·X (two m16n8k32 products, K = 64: each sum below
-// 64·255² < 2^22) and Σ_a 2^(8a)·T_a (below 2^46.01) is congruent to 2^32·y_p,
-// one Montgomery reduction (whose result lies below 2q) from y_p. Eight
-// products a warp's 16 × 8 words and six instructions an output: the two
-// shifted sums T_0 + 2^8·T_1 and T_2 + 2^8·T_3 (each below 2^30.01), one
-// 64-bit multiply-add joining them, the reduction.
-//
-// Lane l = 4g + t holds x at rows t, t + 4, t + 8, t + 12 of column g and
-// gets y at rows g, g + 8 of columns 2t, 2t + 1. The left operands are 1024
-// words a prime (gfpf_cuda's dft16_mma_fragments): lane l's four registers of
-// product (a, h) at words ((2a + h)·32 + l)·4 …, one 16-byte load.
-template <class Table>
-GFPF_NTT_FN void gfpf_ntt_dft16_mma(gfpf_ntt_u32 (&y)[4], const gfpf_ntt_u32 (&x)[4], Table fragments, int lane,
-                                    gfpf_ntt_u32 q, gfpf_ntt_u32 q_neg_inv) {
-    gfpf_ntt_u32 sums[4][4];
-#pragma unroll
-    for (int a = 0; a < 4; ++a) {
-        gfpf_ntt_u32 acc[4] = {0, 0, 0, 0};
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            gfpf_ntt_u32 v[4];
-#pragma unroll
-            for (int r = 0; r < 4; ++r) v[r] = GFPF_NTT_TILE_LOAD(fragments, ((2 * a + h) * 32 + lane) * 4 + r);
-            gfpf_ntt_mma_u8(acc, v, x[2 * h], x[2 * h + 1], acc);
-        }
-#pragma unroll
-        for (int i = 0; i < 4; ++i) sums[a][i] = acc[i];
-    }
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-        const gfpf_ntt_u32 low = sums[0][i] + (sums[1][i] << 8), high = sums[2][i] + (sums[3][i] << 8);
-        const gfpf_ntt_u64 t = (gfpf_ntt_u64)high * 65536u + low;
-        const gfpf_ntt_u32 m = (gfpf_ntt_u32)t * q_neg_inv;
-        y[i] = gfpf_ntt_reduce_once<gfpf_ntt_u32>((gfpf_ntt_u32)((t + (gfpf_ntt_u64)m * q) >> 32), q);
-    }
-}
-
 // A batch of DFT_16 on the tensor cores, a round of four forward stages as
 // the stage kernel's groups compute it: 16 rows of C = 2^log2_columns
 // columns (row m of column c at data[m·C + c]), each column transformed in
@@ -810,7 +902,7 @@ GFPF_NTT_FN void gfpf_ntt_dft16_mma_columns(const GfpfNttParams& p) {
     gfpf_ntt_u32 x[4], y[4];
 #pragma unroll
     for (int k = 0; k < 4; ++k) x[k] = GFPF_NTT_READ(data, (gfpf_ntt_u64)(t + 4 * k) * columns + first + g);
-    gfpf_ntt_dft16_mma(y, x, GFPF_NTT_TILE_PTR(fragments), lane, q, q_neg_inv);
+    gfpf_ntt_dft16_mma(y, x, GFPF_NTT_TILE_PTR(fragments), 0, lane, q, q_neg_inv);
     if (p.other != 0) {
         // Row g takes A^f, f = rev(g) = 2·rev3(g) (its bits: 8, 4, 2 for g's
         // bits 0, 1, 2), row g + 8 A^(f + 1): three squarings, two products

@@ -208,6 +208,9 @@ pub struct FieldOps {
     pub ntt50_butterflies: u64,
     /// Groups of word-size NTT rounds in FP64, per thread.
     pub ntt50_groups: u64,
+    /// A lane's share of tensor-core DFT_16 of 8 groups (a forward NTT's
+    /// last round of 32-bit words), per thread.
+    pub ntt_mma_tiles: u64,
 }
 
 impl FieldOps {
@@ -243,6 +246,7 @@ impl FieldOps {
             mm62_terms: s(self.mm62_terms),
             ntt50_butterflies: s(self.ntt50_butterflies),
             ntt50_groups: s(self.ntt50_groups),
+            ntt_mma_tiles: s(self.ntt_mma_tiles),
         }
     }
 }
