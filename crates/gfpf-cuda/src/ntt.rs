@@ -82,18 +82,23 @@ pub const NTT_TILE_WORDS: usize = 1 << <u32 as NttWord>::TILE_LOG2;
 /// of 2^`log2_columns` columns, blocks of 2^`log2_threads` threads and
 /// rounds of up to 2^`round_log2` words runs its last round of a forward
 /// transform on the tensor cores (the kernel's condition, `tensor_cores` in
-/// gfpf_ntt_stages): it ends the transform (G = 1), its rounds are of four
-/// stages, its tile has 8 groups a warp and its blocks whole warps.
+/// gfpf_ntt_stages): it ends the transform (G = 1), its last round is of
+/// four stages (rounds of at most four, the longer ones last: 10 to 16
+/// stages, or 7 and 8), its tile has 8 groups a warp and its blocks whole
+/// warps.
 fn last_round_on_tensor_cores(stages: u32, after: u32, log2_columns: u32, log2_threads: u32, round_log2: u32) -> bool {
-    after == 0 && log2_columns == 0 && round_log2 == 4 && stages.is_multiple_of(4) && stages >= 7 && log2_threads >= 5
+    let longest_round = stages.div_ceil(stages.div_ceil(4));
+    after == 0 && log2_columns == 0 && round_log2 == 4 && longest_round == 4 && stages >= 7 && log2_threads >= 5
 }
 
 const fn tile_shared_bytes(tile_words: usize, word_bytes: usize) -> u32 {
     (word_bytes * (tile_words + tile_words * word_bytes / 128 + 16)) as u32
 }
 /// Bytes of dynamic shared memory the largest tile of 32-bit words takes
-/// (67.6 KB): what a block of `gfpf_ntt31_stages` takes at most, and what
-/// its occupancy is held to ([`NttWord::MOST_SHARED_BYTES`] for each width).
+/// with the tensor cores' operands (67.6 KB and 4 KiB: 2^14 in one launch,
+/// its last round on them): what a block of `gfpf_ntt31_stages` takes at
+/// most, and what its occupancy is held to ([`NttWord::MOST_SHARED_BYTES`]
+/// for each width).
 pub const NTT_MOST_SHARED_BYTES: u32 = <u32 as NttWord>::MOST_SHARED_BYTES;
 /// The fewest columns of a tile that is not contiguous: 8 words, one
 /// 32-byte sector a row.
@@ -249,9 +254,14 @@ pub trait NttWord:
     /// ([`dft16_mma_fragments`]): 1024 for 32-bit words, none for others.
     const MMA_FRAGMENT_WORDS: usize = 0;
     /// Bytes of dynamic shared memory a block takes at most (the largest
-    /// tile's: a launch with the tensor cores' operands besides its tile has
-    /// at most 12 stages, 4096 words, and takes 21 KB).
-    const MOST_SHARED_BYTES: u32 = tile_shared_bytes(1 << Self::TILE_LOG2, Self::BITS as usize / 8);
+    /// tile's, with the tensor cores' operands where the word has them: 71.7
+    /// KB for 32-bit words).
+    const MOST_SHARED_BYTES: u32 = if Self::MMA_FRAGMENT_WORDS > 0 {
+        tile_shared_bytes(1 << Self::TILE_LOG2, Self::BITS as usize / 8).next_multiple_of(16)
+            + 4 * Self::MMA_FRAGMENT_WORDS as u32
+    } else {
+        tile_shared_bytes(1 << Self::TILE_LOG2, Self::BITS as usize / 8)
+    };
     /// The word holding `v` (below 2^`BITS`).
     fn from_u64(v: u64) -> Self;
     /// The word's value.
@@ -908,29 +918,20 @@ impl<W: NttWord> NttPlan<W> {
         // (the first pass has room for instructions under its memory time
         // where the last, issue-bound, has none: 2^24 in 11 + 13 models
         // 0.89 ms against 0.93 in 10 + 14, cargo xtask gpu-model, 2026-11-26).
-        // Of those with the fewest rounds, one whose last round runs on the
-        // tensor cores where the plan allows it (its last launch's rounds
-        // of four stages: 2^21 in 9 + 12, 0.445 against 0.501 ms for 34
-        // primes, cargo xtask gpu-model, 2026-11-27).
         let cost = |sizes: &[u32]| {
             let mut rounds = 0;
             let mut least_threads = u32::MAX;
             let mut remaining = n;
-            let mut tensor_cores = false;
             for &stages in sizes {
                 remaining -= stages;
-                let log2_columns = launch_columns_log2(stages, remaining, tile_log2);
-                let tile = stages + log2_columns;
+                let tile = stages + launch_columns_log2(stages, remaining, tile_log2);
                 let threads = block_threads_log2(tile, W::ROUND_LOG2, W::BLOCK_THREADS);
                 let most = (tile - threads).min(W::ROUND_LOG2);
                 rounds += stages.div_ceil(most);
                 least_threads = least_threads.min(threads);
-                tensor_cores =
-                    self.tensor_cores && last_round_on_tensor_cores(stages, remaining, log2_columns, threads, most);
             }
             (
                 rounds,
-                std::cmp::Reverse(tensor_cores),
                 std::cmp::Reverse(least_threads),
                 sizes.iter().copied().max().unwrap_or(0),
             )
@@ -1070,7 +1071,7 @@ impl<W: NttWord> CudaNtt<W> {
             .ntt_module()?
             .load_function(W::KERNEL)
             .map_err(|e| crate::CudaError::driver("loading the NTT kernel", 0, e))?;
-        // Tiles within what the device gives a block (67.6 KB for the
+        // Tiles within what the device gives a block (71.7 KB for the
         // largest; sm_75 gives 64 KiB), and the kernel's limit raised to
         // them (past the 48 KiB a kernel gets without asking).
         let allowed = device
@@ -1408,12 +1409,10 @@ mod tests {
         assert_eq!(stages(16), [4, 12]);
         assert_eq!(stages(20), [8, 12]);
         assert_eq!(stages(24), [11, 13]);
-        // Of the groupings with the fewest rounds, one whose last launch
-        // rounds four stages at a time, its last round on the tensor cores.
-        assert_eq!(stages(21), [9, 12]);
-        assert_eq!(stages(22), [10, 12]);
+        // The last launch's last round on the tensor cores from 2^10 (its
+        // rounds the longer last: 13 stages in 3 + 3 + 3 + 4).
         let plan = NttPlan31::try_new(1 << 21, &NTT_PRIMES_31[..1]).unwrap();
-        assert_eq!(plan.clone().with_tensor_cores(false).stage_groups(), [8, 13]);
+        assert_eq!(plan.stage_groups(), [8, 13]);
         let flags = |plan: &NttPlan31, direction| -> Vec<u64> {
             plan.launches(1, direction).iter().map(|l| l.tensor_cores).collect()
         };
@@ -1424,13 +1423,15 @@ mod tests {
             [0, 0]
         );
         let plan_24 = NttPlan31::try_new(1 << 24, &NTT_PRIMES_31[..1]).unwrap();
-        assert_eq!(flags(&plan_24, Direction::Forward), [0, 0]);
+        assert_eq!(flags(&plan_24, Direction::Forward), [0, 1]);
+        let plan_9 = NttPlan31::try_new(1 << 9, &NTT_PRIMES_31[..1]).unwrap();
+        assert_eq!(flags(&plan_9, Direction::Forward), [0]);
         // Its launch takes the DFT's left operands in shared memory besides
         // its tile, from the next 16-byte boundary.
         let last = plan.launches(1, Direction::Forward)[1];
         assert_eq!(
             last.shared_bytes(),
-            (4 * (4096 + 128 + 16) as u32).next_multiple_of(16) + 4096
+            (4 * (8192 + 256 + 16) as u32).next_multiple_of(16) + 4096
         );
         assert!(
             NttPlan62::try_new(1 << 20, &NTT_PRIMES_62[..1])
@@ -1439,11 +1440,6 @@ mod tests {
                 .iter()
                 .all(|l| l.tensor_cores == 0)
         );
-        // No launch takes more than the largest tile (the occupancy budget's).
-        for n in 6..=27 {
-            let plan = NttPlan31::try_new(1 << n, &[2013265921]).unwrap();
-            assert!(plan.most_shared_bytes() <= NTT_MOST_SHARED_BYTES, "2^{n}");
-        }
         // 15·2^27 + 1: the longest transforms a 31-bit prime has.
         let baby_bear = [2013265921];
         for n in 6u32..=27 {
@@ -1460,7 +1456,7 @@ mod tests {
                 assert!(l.block_threads() as usize <= NTT_BLOCK_THREADS);
                 let per_thread = tile / u64::from(l.block_threads());
                 assert!((2..=32).contains(&per_thread), "2^{n}: {l:?}");
-                assert!(l.shared_bytes() <= 68 * 1024);
+                assert!(l.shared_bytes() <= NTT_MOST_SHARED_BYTES);
             }
             // The inverse undoes the same groups, last first.
             let inverse = plan.launches(3, Direction::Inverse);

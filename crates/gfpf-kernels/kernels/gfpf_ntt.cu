@@ -604,14 +604,20 @@ GFPF_NTT_FN void gfpf_ntt_group(const GfpfNttTile& t, const GfpfNttGroup& group,
 }
 
 // The rounds of a launch of L stages, at most `most` stages each, the
-// longer ones first: round i's size and first stage.
+// longer ones last with 32-bit words (so that a launch's last round is of
+// four stages wherever one is, for the tensor cores), first with others
+// (the 64-bit kernel spilled 4 bytes on sm_80 with them last): round i's
+// size and first stage.
+template <class T>
 GFPF_NTT_FN int gfpf_ntt_round_size(int stages, int most, int i) {
     const int rounds = (stages + most - 1) / most;
-    return stages / rounds + (i < stages % rounds ? 1 : 0);
+    const int at = GfpfNttWord<T>::MMA_WORDS > 0 ? rounds - 1 - i : i;
+    return stages / rounds + (at < stages % rounds ? 1 : 0);
 }
+template <class T>
 GFPF_NTT_FN int gfpf_ntt_round_first(int stages, int most, int i) {
     int s = 0;
-    for (int k = 0; k < i; ++k) s += gfpf_ntt_round_size(stages, most, k);
+    for (int k = 0; k < i; ++k) s += gfpf_ntt_round_size<T>(stages, most, k);
     return s;
 }
 
@@ -772,15 +778,15 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
     // 16 neighbouring words and their twiddles A = ρ^0·w^0 = 1, the DFT_16
     // of gfpf_ntt_dft16_mma (16 instructions an element against 28.5 in
     // registers: probe kernels of a group's worth, NVRTC 12.9, sm_90,
-    // 2026-11-27). Its stages are a multiple of four, so that every round
-    // is of four; its block's warps take 8 groups at a time. The host sets
+    // 2026-11-27). Its last round is of four stages (the longest, as the
+    // rounds run); its block's warps take 8 groups at a time. The host sets
     // `tensor_cores` only where these hold (NttPlan::launches); the kernel
     // reads it from the parameters where used (a predicate and an address
     // held through the launch spilled 44 bytes on sm_90).
 #ifdef GFPF_HOST_EMULATION
     GFPF_CHECK(p.tensor_cores == 0 || (GfpfNttWord<T>::MMA_WORDS > 0 && !inverse && p.first + p.stages == p.log2_n &&
-                                       most == 4 && t.rows_log2 % 4 == 0 && t.columns_log2 == 0 && words >= 128 &&
-                                       threads >= 32),
+                                       most == 4 && gfpf_ntt_round_size<T>(t.rows_log2, most, rounds - 1) == 4 &&
+                                       t.columns_log2 == 0 && words >= 128 && threads >= 32),
                "a launch asks for the tensor cores where its last round cannot take them");
 #endif
     if constexpr (GfpfNttWord<T>::MMA_WORDS > 0) {
@@ -802,8 +808,8 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
     for (int step = 0; step < rounds; ++step) {
         // Forward: rounds in order; inverse: in reverse.
         const int i = inverse ? rounds - 1 - step : step;
-        const int r = gfpf_ntt_round_size(t.rows_log2, most, i);
-        const int s = gfpf_ntt_round_first(t.rows_log2, most, i);
+        const int r = gfpf_ntt_round_size<T>(t.rows_log2, most, i);
+        const int s = gfpf_ntt_round_first<T>(t.rows_log2, most, i);
         const bool coalesced = gfpf_ntt_round_coalesced(t, s, r);
         // A pointwise product comes in through shared memory: in the
         // groups' loads its second operand's addresses spilled registers.
@@ -863,8 +869,8 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
         }
     }
     const int last = inverse ? 0 : rounds - 1;
-    const int r_last = gfpf_ntt_round_size(t.rows_log2, most, last);
-    if (!gfpf_ntt_round_coalesced(t, gfpf_ntt_round_first(t.rows_log2, most, last), r_last)) {
+    const int r_last = gfpf_ntt_round_size<T>(t.rows_log2, most, last);
+    if (!gfpf_ntt_round_coalesced(t, gfpf_ntt_round_first<T>(t.rows_log2, most, last), r_last)) {
         // Out through shared memory, whole sectors.
         __syncthreads();
         for (int w = tid; w < words; w += threads) {
