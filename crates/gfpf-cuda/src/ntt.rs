@@ -899,7 +899,9 @@ impl<W: NttWord> NttPlan<W> {
     /// 11 on tiles of 8 columns or more), and of those groupings the one
     /// with the fewest rounds (a round: four stages or fewer through a
     /// thread's registers, three with 64-bit words, then shared memory),
-    /// then the one whose smallest blocks are largest, then the most even.
+    /// then with the tensor cores ([`NttPlan::with_tensor_cores`]) one whose
+    /// last launch has a multiple of four stages, then the one whose
+    /// smallest blocks are largest, then the most even.
     /// 32-bit words: 2^20 in 8 + 12 (five rounds), 2^24 in 11 + 13 (seven,
     /// two passes where tiles of 32 KiB took three); either width: up to
     /// 2^25 two launches, up to 2^30 three.
@@ -930,8 +932,15 @@ impl<W: NttWord> NttPlan<W> {
                 rounds += stages.div_ceil(most);
                 least_threads = least_threads.min(threads);
             }
+            // With the tensor cores, a last launch of rounds of four stages
+            // each, not only its last (2^22 in 10 + 12 0.462 ms against
+            // 0.516 in 8 + 14 for 18 primes, 2^21 0.445 against 0.474 for
+            // 34, 2^15 and 2^18 2% faster, 2^17 2% slower; cargo xtask
+            // gpu-model, 2026-11-27).
+            let all_four = self.tensor_cores && sizes.last().is_some_and(|last| last.is_multiple_of(4));
             (
                 rounds,
+                std::cmp::Reverse(all_four),
                 std::cmp::Reverse(least_threads),
                 sizes.iter().copied().max().unwrap_or(0),
             )
@@ -1410,9 +1419,12 @@ mod tests {
         assert_eq!(stages(20), [8, 12]);
         assert_eq!(stages(24), [11, 13]);
         // The last launch's last round on the tensor cores from 2^10 (its
-        // rounds the longer last: 13 stages in 3 + 3 + 3 + 4).
+        // rounds the longer last: 13 stages in 3 + 3 + 3 + 4), and where
+        // the rounds allow, its rounds all of four stages.
         let plan = NttPlan31::try_new(1 << 21, &NTT_PRIMES_31[..1]).unwrap();
-        assert_eq!(plan.stage_groups(), [8, 13]);
+        assert_eq!(plan.stage_groups(), [9, 12]);
+        assert_eq!(plan.clone().with_tensor_cores(false).stage_groups(), [8, 13]);
+        assert_eq!(stages(22), [10, 12]);
         let flags = |plan: &NttPlan31, direction| -> Vec<u64> {
             plan.launches(1, direction).iter().map(|l| l.tensor_cores).collect()
         };
@@ -1431,7 +1443,7 @@ mod tests {
         let last = plan.launches(1, Direction::Forward)[1];
         assert_eq!(
             last.shared_bytes(),
-            (4 * (8192 + 256 + 16) as u32).next_multiple_of(16) + 4096
+            (4 * (4096 + 128 + 16) as u32).next_multiple_of(16) + 4096
         );
         assert!(
             NttPlan62::try_new(1 << 20, &NTT_PRIMES_62[..1])
