@@ -789,7 +789,12 @@ impl<W: NttWord> NttPlan<W> {
     /// - for each order 2^m, m = 1 … min(n, t) (t as in
     ///   [`NttPlan::twiddle_words_per_prime`]), from word 2^(m−1) − 1, the
     ///   2^(m−1) words ρ_m^j·2^w mod q, ρ_m = w^(N/2^m) (a group's row
-    ///   factor; one word unused at the end).
+    ///   factor; one word unused at the end);
+    /// - with 32-bit words, [`NttWord::MMA_FRAGMENT_WORDS`] words: the
+    ///   tensor cores' DFT_16 operands ([`dft16_mma_fragments`]) for w16
+    ///   (read by the launch that ends a forward transform; the inverse
+    ///   table has them for its root, unread, so that both tables keep one
+    ///   layout).
     ///
     /// 88.6 KiB a prime at 2^24 with 32-bit words: they stay in cache, where
     /// a table of every w^e would be read from memory at every stage.
