@@ -19,11 +19,14 @@
 //! use gfpf_small::primes::NTT_PRIMES_31;
 //!
 //! let plan = NttPlan31::try_new(1 << 16, &NTT_PRIMES_31[..2])?;
-//! // 2^16 in two launches: 8 stages on tiles of 256 rows by 32 columns,
-//! // then the last 8 on whole blocks of 256 elements.
-//! assert_eq!(plan.launches(1, Direction::Forward).len(), 2);
-//! // Four short tables a prime: 3·2^8 + 16 + 2^14 words at 2^16.
-//! assert_eq!(plan.twiddle_table(Direction::Inverse).len(), 2 * (3 * (1 << 8) + 16 + (1 << 14)));
+//! // 2^16 in two launches: 4 stages on tiles of 16 rows by 32 columns,
+//! // then the last 12 on whole blocks of 4096 elements, whose last round
+//! // runs on the tensor cores (compute capability 8.0 and later).
+//! let launches = plan.launches(1, Direction::Forward);
+//! assert_eq!(launches.iter().map(|l| (l.stages, l.log2_columns, l.tensor_cores)).collect::<Vec<_>>(), [(4, 5, 0), (12, 0, 1)]);
+//! // Four short tables a prime, 3·2^8 + 16 + 2^14 words at 2^16, and the
+//! // tensor cores' 1024.
+//! assert_eq!(plan.twiddle_table(Direction::Inverse).len(), 2 * (3 * (1 << 8) + 16 + (1 << 14) + 1024));
 //! # Ok::<(), gfpf_cuda::ntt::NttError>(())
 //! ```
 //!
