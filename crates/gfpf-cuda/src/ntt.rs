@@ -135,8 +135,9 @@ pub const NTT_KERNELS: [(&str, u32, u32); 4] = [
 /// The tensor-core DFT_16 kernel's symbol: a batch of DFT_16 of 31-bit
 /// residues as int8 matrix products (`mma.sync` m16n8k32, compute
 /// capability 8.0 and later), a warp 8 columns; see
-/// [`dft16_mma_fragments`]. A building block, checked in the emulator and
-/// counted from its machine code; no plan launches it yet.
+/// [`dft16_mma_fragments`]. The stage kernel runs the same DFT in a
+/// transform's last round ([`NttPlan::with_tensor_cores`]); this kernel
+/// takes it alone, for checking the layouts ([`dft16_mma_on_device`]).
 pub const DFT16_MMA_KERNEL: &str = "gfpf_ntt31_dft16_mma";
 /// The most threads a block of [`DFT16_MMA_KERNEL`] takes.
 pub const DFT16_MMA_BLOCK_THREADS: u32 = 256;

@@ -888,9 +888,11 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
 // columns (row m of column c at data[m·C + c]), each column transformed in
 // place, y_p = A_c^rev(p)·Σ_m x_m·w16^(m·rev(p)), A_c·2^32 mod q at other[c]
 // (A_c = 1 where other is 0). A warp takes 8 columns; the fragments come
-// from `twiddles` through shared memory (4 KiB). Not yet a round of the
-// stage kernel: the building block, checked bit for bit in the emulator
-// and counted from its machine code against the rounds of radix 16.
+// from `twiddles` through shared memory (4 KiB). The stage kernels run the
+// same DFT in a transform's last round (gfpf_ntt_mma_round); this kernel
+// takes it alone, with group twiddles as the other rounds would need them,
+// for checking the tensor cores' layouts (in the emulator, and on a device
+// where one is at hand) and for counting from the machine code.
 GFPF_NTT_FN void gfpf_ntt_dft16_mma_columns(const GfpfNttParams& p) {
     GFPF_NTT_DYNAMIC_SHARED(gfpf_ntt_u32, fragments, 1024);
     const int tid = (int)threadIdx.x;
