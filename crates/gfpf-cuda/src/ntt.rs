@@ -97,6 +97,11 @@ fn last_round_on_tensor_cores(stages: u32, after: u32, log2_columns: u32, log2_t
 const fn tile_shared_bytes(tile_words: usize, word_bytes: usize) -> u32 {
     (word_bytes * (tile_words + tile_words * word_bytes / 128 + 16)) as u32
 }
+/// A 32-bit tile's shared bytes with the tensor cores' DFT_16 operands after
+/// it, from the next 16-byte boundary (`gfpf_ntt_mma_at` in kernels/gfpf_ntt.cu).
+const fn with_mma_operands(tile_bytes: u32) -> u32 {
+    tile_bytes.next_multiple_of(16) + 4 * DFT16_MMA_FRAGMENT_WORDS as u32
+}
 /// Bytes of dynamic shared memory the largest tile of 32-bit words takes
 /// with the tensor cores' operands (67.6 KB and 4 KiB: 2^14 in one launch,
 /// its last round on them): what a block of `gfpf_ntt31_stages` takes at
@@ -173,17 +178,7 @@ pub fn dft16_mma_fragments(q: u64) -> Result<Vec<u32>, NttError> {
 /// [`dft16_mma_fragments`] for the root of order 16 `w16` (a plan's:
 /// ω^(N/16), or its inverse's).
 fn dft16_mma_fragments_of(q: u64, w16: u64) -> Vec<u32> {
-    let pow = |mut b: u64, mut e: u64| {
-        let mut acc = 1u64;
-        while e > 0 {
-            if e & 1 == 1 {
-                acc = mul_mod(acc, b, q);
-            }
-            b = mul_mod(b, b, q);
-            e >>= 1;
-        }
-        acc
-    };
+    let pow = |b: u64, e: u64| gfpf_small::primes::pow_mod(b, e, q);
     // V[p][m][b], each below q < 2^31.
     let v = |p: usize, m: usize, b: usize| {
         let rev = (p.reverse_bits() >> (usize::BITS - 4)) as u64;
@@ -261,8 +256,7 @@ pub trait NttWord:
     /// tile's, with the tensor cores' operands where the word has them: 71.7
     /// KB for 32-bit words).
     const MOST_SHARED_BYTES: u32 = if Self::MMA_FRAGMENT_WORDS > 0 {
-        tile_shared_bytes(1 << Self::TILE_LOG2, Self::BITS as usize / 8).next_multiple_of(16)
-            + 4 * Self::MMA_FRAGMENT_WORDS as u32
+        with_mma_operands(tile_shared_bytes(1 << Self::TILE_LOG2, Self::BITS as usize / 8))
     } else {
         tile_shared_bytes(1 << Self::TILE_LOG2, Self::BITS as usize / 8)
     };
@@ -572,7 +566,7 @@ impl NttParams {
     pub fn shared_bytes(&self) -> u32 {
         let tile = tile_shared_bytes(self.tile_words(), self.word_bytes as usize);
         if self.tensor_cores != 0 {
-            tile.next_multiple_of(16) + 4 * DFT16_MMA_FRAGMENT_WORDS as u32
+            with_mma_operands(tile)
         } else {
             tile
         }
