@@ -662,7 +662,9 @@ fn counted<const K: usize>(
     let launches = counts
         .into_iter()
         .map(|c| LaunchInput {
-            resources: reports.kernel(preset, radix_of(&c.kernel), &c.kernel),
+            resources: reports
+                .kernel(preset, radix_of(&c.kernel), &c.kernel)
+                .map(|r| r.with_dynamic_shared(gfpf_cuda::dynamic_shared_bytes(&c.kernel, K))),
             symbol: c.kernel.symbol(),
             threads: c.threads,
             threads_per_block: c.threads_per_block,

@@ -68,6 +68,9 @@ pub fn kernel_of(symbol: &str) -> Option<Kernel> {
         "gfpf_pointwise_mul_lanes" => return Some(Kernel::LanePointwiseMul),
         _ => {}
     }
+    if let Some(pair) = pair_kernel_of(symbol) {
+        return Some(pair);
+    }
     let rest = symbol.strip_prefix("gfpf_dft")?;
     let (radix, rest) = rest.split_once('_')?;
     let radix = radix.parse().ok()?;
@@ -90,6 +93,26 @@ pub fn kernel_of(symbol: &str) -> Option<Kernel> {
         Some("elements") => Some(Kernel::ElementTeamDft { radix, twiddles }),
         Some(_) => None,
     }
+}
+
+/// The kernel of a two-stage symbol, `gfpf_dft16x16_inputs_inputs_elements`.
+fn pair_kernel_of(symbol: &str) -> Option<Kernel> {
+    let rest = symbol.strip_prefix("gfpf_dft")?.strip_suffix("_elements")?;
+    let (radices, rest) = rest.split_once('_')?;
+    let (radix, again) = radices.split_once('x')?;
+    let (first, second) = rest.split_once('_')?;
+    let twiddles = |v: &str| match v {
+        "plain" => Some(CodeletTwiddles::None),
+        "inputs" => Some(CodeletTwiddles::Inputs),
+        "outputs" => Some(CodeletTwiddles::Outputs),
+        _ => None,
+    };
+    (radix == again).then_some(())?;
+    Some(Kernel::ElementTeamPair {
+        radix: radix.parse().ok()?,
+        first: twiddles(first)?,
+        second: twiddles(second)?,
+    })
 }
 
 /// The child: compiles one module and prints ptxas's report (NVRTC's log),
@@ -300,7 +323,8 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
                         None if multimodular => gfpf_cuda::multimodular::MULTIMODULAR_THREADS_PER_BLOCK,
                         None => gfpf_cuda::THREADS_PER_BLOCK,
                     };
-                    let occupancy = limits.occupancy(f, block);
+                    let dynamic = kernel.map_or(0, |kernel| gfpf_cuda::dynamic_shared_bytes(&kernel, k));
+                    let occupancy = limits.occupancy(&f.with_dynamic_shared(dynamic), block);
                     let stack = f.stack_frame_bytes.max(report.callee_stack_frame_bytes());
                     let budget = kernel
                         .and_then(|kernel| gfpf_kernels::occupancy_budget(&kernel, k))
@@ -322,7 +346,15 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
                             over.push(format!("{} {}: {}", preset.name(), f.name, fails.join(", ")));
                         }
                     }
-                    print_row(preset.name(), &module, limits.arch, f, stack, occupancy, seconds);
+                    print_row(
+                        preset.name(),
+                        &module,
+                        limits.arch,
+                        &f.with_dynamic_shared(dynamic),
+                        stack,
+                        occupancy,
+                        seconds,
+                    );
                 }
             }
         }

@@ -92,6 +92,10 @@ pub enum CudaError {
         /// The device's.
         has: (i32, i32),
     },
+    /// A launch needs a kernel the transform did not load (a bug: every
+    /// kernel any batch takes is loaded with the plan).
+    #[error("kernel {0} was not loaded with the transform's plan")]
+    MissingKernel(String),
     /// A CUDA driver call failed.
     #[error("CUDA driver error in {call}: {message}")]
     Driver {

@@ -12,7 +12,7 @@ use gfpf_plan::{Direction, Order, Plan};
 
 use crate::device::CudaDevice;
 use crate::layout::{device_twiddle_table, from_digit_major, try_to_digit_major};
-use crate::params::{StageParams, block_threads};
+use crate::params::{ELEMENT_TEAMS_MIN_THREADS, StageParams, block_threads, dynamic_shared_bytes, launches};
 use crate::prepared::Prepared;
 use crate::{CudaError, Kernel};
 
@@ -112,7 +112,16 @@ impl<const K: usize> CudaFft<K> {
         let prepared = Prepared::new(field, n, direction, order)?;
         let constants = DeviceConstants::of(field);
         let mut functions = Vec::new();
-        for launch in prepared.launches_for(n)? {
+        // Every kernel a batch can take: a single transform's, and those of
+        // a batch that fills the device (its stages' threads, batch·N/2
+        // each, past ELEMENT_TEAMS_MIN_THREADS: teams of threads, stages in
+        // pairs). Every stage of a plan takes the same threads, so no batch
+        // mixes the two.
+        let filled = usize::try_from(ELEMENT_TEAMS_MIN_THREADS).unwrap_or(usize::MAX);
+        let kernels = [1, filled]
+            .into_iter()
+            .flat_map(|batch| launches(prepared.plan(), batch));
+        for launch in kernels {
             if functions.iter().any(|(k, _)| *k == launch.kernel) {
                 continue;
             }
@@ -123,6 +132,15 @@ impl<const K: usize> CudaFft<K> {
                 .module(&constants, radix)?
                 .load_function(&launch.kernel.symbol())
                 .map_err(|e| CudaError::driver("loading a kernel", 0, e))?;
+            let shared = dynamic_shared_bytes(&launch.kernel, K);
+            if shared > 48 * 1024 {
+                // Past the 48 KiB a kernel gets without asking.
+                f.set_attribute(
+                    cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    shared as i32,
+                )
+                .map_err(|e| CudaError::driver("raising a kernel's shared memory", 0, e))?;
+            }
             functions.push((launch.kernel, f));
         }
         let stream = device.stream();
@@ -202,13 +220,21 @@ impl<const K: usize> CudaFft<K> {
                 .functions
                 .iter()
                 .find(|(k, _)| *k == launch.kernel)
-                .expect("every kernel of the plan was loaded")
+                .ok_or_else(|| CudaError::MissingKernel(launch.kernel.symbol()))?
                 .1;
             // SAFETY: the addresses are live device buffers of the sizes the
             // launch addresses: data and scratch hold batch·N elements
             // digit-major with pitch batch·N (checked above), the table M
             // entries with pitch M, N^{-1} k words.
-            unsafe { launch_kernel(&self.device, function, &params, block_threads(&launch.kernel, K))? };
+            unsafe {
+                launch_kernel(
+                    &self.device,
+                    function,
+                    &params,
+                    block_threads(&launch.kernel, K),
+                    dynamic_shared_bytes(&launch.kernel, K),
+                )?
+            };
         }
         Ok(())
     }
@@ -228,7 +254,8 @@ impl<const K: usize> CudaFft<K> {
 }
 
 /// Queues one launch of `function` over `params.threads` threads on the
-/// device's stream.
+/// device's stream, each block given `shared_bytes` of dynamic shared
+/// memory ([`dynamic_shared_bytes`]).
 ///
 /// # Safety
 /// Every address in `params` must be a live device buffer (or table) as large
@@ -238,10 +265,20 @@ pub(crate) unsafe fn launch_kernel(
     function: &CudaFunction,
     params: &StageParams,
     threads_per_block: u32,
+    shared_bytes: u32,
 ) -> Result<(), CudaError> {
     // SAFETY: the stage kernels' only argument is GfpfStageParams by value
     // (StageParams mirrors it); the caller vouches for its addresses.
-    unsafe { launch_with(device, function, params, params.threads, threads_per_block) }
+    unsafe {
+        launch_with_shared(
+            device,
+            function,
+            params,
+            params.threads,
+            threads_per_block,
+            shared_bytes,
+        )
+    }
 }
 
 /// Queues one launch of `function` with `params` as its only argument, over

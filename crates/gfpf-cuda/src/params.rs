@@ -1,11 +1,11 @@
 //! The launches of a plan: one kernel per stage, each with its
 //! [`StageParams`] (the C struct `GfpfStageParams` of kernels/gfpf_fft.cu).
 
-use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, StageKind, TwiddlePlacement};
+use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, Stage, StageKind, TwiddlePlacement};
 
 use gfpf_kernels::{
-    Kernel, STRIDED_LANE_TILES_MIN_K, device_elementwise_kernels, element_team_tile, lane_kernels_available,
-    lane_segment, lane_tile, team_tile, tile_dfts,
+    ELEMENT_TEAM_PAIR_COLUMNS, Kernel, STRIDED_LANE_TILES_MIN_K, device_elementwise_kernels, element_team_pair_tile,
+    element_team_tile, lane_kernels_available, lane_segment, lane_tile, team_tile, tile_dfts,
 };
 
 /// Threads per block of every launch but the tiled stages'. One thread holds
@@ -24,7 +24,20 @@ pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
         Kernel::ElementTeamDft { radix, .. } => {
             element_team_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32)
         }
+        Kernel::ElementTeamPair { radix, .. } => {
+            element_team_pair_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32)
+        }
         _ => THREADS_PER_BLOCK,
+    }
+}
+
+/// Bytes of dynamic shared memory each block of a launch of `kernel` over k
+/// digits takes: the tile of [`Kernel::ElementTeamPair`] (above the 48 KiB
+/// a block's static shared memory allows at t8), none for the others.
+pub fn dynamic_shared_bytes(kernel: &Kernel, k: usize) -> u32 {
+    match *kernel {
+        Kernel::ElementTeamPair { radix, .. } => element_team_pair_tile(radix, k).map_or(0, |t| (t.words * 8) as u32),
+        _ => 0,
     }
 }
 
@@ -121,7 +134,8 @@ impl Launch {
             | Kernel::LaneDft { .. }
             | Kernel::LaneTiledDft { .. }
             | Kernel::TeamDft { .. }
-            | Kernel::ElementTeamDft { .. } => table,
+            | Kernel::ElementTeamDft { .. }
+            | Kernel::ElementTeamPair { .. } => table,
             Kernel::PointwiseMul | Kernel::LanePointwiseMul => 0,
         };
         params
@@ -192,8 +206,124 @@ pub fn launches(plan: &Plan, batch: usize) -> Vec<Launch> {
     launches_with(plan, batch, StageKernels::for_device(plan.digits()))
 }
 
-/// As [`launches`], with the base-DFT stages run by `stage_kernels`.
+/// As [`launches`], with the base-DFT stages run by `stage_kernels`: with
+/// [`StageKernels::ElementTeams`] and [`StageKernels::Teams`], two
+/// consecutive stages that both run as [`Kernel::ElementTeamDft`] are one
+/// launch of [`Kernel::ElementTeamPair`] wherever [`pair_stages`] allows
+/// (t8 2^20: five stages in three launches).
 pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> Vec<Launch> {
+    let single = stage_launches(plan, batch, stage_kernels);
+    if !matches!(stage_kernels, StageKernels::ElementTeams | StageKernels::Teams) {
+        return single;
+    }
+    let mut out = Vec::with_capacity(single.len());
+    let mut t = 0;
+    while t < single.len() {
+        let paired = (t + 1 < single.len())
+            .then(|| {
+                pair_stages(
+                    plan,
+                    batch,
+                    (&plan.stages()[t], &single[t]),
+                    (&plan.stages()[t + 1], &single[t + 1]),
+                )
+            })
+            .flatten();
+        match paired {
+            Some(launch) => {
+                out.push(launch);
+                t += 2;
+            }
+            None => {
+                out.push(single[t]);
+                t += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The launch that runs two consecutive stages of `plan` (with their
+/// single-stage launches) as one [`Kernel::ElementTeamPair`], or `None`
+/// where they do not pair: both must run as [`Kernel::ElementTeamDft`] of
+/// one radix that has an [`element_team_pair_tile`], read natural input,
+/// and be the two halves of a DFT over radix² elements at a stride s: in
+/// time (strides s and radix·s, twiddles none or on the inputs, then on
+/// the inputs) or in frequency (radix·s and s, on the outputs, then on the
+/// outputs or none), with s = 1 or at least [`ELEMENT_TEAM_PAIR_COLUMNS`]
+/// (a block's columns, whole sectors), N ≥ 2k (exponents in units of ω_N),
+/// and each stage's twiddle step its blocks, as the kernel derives the
+/// second stage's parameters from the first's.
+pub fn pair_stages(plan: &Plan, batch: usize, first: (&Stage, &Launch), second: (&Stage, &Launch)) -> Option<Launch> {
+    let (
+        (
+            Stage {
+                kind: StageKind::BaseDft(d1),
+                ..
+            },
+            l1,
+        ),
+        (
+            Stage {
+                kind: StageKind::BaseDft(d2),
+                ..
+            },
+            l2,
+        ),
+    ) = (first, second)
+    else {
+        return None;
+    };
+    let (
+        Kernel::ElementTeamDft {
+            radix,
+            twiddles: first_twiddles,
+        },
+        Kernel::ElementTeamDft {
+            radix: radix2,
+            twiddles: second_twiddles,
+        },
+    ) = (l1.kernel, l2.kernel)
+    else {
+        return None;
+    };
+    let k = plan.digits();
+    element_team_pair_tile(radix, k)?;
+    let steps_are_blocks = [d1, d2].iter().all(|d| d.twiddles.is_none_or(|t| t.step == d.blocks));
+    let in_time = matches!(first_twiddles, CodeletTwiddles::None | CodeletTwiddles::Inputs)
+        && second_twiddles == CodeletTwiddles::Inputs
+        && d2.stride == d1.stride * radix;
+    let in_frequency = first_twiddles == CodeletTwiddles::Outputs
+        && matches!(second_twiddles, CodeletTwiddles::Outputs | CodeletTwiddles::None)
+        && d1.stride == d2.stride * radix;
+    let s = d1.stride.min(d2.stride);
+    let pairs = radix == radix2
+        && d1.input == Addressing::Natural
+        && d2.input == Addressing::Natural
+        && plan.len() >= 2 * k
+        && steps_are_blocks
+        && (in_time || in_frequency)
+        && (s == 1 || s >= ELEMENT_TEAM_PAIR_COLUMNS);
+    pairs.then(|| {
+        let mut params = l1.params;
+        // R/2 threads a DFT, R DFTs a super-DFT of R² elements: one a
+        // butterfly, N/2 a transform.
+        params.threads = (batch * plan.len() / 2) as u64;
+        Launch {
+            kernel: Kernel::ElementTeamPair {
+                radix,
+                first: first_twiddles,
+                second: second_twiddles,
+            },
+            src: l1.src,
+            dst: l2.dst,
+            params,
+        }
+    })
+}
+
+/// One launch a stage.
+fn stage_launches(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> Vec<Launch> {
     let n = plan.len();
     let log2 = |x: usize| u64::from(x.trailing_zeros());
     let mut radix_log2 = [0u64; MAX_RADICES];
@@ -566,5 +696,98 @@ mod tests {
         assert_eq!(l[0].params.inverse, 1);
         let bound = l[3].bind(10, 20, 30, 40);
         assert_eq!((bound.src, bound.dst, bound.table), (10, 10, 40));
+    }
+}
+
+#[cfg(test)]
+mod pair_tests {
+    use super::*;
+    use CodeletTwiddles::{Inputs, None as Plain, Outputs};
+    use gfpf_plan::Order;
+
+    fn device(log2_n: u32, k: usize, direction: Direction, order: Order, batch: usize) -> Vec<Launch> {
+        let plan =
+            Plan::try_with_max_radix(1 << log2_n, k, direction, order, gfpf_kernels::device_max_radix(k)).unwrap();
+        launches(&plan, batch)
+    }
+
+    fn pair(radix: usize, first: CodeletTwiddles, second: CodeletTwiddles) -> Kernel {
+        Kernel::ElementTeamPair { radix, first, second }
+    }
+
+    /// t8 2^20 (16^5) runs in three launches whatever the direction and
+    /// order: two pairs and a single stage (the gathering one, or the
+    /// odd one out); each pair's threads are one a butterfly (N/2), its
+    /// parameters the first stage's, its buffers the first's source and
+    /// the second's destination.
+    #[test]
+    fn t8_two_to_the_twenty_pairs_its_stages() {
+        let element = |twiddles| Kernel::ElementTeamDft { radix: 16, twiddles };
+        let kernels = |l: &[Launch]| l.iter().map(|l| l.kernel).collect::<Vec<_>>();
+        let natural = device(20, 8, Direction::Forward, Order::Natural, 1);
+        assert_eq!(
+            kernels(&natural),
+            [element(Plain), pair(16, Inputs, Inputs), pair(16, Inputs, Inputs)]
+        );
+        assert_eq!(natural[1].params.threads, 1 << 19);
+        assert_eq!((natural[1].params.log2_stride, natural[1].params.log2_blocks), (4, 12));
+        assert_eq!(natural[1].params.step, 1 << 12, "the first stage's step, its blocks");
+        assert_eq!((natural[2].src, natural[2].dst), (Buffer::Scratch, Buffer::Data));
+        let digit_reversed = device(20, 8, Direction::Forward, Order::DigitReversed, 1);
+        assert_eq!(
+            kernels(&digit_reversed),
+            [pair(16, Outputs, Outputs), pair(16, Outputs, Outputs), element(Plain)]
+        );
+        let inverse = device(20, 8, Direction::Inverse, Order::DigitReversed, 1);
+        assert_eq!(
+            kernels(&inverse),
+            [
+                pair(16, Plain, Inputs),
+                pair(16, Inputs, Inputs),
+                element(Inputs),
+                Kernel::LaneScale
+            ]
+        );
+        // The stride-1 pairs take one run of R² words a super-DFT.
+        assert_eq!(digit_reversed[2].params.log2_stride, 0);
+        assert_eq!(inverse[0].params.log2_stride, 0);
+        assert_eq!(block_threads(&natural[1].kernel, 8), 512);
+        assert_eq!(dynamic_shared_bytes(&natural[1].kernel, 8), 12_808 * 8);
+        assert_eq!(dynamic_shared_bytes(&natural[0].kernel, 8), 0);
+    }
+
+    /// No pairs where the stages do not run as teams of threads (a single
+    /// t8 transform of 2^12 runs as teams of segments) or across radices
+    /// (the remainder); t4 and t2 pair their DFT_8 and DFT_4 stages.
+    #[test]
+    fn stages_pair_only_where_they_may() {
+        assert!(
+            device(12, 8, Direction::Forward, Order::Natural, 1)
+                .iter()
+                .all(|l| !matches!(l.kernel, Kernel::ElementTeamPair { .. }))
+        );
+        let batch = device(12, 8, Direction::Forward, Order::Natural, 256);
+        assert_eq!(batch.len(), 2, "256 x 2^12: the gather, then a pair");
+        // 2^9 = 2·16·16: the DFT_2 stage stays single.
+        let odd = device(9, 8, Direction::Forward, Order::DigitReversed, 1 << 12);
+        assert_eq!(
+            odd.iter().map(|l| l.kernel).collect::<Vec<_>>()[1],
+            pair(16, Outputs, Plain)
+        );
+        assert!(matches!(odd[0].kernel, Kernel::ElementTeamDft { radix: 2, .. }));
+        assert!(
+            device(9, 4, Direction::Forward, Order::Natural, 1 << 12)
+                .iter()
+                .any(|l| l.kernel == pair(8, Inputs, Inputs))
+        );
+        assert!(
+            device(9, 2, Direction::Forward, Order::Natural, 1 << 12)
+                .iter()
+                .any(|l| l.kernel == pair(4, Inputs, Inputs))
+        );
+        // No pair tiles past k = 8 (the device's teams of threads) or for
+        // DFT_2 (a block of 8 threads).
+        assert!(gfpf_kernels::element_team_pair_tile(32, 16).is_none());
+        assert!(gfpf_kernels::element_team_pair_tile(2, 8).is_none());
     }
 }

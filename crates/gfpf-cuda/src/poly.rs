@@ -347,6 +347,7 @@ impl<const K: usize> CudaPolyMul<K> {
                     &plans.pointwise,
                     &pointwise_mul(K, a_ptr, b_ptr, s).1,
                     THREADS_PER_BLOCK,
+                    0,
                 )?
             };
         }

@@ -293,12 +293,26 @@ fn barriers_each_needed_in_tiled_stages() {
         from = at + barrier.len();
     }
     source.push_str(&FFT_SOURCE[from..]);
-    let input = gfpf_testkit::oracle::sample(&field, 2 * n, 9);
-    let want = {
-        let mut x = input.clone();
-        gfpf_cpu::CpuFft::forward(&field, n).unwrap().process(&mut x).unwrap();
+    // And 16^3, whose last two stages (strides 16 and 256) are one launch of
+    // two (Kernel::ElementTeamPair) with teams of threads.
+    let paired = 1 << 12;
+    let pair_plan = gfpf_plan::Plan::try_new(paired, 8, Direction::Forward, Order::Natural).unwrap();
+    assert!(
+        gfpf_cuda::params::launches_with(&pair_plan, 2, StageKernels::ElementTeams)
+            .iter()
+            .any(|l| matches!(l.kernel, Kernel::ElementTeamPair { .. })),
+        "two stages a launch at 2^12"
+    );
+    let sizes = [n, paired];
+    let inputs = sizes.map(|n| gfpf_testkit::oracle::sample(&field, 2 * n, 9));
+    let wants = [0, 1].map(|i| {
+        let mut x = inputs[i].clone();
+        gfpf_cpu::CpuFft::forward(&field, sizes[i])
+            .unwrap()
+            .process(&mut x)
+            .unwrap();
         x
-    };
+    });
     // Held for the whole test: every run below loads the same library, and
     // its switch lives as long as one handle stays open.
     let Some(library) = t8_kernels_from(&source, &radices, "tiled kernels") else {
@@ -310,25 +324,27 @@ fn barriers_each_needed_in_tiled_stages() {
     };
     // Every tiled family: one thread per DFT, a segment per DFT, teams of
     // segments and teams of threads on whole elements (the device's at k ≤ 16).
+    // (family, which size)
     let families = [
-        StageKernels::TiledStrideOne,
-        StageKernels::DigitsOverLanes,
-        StageKernels::DftTeams,
-        StageKernels::ElementTeams,
+        (StageKernels::TiledStrideOne, 0),
+        (StageKernels::DigitsOverLanes, 0),
+        (StageKernels::DftTeams, 0),
+        (StageKernels::ElementTeams, 0),
+        (StageKernels::ElementTeams, 1),
     ];
-    let run = |family| {
+    let run = |(family, size): (StageKernels, usize)| {
         let kernels = t8_kernels_from(&source, &radices, "tiled kernels").unwrap();
-        let fft = EmulatedFft::with_kernels(&field, n, Direction::Forward, Order::Natural, kernels)
+        let fft = EmulatedFft::with_kernels(&field, sizes[size], Direction::Forward, Order::Natural, kernels)
             .unwrap()
             .with_stage_kernels(family);
-        let mut x = input.clone();
+        let mut x = inputs[size].clone();
         gfpf_executor::Transform::process(&fft, &mut x).map(|()| x)
     };
     skip(-1);
-    for family in families {
+    for case in families {
         assert!(
-            run(family).unwrap() == want,
-            "{family:?}: the tiled kernels agree with gfpf-cpu"
+            run(case).unwrap() == wants[case.1],
+            "{case:?}: the tiled kernels agree with gfpf-cpu"
         );
     }
     for (i, &(_, barrier)) in places.iter().enumerate() {
@@ -336,19 +352,19 @@ fn barriers_each_needed_in_tiled_stages() {
         // The first family that notices is enough.
         let noticed = families
             .iter()
-            .find_map(|&family| match run(family) {
+            .find_map(|&case| match run(case) {
                 Err(e @ (EmulatorError::Kernel(_) | EmulatorError::ScheduleDependent { .. })) => {
-                    Some(format!("{family:?}: {e}"))
+                    Some(format!("{case:?}: {e}"))
                 }
-                Ok(x) if x == want => None,
-                other => panic!("barrier {i} ({barrier}) skipped, {family:?}: {other:?}"),
+                Ok(x) if x == wants[case.1] => None,
+                other => panic!("barrier {i} ({barrier}) skipped, {case:?}: {other:?}"),
             })
             .unwrap_or_else(|| panic!("barrier {i} ({barrier}) skipped, and the emulator did not notice"));
         eprintln!("barrier {i} ({barrier}) skipped: {noticed}");
     }
     // And kept again, the library agrees once more (the switch was the cause).
     skip(-1);
-    assert!(run(StageKernels::ElementTeams).unwrap() == want);
+    assert!(run((StageKernels::ElementTeams, 1)).unwrap() == wants[1]);
 }
 
 /// A test kernel appended to gfpf_fft.cu, launched over `threads` threads

@@ -14,8 +14,8 @@ use gfpf_cuda::params::block_threads;
 use gfpf_cuda::resources::{SmLimits, nvrtc_resources};
 use gfpf_field::{Field, Preset};
 use gfpf_kernels::{
-    DeviceConstants, device_base_sizes, device_elementwise_kernels, device_stage_kernels, module_name,
-    occupancy_budget, translation_unit,
+    DeviceConstants, device_base_sizes, device_elementwise_kernels, device_pair_kernels, device_stage_kernels,
+    module_name, occupancy_budget, translation_unit,
 };
 use gfpf_plan::CodeletTwiddles;
 
@@ -80,6 +80,7 @@ fn compiles<const K: usize>(preset: Preset) {
             [CodeletTwiddles::None, CodeletTwiddles::Inputs, CodeletTwiddles::Outputs]
                 .into_iter()
                 .flat_map(|twiddles| device_stage_kernels(K, radix, twiddles))
+                .chain(device_pair_kernels(K, radix))
         };
         for kernel in stage_kernels() {
             let symbol = kernel.symbol();
@@ -98,11 +99,12 @@ fn compiles<const K: usize>(preset: Preset) {
         // gfpf_kernels::occupancy_budget, and the module compiled within 30 s.
         // No stack frame, no spills, at least `least` occupancy on sm_90 in
         // blocks of `block` threads.
-        let within = |symbol: &str, block: u32, least: f64| {
+        let within = |symbol: &str, block: u32, dynamic_shared: u32, least: f64| {
             let resources = report
                 .kernels()
                 .find(|k| k.name == symbol)
-                .unwrap_or_else(|| panic!("{name}: no report for {symbol}"));
+                .unwrap_or_else(|| panic!("{name}: no report for {symbol}"))
+                .with_dynamic_shared(dynamic_shared);
             assert_eq!(
                 (
                     resources.stack_frame_bytes,
@@ -112,7 +114,7 @@ fn compiles<const K: usize>(preset: Preset) {
                 (0, 0, 0),
                 "{name}: {symbol} has a stack frame or spills"
             );
-            let occupancy = SmLimits::SM90.occupancy(resources, block);
+            let occupancy = SmLimits::SM90.occupancy(&resources, block);
             assert!(
                 occupancy >= least,
                 "{name}: {symbol} allows {:.0}% occupancy ({} registers)",
@@ -124,6 +126,7 @@ fn compiles<const K: usize>(preset: Preset) {
             within(
                 &kernel.symbol(),
                 block_threads(&kernel, K),
+                gfpf_cuda::dynamic_shared_bytes(&kernel, K),
                 occupancy_budget(&kernel, K).unwrap(),
             );
         }
@@ -134,6 +137,7 @@ fn compiles<const K: usize>(preset: Preset) {
             within(
                 &kernel.symbol(),
                 block_threads(&kernel, K),
+                0,
                 occupancy_budget(&kernel, K).unwrap(),
             );
         }
@@ -150,6 +154,7 @@ fn compiles<const K: usize>(preset: Preset) {
                 within(
                     symbol,
                     gfpf_cuda::multimodular::MULTIMODULAR_THREADS_PER_BLOCK,
+                    0,
                     gfpf_cuda::multimodular::MULTIMODULAR_OCCUPANCY_BUDGET,
                 );
             }

@@ -962,11 +962,17 @@ template <class Tile, class Array>
 GFPF_FN void gfpf_tile_stage_twiddles(Array& tile, const gfpf_u64* table, gfpf_u64 m) {
     GFPF_COUNT_OP(GFPF_OP_TILE_STAGE);
     const int lane = threadIdx.x & 31, warp = threadIdx.x - lane;
+    // k divides 32: word 32·i + l is digit l mod k of entry i·32/k + l/k,
+    // so a lane's digit is the same in every load and its places one base
+    // and constant steps (computed per load, the places of the pair
+    // kernels' larger tiles were held in registers and spilled).
+    const int d = lane % GFPF_K, first_owner = lane / GFPF_K;
+    const int at = Tile::scratch + d * Tile::threads + warp + first_owner;
 #pragma unroll
     for (int i = 0; i < GFPF_K; ++i) {
-        const int word = 32 * i + lane, owner = word / GFPF_K, d = word % GFPF_K;
+        const int owner = first_owner + i * (32 / GFPF_K);
         const gfpf_u64 owner_m = __shfl_sync(0xffffffffu, m, owner);
-        tile[Tile::scratch + d * Tile::threads + warp + owner] = GFPF_TABLE_READ(table, owner_m * GFPF_K + d);
+        tile[at + i * (32 / GFPF_K)] = GFPF_TABLE_READ(table, owner_m * GFPF_K + d);
     }
     __syncwarp();
 }
@@ -987,14 +993,53 @@ GFPF_FN void gfpf_tile_twiddle(const GfpfStageParams& p, Array& tile, int x, gfp
     __syncwarp();
 }
 
+// One DFT_R of a tile, computed in place by the team of R/2 threads
+// `member` belongs to: element i (digit d) at tile[own + i·spacing +
+// d·Tile::plane]. The radix-2 network of gfpf_dft_team (Gentleman–Sande,
+// outputs in bit-reversed places: place `at` ends holding DFT output
+// bit_reverse(at)), one butterfly of every layer a thread, on whole
+// elements (gfpf_tile_add_sub …), the team meeting between layers at
+// __syncwarp; the twiddles w^(slot·unit) of the variant on the inputs or
+// outputs. Every lane of the warp calls it (the twiddles' staging shuffles),
+// those past the launch (`running` false) doing nothing else.
+template <class Tile, int R, int VARIANT, class Array>
+GFPF_FN void gfpf_element_team_dft(const GfpfStageParams& p, Array& tile, int own, int spacing, int member,
+                                   gfpf_u64 unit, bool running) {
+    constexpr int P = R / 2;
+    constexpr int plane = Tile::plane;
+    // Thread `member` twiddles inputs member and member + R/2, the ones its
+    // butterfly of the first layer takes: no barrier between.
+    if (VARIANT == GFPF_TWIDDLE_INPUTS) {
+        gfpf_tile_twiddle<Tile>(p, tile, own + member * spacing, unit, member, running);
+        gfpf_tile_twiddle<Tile>(p, tile, own + (member + P) * spacing, unit, member + P, running);
+    }
+#pragma unroll 1
+    for (int h = R / 2; h >= 1; h /= 2) {
+        if (running) {
+            const int j = member & (h - 1), i0 = 2 * (member - j) + j, i1 = i0 + h;
+            gfpf_tile_add_sub(tile, own + i0 * spacing, own + i1 * spacing, plane);
+            // y·ρ^j, ρ = r^(k/h) = ω_{2h}, the layer's root.
+            if (j != 0) {
+                const int forward = j * (GFPF_K / h);
+                gfpf_tile_mul_pow_r(tile, own + i1 * spacing, plane, p.inverse != 0 ? 2 * GFPF_K - forward : forward);
+            }
+        }
+        __syncwarp();
+    }
+    // Thread `member` holds outputs 2·member and 2·member + 1 (the last
+    // layer's butterfly): output at place `at` is DFT output bit_reverse(at).
+    if (VARIANT == GFPF_TWIDDLE_OUTPUTS) {
+        const int at = 2 * member;
+        gfpf_tile_twiddle<Tile>(p, tile, own + at * spacing, unit, gfpf_bit_reverse<R>(at), running);
+        gfpf_tile_twiddle<Tile>(p, tile, own + (at + 1) * spacing, unit, gfpf_bit_reverse<R>(at + 1), running);
+    }
+}
+
 // A stage whose DFTs are each computed by a team of R/2 threads: the block
 // loads its tile (GfpfTileSites, as the segments' teams do), then each team
-// transforms its DFT in place, the radix-2 network of gfpf_dft_team
-// (Gentleman–Sande, outputs in bit-reversed places) with one butterfly of
-// every layer a thread, on whole elements (gfpf_tile_add_sub …), the team
-// meeting between layers at __syncwarp; the block stores the tile. A DFT
-// takes R/2 threads where the segments' teams take R/2 segments of k lanes,
-// and each operation runs once instead of once a digit.
+// transforms its DFT in place (gfpf_element_team_dft), and the block stores
+// the tile. A DFT takes R/2 threads where the segments' teams take R/2
+// segments of k lanes, and each operation runs once instead of once a digit.
 template <int R, int VARIANT>
 GFPF_FN void gfpf_dft_element_team(const GfpfStageParams& p) {
     using Tile = GfpfElementTeamTile<R>;
@@ -1014,37 +1059,137 @@ GFPF_FN void gfpf_dft_element_team(const GfpfStageParams& p) {
     // Element i of DFT s: digit d at tile[own + i + d·plane] (one layout for
     // every stage: Tile::word takes no notice of strides).
     const int own = Tile::word(false, 0, s, 0);
-    constexpr int plane = Tile::plane;
     // Stride 1: column b = 0, no twiddles.
     const gfpf_u64 unit = strided && running ? gfpf_dft_site<R>(p, first_dft + s).b * p.step : 0;
-    // Thread `member` twiddles inputs member and member + R/2, the ones its
-    // butterfly of the first layer takes: no barrier between.
-    if (VARIANT == GFPF_TWIDDLE_INPUTS) {
-        gfpf_tile_twiddle<Tile>(p, tile, own + member, unit, member, running);
-        gfpf_tile_twiddle<Tile>(p, tile, own + member + P, unit, member + P, running);
-    }
-#pragma unroll 1
-    for (int h = R / 2; h >= 1; h /= 2) {
-        if (running) {
-            const int j = member & (h - 1), i0 = 2 * (member - j) + j, i1 = i0 + h;
-            gfpf_tile_add_sub(tile, own + i0, own + i1, plane);
-            // y·ρ^j, ρ = r^(k/h) = ω_{2h}, the layer's root.
-            if (j != 0) {
-                const int forward = j * (GFPF_K / h);
-                gfpf_tile_mul_pow_r(tile, own + i1, plane, p.inverse != 0 ? 2 * GFPF_K - forward : forward);
-            }
-        }
-        __syncwarp();
-    }
-    // Thread `member` holds outputs 2·member and 2·member + 1 (the last
-    // layer's butterfly): output at place `at` is DFT output bit_reverse(at).
-    if (VARIANT == GFPF_TWIDDLE_OUTPUTS) {
-        const int at = 2 * member;
-        gfpf_tile_twiddle<Tile>(p, tile, own + at, unit, gfpf_bit_reverse<R>(at), running);
-        gfpf_tile_twiddle<Tile>(p, tile, own + at + 1, unit, gfpf_bit_reverse<R>(at + 1), running);
-    }
+    gfpf_element_team_dft<Tile, R, VARIANT>(p, tile, own, 1, member, unit, running);
     const GfpfTileSites<Tile, R> sites(p, P, true);
     sites.store(p, tile, [&](int d, int s_out, int i) { return Tile::word(false, d, s_out, gfpf_bit_reverse<R>(i)); });
+}
+
+// Two consecutive stages of DFT_R in one launch, through shared memory
+// (gfpf_kernels::element_team_pair_tile, which mirrors the tile): stages at
+// strides B and R·B (decimation in time: VARIANT1 plain or on the inputs,
+// VARIANT2 on the inputs) or R·B and B (in frequency: VARIANT1 on the
+// outputs, VARIANT2 on the outputs or plain), natural input. With s the
+// smaller stride, "super-DFT" G = (α, c), c < s, is the R² elements at
+// α·R²·s + c + j·s (j < R²), and both stages' DFTs lie within one: writing
+// j = hi·R + lo, the DFTs over lo ("rows", hi fixed) are those of the
+// stride-s stage, the DFTs over hi ("columns") those of the stride-R·s one.
+// A block takes GFPF_PAIR_COLUMNS super-DFTs: neighbouring columns c of one
+// α (s at least that many, whole sectors), or neighbouring α (s = 1: one run
+// of words). It loads them, runs the first stage's DFTs (a team of R/2
+// threads each, gfpf_element_team_dft), meets, runs the second's, meets and
+// stores: one pass over device memory where the stages took two.
+// Each DFT leaves its outputs in bit-reversed places, so after the first
+// stage logical element (hi, lo) sits at row rev(hi) or column rev(lo)
+// (whichever that stage ran along), the second stage's DFT of logical index
+// q runs along the row or column rev(q) with its inputs in order, and at
+// the end tile place (ρ, κ) holds the output at j = rev(ρ)·R + rev(κ).
+// Twiddles: a DFT's column b in its stage is the global position of its
+// element 0 modulo the stage's stride, as in gfpf_dft_site. The launch's
+// parameters are the first stage's (threads: R/2 a DFT, R·R/2 a
+// super-DFT); the second's follow from them: stride and blocks moved by R,
+// step = its blocks A (N ≥ 2k: exponents in units of ω_N, not of r).
+template <int R>
+struct GfpfElementTeamPairTile {
+    static constexpr int team = R / 2;
+    static constexpr int dfts = GFPF_PAIR_COLUMNS;  // super-DFTs a block
+    static constexpr int threads = dfts * R * team;
+    // Rows of R + 1 words (odd: a column's elements, and a row's of
+    // neighbouring teams, in different banks).
+    static constexpr int row = R + 1;
+    static constexpr int super = R * row;
+    static constexpr int plane = dfts * super + 1;
+    static constexpr int scratch = GFPF_K * plane;
+    static constexpr int words = scratch + GFPF_K * threads;
+
+    // Element (hi, lo) of the block's super-DFT g, digit plane 0.
+    GFPF_METHOD static int at(int g, int hi, int lo) { return g * super + hi * row + lo; }
+};
+
+// The smaller stride's log2 (s) of a pair launch whose first stage's
+// parameters are p.
+template <int R_LOG2, bool IN_TIME>
+GFPF_FN gfpf_u64 gfpf_pair_log2_s(const GfpfStageParams& p) {
+    return IN_TIME ? p.log2_stride : p.log2_stride - R_LOG2;
+}
+
+// Global position (digit plane 0) of element j of super-DFT G of a pair
+// launch: α·R²·s + c + j·s, G = α·s + c.
+template <int R_LOG2, bool IN_TIME>
+GFPF_FN gfpf_u64 gfpf_pair_position(const GfpfStageParams& p, gfpf_u64 G, int j) {
+    const gfpf_u64 log2_s = gfpf_pair_log2_s<R_LOG2, IN_TIME>(p);
+    return ((G >> log2_s) << (2 * R_LOG2 + log2_s)) + (G & ((1ull << log2_s) - 1)) + ((gfpf_u64)j << log2_s);
+}
+
+// A pair launch's loads (`load`) or stores: consecutive threads on
+// neighbouring words of a digit plane (neighbouring columns g for s ≥ D,
+// neighbouring j of one run for s = 1); a store takes place (ρ, κ) to
+// j = rev(ρ)·R + rev(κ).
+template <class Tile, int R, int R_LOG2, bool IN_TIME, class Array>
+GFPF_FN void gfpf_pair_move(const GfpfStageParams& p, Array& tile, bool load) {
+    constexpr int D = Tile::dfts;
+    const gfpf_u64 first_g = (gfpf_u64)blockIdx.x * D, supers = p.threads / (R * Tile::team);
+    const bool columns = gfpf_pair_log2_s<R_LOG2, IN_TIME>(p) != 0;
+    for (int w = threadIdx.x; w < D * R * R * GFPF_K; w += Tile::threads) {
+        const int d = w / (D * R * R), e = w % (D * R * R);
+        const int g = columns ? e % D : e / (R * R), j = columns ? e / D : e % (R * R);
+        if (first_g + g >= supers) continue;
+        const gfpf_u64 at = d * p.pitch + gfpf_pair_position<R_LOG2, IN_TIME>(p, first_g + g, j);
+        if (load) {
+            tile[d * Tile::plane + Tile::at(g, j / R, j % R)] = GFPF_GLOBAL_READ((const gfpf_u64*)p.src, at);
+        } else {
+            GFPF_GLOBAL_WRITE((gfpf_u64*)p.dst, at,
+                              (gfpf_u64)tile[d * Tile::plane +
+                                             Tile::at(g, gfpf_bit_reverse<R>(j / R), gfpf_bit_reverse<R>(j % R))]);
+        }
+    }
+}
+
+// One of a pair launch's stages (`second`: the second), each team on its
+// DFT: the stride-s stage along rows, the other along columns; the second
+// stage's DFT of logical index q along row or column rev(q) (the first
+// left its outputs in bit-reversed places), inputs in order. Everything is
+// derived from p, blockIdx and threadIdx here, so that nothing but those
+// stays live through the other stage (held through it, the second stage's
+// parameters spilled at 64 registers).
+template <class Tile, int R, int R_LOG2, bool IN_TIME, bool SECOND, int VARIANT, class Array>
+GFPF_FN void gfpf_pair_stage(const GfpfStageParams& p, Array& tile) {
+    const int t = threadIdx.x / Tile::team, member = threadIdx.x % Tile::team;
+    const int g = t / R, q = t % R;
+    const gfpf_u64 G = (gfpf_u64)blockIdx.x * Tile::dfts + g;
+    const bool running = G < p.threads / (R * Tile::team);
+    // Rows: the first stage in time, the second in frequency.
+    const bool rows = IN_TIME != SECOND;
+    const int place = SECOND ? gfpf_bit_reverse<R>(q) : q;
+    const int own = rows ? Tile::at(g, place, 0) : Tile::at(g, 0, place);
+    // The stage's parameters: the second's stride and blocks moved by R
+    // from the first's, its step its blocks A.
+    GfpfStageParams stage = p;
+    if (SECOND) {
+        stage.log2_stride = IN_TIME ? p.log2_stride + R_LOG2 : p.log2_stride - R_LOG2;
+        stage.log2_blocks = IN_TIME ? p.log2_blocks - R_LOG2 : p.log2_blocks + R_LOG2;
+        stage.step = VARIANT == GFPF_PLAIN ? 0 : 1ull << stage.log2_blocks;
+    }
+    // The DFT's column b: its element 0's position modulo the stage's stride.
+    const gfpf_u64 b =
+        running ? gfpf_pair_position<R_LOG2, IN_TIME>(p, G, rows ? q * R : q) & ((1ull << stage.log2_stride) - 1) : 0;
+    gfpf_element_team_dft<Tile, R, VARIANT>(stage, tile, own, rows ? 1 : Tile::row, member, b * stage.step, running);
+}
+
+template <int R, int VARIANT1, int VARIANT2>
+GFPF_FN void gfpf_dft_element_team_pair(const GfpfStageParams& p) {
+    using Tile = GfpfElementTeamPairTile<R>;
+    constexpr int R_LOG2 = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : R == 16 ? 4 : R == 32 ? 5 : 6;
+    constexpr bool IN_TIME = VARIANT1 != GFPF_TWIDDLE_OUTPUTS;
+    GFPF_DYNAMIC_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
+    gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, true);
+    __syncthreads();
+    gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, false, VARIANT1>(p, tile);
+    __syncthreads();
+    gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, true, VARIANT2>(p, tile);
+    __syncthreads();
+    gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, false);
 }
 #endif
 
@@ -1211,6 +1356,24 @@ GFPF_TEAM_RADICES(GFPF_TEAM_KERNELS)
                                 GFPF_ELEMENT_TEAM_BLOCKS(R))
 
 GFPF_ELEMENT_TEAM_RADICES(GFPF_ELEMENT_TEAM_KERNELS)
+
+// Two stages a launch (gfpf_dft_element_team_pair): the variants that
+// decimation in time (plain or twiddled inputs, then twiddled inputs) and in
+// frequency (twiddled outputs, then twiddled outputs or plain) pair. Their
+// threads hold what a stage's do (64 registers), so half the SM.
+#define GFPF_ELEMENT_TEAM_PAIR_BLOCKS(R) \
+    (GfpfElementTeamPairTile<R>::threads >= 1024 ? 1 : 1024 / GfpfElementTeamPairTile<R>::threads)
+#define GFPF_ELEMENT_TEAM_PAIR_KERNEL(R, first, second, V1, V2)                                     \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##x##R##_##first##_##second##_elements,                 \
+                                (gfpf_dft_element_team_pair<R, V1, V2>), GfpfElementTeamPairTile<R>::threads, \
+                                GFPF_ELEMENT_TEAM_PAIR_BLOCKS(R))
+#define GFPF_ELEMENT_TEAM_PAIR_KERNELS(R)                                                               \
+    GFPF_ELEMENT_TEAM_PAIR_KERNEL(R, plain, inputs, GFPF_PLAIN, GFPF_TWIDDLE_INPUTS)                    \
+    GFPF_ELEMENT_TEAM_PAIR_KERNEL(R, inputs, inputs, GFPF_TWIDDLE_INPUTS, GFPF_TWIDDLE_INPUTS)          \
+    GFPF_ELEMENT_TEAM_PAIR_KERNEL(R, outputs, outputs, GFPF_TWIDDLE_OUTPUTS, GFPF_TWIDDLE_OUTPUTS)      \
+    GFPF_ELEMENT_TEAM_PAIR_KERNEL(R, outputs, plain, GFPF_TWIDDLE_OUTPUTS, GFPF_PLAIN)
+
+GFPF_ELEMENT_TEAM_PAIR_RADICES(GFPF_ELEMENT_TEAM_PAIR_KERNELS)
 
 GFPF_KERNEL(gfpf_scale, gfpf_scale_thread)
 GFPF_KERNEL(gfpf_pointwise_mul, gfpf_pointwise_mul_thread)

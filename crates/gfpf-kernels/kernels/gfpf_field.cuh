@@ -49,6 +49,9 @@ static inline gfpf_u64 gfpf_mul_hi(gfpf_u64 a, gfpf_u64 b) {
 __device__ __forceinline__ gfpf_u64 gfpf_mul_hi(gfpf_u64 a, gfpf_u64 b) { return __umul64hi(a, b); }
 // Shared memory (checked arrays in the host emulator, gfpf_emulation.h).
 #define GFPF_SHARED_ARRAY(type, name, count) __shared__ type name[count]
+// Dynamic shared memory: the launch's bytes, at most max_count words (one
+// type for every kernel of a unit that declares it).
+#define GFPF_DYNAMIC_SHARED_ARRAY(type, name, max_count) extern __shared__ __align__(16) type name[]
 #endif
 // Global memory (counted in the host emulator, gfpf_emulation.h).
 #ifndef GFPF_GLOBAL_READ

@@ -262,6 +262,64 @@ pub fn element_team_tile(radix: usize, k: usize) -> Option<TeamTile> {
     })
 }
 
+/// Super-DFTs (R² elements each) a block of [`Kernel::ElementTeamPair`]
+/// takes: four neighbouring columns of a strided pair, so that its loads
+/// and stores of each digit plane read and write 32 bytes, a whole sector.
+pub const ELEMENT_TEAM_PAIR_COLUMNS: usize = 4;
+
+/// The most dynamic shared memory a block of [`Kernel::ElementTeamPair`]
+/// may take: sm_80's limit a block (163 KB), so that every device the
+/// kernels build for can launch them.
+pub const ELEMENT_TEAM_PAIR_MAX_BYTES: usize = 166_912;
+
+/// The tile of a launch of two stages of DFT_radix over k digits
+/// ([`Kernel::ElementTeamPair`], mirrored by `GfpfElementTeamPairTile` in
+/// kernels/gfpf_fft.cu), or `None` where the device does not run element
+/// teams (k > [`DEVICE_ELEMENT_TEAMS_MAX_K`]), radix is not 2k, the tile
+/// would exceed
+/// [`ELEMENT_TEAM_PAIR_MAX_BYTES`], or a block would hold less than a warp
+/// (DFT_2: the teams' twiddles are staged a warp at a time). A block takes
+/// [`ELEMENT_TEAM_PAIR_COLUMNS`] super-DFTs of radix² elements, radix/2
+/// threads a DFT, radix DFTs a super-DFT in each stage; in each digit plane
+/// a super-DFT's rows of radix + 1 words (odd), then a pad word, then k
+/// words a thread (a twiddle's digits while it multiplies). `words` is the
+/// launch's dynamic shared memory in 64-bit words: at t8, DFT_16, 512
+/// threads and 12 808 words (100 KiB), two blocks an SM.
+pub fn element_team_pair_tile(radix: usize, k: usize) -> Option<TeamTile> {
+    // Only 2k, the device plans' radix: a plan's other radix is its one
+    // remainder, never two stages in a row (and t8's DFT_4 pair spilled at
+    // the 64 registers its 32-thread blocks allow).
+    if k > DEVICE_ELEMENT_TEAMS_MAX_K || radix != 2 * k || element_team_tile(radix, k).is_none() {
+        return None;
+    }
+    let team = radix / 2;
+    let dfts = ELEMENT_TEAM_PAIR_COLUMNS;
+    let threads = dfts * radix * team;
+    let words = k * (dfts * radix * (radix + 1) + 1) + k * threads;
+    (threads.is_multiple_of(32) && words * 8 <= ELEMENT_TEAM_PAIR_MAX_BYTES).then_some(TeamTile {
+        threads,
+        team,
+        dfts,
+        words,
+    })
+}
+
+/// The kernels that run two stages of DFT_`radix` over k digits in one
+/// launch ([`Kernel::ElementTeamPair`]) where [`element_team_pair_tile`]
+/// has a tile: the pairs of twiddle placements that plans make (decimation
+/// in time: none or inputs, then inputs; in frequency: outputs, then
+/// outputs or none).
+pub fn device_pair_kernels(k: usize, radix: usize) -> Vec<Kernel> {
+    if element_team_pair_tile(radix, k).is_none() {
+        return Vec::new();
+    }
+    use CodeletTwiddles::{Inputs, None as Plain, Outputs};
+    [(Plain, Inputs), (Inputs, Inputs), (Outputs, Outputs), (Outputs, Plain)]
+        .into_iter()
+        .map(|(first, second)| Kernel::ElementTeamPair { radix, first, second })
+        .collect()
+}
+
 /// Whether the stages over k digits can run as [`Kernel::LaneDft`]: an
 /// element over the lanes of a warp segment, k ≤ 128 a power of two.
 pub fn lane_kernels_available(k: usize) -> bool {
@@ -382,6 +440,9 @@ pub fn occupancy_budget(kernel: &Kernel, k: usize) -> Option<f64> {
         // half the SM (up to k = DEVICE_ELEMENT_TEAMS_MAX_K; at k = 16, in
         // the emulator and the model only, a quarter).
         Kernel::ElementTeamDft { .. } => Some(if k <= 8 { 0.5 } else { 0.25 }),
+        // As a stage's threads, with its tile's dynamic shared memory (two
+        // blocks of 512 threads an SM at t8).
+        Kernel::ElementTeamPair { .. } => Some(0.5),
         Kernel::LaneScale | Kernel::LanePointwiseMul => Some(if d <= 2 { 0.5 } else { 0.3125 }),
         _ => None,
     }
@@ -499,6 +560,21 @@ pub enum Kernel {
         /// The twiddle placement.
         twiddles: CodeletTwiddles,
     },
+    /// Two consecutive stages of base DFT_K in one launch, through shared
+    /// memory ([`element_team_pair_tile`]): each block loads
+    /// [`ELEMENT_TEAM_PAIR_COLUMNS`] groups of K² elements that both
+    /// stages' DFTs stay within, runs the first stage's DFTs and then the
+    /// second's as [`Kernel::ElementTeamDft`] does, and stores them: one
+    /// pass over device memory where the two stages took two. Its
+    /// parameters are the first stage's; the second's follow from them.
+    ElementTeamPair {
+        /// K, both stages'.
+        radix: usize,
+        /// The first stage's twiddle placement.
+        first: CodeletTwiddles,
+        /// The second stage's.
+        second: CodeletTwiddles,
+    },
     /// Every element multiplied by N^{-1}.
     Scale,
     /// As [`Kernel::Scale`], each element over the lanes of a warp segment
@@ -522,6 +598,13 @@ impl Kernel {
             Kernel::LaneTiledDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_lanes_tiled", variant(twiddles)),
             Kernel::TeamDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_team", variant(twiddles)),
             Kernel::ElementTeamDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_elements", variant(twiddles)),
+            Kernel::ElementTeamPair { radix, first, second } => {
+                format!(
+                    "gfpf_dft{radix}x{radix}_{}_{}_elements",
+                    variant(first),
+                    variant(second)
+                )
+            }
             Kernel::Scale => "gfpf_scale".to_owned(),
             Kernel::PointwiseMul => "gfpf_pointwise_mul".to_owned(),
             Kernel::LaneScale => "gfpf_scale_lanes".to_owned(),
@@ -539,7 +622,8 @@ impl Kernel {
             | Kernel::LaneDft { radix, .. }
             | Kernel::LaneTiledDft { radix, .. }
             | Kernel::TeamDft { radix, .. }
-            | Kernel::ElementTeamDft { radix, .. } => Some(radix),
+            | Kernel::ElementTeamDft { radix, .. }
+            | Kernel::ElementTeamPair { radix, .. } => Some(radix),
             Kernel::Scale | Kernel::PointwiseMul | Kernel::LaneScale | Kernel::LanePointwiseMul => None,
         }
     }
@@ -646,6 +730,13 @@ fn prelude_of(
         .collect();
     writeln!(w, "#define GFPF_TEAM_RADICES(X){teams}").unwrap();
     writeln!(w, "#define GFPF_ELEMENT_TEAM_RADICES(X){element_teams}").unwrap();
+    let pairs: String = radices
+        .iter()
+        .filter(|&&r| element_team_pair_tile(r, c.k).is_some())
+        .map(|r| format!(" X({r})"))
+        .collect();
+    writeln!(w, "#define GFPF_ELEMENT_TEAM_PAIR_RADICES(X){pairs}").unwrap();
+    writeln!(w, "#define GFPF_PAIR_COLUMNS {ELEMENT_TEAM_PAIR_COLUMNS}").unwrap();
     writeln!(w, "#define GFPF_LANE_TILE_WORDS {LANE_TILE_WORDS}").unwrap();
     writeln!(
         w,

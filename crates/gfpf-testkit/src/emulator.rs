@@ -312,6 +312,9 @@ pub fn emulator_unavailable() -> Option<String> {
 pub struct HostKernels {
     library: libloading::Library,
     path: PathBuf,
+    /// The field's k, where the kernels are a field's (the stage kernels'
+    /// dynamic shared memory depends on it; 0 for the NTT's).
+    k: usize,
 }
 
 impl HostKernels {
@@ -333,7 +336,9 @@ impl HostKernels {
     ) -> Result<Self, EmulatorError> {
         let constants = DeviceConstants::of(field);
         let source = translation_unit_of(fft_source, &constants, radices, true);
-        Self::build_source(&module_name(&constants, radices), &source, dir)
+        let mut kernels = Self::build_source(&module_name(&constants, radices), &source, dir)?;
+        kernels.k = K;
+        Ok(kernels)
     }
 
     /// The word-size NTT kernels (kernels/gfpf_ntt.cu), compiled into (or
@@ -405,7 +410,7 @@ impl HostKernels {
         // C++ with no initialisers that run on load.
         let library = unsafe { libloading::Library::new(&path) }
             .map_err(|e| EmulatorError::Host(format!("loading {}: {e}", path.display())))?;
-        Ok(HostKernels { library, path })
+        Ok(HostKernels { library, path, k: 0 })
     }
 
     /// The compiled library's path.
@@ -446,7 +451,39 @@ impl HostKernels {
         count_traffic: bool,
     ) -> Result<LaunchTraffic, EmulatorError> {
         // SAFETY: as the caller promises.
-        unsafe { self.launch_symbol(&kernel.symbol(), params, threads_per_block, schedule, count_traffic) }
+        unsafe { self.launch_kernel_sampled(kernel, params, threads_per_block, schedule, count_traffic, 1) }
+    }
+
+    /// As [`HostKernels::launch`], running only every `block_stride`-th
+    /// block (as [`HostKernels::launch_sampled`]), each block given the
+    /// dynamic shared memory the device gives `kernel`
+    /// ([`gfpf_cuda::dynamic_shared_bytes`]).
+    ///
+    /// # Safety
+    /// As [`HostKernels::launch`].
+    pub unsafe fn launch_kernel_sampled(
+        &self,
+        kernel: &Kernel,
+        params: &StageParams,
+        threads_per_block: u32,
+        schedule: u32,
+        count_traffic: bool,
+        block_stride: u32,
+    ) -> Result<LaunchTraffic, EmulatorError> {
+        // SAFETY: as the caller promises; every stage kernel of gfpf_fft.cu
+        // takes a GfpfStageParams (StageParams).
+        unsafe {
+            self.launch_params(
+                &kernel.symbol(),
+                params,
+                params.threads,
+                threads_per_block,
+                schedule,
+                count_traffic,
+                block_stride,
+                u64::from(gfpf_cuda::dynamic_shared_bytes(kernel, self.k)),
+            )
+        }
     }
 
     /// As [`HostKernels::launch`], for the kernel named `symbol` (a kernel of
@@ -705,8 +742,8 @@ impl<const K: usize> EmulatedFft<K> {
             // SAFETY: the buffers hold batch·N elements digit-major, the
             // table and N^{-1} as run_words_with binds them.
             let traffic = unsafe {
-                self.kernels.launch_sampled(
-                    &launch.kernel.symbol(),
+                self.kernels.launch_kernel_sampled(
+                    &launch.kernel,
                     &params,
                     threads_per_block,
                     0,
