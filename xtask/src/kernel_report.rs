@@ -95,9 +95,14 @@ pub fn kernel_of(symbol: &str) -> Option<Kernel> {
     }
 }
 
-/// The kernel of a two-stage symbol, `gfpf_dft16x16_inputs_inputs_elements`.
+/// The kernel of a two-stage symbol, `gfpf_dft16x16_inputs_inputs_elements`
+/// or `…_team`.
 fn pair_kernel_of(symbol: &str) -> Option<Kernel> {
-    let rest = symbol.strip_prefix("gfpf_dft")?.strip_suffix("_elements")?;
+    let rest = symbol.strip_prefix("gfpf_dft")?;
+    let (rest, segments) = match rest.strip_suffix("_elements") {
+        Some(rest) => (rest, false),
+        None => (rest.strip_suffix("_team")?, true),
+    };
     let (radices, rest) = rest.split_once('_')?;
     let (radix, again) = radices.split_once('x')?;
     let (first, second) = rest.split_once('_')?;
@@ -108,10 +113,11 @@ fn pair_kernel_of(symbol: &str) -> Option<Kernel> {
         _ => None,
     };
     (radix == again).then_some(())?;
-    Some(Kernel::ElementTeamPair {
-        radix: radix.parse().ok()?,
-        first: twiddles(first)?,
-        second: twiddles(second)?,
+    let (radix, first, second) = (radix.parse().ok()?, twiddles(first)?, twiddles(second)?);
+    Some(if segments {
+        Kernel::TeamPair { radix, first, second }
+    } else {
+        Kernel::ElementTeamPair { radix, first, second }
     })
 }
 

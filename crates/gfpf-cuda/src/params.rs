@@ -5,7 +5,7 @@ use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, Stage, Sta
 
 use gfpf_kernels::{
     ELEMENT_TEAM_PAIR_COLUMNS, Kernel, STRIDED_LANE_TILES_MIN_K, device_elementwise_kernels, element_team_pair_tile,
-    element_team_tile, lane_kernels_available, lane_segment, lane_tile, team_tile, tile_dfts,
+    element_team_tile, lane_kernels_available, lane_segment, lane_tile, team_pair_tile, team_tile, tile_dfts,
 };
 
 /// Threads per block of every launch but the tiled stages'. One thread holds
@@ -27,6 +27,7 @@ pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
         Kernel::ElementTeamPair { radix, .. } => {
             element_team_pair_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32)
         }
+        Kernel::TeamPair { radix, .. } => team_pair_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
         _ => THREADS_PER_BLOCK,
     }
 }
@@ -135,7 +136,8 @@ impl Launch {
             | Kernel::LaneTiledDft { .. }
             | Kernel::TeamDft { .. }
             | Kernel::ElementTeamDft { .. }
-            | Kernel::ElementTeamPair { .. } => table,
+            | Kernel::ElementTeamPair { .. }
+            | Kernel::TeamPair { .. } => table,
             Kernel::PointwiseMul | Kernel::LanePointwiseMul => 0,
         };
         params
@@ -207,13 +209,17 @@ pub fn launches(plan: &Plan, batch: usize) -> Vec<Launch> {
 }
 
 /// As [`launches`], with the base-DFT stages run by `stage_kernels`: with
-/// [`StageKernels::ElementTeams`] and [`StageKernels::Teams`], two
-/// consecutive stages that both run as [`Kernel::ElementTeamDft`] are one
-/// launch of [`Kernel::ElementTeamPair`] wherever [`pair_stages`] allows
-/// (t8 2^20: five stages in three launches).
+/// the team families, two consecutive stages that both run as
+/// [`Kernel::ElementTeamDft`] (or both as [`Kernel::TeamDft`]) are one
+/// launch of [`Kernel::ElementTeamPair`] (or [`Kernel::TeamPair`])
+/// wherever [`pair_stages`] allows (t8 2^20: five stages in three
+/// launches; 2^12: three in two).
 pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> Vec<Launch> {
     let single = stage_launches(plan, batch, stage_kernels);
-    if !matches!(stage_kernels, StageKernels::ElementTeams | StageKernels::Teams) {
+    if !matches!(
+        stage_kernels,
+        StageKernels::DftTeams | StageKernels::ElementTeams | StageKernels::Teams
+    ) {
         return single;
     }
     let mut out = Vec::with_capacity(single.len());
@@ -244,14 +250,17 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
 }
 
 /// The launch that runs two consecutive stages of `plan` (with their
-/// single-stage launches) as one [`Kernel::ElementTeamPair`], or `None`
-/// where they do not pair: both must run as [`Kernel::ElementTeamDft`] of
-/// one radix that has an [`element_team_pair_tile`], read natural input,
+/// single-stage launches) as one [`Kernel::ElementTeamPair`] or
+/// [`Kernel::TeamPair`], or `None` where they do not pair: both must run as
+/// [`Kernel::ElementTeamDft`] of one radix that has an
+/// [`element_team_pair_tile`] (or both as [`Kernel::TeamDft`] of one that
+/// has a [`team_pair_tile`]), read natural input,
 /// and be the two halves of a DFT over radix² elements at a stride s: in
 /// time (strides s and radix·s, twiddles none or on the inputs, then on
 /// the inputs) or in frequency (radix·s and s, on the outputs, then on the
 /// outputs or none), with s = 1 or at least [`ELEMENT_TEAM_PAIR_COLUMNS`]
-/// (a block's columns, whole sectors), N ≥ 2k (exponents in units of ω_N),
+/// for teams of threads (a block's columns, whole sectors; teams of
+/// segments take one super-DFT a block), N ≥ 2k (exponents in units of ω_N),
 /// and each stage's twiddle step its blocks, as the kernel derives the
 /// second stage's parameters from the first's.
 pub fn pair_stages(plan: &Plan, batch: usize, first: (&Stage, &Launch), second: (&Stage, &Launch)) -> Option<Launch> {
@@ -274,21 +283,28 @@ pub fn pair_stages(plan: &Plan, batch: usize, first: (&Stage, &Launch), second: 
     else {
         return None;
     };
-    let (
-        Kernel::ElementTeamDft {
-            radix,
-            twiddles: first_twiddles,
-        },
-        Kernel::ElementTeamDft {
-            radix: radix2,
-            twiddles: second_twiddles,
-        },
-    ) = (l1.kernel, l2.kernel)
-    else {
-        return None;
-    };
     let k = plan.digits();
-    element_team_pair_tile(radix, k)?;
+    // Teams of threads, or of segments, in both stages.
+    let (radix, radix2, first_twiddles, second_twiddles, threads_a_dft, segments) = match (l1.kernel, l2.kernel) {
+        (
+            Kernel::ElementTeamDft { radix, twiddles: a },
+            Kernel::ElementTeamDft {
+                radix: radix2,
+                twiddles: b,
+            },
+        ) => (radix, radix2, a, b, element_team_pair_tile(radix, k)?.team, false),
+        (
+            Kernel::TeamDft { radix, twiddles: a },
+            Kernel::TeamDft {
+                radix: radix2,
+                twiddles: b,
+            },
+        ) => {
+            let tile = team_pair_tile(radix, k)?;
+            (radix, radix2, a, b, tile.threads / radix, true)
+        }
+        _ => return None,
+    };
     let steps_are_blocks = [d1, d2].iter().all(|d| d.twiddles.is_none_or(|t| t.step == d.blocks));
     let in_time = matches!(first_twiddles, CodeletTwiddles::None | CodeletTwiddles::Inputs)
         && second_twiddles == CodeletTwiddles::Inputs
@@ -297,23 +313,25 @@ pub fn pair_stages(plan: &Plan, batch: usize, first: (&Stage, &Launch), second: 
         && matches!(second_twiddles, CodeletTwiddles::Outputs | CodeletTwiddles::None)
         && d1.stride == d2.stride * radix;
     let s = d1.stride.min(d2.stride);
+    // Teams of segments take one super-DFT a block, whatever s.
     let pairs = radix == radix2
         && d1.input == Addressing::Natural
         && d2.input == Addressing::Natural
         && plan.len() >= 2 * k
         && steps_are_blocks
         && (in_time || in_frequency)
-        && (s == 1 || s >= ELEMENT_TEAM_PAIR_COLUMNS);
+        && (segments || s == 1 || s >= ELEMENT_TEAM_PAIR_COLUMNS);
     pairs.then(|| {
         let mut params = l1.params;
-        // R/2 threads a DFT, R DFTs a super-DFT of R² elements: one a
-        // butterfly, N/2 a transform.
-        params.threads = (batch * plan.len() / 2) as u64;
+        // R DFTs a super-DFT of R² elements, each its team's threads (R/2 in
+        // teams of threads: N/2 a transform).
+        params.threads = (batch * plan.len() / radix * threads_a_dft) as u64;
+        let (first, second) = (first_twiddles, second_twiddles);
         Launch {
-            kernel: Kernel::ElementTeamPair {
-                radix,
-                first: first_twiddles,
-                second: second_twiddles,
+            kernel: if segments {
+                Kernel::TeamPair { radix, first, second }
+            } else {
+                Kernel::ElementTeamPair { radix, first, second }
             },
             src: l1.src,
             dst: l2.dst,
@@ -756,15 +774,40 @@ mod pair_tests {
         assert_eq!(dynamic_shared_bytes(&natural[0].kernel, 8), 0);
     }
 
-    /// No pairs where the stages do not run as teams of threads (a single
-    /// t8 transform of 2^12 runs as teams of segments) or across radices
-    /// (the remainder); t4 and t2 pair their DFT_8 and DFT_4 stages.
+    /// Stages that do not fill the device pair as teams of segments (a
+    /// single t8 transform of 2^12: the gather, then one launch of 1024
+    /// threads a super-DFT); no pairs across radices (the remainder); t4
+    /// and t2 pair their DFT_8 and DFT_4 stages as teams of threads.
     #[test]
     fn stages_pair_only_where_they_may() {
+        let single = device(12, 8, Direction::Forward, Order::Natural, 1);
+        assert_eq!(
+            single.iter().map(|l| l.kernel).collect::<Vec<_>>(),
+            [
+                Kernel::TeamDft {
+                    radix: 16,
+                    twiddles: Plain
+                },
+                Kernel::TeamPair {
+                    radix: 16,
+                    first: Inputs,
+                    second: Inputs
+                }
+            ]
+        );
+        assert_eq!(
+            single[1].params.threads,
+            16 * 16 * 64,
+            "16 super-DFTs of 16 DFTs of 64 lanes"
+        );
+        assert_eq!(block_threads(&single[1].kernel, 8), 1024);
+        assert_eq!(dynamic_shared_bytes(&single[1].kernel, 8), 0, "static: 2184 words");
+        // t16's teams span four warps a DFT_32: no pair block holds 32.
+        let t16 = Plan::try_with_max_radix(1 << 15, 16, Direction::Forward, Order::Natural, 32).unwrap();
         assert!(
-            device(12, 8, Direction::Forward, Order::Natural, 1)
+            launches(&t16, 1)
                 .iter()
-                .all(|l| !matches!(l.kernel, Kernel::ElementTeamPair { .. }))
+                .all(|l| !matches!(l.kernel, Kernel::TeamPair { .. } | Kernel::ElementTeamPair { .. }))
         );
         let batch = device(12, 8, Direction::Forward, Order::Natural, 256);
         assert_eq!(batch.len(), 2, "256 x 2^12: the gather, then a pair");

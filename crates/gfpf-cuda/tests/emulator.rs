@@ -294,7 +294,8 @@ fn barriers_each_needed_in_tiled_stages() {
     }
     source.push_str(&FFT_SOURCE[from..]);
     // And 16^3, whose last two stages (strides 16 and 256) are one launch of
-    // two (Kernel::ElementTeamPair) with teams of threads.
+    // two, with teams of threads (Kernel::ElementTeamPair) and of segments
+    // (Kernel::TeamPair).
     let paired = 1 << 12;
     let pair_plan = gfpf_plan::Plan::try_new(paired, 8, Direction::Forward, Order::Natural).unwrap();
     assert!(
@@ -303,11 +304,24 @@ fn barriers_each_needed_in_tiled_stages() {
             .any(|l| matches!(l.kernel, Kernel::ElementTeamPair { .. })),
         "two stages a launch at 2^12"
     );
-    let sizes = [n, paired];
-    let inputs = sizes.map(|n| gfpf_testkit::oracle::sample(&field, 2 * n, 9));
-    let wants = [0, 1].map(|i| {
+    assert!(
+        gfpf_cuda::params::launches_with(&pair_plan, 2, StageKernels::DftTeams)
+            .iter()
+            .any(|l| matches!(l.kernel, Kernel::TeamPair { .. })),
+        "two stages a launch at 2^12, teams of segments"
+    );
+    // The transforms: 2^11 and 2^12 in natural order, and 2^12 in
+    // digit-reversed order (decimation in frequency: twiddled outputs).
+    let sizes = [
+        (n, Order::Natural),
+        (paired, Order::Natural),
+        (paired, Order::DigitReversed),
+    ];
+    let inputs = sizes.map(|(n, _)| gfpf_testkit::oracle::sample(&field, 2 * n, 9));
+    let wants = [0, 1, 2].map(|i| {
         let mut x = inputs[i].clone();
-        gfpf_cpu::CpuFft::forward(&field, sizes[i])
+        let (n, order) = sizes[i];
+        gfpf_cpu::CpuFft::try_new(&field, n, Direction::Forward, order)
             .unwrap()
             .process(&mut x)
             .unwrap();
@@ -331,10 +345,13 @@ fn barriers_each_needed_in_tiled_stages() {
         (StageKernels::DftTeams, 0),
         (StageKernels::ElementTeams, 0),
         (StageKernels::ElementTeams, 1),
+        (StageKernels::DftTeams, 1),
+        (StageKernels::DftTeams, 2),
     ];
     let run = |(family, size): (StageKernels, usize)| {
         let kernels = t8_kernels_from(&source, &radices, "tiled kernels").unwrap();
-        let fft = EmulatedFft::with_kernels(&field, sizes[size], Direction::Forward, Order::Natural, kernels)
+        let (n, order) = sizes[size];
+        let fft = EmulatedFft::with_kernels(&field, n, Direction::Forward, order, kernels)
             .unwrap()
             .with_stage_kernels(family);
         let mut x = inputs[size].clone();

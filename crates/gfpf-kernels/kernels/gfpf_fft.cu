@@ -634,42 +634,18 @@ GFPF_FN int gfpf_bit_reverse(int i) {
     return out;
 }
 
-// A stage over lanes whose DFTs are each computed by a team of segments: the
-// block loads its tile (GfpfTileSites, as gfpf_dft_lanes_tile), then each
-// team transforms its DFT in place there, a radix-2 network
-// (Gentleman–Sande: outputs in bit-reversed places) whose butterflies and
-// twiddles are dealt round the team's segments, the team meeting between
-// layers (__syncwarp, or __syncthreads where it spans warps). A lane holds
-// two elements, not R, and a DFT's serial path is 1/team of a segment's:
-// the latency that bounds small transforms, and registers enough for more
-// resident warps (cargo xtask kernels --report). The roots of a layer of
-// half-size h are powers of r^(k/h) (shifts).
-template <int R, int VARIANT>
-GFPF_FN void gfpf_dft_team(const GfpfStageParams& p) {
-    using Tile = GfpfTeamTile<R>;
+// One DFT_R of a tile computed by the team of Tile::team segments that
+// segment `member` belongs to: this lane's digits of element i at
+// tile[own[h] + i·step]. Segment `member` twiddles (the variant's inputs or
+// outputs, w^(slot·unit)) and takes butterflies member, member + team, … of
+// every layer of gfpf_dft_team's network (outputs in bit-reversed places),
+// the team meeting between layers (__syncthreads where it spans warps, else
+// __syncwarp). Every lane of the block calls it, those past the launch
+// (`running` false) on zeros, reading and writing nothing.
+template <class Tile, int R, int VARIANT, class Array>
+GFPF_FN void gfpf_team_dft(const GfpfStageParams& p, Array& tile, const GfpfLanes& lanes,
+                           const int (&own)[GFPF_LANE_DIGITS], int step, int member, gfpf_u64 unit, bool running) {
     constexpr int P = Tile::team;
-    GFPF_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
-    // The tile's sites are taken again for the stores, not held through the
-    // DFT (registers: t8's DFT_16 with twiddled inputs spilled 8 bytes at 40).
-    bool strided_in, strided;
-    gfpf_u64 first_dft;
-    {
-        const GfpfTileSites<Tile, R> sites(p, GFPF_LANE_SEGMENT * P, true);
-        strided_in = sites.strided_in;
-        strided = sites.strided;
-        first_dft = sites.first_dft;
-        sites.load(p, tile);
-    }
-    const gfpf_u64 thread = (gfpf_u64)blockIdx.x * Tile::threads + threadIdx.x;
-    const bool running = thread < p.threads;
-    const GfpfLanes lanes = gfpf_warp_lanes();
-    const int segment = threadIdx.x / GFPF_LANE_SEGMENT;
-    const int s = segment / P, member = segment % P;
-    // This lane's digits of element i of DFT s: tile[own[h] + i·step].
-    int own[GFPF_LANE_DIGITS];
-#pragma unroll
-    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) own[h] = gfpf_tile_word<Tile>(strided_in, lanes.digit(h), s, 0);
-    const int step = strided_in ? Tile::dfts : 1;
     // A lane holds two elements: the operations inlined where a lane holds
     // one digit of each (GfpfLaneOps<2>), out of line from k = 64.
     GfpfLaneOps<2> o;
@@ -677,8 +653,7 @@ GFPF_FN void gfpf_dft_team(const GfpfStageParams& p) {
     o.inverse = p.inverse != 0;
     o.table = (const gfpf_u64*)p.table;
     o.twiddle_bits = p.twiddle_bits;
-    // Stride 1: column b = 0, no twiddles.
-    o.unit = strided ? gfpf_dft_site<R>(p, first_dft + s).b * p.step : 0;
+    o.unit = unit;
     // Every loop below takes the same number of turns on every segment of the
     // block (P divides R/2), so that each collective has all 32 lanes of its
     // warp and each __syncthreads every thread.
@@ -721,6 +696,47 @@ GFPF_FN void gfpf_dft_team(const GfpfStageParams& p) {
             gfpf_tile_write(tile, own, at * step, running, e);
         }
     }
+}
+
+// A stage over lanes whose DFTs are each computed by a team of segments: the
+// block loads its tile (GfpfTileSites, as gfpf_dft_lanes_tile), then each
+// team transforms its DFT in place there, a radix-2 network
+// (Gentleman–Sande: outputs in bit-reversed places) whose butterflies and
+// twiddles are dealt round the team's segments, the team meeting between
+// layers (__syncwarp, or __syncthreads where it spans warps). A lane holds
+// two elements, not R, and a DFT's serial path is 1/team of a segment's:
+// the latency that bounds small transforms, and registers enough for more
+// resident warps (cargo xtask kernels --report). The roots of a layer of
+// half-size h are powers of r^(k/h) (shifts).
+template <int R, int VARIANT>
+GFPF_FN void gfpf_dft_team(const GfpfStageParams& p) {
+    using Tile = GfpfTeamTile<R>;
+    constexpr int P = Tile::team;
+    GFPF_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
+    // The tile's sites are taken again for the stores, not held through the
+    // DFT (registers: t8's DFT_16 with twiddled inputs spilled 8 bytes at 40).
+    bool strided_in, strided;
+    gfpf_u64 first_dft;
+    {
+        const GfpfTileSites<Tile, R> sites(p, GFPF_LANE_SEGMENT * P, true);
+        strided_in = sites.strided_in;
+        strided = sites.strided;
+        first_dft = sites.first_dft;
+        sites.load(p, tile);
+    }
+    const gfpf_u64 thread = (gfpf_u64)blockIdx.x * Tile::threads + threadIdx.x;
+    const bool running = thread < p.threads;
+    const GfpfLanes lanes = gfpf_warp_lanes();
+    const int segment = threadIdx.x / GFPF_LANE_SEGMENT;
+    const int s = segment / P, member = segment % P;
+    // This lane's digits of element i of DFT s: tile[own[h] + i·step].
+    int own[GFPF_LANE_DIGITS];
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) own[h] = gfpf_tile_word<Tile>(strided_in, lanes.digit(h), s, 0);
+    const int step = strided_in ? Tile::dfts : 1;
+    // Stride 1: column b = 0, no twiddles.
+    const gfpf_u64 unit = strided ? gfpf_dft_site<R>(p, first_dft + s).b * p.step : 0;
+    gfpf_team_dft<Tile, R, VARIANT>(p, tile, lanes, own, step, member, unit, running);
     // Output i of DFT s sits at its bit-reversed place, in the inputs' layout.
     const GfpfTileSites<Tile, R> sites(p, GFPF_LANE_SEGMENT * P, true);
     sites.store(p, tile, [&](int d, int s_out, int i) {
@@ -1093,6 +1109,7 @@ GFPF_FN void gfpf_dft_element_team(const GfpfStageParams& p) {
 template <int R>
 struct GfpfElementTeamPairTile {
     static constexpr int team = R / 2;
+    static constexpr int dft_threads = team;        // threads a DFT
     static constexpr int dfts = GFPF_PAIR_COLUMNS;  // super-DFTs a block
     static constexpr int threads = dfts * R * team;
     // Rows of R + 1 words (odd: a column's elements, and a row's of
@@ -1122,6 +1139,30 @@ GFPF_FN gfpf_u64 gfpf_pair_position(const GfpfStageParams& p, gfpf_u64 G, int j)
     return ((G >> log2_s) << (2 * R_LOG2 + log2_s)) + (G & ((1ull << log2_s) - 1)) + ((gfpf_u64)j << log2_s);
 }
 
+// A pair launch's stage (`SECOND`: its second) parameters: the first's are
+// the launch's; the second's stride and blocks are moved by R from them, its
+// step its blocks A.
+template <int R_LOG2, bool IN_TIME, bool SECOND, int VARIANT>
+GFPF_FN GfpfStageParams gfpf_pair_stage_params(const GfpfStageParams& p) {
+    GfpfStageParams stage = p;
+    if (SECOND) {
+        stage.log2_stride = IN_TIME ? p.log2_stride + R_LOG2 : p.log2_stride - R_LOG2;
+        stage.log2_blocks = IN_TIME ? p.log2_blocks - R_LOG2 : p.log2_blocks + R_LOG2;
+        stage.step = VARIANT == GFPF_PLAIN ? 0 : 1ull << stage.log2_blocks;
+    }
+    return stage;
+}
+
+// The twiddle unit b·step of a pair stage's DFT of logical index q in
+// super-DFT G (rows: the first stage in time, the second in frequency): b is
+// its element 0's position modulo the stage's stride, as in gfpf_dft_site.
+template <int R, int R_LOG2, bool IN_TIME, bool SECOND>
+GFPF_FN gfpf_u64 gfpf_pair_unit(const GfpfStageParams& p, const GfpfStageParams& stage, gfpf_u64 G, int q) {
+    constexpr bool rows = IN_TIME != SECOND;
+    return (gfpf_pair_position<R_LOG2, IN_TIME>(p, G, rows ? q * R : q) & ((1ull << stage.log2_stride) - 1)) *
+           stage.step;
+}
+
 // A pair launch's loads (`load`) or stores: consecutive threads on
 // neighbouring words of a digit plane (neighbouring columns g for s ≥ D,
 // neighbouring j of one run for s = 1); a store takes place (ρ, κ) to
@@ -1129,7 +1170,7 @@ GFPF_FN gfpf_u64 gfpf_pair_position(const GfpfStageParams& p, gfpf_u64 G, int j)
 template <class Tile, int R, int R_LOG2, bool IN_TIME, class Array>
 GFPF_FN void gfpf_pair_move(const GfpfStageParams& p, Array& tile, bool load) {
     constexpr int D = Tile::dfts;
-    const gfpf_u64 first_g = (gfpf_u64)blockIdx.x * D, supers = p.threads / (R * Tile::team);
+    const gfpf_u64 first_g = (gfpf_u64)blockIdx.x * D, supers = p.threads / (R * Tile::dft_threads);
     const bool columns = gfpf_pair_log2_s<R_LOG2, IN_TIME>(p) != 0;
     for (int w = threadIdx.x; w < D * R * R * GFPF_K; w += Tile::threads) {
         const int d = w / (D * R * R), e = w % (D * R * R);
@@ -1158,23 +1199,13 @@ GFPF_FN void gfpf_pair_stage(const GfpfStageParams& p, Array& tile) {
     const int t = threadIdx.x / Tile::team, member = threadIdx.x % Tile::team;
     const int g = t / R, q = t % R;
     const gfpf_u64 G = (gfpf_u64)blockIdx.x * Tile::dfts + g;
-    const bool running = G < p.threads / (R * Tile::team);
-    // Rows: the first stage in time, the second in frequency.
-    const bool rows = IN_TIME != SECOND;
+    const bool running = G < p.threads / (R * Tile::dft_threads);
+    constexpr bool rows = IN_TIME != SECOND;
     const int place = SECOND ? gfpf_bit_reverse<R>(q) : q;
     const int own = rows ? Tile::at(g, place, 0) : Tile::at(g, 0, place);
-    // The stage's parameters: the second's stride and blocks moved by R
-    // from the first's, its step its blocks A.
-    GfpfStageParams stage = p;
-    if (SECOND) {
-        stage.log2_stride = IN_TIME ? p.log2_stride + R_LOG2 : p.log2_stride - R_LOG2;
-        stage.log2_blocks = IN_TIME ? p.log2_blocks - R_LOG2 : p.log2_blocks + R_LOG2;
-        stage.step = VARIANT == GFPF_PLAIN ? 0 : 1ull << stage.log2_blocks;
-    }
-    // The DFT's column b: its element 0's position modulo the stage's stride.
-    const gfpf_u64 b =
-        running ? gfpf_pair_position<R_LOG2, IN_TIME>(p, G, rows ? q * R : q) & ((1ull << stage.log2_stride) - 1) : 0;
-    gfpf_element_team_dft<Tile, R, VARIANT>(stage, tile, own, rows ? 1 : Tile::row, member, b * stage.step, running);
+    const GfpfStageParams stage = gfpf_pair_stage_params<R_LOG2, IN_TIME, SECOND, VARIANT>(p);
+    const gfpf_u64 unit = running ? gfpf_pair_unit<R, R_LOG2, IN_TIME, SECOND>(p, stage, G, q) : 0;
+    gfpf_element_team_dft<Tile, R, VARIANT>(stage, tile, own, rows ? 1 : Tile::row, member, unit, running);
 }
 
 template <int R, int VARIANT1, int VARIANT2>
@@ -1189,6 +1220,66 @@ GFPF_FN void gfpf_dft_element_team_pair(const GfpfStageParams& p) {
     __syncthreads();
     gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, true, VARIANT2>(p, tile);
     __syncthreads();
+    gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, false);
+}
+
+// Two stages of DFT_R in one launch by teams of segments (the stages that
+// do not fill the device, where a thread's shorter path wins): as
+// gfpf_dft_element_team_pair, one super-DFT a block (gfpf_kernels::
+// team_pair_tile, which mirrors it), each DFT over a team of segments
+// (gfpf_team_dft, an element's digits over a segment's lanes). At t8 a
+// block is R DFTs × 64 lanes, 1024 threads; a super-DFT's elements are one
+// run of words at stride 1, and 8 bytes of each sector at a stride of 16
+// or more (a quarter of the sectors' bytes: small transforms, bound by
+// their paths and launches, not their bytes).
+template <int R>
+struct GfpfTeamPairTile {
+    static constexpr int team = GfpfTeamSize<R>::team;
+    static constexpr int dft_threads = GfpfTeamSize<R>::lanes;
+    static constexpr int dfts = 1;
+    static constexpr int threads = R * dft_threads;
+    static constexpr bool across_warps = dft_threads > 32;
+    // Rows of R + 1 words, planes of an odd number: a segment's lanes (one
+    // element's digits) in different banks.
+    static constexpr int row = R + 1;
+    static constexpr int plane = R * row + 1;
+    static constexpr int words = GFPF_K * plane;
+
+    GFPF_METHOD static int at(int, int hi, int lo) { return hi * row + lo; }
+};
+
+template <class Tile, int R, int R_LOG2, bool IN_TIME, bool SECOND, int VARIANT, class Array>
+GFPF_FN void gfpf_team_pair_stage(const GfpfStageParams& p, Array& tile) {
+    const GfpfLanes lanes = gfpf_warp_lanes();
+    const int segment = threadIdx.x / GFPF_LANE_SEGMENT;
+    const int q = segment / Tile::team, member = segment % Tile::team;
+    const gfpf_u64 G = blockIdx.x;
+    const bool running = G < p.threads / (R * Tile::dft_threads);
+    constexpr bool rows = IN_TIME != SECOND;
+    const int place = SECOND ? gfpf_bit_reverse<R>(q) : q;
+    const int first = rows ? Tile::at(0, place, 0) : Tile::at(0, 0, place);
+    int own[GFPF_LANE_DIGITS];
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) own[h] = lanes.digit(h) * Tile::plane + first;
+    const GfpfStageParams stage = gfpf_pair_stage_params<R_LOG2, IN_TIME, SECOND, VARIANT>(p);
+    const gfpf_u64 unit = running ? gfpf_pair_unit<R, R_LOG2, IN_TIME, SECOND>(p, stage, G, q) : 0;
+    gfpf_team_dft<Tile, R, VARIANT>(stage, tile, lanes, own, rows ? 1 : Tile::row, member, unit, running);
+}
+
+template <int R, int VARIANT1, int VARIANT2>
+GFPF_FN void gfpf_dft_team_pair(const GfpfStageParams& p) {
+    using Tile = GfpfTeamPairTile<R>;
+    constexpr int R_LOG2 = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : R == 16 ? 4 : R == 32 ? 5 : 6;
+    constexpr bool IN_TIME = VARIANT1 != GFPF_TWIDDLE_OUTPUTS;
+    GFPF_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
+    gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, true);
+    __syncthreads();
+    gfpf_team_pair_stage<Tile, R, R_LOG2, IN_TIME, false, VARIANT1>(p, tile);
+    // A team across warps ends its layers at __syncthreads: the block needs
+    // another only where twiddled outputs were written after it.
+    if (!Tile::across_warps || VARIANT1 == GFPF_TWIDDLE_OUTPUTS) __syncthreads();
+    gfpf_team_pair_stage<Tile, R, R_LOG2, IN_TIME, true, VARIANT2>(p, tile);
+    if (!Tile::across_warps || VARIANT2 == GFPF_TWIDDLE_OUTPUTS) __syncthreads();
     gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, false);
 }
 #endif
@@ -1374,6 +1465,21 @@ GFPF_ELEMENT_TEAM_RADICES(GFPF_ELEMENT_TEAM_KERNELS)
     GFPF_ELEMENT_TEAM_PAIR_KERNEL(R, outputs, plain, GFPF_TWIDDLE_OUTPUTS, GFPF_PLAIN)
 
 GFPF_ELEMENT_TEAM_PAIR_RADICES(GFPF_ELEMENT_TEAM_PAIR_KERNELS)
+
+// The same by teams of segments: as many blocks an SM as the one-stage
+// team kernels' threads allow (one of 1024 threads at t8, 64 registers).
+#define GFPF_TEAM_PAIR_BLOCKS(R) \
+    (GFPF_TEAM_SM_THREADS / GfpfTeamPairTile<R>::threads > 0 ? GFPF_TEAM_SM_THREADS / GfpfTeamPairTile<R>::threads : 1)
+#define GFPF_TEAM_PAIR_KERNEL(R, first, second, V1, V2)                                                      \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##x##R##_##first##_##second##_team, (gfpf_dft_team_pair<R, V1, V2>), \
+                                GfpfTeamPairTile<R>::threads, GFPF_TEAM_PAIR_BLOCKS(R))
+#define GFPF_TEAM_PAIR_KERNELS(R)                                                          \
+    GFPF_TEAM_PAIR_KERNEL(R, plain, inputs, GFPF_PLAIN, GFPF_TWIDDLE_INPUTS)               \
+    GFPF_TEAM_PAIR_KERNEL(R, inputs, inputs, GFPF_TWIDDLE_INPUTS, GFPF_TWIDDLE_INPUTS)     \
+    GFPF_TEAM_PAIR_KERNEL(R, outputs, outputs, GFPF_TWIDDLE_OUTPUTS, GFPF_TWIDDLE_OUTPUTS) \
+    GFPF_TEAM_PAIR_KERNEL(R, outputs, plain, GFPF_TWIDDLE_OUTPUTS, GFPF_PLAIN)
+
+GFPF_TEAM_PAIR_RADICES(GFPF_TEAM_PAIR_KERNELS)
 
 GFPF_KERNEL(gfpf_scale, gfpf_scale_thread)
 GFPF_KERNEL(gfpf_pointwise_mul, gfpf_pointwise_mul_thread)

@@ -305,19 +305,50 @@ pub fn element_team_pair_tile(radix: usize, k: usize) -> Option<TeamTile> {
 }
 
 /// The kernels that run two stages of DFT_`radix` over k digits in one
-/// launch ([`Kernel::ElementTeamPair`]) where [`element_team_pair_tile`]
-/// has a tile: the pairs of twiddle placements that plans make (decimation
-/// in time: none or inputs, then inputs; in frequency: outputs, then
-/// outputs or none).
+/// launch where a tile allows: [`Kernel::ElementTeamPair`] where
+/// [`element_team_pair_tile`] has one, [`Kernel::TeamPair`] where
+/// [`team_pair_tile`] has; each in the pairs of twiddle placements that
+/// plans make (decimation in time: none or inputs, then inputs; in
+/// frequency: outputs, then outputs or none).
 pub fn device_pair_kernels(k: usize, radix: usize) -> Vec<Kernel> {
-    if element_team_pair_tile(radix, k).is_none() {
-        return Vec::new();
-    }
     use CodeletTwiddles::{Inputs, None as Plain, Outputs};
-    [(Plain, Inputs), (Inputs, Inputs), (Outputs, Outputs), (Outputs, Plain)]
-        .into_iter()
-        .map(|(first, second)| Kernel::ElementTeamPair { radix, first, second })
-        .collect()
+    let placements = [(Plain, Inputs), (Inputs, Inputs), (Outputs, Outputs), (Outputs, Plain)];
+    let mut kernels = Vec::new();
+    if element_team_pair_tile(radix, k).is_some() {
+        kernels.extend(
+            placements
+                .iter()
+                .map(|&(first, second)| Kernel::ElementTeamPair { radix, first, second }),
+        );
+    }
+    if team_pair_tile(radix, k).is_some() {
+        kernels.extend(
+            placements
+                .iter()
+                .map(|&(first, second)| Kernel::TeamPair { radix, first, second }),
+        );
+    }
+    kernels
+}
+
+/// The tile of a launch of two stages of DFT_radix over k digits by teams
+/// of segments ([`Kernel::TeamPair`], mirrored by `GfpfTeamPairTile` in
+/// kernels/gfpf_fft.cu), or `None` where radix is not 2k, there is no
+/// [`team_tile`], or the block would not be whole warps up to 1024 threads:
+/// one super-DFT of radix² elements a block, radix DFTs a stage each over a
+/// team's [`TeamTile::team`] segments (t8: 16 × 64 = 1024 threads; t4: 8
+/// × 16 = 128), rows of radix + 1 words and odd planes, static shared
+/// memory (`words`: 2 184 at t8, 17 KiB).
+pub fn team_pair_tile(radix: usize, k: usize) -> Option<TeamTile> {
+    let single = team_tile(radix, k).filter(|_| radix == 2 * k)?;
+    let threads = radix * lane_segment(k) * single.team;
+    let words = k * (radix * (radix + 1) + 1);
+    (threads.is_multiple_of(32) && threads <= 1024).then_some(TeamTile {
+        threads,
+        team: single.team,
+        dfts: 1,
+        words,
+    })
 }
 
 /// Whether the stages over k digits can run as [`Kernel::LaneDft`]: an
@@ -443,6 +474,9 @@ pub fn occupancy_budget(kernel: &Kernel, k: usize) -> Option<f64> {
         // As a stage's threads, with its tile's dynamic shared memory (two
         // blocks of 512 threads an SM at t8).
         Kernel::ElementTeamPair { .. } => Some(0.5),
+        // A team stage's threads, in blocks of up to 1024: one such block an
+        // SM at 64 registers (t8), else the team kernels' 3/4 (t4).
+        Kernel::TeamPair { radix, .. } => team_pair_tile(radix, k).map(|t| if t.threads > 512 { 0.5 } else { 0.75 }),
         Kernel::LaneScale | Kernel::LanePointwiseMul => Some(if d <= 2 { 0.5 } else { 0.3125 }),
         _ => None,
     }
@@ -575,6 +609,18 @@ pub enum Kernel {
         /// The second stage's.
         second: CodeletTwiddles,
     },
+    /// Two consecutive stages of base DFT_K in one launch as
+    /// [`Kernel::ElementTeamPair`], each DFT over a team of segments as
+    /// [`Kernel::TeamDft`] does ([`team_pair_tile`]: one super-DFT of K²
+    /// elements a block), for the stages that do not fill the device.
+    TeamPair {
+        /// K, both stages'.
+        radix: usize,
+        /// The first stage's twiddle placement.
+        first: CodeletTwiddles,
+        /// The second stage's.
+        second: CodeletTwiddles,
+    },
     /// Every element multiplied by N^{-1}.
     Scale,
     /// As [`Kernel::Scale`], each element over the lanes of a warp segment
@@ -605,6 +651,9 @@ impl Kernel {
                     variant(second)
                 )
             }
+            Kernel::TeamPair { radix, first, second } => {
+                format!("gfpf_dft{radix}x{radix}_{}_{}_team", variant(first), variant(second))
+            }
             Kernel::Scale => "gfpf_scale".to_owned(),
             Kernel::PointwiseMul => "gfpf_pointwise_mul".to_owned(),
             Kernel::LaneScale => "gfpf_scale_lanes".to_owned(),
@@ -623,7 +672,8 @@ impl Kernel {
             | Kernel::LaneTiledDft { radix, .. }
             | Kernel::TeamDft { radix, .. }
             | Kernel::ElementTeamDft { radix, .. }
-            | Kernel::ElementTeamPair { radix, .. } => Some(radix),
+            | Kernel::ElementTeamPair { radix, .. }
+            | Kernel::TeamPair { radix, .. } => Some(radix),
             Kernel::Scale | Kernel::PointwiseMul | Kernel::LaneScale | Kernel::LanePointwiseMul => None,
         }
     }
@@ -736,6 +786,12 @@ fn prelude_of(
         .map(|r| format!(" X({r})"))
         .collect();
     writeln!(w, "#define GFPF_ELEMENT_TEAM_PAIR_RADICES(X){pairs}").unwrap();
+    let team_pairs: String = radices
+        .iter()
+        .filter(|&&r| team_pair_tile(r, c.k).is_some())
+        .map(|r| format!(" X({r})"))
+        .collect();
+    writeln!(w, "#define GFPF_TEAM_PAIR_RADICES(X){team_pairs}").unwrap();
     writeln!(w, "#define GFPF_PAIR_COLUMNS {ELEMENT_TEAM_PAIR_COLUMNS}").unwrap();
     writeln!(w, "#define GFPF_LANE_TILE_WORDS {LANE_TILE_WORDS}").unwrap();
     writeln!(
