@@ -55,6 +55,18 @@ pub fn dynamic_shared_bytes(kernel: &Kernel, k: usize) -> u32 {
 /// GPU measures it.
 pub const ELEMENT_TEAMS_MIN_THREADS: u64 = 1 << 17;
 
+/// The fewest blocks, super-DFTs of (2k)² elements, a launch of two stages
+/// by teams of segments ([`Kernel::TeamPair`]) must have for the stages to
+/// pair: an H100's 132 SMs, the model's machine. A pair puts a super-DFT's
+/// 2k DFTs in one block (1024 threads at t8) where the one-stage launches
+/// spread four DFTs a block over four times as many SMs; with fewer blocks
+/// than SMs the pair issues its instructions on fewer SMs. Model (`cargo
+/// xtask gpu-model`, 2026-11-27): t8 2^12 (16 blocks) paired 0.047 ms
+/// fitted but 0.032 at the floor, issue-bound on 16 SMs, against 0.051 and
+/// 0.031 in three launches; 2^16 (256 blocks) paired 0.123 and 0.081
+/// against 0.122 and 0.085.
+pub const TEAM_PAIRS_MIN_BLOCKS: usize = 132;
+
 /// The most radices a plan can have (N < 2^64, every radix ≥ 2).
 pub const MAX_RADICES: usize = 64;
 
@@ -230,6 +242,7 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
                 pair_stages(
                     plan,
                     batch,
+                    stage_kernels,
                     (&plan.stages()[t], &single[t]),
                     (&plan.stages()[t + 1], &single[t + 1]),
                 )
@@ -254,7 +267,8 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
 /// [`Kernel::TeamPair`], or `None` where they do not pair: both must run as
 /// [`Kernel::ElementTeamDft`] of one radix that has an
 /// [`element_team_pair_tile`] (or both as [`Kernel::TeamDft`] of one that
-/// has a [`team_pair_tile`]), read natural input,
+/// has a [`team_pair_tile`]; with the device's [`StageKernels::Teams`], in
+/// at least [`TEAM_PAIRS_MIN_BLOCKS`] super-DFTs), read natural input,
 /// and be the two halves of a DFT over radix² elements at a stride s: in
 /// time (strides s and radix·s, twiddles none or on the inputs, then on
 /// the inputs) or in frequency (radix·s and s, on the outputs, then on the
@@ -263,7 +277,13 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
 /// segments take one super-DFT a block), N ≥ 2k (exponents in units of ω_N),
 /// and each stage's twiddle step its blocks, as the kernel derives the
 /// second stage's parameters from the first's.
-pub fn pair_stages(plan: &Plan, batch: usize, first: (&Stage, &Launch), second: (&Stage, &Launch)) -> Option<Launch> {
+pub fn pair_stages(
+    plan: &Plan,
+    batch: usize,
+    stage_kernels: StageKernels,
+    first: (&Stage, &Launch),
+    second: (&Stage, &Launch),
+) -> Option<Launch> {
     let (
         (
             Stage {
@@ -299,7 +319,7 @@ pub fn pair_stages(plan: &Plan, batch: usize, first: (&Stage, &Launch), second: 
                 radix: radix2,
                 twiddles: b,
             },
-        ) => {
+        ) if stage_kernels != StageKernels::Teams || batch * plan.len() / (radix * radix) >= TEAM_PAIRS_MIN_BLOCKS => {
             let tile = team_pair_tile(radix, k)?;
             (radix, radix2, a, b, tile.threads / radix, true)
         }
@@ -774,13 +794,16 @@ mod pair_tests {
         assert_eq!(dynamic_shared_bytes(&natural[0].kernel, 8), 0);
     }
 
-    /// Stages that do not fill the device pair as teams of segments (a
-    /// single t8 transform of 2^12: the gather, then one launch of 1024
-    /// threads a super-DFT); no pairs across radices (the remainder); t4
-    /// and t2 pair their DFT_8 and DFT_4 stages as teams of threads.
+    /// Stages that do not fill the device pair as teams of segments where
+    /// their super-DFTs are at least an H100's SMs (a single t8 transform
+    /// of 2^16: 256; of 2^12, 16, stays in three launches); no pairs across
+    /// radices (the remainder); t4 and t2 pair their DFT_8 and DFT_4
+    /// stages as teams of threads.
     #[test]
     fn stages_pair_only_where_they_may() {
-        let single = device(12, 8, Direction::Forward, Order::Natural, 1);
+        assert_eq!(device(12, 8, Direction::Forward, Order::Natural, 1).len(), 3);
+        // Nine transforms of 2^12: 144 super-DFTs, past 132.
+        let single = device(12, 8, Direction::Forward, Order::Natural, 9);
         assert_eq!(
             single.iter().map(|l| l.kernel).collect::<Vec<_>>(),
             [
@@ -797,8 +820,16 @@ mod pair_tests {
         );
         assert_eq!(
             single[1].params.threads,
-            16 * 16 * 64,
-            "16 super-DFTs of 16 DFTs of 64 lanes"
+            9 * 16 * 16 * 64,
+            "super-DFTs of 16 DFTs of 64 lanes"
+        );
+        assert_eq!(
+            device(16, 8, Direction::Forward, Order::Natural, 1)
+                .iter()
+                .filter(|l| matches!(l.kernel, Kernel::TeamPair { .. }))
+                .count(),
+            1,
+            "2^16: the gather, a pair and a stage"
         );
         assert_eq!(block_threads(&single[1].kernel, 8), 1024);
         assert_eq!(dynamic_shared_bytes(&single[1].kernel, 8), 0, "static: 2184 words");

@@ -454,6 +454,65 @@ GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
     }
 }
 
+/// Two stages a launch by teams of segments (`Kernel::TeamPair`, which the
+/// device takes from 132 super-DFTs: the suites' sizes stay below) in all
+/// four pairings of twiddle placements, t4 (DFT_8 × DFT_8, 128 threads a
+/// block) and t8 (DFT_16 × DFT_16, 1024): forward in natural order
+/// (inputs × inputs after the gather) and digit-reversed order (outputs ×
+/// outputs, outputs × plain), inverse from digit-reversed order (plain ×
+/// inputs, inputs × inputs), bit for bit against gfpf-cpu, batches of 2.
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn team_pairs_match_the_cpu() {
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (team pairs): {why}");
+        return;
+    }
+    fn check<const K: usize>(preset: gfpf_field::Preset, sizes: &[usize]) {
+        use gfpf_kernels::Kernel;
+        let field = Field::<K>::preset(preset).unwrap();
+        let mut variants = Vec::new();
+        let cases = [
+            (Direction::Forward, Order::Natural),
+            (Direction::Forward, Order::DigitReversed),
+            (Direction::Inverse, Order::DigitReversed),
+        ];
+        for (n, (direction, order)) in sizes.iter().flat_map(|&n| cases.map(|c| (n, c))) {
+            let fft = EmulatedFft::try_new(&field, n, direction, order, kernel_dir())
+                .unwrap()
+                .with_stage_kernels(StageKernels::DftTeams);
+            let plan = fft.plan().clone();
+            for launch in gfpf_cuda::params::launches_with(&plan, 2, StageKernels::DftTeams) {
+                if let Kernel::TeamPair { first, second, .. } = launch.kernel {
+                    variants.push((first, second));
+                }
+            }
+            let x = gfpf_testkit::oracle::sample(&field, 2 * n, 5);
+            let mut want = x.clone();
+            gfpf_cpu::CpuFft::try_new(&field, n, direction, order)
+                .unwrap()
+                .process(&mut want)
+                .unwrap();
+            let mut got = x;
+            gfpf_executor::Transform::process(&fft, &mut got).unwrap();
+            assert!(
+                got == want,
+                "{preset:?} 2^{} {direction:?} {order:?}",
+                n.trailing_zeros()
+            );
+        }
+        variants.sort_by_key(|v| format!("{v:?}"));
+        variants.dedup();
+        assert_eq!(variants.len(), 4, "{preset:?}: every pairing ran: {variants:?}");
+    }
+    // (2k)^4 and (2k)^2, (2k)^3: every pairing somewhere.
+    check::<4>(gfpf_field::Preset::T4, &[1 << 12]);
+    check::<8>(gfpf_field::Preset::T8, &[1 << 8, 1 << 12]);
+}
+
 /// The element teams' operations on whole elements in shared memory
 /// (`gfpf_tile_mul`, `gfpf_tile_add_sub`, `gfpf_tile_mul_pow_r`) against
 /// gfpf-cpu on every pair of t8's edge values (0, 1, p − 1 with its top
