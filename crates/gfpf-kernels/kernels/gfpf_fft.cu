@@ -1420,9 +1420,16 @@ GFPF_LANE_TILED_RADICES(GFPF_LANE_TILED_KERNELS)
 #define GFPF_TEAM_SM_THREADS (GFPF_LANE_DIGITS == 1 ? 1536 : GFPF_LANE_DIGITS == 2 ? 1024 : 512)
 #define GFPF_TEAM_BLOCKS(R) \
     (GFPF_TEAM_SM_THREADS / GfpfTeamTile<R>::threads > 0 ? GFPF_TEAM_SM_THREADS / GfpfTeamTile<R>::threads : 1)
+// The plain ones (no twiddles, no products) in 32 registers with one digit
+// a lane, the whole SM: ptxas gave them 32 unasked until their DFT became
+// gfpf_team_dft, then 34 at t16 and t32 (75%; t32 2^16 modelled 0.570 →
+// 0.594 ms), and 32 asked (cargo xtask kernels --report, 2026-11-27).
+#define GFPF_TEAM_PLAIN_BLOCKS(R)                                                           \
+    (GFPF_LANE_DIGITS == 1 && 2048 / GfpfTeamTile<R>::threads > 0 ? 2048 / GfpfTeamTile<R>::threads \
+                                                                  : GFPF_TEAM_BLOCKS(R))
 #define GFPF_TEAM_KERNELS(R)                                                                                  \
     GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_plain_team, (gfpf_dft_team<R, GFPF_PLAIN>),                    \
-                                GfpfTeamTile<R>::threads, GFPF_TEAM_BLOCKS(R))                               \
+                                GfpfTeamTile<R>::threads, GFPF_TEAM_PLAIN_BLOCKS(R))                         \
     GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_inputs_team, (gfpf_dft_team<R, GFPF_TWIDDLE_INPUTS>),          \
                                 GfpfTeamTile<R>::threads, GFPF_TEAM_BLOCKS(R))                               \
     GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_outputs_team, (gfpf_dft_team<R, GFPF_TWIDDLE_OUTPUTS>),        \
