@@ -5,7 +5,8 @@ use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, Stage, Sta
 
 use gfpf_kernels::{
     ELEMENT_TEAM_PAIR_COLUMNS, Kernel, STRIDED_LANE_TILES_MIN_K, device_elementwise_kernels, element_team_pair_tile,
-    element_team_tile, lane_kernels_available, lane_segment, lane_tile, team_pair_tile, team_tile, tile_dfts,
+    element_team_tile, lane_digits, lane_kernels_available, lane_segment, lane_tile, team_pair_tile, team_tile,
+    tile_dfts,
 };
 
 /// Threads per block of every launch but the tiled stages'. One thread holds
@@ -55,17 +56,39 @@ pub fn dynamic_shared_bytes(kernel: &Kernel, k: usize) -> u32 {
 /// GPU measures it.
 pub const ELEMENT_TEAMS_MIN_THREADS: u64 = 1 << 17;
 
-/// The fewest blocks, super-DFTs of (2k)² elements, a launch of two stages
-/// by teams of segments ([`Kernel::TeamPair`]) must have for the stages to
-/// pair: an H100's 132 SMs, the model's machine. A pair puts a super-DFT's
-/// 2k DFTs in one block (1024 threads at t8) where the one-stage launches
-/// spread four DFTs a block over four times as many SMs; with fewer blocks
-/// than SMs the pair issues its instructions on fewer SMs. Model (`cargo
-/// xtask gpu-model`, 2026-11-27): t8 2^12 (16 blocks) paired 0.047 ms
-/// fitted but 0.032 at the floor, issue-bound on 16 SMs, against 0.051 and
-/// 0.031 in three launches; 2^16 (256 blocks) paired 0.123 and 0.081
-/// against 0.122 and 0.085.
-pub const TEAM_PAIRS_MIN_BLOCKS: usize = 132;
+/// The SMs the device's stage pairing assumes: an H100's 132, the model's
+/// machine. Stages by teams of segments pair ([`Kernel::TeamPair`]) only
+/// where the pair has at least this many blocks and no more waves of them
+/// than each one-stage launch has of its own ([`team_pair_fits`]).
+pub const TEAM_PAIRS_SMS: usize = 132;
+
+/// Whether two stages of DFT_`radix` over k digits by teams of segments,
+/// `supers` super-DFTs of radix² elements, run faster paired on the device
+/// than one a launch, by the model's reckoning: a pair puts a super-DFT's
+/// radix DFTs in one block (1024 threads at t8, one block an SM) where a
+/// one-stage launch spreads them four to a block (256 threads, six an SM),
+/// so the pair needs at least [`TEAM_PAIRS_SMS`] blocks (with fewer it
+/// issues its instructions on fewer SMs) and no more waves than a stage
+/// (each of its threads runs both stages' paths). Model (`cargo xtask
+/// gpu-model`, 2026-11-27, t8, fitted and floor): 2^12 (16 blocks) paired
+/// 0.047 and 0.032 ms against 0.051 and 0.031 in three launches; 2^16 (256
+/// blocks, 2 waves each) 0.123 and 0.081 against 0.122 and 0.085; 2^17
+/// (512 blocks, 4 waves against 3) 0.229 and 0.168 against 0.201 and 0.171.
+pub fn team_pair_fits(radix: usize, k: usize, supers: usize) -> bool {
+    let (Some(single), Some(pair)) = (team_tile(radix, k), team_pair_tile(radix, k)) else {
+        return false;
+    };
+    // Threads an SM the team kernels' launch bounds allow (1536 with one
+    // digit a lane, 1024 with two, 512 with four: GFPF_TEAM_SM_THREADS).
+    let sm_threads = match lane_digits(k) {
+        1 => 1536,
+        2 => 1024,
+        _ => 512,
+    };
+    let waves = |blocks: usize, threads: usize| blocks.div_ceil(TEAM_PAIRS_SMS * (sm_threads / threads).max(1));
+    let single_blocks = supers * radix / single.dfts;
+    supers >= TEAM_PAIRS_SMS && waves(supers, pair.threads) <= waves(single_blocks, single.threads)
+}
 
 /// The most radices a plan can have (N < 2^64, every radix ≥ 2).
 pub const MAX_RADICES: usize = 64;
@@ -268,7 +291,7 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
 /// [`Kernel::ElementTeamDft`] of one radix that has an
 /// [`element_team_pair_tile`] (or both as [`Kernel::TeamDft`] of one that
 /// has a [`team_pair_tile`]; with the device's [`StageKernels::Teams`], in
-/// at least [`TEAM_PAIRS_MIN_BLOCKS`] super-DFTs), read natural input,
+/// [`team_pair_fits`]), read natural input,
 /// and be the two halves of a DFT over radix² elements at a stride s: in
 /// time (strides s and radix·s, twiddles none or on the inputs, then on
 /// the inputs) or in frequency (radix·s and s, on the outputs, then on the
@@ -319,7 +342,7 @@ pub fn pair_stages(
                 radix: radix2,
                 twiddles: b,
             },
-        ) if stage_kernels != StageKernels::Teams || batch * plan.len() / (radix * radix) >= TEAM_PAIRS_MIN_BLOCKS => {
+        ) if stage_kernels != StageKernels::Teams || team_pair_fits(radix, k, batch * plan.len() / (radix * radix)) => {
             let tile = team_pair_tile(radix, k)?;
             (radix, radix2, a, b, tile.threads / radix, true)
         }
@@ -795,15 +818,27 @@ mod pair_tests {
     }
 
     /// Stages that do not fill the device pair as teams of segments where
-    /// their super-DFTs are at least an H100's SMs (a single t8 transform
-    /// of 2^16: 256; of 2^12, 16, stays in three launches); no pairs across
-    /// radices (the remainder); t4 and t2 pair their DFT_8 and DFT_4
-    /// stages as teams of threads.
+    /// [`team_pair_fits`] (a single t8 transform of 2^16: 256 super-DFTs,
+    /// two waves paired or not; of 2^12, 16 blocks, and 2^17, four waves
+    /// against three, stay one stage a launch); no pairs across radices (the
+    /// remainder); t4 and t2 pair their DFT_8 and DFT_4 stages as teams of
+    /// threads.
     #[test]
     fn stages_pair_only_where_they_may() {
         assert_eq!(device(12, 8, Direction::Forward, Order::Natural, 1).len(), 3);
-        // Nine transforms of 2^12: 144 super-DFTs, past 132.
-        let single = device(12, 8, Direction::Forward, Order::Natural, 9);
+        assert!(
+            (
+                team_pair_fits(16, 8, 256),
+                team_pair_fits(16, 8, 16),
+                team_pair_fits(16, 8, 512)
+            ) == (true, false, false)
+        );
+        assert_eq!(
+            device(17, 8, Direction::Forward, Order::Natural, 1).len(),
+            5,
+            "2^17 = 2·16^4: no pair"
+        );
+        let single = device(16, 8, Direction::Forward, Order::Natural, 1);
         assert_eq!(
             single.iter().map(|l| l.kernel).collect::<Vec<_>>(),
             [
@@ -815,21 +850,18 @@ mod pair_tests {
                     radix: 16,
                     first: Inputs,
                     second: Inputs
-                }
-            ]
+                },
+                Kernel::TeamDft {
+                    radix: 16,
+                    twiddles: Inputs
+                },
+            ],
+            "2^16: the gather, a pair and a stage"
         );
         assert_eq!(
             single[1].params.threads,
-            9 * 16 * 16 * 64,
+            256 * 16 * 64,
             "super-DFTs of 16 DFTs of 64 lanes"
-        );
-        assert_eq!(
-            device(16, 8, Direction::Forward, Order::Natural, 1)
-                .iter()
-                .filter(|l| matches!(l.kernel, Kernel::TeamPair { .. }))
-                .count(),
-            1,
-            "2^16: the gather, a pair and a stage"
         );
         assert_eq!(block_threads(&single[1].kernel, 8), 1024);
         assert_eq!(dynamic_shared_bytes(&single[1].kernel, 8), 0, "static: 2184 words");
