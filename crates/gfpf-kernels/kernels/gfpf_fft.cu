@@ -1109,6 +1109,9 @@ GFPF_FN void gfpf_dft_element_team(const GfpfStageParams& p) {
 template <int R>
 struct GfpfElementTeamPairTile {
     static constexpr int team = R / 2;
+    static constexpr bool segments = false;
+    // A team's layers meet at __syncwarp (within a warp).
+    static constexpr bool layers_end_at_block_barrier = false;
     static constexpr int dft_threads = team;        // threads a DFT
     static constexpr int dfts = GFPF_PAIR_COLUMNS;  // super-DFTs a block
     static constexpr int threads = dfts * R * team;
@@ -1208,20 +1211,6 @@ GFPF_FN void gfpf_pair_stage(const GfpfStageParams& p, Array& tile) {
     gfpf_element_team_dft<Tile, R, VARIANT>(stage, tile, own, rows ? 1 : Tile::row, member, unit, running);
 }
 
-template <int R, int VARIANT1, int VARIANT2>
-GFPF_FN void gfpf_dft_element_team_pair(const GfpfStageParams& p) {
-    using Tile = GfpfElementTeamPairTile<R>;
-    constexpr int R_LOG2 = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : R == 16 ? 4 : R == 32 ? 5 : 6;
-    constexpr bool IN_TIME = VARIANT1 != GFPF_TWIDDLE_OUTPUTS;
-    GFPF_DYNAMIC_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
-    gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, true);
-    __syncthreads();
-    gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, false, VARIANT1>(p, tile);
-    __syncthreads();
-    gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, true, VARIANT2>(p, tile);
-    __syncthreads();
-    gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, false);
-}
 
 // Two stages of DFT_R in one launch by teams of segments (the stages that
 // do not fill the device, where a thread's shorter path wins): as
@@ -1235,10 +1224,13 @@ GFPF_FN void gfpf_dft_element_team_pair(const GfpfStageParams& p) {
 template <int R>
 struct GfpfTeamPairTile {
     static constexpr int team = GfpfTeamSize<R>::team;
+    static constexpr bool segments = true;
     static constexpr int dft_threads = GfpfTeamSize<R>::lanes;
     static constexpr int dfts = 1;
     static constexpr int threads = R * dft_threads;
+    // Whether a team spans warps: its layers then meet at __syncthreads.
     static constexpr bool across_warps = dft_threads > 32;
+    static constexpr bool layers_end_at_block_barrier = across_warps;
     // Rows of R + 1 words, planes of an odd number: a segment's lanes (one
     // element's digits) in different banks.
     static constexpr int row = R + 1;
@@ -1266,21 +1258,43 @@ GFPF_FN void gfpf_team_pair_stage(const GfpfStageParams& p, Array& tile) {
     gfpf_team_dft<Tile, R, VARIANT>(stage, tile, lanes, own, rows ? 1 : Tile::row, member, unit, running);
 }
 
+// Both pair kernels' work on the block's tile: load, the first stage's
+// DFTs, the second's, store. Teams whose layers end at __syncthreads (of
+// segments across warps) need no other barrier between but after twiddled
+// outputs, written after their last layer.
+template <class Tile, int R, int VARIANT1, int VARIANT2, class Array>
+GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {
+    constexpr int R_LOG2 = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : R == 16 ? 4 : R == 32 ? 5 : 6;
+    constexpr bool IN_TIME = VARIANT1 != GFPF_TWIDDLE_OUTPUTS;
+    gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, true);
+    __syncthreads();
+    if constexpr (Tile::segments) {
+        gfpf_team_pair_stage<Tile, R, R_LOG2, IN_TIME, false, VARIANT1>(p, tile);
+    } else {
+        gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, false, VARIANT1>(p, tile);
+    }
+    if (!Tile::layers_end_at_block_barrier || VARIANT1 == GFPF_TWIDDLE_OUTPUTS) __syncthreads();
+    if constexpr (Tile::segments) {
+        gfpf_team_pair_stage<Tile, R, R_LOG2, IN_TIME, true, VARIANT2>(p, tile);
+    } else {
+        gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, true, VARIANT2>(p, tile);
+    }
+    if (!Tile::layers_end_at_block_barrier || VARIANT2 == GFPF_TWIDDLE_OUTPUTS) __syncthreads();
+    gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, false);
+}
+
+template <int R, int VARIANT1, int VARIANT2>
+GFPF_FN void gfpf_dft_element_team_pair(const GfpfStageParams& p) {
+    using Tile = GfpfElementTeamPairTile<R>;
+    GFPF_DYNAMIC_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
+    gfpf_dft_pair<Tile, R, VARIANT1, VARIANT2>(p, tile);
+}
+
 template <int R, int VARIANT1, int VARIANT2>
 GFPF_FN void gfpf_dft_team_pair(const GfpfStageParams& p) {
     using Tile = GfpfTeamPairTile<R>;
-    constexpr int R_LOG2 = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : R == 16 ? 4 : R == 32 ? 5 : 6;
-    constexpr bool IN_TIME = VARIANT1 != GFPF_TWIDDLE_OUTPUTS;
     GFPF_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
-    gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, true);
-    __syncthreads();
-    gfpf_team_pair_stage<Tile, R, R_LOG2, IN_TIME, false, VARIANT1>(p, tile);
-    // A team across warps ends its layers at __syncthreads: the block needs
-    // another only where twiddled outputs were written after it.
-    if (!Tile::across_warps || VARIANT1 == GFPF_TWIDDLE_OUTPUTS) __syncthreads();
-    gfpf_team_pair_stage<Tile, R, R_LOG2, IN_TIME, true, VARIANT2>(p, tile);
-    if (!Tile::across_warps || VARIANT2 == GFPF_TWIDDLE_OUTPUTS) __syncthreads();
-    gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, false);
+    gfpf_dft_pair<Tile, R, VARIANT1, VARIANT2>(p, tile);
 }
 #endif
 

@@ -780,18 +780,21 @@ fn prelude_of(
         .collect();
     writeln!(w, "#define GFPF_TEAM_RADICES(X){teams}").unwrap();
     writeln!(w, "#define GFPF_ELEMENT_TEAM_RADICES(X){element_teams}").unwrap();
-    let pairs: String = radices
-        .iter()
-        .filter(|&&r| element_team_pair_tile(r, c.k).is_some())
-        .map(|r| format!(" X({r})"))
-        .collect();
-    writeln!(w, "#define GFPF_ELEMENT_TEAM_PAIR_RADICES(X){pairs}").unwrap();
-    let team_pairs: String = radices
-        .iter()
-        .filter(|&&r| team_pair_tile(r, c.k).is_some())
-        .map(|r| format!(" X({r})"))
-        .collect();
-    writeln!(w, "#define GFPF_TEAM_PAIR_RADICES(X){team_pairs}").unwrap();
+    // Two stages a launch, where a pair tile exists.
+    let with_tile = |tile: fn(usize, usize) -> Option<TeamTile>| -> String {
+        radices
+            .iter()
+            .filter(|&&r| tile(r, c.k).is_some())
+            .map(|r| format!(" X({r})"))
+            .collect()
+    };
+    writeln!(
+        w,
+        "#define GFPF_ELEMENT_TEAM_PAIR_RADICES(X){}",
+        with_tile(element_team_pair_tile)
+    )
+    .unwrap();
+    writeln!(w, "#define GFPF_TEAM_PAIR_RADICES(X){}", with_tile(team_pair_tile)).unwrap();
     writeln!(w, "#define GFPF_PAIR_COLUMNS {ELEMENT_TEAM_PAIR_COLUMNS}").unwrap();
     writeln!(w, "#define GFPF_LANE_TILE_WORDS {LANE_TILE_WORDS}").unwrap();
     writeln!(

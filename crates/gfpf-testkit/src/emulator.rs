@@ -470,18 +470,17 @@ impl HostKernels {
         count_traffic: bool,
         block_stride: u32,
     ) -> Result<LaunchTraffic, EmulatorError> {
-        // SAFETY: as the caller promises; every stage kernel of gfpf_fft.cu
-        // takes a GfpfStageParams (StageParams).
+        let shared = u64::from(gfpf_cuda::dynamic_shared_bytes(kernel, self.k));
+        // SAFETY: as the caller promises.
         unsafe {
-            self.launch_params(
+            self.launch_sampled(
                 &kernel.symbol(),
                 params,
-                params.threads,
                 threads_per_block,
                 schedule,
                 count_traffic,
                 block_stride,
-                u64::from(gfpf_cuda::dynamic_shared_bytes(kernel, self.k)),
+                shared,
             )
         }
     }
@@ -500,16 +499,18 @@ impl HostKernels {
         count_traffic: bool,
     ) -> Result<LaunchTraffic, EmulatorError> {
         // SAFETY: as the caller promises.
-        unsafe { self.launch_sampled(symbol, params, threads_per_block, schedule, count_traffic, 1) }
+        unsafe { self.launch_sampled(symbol, params, threads_per_block, schedule, count_traffic, 1, 0) }
     }
 
     /// As [`HostKernels::launch_symbol`], running only every
     /// `block_stride`-th block (1: all): counts of a large launch whose
     /// blocks do alike, at a fraction of its time. The counts are those of
-    /// the blocks run; the results are partial.
+    /// the blocks run; the results are partial. Each block is given
+    /// `dynamic_shared_bytes` of dynamic shared memory.
     ///
     /// # Safety
     /// As [`HostKernels::launch`].
+    #[allow(clippy::too_many_arguments)]
     pub unsafe fn launch_sampled(
         &self,
         symbol: &str,
@@ -518,6 +519,7 @@ impl HostKernels {
         schedule: u32,
         count_traffic: bool,
         block_stride: u32,
+        dynamic_shared_bytes: u64,
     ) -> Result<LaunchTraffic, EmulatorError> {
         // SAFETY: as the caller promises; every kernel symbol of
         // gfpf_fft.cu takes a GfpfStageParams (StageParams).
@@ -530,7 +532,7 @@ impl HostKernels {
                 schedule,
                 count_traffic,
                 block_stride,
-                0,
+                dynamic_shared_bytes,
             )
         }
     }
