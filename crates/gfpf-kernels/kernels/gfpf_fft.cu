@@ -1479,11 +1479,15 @@ GFPF_ELEMENT_TEAM_RADICES(GFPF_ELEMENT_TEAM_KERNELS)
     GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##x##R##_##first##_##second##_elements,                 \
                                 (gfpf_dft_element_team_pair<R, V1, V2>), GfpfElementTeamPairTile<R>::threads, \
                                 GFPF_ELEMENT_TEAM_PAIR_BLOCKS(R))
-#define GFPF_ELEMENT_TEAM_PAIR_KERNELS(R)                                                               \
-    GFPF_ELEMENT_TEAM_PAIR_KERNEL(R, plain, inputs, GFPF_PLAIN, GFPF_TWIDDLE_INPUTS)                    \
-    GFPF_ELEMENT_TEAM_PAIR_KERNEL(R, inputs, inputs, GFPF_TWIDDLE_INPUTS, GFPF_TWIDDLE_INPUTS)          \
-    GFPF_ELEMENT_TEAM_PAIR_KERNEL(R, outputs, outputs, GFPF_TWIDDLE_OUTPUTS, GFPF_TWIDDLE_OUTPUTS)      \
-    GFPF_ELEMENT_TEAM_PAIR_KERNEL(R, outputs, plain, GFPF_TWIDDLE_OUTPUTS, GFPF_PLAIN)
+// The pairs of twiddle placements plans make (gfpf_kernels::
+// device_pair_kernels): in time none or inputs, then inputs; in frequency
+// outputs, then outputs or none. KERNEL(R, first, second, V1, V2) each.
+#define GFPF_PAIR_PLACEMENTS(KERNEL, R)                                 \
+    KERNEL(R, plain, inputs, GFPF_PLAIN, GFPF_TWIDDLE_INPUTS)           \
+    KERNEL(R, inputs, inputs, GFPF_TWIDDLE_INPUTS, GFPF_TWIDDLE_INPUTS) \
+    KERNEL(R, outputs, outputs, GFPF_TWIDDLE_OUTPUTS, GFPF_TWIDDLE_OUTPUTS) \
+    KERNEL(R, outputs, plain, GFPF_TWIDDLE_OUTPUTS, GFPF_PLAIN)
+#define GFPF_ELEMENT_TEAM_PAIR_KERNELS(R) GFPF_PAIR_PLACEMENTS(GFPF_ELEMENT_TEAM_PAIR_KERNEL, R)
 
 GFPF_ELEMENT_TEAM_PAIR_RADICES(GFPF_ELEMENT_TEAM_PAIR_KERNELS)
 
@@ -1494,11 +1498,7 @@ GFPF_ELEMENT_TEAM_PAIR_RADICES(GFPF_ELEMENT_TEAM_PAIR_KERNELS)
 #define GFPF_TEAM_PAIR_KERNEL(R, first, second, V1, V2)                                                      \
     GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##x##R##_##first##_##second##_team, (gfpf_dft_team_pair<R, V1, V2>), \
                                 GfpfTeamPairTile<R>::threads, GFPF_TEAM_PAIR_BLOCKS(R))
-#define GFPF_TEAM_PAIR_KERNELS(R)                                                          \
-    GFPF_TEAM_PAIR_KERNEL(R, plain, inputs, GFPF_PLAIN, GFPF_TWIDDLE_INPUTS)               \
-    GFPF_TEAM_PAIR_KERNEL(R, inputs, inputs, GFPF_TWIDDLE_INPUTS, GFPF_TWIDDLE_INPUTS)     \
-    GFPF_TEAM_PAIR_KERNEL(R, outputs, outputs, GFPF_TWIDDLE_OUTPUTS, GFPF_TWIDDLE_OUTPUTS) \
-    GFPF_TEAM_PAIR_KERNEL(R, outputs, plain, GFPF_TWIDDLE_OUTPUTS, GFPF_PLAIN)
+#define GFPF_TEAM_PAIR_KERNELS(R) GFPF_PAIR_PLACEMENTS(GFPF_TEAM_PAIR_KERNEL, R)
 
 GFPF_TEAM_PAIR_RADICES(GFPF_TEAM_PAIR_KERNELS)
 

@@ -336,15 +336,13 @@ impl HostKernels {
     ) -> Result<Self, EmulatorError> {
         let constants = DeviceConstants::of(field);
         let source = translation_unit_of(fft_source, &constants, radices, true);
-        let mut kernels = Self::build_source(&module_name(&constants, radices), &source, dir)?;
-        kernels.k = K;
-        Ok(kernels)
+        Self::build_source(&module_name(&constants, radices), &source, dir, K)
     }
 
     /// The word-size NTT kernels (kernels/gfpf_ntt.cu), compiled into (or
     /// reused from) `dir`.
     pub fn build_ntt(dir: &Path) -> Result<Self, EmulatorError> {
-        Self::build_source("gfpf_ntt", &gfpf_kernels::ntt_translation_unit(true), dir)
+        Self::build_source("gfpf_ntt", &gfpf_kernels::ntt_translation_unit(true), dir, 0)
     }
 
     /// As [`HostKernels::build_ntt`], from `ntt_source` in place of
@@ -354,12 +352,13 @@ impl HostKernels {
             "#define GFPF_HOST_EMULATION 1\n{}{ntt_source}",
             gfpf_kernels::EMULATION_HEADER
         );
-        Self::build_source("gfpf_ntt", &unit, dir)
+        Self::build_source("gfpf_ntt", &unit, dir, 0)
     }
 
     /// Compiles (or reuses, keyed by `name` and a hash of `source`) one
     /// host-emulation translation unit and loads it.
-    fn build_source(name: &str, source: &str, dir: &Path) -> Result<Self, EmulatorError> {
+    /// `k`: the field's digits (0 for the NTT's module).
+    fn build_source(name: &str, source: &str, dir: &Path, k: usize) -> Result<Self, EmulatorError> {
         let mut hasher = DefaultHasher::new();
         source.hash(&mut hasher);
         let stem = format!("{name}-{:016x}", hasher.finish());
@@ -410,7 +409,7 @@ impl HostKernels {
         // C++ with no initialisers that run on load.
         let library = unsafe { libloading::Library::new(&path) }
             .map_err(|e| EmulatorError::Host(format!("loading {}: {e}", path.display())))?;
-        Ok(HostKernels { library, path, k: 0 })
+        Ok(HostKernels { library, path, k })
     }
 
     /// The compiled library's path.
