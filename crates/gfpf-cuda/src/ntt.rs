@@ -201,6 +201,22 @@ fn dft16_mma_fragments_of(q: u64, w16: u64) -> Vec<u32> {
     }
     words
 }
+/// One prime's constants as the kernels read them, for transforms of length
+/// `n` ([`NttPlan::prime_constants`]).
+fn prime_constants_of<W: NttWord>(q: u64, n: u64) -> [W; 8] {
+    let n_inv = inv_mod(n % q, q);
+    [
+        W::number_form(q),
+        W::number_form(n_inv),
+        W::shoup_form(n_inv, q),
+        W::reduction_form(q),
+        W::product_form(1, q),
+        W::product_form(W::radix_mod(q), q),
+        W::default(),
+        W::default(),
+    ]
+}
+
 const fn ntt_kernel_limits<W: NttWord>() -> (&'static str, u32, u32) {
     (W::KERNEL, W::BLOCK_THREADS, W::MOST_SHARED_BYTES)
 }
@@ -753,20 +769,7 @@ impl<W: NttWord> NttPlan<W> {
     pub fn prime_constants(&self) -> Vec<W> {
         self.primes
             .iter()
-            .flat_map(|&q| {
-                let q = q.to_u64();
-                let n_inv = inv_mod(self.len() as u64 % q, q);
-                [
-                    W::number_form(q),
-                    W::number_form(n_inv),
-                    W::shoup_form(n_inv, q),
-                    W::reduction_form(q),
-                    W::product_form(1, q),
-                    W::product_form(W::radix_mod(q), q),
-                    W::default(),
-                    W::default(),
-                ]
-            })
+            .flat_map(|&q| prime_constants_of::<W>(q.to_u64(), self.len() as u64))
             .collect()
     }
 
@@ -1286,7 +1289,8 @@ pub fn dft16_mma_on_device(
         .ntt_module()?
         .load_function(DFT16_MMA_KERNEL)
         .map_err(|e| crate::CudaError::driver("loading the tensor-core DFT kernel", 0, e))?;
-    let constants = NttPlan31::try_new(64, &[q])?.prime_constants();
+    // A DFT_16's: 16 | q − 1 is all it asks (dft16_mma_fragments checked it).
+    let constants = prime_constants_of::<u32>(q, 16);
     let stream = device.stream();
     let upload = |what: &'static str, words: &[u32]| {
         stream

@@ -1,5 +1,5 @@
-//! The device kernels compile with NVRTC to machine code (sm_90), one
-//! module per base size as the executor loads them, where the NVRTC library
+//! The device kernels compile with NVRTC to machine code (sm_90, and sm_80
+//! at k = 8), one module per base size as the executor loads them, where the NVRTC library
 //! is present; ignored, saying why, where it was not found when the tests
 //! were built (CI; build.rs). This catches CUDA-only
 //! compile errors on machines without a GPU (the host emulator compiles the
@@ -30,9 +30,13 @@ fn nvrtc_unavailable() -> Option<String> {
 /// project VM).
 const MAX_MODULE_SECONDS: f64 = 30.0;
 
-fn compiles<const K: usize>(preset: Preset) {
+/// Compiles `preset`'s modules for `arch` and holds the device kernels'
+/// budgets: no stack frame and no spills on either architecture, the
+/// occupancy of gfpf_kernels::occupancy_budget on sm_90 (the H100 the
+/// launch bounds were chosen for).
+fn compiles<const K: usize>(preset: Preset, arch: SmLimits) {
     if let Some(why) = nvrtc_unavailable() {
-        eprintln!("SKIPPED (nvrtc, {}): {why}", preset.name());
+        eprintln!("SKIPPED (nvrtc, {} {}): {why}", preset.name(), arch.arch);
         return;
     }
     let field = Field::<K>::preset(preset).unwrap();
@@ -55,7 +59,7 @@ fn compiles<const K: usize>(preset: Preset) {
                             nvrtc_resources(
                                 &module_name(&c, &[radix]),
                                 &translation_unit(&c, &[radix], false),
-                                (9, 0),
+                                arch.capability(),
                             )
                         })
                     })
@@ -97,8 +101,8 @@ fn compiles<const K: usize>(preset: Preset) {
         assert!(!has("gfpf_scal"), "{name}: symbols are matched whole");
         // The budgets: no stack frame, no spills, the occupancy of
         // gfpf_kernels::occupancy_budget, and the module compiled within 30 s.
-        // No stack frame, no spills, at least `least` occupancy on sm_90 in
-        // blocks of `block` threads.
+        // No stack frame, no spills, and on sm_90 at least `least` occupancy
+        // in blocks of `block` threads.
         let within = |symbol: &str, block: u32, dynamic_shared: u32, least: f64| {
             let resources = report
                 .kernels()
@@ -112,8 +116,12 @@ fn compiles<const K: usize>(preset: Preset) {
                     resources.spill_load_bytes
                 ),
                 (0, 0, 0),
-                "{name}: {symbol} has a stack frame or spills"
+                "{name} ({}): {symbol} has a stack frame or spills",
+                arch.arch
             );
+            if arch.arch != SmLimits::SM90.arch {
+                return;
+            }
             let occupancy = SmLimits::SM90.occupancy(&resources, block);
             assert!(
                 occupancy >= least,
@@ -174,17 +182,17 @@ fn compiles<const K: usize>(preset: Preset) {
         }
         let seconds = report.compile_time.as_secs_f64();
         assert!(seconds <= MAX_MODULE_SECONDS, "{name}: compiled in {seconds:.1} s");
-        eprintln!("{name}: cubin {} bytes, {seconds:.1} s", cubin.len());
+        eprintln!("{name} ({}): cubin {} bytes, {seconds:.1} s", arch.arch, cubin.len());
     }
 }
 
 macro_rules! nvrtc_tests {
-    ($($name:ident $preset:ident $k:literal),*) => {
+    ($($name:ident $preset:ident $k:literal $arch:ident),*) => {
         $(
             #[test]
             #[cfg_attr(not(gfpf_nvrtc), ignore = "no NVRTC library (libnvrtc.so) where these tests were built")]
             fn $name() {
-                compiles::<$k>(Preset::$preset);
+                compiles::<$k>(Preset::$preset, SmLimits::$arch);
             }
         )*
     };
@@ -196,13 +204,21 @@ macro_rules! nvrtc_tests {
 // 128): k = 16 and the other primes run the same code with other constants,
 // and their modules would take the test command's time for little (`cargo
 // xtask kernels --report` covers them: 15–21 s of NVRTC per preset on the
-// project VM, 2026-11-24; t64 and t128 take 8 and 10 s).
-nvrtc_tests!(t8 T8 8, t32 T32 32, t64 T64 64, t128 T128 128);
+// project VM, 2026-11-24; t64 and t128 take 8 and 10 s). On sm_80 (the A100)
+// k = 8 only: the report covers the rest, and t8's modules hold every family
+// whose launch bounds are lowered there (GFPF_SM80_BLOCKS).
+nvrtc_tests!(
+    t8 T8 8 SM90,
+    t8_sm80 T8 8 SM80,
+    t32 T32 32 SM90,
+    t64 T64 64 SM90,
+    t128 T128 128 SM90
+);
 
 /// The word-size NTT module (kernels/gfpf_ntt.cu) compiles to machine code
-/// for sm_90 within the budgets: its kernels (the stages in 32-bit and
-/// 64-bit words and FP64, the tensor-core DFT_16) with
-/// no stack frame or spills, at least 50% theoretical occupancy at the
+/// for sm_80 and sm_90 within the budgets: its kernels (the stages in 32-bit
+/// and 64-bit words and FP64, the tensor-core DFT_16) with no stack frame or
+/// spills on either, and on sm_90 at least 50% theoretical occupancy at the
 /// launches' largest blocks with their largest tile's dynamic shared memory.
 #[test]
 #[cfg_attr(
@@ -214,30 +230,45 @@ fn word_size_ntt_compiles_within_budget() {
         eprintln!("SKIPPED (nvrtc, word-size NTT): {why}");
         return;
     }
-    let report = nvrtc_resources("gfpf_ntt", &gfpf_kernels::ntt_translation_unit(false), (9, 0))
-        .unwrap_or_else(|e| panic!("gfpf_ntt: {e}"));
-    for (kernel, block, most_shared) in gfpf_cuda::ntt::NTT_KERNELS {
-        let resources = report
-            .kernels()
-            .find(|k| k.name == kernel)
-            .unwrap_or_else(|| panic!("a report for {kernel}"));
-        assert_eq!(
-            (resources.stack_frame_bytes, resources.spill_store_bytes),
-            (0, 0),
-            "{kernel} has a stack frame or spills"
-        );
-        // Its tile is dynamic shared memory: the largest a launch takes (64
-        // KiB of words with their padding and roots) on the largest blocks.
-        let with_tile = resources.with_dynamic_shared(most_shared);
-        let occupancy = SmLimits::SM90.occupancy(&with_tile, block);
+    for arch in [SmLimits::SM80, SmLimits::SM90] {
+        let report = nvrtc_resources(
+            "gfpf_ntt",
+            &gfpf_kernels::ntt_translation_unit(false),
+            arch.capability(),
+        )
+        .unwrap_or_else(|e| panic!("gfpf_ntt ({}): {e}", arch.arch));
+        for (kernel, block, most_shared) in gfpf_cuda::ntt::NTT_KERNELS {
+            let resources = report
+                .kernels()
+                .find(|k| k.name == kernel)
+                .unwrap_or_else(|| panic!("a report for {kernel} ({})", arch.arch));
+            assert_eq!(
+                (resources.stack_frame_bytes, resources.spill_store_bytes),
+                (0, 0),
+                "{kernel} has a stack frame or spills ({})",
+                arch.arch
+            );
+            if arch.arch != SmLimits::SM90.arch {
+                continue;
+            }
+            // Its tile is dynamic shared memory: the largest a launch takes
+            // (64 KiB of words with their padding and roots) on the largest
+            // blocks.
+            let with_tile = resources.with_dynamic_shared(most_shared);
+            let occupancy = SmLimits::SM90.occupancy(&with_tile, block);
+            assert!(
+                occupancy >= 0.5,
+                "{kernel} allows {:.0}% occupancy ({} registers, {} bytes of shared memory)",
+                occupancy * 100.0,
+                with_tile.registers,
+                with_tile.shared_bytes
+            );
+        }
+        let seconds = report.compile_time.as_secs_f64();
         assert!(
-            occupancy >= 0.5,
-            "{kernel} allows {:.0}% occupancy ({} registers, {} bytes of shared memory)",
-            occupancy * 100.0,
-            with_tile.registers,
-            with_tile.shared_bytes
+            seconds <= MAX_MODULE_SECONDS,
+            "gfpf_ntt ({}): compiled in {seconds:.1} s",
+            arch.arch
         );
     }
-    let seconds = report.compile_time.as_secs_f64();
-    assert!(seconds <= MAX_MODULE_SECONDS, "gfpf_ntt: compiled in {seconds:.1} s");
 }

@@ -1373,6 +1373,22 @@ GFPF_FN void gfpf_pointwise_mul_thread(const GfpfStageParams& p, gfpf_u64 t) {
 #endif
 #define GFPF_KERNEL(name, body) GFPF_PARAMS_KERNEL(GfpfStageParams, name, body)
 
+// Resident threads or blocks per SM for kernels whose products need a few
+// more registers on sm_80 than on sm_90: at the sm_90 bounds ptxas kept a
+// stack frame of 8–32 bytes and spilled up to 32 on sm_80 in the twiddled
+// teams of segments (40 registers, one digit a lane), t8's DFT_16 lanes with
+// output twiddles (64) and the lanes of k ≥ 64 (96 and 128; cargo xtask
+// kernels --report --arch sm_80, NVRTC 12.9, 2026-11-27). On sm_80 those
+// keep 3/4 as many threads (an A100 is not the card the bounds were chosen
+// for); lane kernels of 2 blocks an SM keep them (1 would halve them, and
+// none of them spilled).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define GFPF_SM80_SHARE(count) ((count) * 3 / 4)
+#else
+#define GFPF_SM80_SHARE(count) (count)
+#endif
+#define GFPF_SM80_BLOCKS(blocks) ((blocks) >= 4 ? GFPF_SM80_SHARE(blocks) : (blocks))
+
 #define GFPF_DFT_KERNELS(R)                                                             \
     GFPF_KERNEL(gfpf_dft##R##_plain, (gfpf_dft_thread<R, GFPF_PLAIN>))                  \
     GFPF_KERNEL(gfpf_dft##R##_inputs, (gfpf_dft_thread<R, GFPF_TWIDDLE_INPUTS>))        \
@@ -1403,11 +1419,11 @@ GFPF_TILED_RADICES(GFPF_TILED_KERNELS)
      : GFPF_LANE_DIGITS == 2 ? GFPF_LANE_BLOCKS_TWO_DIGITS(R)                                 \
                              : GFPF_LANE_BLOCKS_FOUR_DIGITS(R))
 // The element-wise kernels (one product a lane): 64 registers up to k = 64.
-#define GFPF_LANE_ELEMENTWISE_BLOCKS (GFPF_LANE_DIGITS <= 2 ? 8 : 5)
+#define GFPF_LANE_ELEMENTWISE_BLOCKS GFPF_SM80_BLOCKS(GFPF_LANE_DIGITS <= 2 ? 8 : 5)
 #define GFPF_LANE_KERNELS(R)                                                                                      \
     GFPF_LANE_KERNEL(gfpf_dft##R##_plain_lanes, (gfpf_dft_lanes<R, GFPF_PLAIN>), GFPF_LANE_BLOCKS(R))           \
-    GFPF_LANE_KERNEL(gfpf_dft##R##_inputs_lanes, (gfpf_dft_lanes<R, GFPF_TWIDDLE_INPUTS>), GFPF_LANE_BLOCKS(R)) \
-    GFPF_LANE_KERNEL(gfpf_dft##R##_outputs_lanes, (gfpf_dft_lanes<R, GFPF_TWIDDLE_OUTPUTS>), GFPF_LANE_BLOCKS(R))
+    GFPF_LANE_KERNEL(gfpf_dft##R##_inputs_lanes, (gfpf_dft_lanes<R, GFPF_TWIDDLE_INPUTS>), GFPF_SM80_BLOCKS(GFPF_LANE_BLOCKS(R))) \
+    GFPF_LANE_KERNEL(gfpf_dft##R##_outputs_lanes, (gfpf_dft_lanes<R, GFPF_TWIDDLE_OUTPUTS>), GFPF_SM80_BLOCKS(GFPF_LANE_BLOCKS(R)))
 
 GFPF_LANE_RADICES(GFPF_LANE_KERNELS)
 
@@ -1434,6 +1450,10 @@ GFPF_LANE_TILED_RADICES(GFPF_LANE_TILED_KERNELS)
 #define GFPF_TEAM_SM_THREADS (GFPF_LANE_DIGITS == 1 ? 1536 : GFPF_LANE_DIGITS == 2 ? 1024 : 512)
 #define GFPF_TEAM_BLOCKS(R) \
     (GFPF_TEAM_SM_THREADS / GfpfTeamTile<R>::threads > 0 ? GFPF_TEAM_SM_THREADS / GfpfTeamTile<R>::threads : 1)
+// The twiddled ones (a product a lane), 3/4 of those threads on sm_80.
+#define GFPF_TEAM_TWIDDLED_BLOCKS(R)                                              \
+    (GFPF_SM80_SHARE(GFPF_TEAM_SM_THREADS) / GfpfTeamTile<R>::threads > 0         \
+         ? GFPF_SM80_SHARE(GFPF_TEAM_SM_THREADS) / GfpfTeamTile<R>::threads : 1)
 // The plain ones (no twiddles, no products) in 32 registers with one digit
 // a lane, the whole SM: ptxas gave them 32 unasked until their DFT became
 // gfpf_team_dft, then 34 at t16 and t32 (75%; t32 2^16 modelled 0.570 →
@@ -1445,9 +1465,9 @@ GFPF_LANE_TILED_RADICES(GFPF_LANE_TILED_KERNELS)
     GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_plain_team, (gfpf_dft_team<R, GFPF_PLAIN>),                    \
                                 GfpfTeamTile<R>::threads, GFPF_TEAM_PLAIN_BLOCKS(R))                         \
     GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_inputs_team, (gfpf_dft_team<R, GFPF_TWIDDLE_INPUTS>),          \
-                                GfpfTeamTile<R>::threads, GFPF_TEAM_BLOCKS(R))                               \
+                                GfpfTeamTile<R>::threads, GFPF_TEAM_TWIDDLED_BLOCKS(R))             \
     GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_outputs_team, (gfpf_dft_team<R, GFPF_TWIDDLE_OUTPUTS>),        \
-                                GfpfTeamTile<R>::threads, GFPF_TEAM_BLOCKS(R))
+                                GfpfTeamTile<R>::threads, GFPF_TEAM_TWIDDLED_BLOCKS(R))
 
 GFPF_TEAM_RADICES(GFPF_TEAM_KERNELS)
 
