@@ -12,7 +12,7 @@ use gfpf_plan::{Direction, Order, Plan};
 
 use crate::device::CudaDevice;
 use crate::layout::{device_twiddle_table, from_digit_major, try_to_digit_major};
-use crate::params::{ELEMENT_TEAMS_MIN_THREADS, StageParams, block_threads, dynamic_shared_bytes, launches};
+use crate::params::{ELEMENT_TEAMS_MIN_THREADS, StageParams, block_threads, dynamic_shared_bytes, launches_within};
 use crate::prepared::Prepared;
 use crate::{CudaError, Kernel};
 
@@ -118,9 +118,10 @@ impl<const K: usize> CudaFft<K> {
         // pairs). Every stage of a plan takes the same threads, so no batch
         // mixes the two.
         let filled = usize::try_from(ELEMENT_TEAMS_MIN_THREADS).unwrap_or(usize::MAX);
+        let shared_bytes = device.max_shared_bytes_per_block();
         let kernels = [1, filled]
             .into_iter()
-            .flat_map(|batch| launches(prepared.plan(), batch));
+            .flat_map(|batch| launches_within(prepared.plan(), batch, shared_bytes));
         for launch in kernels {
             if functions.iter().any(|(k, _)| *k == launch.kernel) {
                 continue;
@@ -196,7 +197,9 @@ impl<const K: usize> CudaFft<K> {
         data: &mut DeviceBuffer<K>,
         scratch: Option<&mut DeviceBuffer<K>>,
     ) -> Result<(), CudaError> {
-        let launches = self.prepared.launches_for(data.len)?;
+        let launches = self
+            .prepared
+            .launches_for(data.len, self.device.max_shared_bytes_per_block())?;
         let needed = self.device_scratch_len(data.len);
         let mut own;
         let scratch = match scratch {

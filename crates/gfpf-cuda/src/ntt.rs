@@ -1089,11 +1089,7 @@ impl<W: NttWord> CudaNtt<W> {
         // Tiles within what the device gives a block (71.7 KB for the
         // largest; sm_75 gives 64 KiB), and the kernel's limit raised to
         // them (past the 48 KiB a kernel gets without asking).
-        let allowed = device
-            .context()
-            .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
-            .map_err(|e| crate::CudaError::driver("reading the device's shared memory", 0, e))?;
-        let allowed = u32::try_from(allowed).unwrap_or(0);
+        let allowed = device.max_shared_bytes_per_block();
         // int8 mma.sync from compute capability 8.0.
         let on = plan.tensor_cores() && device.compute_capability() >= (8, 0);
         let mut plan = plan.with_tensor_cores(on);

@@ -243,6 +243,17 @@ pub fn launches(plan: &Plan, batch: usize) -> Vec<Launch> {
     launches_with(plan, batch, StageKernels::for_device(plan.digits()))
 }
 
+/// As [`launches`], on a device that gives a block at most `shared_bytes`
+/// of shared memory ([`crate::CudaDevice::max_shared_bytes_per_block`]):
+/// stages pair only where the pair's [`dynamic_shared_bytes`] fit, one
+/// stage a launch elsewhere. At t8 a pair of teams of threads takes 100
+/// KiB, past the 99 KB of compute capability 8.6 and 8.9 (RTX 30 and 40,
+/// A10, L4, L40): there 2^20 runs in five launches, as it did before the
+/// pairs.
+pub fn launches_within(plan: &Plan, batch: usize, shared_bytes: u32) -> Vec<Launch> {
+    launches_limited(plan, batch, StageKernels::for_device(plan.digits()), shared_bytes)
+}
+
 /// As [`launches`], with the base-DFT stages run by `stage_kernels`: with
 /// the team families, two consecutive stages that both run as
 /// [`Kernel::ElementTeamDft`] (or both as [`Kernel::TeamDft`]) are one
@@ -250,6 +261,11 @@ pub fn launches(plan: &Plan, batch: usize) -> Vec<Launch> {
 /// wherever [`pair_stages`] allows (t8 2^20: five stages in three
 /// launches; 2^12: three in two).
 pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> Vec<Launch> {
+    launches_limited(plan, batch, stage_kernels, u32::MAX)
+}
+
+/// [`launches_with`], pairs only within `shared_bytes` a block.
+fn launches_limited(plan: &Plan, batch: usize, stage_kernels: StageKernels, shared_bytes: u32) -> Vec<Launch> {
     let single = stage_launches(plan, batch, stage_kernels);
     if !matches!(
         stage_kernels,
@@ -270,7 +286,8 @@ pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> 
                     (&plan.stages()[t + 1], &single[t + 1]),
                 )
             })
-            .flatten();
+            .flatten()
+            .filter(|pair| dynamic_shared_bytes(&pair.kernel, plan.digits()) <= shared_bytes);
         match paired {
             Some(launch) => {
                 out.push(launch);
@@ -815,6 +832,51 @@ mod pair_tests {
         assert_eq!(block_threads(&natural[1].kernel, 8), 512);
         assert_eq!(dynamic_shared_bytes(&natural[1].kernel, 8), 12_808 * 8);
         assert_eq!(dynamic_shared_bytes(&natural[0].kernel, 8), 0);
+    }
+
+    /// On a device whose blocks take less shared memory than a pair of teams
+    /// of threads (t8: 100 KiB; 99 KB at compute capability 8.6 and 8.9,
+    /// 64 KiB at 7.5) those stages run one a launch, as single stages; a
+    /// limit that holds the pair changes nothing, and teams of segments
+    /// (static shared memory) pair as before.
+    #[test]
+    fn pairs_only_within_the_device_shared_memory() {
+        let plan = |log2_n: u32| {
+            Plan::try_with_max_radix(
+                1 << log2_n,
+                8,
+                Direction::Forward,
+                Order::Natural,
+                gfpf_kernels::device_max_radix(8),
+            )
+            .unwrap()
+        };
+        let t8_20 = plan(20);
+        let pair_bytes = dynamic_shared_bytes(&launches(&t8_20, 1)[1].kernel, 8);
+        assert_eq!(pair_bytes, 102_464);
+        for shared in [pair_bytes, 166_912, 232_448] {
+            assert_eq!(
+                launches_within(&t8_20, 1, shared),
+                launches(&t8_20, 1),
+                "{shared} bytes"
+            );
+        }
+        for shared in [pair_bytes - 8, 101_376, 65_536] {
+            let within = launches_within(&t8_20, 1, shared);
+            assert_eq!(within, stage_launches(&t8_20, 1, StageKernels::Teams), "{shared} bytes");
+            assert!(
+                within
+                    .iter()
+                    .all(|l| dynamic_shared_bytes(&l.kernel, 8) <= shared && l.kernel.radix() == Some(16)),
+                "{shared} bytes"
+            );
+        }
+        // A single 2^16 pairs its teams of segments (no dynamic shared
+        // memory) whatever the limit.
+        let t8_16 = plan(16);
+        let segments = launches(&t8_16, 1);
+        assert!(segments.iter().any(|l| matches!(l.kernel, Kernel::TeamPair { .. })));
+        assert_eq!(launches_within(&t8_16, 1, 65_536), segments);
     }
 
     /// Stages that do not fill the device pair as teams of segments where

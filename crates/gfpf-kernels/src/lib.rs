@@ -268,8 +268,10 @@ pub fn element_team_tile(radix: usize, k: usize) -> Option<TeamTile> {
 pub const ELEMENT_TEAM_PAIR_COLUMNS: usize = 4;
 
 /// The most dynamic shared memory a block of [`Kernel::ElementTeamPair`]
-/// may take: sm_80's limit a block (163 KB), so that every device the
-/// kernels build for can launch them.
+/// may take: sm_80's limit a block (163 KB). Devices that give a block less
+/// than a pair takes (t8's 100 KiB against the 99 KB of compute capability
+/// 8.6 and 8.9) run those stages one a launch (gfpf-cuda's
+/// `params::launches_within`).
 pub const ELEMENT_TEAM_PAIR_MAX_BYTES: usize = 166_912;
 
 /// The tile of a launch of two stages of DFT_radix over k digits
