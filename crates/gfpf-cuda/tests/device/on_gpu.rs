@@ -242,6 +242,43 @@ fn chained_on_device() {
     assert_eq!(buffer.download(device, &field).unwrap(), x);
 }
 
+/// The device's shared memory a block, as the driver reports it, bounds the
+/// launches a transform takes: every launch of t8 2^20 (pairs of stages
+/// where they fit) within it, and a batch large enough to fill the device
+/// (teams of threads, stages in pairs of 100 KiB) gives gfpf-cpu's output.
+#[test]
+fn launches_fit_the_device_shared_memory() {
+    if let Some(why) = cuda_unavailable() {
+        eprintln!("SKIPPED (cuda): {why}");
+        return;
+    }
+    use gfpf_cuda::params::launches_within;
+    let device = device().unwrap();
+    let shared = device.max_shared_bytes_per_block();
+    eprintln!("{shared} bytes of shared memory a block");
+    assert!(
+        shared >= 48 * 1024,
+        "{shared} bytes: below what every CUDA device gives"
+    );
+    let field = Field::<8>::preset(Preset::T8).unwrap();
+    let n = 1 << 12;
+    let fft = CudaFft::try_new(device, &field, n, Direction::Forward, Order::Natural).unwrap();
+    for batch in [1, 64, 256] {
+        for launch in launches_within(fft.plan(), batch, shared) {
+            assert!(
+                gfpf_cuda::dynamic_shared_bytes(&launch.kernel, 8) <= shared,
+                "{launch:?}"
+            );
+        }
+    }
+    let mut x = sample(&field, 256 * n, 11);
+    let mut expected = x.clone();
+    let cpu = CpuFft::try_new(&field, n, Direction::Forward, Order::Natural).unwrap();
+    cpu.process(&mut expected).unwrap();
+    fft.process(&mut x).unwrap();
+    assert!(x == expected, "256 × 2^12 differs from gfpf-cpu");
+}
+
 /// The word-size NTT on the GPU, bit for bit against the host transform
 /// (forward, at sizes of one, two and three launches, two primes at once)
 /// and its inverse round trip; what the emulator checks, on the device.
