@@ -1378,7 +1378,8 @@ GFPF_FN void gfpf_pointwise_mul_thread(const GfpfStageParams& p, gfpf_u64 t) {
 // stack frame of 8–32 bytes and spilled up to 32 on sm_80 in the twiddled
 // teams of segments (40 registers, one digit a lane), t8's DFT_16 lanes with
 // output twiddles (64) and the lanes of k ≥ 64 (96 and 128; cargo xtask
-// kernels --report --arch sm_80, NVRTC 12.9, 2026-11-27). On sm_80 those
+// kernels --report --arch sm_80, NVRTC 12.9, 2026-11-27). Below sm_90
+// (sm_80, and sm_86 and sm_89, whose SMs hold 1536 threads anyway) those
 // keep 3/4 as many threads (an A100 is not the card the bounds were chosen
 // for); lane kernels of 2 blocks an SM keep them (1 would halve them, and
 // none of them spilled).
