@@ -1451,10 +1451,14 @@ GFPF_LANE_TILED_RADICES(GFPF_LANE_TILED_KERNELS)
 #define GFPF_TEAM_SM_THREADS (GFPF_LANE_DIGITS == 1 ? 1536 : GFPF_LANE_DIGITS == 2 ? 1024 : 512)
 #define GFPF_TEAM_BLOCKS(R) \
     (GFPF_TEAM_SM_THREADS / GfpfTeamTile<R>::threads > 0 ? GFPF_TEAM_SM_THREADS / GfpfTeamTile<R>::threads : 1)
-// The twiddled ones (a product a lane), 3/4 of those threads on sm_80.
+// The twiddled ones (a product a lane), with one digit a lane 3/4 of those
+// threads below sm_90 (with more they did not spill there, and 3/4 of 1024
+// would halve k = 64's blocks of 512).
+#define GFPF_TEAM_TWIDDLED_SM_THREADS \
+    (GFPF_LANE_DIGITS == 1 ? GFPF_SM80_SHARE(GFPF_TEAM_SM_THREADS) : GFPF_TEAM_SM_THREADS)
 #define GFPF_TEAM_TWIDDLED_BLOCKS(R)                                              \
-    (GFPF_SM80_SHARE(GFPF_TEAM_SM_THREADS) / GfpfTeamTile<R>::threads > 0         \
-         ? GFPF_SM80_SHARE(GFPF_TEAM_SM_THREADS) / GfpfTeamTile<R>::threads : 1)
+    (GFPF_TEAM_TWIDDLED_SM_THREADS / GfpfTeamTile<R>::threads > 0                 \
+         ? GFPF_TEAM_TWIDDLED_SM_THREADS / GfpfTeamTile<R>::threads : 1)
 // The plain ones (no twiddles, no products) in 32 registers with one digit
 // a lane, the whole SM: ptxas gave them 32 unasked until their DFT became
 // gfpf_team_dft, then 34 at t16 and t32 (75%; t32 2^16 modelled 0.570 →
