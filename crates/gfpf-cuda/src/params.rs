@@ -783,10 +783,12 @@ mod pair_tests {
     use CodeletTwiddles::{Inputs, None as Plain, Outputs};
     use gfpf_plan::Order;
 
+    fn device_plan(log2_n: u32, k: usize, direction: Direction, order: Order) -> Plan {
+        Plan::try_with_max_radix(1 << log2_n, k, direction, order, gfpf_kernels::device_max_radix(k)).unwrap()
+    }
+
     fn device(log2_n: u32, k: usize, direction: Direction, order: Order, batch: usize) -> Vec<Launch> {
-        let plan =
-            Plan::try_with_max_radix(1 << log2_n, k, direction, order, gfpf_kernels::device_max_radix(k)).unwrap();
-        launches(&plan, batch)
+        launches(&device_plan(log2_n, k, direction, order), batch)
     }
 
     fn pair(radix: usize, first: CodeletTwiddles, second: CodeletTwiddles) -> Kernel {
@@ -841,17 +843,7 @@ mod pair_tests {
     /// (static shared memory) pair as before.
     #[test]
     fn pairs_only_within_the_device_shared_memory() {
-        let plan = |log2_n: u32| {
-            Plan::try_with_max_radix(
-                1 << log2_n,
-                8,
-                Direction::Forward,
-                Order::Natural,
-                gfpf_kernels::device_max_radix(8),
-            )
-            .unwrap()
-        };
-        let t8_20 = plan(20);
+        let t8_20 = device_plan(20, 8, Direction::Forward, Order::Natural);
         let pair_bytes = dynamic_shared_bytes(&launches(&t8_20, 1)[1].kernel, 8);
         assert_eq!(pair_bytes, 102_464);
         for shared in [pair_bytes, 166_912, 232_448] {
@@ -873,7 +865,7 @@ mod pair_tests {
         }
         // A single 2^16 pairs its teams of segments (no dynamic shared
         // memory) whatever the limit.
-        let t8_16 = plan(16);
+        let t8_16 = device_plan(16, 8, Direction::Forward, Order::Natural);
         let segments = launches(&t8_16, 1);
         assert!(segments.iter().any(|l| matches!(l.kernel, Kernel::TeamPair { .. })));
         assert_eq!(launches_within(&t8_16, 1, 65_536), segments);

@@ -1449,23 +1449,21 @@ GFPF_LANE_TILED_RADICES(GFPF_LANE_TILED_KERNELS)
 // NVRTC 12.9, sm_90, 2026-11-24); so 1536, 1024 and 512 threads an SM
 // (at most 40, 64 and 128 registers).
 #define GFPF_TEAM_SM_THREADS (GFPF_LANE_DIGITS == 1 ? 1536 : GFPF_LANE_DIGITS == 2 ? 1024 : 512)
-#define GFPF_TEAM_BLOCKS(R) \
-    (GFPF_TEAM_SM_THREADS / GfpfTeamTile<R>::threads > 0 ? GFPF_TEAM_SM_THREADS / GfpfTeamTile<R>::threads : 1)
+// Blocks of `threads` resident per SM within `sm_threads` threads, at least 1.
+#define GFPF_BLOCKS_AN_SM(sm_threads, threads) ((sm_threads) / (threads) > 0 ? (sm_threads) / (threads) : 1)
+#define GFPF_TEAM_BLOCKS(R) GFPF_BLOCKS_AN_SM(GFPF_TEAM_SM_THREADS, GfpfTeamTile<R>::threads)
 // The twiddled ones (a product a lane), with one digit a lane 3/4 of those
 // threads below sm_90 (with more they did not spill there, and 3/4 of 1024
 // would halve k = 64's blocks of 512).
 #define GFPF_TEAM_TWIDDLED_SM_THREADS \
     (GFPF_LANE_DIGITS == 1 ? GFPF_SM80_SHARE(GFPF_TEAM_SM_THREADS) : GFPF_TEAM_SM_THREADS)
-#define GFPF_TEAM_TWIDDLED_BLOCKS(R)                                              \
-    (GFPF_TEAM_TWIDDLED_SM_THREADS / GfpfTeamTile<R>::threads > 0                 \
-         ? GFPF_TEAM_TWIDDLED_SM_THREADS / GfpfTeamTile<R>::threads : 1)
+#define GFPF_TEAM_TWIDDLED_BLOCKS(R) GFPF_BLOCKS_AN_SM(GFPF_TEAM_TWIDDLED_SM_THREADS, GfpfTeamTile<R>::threads)
 // The plain ones (no twiddles, no products) in 32 registers with one digit
 // a lane, the whole SM: ptxas gave them 32 unasked until their DFT became
 // gfpf_team_dft, then 34 at t16 and t32 (75%; t32 2^16 modelled 0.570 →
 // 0.594 ms), and 32 asked (cargo xtask kernels --report, 2026-11-27).
-#define GFPF_TEAM_PLAIN_BLOCKS(R)                                                           \
-    (GFPF_LANE_DIGITS == 1 && 2048 / GfpfTeamTile<R>::threads > 0 ? 2048 / GfpfTeamTile<R>::threads \
-                                                                  : GFPF_TEAM_BLOCKS(R))
+#define GFPF_TEAM_PLAIN_BLOCKS(R) \
+    (GFPF_LANE_DIGITS == 1 ? GFPF_BLOCKS_AN_SM(2048, GfpfTeamTile<R>::threads) : GFPF_TEAM_BLOCKS(R))
 #define GFPF_TEAM_KERNELS(R)                                                                                  \
     GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_plain_team, (gfpf_dft_team<R, GFPF_PLAIN>),                    \
                                 GfpfTeamTile<R>::threads, GFPF_TEAM_PLAIN_BLOCKS(R))                         \
@@ -1498,8 +1496,7 @@ GFPF_ELEMENT_TEAM_RADICES(GFPF_ELEMENT_TEAM_KERNELS)
 // decimation in time (plain or twiddled inputs, then twiddled inputs) and in
 // frequency (twiddled outputs, then twiddled outputs or plain) pair. Their
 // threads hold what a stage's do (64 registers), so half the SM.
-#define GFPF_ELEMENT_TEAM_PAIR_BLOCKS(R) \
-    (GfpfElementTeamPairTile<R>::threads >= 1024 ? 1 : 1024 / GfpfElementTeamPairTile<R>::threads)
+#define GFPF_ELEMENT_TEAM_PAIR_BLOCKS(R) GFPF_BLOCKS_AN_SM(1024, GfpfElementTeamPairTile<R>::threads)
 #define GFPF_ELEMENT_TEAM_PAIR_KERNEL(R, first, second, V1, V2)                                     \
     GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##x##R##_##first##_##second##_elements,                 \
                                 (gfpf_dft_element_team_pair<R, V1, V2>), GfpfElementTeamPairTile<R>::threads, \
@@ -1518,8 +1515,7 @@ GFPF_ELEMENT_TEAM_PAIR_RADICES(GFPF_ELEMENT_TEAM_PAIR_KERNELS)
 
 // The same by teams of segments: as many blocks an SM as the one-stage
 // team kernels' threads allow (one of 1024 threads at t8, 64 registers).
-#define GFPF_TEAM_PAIR_BLOCKS(R) \
-    (GFPF_TEAM_SM_THREADS / GfpfTeamPairTile<R>::threads > 0 ? GFPF_TEAM_SM_THREADS / GfpfTeamPairTile<R>::threads : 1)
+#define GFPF_TEAM_PAIR_BLOCKS(R) GFPF_BLOCKS_AN_SM(GFPF_TEAM_SM_THREADS, GfpfTeamPairTile<R>::threads)
 #define GFPF_TEAM_PAIR_KERNEL(R, first, second, V1, V2)                                                      \
     GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##x##R##_##first##_##second##_team, (gfpf_dft_team_pair<R, V1, V2>), \
                                 GfpfTeamPairTile<R>::threads, GFPF_TEAM_PAIR_BLOCKS(R))
