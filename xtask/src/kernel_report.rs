@@ -330,7 +330,8 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
                         None => gfpf_cuda::THREADS_PER_BLOCK,
                     };
                     let dynamic = kernel.map_or(0, |kernel| gfpf_cuda::dynamic_shared_bytes(&kernel, k));
-                    let occupancy = limits.occupancy(&f.with_dynamic_shared(dynamic), block);
+                    let f = &f.with_dynamic_shared(dynamic);
+                    let occupancy = limits.occupancy(f, block);
                     let stack = f.stack_frame_bytes.max(report.callee_stack_frame_bytes());
                     let budget = kernel
                         .and_then(|kernel| gfpf_kernels::occupancy_budget(&kernel, k))
@@ -358,15 +359,7 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
                             ));
                         }
                     }
-                    print_row(
-                        preset.name(),
-                        &module,
-                        limits.arch,
-                        &f.with_dynamic_shared(dynamic),
-                        stack,
-                        occupancy,
-                        seconds,
-                    );
+                    print_row(preset.name(), &module, limits.arch, f, stack, occupancy, seconds);
                 }
             }
         }
