@@ -5,7 +5,8 @@
 //! each module's compile time, against the budgets of the kernels the device
 //! launches: no stack frame and no spills on sm_80 and sm_90, the
 //! theoretical occupancy on sm_90 of [`gfpf_kernels::occupancy_budget`],
-//! every module compiled in at most 30 s.
+//! every module compiled in at most 30 s of CPU time
+//! ([`gfpf_cuda::resources::MODULE_COMPILE_BUDGET`]).
 //!
 //! Each module compiles in a child process (this program, `--one`), so that
 //! a module past `--timeout-s` is stopped and reported rather than waited
@@ -18,15 +19,12 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use gfpf_cuda::Kernel;
-use gfpf_cuda::resources::{ModuleResources, SmLimits, nvrtc_resources, parse_ptxas_report};
+use gfpf_cuda::resources::{MODULE_COMPILE_BUDGET, ModuleResources, SmLimits, nvrtc_resources, parse_ptxas_report};
 use gfpf_field::Preset;
 use gfpf_kernels::{device_base_sizes, module_name, translation_unit, translation_unit_all_families};
 use gfpf_plan::CodeletTwiddles;
 
 use crate::kernels::constants;
-
-/// The compile-time budget of a module.
-const MAX_MODULE_SECONDS: f64 = 30.0;
 
 /// Options of `cargo xtask kernels`.
 #[derive(Args, Debug)]
@@ -122,13 +120,13 @@ fn pair_kernel_of(symbol: &str) -> Option<Kernel> {
 }
 
 /// The child: compiles one module and prints ptxas's report (NVRTC's log),
-/// then a last line `compile time SECONDS`.
+/// then a last line `compile time WALL CPU` (seconds).
 fn compile_one(preset: &str, radix: &str, arch: &str, families: &str) -> Result<(), String> {
     if preset == NTT_MODULE {
         let unit = gfpf_kernels::ntt_translation_unit(false);
         let report = nvrtc_resources(NTT_MODULE, &unit, limits(arch)?.capability()).map_err(|e| e.to_string())?;
         println!("{}", report.log);
-        println!("{COMPILE_TIME} {}", report.compile_time.as_secs_f64());
+        print_compile_time(&report);
         return Ok(());
     }
     let preset = Preset::from_name(preset).map_err(|e| e.to_string())?;
@@ -141,8 +139,17 @@ fn compile_one(preset: &str, radix: &str, arch: &str, families: &str) -> Result<
     };
     let report = nvrtc_resources(&name, &unit, limits(arch)?.capability()).map_err(|e| e.to_string())?;
     println!("{}", report.log);
-    println!("{COMPILE_TIME} {}", report.compile_time.as_secs_f64());
+    print_compile_time(&report);
     Ok(())
+}
+
+/// The child's last line: `compile time WALL CPU`, in seconds.
+fn print_compile_time(report: &ModuleResources) {
+    println!(
+        "{COMPILE_TIME} {} {}",
+        report.compile_time.as_secs_f64(),
+        report.compile_cpu_time.as_secs_f64()
+    );
 }
 
 /// The word-size NTT module's name (no preset: no field constants).
@@ -157,17 +164,22 @@ const COMPILE_TIME: &str = "compile time";
 
 /// The parent: the child's report, read with the same parser.
 fn parse_child(out: &str) -> Result<ModuleResources, String> {
-    let seconds = out
+    let line = out
         .lines()
         .find_map(|line| line.strip_prefix(COMPILE_TIME))
         .ok_or("the compile printed no time")?;
-    let seconds: f64 = seconds
-        .trim()
-        .parse()
-        .map_err(|e| format!("compile time {seconds}: {e}"))?;
+    let seconds = line
+        .split_whitespace()
+        .map(|s| s.parse::<f64>().map(Duration::from_secs_f64))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("compile time {line}: {e}"))?;
+    let [wall, cpu] = seconds[..] else {
+        return Err(format!("compile time {line}: not a wall and a CPU time"));
+    };
     Ok(ModuleResources {
         functions: parse_ptxas_report(out),
-        compile_time: Duration::from_secs_f64(seconds),
+        compile_time: wall,
+        compile_cpu_time: cpu,
         cubin: Vec::new(),
         log: out.to_owned(),
     })
@@ -296,7 +308,7 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
     let timeout = Duration::from_secs(args.timeout_s);
     println!(
         "{:<6} {:>6} {:<6} {:<22} {:>5} {:>7} {:>9} {:>6} {:>7} {:>8}",
-        "preset", "module", "arch", "kernel", "regs", "stack", "spill s/l", "smem", "occup.", "compile"
+        "preset", "module", "arch", "kernel", "regs", "stack", "spill s/l", "smem", "occup.", "cpu"
     );
     let mut over = Vec::new();
     let (mut fft_kernels, mut within) = (0usize, 0usize);
@@ -313,10 +325,10 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
                         continue;
                     }
                 };
-                let seconds = report.compile_time.as_secs_f64();
-                if seconds > MAX_MODULE_SECONDS {
+                let seconds = report.compile_cpu_time.as_secs_f64();
+                if report.compile_cpu_time > MODULE_COMPILE_BUDGET {
                     over.push(format!(
-                        "{} {module} {}: compiled in {seconds:.0} s",
+                        "{} {module} {}: compiled in {seconds:.0} s of CPU",
                         preset.name(),
                         limits.arch
                     ));
@@ -374,7 +386,7 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
                 continue;
             }
         };
-        let seconds = report.compile_time.as_secs_f64();
+        let seconds = report.compile_cpu_time.as_secs_f64();
         for f in report.kernels() {
             // The tile is dynamic shared memory: the largest a launch of the
             // kernel's word width takes, on its largest blocks.
@@ -392,7 +404,7 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
             if stack == 0
                 && f.spill_store_bytes == 0
                 && (limits.arch != "sm_90" || occupancy >= NTT_OCCUPANCY_BUDGET)
-                && seconds <= MAX_MODULE_SECONDS
+                && report.compile_cpu_time <= MODULE_COMPILE_BUDGET
             {
                 within += 1;
             } else {
@@ -408,9 +420,10 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
         }
     }
     println!(
-        "\nbudgets (device kernels: stack 0 and no spills on each architecture, occupancy on sm_90 per gfpf_kernels::occupancy_budget, the multi-modular kernels' {:.0}%, the word-size NTT's {:.0}%; modules <= {MAX_MODULE_SECONDS:.0} s): {within} of {fft_kernels} device kernels within (kernels times architectures); {} findings",
+        "\nbudgets (device kernels: stack 0 and no spills on each architecture, occupancy on sm_90 per gfpf_kernels::occupancy_budget, the multi-modular kernels' {:.0}%, the word-size NTT's {:.0}%; modules <= {} s of CPU): {within} of {fft_kernels} device kernels within (kernels times architectures); {} findings",
         gfpf_cuda::multimodular::MULTIMODULAR_OCCUPANCY_BUDGET * 100.0,
         NTT_OCCUPANCY_BUDGET * 100.0,
+        MODULE_COMPILE_BUDGET.as_secs(),
         over.len()
     );
     for line in &over {

@@ -51,6 +51,10 @@ pub struct ModuleResources {
     pub functions: Vec<KernelResources>,
     /// NVRTC's wall time for the whole module (PTX and machine code).
     pub compile_time: Duration,
+    /// The CPU time the compiling thread spent in NVRTC (which compiles on
+    /// the caller's thread): the compile-time budget's measure, which other
+    /// work sharing the cores does not inflate as it does the wall time.
+    pub compile_cpu_time: Duration,
     /// The machine code (an ELF image; empty where only a report was read).
     pub cubin: Vec<u8>,
     /// NVRTC's program log: ptxas's report, which `functions` was read from.
@@ -131,10 +135,31 @@ pub fn parse_ptxas_report(log: &str) -> Vec<KernelResources> {
     functions
 }
 
+/// The most CPU time one module may take to compile (the machine-code
+/// budgets' compile time, held by `cargo xtask kernels --report` and the
+/// NVRTC tests). CPU time rather than wall time: tests compile several
+/// modules at once on few cores, and their wall times grow with the sharing
+/// (t8's DFT_16 module, 14 s alone on the project VM, took 30.1 s of wall
+/// time among three other compiles on two cores, 2026-11-26).
+pub const MODULE_COMPILE_BUDGET: Duration = Duration::from_secs(30);
+
+/// The calling thread's CPU time so far (`CLOCK_THREAD_CPUTIME_ID`); zero
+/// where the clock cannot be read.
+fn thread_cpu_time() -> Duration {
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `now` is a valid, writable timespec for the call's duration.
+    let read = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    if read != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(now.tv_sec.try_into().unwrap_or(0), now.tv_nsec.try_into().unwrap_or(0))
+}
+
 /// Compiles one translation unit to machine code for `sm_{major}{minor}`
 /// with NVRTC and reads back ptxas's report.
 pub fn nvrtc_resources(name: &str, source: &str, (major, minor): (i32, i32)) -> Result<ModuleResources, CudaError> {
     let started = Instant::now();
+    let started_cpu = thread_cpu_time();
     let (cubin, log) =
         crate::device::nvrtc_cubin_and_log(name, source, &format!("sm_{major}{minor}"), &["--ptxas-options=-v"])
             .map_err(|log| CudaError::Compile {
@@ -144,6 +169,7 @@ pub fn nvrtc_resources(name: &str, source: &str, (major, minor): (i32, i32)) -> 
     Ok(ModuleResources {
         functions: parse_ptxas_report(&log),
         compile_time: started.elapsed(),
+        compile_cpu_time: thread_cpu_time().saturating_sub(started_cpu),
         cubin,
         log,
     })
@@ -222,6 +248,22 @@ impl SmLimits {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_compile_clock_counts_this_threads_work_only() {
+        let sleeping = thread_cpu_time();
+        std::thread::sleep(Duration::from_millis(200));
+        let slept = thread_cpu_time() - sleeping;
+        let working = thread_cpu_time();
+        let started = Instant::now();
+        let mut x = 1u64;
+        while started.elapsed() < Duration::from_millis(200) {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+        let worked = thread_cpu_time() - working;
+        assert!(slept < Duration::from_millis(50), "asleep 200 ms: {slept:?} of CPU");
+        assert!(worked > Duration::from_millis(20), "busy 200 ms: {worked:?} of CPU");
+    }
+
     const LOG: &str = "\
 ptxas info    : 0 bytes gmem
 ptxas info    : Compiling entry function 'gfpf_dft16_inputs' for 'sm_90'
@@ -259,6 +301,7 @@ ptxas info    : Used 40 registers, 384 bytes cmem[0]
         let module = ModuleResources {
             functions,
             compile_time: Duration::ZERO,
+            compile_cpu_time: Duration::ZERO,
             cubin: Vec::new(),
             log: String::new(),
         };

@@ -11,7 +11,7 @@
 //! segments: the machine-code budgets of their kernels hold here.
 
 use gfpf_cuda::params::block_threads;
-use gfpf_cuda::resources::{SmLimits, nvrtc_resources};
+use gfpf_cuda::resources::{MODULE_COMPILE_BUDGET, SmLimits, nvrtc_resources};
 use gfpf_field::{Field, Preset};
 use gfpf_kernels::{
     DeviceConstants, device_base_sizes, device_elementwise_kernels, device_pair_kernels, device_stage_kernels,
@@ -24,11 +24,6 @@ fn nvrtc_unavailable() -> Option<String> {
     (!unsafe { cudarc::nvrtc::sys::is_culib_present() })
         .then(|| "the NVRTC library (libnvrtc.so) was not found".to_owned())
 }
-
-/// The longest a module may take to compile (the budget of
-/// `cargo xtask kernels --report`; today's modules take 1–14 s alone on the
-/// project VM).
-const MAX_MODULE_SECONDS: f64 = 30.0;
 
 /// Compiles `preset`'s modules for `arch` and holds the device kernels'
 /// budgets: no stack frame and no spills on either architecture, the
@@ -45,8 +40,9 @@ fn compiles<const K: usize>(preset: Preset, arch: SmLimits) {
     // for a real architecture (what the executor loads; PTX, which the
     // driver would JIT-compile, goes through the same front end), with
     // ptxas's report of every kernel's resources.
-    // Two modules at a time (the test command's time: t8's four took 23 s
-    // one after another on the project VM).
+    // Two modules at a time (the test command's time: t8's four take 32 s
+    // of CPU one after another on the project VM, 2026-11-27); the budget
+    // counts each compile's own CPU time, which the sharing leaves as it is.
     let radices = device_base_sizes(K);
     let reports: Vec<_> = radices
         .chunks(2)
@@ -100,7 +96,8 @@ fn compiles<const K: usize>(preset: Preset, arch: SmLimits) {
         );
         assert!(!has("gfpf_scal"), "{name}: symbols are matched whole");
         // The budgets: no stack frame, no spills, the occupancy of
-        // gfpf_kernels::occupancy_budget, and the module compiled within 30 s.
+        // gfpf_kernels::occupancy_budget, and the module compiled within
+        // MODULE_COMPILE_BUDGET of CPU time.
         // No stack frame, no spills, and on sm_90 at least `least` occupancy
         // in blocks of `block` threads.
         let within = |symbol: &str, block: u32, dynamic_shared: u32, least: f64| {
@@ -180,9 +177,16 @@ fn compiles<const K: usize>(preset: Preset, arch: SmLimits) {
         {
             assert_eq!(f.stack_frame_bytes, 0, "{name}: {} has a stack frame", f.name);
         }
-        let seconds = report.compile_time.as_secs_f64();
-        assert!(seconds <= MAX_MODULE_SECONDS, "{name}: compiled in {seconds:.1} s");
-        eprintln!("{name} ({}): cubin {} bytes, {seconds:.1} s", arch.arch, cubin.len());
+        let (wall, cpu) = (report.compile_time.as_secs_f64(), report.compile_cpu_time.as_secs_f64());
+        assert!(
+            report.compile_cpu_time <= MODULE_COMPILE_BUDGET,
+            "{name}: compiled in {cpu:.1} s of CPU ({wall:.1} s of wall time)"
+        );
+        eprintln!(
+            "{name} ({}): cubin {} bytes, {cpu:.1} s of CPU, {wall:.1} s of wall time",
+            arch.arch,
+            cubin.len()
+        );
     }
 }
 
@@ -264,11 +268,11 @@ fn word_size_ntt_compiles_within_budget() {
                 with_tile.shared_bytes
             );
         }
-        let seconds = report.compile_time.as_secs_f64();
         assert!(
-            seconds <= MAX_MODULE_SECONDS,
-            "gfpf_ntt ({}): compiled in {seconds:.1} s",
-            arch.arch
+            report.compile_cpu_time <= MODULE_COMPILE_BUDGET,
+            "gfpf_ntt ({}): compiled in {:.1} s of CPU",
+            arch.arch,
+            report.compile_cpu_time.as_secs_f64()
         );
     }
 }
