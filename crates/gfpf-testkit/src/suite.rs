@@ -242,7 +242,8 @@ pub fn linearity<E: Executor, const K: usize>(field: &Field<K>) {
 }
 
 /// A batch of three equals three single transforms, with a scratch buffer
-/// full of garbage (exact and longer than needed).
+/// full of garbage: of exactly the length needed in natural order, longer
+/// in digit-reversed order (each length in both directions, at every N).
 pub fn batches_and_dirty_scratch<E: Executor, const K: usize>(field: &Field<K>) {
     if skip::<E>() {
         return;
@@ -250,11 +251,11 @@ pub fn batches_and_dirty_scratch<E: Executor, const K: usize>(field: &Field<K>) 
     let mut rng = StdRng::seed_from_u64(600);
     for log2 in [0, 1, 5, max_log2::<E, K>(field, 10)] {
         let n = 1 << log2;
-        for (direction, order) in [
-            (Direction::Forward, Order::Natural),
-            (Direction::Forward, Order::DigitReversed),
-            (Direction::Inverse, Order::Natural),
-            (Direction::Inverse, Order::DigitReversed),
+        for (direction, order, extra) in [
+            (Direction::Forward, Order::Natural, 0),
+            (Direction::Forward, Order::DigitReversed, 5),
+            (Direction::Inverse, Order::Natural, 0),
+            (Direction::Inverse, Order::DigitReversed, 5),
         ] {
             let items: Vec<Vec<Element<K>>> = (0..3).map(|i| sample(field, n, 610 + i)).collect();
             let want: Vec<Element<K>> = items
@@ -263,13 +264,16 @@ pub fn batches_and_dirty_scratch<E: Executor, const K: usize>(field: &Field<K>) 
                 .collect();
             let fft = plan::<E, K>(field, n, direction, order);
             let need = fft.scratch_len();
-            for extra in [0, 5] {
-                let mut data: Vec<Element<K>> = items.concat();
-                let mut scratch: Vec<Element<K>> = (0..need + extra).map(|_| field.random(&mut rng)).collect();
-                fft.process_with_scratch(&mut data, &mut scratch)
-                    .unwrap_or_else(|e| panic!("{}: batch N = {n}: {e}", E::NAME));
-                assert_eq!(data, want, "{}: batch N = {n}, {direction:?} {order:?}", E::NAME);
-            }
+            let mut data: Vec<Element<K>> = items.concat();
+            let mut scratch: Vec<Element<K>> = (0..need + extra).map(|_| field.random(&mut rng)).collect();
+            fft.process_with_scratch(&mut data, &mut scratch)
+                .unwrap_or_else(|e| panic!("{}: batch N = {n}: {e}", E::NAME));
+            assert_eq!(
+                data,
+                want,
+                "{}: batch N = {n}, {direction:?} {order:?}, scratch {need} + {extra}",
+                E::NAME
+            );
         }
     }
 }
