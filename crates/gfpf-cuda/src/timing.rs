@@ -1,9 +1,52 @@
 //! Timing on the device with CUDA events, and the device's own copy
 //! bandwidth: what `gfpf bench --device cuda` reports a transform against.
 
-use cudarc::driver::sys::CUevent_flags;
+use std::sync::OnceLock;
+
+use cudarc::driver::sys::{self, CUevent, CUevent_flags, CUresult};
+use cudarc::driver::{CudaEvent, DriverError};
 
 use crate::{CudaDevice, CudaError};
+
+/// The driver's elapsed-time entry point: `cuEventElapsedTime(ms, start, end)`.
+type ElapsedFn = unsafe extern "C" fn(*mut f32, CUevent, CUevent) -> CUresult;
+
+/// The driver's names for it, newest first: `_v2` from CUDA 12.8 (driver
+/// 570); the drivers of CUDA 12.0–12.7 (and Jetson's JetPack 6) export only
+/// the plain name. cudarc, built here for the 13.0 API, calls only `_v2`
+/// and panics ("Missing symbol") where the driver lacks it, so gfpf
+/// resolves the symbol itself.
+const ELAPSED_SYMBOLS: [&[u8]; 2] = [b"cuEventElapsedTime_v2\0", b"cuEventElapsedTime\0"];
+
+/// The first of [`ELAPSED_SYMBOLS`] that `lookup` finds.
+fn first_symbol<F>(lookup: impl Fn(&[u8]) -> Option<F>) -> Option<F> {
+    ELAPSED_SYMBOLS.iter().find_map(|name| lookup(name))
+}
+
+/// The milliseconds from `start` to `end`, both waited for, through
+/// whichever elapsed-time symbol the driver exports.
+fn elapsed_ms(start: &CudaEvent, end: &CudaEvent) -> Result<f32, DriverError> {
+    static ELAPSED: OnceLock<Option<ElapsedFn>> = OnceLock::new();
+    let elapsed = ELAPSED.get_or_init(|| {
+        first_symbol(|name| {
+            // SAFETY: the driver library is loaded (these events exist), and
+            // both names are the driver's `CUresult (float*, CUevent,
+            // CUevent)`, which `ElapsedFn` spells.
+            unsafe { sys::culib().get::<ElapsedFn>(name).ok().map(|symbol| *symbol) }
+        })
+    });
+    let Some(elapsed) = *elapsed else {
+        return Err(DriverError(CUresult::CUDA_ERROR_NOT_FOUND));
+    };
+    start.context().bind_to_thread()?;
+    start.synchronize()?;
+    end.synchronize()?;
+    let mut ms = 0f32;
+    // SAFETY: both events are live, recorded and complete (synchronised
+    // above), on the context bound to this thread; `ms` is writable.
+    unsafe { elapsed(&mut ms, start.cu_event(), end.cu_event()) }.result()?;
+    Ok(ms)
+}
 
 impl CudaDevice {
     /// The device time, in milliseconds, of the work `queue` puts on this
@@ -17,9 +60,7 @@ impl CudaDevice {
         let start = event("recording a start event")?;
         queue()?;
         let end = event("recording an end event")?;
-        let ms = start
-            .elapsed_ms(&end)
-            .map_err(|e| CudaError::driver("reading the events' elapsed time", 0, e))?;
+        let ms = elapsed_ms(&start, &end).map_err(|e| CudaError::driver("reading the events' elapsed time", 0, e))?;
         Ok(f64::from(ms))
     }
 
@@ -61,7 +102,21 @@ pub fn median(times: &mut [f64]) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::median;
+    use super::{ELAPSED_SYMBOLS, first_symbol, median};
+
+    #[test]
+    fn elapsed_time_takes_the_newest_symbol_the_driver_has() {
+        // A driver exporting `exports`: the name found, where it is one.
+        fn driver<'a>(exports: &'a [&'a [u8]]) -> impl Fn(&[u8]) -> Option<&'a [u8]> + 'a {
+            move |name| exports.iter().copied().find(|e| *e == name)
+        }
+        let (v2, v1) = (ELAPSED_SYMBOLS[0], ELAPSED_SYMBOLS[1]);
+        // CUDA 12.8 and later export both; 12.0–12.7 only the first name.
+        assert_eq!(first_symbol(driver(&[v1, v2])), Some(v2));
+        assert_eq!(first_symbol(driver(&[v1])), Some(v1));
+        assert_eq!(first_symbol(driver(&[])), None);
+        assert!(v2.starts_with(b"cuEventElapsedTime_v2") && v1 == b"cuEventElapsedTime\0");
+    }
 
     #[test]
     fn median_of_odd_and_even_counts() {
