@@ -25,6 +25,7 @@ use cudarc::nvrtc::{CompileOptions, Ptx};
 use gfpf_kernels::DeviceConstants;
 
 use crate::CudaError;
+use crate::params::DeviceShape;
 use gfpf_kernels::{module_name, translation_unit};
 
 /// Environment variable naming a directory of prebuilt kernels
@@ -93,8 +94,9 @@ pub struct CudaDevice {
     stream: Arc<CudaStream>,
     compute_capability: (i32, i32),
     fp64_at_integer_rate: bool,
-    /// The most shared memory a block may take when a kernel asks for it.
-    max_shared_bytes_per_block: u32,
+    /// Its SMs and the most shared memory a block may take when a kernel
+    /// asks for it.
+    shape: DeviceShape,
     /// One cell per module: the table's lock is held only to find or add a
     /// cell; compiling and loading happen in the cell, outside it.
     modules: Mutex<HashMap<String, Arc<ModuleCell>>>,
@@ -146,12 +148,18 @@ impl CudaDevice {
         let max_shared_bytes_per_block = ctx
             .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
             .map_err(|e| CudaError::driver("reading the device's shared memory", 0, e))?;
+        let multiprocessors = ctx
+            .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(|e| CudaError::driver("reading the device's SMs", 0, e))?;
         Ok(Arc::new(CudaDevice {
             ctx,
             stream,
             compute_capability,
             fp64_at_integer_rate: fp64_at_integer_rate(compute_capability, fp32_over_fp64),
-            max_shared_bytes_per_block: u32::try_from(max_shared_bytes_per_block).unwrap_or(0),
+            shape: DeviceShape {
+                multiprocessors: u32::try_from(multiprocessors).unwrap_or(1).max(1),
+                max_shared_bytes_per_block: u32::try_from(max_shared_bytes_per_block).unwrap_or(0),
+            },
             modules: Mutex::new(HashMap::new()),
         }))
     }
@@ -165,7 +173,13 @@ impl CudaDevice {
     /// asks for it: 227 KB on an H100, 163 KB on an A100, 99 KB on compute
     /// capability 8.6 and 8.9 (RTX 30 and 40, A10, L4, L40), 64 KiB on 7.5.
     pub fn max_shared_bytes_per_block(&self) -> u32 {
-        self.max_shared_bytes_per_block
+        self.shape.max_shared_bytes_per_block
+    }
+
+    /// What the launch choices take from the device: its SMs and its
+    /// blocks' shared memory ([`crate::params::launches_on`]).
+    pub fn shape(&self) -> DeviceShape {
+        self.shape
     }
 
     /// (major, minor) compute capability.

@@ -12,7 +12,7 @@ use gfpf_plan::{Direction, Order, Plan};
 
 use crate::device::CudaDevice;
 use crate::layout::{device_twiddle_table, from_digit_major, try_to_digit_major};
-use crate::params::{ELEMENT_TEAMS_MIN_THREADS, StageParams, block_threads, dynamic_shared_bytes, launches_within};
+use crate::params::{StageParams, block_threads, dynamic_shared_bytes, launches_on};
 use crate::prepared::Prepared;
 use crate::{CudaError, Kernel};
 
@@ -114,14 +114,14 @@ impl<const K: usize> CudaFft<K> {
         let mut functions = Vec::new();
         // Every kernel a batch can take: a single transform's, and those of
         // a batch that fills the device (its stages' threads, batch·N/2
-        // each, past ELEMENT_TEAMS_MIN_THREADS: teams of threads, stages in
-        // pairs). Every stage of a plan takes the same threads, so no batch
-        // mixes the two.
-        let filled = usize::try_from(ELEMENT_TEAMS_MIN_THREADS).unwrap_or(usize::MAX);
-        let shared_bytes = device.max_shared_bytes_per_block();
+        // each, past the device's element_teams_min_threads: teams of
+        // threads, stages in pairs). Every stage of a plan takes the same
+        // threads, so no batch mixes the two.
+        let shape = device.shape();
+        let filled = usize::try_from(shape.element_teams_min_threads()).unwrap_or(usize::MAX);
         let kernels = [1, filled]
             .into_iter()
-            .flat_map(|batch| launches_within(prepared.plan(), batch, shared_bytes));
+            .flat_map(|batch| launches_on(prepared.plan(), batch, &shape));
         for launch in kernels {
             if functions.iter().any(|(k, _)| *k == launch.kernel) {
                 continue;
@@ -197,9 +197,7 @@ impl<const K: usize> CudaFft<K> {
         data: &mut DeviceBuffer<K>,
         scratch: Option<&mut DeviceBuffer<K>>,
     ) -> Result<(), CudaError> {
-        let launches = self
-            .prepared
-            .launches_for(data.len, self.device.max_shared_bytes_per_block())?;
+        let launches = self.prepared.launches_for(data.len, &self.device.shape())?;
         let needed = self.device_scratch_len(data.len);
         let mut own;
         let scratch = match scratch {

@@ -44,8 +44,10 @@ pub fn dynamic_shared_bytes(kernel: &Kernel, k: usize) -> u32 {
 }
 
 /// The fewest threads a stage must take as teams of threads on whole
-/// elements ([`Kernel::ElementTeamDft`]) to run as them: below, its DFTs
-/// run as teams of segments ([`Kernel::TeamDft`]). An element team's
+/// elements ([`Kernel::ElementTeamDft`]) to run as them on an H100 (132
+/// SMs): below, its DFTs run as teams of segments ([`Kernel::TeamDft`]).
+/// Other devices scale it by their SMs ([`DeviceShape::element_teams_min_threads`]).
+/// An element team's
 /// thread runs whole products, about 6.5k instructions on its path for a
 /// twiddled DFT_16 at t8 where a segment's lane runs 2.2k; the shorter path
 /// wins where the stage does not fill the device, the fewer instructions
@@ -56,25 +58,56 @@ pub fn dynamic_shared_bytes(kernel: &Kernel, k: usize) -> u32 {
 /// GPU measures it.
 pub const ELEMENT_TEAMS_MIN_THREADS: u64 = 1 << 17;
 
-/// The SMs the device's stage pairing assumes: an H100's 132, the model's
-/// machine. Stages by teams of segments pair ([`Kernel::TeamPair`]) only
-/// where the pair has at least this many blocks and no more waves of them
-/// than each one-stage launch has of its own ([`team_pair_fits`]).
+/// The SMs the device's stage pairing was modelled on: an H100's 132.
+/// Stages by teams of segments pair ([`Kernel::TeamPair`]) only where the
+/// pair has at least one block an SM and no more waves of them than each
+/// one-stage launch has of its own ([`team_pair_fits`]).
 pub const TEAM_PAIRS_SMS: usize = 132;
 
+/// What the launch choices depend on in a device, as its driver reports
+/// it: the device-filling thresholds ([`ELEMENT_TEAMS_MIN_THREADS`],
+/// [`team_pair_fits`]) scale with its SMs, and stages pair only where the
+/// pair's shared memory fits a block. The rules were modelled on an H100
+/// ([`DeviceShape::H100`]); on another device they are the same rules at its
+/// SM count, not a model of that device (whose threads an SM, bandwidth and
+/// clocks differ too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DeviceShape {
+    /// Streaming multiprocessors (`CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT`).
+    pub multiprocessors: u32,
+    /// The most shared memory a block may take where its kernel asks
+    /// (`CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN`).
+    pub max_shared_bytes_per_block: u32,
+}
+
+impl DeviceShape {
+    /// The model's machine, an H100 SXM: 132 SMs, 227 KiB a block.
+    pub const H100: DeviceShape = DeviceShape {
+        multiprocessors: TEAM_PAIRS_SMS as u32,
+        max_shared_bytes_per_block: 232_448,
+    };
+
+    /// The fewest threads a stage takes as teams of threads on whole
+    /// elements here: [`ELEMENT_TEAMS_MIN_THREADS`] in proportion to the
+    /// SMs (2^17 on an H100, about 107k on an A100's 108, 58k on an L4's 58).
+    pub fn element_teams_min_threads(&self) -> u64 {
+        (ELEMENT_TEAMS_MIN_THREADS * u64::from(self.multiprocessors.max(1))).div_ceil(TEAM_PAIRS_SMS as u64)
+    }
+}
+
 /// Whether two stages of DFT_`radix` over k digits by teams of segments,
-/// `supers` super-DFTs of radix² elements, run faster paired on the device
-/// than one a launch, by the model's reckoning: a pair puts a super-DFT's
+/// `supers` super-DFTs of radix² elements, run faster paired on a device of
+/// `sms` SMs than one a launch, by the model's reckoning: a pair puts a super-DFT's
 /// radix DFTs in one block (1024 threads at t8, one block an SM) where a
 /// one-stage launch spreads them four to a block (256 threads, six an SM),
-/// so the pair needs at least [`TEAM_PAIRS_SMS`] blocks (with fewer it
+/// so the pair needs at least one block an SM (with fewer it
 /// issues its instructions on fewer SMs) and no more waves than a stage
 /// (each of its threads runs both stages' paths). Model (`cargo xtask
-/// gpu-model`, 2026-11-27, t8, fitted and floor): 2^12 (16 blocks) paired
+/// gpu-model`, 2026-11-27, t8, H100, fitted and floor): 2^12 (16 blocks) paired
 /// 0.047 and 0.032 ms against 0.051 and 0.031 in three launches; 2^16 (256
 /// blocks, 2 waves each) 0.123 and 0.081 against 0.122 and 0.085; 2^17
 /// (512 blocks, 4 waves against 3) 0.229 and 0.168 against 0.201 and 0.171.
-pub fn team_pair_fits(radix: usize, k: usize, supers: usize) -> bool {
+pub fn team_pair_fits(radix: usize, k: usize, supers: usize, sms: usize) -> bool {
     let (Some(single), Some(pair)) = (team_tile(radix, k), team_pair_tile(radix, k)) else {
         return false;
     };
@@ -85,9 +118,10 @@ pub fn team_pair_fits(radix: usize, k: usize, supers: usize) -> bool {
         2 => 1024,
         _ => 512,
     };
-    let waves = |blocks: usize, threads: usize| blocks.div_ceil(TEAM_PAIRS_SMS * (sm_threads / threads).max(1));
+    let sms = sms.max(1);
+    let waves = |blocks: usize, threads: usize| blocks.div_ceil(sms * (sm_threads / threads).max(1));
     let single_blocks = supers * radix / single.dfts;
-    supers >= TEAM_PAIRS_SMS && waves(supers, pair.threads) <= waves(single_blocks, single.threads)
+    supers >= sms && waves(supers, pair.threads) <= waves(single_blocks, single.threads)
 }
 
 /// The most radices a plan can have (N < 2^64, every radix ≥ 2).
@@ -243,15 +277,15 @@ pub fn launches(plan: &Plan, batch: usize) -> Vec<Launch> {
     launches_with(plan, batch, StageKernels::for_device(plan.digits()))
 }
 
-/// As [`launches`], on a device that gives a block at most `shared_bytes`
-/// of shared memory ([`crate::CudaDevice::max_shared_bytes_per_block`]):
-/// stages pair only where the pair's [`dynamic_shared_bytes`] fit, one
-/// stage a launch elsewhere. At t8 a pair of teams of threads takes 100
-/// KiB, past the 99 KB of compute capability 8.6 and 8.9 (RTX 30 and 40,
-/// A10, L4, L40): there 2^20 runs in five launches, as it did before the
-/// pairs.
-pub fn launches_within(plan: &Plan, batch: usize, shared_bytes: u32) -> Vec<Launch> {
-    launches_limited(plan, batch, StageKernels::for_device(plan.digits()), shared_bytes)
+/// As [`launches`], on `device` ([`crate::CudaDevice::shape`]): teams of
+/// threads from its [`DeviceShape::element_teams_min_threads`], teams of
+/// segments paired by [`team_pair_fits`] at its SMs, and stages paired
+/// only where the pair's [`dynamic_shared_bytes`] fit its blocks, one stage
+/// a launch elsewhere. At t8 a pair of teams of threads takes 100 KiB, past
+/// the 99 KB of compute capability 8.6 and 8.9 (RTX 30 and 40, A10, L4,
+/// L40): there 2^20 runs in five launches, as it did before the pairs.
+pub fn launches_on(plan: &Plan, batch: usize, device: &DeviceShape) -> Vec<Launch> {
+    launches_limited(plan, batch, StageKernels::for_device(plan.digits()), device)
 }
 
 /// As [`launches`], with the base-DFT stages run by `stage_kernels`: with
@@ -261,12 +295,13 @@ pub fn launches_within(plan: &Plan, batch: usize, shared_bytes: u32) -> Vec<Laun
 /// wherever [`pair_stages`] allows (t8 2^20: five stages in three
 /// launches; 2^12: three in two).
 pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> Vec<Launch> {
-    launches_limited(plan, batch, stage_kernels, u32::MAX)
+    launches_limited(plan, batch, stage_kernels, &DeviceShape::H100)
 }
 
-/// [`launches_with`], pairs only within `shared_bytes` a block.
-fn launches_limited(plan: &Plan, batch: usize, stage_kernels: StageKernels, shared_bytes: u32) -> Vec<Launch> {
-    let single = stage_launches(plan, batch, stage_kernels);
+/// [`launches_with`] on `device`.
+fn launches_limited(plan: &Plan, batch: usize, stage_kernels: StageKernels, device: &DeviceShape) -> Vec<Launch> {
+    let shared_bytes = device.max_shared_bytes_per_block;
+    let single = stage_launches(plan, batch, stage_kernels, device);
     if !matches!(
         stage_kernels,
         StageKernels::DftTeams | StageKernels::ElementTeams | StageKernels::Teams
@@ -282,6 +317,7 @@ fn launches_limited(plan: &Plan, batch: usize, stage_kernels: StageKernels, shar
                     plan,
                     batch,
                     stage_kernels,
+                    device,
                     (&plan.stages()[t], &single[t]),
                     (&plan.stages()[t + 1], &single[t + 1]),
                 )
@@ -308,7 +344,7 @@ fn launches_limited(plan: &Plan, batch: usize, stage_kernels: StageKernels, shar
 /// [`Kernel::ElementTeamDft`] of one radix that has an
 /// [`element_team_pair_tile`] (or both as [`Kernel::TeamDft`] of one that
 /// has a [`team_pair_tile`]; with the device's [`StageKernels::Teams`], in
-/// [`team_pair_fits`]), read natural input,
+/// [`team_pair_fits`] at `device`'s SMs), read natural input,
 /// and be the two halves of a DFT over radix² elements at a stride s: in
 /// time (strides s and radix·s, twiddles none or on the inputs, then on
 /// the inputs) or in frequency (radix·s and s, on the outputs, then on the
@@ -321,6 +357,7 @@ pub fn pair_stages(
     plan: &Plan,
     batch: usize,
     stage_kernels: StageKernels,
+    device: &DeviceShape,
     first: (&Stage, &Launch),
     second: (&Stage, &Launch),
 ) -> Option<Launch> {
@@ -359,7 +396,14 @@ pub fn pair_stages(
                 radix: radix2,
                 twiddles: b,
             },
-        ) if stage_kernels != StageKernels::Teams || team_pair_fits(radix, k, batch * plan.len() / (radix * radix)) => {
+        ) if stage_kernels != StageKernels::Teams
+            || team_pair_fits(
+                radix,
+                k,
+                batch * plan.len() / (radix * radix),
+                device.multiprocessors as usize,
+            ) =>
+        {
             let tile = team_pair_tile(radix, k)?;
             (radix, radix2, a, b, tile.threads / radix, true)
         }
@@ -401,7 +445,7 @@ pub fn pair_stages(
 }
 
 /// One launch a stage.
-fn stage_launches(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> Vec<Launch> {
+fn stage_launches(plan: &Plan, batch: usize, stage_kernels: StageKernels, device: &DeviceShape) -> Vec<Launch> {
     let n = plan.len();
     let log2 = |x: usize| u64::from(x.trailing_zeros());
     let mut radix_log2 = [0u64; MAX_RADICES];
@@ -484,7 +528,7 @@ fn stage_launches(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> Vec
                     teams_take(t)
                         && match stage_kernels {
                             StageKernels::ElementTeams => true,
-                            StageKernels::Teams => params.threads * t.team as u64 >= ELEMENT_TEAMS_MIN_THREADS,
+                            StageKernels::Teams => params.threads * t.team as u64 >= device.element_teams_min_threads(),
                             _ => false,
                         }
                 });
@@ -846,16 +890,24 @@ mod pair_tests {
         let t8_20 = device_plan(20, 8, Direction::Forward, Order::Natural);
         let pair_bytes = dynamic_shared_bytes(&launches(&t8_20, 1)[1].kernel, 8);
         assert_eq!(pair_bytes, 102_464);
+        let with_shared = |bytes| DeviceShape {
+            max_shared_bytes_per_block: bytes,
+            ..DeviceShape::H100
+        };
         for shared in [pair_bytes, 166_912, 232_448] {
             assert_eq!(
-                launches_within(&t8_20, 1, shared),
+                launches_on(&t8_20, 1, &with_shared(shared)),
                 launches(&t8_20, 1),
                 "{shared} bytes"
             );
         }
         for shared in [pair_bytes - 8, 101_376, 65_536] {
-            let within = launches_within(&t8_20, 1, shared);
-            assert_eq!(within, stage_launches(&t8_20, 1, StageKernels::Teams), "{shared} bytes");
+            let within = launches_on(&t8_20, 1, &with_shared(shared));
+            assert_eq!(
+                within,
+                stage_launches(&t8_20, 1, StageKernels::Teams, &DeviceShape::H100),
+                "{shared} bytes"
+            );
             assert!(
                 within
                     .iter()
@@ -868,7 +920,43 @@ mod pair_tests {
         let t8_16 = device_plan(16, 8, Direction::Forward, Order::Natural);
         let segments = launches(&t8_16, 1);
         assert!(segments.iter().any(|l| matches!(l.kernel, Kernel::TeamPair { .. })));
-        assert_eq!(launches_within(&t8_16, 1, 65_536), segments);
+        assert_eq!(launches_on(&t8_16, 1, &with_shared(65_536)), segments);
+    }
+
+    /// The device-filling rules at another device's SMs: teams of threads
+    /// from a stage's share of one wave (t8 2^17, 2^16 threads a stage, on
+    /// an L4's 58 SMs but not an A100's 108 or an H100's 132), and teams of
+    /// segments paired from one block an SM (t8 2^16, 256 super-DFTs: on
+    /// 132 SMs; not on 264, where the pair would leave SMs idle).
+    #[test]
+    fn device_filling_rules_scale_with_the_sms() {
+        let sms = |multiprocessors| DeviceShape {
+            multiprocessors,
+            ..DeviceShape::H100
+        };
+        assert_eq!(DeviceShape::H100.element_teams_min_threads(), ELEMENT_TEAMS_MIN_THREADS);
+        assert_eq!(sms(108).element_teams_min_threads(), 107_241);
+        assert_eq!(sms(58).element_teams_min_threads(), 57_593);
+        assert_eq!(sms(0).element_teams_min_threads(), 993);
+        let element_teams = |launches: &[Launch]| {
+            launches
+                .iter()
+                .filter(|l| matches!(l.kernel, Kernel::ElementTeamDft { .. } | Kernel::ElementTeamPair { .. }))
+                .count()
+        };
+        let t8_17 = device_plan(17, 8, Direction::Forward, Order::Natural);
+        assert_eq!(launches_on(&t8_17, 1, &sms(132)), launches(&t8_17, 1));
+        assert_eq!(element_teams(&launches_on(&t8_17, 1, &sms(108))), 0);
+        assert!(element_teams(&launches_on(&t8_17, 1, &sms(58))) > 0);
+        let t8_16 = device_plan(16, 8, Direction::Forward, Order::Natural);
+        let team_pairs = |shape: &DeviceShape| {
+            launches_on(&t8_16, 1, shape)
+                .iter()
+                .filter(|l| matches!(l.kernel, Kernel::TeamPair { .. }))
+                .count()
+        };
+        assert_eq!((team_pairs(&sms(132)), team_pairs(&sms(264))), (1, 0));
+        assert!((team_pair_fits(16, 8, 256, 132), team_pair_fits(16, 8, 256, 264)) == (true, false));
     }
 
     /// Stages that do not fill the device pair as teams of segments where
@@ -882,9 +970,9 @@ mod pair_tests {
         assert_eq!(device(12, 8, Direction::Forward, Order::Natural, 1).len(), 3);
         assert!(
             (
-                team_pair_fits(16, 8, 256),
-                team_pair_fits(16, 8, 16),
-                team_pair_fits(16, 8, 512)
+                team_pair_fits(16, 8, 256, TEAM_PAIRS_SMS),
+                team_pair_fits(16, 8, 16, TEAM_PAIRS_SMS),
+                team_pair_fits(16, 8, 512, TEAM_PAIRS_SMS)
             ) == (true, false, false)
         );
         assert_eq!(

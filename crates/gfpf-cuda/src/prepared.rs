@@ -7,7 +7,7 @@ use gfpf_field::Field;
 use gfpf_plan::{Direction, Order, Plan};
 
 use crate::CudaError;
-use crate::params::{Launch, launches_within, radices_used};
+use crate::params::{DeviceShape, Launch, launches_on, radices_used};
 
 /// A planned transform's host-side data, ready to upload.
 #[derive(Debug, Clone)]
@@ -54,9 +54,9 @@ impl<const K: usize> Prepared<K> {
         self.fft.field()
     }
 
-    /// The launches for `len` elements (a multiple of N; none for 0) on a
-    /// device that gives a block at most `shared_bytes` ([`launches_within`]).
-    pub fn launches_for(&self, len: usize, shared_bytes: u32) -> Result<Vec<Launch>, CudaError> {
+    /// The launches for `len` elements (a multiple of N; none for 0) on
+    /// `device` ([`launches_on`]).
+    pub fn launches_for(&self, len: usize, device: &DeviceShape) -> Result<Vec<Launch>, CudaError> {
         let n = self.plan().len();
         if len == 0 {
             return Ok(Vec::new());
@@ -64,7 +64,7 @@ impl<const K: usize> Prepared<K> {
         if !len.is_multiple_of(n) {
             return Err(TransformError::LengthNotMultiple { len, n }.into());
         }
-        Ok(launches_within(self.plan(), len / n, shared_bytes))
+        Ok(launches_on(self.plan(), len / n, device))
     }
 }
 
@@ -93,10 +93,10 @@ mod tests {
         assert_eq!(device_twiddle_table(&p.fft).unwrap().len(), 8 * 64);
         assert_eq!(f.mul(p.fft.n_inv(), &f.from_u64(1024)), f.one());
         assert_eq!(
-            p.launches_for(1000, u32::MAX).unwrap_err(),
+            p.launches_for(1000, &DeviceShape::H100).unwrap_err(),
             CudaError::Transform(TransformError::LengthNotMultiple { len: 1000, n: 1024 })
         );
-        assert_eq!(p.launches_for(0, u32::MAX).unwrap(), vec![]);
+        assert_eq!(p.launches_for(0, &DeviceShape::H100).unwrap(), vec![]);
         // N ≤ 2k: no twiddles, still a one-element device table.
         assert_eq!(
             device_twiddle_table(&Prepared::new(&f, 16, Direction::Forward, Order::Natural).unwrap().fft)

@@ -271,7 +271,7 @@ pub const ELEMENT_TEAM_PAIR_COLUMNS: usize = 4;
 /// may take: sm_80's limit a block (163 KB). Devices that give a block less
 /// than a pair takes (t8's 100 KiB against the 99 KB of compute capability
 /// 8.6 and 8.9) run those stages one a launch (gfpf-cuda's
-/// `params::launches_within`).
+/// `params::launches_on`).
 pub const ELEMENT_TEAM_PAIR_MAX_BYTES: usize = 166_912;
 
 /// The tile of a launch of two stages of DFT_radix over k digits

@@ -242,20 +242,23 @@ fn chained_on_device() {
     assert_eq!(buffer.download(device, &field).unwrap(), x);
 }
 
-/// The device's shared memory a block, as the driver reports it, bounds the
-/// launches a transform takes: every launch of t8 2^20 (pairs of stages
-/// where they fit) within it, and a batch large enough to fill the device
-/// (teams of threads, stages in pairs of 100 KiB) gives gfpf-cpu's output.
+/// The device's shared memory a block and its SMs, as the driver reports
+/// them, bound the launches a transform takes: every launch of t8 2^12
+/// batches (pairs of stages where they fit) within the shared memory, and a
+/// batch large enough to fill the device (teams of threads, stages in pairs
+/// of 100 KiB) gives gfpf-cpu's output.
 #[test]
 fn launches_fit_the_device_shared_memory() {
     if let Some(why) = cuda_unavailable() {
         eprintln!("SKIPPED (cuda): {why}");
         return;
     }
-    use gfpf_cuda::params::launches_within;
+    use gfpf_cuda::params::launches_on;
     let device = device().unwrap();
-    let shared = device.max_shared_bytes_per_block();
-    eprintln!("{shared} bytes of shared memory a block");
+    let shape = device.shape();
+    let shared = shape.max_shared_bytes_per_block;
+    eprintln!("{shape:?}");
+    assert!(shape.multiprocessors >= 1, "{shape:?}");
     assert!(
         shared >= 48 * 1024,
         "{shared} bytes: below what every CUDA device gives"
@@ -264,7 +267,7 @@ fn launches_fit_the_device_shared_memory() {
     let n = 1 << 12;
     let fft = CudaFft::try_new(device, &field, n, Direction::Forward, Order::Natural).unwrap();
     for batch in [1, 64, 256] {
-        for launch in launches_within(fft.plan(), batch, shared) {
+        for launch in launches_on(fft.plan(), batch, &shape) {
             assert!(
                 gfpf_cuda::dynamic_shared_bytes(&launch.kernel, 8) <= shared,
                 "{launch:?}"
