@@ -111,6 +111,23 @@ impl std::fmt::Debug for CudaDevice {
     }
 }
 
+/// Lets `function` launch with up to `bytes` of dynamic shared memory a
+/// block. The driver's default allows 48 KiB less the kernel's static shared
+/// memory, so any kernel that takes dynamic shared memory asks for its
+/// amount (the driver refuses past the device's
+/// [`CudaDevice::max_shared_bytes_per_block`] with the static part).
+pub(crate) fn allow_dynamic_shared(function: &cudarc::driver::CudaFunction, bytes: u32) -> Result<(), CudaError> {
+    if bytes == 0 {
+        return Ok(());
+    }
+    function
+        .set_attribute(
+            cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            i32::try_from(bytes).unwrap_or(i32::MAX),
+        )
+        .map_err(|e| CudaError::driver("raising a kernel's dynamic shared memory", 0, e))
+}
+
 /// Whether a device of this compute capability whose FP32 rate is
 /// `fp32_over_fp64` times its FP64 rate runs FP64 at its integer rate: FP64
 /// at half the FP32 rate (the driver's ratio 2) is 64 results a clock an SM

@@ -133,15 +133,7 @@ impl<const K: usize> CudaFft<K> {
                 .module(&constants, radix)?
                 .load_function(&launch.kernel.symbol())
                 .map_err(|e| CudaError::driver("loading a kernel", 0, e))?;
-            let shared = dynamic_shared_bytes(&launch.kernel, K);
-            if shared > 48 * 1024 {
-                // Past the 48 KiB a kernel gets without asking.
-                f.set_attribute(
-                    cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    shared as i32,
-                )
-                .map_err(|e| CudaError::driver("raising a kernel's shared memory", 0, e))?;
-            }
+            crate::device::allow_dynamic_shared(&f, dynamic_shared_bytes(&launch.kernel, K))?;
             functions.push((launch.kernel, f));
         }
         let stream = device.stream();

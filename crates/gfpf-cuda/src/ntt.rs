@@ -1098,12 +1098,7 @@ impl<W: NttWord> CudaNtt<W> {
             words /= 2;
             plan = plan.with_max_tile_words(words);
         }
-        function
-            .set_attribute(
-                cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                plan.most_shared_bytes() as i32,
-            )
-            .map_err(|e| crate::CudaError::driver("raising the NTT kernel's shared memory", 0, e))?;
+        crate::device::allow_dynamic_shared(&function, plan.most_shared_bytes())?;
         let stream = device.stream();
         let upload = |what: &'static str, words: Vec<W>| {
             stream
