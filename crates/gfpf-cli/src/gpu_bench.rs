@@ -385,13 +385,17 @@ pub fn run(primes: &[FieldSpec], quick: bool, model: Option<&ModelFigures>) -> R
     }
     let ntt = measure_ntt(&device, quick, &bar)?;
     bar.finish_and_clear();
+    let (shape, (driver_major, driver_minor)) = (device.shape(), device.driver_cuda_version());
     println!(
-        "gfpf bench --device cuda{}: {} (compute capability {}.{}), forward DFT_N, natural order,",
+        "gfpf bench --device cuda{}: {} (compute capability {}.{}, {} SMs, {} KiB of shared memory a block,",
         if quick { " --quick" } else { "" },
         device.name(),
         device.compute_capability().0,
-        device.compute_capability().1
+        device.compute_capability().1,
+        shape.multiprocessors,
+        shape.max_shared_bytes_per_block / 1024
     );
+    println!("  driver CUDA {driver_major}.{driver_minor}), forward DFT_N, natural order,");
     println!("  data resident on the device, warm, median of {GPU_RUNS} runs timed with CUDA events;");
     println!(
         "  device-to-device copy bandwidth measured here: {:.0} GB/s (read + write);",

@@ -199,6 +199,13 @@ impl CudaDevice {
         self.shape
     }
 
+    /// The CUDA version of the device's driver, (major, minor): (13, 0)
+    /// for driver 580; (0, 0) where the driver does not say.
+    pub fn driver_cuda_version(&self) -> (i32, i32) {
+        let version = driver_version();
+        (version / 1000, version % 1000 / 10)
+    }
+
     /// (major, minor) compute capability.
     pub fn compute_capability(&self) -> (i32, i32) {
         self.compute_capability

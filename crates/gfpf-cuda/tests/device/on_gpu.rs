@@ -18,7 +18,13 @@ fn device() -> Result<&'static Arc<CudaDevice>, CudaError> {
     DEVICE
         .get_or_init(|| {
             let d = CudaDevice::try_new(0)?;
-            eprintln!("GPU: {} (compute capability {:?})", d.name(), d.compute_capability());
+            eprintln!(
+                "GPU: {} (compute capability {:?}, {:?}, driver CUDA {:?})",
+                d.name(),
+                d.compute_capability(),
+                d.shape(),
+                d.driver_cuda_version()
+            );
             Ok(d)
         })
         .as_ref()
