@@ -285,7 +285,7 @@ pub fn launches(plan: &Plan, batch: usize) -> Vec<Launch> {
 /// the 99 KB of compute capability 8.6 and 8.9 (RTX 30 and 40, A10, L4,
 /// L40): there 2^20 runs in five launches, as it did before the pairs.
 pub fn launches_on(plan: &Plan, batch: usize, device: &DeviceShape) -> Vec<Launch> {
-    launches_limited(plan, batch, StageKernels::for_device(plan.digits()), device)
+    launches_with_on(plan, batch, StageKernels::for_device(plan.digits()), device)
 }
 
 /// As [`launches`], with the base-DFT stages run by `stage_kernels`: with
@@ -295,11 +295,12 @@ pub fn launches_on(plan: &Plan, batch: usize, device: &DeviceShape) -> Vec<Launc
 /// wherever [`pair_stages`] allows (t8 2^20: five stages in three
 /// launches; 2^12: three in two).
 pub fn launches_with(plan: &Plan, batch: usize, stage_kernels: StageKernels) -> Vec<Launch> {
-    launches_limited(plan, batch, stage_kernels, &DeviceShape::H100)
+    launches_with_on(plan, batch, stage_kernels, &DeviceShape::H100)
 }
 
-/// [`launches_with`] on `device`.
-fn launches_limited(plan: &Plan, batch: usize, stage_kernels: StageKernels, device: &DeviceShape) -> Vec<Launch> {
+/// [`launches_with`] on `device` ([`launches_on`]'s rules for it; the
+/// emulator runs another device's launches with it).
+pub fn launches_with_on(plan: &Plan, batch: usize, stage_kernels: StageKernels, device: &DeviceShape) -> Vec<Launch> {
     let shared_bytes = device.max_shared_bytes_per_block;
     let single = stage_launches(plan, batch, stage_kernels, device);
     if !matches!(

@@ -513,6 +513,68 @@ fn team_pairs_match_the_cpu() {
     check::<8>(gfpf_field::Preset::T8, &[1 << 8, 1 << 12]);
 }
 
+/// On a device whose blocks take less shared memory than a pair of teams of
+/// threads (t8: 100 KiB; 99 KB at compute capability 8.6 and 8.9) the
+/// stages that fill it run as teams of threads one a launch, and in pairs
+/// where the pair fits: both give gfpf-cpu's output. t8 2^12 on a device of
+/// one SM, which a single transform fills (its launches as
+/// `params::launches_on` plans them for that device), in time and in
+/// frequency.
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn element_teams_pair_only_within_the_device_shared_memory() {
+    use gfpf_cuda::params::{DeviceShape, launches_on};
+    use gfpf_kernels::Kernel;
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (element team pairs on a small device): {why}");
+        return;
+    }
+    let field = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
+    let n = 1 << 12;
+    for order in [Order::Natural, Order::DigitReversed] {
+        let x = gfpf_testkit::oracle::sample(&field, n, 23);
+        let mut want = x.clone();
+        gfpf_cpu::CpuFft::try_new(&field, n, Direction::Forward, order)
+            .unwrap()
+            .process(&mut want)
+            .unwrap();
+        for (shared, paired) in [(101_376, false), (232_448, true)] {
+            let device = DeviceShape {
+                multiprocessors: 1,
+                max_shared_bytes_per_block: shared,
+            };
+            let fft = EmulatedFft::try_new(&field, n, Direction::Forward, order, kernel_dir())
+                .unwrap()
+                .on_device(device);
+            let launches = launches_on(fft.plan(), 1, &device);
+            let kernels: Vec<Kernel> = launches.iter().map(|l| l.kernel).collect();
+            let what = format!("{order:?}, {shared} bytes: {kernels:?}");
+            assert!(
+                kernels.iter().any(|k| matches!(k, Kernel::ElementTeamDft { .. })),
+                "{what}"
+            );
+            assert_eq!(
+                kernels.iter().any(|k| matches!(k, Kernel::ElementTeamPair { .. })),
+                paired,
+                "{what}"
+            );
+            assert!(
+                kernels.iter().all(|k| gfpf_cuda::dynamic_shared_bytes(k, 8) <= shared),
+                "{what}"
+            );
+            // What the emulator runs is what that device launches.
+            let ran: Vec<Kernel> = fft.launch_counts(1, 1).unwrap().iter().map(|c| c.kernel).collect();
+            assert_eq!(ran, kernels, "{what}");
+            let mut got = x.clone();
+            gfpf_executor::Transform::process(&fft, &mut got).unwrap();
+            assert!(got == want, "{what}");
+        }
+    }
+}
+
 /// The element teams' operations on whole elements in shared memory
 /// (`gfpf_tile_mul`, `gfpf_tile_add_sub`, `gfpf_tile_mul_pow_r`) against
 /// gfpf-cpu on every pair of t8's edge values (0, 1, p − 1 with its top

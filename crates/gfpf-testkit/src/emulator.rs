@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use gfpf_cuda::ntt::NttWord;
-use gfpf_cuda::params::{StageKernels, StageParams, launches_with, pointwise_mul};
+use gfpf_cuda::params::{DeviceShape, StageKernels, StageParams, launches_with_on, pointwise_mul};
 use gfpf_cuda::{CudaError, block_threads, device_twiddle_table, from_digit_major, to_digit_major};
 use gfpf_executor::{ExecutorError, PreparedFft, Transform, TransformError};
 use gfpf_field::{Element, Field};
@@ -642,6 +642,8 @@ pub struct EmulatedFft<const K: usize> {
     table: Vec<u64>,
     kernels: HostKernels,
     stage_kernels: StageKernels,
+    /// The device whose launches it runs (default: the H100).
+    device: DeviceShape,
 }
 
 impl<const K: usize> EmulatedFft<K> {
@@ -673,7 +675,16 @@ impl<const K: usize> EmulatedFft<K> {
             table,
             kernels,
             stage_kernels: StageKernels::for_device(K),
+            device: DeviceShape::H100,
         })
+    }
+
+    /// The same transform launched as on `device` (its SMs set which stages
+    /// run as teams of threads, its blocks' shared memory which stages
+    /// pair; default [`DeviceShape::H100`]).
+    pub fn on_device(mut self, device: DeviceShape) -> Self {
+        self.device = device;
+        self
     }
 
     /// The same transform with its base-DFT stages run by `stage_kernels`
@@ -740,7 +751,7 @@ impl<const K: usize> EmulatedFft<K> {
         let mut scratch = vec![0u64; if self.plan().scratch_len() > 0 { K * len } else { 0 }];
         let n_inv = *self.prepared.n_inv().digits();
         let mut out = Vec::new();
-        for launch in &launches_with(self.plan(), batch, self.stage_kernels) {
+        for launch in &launches_with_on(self.plan(), batch, self.stage_kernels, &self.device) {
             let params = launch.bind(
                 data.as_mut_ptr() as u64,
                 scratch.as_mut_ptr() as u64,
@@ -779,7 +790,7 @@ impl<const K: usize> EmulatedFft<K> {
         let scratch = vec![0u64; if self.plan().scratch_len() > 0 { words.len() } else { 0 }];
         let mut buffers = [words.to_vec(), scratch];
         let n_inv = *self.prepared.n_inv().digits();
-        for launch in &launches_with(self.plan(), len / self.len(), self.stage_kernels) {
+        for launch in &launches_with_on(self.plan(), len / self.len(), self.stage_kernels, &self.device) {
             let bind = |buffers: &mut [Vec<u64>]| {
                 let [data, scratch] = buffers else {
                     unreachable!("two buffers")
