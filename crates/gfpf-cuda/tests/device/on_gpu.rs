@@ -288,6 +288,28 @@ fn launches_fit_the_device_shared_memory() {
     assert!(x == expected, "256 × 2^12 differs from gfpf-cpu");
 }
 
+/// Device timing works on this driver (the elapsed-time symbol resolved
+/// whichever name it exports): a copy of 64 MiB takes a positive, finite
+/// time, and the copy bandwidth it gives is a plausible one (between 10
+/// GB/s and 20 TB/s, read and write counted).
+#[test]
+fn device_timing_works_on_this_driver() {
+    if let Some(why) = cuda_unavailable() {
+        eprintln!("SKIPPED (cuda): {why}");
+        return;
+    }
+    let device = device().unwrap();
+    let ms = device.time_ms(|| Ok(())).unwrap();
+    assert!(ms.is_finite() && ms >= 0.0, "{ms} ms for nothing");
+    let bandwidth = device.copy_bandwidth(64 << 20, 5).unwrap();
+    eprintln!(
+        "driver CUDA {:?}: copy {:.0} GB/s",
+        device.driver_cuda_version(),
+        bandwidth / 1e9
+    );
+    assert!((10e9..20e12).contains(&bandwidth), "{bandwidth} B/s");
+}
+
 /// The word-size NTT on the GPU, bit for bit against the host transform
 /// (forward, at sizes of one, two and three launches, two primes at once)
 /// and its inverse round trip; what the emulator checks, on the device.
