@@ -115,7 +115,7 @@ impl std::fmt::Debug for CudaDevice {
 /// block. The driver's default allows 48 KiB less the kernel's static shared
 /// memory, so any kernel that takes dynamic shared memory asks for its
 /// amount (the driver refuses past the device's
-/// [`CudaDevice::max_shared_bytes_per_block`] with the static part).
+/// [`DeviceShape::max_shared_bytes_per_block`] with the static part).
 pub(crate) fn allow_dynamic_shared(function: &cudarc::driver::CudaFunction, bytes: u32) -> Result<(), CudaError> {
     if bytes == 0 {
         return Ok(());
@@ -184,13 +184,6 @@ impl CudaDevice {
     /// The device's name, as the driver gives it.
     pub fn name(&self) -> String {
         self.ctx.name().unwrap_or_else(|e| format!("unnamed device ({e:?})"))
-    }
-
-    /// The most shared memory (bytes) a block may take where its kernel
-    /// asks for it: 227 KB on an H100, 163 KB on an A100, 99 KB on compute
-    /// capability 8.6 and 8.9 (RTX 30 and 40, A10, L4, L40), 64 KiB on 7.5.
-    pub fn max_shared_bytes_per_block(&self) -> u32 {
-        self.shape.max_shared_bytes_per_block
     }
 
     /// What the launch choices take from the device: its SMs and its

@@ -1089,7 +1089,7 @@ impl<W: NttWord> CudaNtt<W> {
         // Tiles within what the device gives a block (71.7 KB for the
         // largest; sm_75 gives 64 KiB), and the kernel's limit raised to
         // them (past the 48 KiB a kernel gets without asking).
-        let allowed = device.max_shared_bytes_per_block();
+        let allowed = device.shape().max_shared_bytes_per_block;
         // int8 mma.sync from compute capability 8.0.
         let on = plan.tensor_cores() && device.compute_capability() >= (8, 0);
         let mut plan = plan.with_tensor_cores(on);

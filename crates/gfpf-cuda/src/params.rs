@@ -75,8 +75,10 @@ pub const TEAM_PAIRS_SMS: usize = 132;
 pub struct DeviceShape {
     /// Streaming multiprocessors (`CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT`).
     pub multiprocessors: u32,
-    /// The most shared memory a block may take where its kernel asks
-    /// (`CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN`).
+    /// The most shared memory (bytes) a block may take where its kernel
+    /// asks (`CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN`): 227
+    /// KB on an H100, 163 KB on an A100, 99 KB on compute capability 8.6 and
+    /// 8.9 (RTX 30 and 40, A10, L4, L40), 64 KiB on 7.5.
     pub max_shared_bytes_per_block: u32,
 }
 

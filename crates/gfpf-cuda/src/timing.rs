@@ -111,7 +111,7 @@ mod tests {
             move |name| exports.iter().copied().find(|e| *e == name)
         }
         let (v2, v1) = (ELAPSED_SYMBOLS[0], ELAPSED_SYMBOLS[1]);
-        // CUDA 12.8 and later export both; 12.0–12.7 only the first name.
+        // CUDA 12.8 and later export both; 12.0–12.7 only the plain name.
         assert_eq!(first_symbol(driver(&[v1, v2])), Some(v2));
         assert_eq!(first_symbol(driver(&[v1])), Some(v1));
         assert_eq!(first_symbol(driver(&[])), None);

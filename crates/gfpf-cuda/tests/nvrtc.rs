@@ -95,11 +95,10 @@ fn compiles<const K: usize>(preset: Preset, arch: SmLimits) {
             "{name}: scale or pointwise missing"
         );
         assert!(!has("gfpf_scal"), "{name}: symbols are matched whole");
-        // The budgets: no stack frame, no spills, the occupancy of
-        // gfpf_kernels::occupancy_budget, and the module compiled within
-        // MODULE_COMPILE_BUDGET of CPU time.
-        // No stack frame, no spills, and on sm_90 at least `least` occupancy
-        // in blocks of `block` threads.
+        // The budgets: no stack frame and no spills, on sm_90 at least
+        // `least` occupancy (gfpf_kernels::occupancy_budget) in blocks of
+        // `block` threads, and the module compiled within
+        // MODULE_COMPILE_BUDGET of CPU time (below).
         let within = |symbol: &str, block: u32, dynamic_shared: u32, least: f64| {
             let resources = report
                 .kernels()
