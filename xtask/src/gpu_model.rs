@@ -148,7 +148,10 @@ pub struct GpuModelArgs {
 /// digits a lane) and a tail of three divisions and two lookaheads a digit:
 /// t8 574, t32 1.3k, t64 3.5k, t128 11.0k instructions a lane. A butterfly
 /// (both carry chains) is 121, 103, 199 and 378; a shift by r^i 161, 143,
-/// 266 and 535.
+/// 266 and 535. One side of a butterfly (`gfpf_lane_add_or_sub`, the
+/// one-element teams'), 104 at one digit a lane (t4, t8, t16) and 168 at
+/// two (t64), against 128 and 208 for both sides in the same probe
+/// (NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-27).
 pub fn instructions(ops: &FieldOps, k: f64, short_division: bool) -> f64 {
     let serial_mul = 10.0 * k * k + 60.0 * k;
     let serial_add_sub = 14.0 * k;
@@ -171,6 +174,7 @@ pub fn instructions(ops: &FieldOps, k: f64, short_division: bool) -> f64 {
         + ops.mul_pow_r as f64 * serial_shift
         + ops.lane_mul as f64 * lane_mul
         + ops.lane_add_sub as f64 * (95.0 * digits + 20.0)
+        + ops.lane_add_or_sub as f64 * (64.0 * digits + 40.0)
         + ops.lane_mul_pow_r as f64 * (135.0 * digits + 15.0)
         + ops.shared_words as f64 * 2.0
         + ops.ntt_butterflies as f64 * NTT_BUTTERFLY_INSTRUCTIONS

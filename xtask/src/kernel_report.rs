@@ -88,6 +88,7 @@ pub fn kernel_of(symbol: &str) -> Option<Kernel> {
         Some("lanes") => Some(Kernel::LaneDft { radix, twiddles }),
         Some("lanes_tiled") => Some(Kernel::LaneTiledDft { radix, twiddles }),
         Some("team") => Some(Kernel::TeamDft { radix, twiddles }),
+        Some("split_team") => Some(Kernel::SplitTeamDft { radix, twiddles }),
         Some("elements") => Some(Kernel::ElementTeamDft { radix, twiddles }),
         Some(_) => None,
     }

@@ -5,8 +5,8 @@ use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, Stage, Sta
 
 use gfpf_kernels::{
     ELEMENT_TEAM_PAIR_COLUMNS, Kernel, STRIDED_LANE_TILES_MIN_K, device_elementwise_kernels, element_team_pair_tile,
-    element_team_tile, lane_digits, lane_kernels_available, lane_segment, lane_tile, team_pair_tile, team_tile,
-    tile_dfts,
+    element_team_tile, lane_digits, lane_kernels_available, lane_segment, lane_tile, split_team_tile, team_pair_tile,
+    team_tile, tile_dfts,
 };
 
 /// Threads per block of every launch but the tiled stages'. One thread holds
@@ -22,6 +22,7 @@ pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
         Kernel::TiledDft { radix, .. } => tile_dfts(radix, k).map_or(1, |t| t as u32),
         Kernel::LaneTiledDft { radix, .. } => lane_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
         Kernel::TeamDft { radix, .. } => team_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
+        Kernel::SplitTeamDft { radix, .. } => split_team_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
         Kernel::ElementTeamDft { radix, .. } => {
             element_team_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32)
         }
@@ -113,17 +114,40 @@ pub fn team_pair_fits(radix: usize, k: usize, supers: usize, sms: usize) -> bool
     let (Some(single), Some(pair)) = (team_tile(radix, k), team_pair_tile(radix, k)) else {
         return false;
     };
-    // Threads an SM the team kernels' launch bounds allow (1536 with one
-    // digit a lane, 1024 with two, 512 with four: GFPF_TEAM_SM_THREADS).
-    let sm_threads = match lane_digits(k) {
-        1 => 1536,
-        2 => 1024,
-        _ => 512,
-    };
+    let sm_threads = team_sm_threads(k) as usize;
     let sms = sms.max(1);
     let waves = |blocks: usize, threads: usize| blocks.div_ceil(sms * (sm_threads / threads).max(1));
     let single_blocks = supers * radix / single.dfts;
     supers >= sms && waves(supers, pair.threads) <= waves(single_blocks, single.threads)
+}
+
+/// Threads an SM the team kernels' launch bounds allow over k digits (1536
+/// with one digit a lane, 1024 with two, 512 with four: `GFPF_TEAM_SM_THREADS`
+/// in kernels/gfpf_fft.cu, sm_90).
+fn team_sm_threads(k: usize) -> u64 {
+    match lane_digits(k) {
+        1 => 1536,
+        2 => 1024,
+        _ => 512,
+    }
+}
+
+/// Whether a stage of `dfts` DFT_`radix` over k digits runs as split teams
+/// ([`Kernel::SplitTeamDft`]): where they have a tile and their launch fits
+/// one wave of the device (its SMs times the team kernels' threads an SM).
+/// Within a wave a lane's path is the launch's time, and a split team's
+/// lane runs half the products and carry chains of a team's; beyond, twice
+/// the threads take as many more waves, and the plain stages' second side
+/// (whose shift stays on the difference's path) doubles their instructions.
+/// Model (`cargo xtask gpu-model --contest`, H100, 2026-11-27, fitted and
+/// floor, split teams everywhere they have a tile against none): t8 2^12
+/// 40.5 and 23.4 µs against 51.2 and 30.9, 2^14 51.9 against 67.7; 2^15
+/// 85.3 against 69.6, 2^17 272 against 201, t16 2^21 7.32 ms against
+/// 6.73.
+pub fn split_teams_fit(radix: usize, k: usize, dfts: u64, device: &DeviceShape) -> bool {
+    split_team_tile(radix, k).is_some_and(|t| {
+        dfts * (lane_segment(k) * t.team) as u64 <= u64::from(device.multiprocessors.max(1)) * team_sm_threads(k)
+    })
 }
 
 /// The most radices a plan can have (N < 2^64, every radix ≥ 2).
@@ -206,6 +230,7 @@ impl Launch {
             | Kernel::LaneDft { .. }
             | Kernel::LaneTiledDft { .. }
             | Kernel::TeamDft { .. }
+            | Kernel::SplitTeamDft { .. }
             | Kernel::ElementTeamDft { .. }
             | Kernel::ElementTeamPair { .. }
             | Kernel::TeamPair { .. } => table,
@@ -243,7 +268,9 @@ pub enum StageKernels {
     /// natural input and stride ≥ the tile's DFTs) run as
     /// [`Kernel::TeamDft`] where a team's tile fits
     /// ([`gfpf_kernels::team_tile`]): each DFT shared by a team of up to
-    /// four warps' segments, what the device runs from k = 16.
+    /// four warps' segments, what the device runs from k = 16; as
+    /// [`Kernel::SplitTeamDft`] (a segment an element) where
+    /// [`split_teams_fit`] on the device.
     DftTeams,
     /// As [`StageKernels::DftTeams`], each team's DFT computed by radix/2
     /// threads on whole elements ([`Kernel::ElementTeamDft`]) wherever
@@ -393,9 +420,14 @@ pub fn pair_stages(
                 twiddles: b,
             },
         ) => (radix, radix2, a, b, element_team_pair_tile(radix, k)?.team, false),
+        // Split or not, as a pair their DFTs take the pair's teams.
         (
-            Kernel::TeamDft { radix, twiddles: a },
+            Kernel::TeamDft { radix, twiddles: a } | Kernel::SplitTeamDft { radix, twiddles: a },
             Kernel::TeamDft {
+                radix: radix2,
+                twiddles: b,
+            }
+            | Kernel::SplitTeamDft {
                 radix: radix2,
                 twiddles: b,
             },
@@ -548,10 +580,19 @@ fn stage_launches(plan: &Plan, batch: usize, stage_kernels: StageKernels, device
                         twiddles,
                     }
                 } else if let Some(tile) = team {
-                    params.threads *= (lane_segment(plan.digits()) * tile.team) as u64;
-                    Kernel::TeamDft {
-                        radix: d.radix,
-                        twiddles,
+                    if split_teams_fit(d.radix, plan.digits(), params.threads, device) {
+                        let split = split_team_tile(d.radix, plan.digits()).expect("split_teams_fit found a tile");
+                        params.threads *= (lane_segment(plan.digits()) * split.team) as u64;
+                        Kernel::SplitTeamDft {
+                            radix: d.radix,
+                            twiddles,
+                        }
+                    } else {
+                        params.threads *= (lane_segment(plan.digits()) * tile.team) as u64;
+                        Kernel::TeamDft {
+                            radix: d.radix,
+                            twiddles,
+                        }
                     }
                 } else if lanes {
                     params.threads *= lane_segment(plan.digits()) as u64;
@@ -698,26 +739,47 @@ mod tests {
         assert!(device.iter().all(|l| !matches!(l.kernel, Kernel::TiledDft { .. })));
         assert_eq!(
             device[0].kernel,
-            Kernel::TeamDft {
+            Kernel::SplitTeamDft {
                 radix: 2,
                 twiddles: CodeletTwiddles::None
             },
-            "stride 1 into another buffer: tiled, each DFT over a team of segments (a batch of 3 does not fill the device)"
+            "stride 1 into another buffer: tiled, each DFT over a team of segments, one an element (a batch of 3 fits a wave)"
         );
-        // DFT_2 has one butterfly: a team of one segment.
-        assert_eq!(device[0].params.threads, 3 * 256 * 8);
+        // DFT_2 has one butterfly: a split team of two segments, a side each.
+        assert_eq!(device[0].params.threads, 3 * 256 * 2 * 8);
         assert_eq!(block_threads(&device[0].kernel, 8), 128);
         // Stride 2, below the team tile's 4 columns: a segment per DFT.
         assert!(matches!(device[1].kernel, Kernel::LaneDft { radix: 16, .. }));
-        // Stride 32: eight segments (two warps) a DFT_16, four DFTs a block.
+        // Stride 32: sixteen segments (four warps) a DFT_16, one an element,
+        // four DFTs a block.
         assert_eq!(
             device[2].kernel,
+            Kernel::SplitTeamDft {
+                radix: 16,
+                twiddles: CodeletTwiddles::Inputs
+            }
+        );
+        assert_eq!(device[2].params.threads, 3 * 32 * 16 * 8);
+        assert_eq!(block_threads(&device[2].kernel, 8), 512);
+        // On a one-SM device the same launch exceeds a wave (1536 threads):
+        // teams of eight segments, two elements a lane.
+        let one_sm = launches_on(
+            &plan,
+            3,
+            &DeviceShape {
+                multiprocessors: 1,
+                ..DeviceShape::H100
+            },
+        );
+        assert_eq!(
+            one_sm[2].kernel,
             Kernel::TeamDft {
                 radix: 16,
                 twiddles: CodeletTwiddles::Inputs
             }
         );
-        assert_eq!(device[2].params.threads, 3 * 32 * 8 * 8);
+        assert_eq!(one_sm[2].params.threads, 3 * 32 * 8 * 8);
+        assert_eq!(block_threads(&one_sm[2].kernel, 8), 256);
         // A batch of 512 fills the device: teams of threads on whole
         // elements, one thread a DFT_2 (32 DFTs a block), eight a DFT_16
         // (sixteen a block).

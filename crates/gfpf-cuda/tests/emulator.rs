@@ -256,8 +256,8 @@ fn t8_kernels_from(source: &str, radices: &[usize], what: &str) -> Option<gfpf_t
 fn barriers_each_needed_in_tiled_stages() {
     use gfpf_kernels::{FFT_SOURCE, Kernel};
     let field = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
-    // 16·16·8: DFT_8's teams fill one warp (their layers meet at
-    // __syncwarp), DFT_16's span two (at __syncthreads).
+    // 16·16·8: the teams of DFT_8 and DFT_16 span warps (they meet at
+    // __syncthreads); 16·16·4 below: DFT_4's fill one (at __syncwarp).
     let n = 1 << 11;
     for order in [Order::Natural, Order::DigitReversed] {
         let plan = gfpf_plan::Plan::try_new(n, 8, Direction::Forward, order).unwrap();
@@ -268,10 +268,21 @@ fn barriers_each_needed_in_tiled_stages() {
             launches.iter().map(|l| l.kernel).collect::<Vec<_>>()
         );
     }
-    // Only the base sizes the transform uses.
-    let radices =
-        gfpf_cuda::params::radices_used(&gfpf_plan::Plan::try_new(n, 8, Direction::Forward, Order::Natural).unwrap());
-    let mut places: Vec<(usize, &str)> = ["__syncthreads();", "__syncwarp();"]
+    // Only the base sizes the transforms use.
+    let quarter = 1 << 10;
+    let mut radices = Vec::new();
+    for size in [n, quarter] {
+        let plan = gfpf_plan::Plan::try_new(size, 8, Direction::Forward, Order::Natural).unwrap();
+        for radix in gfpf_cuda::params::radices_used(&plan) {
+            if !radices.contains(&radix) {
+                radices.push(radix);
+            }
+        }
+    }
+    assert!(radices.contains(&4), "{radices:?}");
+    // The barriers, and each place where a team of segments meets (a
+    // __syncthreads or a __syncwarp, by whether it spans warps).
+    let mut places: Vec<(usize, &str)> = ["__syncthreads();", "__syncwarp();", "gfpf_team_meet<Tile>();"]
         .into_iter()
         .flat_map(|barrier| FFT_SOURCE.match_indices(barrier))
         .collect();
@@ -316,9 +327,10 @@ fn barriers_each_needed_in_tiled_stages() {
         (n, Order::Natural),
         (paired, Order::Natural),
         (paired, Order::DigitReversed),
+        (quarter, Order::Natural),
     ];
     let inputs = sizes.map(|(n, _)| gfpf_testkit::oracle::sample(&field, 2 * n, 9));
-    let wants = [0, 1, 2].map(|i| {
+    let wants = [0, 1, 2, 3].map(|i| {
         let mut x = inputs[i].clone();
         let (n, order) = sizes[i];
         gfpf_cpu::CpuFft::try_new(&field, n, Direction::Forward, order)
@@ -347,6 +359,7 @@ fn barriers_each_needed_in_tiled_stages() {
         (StageKernels::ElementTeams, 1),
         (StageKernels::DftTeams, 1),
         (StageKernels::DftTeams, 2),
+        (StageKernels::DftTeams, 3),
     ];
     let run = |(family, size): (StageKernels, usize)| {
         let kernels = t8_kernels_from(&source, &radices, "tiled kernels").unwrap();
@@ -573,6 +586,89 @@ fn element_teams_pair_only_within_the_device_shared_memory() {
             assert!(got == want, "{what}");
         }
     }
+}
+
+/// Teams of segments take one element a segment (split teams) where a
+/// launch fits a wave of the device and two elsewhere: t4 and t8 on an H100
+/// and on a one-SM device, running exactly the launches the device would,
+/// against gfpf-cpu forward in both orders (digit-reversed through the
+/// plan's own reversal: 16·16·4 reverses otherwise than gfpf-cpu's plan),
+/// and the inverse taking each back.
+fn team_sizes_follow_the_wave<const K: usize>(preset: gfpf_field::Preset, n: usize) {
+    use gfpf_cuda::params::{DeviceShape, StageKernels, launches_with_on};
+    use gfpf_kernels::Kernel;
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (team sizes by the wave): {why}");
+        return;
+    }
+    let field = Field::<K>::preset(preset).unwrap();
+    let one_sm = DeviceShape {
+        multiprocessors: 1,
+        ..DeviceShape::H100
+    };
+    let x = gfpf_testkit::oracle::sample(&field, n, 29);
+    let mut natural = x.clone();
+    gfpf_cpu::CpuFft::try_new(&field, n, Direction::Forward, Order::Natural)
+        .unwrap()
+        .process(&mut natural)
+        .unwrap();
+    for (device, split) in [(DeviceShape::H100, true), (one_sm, false)] {
+        for order in [Order::Natural, Order::DigitReversed] {
+            let mut data = x.clone();
+            for direction in [Direction::Forward, Direction::Inverse] {
+                let fft = EmulatedFft::try_new(&field, n, direction, order, kernel_dir())
+                    .unwrap()
+                    .with_stage_kernels(StageKernels::DftTeams)
+                    .on_device(device);
+                let kernels: Vec<Kernel> = launches_with_on(fft.plan(), 1, StageKernels::DftTeams, &device)
+                    .iter()
+                    .map(|l| l.kernel)
+                    .collect();
+                let what = format!(
+                    "k = {K}, {} SMs, {order:?} {direction:?}: {kernels:?}",
+                    device.multiprocessors
+                );
+                assert_eq!(
+                    kernels.iter().any(|k| matches!(k, Kernel::SplitTeamDft { .. })),
+                    split,
+                    "{what}"
+                );
+                assert_eq!(
+                    kernels.iter().any(|k| matches!(k, Kernel::TeamDft { .. })),
+                    !split,
+                    "{what}"
+                );
+                let ran: Vec<Kernel> = fft.launch_counts(1, 1).unwrap().iter().map(|c| c.kernel).collect();
+                assert_eq!(ran, kernels, "{what}");
+                gfpf_executor::Transform::process(&fft, &mut data).unwrap();
+                if direction == Direction::Forward {
+                    let plan = fft.plan();
+                    let want: Vec<_> = (0..n)
+                        .map(|l| match order {
+                            Order::Natural => natural[l],
+                            Order::DigitReversed => natural[plan.digit_reverse(l)],
+                        })
+                        .collect();
+                    assert!(data == want, "{what}");
+                } else {
+                    assert!(data == x, "{what}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn team_sizes_follow_the_wave_t4_t8() {
+    // 8^3 and 16·16·4: every stage a team stage (stride 1, or strided from
+    // natural input with whole columns), each over a wave of one SM (1536
+    // threads) as a split team and within one of an H100.
+    team_sizes_follow_the_wave::<4>(gfpf_field::Preset::T4, 1 << 9);
+    team_sizes_follow_the_wave::<8>(gfpf_field::Preset::T8, 1 << 10);
 }
 
 /// The element teams' operations on whole elements in shared memory

@@ -312,6 +312,11 @@ struct GfpfLaneOps {
         b = out.diff;
     }
 
+    // a + b, or a - b where `subtract` (gfpf_lane_add_or_sub).
+    GFPF_METHOD GfpfLaneElem add_or_sub(const GfpfLaneElem& a, const GfpfLaneElem& b, bool subtract) const {
+        return gfpf_lane_add_or_sub(lanes, a, b, subtract);
+    }
+
     // a <- a·ρ^j, ρ = r^(±2k/radix).
     GFPF_METHOD void mul_root_power(GfpfLaneElem& a, int j, int radix) const {
         int forward = j * (2 * GFPF_K / radix);
@@ -609,21 +614,30 @@ GFPF_FN void gfpf_dft_lanes_tile(const GfpfStageParams& p) {
 // segments, so that each takes one butterfly of every layer where four
 // warps' lanes allow; four DFTs a block where a team fills a warp or more
 // (four columns of a strided stage: whole sectors, and at most 512
-// threads), else 128 threads' worth.
+// threads), else 128 threads' worth. A split team (gfpf_kernels::
+// split_team_tile) is R segments, one element each, where they fit four
+// warps (R·S ≤ 128): each twiddles its own element and takes one side of
+// a butterfly in every layer (gfpf_team_dft_halves), half the products
+// and carry chains on a lane's path with twice the threads, for the
+// stages whose launch fits one wave of the device.
 template <int R>
 struct GfpfTeamSize {
     static constexpr int most = 128 / GFPF_LANE_SEGMENT;
     static constexpr int team = R / 2 < most ? R / 2 : most;
     static constexpr int lanes = GFPF_LANE_SEGMENT * team;
-    static constexpr int dfts = lanes >= 32 ? 4 : 128 / lanes;
+};
+template <int R, int TEAM>
+struct GfpfTeamTileOf : GfpfTileLayout<R, (GFPF_LANE_SEGMENT * TEAM >= 32 ? 4 : 128 / (GFPF_LANE_SEGMENT * TEAM))> {
+    static constexpr int team = TEAM;
+    static constexpr int lanes = GFPF_LANE_SEGMENT * TEAM;
+    static constexpr int threads = (lanes >= 32 ? 4 : 128 / lanes) * lanes;
+    // Whether a team spans warps: its layers then meet at __syncthreads.
+    static constexpr bool across_warps = lanes > 32;
 };
 template <int R>
-struct GfpfTeamTile : GfpfTileLayout<R, GfpfTeamSize<R>::dfts> {
-    static constexpr int team = GfpfTeamSize<R>::team;
-    static constexpr int threads = GfpfTeamSize<R>::dfts * GfpfTeamSize<R>::lanes;
-    // Whether a team spans warps: its layers then meet at __syncthreads.
-    static constexpr bool across_warps = GfpfTeamSize<R>::lanes > 32;
-};
+using GfpfTeamTile = GfpfTeamTileOf<R, GfpfTeamSize<R>::team>;
+template <int R>
+using GfpfSplitTeamTile = GfpfTeamTileOf<R, R>;
 
 // i with its log2(R) bits reversed.
 template <int R>
@@ -634,26 +648,89 @@ GFPF_FN int gfpf_bit_reverse(int i) {
     return out;
 }
 
+// The team's meeting: __syncthreads where it spans warps, else __syncwarp.
+template <class Tile>
+GFPF_FN void gfpf_team_meet() {
+    if (Tile::across_warps) {
+        __syncthreads();
+    } else {
+        __syncwarp();
+    }
+}
+
+// One DFT_R by a team of R segments, one element each: segment `member`
+// twiddles element `member` (inputs) or the output at place `member`
+// (outputs), and in every layer takes one side of butterfly member mod
+// R/2: the sum where member < R/2, else the difference times the layer's
+// root. Where a warp holds segments of both sides (R/2·S below 32 lanes),
+// the sums' segments shift by r^0 beside the differences', so that the
+// warp's collectives have all its lanes. A layer reads both inputs of every
+// butterfly before any segment writes its side.
+template <class Tile, int R, int VARIANT, class Array>
+GFPF_FN void gfpf_team_dft_halves(const GfpfLaneOps<2>& o, Array& tile, const int (&own)[GFPF_LANE_DIGITS], int step,
+                                  int member, bool running) {
+    if (VARIANT == GFPF_TWIDDLE_INPUTS) {
+        GfpfLaneElem e = gfpf_tile_read(tile, own, member * step, running);
+        o.twiddle(e, member);  // slot 0: w^0, left as it is
+        gfpf_tile_write(tile, own, member * step, running, e);
+        gfpf_team_meet<Tile>();
+    }
+    const bool difference = member >= R / 2;
+    const int b = member & (R / 2 - 1);
+    // Whether each warp's segments all take one side (R/2·S lanes a side).
+    constexpr bool sides_a_warp = (R / 2) * GFPF_LANE_SEGMENT % 32 == 0;
+#pragma unroll 1
+    for (int h = R / 2; h >= 1; h /= 2) {
+        const int j = b & (h - 1), i0 = 2 * (b - j) + j, i1 = i0 + h;
+        const GfpfLaneElem x = gfpf_tile_read(tile, own, i0 * step, running);
+        const GfpfLaneElem y = gfpf_tile_read(tile, own, i1 * step, running);
+        gfpf_team_meet<Tile>();
+        GfpfLaneElem side = o.add_or_sub(x, y, difference);
+        // The difference times ρ^j, ρ = r^(k/h) = ω_{2h}, the layer's root:
+        // only the differences' segments shift where each warp holds one
+        // side, else the sums' shift by r^0 beside them.
+        if (h > 1) {
+            if (sides_a_warp) {
+                if (difference) o.mul_root_power(side, j, 2 * h);
+            } else {
+                o.mul_root_power(side, difference ? j : 0, 2 * h);
+            }
+        }
+        gfpf_tile_write(tile, own, (difference ? i1 : i0) * step, running, side);
+        gfpf_team_meet<Tile>();
+    }
+    if (VARIANT == GFPF_TWIDDLE_OUTPUTS) {
+        GfpfLaneElem e = gfpf_tile_read(tile, own, member * step, running);
+        o.twiddle(e, gfpf_bit_reverse<R>(member));
+        gfpf_tile_write(tile, own, member * step, running, e);
+    }
+}
+
 // One DFT_R of a tile computed by the team of Tile::team segments that
 // segment `member` belongs to: this lane's digits of element i at
-// tile[own[h] + i·step]. Segment `member` twiddles (the variant's inputs or
-// outputs, w^(slot·unit)) and takes butterflies member, member + team, … of
-// every layer of gfpf_dft_team's network (outputs in bit-reversed places),
-// the team meeting between layers (__syncthreads where it spans warps, else
-// __syncwarp). Every lane of the block calls it, those past the launch
-// (`running` false) on zeros, reading and writing nothing.
+// tile[own[h] + i·step]. With R/2 or fewer segments (a pair's), segment
+// `member` twiddles (the variant's inputs or outputs, w^(slot·unit)) and
+// takes butterflies member, member + team, … of every layer of
+// gfpf_dft_team's network (outputs in bit-reversed places); with R (the
+// one-stage kernels' where they fit), gfpf_team_dft_halves. The team meets
+// between layers (gfpf_team_meet). Every lane of the block calls it, those
+// past the launch (`running` false) on zeros, reading and writing nothing.
 template <class Tile, int R, int VARIANT, class Array>
 GFPF_FN void gfpf_team_dft(const GfpfStageParams& p, Array& tile, const GfpfLanes& lanes,
                            const int (&own)[GFPF_LANE_DIGITS], int step, int member, gfpf_u64 unit, bool running) {
     constexpr int P = Tile::team;
-    // A lane holds two elements: the operations inlined where a lane holds
-    // one digit of each (GfpfLaneOps<2>), out of line from k = 64.
+    // A lane holds one or two elements: the operations inlined where a lane
+    // holds one digit of each (GfpfLaneOps<2>), out of line from k = 64.
     GfpfLaneOps<2> o;
     o.lanes = lanes;
     o.inverse = p.inverse != 0;
     o.table = (const gfpf_u64*)p.table;
     o.twiddle_bits = p.twiddle_bits;
     o.unit = unit;
+    if constexpr (P == R) {
+        gfpf_team_dft_halves<Tile, R, VARIANT>(o, tile, own, step, member, running);
+        return;
+    }
     // Every loop below takes the same number of turns on every segment of the
     // block (P divides R/2), so that each collective has all 32 lanes of its
     // warp and each __syncthreads every thread.
@@ -682,11 +759,7 @@ GFPF_FN void gfpf_team_dft(const GfpfStageParams& p, Array& tile, const GfpfLane
             gfpf_tile_write(tile, own, i0 * step, running, x);
             gfpf_tile_write(tile, own, i1 * step, running, y);
         }
-        if (Tile::across_warps) {
-            __syncthreads();
-        } else {
-            __syncwarp();
-        }
+        gfpf_team_meet<Tile>();
     }
     if (VARIANT == GFPF_TWIDDLE_OUTPUTS) {
 #pragma unroll 1
@@ -708,9 +781,8 @@ GFPF_FN void gfpf_team_dft(const GfpfStageParams& p, Array& tile, const GfpfLane
 // the latency that bounds small transforms, and registers enough for more
 // resident warps (cargo xtask kernels --report). The roots of a layer of
 // half-size h are powers of r^(k/h) (shifts).
-template <int R, int VARIANT>
+template <int R, int VARIANT, class Tile = GfpfTeamTile<R>>
 GFPF_FN void gfpf_dft_team(const GfpfStageParams& p) {
-    using Tile = GfpfTeamTile<R>;
     constexpr int P = Tile::team;
     GFPF_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
     // The tile's sites are taken again for the stores, not held through the
@@ -1457,13 +1529,15 @@ GFPF_LANE_TILED_RADICES(GFPF_LANE_TILED_KERNELS)
 // would halve k = 64's blocks of 512).
 #define GFPF_TEAM_TWIDDLED_SM_THREADS \
     (GFPF_LANE_DIGITS == 1 ? GFPF_SM80_SHARE(GFPF_TEAM_SM_THREADS) : GFPF_TEAM_SM_THREADS)
-#define GFPF_TEAM_TWIDDLED_BLOCKS(R) GFPF_BLOCKS_AN_SM(GFPF_TEAM_TWIDDLED_SM_THREADS, GfpfTeamTile<R>::threads)
+#define GFPF_TEAM_TWIDDLED_BLOCKS_OF(threads) GFPF_BLOCKS_AN_SM(GFPF_TEAM_TWIDDLED_SM_THREADS, threads)
+#define GFPF_TEAM_TWIDDLED_BLOCKS(R) GFPF_TEAM_TWIDDLED_BLOCKS_OF(GfpfTeamTile<R>::threads)
 // The plain ones (no twiddles, no products) in 32 registers with one digit
 // a lane, the whole SM: ptxas gave them 32 unasked until their DFT became
 // gfpf_team_dft, then 34 at t16 and t32 (75%; t32 2^16 modelled 0.570 →
 // 0.594 ms), and 32 asked (cargo xtask kernels --report, 2026-11-27).
-#define GFPF_TEAM_PLAIN_BLOCKS(R) \
-    (GFPF_LANE_DIGITS == 1 ? GFPF_BLOCKS_AN_SM(2048, GfpfTeamTile<R>::threads) : GFPF_TEAM_BLOCKS(R))
+#define GFPF_TEAM_PLAIN_BLOCKS_OF(threads) \
+    (GFPF_LANE_DIGITS == 1 ? GFPF_BLOCKS_AN_SM(2048, threads) : GFPF_BLOCKS_AN_SM(GFPF_TEAM_SM_THREADS, threads))
+#define GFPF_TEAM_PLAIN_BLOCKS(R) GFPF_TEAM_PLAIN_BLOCKS_OF(GfpfTeamTile<R>::threads)
 #define GFPF_TEAM_KERNELS(R)                                                                                  \
     GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_plain_team, (gfpf_dft_team<R, GFPF_PLAIN>),                    \
                                 GfpfTeamTile<R>::threads, GFPF_TEAM_PLAIN_BLOCKS(R))                         \
@@ -1473,6 +1547,22 @@ GFPF_LANE_TILED_RADICES(GFPF_LANE_TILED_KERNELS)
                                 GfpfTeamTile<R>::threads, GFPF_TEAM_TWIDDLED_BLOCKS(R))
 
 GFPF_TEAM_RADICES(GFPF_TEAM_KERNELS)
+
+// The split teams (a segment an element), within the team kernels' bounds.
+#define GFPF_SPLIT_TEAM_KERNELS(R)                                                                                \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_plain_split_team, (gfpf_dft_team<R, GFPF_PLAIN, GfpfSplitTeamTile<R>>), \
+                                GfpfSplitTeamTile<R>::threads,                                                    \
+                                GFPF_TEAM_PLAIN_BLOCKS_OF(GfpfSplitTeamTile<R>::threads))                         \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_inputs_split_team,                                                  \
+                                (gfpf_dft_team<R, GFPF_TWIDDLE_INPUTS, GfpfSplitTeamTile<R>>),                    \
+                                GfpfSplitTeamTile<R>::threads,                                                    \
+                                GFPF_TEAM_TWIDDLED_BLOCKS_OF(GfpfSplitTeamTile<R>::threads))                      \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_outputs_split_team,                                                 \
+                                (gfpf_dft_team<R, GFPF_TWIDDLE_OUTPUTS, GfpfSplitTeamTile<R>>),                   \
+                                GfpfSplitTeamTile<R>::threads,                                                    \
+                                GFPF_TEAM_TWIDDLED_BLOCKS_OF(GfpfSplitTeamTile<R>::threads))
+
+GFPF_SPLIT_TEAM_RADICES(GFPF_SPLIT_TEAM_KERNELS)
 
 // An element team's thread holds an element and a product's working set in
 // registers (its other operations stream the digits through shared

@@ -245,6 +245,38 @@ GFPF_FN GfpfLanePair gfpf_lane_add_sub(GfpfLanes l, GfpfLaneElem x, GfpfLaneElem
     return out;
 }
 
+// x + y, or x - y where `subtract`: one side of the butterfly, exactly
+// gfpf_lane_add_sub's sum or difference, through one carry chain. The same
+// instructions either way (the side is a value, not a branch), so the
+// segments of a warp may take different sides: a team whose segments hold
+// one element each splits every butterfly between two of them.
+GFPF_FN GfpfLaneElem gfpf_lane_add_or_sub(const GfpfLanes& l, GfpfLaneElem x, GfpfLaneElem y, bool subtract) {
+    GFPF_COUNT_OP(GFPF_OP_LANE_ADD_OR_SUB);
+    // Adding: digit t generates a carry where its sum reaches r (or wraps
+    // 2^64) and propagates one where it is r - 1. Subtracting: it generates
+    // a borrow where x's digit is below y's and propagates one where equal.
+    gfpf_u64 s[GFPF_LANE_DIGITS];
+    bool g[GFPF_LANE_DIGITS], p[GFPF_LANE_DIGITS];
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        s[h] = x.d[h] + y.d[h];
+        const bool over = s[h] < x.d[h] || s[h] >= GFPF_R_VALUE;
+        g[h] = subtract ? x.d[h] < y.d[h] : over;
+        p[h] = subtract ? x.d[h] == y.d[h] : !over && s[h] == GFPF_R_VALUE - 1;
+    }
+    bool c[GFPF_LANE_DIGITS], c_out;
+    gfpf_lane_carries(l, g, p, c, c_out);
+    GfpfLaneElem out;
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        const bool past = g[h] || (p[h] && c[h]);
+        const gfpf_u64 sv = s[h] + c[h], dv = x.d[h] - y.d[h] - c[h];
+        out.d[h] = subtract ? (past ? dv + GFPF_R_VALUE : dv) : (past ? sv - GFPF_R_VALUE : sv);
+    }
+    // A carry out of digit k - 1 is r^k = -1; a borrow is +1.
+    return gfpf_lane_step(l, out, c_out, subtract);
+}
+
 // x·r^i for 0 ≤ i < 2k: a rotation of the digits over the segment and one
 // subtraction (gfpf_mul_pow_r).
 GFPF_FN GfpfLaneElem gfpf_lane_mul_pow_r(GfpfLanes l, GfpfLaneElem x, int i) {

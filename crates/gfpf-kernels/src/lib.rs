@@ -158,9 +158,10 @@ pub struct TeamTile {
     /// Threads per block: dfts · S · team.
     pub threads: usize,
     /// Segments of [`lane_segment`] lanes that share one DFT: min(radix/2,
-    /// 128/S), so that each takes one butterfly of every layer where four
-    /// warps' lanes allow (up to 8 segments of 16 lanes, 16 of 8, 4 warps
-    /// from k = 32).
+    /// 128/S) ([`team_tile`], [`team_pair_tile`]), so that each takes one
+    /// butterfly of every layer where four warps' lanes allow (up to 8
+    /// segments of 16 lanes, 16 of 8, 4 warps from k = 32); radix, one
+    /// element each, in a [`split_team_tile`].
     pub team: usize,
     /// DFTs per block: 4 where a team fills a warp or more (four columns of
     /// a strided stage, whole sectors), else 128/(S · team).
@@ -175,6 +176,13 @@ pub fn team_kernels_available(k: usize) -> bool {
     lane_kernels_available(k)
 }
 
+/// Segments of a team of [`team_tile`] and [`team_pair_tile`]: min(radix/2,
+/// 128/S), each taking one butterfly of every layer and twiddling two
+/// elements.
+fn pair_team(radix: usize, k: usize) -> usize {
+    (radix / 2).min(128 / lane_segment(k))
+}
+
 /// The tile of a stage of DFT_radix over k digits whose DFTs are shared by
 /// teams of segments, or `None` where [`team_kernels_available`] is false,
 /// radix > 2k, or the tile would exceed [`LANE_TILE_WORDS`] (k = 32's
@@ -183,9 +191,15 @@ pub fn team_tile(radix: usize, k: usize) -> Option<TeamTile> {
     if !team_kernels_available(k) || !radix.is_power_of_two() || !(2..=2 * k).contains(&radix) {
         return None;
     }
-    let segment = lane_segment(k);
-    let team = (radix / 2).min(128 / segment);
-    let lanes = segment * team;
+    team_tile_of(radix, k, pair_team(radix, k))
+}
+
+/// The tile of `team` segments a DFT_radix, four DFTs a block where a team
+/// fills a warp or more (four columns of a strided stage: whole sectors),
+/// else 128 threads' worth, or `None` where it would exceed
+/// [`LANE_TILE_WORDS`].
+fn team_tile_of(radix: usize, k: usize, team: usize) -> Option<TeamTile> {
+    let lanes = lane_segment(k) * team;
     let dfts = if lanes >= 32 { 4 } else { 128 / lanes };
     let words = tile_layout_words(radix, k, dfts);
     (words <= LANE_TILE_WORDS).then_some(TeamTile {
@@ -194,6 +208,15 @@ pub fn team_tile(radix: usize, k: usize) -> Option<TeamTile> {
         dfts,
         words,
     })
+}
+
+/// The tile of a stage of DFT_radix over k digits whose DFTs are each shared
+/// by a team of radix segments, one element each ([`Kernel::SplitTeamDft`]),
+/// where [`team_tile`] has a tile and radix · S ≤ 128 (four warps' lanes:
+/// DFT_2k up to k = 8, smaller radices above), else `None`.
+pub fn split_team_tile(radix: usize, k: usize) -> Option<TeamTile> {
+    team_tile(radix, k)?;
+    (radix * lane_segment(k) <= 128).then(|| team_tile_of(radix, k, radix))?
 }
 
 /// The largest k whose tiled stages can run as [`Kernel::ElementTeamDft`]
@@ -342,12 +365,13 @@ pub fn device_pair_kernels(k: usize, radix: usize) -> Vec<Kernel> {
 /// × 16 = 128), rows of radix + 1 words and odd planes, static shared
 /// memory (`words`: 2 184 at t8, 17 KiB).
 pub fn team_pair_tile(radix: usize, k: usize) -> Option<TeamTile> {
-    let single = team_tile(radix, k).filter(|_| radix == 2 * k)?;
-    let threads = radix * lane_segment(k) * single.team;
+    team_tile(radix, k).filter(|_| radix == 2 * k)?;
+    let team = pair_team(radix, k);
+    let threads = radix * lane_segment(k) * team;
     let words = k * (radix * (radix + 1) + 1);
     (threads.is_multiple_of(32) && threads <= 1024).then_some(TeamTile {
         threads,
-        team: single.team,
+        team,
         dfts: 1,
         words,
     })
@@ -420,6 +444,9 @@ pub fn device_stage_kernels(k: usize, radix: usize, twiddles: CodeletTwiddles) -
             Kernel::LaneTiledDft { radix, twiddles }
         };
         kernels.extend([Kernel::LaneDft { radix, twiddles }, tiled]);
+        if split_team_tile(radix, k).is_some() {
+            kernels.push(Kernel::SplitTeamDft { radix, twiddles });
+        }
         kernels
     } else {
         vec![Kernel::BaseDft { radix, twiddles }]
@@ -463,7 +490,7 @@ pub fn occupancy_budget(kernel: &Kernel, k: usize) -> Option<f64> {
         // Two elements a lane, whatever the radix: 1536, 1024 and 512
         // threads an SM by the registers a product takes with 1, 2 and 4
         // digits a lane.
-        Kernel::TeamDft { .. } => Some(match d {
+        Kernel::TeamDft { .. } | Kernel::SplitTeamDft { .. } => Some(match d {
             1 => 0.75,
             2 => 0.5,
             _ => 0.25,
@@ -584,6 +611,19 @@ pub enum Kernel {
         /// The twiddle placement.
         twiddles: CodeletTwiddles,
     },
+    /// As [`Kernel::TeamDft`], each DFT computed by a team of K segments,
+    /// one element each ([`split_team_tile`]): each segment twiddles its own
+    /// element and takes one side of a butterfly in every layer (the sum,
+    /// or the difference and its shift), half a [`Kernel::TeamDft`] lane's
+    /// products and carry chains on its path, with twice the threads. For
+    /// the stages whose launch fits one wave of the device
+    /// (`gfpf_cuda::params`), where the path is the time.
+    SplitTeamDft {
+        /// K.
+        radix: usize,
+        /// The twiddle placement.
+        twiddles: CodeletTwiddles,
+    },
     /// One stage of base DFT_K through shared memory as
     /// [`Kernel::TeamDft`], each DFT computed by a team of K/2 threads
     /// ([`element_team_tile`]), one butterfly of every layer and two
@@ -645,6 +685,7 @@ impl Kernel {
             Kernel::LaneDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_lanes", variant(twiddles)),
             Kernel::LaneTiledDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_lanes_tiled", variant(twiddles)),
             Kernel::TeamDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_team", variant(twiddles)),
+            Kernel::SplitTeamDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_split_team", variant(twiddles)),
             Kernel::ElementTeamDft { radix, twiddles } => format!("gfpf_dft{radix}_{}_elements", variant(twiddles)),
             Kernel::ElementTeamPair { radix, first, second } => {
                 format!(
@@ -673,6 +714,7 @@ impl Kernel {
             | Kernel::LaneDft { radix, .. }
             | Kernel::LaneTiledDft { radix, .. }
             | Kernel::TeamDft { radix, .. }
+            | Kernel::SplitTeamDft { radix, .. }
             | Kernel::ElementTeamDft { radix, .. }
             | Kernel::ElementTeamPair { radix, .. }
             | Kernel::TeamPair { radix, .. } => Some(radix),
@@ -781,6 +823,12 @@ fn prelude_of(
         .map(|r| format!(" X({r})"))
         .collect();
     writeln!(w, "#define GFPF_TEAM_RADICES(X){teams}").unwrap();
+    let split_teams: String = radices
+        .iter()
+        .filter(|&&r| split_team_tile(r, c.k).is_some())
+        .map(|r| format!(" X({r})"))
+        .collect();
+    writeln!(w, "#define GFPF_SPLIT_TEAM_RADICES(X){split_teams}").unwrap();
     writeln!(w, "#define GFPF_ELEMENT_TEAM_RADICES(X){element_teams}").unwrap();
     // Two stages a launch, where a pair tile exists.
     let with_tile = |tile: fn(usize, usize) -> Option<TeamTile>| -> String {

@@ -211,6 +211,9 @@ pub struct FieldOps {
     /// A lane's share of tensor-core DFT_16 of 8 groups (a forward NTT's
     /// last round of 32-bit words), per thread.
     pub ntt_mma_tiles: u64,
+    /// `gfpf_lane_add_or_sub`: one side of a butterfly (the sum or the
+    /// difference, one carry chain), per lane.
+    pub lane_add_or_sub: u64,
 }
 
 impl FieldOps {
@@ -247,6 +250,7 @@ impl FieldOps {
             ntt50_butterflies: s(self.ntt50_butterflies),
             ntt50_groups: s(self.ntt50_groups),
             ntt_mma_tiles: s(self.ntt_mma_tiles),
+            lane_add_or_sub: s(self.lane_add_or_sub),
         }
     }
 }
