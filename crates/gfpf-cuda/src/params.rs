@@ -107,7 +107,8 @@ impl DeviceShape {
 /// issues its instructions on fewer SMs) and no more waves than a stage
 /// (each of its threads runs both stages' paths). Model (`cargo xtask
 /// gpu-model`, 2026-11-27, t8, H100, fitted and floor): 2^12 (16 blocks) paired
-/// 0.047 and 0.032 ms against 0.051 and 0.031 in three launches; 2^16 (256
+/// 0.047 and 0.032 ms against 0.051 and 0.031 in three launches (0.041
+/// and 0.023 since its stages run as split teams, [`split_teams_fit`]); 2^16 (256
 /// blocks, 2 waves each) 0.123 and 0.081 against 0.122 and 0.085; 2^17
 /// (512 blocks, 4 waves against 3) 0.229 and 0.168 against 0.201 and 0.171.
 pub fn team_pair_fits(radix: usize, k: usize, supers: usize, sms: usize) -> bool {
