@@ -746,6 +746,82 @@ GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
     }
 }
 
+/// A split team's butterfly sides over lanes (`gfpf_lane_add_or_sub`, and
+/// `gfpf_lane_sub_mul_pow_r`, the difference and its shift in one chain)
+/// against gfpf-cpu on every pair of t8's edge values (0, 1, p − 1 with its
+/// top digit r, r, r − 1, r², r^(k−1), −r) and four random ones, every shift
+/// 0 ≤ i < 2k: a warp of four segments takes the two-step path where any of
+/// its pairs holds −1, the one chain elsewhere, and both are checked.
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn butterfly_sides_over_lanes_match_cpu_on_edge_values() {
+    const K: usize = 8;
+    let field = Field::<K>::preset(gfpf_field::Preset::T8).unwrap();
+    let values = gfpf_testkit::oracle::sample(&field, 12, 17);
+    let e = values.len();
+    let table: Vec<String> = values
+        .iter()
+        .flat_map(|v| v.digits().iter().map(|d| format!("{d:#x}ull")))
+        .collect();
+    let kernel = format!(
+        r#"
+static const gfpf_u64 gfpf_test_values[] = {{{table}}};
+#define E {e}
+GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {{
+    gfpf_u64* out = (gfpf_u64*)p.dst;
+    const gfpf_u64 t = (gfpf_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    // Segment g: values a and b, shift i (fastest).
+    const gfpf_u64 g = t / GFPF_LANE_SEGMENT;
+    const bool running = g < (gfpf_u64)E * E * 2 * GFPF_K;
+    const int i = (int)(g % (2 * GFPF_K)), ab = (int)(g / (2 * GFPF_K) % (E * E)), a = ab / E, b = ab % E;
+    const GfpfLanes l = gfpf_warp_lanes();
+    GfpfLaneElem x, y;
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {{
+        x.d[h] = gfpf_test_values[a * GFPF_K + l.digit(h)];
+        y.d[h] = gfpf_test_values[b * GFPF_K + l.digit(h)];
+    }}
+    const GfpfLaneElem shifted = gfpf_lane_sub_mul_pow_r(l, x, y, i);
+    const GfpfLaneElem sum = gfpf_lane_add_or_sub(l, x, y, false);
+    const GfpfLaneElem difference = gfpf_lane_add_or_sub(l, x, y, true);
+    if (running) {{
+        for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {{
+            out[g * 3 * GFPF_K + l.digit(h)] = shifted.d[h];
+            out[g * 3 * GFPF_K + GFPF_K + l.digit(h)] = sum.d[h];
+            out[g * 3 * GFPF_K + 2 * GFPF_K + l.digit(h)] = difference.d[h];
+        }}
+    }}
+}}
+GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
+"#,
+        table = table.join(", ")
+    );
+    let segments = e * e * 2 * K;
+    let threads = (segments * gfpf_kernels::lane_segment(K)).next_multiple_of(128);
+    let Some(out) = run_test_kernel(&kernel, threads as u64, 128, segments * 3 * K) else {
+        return;
+    };
+    let out = out.unwrap();
+    let element = |at: usize| -> Vec<u64> { out[at..at + K].to_vec() };
+    for (a, x) in values.iter().enumerate() {
+        for (b, y) in values.iter().enumerate() {
+            for i in 0..2 * K {
+                let at = ((a * e + b) * 2 * K + i) * 3 * K;
+                let difference = field.sub(x, y);
+                assert_eq!(
+                    element(at),
+                    field.mul_pow_r(&difference, i).digits().to_vec(),
+                    "({x:?} − {y:?}) · r^{i}"
+                );
+                assert_eq!(element(at + K), field.add(x, y).digits().to_vec(), "{x:?} + {y:?}");
+                assert_eq!(element(at + 2 * K), difference.digits().to_vec(), "{x:?} − {y:?}");
+            }
+        }
+    }
+}
+
 /// `gfpf_div_rem_small_high`, the carry chains' short division, against
 /// u128 division at the edges of its corrections: high words 0, 1, 2 and
 /// up to the bound gfpf_kernels proves, low words around the product of the

@@ -317,6 +317,14 @@ struct GfpfLaneOps {
         return gfpf_lane_add_or_sub(lanes, a, b, subtract);
     }
 
+    // (a - b)·ρ^j, ρ = r^(±2k/radix) (gfpf_lane_sub_mul_pow_r).
+    GFPF_METHOD GfpfLaneElem sub_mul_root_power(const GfpfLaneElem& a, const GfpfLaneElem& b, int j, int radix) const {
+        int forward = j * (2 * GFPF_K / radix);
+        int shift = inverse ? 2 * GFPF_K - forward : forward;
+        if (shift == 2 * GFPF_K) shift = 0;
+        return gfpf_lane_sub_mul_pow_r(lanes, a, b, shift);
+    }
+
     // a <- a·ρ^j, ρ = r^(±2k/radix).
     GFPF_METHOD void mul_root_power(GfpfLaneElem& a, int j, int radix) const {
         int forward = j * (2 * GFPF_K / radix);
@@ -685,16 +693,15 @@ GFPF_FN void gfpf_team_dft_halves(const GfpfLaneOps<2>& o, Array& tile, const in
         const GfpfLaneElem x = gfpf_tile_read(tile, own, i0 * step, running);
         const GfpfLaneElem y = gfpf_tile_read(tile, own, i1 * step, running);
         gfpf_team_meet<Tile>();
-        GfpfLaneElem side = o.add_or_sub(x, y, difference);
         // The difference times ρ^j, ρ = r^(k/h) = ω_{2h}, the layer's root:
-        // only the differences' segments shift where each warp holds one
-        // side, else the sums' shift by r^0 beside them.
-        if (h > 1) {
-            if (sides_a_warp) {
-                if (difference) o.mul_root_power(side, j, 2 * h);
-            } else {
-                o.mul_root_power(side, difference ? j : 0, 2 * h);
-            }
+        // in one chain where each warp holds one side, else the sums shift
+        // by r^0 beside the differences' shift.
+        GfpfLaneElem side;
+        if (sides_a_warp) {
+            side = difference ? o.sub_mul_root_power(x, y, j, 2 * h) : o.add_or_sub(x, y, false);
+        } else {
+            side = o.add_or_sub(x, y, difference);
+            if (h > 1) o.mul_root_power(side, difference ? j : 0, 2 * h);
         }
         gfpf_tile_write(tile, own, (difference ? i1 : i0) * step, running, side);
         gfpf_team_meet<Tile>();

@@ -319,6 +319,45 @@ GFPF_FN GfpfLaneElem gfpf_lane_mul_pow_r(GfpfLanes l, GfpfLaneElem x, int i) {
     return out;
 }
 
+// (x - y)·r^i for 0 ≤ i < 2k: the difference side of a butterfly and its
+// root in one carry chain. As gfpf_lane_mul_pow_r, x·r^s = S(x) - W(x), the
+// digits shifted up less those that wrapped past r^k; so (x - y)·r^s =
+// (S(x) + W(y)) - (W(x) + S(y)), and each sum takes its digits from one of
+// the two rotated elements by whether the digit wraps (S and W have
+// disjoint digits): one subtraction where gfpf_lane_add_or_sub and
+// gfpf_lane_mul_pow_r take two. r^i = -r^(i-k) for i ≥ k swaps x and y.
+// Where x or y is -1 (top digit r, which a rotation would move below the
+// top) any segment of the warp takes the two steps instead.
+GFPF_FN GfpfLaneElem gfpf_lane_sub_mul_pow_r(const GfpfLanes& l, GfpfLaneElem x, GfpfLaneElem y, int i) {
+    // Both shuffles on every lane (no short circuit: a collective each).
+    const gfpf_u64 x_top = l.digit_of(x.d, GFPF_K - 1), y_top = l.digit_of(y.d, GFPF_K - 1);
+    if (__any_sync(l.mask, x_top == GFPF_R_VALUE || y_top == GFPF_R_VALUE)) return gfpf_lane_mul_pow_r(l, gfpf_lane_add_or_sub(l, x, y, true), i);
+    GFPF_COUNT_OP(GFPF_OP_LANE_SUB_MUL_POW_R);
+    const int s = i >= GFPF_K ? i - GFPF_K : i;
+    if (i >= GFPF_K) {
+        const GfpfLaneElem t = x;
+        x = y;
+        y = t;
+    }
+    const int rows = s / GFPF_LANE_SEGMENT, lanes = s % GFPF_LANE_SEGMENT;
+    gfpf_u64 rx[GFPF_LANE_DIGITS], ry[GFPF_LANE_DIGITS];
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        rx[h] = l.rotate(x.d[h], lanes);
+        ry[h] = l.rotate(y.d[h], lanes);
+    }
+    GfpfLaneElem a, b;
+#pragma unroll
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        const int from = (h - rows - (l.index() < lanes ? 1 : 0) + GFPF_LANE_DIGITS) % GFPF_LANE_DIGITS;
+        const gfpf_u64 mx = gfpf_lane_pick(rx, from), my = gfpf_lane_pick(ry, from);
+        const bool wraps = l.digit(h) < s;
+        a.d[h] = wraps ? my : mx;
+        b.d[h] = wraps ? mx : my;
+    }
+    return gfpf_lane_sub(l, a, b);
+}
+
 // a + b for digits below r (a sum below 2r): the digit and whether r went.
 GFPF_FN gfpf_u64 gfpf_lane_add_digit(gfpf_u64 a, gfpf_u64 b, gfpf_u64& carries) {
     const gfpf_u64 s = a + b;

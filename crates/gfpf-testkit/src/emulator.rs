@@ -214,6 +214,9 @@ pub struct FieldOps {
     /// `gfpf_lane_add_or_sub`: one side of a butterfly (the sum or the
     /// difference, one carry chain), per lane.
     pub lane_add_or_sub: u64,
+    /// `gfpf_lane_sub_mul_pow_r`: a butterfly's difference times a power of
+    /// r in one carry chain, per lane.
+    pub lane_sub_mul_pow_r: u64,
 }
 
 impl FieldOps {
@@ -251,6 +254,7 @@ impl FieldOps {
             ntt50_groups: s(self.ntt50_groups),
             ntt_mma_tiles: s(self.ntt_mma_tiles),
             lane_add_or_sub: s(self.lane_add_or_sub),
+            lane_sub_mul_pow_r: s(self.lane_sub_mul_pow_r),
         }
     }
 }
