@@ -154,8 +154,9 @@ pub struct GpuModelArgs {
 /// other side, the difference and its shift in one chain
 /// (`gfpf_lane_sub_mul_pow_r`), 96 and 168 (its path where neither input is
 /// −1; the two steps it falls back to there, 224 and 352, left out as a
-/// product's −1 case is), against a shift's 168 and 272 alone in that probe
-/// (NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-27).
+/// product's −1 case is), against a shift's 168 and 272 alone in that probe;
+/// the sum alone, its side known where compiled (`gfpf_lane_add`), 72 and
+/// 104 (NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-27).
 pub fn instructions(ops: &FieldOps, k: f64, short_division: bool) -> f64 {
     let serial_mul = 10.0 * k * k + 60.0 * k;
     let serial_add_sub = 14.0 * k;
@@ -180,6 +181,7 @@ pub fn instructions(ops: &FieldOps, k: f64, short_division: bool) -> f64 {
         + ops.lane_add_sub as f64 * (95.0 * digits + 20.0)
         + ops.lane_add_or_sub as f64 * (64.0 * digits + 40.0)
         + ops.lane_sub_mul_pow_r as f64 * (72.0 * digits + 24.0)
+        + ops.lane_add as f64 * (32.0 * digits + 40.0)
         + ops.lane_mul_pow_r as f64 * (135.0 * digits + 15.0)
         + ops.shared_words as f64 * 2.0
         + ops.ntt_butterflies as f64 * NTT_BUTTERFLY_INSTRUCTIONS

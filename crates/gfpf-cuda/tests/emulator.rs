@@ -746,8 +746,10 @@ GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
     }
 }
 
-/// A split team's butterfly sides over lanes (`gfpf_lane_add_or_sub`, and
-/// `gfpf_lane_sub_mul_pow_r`, the difference and its shift in one chain)
+/// A split team's butterfly sides over lanes (`gfpf_lane_add_or_sub` with
+/// the side a value, the sums and differences of one warp's segments side by
+/// side; `gfpf_lane_add`; `gfpf_lane_sub_mul_pow_r`, the difference and its
+/// shift in one chain)
 /// against gfpf-cpu on every pair of t8's edge values (0, 1, p − 1 with its
 /// top digit r, r, r − 1, r², r^(k−1), −r) and four random ones, every shift
 /// 0 ≤ i < 2k: a warp of four segments takes the two-step path where any of
@@ -784,13 +786,14 @@ GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {{
         y.d[h] = gfpf_test_values[b * GFPF_K + l.digit(h)];
     }}
     const GfpfLaneElem shifted = gfpf_lane_sub_mul_pow_r(l, x, y, i);
-    const GfpfLaneElem sum = gfpf_lane_add_or_sub(l, x, y, false);
-    const GfpfLaneElem difference = gfpf_lane_add_or_sub(l, x, y, true);
+    // The side a value: odd segments subtract, beside even ones adding.
+    const GfpfLaneElem side = gfpf_lane_add_or_sub(l, x, y, (g & 1) != 0);
+    const GfpfLaneElem sum = gfpf_lane_add(l, x, y);
     if (running) {{
         for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {{
             out[g * 3 * GFPF_K + l.digit(h)] = shifted.d[h];
-            out[g * 3 * GFPF_K + GFPF_K + l.digit(h)] = sum.d[h];
-            out[g * 3 * GFPF_K + 2 * GFPF_K + l.digit(h)] = difference.d[h];
+            out[g * 3 * GFPF_K + GFPF_K + l.digit(h)] = side.d[h];
+            out[g * 3 * GFPF_K + 2 * GFPF_K + l.digit(h)] = sum.d[h];
         }}
     }}
 }}
@@ -808,15 +811,17 @@ GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
     for (a, x) in values.iter().enumerate() {
         for (b, y) in values.iter().enumerate() {
             for i in 0..2 * K {
-                let at = ((a * e + b) * 2 * K + i) * 3 * K;
-                let difference = field.sub(x, y);
+                let g = (a * e + b) * 2 * K + i;
+                let at = g * 3 * K;
+                let (sum, difference) = (field.add(x, y), field.sub(x, y));
                 assert_eq!(
                     element(at),
                     field.mul_pow_r(&difference, i).digits().to_vec(),
                     "({x:?} − {y:?}) · r^{i}"
                 );
-                assert_eq!(element(at + K), field.add(x, y).digits().to_vec(), "{x:?} + {y:?}");
-                assert_eq!(element(at + 2 * K), difference.digits().to_vec(), "{x:?} − {y:?}");
+                let side = if g % 2 == 1 { difference } else { sum };
+                assert_eq!(element(at + K), side.digits().to_vec(), "{x:?} ± {y:?}, segment {g}");
+                assert_eq!(element(at + 2 * K), sum.digits().to_vec(), "{x:?} + {y:?}");
             }
         }
     }

@@ -79,7 +79,8 @@ enum GfpfEmuOp {
     GFPF_OP_NTT_MMA_TILE = 27,    // a lane's share of a tensor-core DFT_16 of 8 groups (gfpf_ntt.cu), its loads and stores included
     GFPF_OP_LANE_ADD_OR_SUB = 28, // gfpf_lane_add_or_sub: one side of a butterfly, per lane
     GFPF_OP_LANE_SUB_MUL_POW_R = 29, // gfpf_lane_sub_mul_pow_r: a butterfly's difference times r^i, per lane
-    GFPF_OP_COUNT = 30
+    GFPF_OP_LANE_ADD = 30,        // gfpf_lane_add: a butterfly's sum alone, per lane
+    GFPF_OP_COUNT = 31
 };
 
 // What the Rust side passes with every launch (crates/gfpf-testkit/src/emulator.rs,

@@ -698,7 +698,7 @@ GFPF_FN void gfpf_team_dft_halves(const GfpfLaneOps<2>& o, Array& tile, const in
         // by r^0 beside the differences' shift.
         GfpfLaneElem side;
         if (sides_a_warp) {
-            side = difference ? o.sub_mul_root_power(x, y, j, 2 * h) : o.add_or_sub(x, y, false);
+            side = difference ? o.sub_mul_root_power(x, y, j, 2 * h) : gfpf_lane_add(o.lanes, x, y);
         } else {
             side = o.add_or_sub(x, y, difference);
             if (h > 1) o.mul_root_power(side, difference ? j : 0, 2 * h);

@@ -217,6 +217,9 @@ pub struct FieldOps {
     /// `gfpf_lane_sub_mul_pow_r`: a butterfly's difference times a power of
     /// r in one carry chain, per lane.
     pub lane_sub_mul_pow_r: u64,
+    /// `gfpf_lane_add`: a butterfly's sum alone, the side known where it is
+    /// compiled, per lane.
+    pub lane_add: u64,
 }
 
 impl FieldOps {
@@ -255,6 +258,7 @@ impl FieldOps {
             ntt_mma_tiles: s(self.ntt_mma_tiles),
             lane_add_or_sub: s(self.lane_add_or_sub),
             lane_sub_mul_pow_r: s(self.lane_sub_mul_pow_r),
+            lane_add: s(self.lane_add),
         }
     }
 }
