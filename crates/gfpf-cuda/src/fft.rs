@@ -12,7 +12,7 @@ use gfpf_plan::{Direction, Order, Plan};
 
 use crate::device::CudaDevice;
 use crate::layout::{device_twiddle_table, from_digit_major, try_to_digit_major};
-use crate::params::{StageParams, block_threads, dynamic_shared_bytes, launches_on};
+use crate::params::{StageParams, block_threads, dynamic_shared_bytes, kernels_of_any_batch};
 use crate::prepared::Prepared;
 use crate::{CudaError, Kernel};
 
@@ -112,29 +112,18 @@ impl<const K: usize> CudaFft<K> {
         let prepared = Prepared::new(field, n, direction, order)?;
         let constants = DeviceConstants::of(field);
         let mut functions = Vec::new();
-        // Every kernel a batch can take: a single transform's, and those of
-        // a batch that fills the device (its stages' threads, batch·N/2
-        // each, past the device's element_teams_min_threads: teams of
-        // threads, stages in pairs). Every stage of a plan takes the same
-        // threads, so no batch mixes the two.
-        let shape = device.shape();
-        let filled = usize::try_from(shape.element_teams_min_threads()).unwrap_or(usize::MAX);
-        let kernels = [1, filled]
-            .into_iter()
-            .flat_map(|batch| launches_on(prepared.plan(), batch, &shape));
-        for launch in kernels {
-            if functions.iter().any(|(k, _)| *k == launch.kernel) {
-                continue;
-            }
+        // Every kernel a batch can take: split teams, teams of segments,
+        // teams of threads (params::kernels_of_any_batch).
+        for kernel in kernels_of_any_batch(prepared.plan(), &device.shape()) {
             // DFT_K kernels from the module of K; scale from any module the
             // plan loads (every module has it).
-            let radix = launch.kernel.radix().unwrap_or(prepared.radices[0]);
+            let radix = kernel.radix().unwrap_or(prepared.radices[0]);
             let f = device
                 .module(&constants, radix)?
-                .load_function(&launch.kernel.symbol())
+                .load_function(&kernel.symbol())
                 .map_err(|e| CudaError::driver("loading a kernel", 0, e))?;
-            crate::device::allow_dynamic_shared(&f, dynamic_shared_bytes(&launch.kernel, K))?;
-            functions.push((launch.kernel, f));
+            crate::device::allow_dynamic_shared(&f, dynamic_shared_bytes(&kernel, K))?;
+            functions.push((kernel, f));
         }
         let stream = device.stream();
         let host_table = device_twiddle_table(&prepared.fft)?;

@@ -318,6 +318,54 @@ pub fn launches_on(plan: &Plan, batch: usize, device: &DeviceShape) -> Vec<Launc
     launches_with_on(plan, batch, StageKernels::for_device(plan.digits()), device)
 }
 
+/// Every kernel a plan's launches on `device` take, whatever the batch:
+/// what a [`crate::CudaFft`] loads. A batch's stages run as split teams up
+/// to a wave, as teams of segments past it (in pairs where
+/// [`team_pair_fits`], which a wave's rounding can turn on and off as the
+/// batch grows) and, up to k = 8, as teams of threads once they fill the
+/// device ([`DeviceShape::element_teams_min_threads`], batch·N/2 threads;
+/// every stage of a plan takes the same threads). So up to k = 8 every
+/// batch until the first that fills the device (at most 2^17 batches, for N
+/// = 2, whose plans have no pairs), above the first past a wave.
+pub fn kernels_of_any_batch(plan: &Plan, device: &DeviceShape) -> Vec<Kernel> {
+    let mut kernels: Vec<Kernel> = Vec::new();
+    let mut take = |batch: usize| {
+        for launch in launches_on(plan, batch, device) {
+            if !kernels.contains(&launch.kernel) {
+                kernels.push(launch.kernel);
+            }
+        }
+    };
+    if StageKernels::for_device(plan.digits()) == StageKernels::Teams {
+        let per_transform = (plan.len() as u64 / 2).max(1);
+        let filled = device.element_teams_min_threads().div_ceil(per_transform);
+        for batch in 1..=usize::try_from(filled).unwrap_or(usize::MAX).max(1) {
+            take(batch);
+        }
+    } else {
+        // Split teams up to some batch, never past it (its threads grow).
+        let split = |batch: usize| {
+            launches_on(plan, batch, device)
+                .iter()
+                .any(|l| matches!(l.kernel, Kernel::SplitTeamDft { .. }))
+        };
+        let (mut split_up_to, mut past) = (1usize, 1usize << 40);
+        if split(1) {
+            while past - split_up_to > 1 {
+                let mid = split_up_to + (past - split_up_to) / 2;
+                if split(mid) {
+                    split_up_to = mid;
+                } else {
+                    past = mid;
+                }
+            }
+        }
+        take(1);
+        take(past);
+    }
+    kernels
+}
+
 /// As [`launches`], with the base-DFT stages run by `stage_kernels`: with
 /// the team families, two consecutive stages that both run as
 /// [`Kernel::ElementTeamDft`] (or both as [`Kernel::TeamDft`]) are one
@@ -728,6 +776,63 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Whatever the batch, its launches take only kernels that
+    /// [`kernels_of_any_batch`] lists (t8 2^12: split teams up to a batch
+    /// of 6 on an H100, teams of segments to 63, in pairs at 13 and other
+    /// batches where the waves allow, teams of threads from 64); it had
+    /// listed a batch of 1's
+    /// and a device-filling batch's only, which left out the pairs of teams
+    /// of segments (and now the teams past a wave).
+    #[test]
+    fn every_batch_takes_listed_kernels() {
+        let started = std::time::Instant::now();
+        let tiny = Plan::try_new(2, 8, Direction::Forward, Order::Natural).unwrap();
+        assert!(!kernels_of_any_batch(&tiny, &DeviceShape::H100).is_empty());
+        assert!(
+            started.elapsed().as_secs_f64() < 2.0,
+            "{:?} for N = 2",
+            started.elapsed()
+        );
+        for (log2_n, k) in [(12, 8), (10, 8), (8, 8), (9, 4), (4, 2), (12, 16), (6, 32)] {
+            let plan = Plan::try_new(1 << log2_n, k, Direction::Forward, Order::Natural).unwrap();
+            for device in [
+                DeviceShape::H100,
+                DeviceShape {
+                    multiprocessors: 1,
+                    ..DeviceShape::H100
+                },
+            ] {
+                let listed = kernels_of_any_batch(&plan, &device);
+                for batch in 1..=130 {
+                    for launch in launches_on(&plan, batch, &device) {
+                        assert!(
+                            listed.contains(&launch.kernel),
+                            "2^{log2_n}, k = {k}, {} SMs, batch {batch}: {:?} not in {listed:?}",
+                            device.multiprocessors,
+                            launch.kernel
+                        );
+                    }
+                }
+            }
+        }
+        let t8 = Plan::try_new(1 << 12, 8, Direction::Forward, Order::Natural).unwrap();
+        let kinds = |batch| {
+            launches_on(&t8, batch, &DeviceShape::H100)
+                .iter()
+                .map(|l| std::mem::discriminant(&l.kernel))
+                .collect::<Vec<_>>()
+        };
+        let split = std::mem::discriminant(&Kernel::SplitTeamDft {
+            radix: 16,
+            twiddles: CodeletTwiddles::None,
+        });
+        let team = std::mem::discriminant(&Kernel::TeamDft {
+            radix: 16,
+            twiddles: CodeletTwiddles::None,
+        });
+        assert!(kinds(6).contains(&split) && kinds(7).contains(&team) && !kinds(7).contains(&split));
     }
 
     #[test]
