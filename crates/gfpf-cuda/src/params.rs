@@ -4,9 +4,9 @@
 use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, Stage, StageKind, TwiddlePlacement};
 
 use gfpf_kernels::{
-    ELEMENT_TEAM_PAIR_COLUMNS, Kernel, STRIDED_LANE_TILES_MIN_K, device_elementwise_kernels, element_team_pair_tile,
-    element_team_tile, lane_digits, lane_kernels_available, lane_segment, lane_tile, split_team_tile, team_pair_tile,
-    team_tile, tile_dfts,
+    ELEMENT_TEAM_PAIR_COLUMNS, Kernel, STRIDED_LANE_TILES_MIN_K, TeamTile, device_elementwise_kernels,
+    element_team_pair_tile, element_team_tile, lane_digits, lane_kernels_available, lane_segment, lane_tile,
+    split_team_tile, team_pair_tile, team_tile, tile_dfts,
 };
 
 /// Threads per block of every launch but the tiled stages'. One thread holds
@@ -108,7 +108,7 @@ impl DeviceShape {
 /// (each of its threads runs both stages' paths). Model (`cargo xtask
 /// gpu-model`, 2026-11-27, t8, H100, fitted and floor): 2^12 (16 blocks) paired
 /// 0.047 and 0.032 ms against 0.051 and 0.031 in three launches (0.041
-/// and 0.023 since its stages run as split teams, [`split_teams_fit`]); 2^16 (256
+/// and 0.023 since its stages run as split teams, [`split_team_tile_on`]); 2^16 (256
 /// blocks, 2 waves each) 0.123 and 0.081 against 0.122 and 0.085; 2^17
 /// (512 blocks, 4 waves against 3) 0.229 and 0.168 against 0.201 and 0.171.
 pub fn team_pair_fits(radix: usize, k: usize, supers: usize, sms: usize) -> bool {
@@ -133,9 +133,10 @@ fn team_sm_threads(k: usize) -> u64 {
     }
 }
 
-/// Whether a stage of `dfts` DFT_`radix` over k digits runs as split teams
-/// ([`Kernel::SplitTeamDft`]): where they have a tile and their launch fits
-/// one wave of the device (its SMs times the team kernels' threads an SM).
+/// The split teams' tile ([`gfpf_kernels::split_team_tile`]) a stage of
+/// `dfts` DFT_`radix` over k digits runs as ([`Kernel::SplitTeamDft`]), or
+/// `None`: where they have a tile and their launch fits one wave of the
+/// device (its SMs times the team kernels' threads an SM).
 /// Within a wave a lane's path is the launch's time, and a split team's
 /// lane runs half the products and carry chains of a team's; beyond, twice
 /// the threads take as many more waves, and the plain stages' second side
@@ -145,8 +146,8 @@ fn team_sm_threads(k: usize) -> u64 {
 /// 40.5 and 23.4 µs against 51.2 and 30.9, 2^14 51.9 against 67.7; 2^15
 /// 85.3 against 69.6, 2^17 272 against 201, t16 2^21 7.32 ms against
 /// 6.73.
-pub fn split_teams_fit(radix: usize, k: usize, dfts: u64, device: &DeviceShape) -> bool {
-    split_team_tile(radix, k).is_some_and(|t| {
+pub fn split_team_tile_on(radix: usize, k: usize, dfts: u64, device: &DeviceShape) -> Option<TeamTile> {
+    split_team_tile(radix, k).filter(|t| {
         dfts * (lane_segment(k) * t.team) as u64 <= u64::from(device.multiprocessors.max(1)) * team_sm_threads(k)
     })
 }
@@ -271,7 +272,7 @@ pub enum StageKernels {
     /// ([`gfpf_kernels::team_tile`]): each DFT shared by a team of up to
     /// four warps' segments, what the device runs from k = 16; as
     /// [`Kernel::SplitTeamDft`] (a segment an element) where
-    /// [`split_teams_fit`] on the device.
+    /// [`split_team_tile_on`] on the device.
     DftTeams,
     /// As [`StageKernels::DftTeams`], each team's DFT computed by radix/2
     /// threads on whole elements ([`Kernel::ElementTeamDft`]) wherever
@@ -629,20 +630,24 @@ fn stage_launches(plan: &Plan, batch: usize, stage_kernels: StageKernels, device
                         twiddles,
                     }
                 } else if let Some(tile) = team {
-                    if split_teams_fit(d.radix, plan.digits(), params.threads, device) {
-                        let split = split_team_tile(d.radix, plan.digits()).expect("split_teams_fit found a tile");
-                        params.threads *= (lane_segment(plan.digits()) * split.team) as u64;
-                        Kernel::SplitTeamDft {
-                            radix: d.radix,
-                            twiddles,
-                        }
-                    } else {
-                        params.threads *= (lane_segment(plan.digits()) * tile.team) as u64;
-                        Kernel::TeamDft {
-                            radix: d.radix,
-                            twiddles,
-                        }
-                    }
+                    let (segments, kernel) = match split_team_tile_on(d.radix, plan.digits(), params.threads, device) {
+                        Some(split) => (
+                            split.team,
+                            Kernel::SplitTeamDft {
+                                radix: d.radix,
+                                twiddles,
+                            },
+                        ),
+                        None => (
+                            tile.team,
+                            Kernel::TeamDft {
+                                radix: d.radix,
+                                twiddles,
+                            },
+                        ),
+                    };
+                    params.threads *= (lane_segment(plan.digits()) * segments) as u64;
+                    kernel
                 } else if lanes {
                     params.threads *= lane_segment(plan.digits()) as u64;
                     // Strided: a block's DFTs are neighbouring columns,

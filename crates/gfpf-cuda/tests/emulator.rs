@@ -671,6 +671,19 @@ fn team_sizes_follow_the_wave_t4_t8() {
     team_sizes_follow_the_wave::<8>(gfpf_field::Preset::T8, 1 << 10);
 }
 
+/// t8, its edge values (0, 1, p − 1 with its top digit r, r, r − 1, r²,
+/// r^(k−1), −r) and four random ones, and their digits as a C initializer
+/// list (`0x…ull, …`, element by element) for a test kernel's table.
+fn t8_edge_values() -> (Field<8>, Vec<gfpf_field::Element<8>>, String) {
+    let field = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
+    let values = gfpf_testkit::oracle::sample(&field, 12, 17);
+    let table: Vec<String> = values
+        .iter()
+        .flat_map(|v| v.digits().iter().map(|d| format!("{d:#x}ull")))
+        .collect();
+    (field, values, table.join(", "))
+}
+
 /// The element teams' operations on whole elements in shared memory
 /// (`gfpf_tile_mul`, `gfpf_tile_add_sub`, `gfpf_tile_mul_pow_r`) against
 /// gfpf-cpu on every pair of t8's edge values (0, 1, p − 1 with its top
@@ -680,13 +693,8 @@ fn team_sizes_follow_the_wave_t4_t8() {
 #[test]
 fn element_team_operations_match_cpu_on_edge_values() {
     const K: usize = 8;
-    let field = Field::<K>::preset(gfpf_field::Preset::T8).unwrap();
-    let values = gfpf_testkit::oracle::sample(&field, 12, 17);
+    let (field, values, table) = t8_edge_values();
     let e = values.len();
-    let table: Vec<String> = values
-        .iter()
-        .flat_map(|v| v.digits().iter().map(|d| format!("{d:#x}ull")))
-        .collect();
     let kernel = format!(
         r#"
 static const gfpf_u64 gfpf_test_values[] = {{{table}}};
@@ -723,7 +731,7 @@ GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {{
 }}
 GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
 "#,
-        table = table.join(", ")
+        table = table
     );
     let threads = (e * 2 * K).max(e * e).next_multiple_of(32);
     let words = e * e * 3 * K + e * 2 * K * K;
@@ -761,13 +769,8 @@ GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
 )]
 fn butterfly_sides_over_lanes_match_cpu_on_edge_values() {
     const K: usize = 8;
-    let field = Field::<K>::preset(gfpf_field::Preset::T8).unwrap();
-    let values = gfpf_testkit::oracle::sample(&field, 12, 17);
+    let (field, values, table) = t8_edge_values();
     let e = values.len();
-    let table: Vec<String> = values
-        .iter()
-        .flat_map(|v| v.digits().iter().map(|d| format!("{d:#x}ull")))
-        .collect();
     let kernel = format!(
         r#"
 static const gfpf_u64 gfpf_test_values[] = {{{table}}};
@@ -799,7 +802,7 @@ GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {{
 }}
 GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
 "#,
-        table = table.join(", ")
+        table = table
     );
     let segments = e * e * 2 * K;
     let threads = (segments * gfpf_kernels::lane_segment(K)).next_multiple_of(128);
