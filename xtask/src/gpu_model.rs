@@ -44,6 +44,7 @@ use gfpf_cuda::multimodular::{MultiModularPlan, WordSizePlan, WordSizes};
 
 use crate::kernel_report::compile_in_child;
 use crate::report::gpu_contest::{self, ContestRow, GpuContest};
+use crate::transform_spec::TransformSpec;
 
 /// H100 SXM as measured or specified: SMs, the clock under load (Hz),
 /// device-to-device copy bandwidth counting read + write (B/s, measured
@@ -131,6 +132,33 @@ pub struct GpuModelArgs {
     /// and its section of docs/BENCHMARKS.md.
     #[arg(long, conflicts_with = "small_primes_only")]
     contest: bool,
+    /// Only these transforms on the device's kernels, every launch printed:
+    /// PRESET:LOG2N or PRESET:LOG2NxBATCH (t8:17, t8:12x256), repeatable.
+    /// The path term at its floor unless --fit is given too (the fit counts
+    /// the measured rows first, which takes minutes).
+    #[arg(long, value_name = "PRESET:LOG2N[xBATCH]", conflicts_with_all = ["small_primes_only", "contest"])]
+    transform: Vec<TransformSpec>,
+    /// With --transform: fit the model on the measured rows as the full
+    /// report does, and print the fitted time beside the floor.
+    #[arg(long, requires = "transform")]
+    fit: bool,
+    /// With --transform: the stages' kernels: the device's choice, teams of
+    /// segments throughout, or teams of threads on whole elements wherever
+    /// they have a tile.
+    #[arg(long, value_enum, default_value_t = Family::Device, requires = "transform")]
+    family: Family,
+}
+
+/// The stage kernels `--transform` counts.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum Family {
+    /// What the device runs ([`StageKernels::for_device`]).
+    Device,
+    /// Teams of segments throughout ([`StageKernels::DftTeams`]).
+    Segments,
+    /// Teams of threads on whole elements wherever they have a tile
+    /// ([`StageKernels::ElementTeams`]).
+    Elements,
 }
 
 /// SASS instructions one operation takes on a thread (or lane), k digits.
@@ -1118,6 +1146,54 @@ fn bound_names(bounds: &[Bound]) -> String {
     )
 }
 
+/// The transforms named by `--transform`: every launch, then the time at
+/// the floor (and fitted with `--fit`).
+fn run_transforms(args: &GpuModelArgs, reports: &mut Reports) -> Result<(), String> {
+    let floor = Model {
+        local_dram_factor: 1.0,
+        path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES,
+    };
+    let fitted = if args.fit {
+        let mut today = Vec::new();
+        for &(name, log2_n, batch, gpu, _) in MEASURED {
+            let preset = Preset::from_name(name).map_err(|e| e.to_string())?;
+            eprintln!("counting {name} 2^{log2_n} x{batch}");
+            let old = count(preset, log2_n, batch, StageKernels::ThreadPerDft, args, reports)?;
+            today.push((old, (gpu.0 * gpu.1).sqrt() * 1e-3));
+        }
+        let model = fit(&today);
+        println!(
+            "fitted on today's one-thread-per-DFT kernels: {:.1} cycles per instruction on a thread's serial path",
+            model.path_cycles_per_instruction
+        );
+        Some(model)
+    } else {
+        println!("no fit (--fit fits first): the path term at {DEPENDENT_ISSUE_CYCLES} cycles an instruction");
+        None
+    };
+    for spec in &args.transform {
+        eprintln!("counting {} 2^{} x{}", spec.preset.name(), spec.log2_n, spec.batch);
+        let stages = match args.family {
+            Family::Device => StageKernels::for_device(spec.preset.k()),
+            Family::Segments => StageKernels::DftTeams,
+            Family::Elements => StageKernels::ElementTeams,
+        };
+        let t = count(spec.preset, spec.log2_n, spec.batch, stages, args, reports)?;
+        println!("{} 2^{} x{} ({stages:?}):", spec.preset.name(), spec.log2_n, spec.batch);
+        t.print_launches(&fitted.unwrap_or(floor));
+        let (at_floor, bounds) = t.seconds(&fitted.map_or(floor, |m| m.floor()));
+        let fitted_ms = fitted.map_or(String::new(), |m| format!("{:.4} ms fitted, ", t.seconds(&m).0 * 1e3));
+        println!(
+            "  {} launches, {:.1} passes, {fitted_ms}{:.4} ms at the floor ({})",
+            t.launches.len(),
+            t.passes(),
+            at_floor * 1e3,
+            bound_names(&bounds)
+        );
+    }
+    Ok(())
+}
+
 /// Runs the task.
 pub fn run(args: &GpuModelArgs) -> Result<(), String> {
     let mut reports = Reports {
@@ -1136,6 +1212,9 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         };
         print_ntt(args, &floor, &mut reports)?;
         return print_multimodular(args, &floor, &mut reports);
+    }
+    if !args.transform.is_empty() {
+        return run_transforms(args, &mut reports);
     }
     if args.contest {
         let mut today = Vec::new();

@@ -10,7 +10,8 @@
 //!   every kernel module to machine code with NVRTC and prints ptxas's
 //!   per-kernel resources and occupancy against the budgets.
 //! * `cargo xtask gpu-model` prints the traffic and time model of the CUDA
-//!   executor on an H100, calibrated on its measured table.
+//!   executor on an H100, calibrated on its measured table (`--transform
+//!   t8:17` models one transform's launches alone).
 //! * `cargo xtask verify [--quick]` cross-checks every executor present against
 //!   the references and testdata on every preset, N up to 2^16 (2^20 for t8).
 //! * `cargo xtask bench [--quick] [--report-only]` runs the criterion benches
@@ -45,6 +46,8 @@ mod pytest;
 #[cfg(feature = "tasks")]
 mod report;
 mod test;
+#[cfg(feature = "tasks")]
+mod transform_spec;
 #[cfg(feature = "tasks")]
 mod verify;
 
