@@ -48,16 +48,21 @@ pub fn dynamic_shared_bytes(kernel: &Kernel, k: usize) -> u32 {
 /// elements ([`Kernel::ElementTeamDft`]) to run as them on an H100 (132
 /// SMs): below, its DFTs run as teams of segments ([`Kernel::TeamDft`]).
 /// Other devices scale it by their SMs ([`DeviceShape::element_teams_min_threads`]).
-/// An element team's
-/// thread runs whole products, about 6.5k instructions on its path for a
-/// twiddled DFT_16 at t8 where a segment's lane runs 2.2k; the shorter path
-/// wins where the stage does not fill the device, the fewer instructions
-/// (about a third) where it does. Model (`cargo xtask gpu-model`, H100:
-/// 132 SMs × 1024 threads, one wave = 2^17; 2026-11-25): t8 2^12 0.052 ms
-/// with segments against 0.128 with threads, 2^16 0.125 against 0.182,
-/// 2^20 1.56 against 0.90, 256 × 2^12 0.85 against 0.49. A model, until a
-/// GPU measures it.
-pub const ELEMENT_TEAMS_MIN_THREADS: u64 = 1 << 17;
+/// An element team's thread runs whole products, about 7.2k instructions
+/// on its path for a twiddled DFT_16 at t8 where a segment's lane runs
+/// 2.4k, with a third of the instructions in all. At 2^16 threads (half a
+/// wave of element teams, 1024 an SM) the same stage as teams of segments
+/// takes eight times the threads, three waves of 1536 an SM, whose paths
+/// add up to the element team's one: from there the fewer instructions win.
+/// Model (`cargo xtask gpu-model --fit --transform`, H100, 2026-11-27,
+/// fitted and floor, teams of threads against teams of segments): t8 2^17
+/// 0.200 and 0.098 ms against 0.201 and 0.171, p8 2^17 0.203 and 0.099
+/// against 0.206 and 0.175, t4 2^17 0.111 and 0.054 against 0.146 and
+/// 0.097, t8 32 × 2^12 0.123 and 0.058 against 0.127 and 0.108, 64 × 2^11
+/// 0.123 and 0.060 against 0.121 and 0.102; below, at 2^15 threads, t8 2^16
+/// 0.176 and 0.085 against 0.118 and 0.081, t4 2^16 0.103 and 0.053
+/// against 0.077 and 0.053. A model, until a GPU measures it.
+pub const ELEMENT_TEAMS_MIN_THREADS: u64 = 1 << 16;
 
 /// The SMs the device's stage pairing was modelled on: an H100's 132.
 /// Stages by teams of segments pair ([`Kernel::TeamPair`]) only where the
@@ -92,7 +97,7 @@ impl DeviceShape {
 
     /// The fewest threads a stage takes as teams of threads on whole
     /// elements here: [`ELEMENT_TEAMS_MIN_THREADS`] in proportion to the
-    /// SMs (2^17 on an H100, about 107k on an A100's 108, 58k on an L4's 58).
+    /// SMs (2^16 on an H100, about 54k on an A100's 108, 29k on an L4's 58).
     pub fn element_teams_min_threads(&self) -> u64 {
         (ELEMENT_TEAMS_MIN_THREADS * u64::from(self.multiprocessors.max(1))).div_ceil(TEAM_PAIRS_SMS as u64)
     }
@@ -872,11 +877,12 @@ mod tests {
         );
         assert_eq!(device[2].params.threads, 3 * 32 * 16 * 8);
         assert_eq!(block_threads(&device[2].kernel, 8), 512);
-        // On a one-SM device the same launch exceeds a wave (1536 threads):
+        // On a one-SM device a transform's launch exceeds a wave (1536
+        // threads as split teams) and stays below the teams of threads' 497:
         // teams of eight segments, two elements a lane.
         let one_sm = launches_on(
             &plan,
-            3,
+            1,
             &DeviceShape {
                 multiprocessors: 1,
                 ..DeviceShape::H100
@@ -889,12 +895,12 @@ mod tests {
                 twiddles: CodeletTwiddles::Inputs
             }
         );
-        assert_eq!(one_sm[2].params.threads, 3 * 32 * 8 * 8);
+        assert_eq!(one_sm[2].params.threads, 32 * 8 * 8);
         assert_eq!(block_threads(&one_sm[2].kernel, 8), 256);
-        // A batch of 512 fills the device: teams of threads on whole
+        // A batch of 256 fills the device: teams of threads on whole
         // elements, one thread a DFT_2 (32 DFTs a block), eight a DFT_16
         // (sixteen a block).
-        let filled = launches(&plan, 512);
+        let filled = launches(&plan, 256);
         assert_eq!(
             filled[0].kernel,
             Kernel::ElementTeamDft {
@@ -902,7 +908,7 @@ mod tests {
                 twiddles: CodeletTwiddles::None
             }
         );
-        assert_eq!(filled[0].params.threads, 512 * 256);
+        assert_eq!(filled[0].params.threads, 256 * 256);
         assert_eq!(block_threads(&filled[0].kernel, 8), 32);
         assert_eq!(
             filled[2].kernel,
@@ -911,7 +917,7 @@ mod tests {
                 twiddles: CodeletTwiddles::Inputs
             }
         );
-        assert_eq!(filled[2].params.threads, 512 * 32 * 8);
+        assert_eq!(filled[2].params.threads, 256 * 32 * 8);
         assert_eq!(block_threads(&filled[2].kernel, 8), 128);
         assert_eq!(filled[2].params.threads, ELEMENT_TEAMS_MIN_THREADS);
         assert_eq!(
@@ -1100,8 +1106,8 @@ mod pair_tests {
     }
 
     /// The device-filling rules at another device's SMs: teams of threads
-    /// from a stage's share of one wave (t8 2^17, 2^16 threads a stage, on
-    /// an L4's 58 SMs but not an A100's 108 or an H100's 132), and teams of
+    /// from a stage's share of half a wave (t8 2^16, 2^15 threads a stage,
+    /// on an L4's 58 SMs but not an A100's 108 or an H100's 132), and teams of
     /// segments paired from one block an SM (t8 2^16, 256 super-DFTs: on
     /// 132 SMs; not on 264, where the pair would leave SMs idle).
     #[test]
@@ -1111,20 +1117,20 @@ mod pair_tests {
             ..DeviceShape::H100
         };
         assert_eq!(DeviceShape::H100.element_teams_min_threads(), ELEMENT_TEAMS_MIN_THREADS);
-        assert_eq!(sms(108).element_teams_min_threads(), 107_241);
-        assert_eq!(sms(58).element_teams_min_threads(), 57_593);
-        assert_eq!(sms(0).element_teams_min_threads(), 993);
+        assert_eq!(sms(108).element_teams_min_threads(), 53_621);
+        assert_eq!(sms(58).element_teams_min_threads(), 28_797);
+        assert_eq!(sms(0).element_teams_min_threads(), 497);
         let element_teams = |launches: &[Launch]| {
             launches
                 .iter()
                 .filter(|l| matches!(l.kernel, Kernel::ElementTeamDft { .. } | Kernel::ElementTeamPair { .. }))
                 .count()
         };
-        let t8_17 = device_plan(17, 8, Direction::Forward, Order::Natural);
-        assert_eq!(launches_on(&t8_17, 1, &sms(132)), launches(&t8_17, 1));
-        assert_eq!(element_teams(&launches_on(&t8_17, 1, &sms(108))), 0);
-        assert!(element_teams(&launches_on(&t8_17, 1, &sms(58))) > 0);
         let t8_16 = device_plan(16, 8, Direction::Forward, Order::Natural);
+        assert_eq!(launches_on(&t8_16, 1, &sms(132)), launches(&t8_16, 1));
+        assert_eq!(element_teams(&launches_on(&t8_16, 1, &sms(132))), 0);
+        assert_eq!(element_teams(&launches_on(&t8_16, 1, &sms(108))), 0);
+        assert!(element_teams(&launches_on(&t8_16, 1, &sms(58))) > 0);
         let team_pairs = |shape: &DeviceShape| {
             launches_on(&t8_16, 1, shape)
                 .iter()
@@ -1151,10 +1157,19 @@ mod pair_tests {
                 team_pair_fits(16, 8, 512, TEAM_PAIRS_SMS)
             ) == (true, false, false)
         );
+        let t8_17 = device(17, 8, Direction::Forward, Order::Natural, 1);
         assert_eq!(
-            device(17, 8, Direction::Forward, Order::Natural, 1).len(),
-            5,
-            "2^17 = 2·16^4: no pair"
+            (t8_17.len(), t8_17[1].kernel),
+            (
+                4,
+                Kernel::ElementTeamPair {
+                    radix: 16,
+                    first: Inputs,
+                    second: Inputs
+                }
+            ),
+            "2^17 = 2·16^4: its stages fill the device as teams of threads, which pair (as teams of segments, \
+             512 super-DFTs, they would not)"
         );
         let single = device(16, 8, Direction::Forward, Order::Natural, 1);
         assert_eq!(

@@ -281,10 +281,10 @@ fn launches_fit_the_device_shared_memory() {
         }
     }
     // And batches between (on an H100: 1 and 6 as split teams, 7 past a
-    // wave as teams of segments, 13 with two stages a launch), each kernel
-    // loaded when the plan was made.
+    // wave as teams of segments, 13 with two stages a launch, 32 the first
+    // as teams of threads), each kernel loaded when the plan was made.
     let cpu = CpuFft::try_new(&field, n, Direction::Forward, Order::Natural).unwrap();
-    for batch in [1, 6, 7, 13, 256] {
+    for batch in [1, 6, 7, 13, 32, 256] {
         let mut x = sample(&field, batch * n, 11);
         let mut expected = x.clone();
         cpu.process(&mut expected).unwrap();
