@@ -478,7 +478,8 @@ struct LaunchInput {
     /// Whether the field's carry chains take the short division
     /// ([`gfpf_kernels::SmallHighDivision`]).
     short_division: bool,
-    /// The twiddle table's bytes (N/2k elements of k words).
+    /// The twiddle table's bytes (`device_twiddle_entries` elements of k
+    /// words).
     table_bytes: f64,
 }
 
@@ -710,7 +711,7 @@ fn counted<const K: usize>(
             traffic: c.traffic,
             k: K as f64,
             short_division: short_division(&field),
-            table_bytes: ((1usize << log2_n) / (2 * K)).max(1) as f64 * K as f64 * 8.0,
+            table_bytes: gfpf_cuda::params::device_twiddle_entries(1 << log2_n, K) as f64 * K as f64 * 8.0,
         })
         .collect();
     Ok(Transform {

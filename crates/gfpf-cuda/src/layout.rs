@@ -44,21 +44,48 @@ fn fill_digit_major<const K: usize>(elements: &[Element<K>], out: &mut [u64]) {
     }
 }
 
-/// A prepared transform's twiddle table as the kernels read it: whole (a
-/// two-level table multiplied out: the kernels read one entry per twiddle),
-/// element-major (entry m is words m·k … m·k + k − 1, so that the k lanes
-/// of a warp segment reading one twiddle read neighbouring words: whole
-/// sectors), and at least one element (the entry 1 when M = 0, for N ≤ 2k),
-/// so that the device buffer is never empty.
+/// A prepared transform's twiddle table as the kernels read it:
+/// [`crate::params::device_twiddle_entries`] entries, w^e for every e < N
+/// where that table is small (no twiddle then takes a shift by r^q), else
+/// the plan's M = N/2k (a two-level table multiplied out: the kernels read
+/// one entry per twiddle); element-major (entry m is words m·k … m·k + k −
+/// 1, so that the k lanes of a warp segment reading one twiddle read
+/// neighbouring words: whole sectors); and at least one element (the entry
+/// 1 up to N = 2k, where M = 0), so that the device buffer is never empty.
 pub fn device_twiddle_table<const K: usize>(fft: &PreparedFft<K>) -> Result<Vec<u64>, TransformError> {
     let table = fft.table();
+    let plan = fft.plan();
+    let entries = crate::params::device_twiddle_entries(plan.len(), K);
     if table.is_empty() {
-        Ok(fft.field().one().digits().to_vec())
-    } else if let Some(entries) = table.full() {
-        try_to_element_major(entries)
-    } else {
-        try_to_element_major(&table.try_to_full(fft.field())?)
+        return Ok(fft.field().one().digits().to_vec());
     }
+    let owned;
+    let m_entries = match table.full() {
+        Some(entries) => entries,
+        None => {
+            owned = table.try_to_full(fft.field())?;
+            &owned[..]
+        }
+    };
+    if entries == m_entries.len() {
+        return try_to_element_major(m_entries);
+    }
+    // w^e = w^(q·M + m) = (w^M)^q·w^m, w^M = r^(±1): the plan's entry m
+    // shifted by ±q digits (2k − q for an inverse plan).
+    let m_len = m_entries.len();
+    let inverse = plan.direction() == gfpf_plan::Direction::Inverse;
+    let mut out = Vec::new();
+    out.try_reserve_exact(K * entries)
+        .map_err(|_| TransformError::TooLarge {
+            n: entries,
+            what: "twiddle table copied for the device",
+        })?;
+    for e in 0..entries {
+        let (q, m) = (e / m_len, e % m_len);
+        let shift = if inverse { (2 * K - q) % (2 * K) } else { q };
+        out.extend_from_slice(fft.field().mul_pow_r(&m_entries[m], shift).digits());
+    }
+    Ok(out)
 }
 
 /// The words of `elements`, element by element, the allocation failing as

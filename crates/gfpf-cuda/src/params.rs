@@ -157,6 +157,29 @@ pub fn split_team_tile_on(radix: usize, k: usize, dfts: u64, device: &DeviceShap
     })
 }
 
+/// The largest twiddle table (bytes) the device keeps whole: w^e for every
+/// exponent e < N, so that a twiddle is one product where the plan's table
+/// (M = N/2k entries, w^e = r^(±q)·table\[m\]) also takes a shift by r^q
+/// (on a split team's lane 168 instructions of a twiddled DFT_16's 1.1k at
+/// t8). See [`device_twiddle_entries`].
+pub const FULL_TWIDDLE_TABLE_MAX_BYTES: usize = 4 << 20;
+
+/// Entries of the device's twiddle table for N over k digits
+/// ([`crate::device_twiddle_table`], the stages' `table_len` and
+/// `twiddle_bits`): N where N entries of k words take at most
+/// [`FULL_TWIDDLE_TABLE_MAX_BYTES`] (no twiddle is shifted), else the
+/// plan's M = N/2k; 1 up to N = 2k, where no table is read (twiddles are
+/// powers of r, exponents in its units).
+pub fn device_twiddle_entries(n: usize, k: usize) -> usize {
+    if n <= 2 * k {
+        1
+    } else if n.saturating_mul(k).saturating_mul(8) <= FULL_TWIDDLE_TABLE_MAX_BYTES {
+        n
+    } else {
+        n / (2 * k)
+    }
+}
+
 /// The most radices a plan can have (N < 2^64, every radix ≥ 2).
 pub const MAX_RADICES: usize = 64;
 
@@ -542,7 +565,7 @@ fn stage_launches(plan: &Plan, batch: usize, stage_kernels: StageKernels, device
     for (slot, &radix) in radix_log2.iter_mut().zip(plan.radices()) {
         *slot = log2(radix);
     }
-    let twiddle_len = plan.twiddle_table_len().max(1);
+    let twiddle_len = device_twiddle_entries(n, plan.digits());
     let base = StageParams {
         src: 0,
         dst: 0,
@@ -987,7 +1010,8 @@ mod tests {
         assert_eq!(l[0].params.threads, 3 * 256);
         assert_eq!(l[2].params.threads, 3 * 32);
         assert_eq!(l[2].params.pitch, 3 * 512);
-        assert_eq!(l[2].params.twiddle_bits, 5);
+        // The device keeps N = 512's table whole: e = m, no shift.
+        assert_eq!((l[2].params.twiddle_bits, l[2].params.table_len), (9, 512));
         assert_eq!(&l[0].params.radix_log2[..3], &[4, 4, 1]);
         assert_eq!(radices_used(&plan), vec![2, 16]);
         let inverse = Plan::try_new(512, 8, Direction::Inverse, Order::Natural).unwrap();

@@ -86,11 +86,46 @@ mod tests {
         }
     }
 
+    /// The device's whole table is w^e for every e < N (each entry the one
+    /// before times w, w^(N/2) = −1, the inverse plan's w the forward's
+    /// inverse); past FULL_TWIDDLE_TABLE_MAX_BYTES it is the plan's M = N/2k.
+    #[test]
+    fn whole_twiddle_tables_are_every_power() {
+        use crate::params::{FULL_TWIDDLE_TABLE_MAX_BYTES, device_twiddle_entries};
+        let f = Field::<8>::preset(Preset::T8).unwrap();
+        let entries = |n, direction| -> Vec<gfpf_field::Element<8>> {
+            let words = device_twiddle_table(&Prepared::new(&f, n, direction, Order::Natural).unwrap().fft).unwrap();
+            words
+                .chunks(8)
+                .map(|d| f.element(d.try_into().unwrap()).unwrap())
+                .collect()
+        };
+        for n in [32, 512, 4096] {
+            let forward = entries(n, Direction::Forward);
+            let inverse = entries(n, Direction::Inverse);
+            assert_eq!((forward.len(), inverse.len()), (n, n));
+            assert_eq!(f.mul(&forward[1], &inverse[1]), f.one(), "N = {n}");
+            assert_eq!(forward[n / 2], f.neg(&f.one()), "N = {n}");
+            for table in [&forward, &inverse] {
+                assert_eq!(table[0], f.one());
+                for e in 1..n {
+                    assert_eq!(table[e], f.mul(&table[e - 1], &table[1]), "N = {n}, e = {e}");
+                }
+            }
+        }
+        let whole = FULL_TWIDDLE_TABLE_MAX_BYTES / 64;
+        assert_eq!(device_twiddle_entries(whole, 8), whole);
+        assert_eq!(device_twiddle_entries(2 * whole, 8), 2 * whole / 16);
+        assert_eq!(device_twiddle_entries(16, 8), 1);
+        assert_eq!(entries(2 * whole, Direction::Forward).len(), 2 * whole / 16);
+    }
+
     #[test]
     fn table_and_inverse_size() {
         let f = Field::<8>::preset(Preset::T8).unwrap();
         let p = Prepared::new(&f, 1024, Direction::Inverse, Order::Natural).unwrap();
-        assert_eq!(device_twiddle_table(&p.fft).unwrap().len(), 8 * 64);
+        // Small enough to keep whole: w^e for every e < N.
+        assert_eq!(device_twiddle_table(&p.fft).unwrap().len(), 8 * 1024);
         assert_eq!(f.mul(p.fft.n_inv(), &f.from_u64(1024)), f.one());
         assert_eq!(
             p.launches_for(1000, &DeviceShape::H100).unwrap_err(),
