@@ -35,14 +35,14 @@ use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
 /// The least padded product length N (a power of two ≥ la + lb − 1) for
 /// which [`CudaMulAlgorithm::Auto`] takes the word-size primes. From the
 /// time model's contest (`cargo xtask gpu-model --contest`, H100 SXM
-/// constants, commit ff235b3, 2026-11-27; modelled, not measured; in
+/// constants, commit 4359d2b, 2026-11-27; modelled, not measured; in
 /// docs/BENCHMARKS.md), n × n products (N = 2n) through word-size primes
-/// take, of the big prime's time: t8 0.46–0.71 from n = 2^15 to 2^20 (3.2
-/// against 5.7 ms at 2^20), p8 0.38–0.63, t16 0.48–0.75 (to 2^19, where
-/// t16's 31-bit primes end); below, t8 0.84–1.02, p8 0.80–0.97, t16
-/// 1.35–1.61. At the model's floor the word-size primes lead from n = 2^15
-/// too (t8 2.55 against 3.37 ms at 2^20). One threshold for every k: below
-/// it k = 8 gains at most 20% and k = 16 loses 35% or more. Past the 31-bit
+/// take, of the big prime's time: t8 0.45–0.72 from n = 2^15 to 2^20 (3.1
+/// against 5.6 ms at 2^20), p8 0.38–0.64, t16 0.47–0.74 (to 2^19, where
+/// t16's 31-bit primes end); below, t8 0.92–1.79, p8 0.88–1.71, t16
+/// 1.45–1.76. At the model's floor the word-size primes lead from n = 2^15
+/// too (t8 2.41 against 3.30 ms at 2^20). One threshold for every k: below
+/// it k = 8 gains at most 12% and k = 16 loses 45% or more. Past the 31-bit
 /// primes' reach (t8 and p8 products of 2^21 × 2^21 coefficients and
 /// longer, t16 from 2^20) an H100's primes below 2^50 in FP64 take
 /// 0.64–0.68 of the big prime's time to 2^23 at t8, 0.60–0.64 at p8,
