@@ -265,6 +265,16 @@ const TILE_OP_INSTRUCTIONS: &[(usize, [f64; 4])] = &[
     (16, [5672.0, 199.0, 676.0, 498.0]),
 ];
 
+/// SASS instructions of a butterfly whose difference takes its shift by r^i
+/// in the same chains (`gfpf_tile_add_sub_mul_pow_r`) by k, counted as
+/// [`TILE_OP_INSTRUCTIONS`] (the x = −1 branch, which runs the two apart,
+/// left out): t2 117, t4 219, t8 415, t16 807, with 19, 37, 73 and 145
+/// shared-memory words, against the butterfly's and the shift's 105 + 73,
+/// 179 + 131, 343 + 239 and 663 + 471 (15 + 7, 29 + 13, 57 + 25, 113 + 49
+/// words) in the same probes (NVRTC 12.9, sm_90, nvdisasm 13.5,
+/// 2026-11-27).
+const TILE_ADD_SUB_MUL_POW_R_INSTRUCTIONS: &[(usize, f64)] = &[(2, 117.0), (4, 219.0), (8, 415.0), (16, 807.0)];
+
 /// The element teams' product by k where the field's short division serves
 /// the first division of every carry digit and the carry past the top
 /// (`gfpf_div_rem_small_high`, the t-presets): [`TILE_OP_INSTRUCTIONS`]'
@@ -277,9 +287,10 @@ const TILE_OP_INSTRUCTIONS: &[(usize, [f64; 4])] = &[
 const TILE_MUL_SHORT_DIVISION_INSTRUCTIONS: &[(usize, f64)] = &[(2, 255.0), (4, 587.0), (8, 1763.0), (16, 5760.0)];
 
 /// The element teams' operations in `ops`, charged [`TILE_OP_INSTRUCTIONS`]
-/// (none below k = 2 or above 16: those fields have no element teams).
+/// and [`TILE_ADD_SUB_MUL_POW_R_INSTRUCTIONS`] (none below k = 2 or above
+/// 16: those fields have no element teams).
 fn tile_instructions(ops: &FieldOps, k: usize, short_division: bool) -> f64 {
-    if ops.tile_mul + ops.tile_stages + ops.tile_add_sub + ops.tile_mul_pow_r == 0 {
+    if ops.tile_mul + ops.tile_stages + ops.tile_add_sub + ops.tile_mul_pow_r + ops.tile_add_sub_mul_pow_r == 0 {
         return 0.0;
     }
     let [mut mul, stage, add_sub, shift] = TILE_OP_INSTRUCTIONS
@@ -293,10 +304,15 @@ fn tile_instructions(ops: &FieldOps, k: usize, short_division: bool) -> f64 {
             .find(|(digits, _)| *digits == k)
             .map_or(mul, |(_, cost)| *cost);
     }
+    let add_sub_shift = TILE_ADD_SUB_MUL_POW_R_INSTRUCTIONS
+        .iter()
+        .find(|(digits, _)| *digits == k)
+        .map_or(add_sub + shift, |(_, cost)| *cost);
     ops.tile_mul as f64 * mul
         + ops.tile_stages as f64 * stage
         + ops.tile_add_sub as f64 * add_sub
         + ops.tile_mul_pow_r as f64 * shift
+        + ops.tile_add_sub_mul_pow_r as f64 * add_sub_shift
 }
 
 /// SASS instructions of a Montgomery product of the multi-modular kernels

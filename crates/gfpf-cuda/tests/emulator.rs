@@ -685,7 +685,8 @@ fn t8_edge_values() -> (Field<8>, Vec<gfpf_field::Element<8>>, String) {
 }
 
 /// The element teams' operations on whole elements in shared memory
-/// (`gfpf_tile_mul`, `gfpf_tile_add_sub`, `gfpf_tile_mul_pow_r`) against
+/// (`gfpf_tile_mul`, `gfpf_tile_add_sub`, `gfpf_tile_mul_pow_r`,
+/// `gfpf_tile_add_sub_mul_pow_r` with its two paths) against
 /// gfpf-cpu on every pair of t8's edge values (0, 1, p − 1 with its top
 /// digit r, r, r − 1, r², r^(k−1), −r) and four random ones, every shift
 /// 0 ≤ i < 2k: the rare paths (a carry or borrow out of the top digit, a
@@ -728,13 +729,26 @@ GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {{
         gfpf_tile_mul_pow_r(tile, x, plane, i);
         for (int d = 0; d < GFPF_K; ++d) out[E * E * 3 * GFPF_K + t * GFPF_K + d] = tile[x + d * plane];
     }}
+    if (t < E * E * 2 * GFPF_K) {{
+        const int a = t / (2 * GFPF_K) / E, b = t / (2 * GFPF_K) % E, i = t % (2 * GFPF_K);
+        for (int d = 0; d < GFPF_K; ++d) {{
+            tile[x + d * plane] = gfpf_test_values[a * GFPF_K + d];
+            tile[y + d * plane] = gfpf_test_values[b * GFPF_K + d];
+        }}
+        gfpf_tile_add_sub_mul_pow_r(tile, x, y, plane, i);
+        gfpf_u64* at = out + E * E * 3 * GFPF_K + E * 2 * GFPF_K * GFPF_K + t * 2 * GFPF_K;
+        for (int d = 0; d < GFPF_K; ++d) {{
+            at[d] = tile[x + d * plane];
+            at[GFPF_K + d] = tile[y + d * plane];
+        }}
+    }}
 }}
 GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
 "#,
         table = table
     );
-    let threads = (e * 2 * K).max(e * e).next_multiple_of(32);
-    let words = e * e * 3 * K + e * 2 * K * K;
+    let threads = (e * e * 2 * K).next_multiple_of(32);
+    let words = e * e * 3 * K + e * 2 * K * K + e * e * 2 * K * 2 * K;
     let Some(out) = run_test_kernel(&kernel, threads as u64, 32, words) else {
         return;
     };
@@ -750,6 +764,17 @@ GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
         for i in 0..2 * K {
             let at = e * e * 3 * K + (a * 2 * K + i) * K;
             assert_eq!(element(at), field.mul_pow_r(x, i).digits().to_vec(), "{x:?} · r^{i}");
+        }
+        for (b, y) in values.iter().enumerate() {
+            for i in 0..2 * K {
+                let at = e * e * 3 * K + e * 2 * K * K + ((a * e + b) * 2 * K + i) * 2 * K;
+                assert_eq!(element(at), field.add(x, y).digits().to_vec(), "{x:?} + {y:?} (r^{i})");
+                assert_eq!(
+                    element(at + K),
+                    field.mul_pow_r(&field.sub(x, y), i).digits().to_vec(),
+                    "({x:?} − {y:?})·r^{i}"
+                );
+            }
         }
     }
 }

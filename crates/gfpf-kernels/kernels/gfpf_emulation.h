@@ -80,7 +80,8 @@ enum GfpfEmuOp {
     GFPF_OP_LANE_ADD_OR_SUB = 28, // gfpf_lane_add_or_sub: one side of a butterfly, per lane
     GFPF_OP_LANE_SUB_MUL_POW_R = 29, // gfpf_lane_sub_mul_pow_r: a butterfly's difference times r^i, per lane
     GFPF_OP_LANE_ADD = 30,        // gfpf_lane_add: a butterfly's sum alone, per lane
-    GFPF_OP_COUNT = 31
+    GFPF_OP_TILE_ADD_SUB_MUL_POW_R = 31, // gfpf_tile_add_sub_mul_pow_r: one thread's butterfly, its difference times r^i
+    GFPF_OP_COUNT = 32
 };
 
 // What the Rust side passes with every launch (crates/gfpf-testkit/src/emulator.rs,

@@ -949,6 +949,55 @@ GFPF_TILE_OP void gfpf_tile_mul_pow_r(Array& tile, int x, int plane, int i) {
     if (borrow) gfpf_tile_increment(tile, x, plane);
 }
 
+// (x, y) ← (x + y, (x − y)·r^i) in place for 0 ≤ i < 2k: gfpf_tile_add_sub
+// then gfpf_tile_mul_pow_r in two carry chains instead of three. As a shift
+// writes x·r^s = A(x) − B(x) (the digits shifted up less those wrapped past
+// r^k, s = i mod k), (x − y)·r^s = (A(x) + B(y)) − (B(x) + A(y)), and each
+// bracket takes every digit from one of the two rotated elements: one
+// subtraction, the two swapped for i ≥ k. Its digits are made first, from
+// the rotated reads, and kept in registers while the sum is written over
+// x. Where x or y is −1 (top digit r, which a rotation would move) the two
+// operations run apart.
+template <class Array>
+GFPF_TILE_OP void gfpf_tile_add_sub_mul_pow_r(Array& tile, int x, int y, int plane, int i) {
+    if (tile[x + (GFPF_K - 1) * plane] == GFPF_R_VALUE || tile[y + (GFPF_K - 1) * plane] == GFPF_R_VALUE) {
+        gfpf_tile_add_sub(tile, x, y, plane);
+        gfpf_tile_mul_pow_r(tile, y, plane, i);
+        return;
+    }
+    GFPF_COUNT_OP(GFPF_OP_TILE_ADD_SUB_MUL_POW_R);
+    const int s = i >= GFPF_K ? i - GFPF_K : i;
+    const bool negate = i >= GFPF_K;
+    gfpf_u64 difference[GFPF_K];
+    gfpf_u64 borrow = 0;
+#pragma unroll
+    for (int t = 0; t < GFPF_K; ++t) {
+        const int from = ((t - s) & (GFPF_K - 1)) * plane;
+        const gfpf_u64 a = tile[x + from], b = tile[y + from];
+        // Digit t of A(x) + B(y) less that of B(x) + A(y), swapped where
+        // wrapped or negated (one subtraction selected: 415 instructions at
+        // t8 against 553 with both written out; probe kernels, NVRTC 12.9,
+        // sm_90, nvdisasm 13.5, 2026-11-27).
+        const bool swap = (t < s) != negate;
+        difference[t] = gfpf_sub_digit(swap ? b : a, swap ? a : b, borrow);
+    }
+    gfpf_u64 carry = 0;
+#pragma unroll
+    for (int d = 0; d < GFPF_K; ++d) {
+        const gfpf_u64 a = tile[x + d * plane], b = tile[y + d * plane];
+        // As gfpf_tile_add_sub: at most one add overflows.
+        const gfpf_u64 s1 = a + b, sum = s1 + carry;
+        const gfpf_u64 over = (s1 < a) | (sum < s1) | (sum >= GFPF_R_VALUE);
+        tile[x + d * plane] = over ? sum - GFPF_R_VALUE : sum;
+        tile[y + d * plane] = difference[d];
+        carry = over;
+    }
+    // A carry out of digit k − 1 is r^k = −1; a borrow added r^k = −1 too
+    // many, so 1 back.
+    if (carry) gfpf_tile_decrement(tile, x, plane);
+    if (borrow) gfpf_tile_increment(tile, y, plane);
+}
+
 // x·w in place, w's digits in shared memory (digit d at tile[w_at + d·
 // w_plane]: a thread's scratch element, gfpf_tile_stage_twiddles), as
 // gfpf_mul: x held in registers, each column's carry digit written in place
@@ -1108,7 +1157,11 @@ GFPF_FN void gfpf_tile_twiddle(const GfpfStageParams& p, Array& tile, int x, gfp
 // __syncwarp; the twiddles w^(slot·unit) of the variant on the inputs or
 // outputs. Every lane of the warp calls it (the twiddles' staging shuffles),
 // those past the launch (`running` false) doing nothing else.
-template <class Tile, int R, int VARIANT, class Array>
+// Where FUSED, a butterfly whose difference takes a shift runs both in one
+// operation (gfpf_tile_add_sub_mul_pow_r), else apart (the pair kernels
+// whose stages both twiddle their outputs: fused, t8's spilled 4 bytes at
+// 64 registers on sm_80).
+template <class Tile, int R, int VARIANT, bool FUSED = true, class Array>
 GFPF_FN void gfpf_element_team_dft(const GfpfStageParams& p, Array& tile, int own, int spacing, int member,
                                    gfpf_u64 unit, bool running) {
     constexpr int P = R / 2;
@@ -1123,11 +1176,14 @@ GFPF_FN void gfpf_element_team_dft(const GfpfStageParams& p, Array& tile, int ow
     for (int h = R / 2; h >= 1; h /= 2) {
         if (running) {
             const int j = member & (h - 1), i0 = 2 * (member - j) + j, i1 = i0 + h;
-            gfpf_tile_add_sub(tile, own + i0 * spacing, own + i1 * spacing, plane);
             // y·ρ^j, ρ = r^(k/h) = ω_{2h}, the layer's root.
-            if (j != 0) {
-                const int forward = j * (GFPF_K / h);
-                gfpf_tile_mul_pow_r(tile, own + i1 * spacing, plane, p.inverse != 0 ? 2 * GFPF_K - forward : forward);
+            const int forward = j * (GFPF_K / h);
+            const int shift = p.inverse != 0 ? 2 * GFPF_K - forward : forward;
+            if (FUSED && j != 0) {
+                gfpf_tile_add_sub_mul_pow_r(tile, own + i0 * spacing, own + i1 * spacing, plane, shift);
+            } else {
+                gfpf_tile_add_sub(tile, own + i0 * spacing, own + i1 * spacing, plane);
+                if (j != 0) gfpf_tile_mul_pow_r(tile, own + i1 * spacing, plane, shift);
             }
         }
         __syncwarp();
@@ -1287,7 +1343,7 @@ GFPF_FN void gfpf_pair_move(const GfpfStageParams& p, Array& tile, bool load) {
 // derived from p, blockIdx and threadIdx here, so that nothing but those
 // stays live through the other stage (held through it, the second stage's
 // parameters spilled at 64 registers).
-template <class Tile, int R, int R_LOG2, bool IN_TIME, bool SECOND, int VARIANT, class Array>
+template <class Tile, int R, int R_LOG2, bool IN_TIME, bool SECOND, int VARIANT, bool FUSED, class Array>
 GFPF_FN void gfpf_pair_stage(const GfpfStageParams& p, Array& tile) {
     const int t = threadIdx.x / Tile::team, member = threadIdx.x % Tile::team;
     const int g = t / R, q = t % R;
@@ -1298,7 +1354,7 @@ GFPF_FN void gfpf_pair_stage(const GfpfStageParams& p, Array& tile) {
     const int own = rows ? Tile::at(g, place, 0) : Tile::at(g, 0, place);
     const GfpfStageParams stage = gfpf_pair_stage_params<R_LOG2, IN_TIME, SECOND, VARIANT>(p);
     const gfpf_u64 unit = running ? gfpf_pair_unit<R, R_LOG2, IN_TIME, SECOND>(p, stage, G, q) : 0;
-    gfpf_element_team_dft<Tile, R, VARIANT>(stage, tile, own, rows ? 1 : Tile::row, member, unit, running);
+    gfpf_element_team_dft<Tile, R, VARIANT, FUSED>(stage, tile, own, rows ? 1 : Tile::row, member, unit, running);
 }
 
 
@@ -1356,18 +1412,20 @@ template <class Tile, int R, int VARIANT1, int VARIANT2, class Array>
 GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {
     constexpr int R_LOG2 = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : R == 16 ? 4 : R == 32 ? 5 : 6;
     constexpr bool IN_TIME = VARIANT1 != GFPF_TWIDDLE_OUTPUTS;
+    // gfpf_element_team_dft's FUSED: not where both stages twiddle outputs.
+    constexpr bool FUSED = VARIANT1 != GFPF_TWIDDLE_OUTPUTS || VARIANT2 != GFPF_TWIDDLE_OUTPUTS;
     gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, true);
     __syncthreads();
     if constexpr (Tile::segments) {
         gfpf_team_pair_stage<Tile, R, R_LOG2, IN_TIME, false, VARIANT1>(p, tile);
     } else {
-        gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, false, VARIANT1>(p, tile);
+        gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, false, VARIANT1, FUSED>(p, tile);
     }
     if (!Tile::layers_end_at_block_barrier || VARIANT1 == GFPF_TWIDDLE_OUTPUTS) __syncthreads();
     if constexpr (Tile::segments) {
         gfpf_team_pair_stage<Tile, R, R_LOG2, IN_TIME, true, VARIANT2>(p, tile);
     } else {
-        gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, true, VARIANT2>(p, tile);
+        gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, true, VARIANT2, FUSED>(p, tile);
     }
     if (!Tile::layers_end_at_block_barrier || VARIANT2 == GFPF_TWIDDLE_OUTPUTS) __syncthreads();
     gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, false);

@@ -220,6 +220,9 @@ pub struct FieldOps {
     /// `gfpf_lane_add`: a butterfly's sum alone, the side known where it is
     /// compiled, per lane.
     pub lane_add: u64,
+    /// `gfpf_tile_add_sub_mul_pow_r`: one thread's butterfly of two elements
+    /// in shared memory, its difference times a power of r in one chain.
+    pub tile_add_sub_mul_pow_r: u64,
 }
 
 impl FieldOps {
@@ -259,6 +262,7 @@ impl FieldOps {
             lane_add_or_sub: s(self.lane_add_or_sub),
             lane_sub_mul_pow_r: s(self.lane_sub_mul_pow_r),
             lane_add: s(self.lane_add),
+            tile_add_sub_mul_pow_r: s(self.tile_add_sub_mul_pow_r),
         }
     }
 }
