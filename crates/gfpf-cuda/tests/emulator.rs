@@ -52,14 +52,17 @@ impl<const STAGES: u8> Executor for Emulated<STAGES> {
     // k = 32, whose products take 32 shuffles a lane or more, at 2^8
     // (8·32), and with several digits a lane at 2^7 (8·16 at t64, 2·8·8
     // at p128, where `wide_lanes_multiply_by_table_twiddles` goes to 2^9);
-    // the other families at 2^12: mixed radices and twiddled stages
-    // everywhere.
+    // the other families, which the device no longer launches, at 2^11
+    // (16·16·8 at t8) and from k = 64 at 2^10 (16·16·4, 8·8·8·2): mixed
+    // radices and twiddled stages everywhere (at 2^12 one thread per DFT_8
+    // of t128 took 19 s of the test command's time, 2026-11-27).
     fn max_log2(k: usize) -> u32 {
         match STAGES {
             LANES if k >= 64 => 7,
             LANES if k >= 32 => 8,
             LANES | ELEMENT_TEAMS => 9,
-            _ => 12,
+            _ if k >= 64 => 10,
+            _ => 11,
         }
     }
 

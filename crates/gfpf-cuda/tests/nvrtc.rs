@@ -201,19 +201,19 @@ macro_rules! nvrtc_tests {
     };
 }
 
-// k = 8, 32, 64 and 128, each compiling every base size its device plans use
-// (so every lane kernel's shape: the tiled ones of stride 1 at k = 8, the
-// strided tiles too from k = 32, two and four digits a lane at k = 64 and
-// 128): k = 16 and the other primes run the same code with other constants,
-// and their modules would take the test command's time for little (`cargo
-// xtask kernels --report` covers them: 15–21 s of NVRTC per preset on the
-// project VM, 2026-11-24; t64 and t128 take 8 and 10 s). On sm_80 (the A100)
-// k = 8 only: the report covers the rest, and t8's modules hold every family
-// whose launch bounds are lowered there (GFPF_SM80_BLOCKS).
+// k = 8, 64 and 128, each compiling every base size its device plans use
+// (so every lane kernel's shape: the tiled ones of stride 1 and the teams
+// at k = 8, the strided tiles and two and four digits a lane at k = 64 and
+// 128): k = 16 and 32 and the other primes run the same code with other
+// constants, and their modules would take the test command's time for
+// little (`cargo xtask kernels --report` covers them: t32's 24 s of NVRTC,
+// t8's 37, t64 and t128 12 and 16 on the project VM, 2026-11-27). On
+// sm_80 (the A100) k = 8 only: the report covers the rest, and t8's modules
+// hold every family whose launch bounds are lowered there
+// (GFPF_SM80_BLOCKS).
 nvrtc_tests!(
     t8 T8 8 SM90,
     t8_sm80 T8 8 SM80,
-    t32 T32 32 SM90,
     t64 T64 64 SM90,
     t128 T128 128 SM90
 );
