@@ -33,7 +33,7 @@ const TILED: u8 = 1;
 /// lanes of a warp segment (k/32 digits a lane from k = 64), warp
 /// collectives; each DFT of a tiled stage shared by a team of segments
 /// through shared memory (or of threads on whole elements where a stage of
-/// k ≤ 16 fills the device: the `element_teams` suite runs those at every
+/// k ≤ 8 fills the device: the `element_teams` suite runs those at every
 /// size; the tiled stages with a segment per DFT, which the device no longer
 /// runs, are checked at t8 by `barriers_each_needed_in_tiled_stages`).
 const LANES: u8 = 2;
@@ -106,7 +106,7 @@ mod element_teams {
     gfpf_testkit::executor_suite!(
         @presets crate::Emulated<{ crate::ELEMENT_TEAMS }>;
         [#[cfg_attr(not(gfpf_cxx), ignore = "no host C++ compiler ($CXX or c++) where these tests were built")]];
-        t2 T2 2, t4 T4 4, t8 T8 8, p16 P16 16
+        t2 T2 2, t4 T4 4, t8 T8 8
     );
 }
 
