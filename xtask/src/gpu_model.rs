@@ -1163,6 +1163,20 @@ fn bound_names(bounds: &[Bound]) -> String {
     )
 }
 
+/// The model fitted on [`MEASURED`]'s rows of the one-thread-per-DFT
+/// kernels (their geometric-mean times), for the runs that print no row
+/// beside the fit (`--contest`, `--transform --fit`).
+fn fitted_model(args: &GpuModelArgs, reports: &mut Reports) -> Result<Model, String> {
+    let mut today = Vec::new();
+    for &(name, log2_n, batch, gpu, _) in MEASURED {
+        let preset = Preset::from_name(name).map_err(|e| e.to_string())?;
+        eprintln!("counting {name} 2^{log2_n} x{batch}");
+        let old = count(preset, log2_n, batch, StageKernels::ThreadPerDft, args, reports)?;
+        today.push((old, (gpu.0 * gpu.1).sqrt() * 1e-3));
+    }
+    Ok(fit(&today))
+}
+
 /// The transforms named by `--transform`: every launch, then the time at
 /// the floor (and fitted with `--fit`).
 fn run_transforms(args: &GpuModelArgs, reports: &mut Reports) -> Result<(), String> {
@@ -1171,14 +1185,7 @@ fn run_transforms(args: &GpuModelArgs, reports: &mut Reports) -> Result<(), Stri
         path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES,
     };
     let fitted = if args.fit {
-        let mut today = Vec::new();
-        for &(name, log2_n, batch, gpu, _) in MEASURED {
-            let preset = Preset::from_name(name).map_err(|e| e.to_string())?;
-            eprintln!("counting {name} 2^{log2_n} x{batch}");
-            let old = count(preset, log2_n, batch, StageKernels::ThreadPerDft, args, reports)?;
-            today.push((old, (gpu.0 * gpu.1).sqrt() * 1e-3));
-        }
-        let model = fit(&today);
+        let model = fitted_model(args, reports)?;
         println!(
             "fitted on today's one-thread-per-DFT kernels: {:.1} cycles per instruction on a thread's serial path",
             model.path_cycles_per_instruction
@@ -1234,14 +1241,8 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         return run_transforms(args, &mut reports);
     }
     if args.contest {
-        let mut today = Vec::new();
-        for &(name, log2_n, batch, gpu, _) in MEASURED {
-            let preset = Preset::from_name(name).map_err(|e| e.to_string())?;
-            eprintln!("counting {name} 2^{log2_n} x{batch}");
-            let old = count(preset, log2_n, batch, StageKernels::ThreadPerDft, args, &mut reports)?;
-            today.push((old, (gpu.0 * gpu.1).sqrt() * 1e-3));
-        }
-        return run_contest(&fit(&today), args, &mut reports);
+        let model = fitted_model(args, &mut reports)?;
+        return run_contest(&model, args, &mut reports);
     }
     let mut today = Vec::new();
     let mut device = Vec::new();
