@@ -42,6 +42,28 @@ pub fn edge_elements<const K: usize>(f: &Field<K>) -> Vec<Element<K>> {
         .collect()
 }
 
+/// The edge values with the powers r^i (2 ≤ i < k) spread out from k = 64:
+/// those next to the ends and to each multiple of k/16, 34 powers in all
+/// (every power below that). For tests that take every pair: at k = 128 the
+/// full list's 139 values made 19 321 pairs (13 s of the field tests).
+pub fn spread_edge_elements<const K: usize>(f: &Field<K>) -> Vec<Element<K>> {
+    const BASE: usize = 13;
+    let step = (K / 16).max(1);
+    let edges = edge_elements(f);
+    debug_assert_eq!(
+        edges.len(),
+        BASE + K - 2,
+        "the powers r^2 … r^(k−1) follow the base values"
+    );
+    let kept = |i: usize| i < 4 || i % step <= 1 || i + 2 >= K;
+    edges
+        .iter()
+        .enumerate()
+        .filter(|&(at, _)| at < BASE || kept(at - BASE + 2))
+        .map(|(_, x)| *x)
+        .collect()
+}
+
 /// Elements: edge values, uniform values, and digit vectors built from
 /// carry-prone digits (0, 1, r-1, r-2) mixed with random ones.
 pub fn arb_element<const K: usize>(f: &'static Field<K>) -> BoxedStrategy<Element<K>> {

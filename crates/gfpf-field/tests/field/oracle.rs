@@ -490,18 +490,32 @@ macro_rules! oracle_suite {
                 }
             }
 
+            /// Every pair of edge values (their powers of r spread out
+            /// from k = 64), and each edge value with the few that carry
+            /// most (0, 1, p − 1, r, p − r) and itself.
             #[test]
             fn all_edge_pairs_match_gmp() {
                 let f = field();
-                let edges = common::edge_elements(f);
+                let edges = common::spread_edge_elements(f);
                 for x in &edges {
                     for y in &edges {
                         check_ring_ops(f, x, y).unwrap();
                         check_ring_ops(other_method(), x, y).unwrap();
                     }
                 }
-                // Every edge value against every other, in every lane, and
-                // every shift of each.
+                let all = common::edge_elements(f);
+                // 0, 1, p − 1, r and p − r, as common::edge_integers lists them.
+                let carriers = [0, 1, 3, 6, 8].map(|i: usize| all[i]);
+                for x in &all {
+                    for y in carriers.iter().chain([x]) {
+                        for (a, b) in [(x, y), (y, x)] {
+                            check_ring_ops(f, a, b).unwrap();
+                            check_ring_ops(other_method(), a, b).unwrap();
+                        }
+                    }
+                }
+                // Every (spread) edge value against every other, in every
+                // lane, and every shift of each.
                 for (e, x) in edges.iter().enumerate() {
                     let rotated: Vec<_> = edges.iter().cycle().skip(e).take(LANES).copied().collect();
                     check_lanes(f, &[*x], &rotated, 0..2 * $k).unwrap();
