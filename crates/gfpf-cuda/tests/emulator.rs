@@ -246,15 +246,47 @@ fn t8_kernels_from(source: &str, radices: &[usize], what: &str) -> Option<gfpf_t
     Some(gfpf_testkit::emulator::HostKernels::build_from(source, &field, radices, kernel_dir()).unwrap())
 }
 
+/// `source` with each barrier at `places` (byte offset, statement) behind a
+/// switch: barrier i becomes `{ gfpf_test_reached[i] = 1; if
+/// (gfpf_test_skipped_barrier != i) barrier }`, one statement still
+/// wherever it stood. `int gfpf_test_skip_barrier(int i)` skips barrier i
+/// (−1: none) and forgets which were reached; `int
+/// gfpf_test_barrier_reached(int i)` says whether some thread reached
+/// barrier i since. One library then serves every deletion, where a
+/// library per deleted barrier took most of the suite's time; the tests
+/// that use one hold it alone (the switch is the library's).
+fn with_barrier_switch(source: &str, places: &[(usize, &str)]) -> String {
+    let count = places.len();
+    let mut switched = format!(
+        "static int gfpf_test_skipped_barrier = -1;\n\
+         static int gfpf_test_reached[{count}];\n\
+         extern \"C\" int gfpf_test_skip_barrier(int i) {{\n\
+             gfpf_test_skipped_barrier = i;\n\
+             for (int b = 0; b < {count}; ++b) gfpf_test_reached[b] = 0;\n\
+             return 0;\n\
+         }}\n\
+         extern \"C\" int gfpf_test_barrier_reached(int i) {{ return gfpf_test_reached[i]; }}\n"
+    );
+    let mut from = 0;
+    for (i, &(at, barrier)) in places.iter().enumerate() {
+        switched.push_str(&source[from..at]);
+        switched.push_str(&format!(
+            "{{ gfpf_test_reached[{i}] = 1; if (gfpf_test_skipped_barrier != {i}) {barrier} }}"
+        ));
+        from = at + barrier.len();
+    }
+    switched.push_str(&source[from..]);
+    switched
+}
+
 /// Stages of stride 1 run as tiled kernels (a block's elements through
 /// shared memory between two barriers), and deleting any one barrier
 /// (`__syncthreads()`, or a `__syncwarp()` of a team's DFT) makes the
 /// emulator fail the transform: a race on shared memory, a read of an
 /// unwritten word, or results that depend on the threads' order. One
-/// library serves every deletion: barrier i of the source is skipped while
-/// the library's switch says i (all are kept at −1), where a library per
-/// deleted barrier took most of the suite's time. (Named to start first
-/// among the tests: its library is the suite's longest build.)
+/// library serves every deletion (`with_barrier_switch`), and each deletion
+/// runs first the families whose kernels reach that barrier. (Named to start
+/// first among the tests: its library is the suite's longest build.)
 #[test]
 fn barriers_each_needed_in_tiled_stages() {
     use gfpf_kernels::{FFT_SOURCE, Kernel};
@@ -294,19 +326,7 @@ fn barriers_each_needed_in_tiled_stages() {
         places.len() >= 5,
         "two barriers in each tiled kernel, one between layers"
     );
-    // Barrier i becomes `{ if (gfpf_test_skipped_barrier != i) barrier; }`:
-    // one statement still, wherever the barrier stood.
-    let mut source = String::from(
-        "static int gfpf_test_skipped_barrier = -1;\n\
-         extern \"C\" void gfpf_test_skip_barrier(int i) { gfpf_test_skipped_barrier = i; }\n",
-    );
-    let mut from = 0;
-    for (i, &(at, barrier)) in places.iter().enumerate() {
-        source.push_str(&FFT_SOURCE[from..at]);
-        source.push_str(&format!("{{ if (gfpf_test_skipped_barrier != {i}) {barrier} }}"));
-        from = at + barrier.len();
-    }
-    source.push_str(&FFT_SOURCE[from..]);
+    let source = with_barrier_switch(FFT_SOURCE, &places);
     // And 16^3, whose last two stages (strides 16 and 256) are one launch of
     // two, with teams of threads (Kernel::ElementTeamPair) and of segments
     // (Kernel::TeamPair).
@@ -348,8 +368,12 @@ fn barriers_each_needed_in_tiled_stages() {
         return;
     };
     let skip = |i: i32| {
-        // SAFETY: the source above defines gfpf_test_skip_barrier(int).
+        // SAFETY: with_barrier_switch defines int gfpf_test_skip_barrier(int).
         unsafe { library.call_with_int("gfpf_test_skip_barrier", i) }.unwrap();
+    };
+    let reached = |i: usize| {
+        // SAFETY: with_barrier_switch defines int gfpf_test_barrier_reached(int).
+        unsafe { library.call_with_int("gfpf_test_barrier_reached", i as i32) }.unwrap() != 0
     };
     // Every tiled family: one thread per DFT, a segment per DFT, teams of
     // segments and teams of threads on whole elements (the device's at k ≤ 16).
@@ -373,19 +397,34 @@ fn barriers_each_needed_in_tiled_stages() {
         let mut x = inputs[size].clone();
         gfpf_executor::Transform::process(&fft, &mut x).map(|()| x)
     };
-    skip(-1);
-    for case in families {
-        assert!(
-            run(case).unwrap() == wants[case.1],
-            "{case:?}: the tiled kernels agree with gfpf-cpu"
-        );
-    }
+    // With every barrier kept: each family agrees with gfpf-cpu, and the
+    // barriers its kernels reach.
+    let reaching: Vec<Vec<usize>> = families
+        .iter()
+        .map(|&case| {
+            skip(-1);
+            assert!(
+                run(case).unwrap() == wants[case.1],
+                "{case:?}: the tiled kernels agree with gfpf-cpu"
+            );
+            (0..places.len()).filter(|&i| reached(i)).collect()
+        })
+        .collect();
     for (i, &(_, barrier)) in places.iter().enumerate() {
+        // The families that reach it first (a family that does not cannot
+        // notice), then the others.
+        let (first, rest): (Vec<_>, Vec<_>) = (0..families.len()).partition(|&f| reaching[f].contains(&i));
+        assert!(
+            !first.is_empty(),
+            "barrier {i} ({barrier}) is in no kernel that a family here runs"
+        );
         skip(i as i32);
         // The first family that notices is enough.
-        let noticed = families
+        let noticed = first
             .iter()
-            .find_map(|&case| match run(case) {
+            .chain(&rest)
+            .map(|&f| families[f])
+            .find_map(|case| match run(case) {
                 Err(e @ (EmulatorError::Kernel(_) | EmulatorError::ScheduleDependent { .. })) => {
                     Some(format!("{case:?}: {e}"))
                 }
@@ -1532,10 +1571,13 @@ fn join_in_64_bit_words_carries_sums_past_128_bits() {
     assert!(got == want, "joins of sums past 2^128");
 }
 
-/// Deleting either barrier of the word-size NTT kernel (between its
-/// rounds, and before a tile goes out through shared memory), or the warp
-/// barrier of its round on the tensor cores, makes the emulator fail the
-/// transform: a race on the tile, or a read of a word not yet written.
+/// Deleting any barrier of the word-size NTT's source makes the emulator
+/// fail a launch that reaches it: the stage kernel's two (between its
+/// rounds, and before a tile goes out through shared memory), the warp
+/// barrier of its round on the tensor cores (between the groups' reads and
+/// writes), and the tensor-core DFT kernel's (after its block copies the
+/// fragments to shared memory). One library serves every deletion
+/// (`with_barrier_switch`).
 #[test]
 #[cfg_attr(
     not(gfpf_cxx),
@@ -1543,44 +1585,72 @@ fn join_in_64_bit_words_carries_sums_past_128_bits() {
 )]
 fn word_size_ntt_barriers_each_needed() {
     use gfpf_cuda::ntt::{NTT_PRIMES_31, NttPlan31};
+    use gfpf_testkit::emulator::{EmulatedNtt31, HostKernels};
     if let Some(why) = emulator_unavailable() {
         eprintln!("SKIPPED (word-size NTT barriers): {why}");
         return;
     }
     let source = gfpf_kernels::NTT_SOURCE;
-    // The stage kernel's barriers: those before the tensor-core DFT's (its
-    // own test deletes that one).
-    let mma = source.find("GFPF_NTT_FN void gfpf_ntt_dft16_mma_columns").unwrap();
-    let places: Vec<usize> = source
-        .match_indices("__syncthreads();")
-        .map(|(at, _)| at)
-        .filter(|&at| at < mma)
+    let mut places: Vec<(usize, &str)> = ["__syncthreads();", "__syncwarp();"]
+        .into_iter()
+        .flat_map(|barrier| source.match_indices(barrier))
         .collect();
-    assert_eq!(places.len(), 2, "the NTT kernel's barriers");
-    // 2^11 in one launch: three rounds, the last one out through shared memory.
-    let plan = NttPlan31::try_new(1 << 11, &NTT_PRIMES_31[..1]).unwrap();
-    let q = plan.primes()[0];
-    let input: Vec<u32> = (0..1u32 << 11).map(|i| i.wrapping_mul(2654435761) % q).collect();
-    for at in places {
-        let deleted = format!("{}{}", &source[..at], &source[at + "__syncthreads();".len()..]);
-        let kernels = gfpf_testkit::emulator::HostKernels::build_ntt_from(&deleted, kernel_dir()).unwrap();
-        let ntt = gfpf_testkit::emulator::EmulatedNtt31::with_kernels(plan.clone(), kernels);
-        let mut data = input.clone();
-        let result = ntt.run(&mut data, 1, Direction::Forward);
-        assert!(result.is_err(), "the NTT without its barrier at byte {at} still ran");
+    places.sort();
+    assert_eq!(places.len(), 4, "the NTT source's barriers");
+    let switched = with_barrier_switch(source, &places);
+    let kernels = || HostKernels::build_ntt_from(&switched, kernel_dir()).unwrap();
+    // Held for the whole test, as in barriers_each_needed_in_tiled_stages.
+    let library = kernels();
+    let skip = |i: i32| {
+        // SAFETY: with_barrier_switch defines int gfpf_test_skip_barrier(int).
+        unsafe { library.call_with_int("gfpf_test_skip_barrier", i) }.unwrap();
+    };
+    let reached = |i: usize| {
+        // SAFETY: with_barrier_switch defines int gfpf_test_barrier_reached(int).
+        unsafe { library.call_with_int("gfpf_test_barrier_reached", i as i32) }.unwrap() != 0
+    };
+    let q = NTT_PRIMES_31[0];
+    let words = |n: u32| -> Vec<u32> {
+        (0..n)
+            .map(|i| (u64::from(i.wrapping_mul(2654435761)) % q) as u32)
+            .collect()
+    };
+    // 2^11 in one launch (three rounds, the last one out through shared
+    // memory); 2^12 in one launch, its last round on the tensor cores; the
+    // tensor-core DFT_16 kernel alone.
+    let stage = NttPlan31::try_new(1 << 11, &NTT_PRIMES_31[..1]).unwrap();
+    let round = NttPlan31::try_new(1 << 12, &NTT_PRIMES_31[..1]).unwrap();
+    assert!(round.launches(1, Direction::Forward)[0].tensor_cores == 1);
+    let run = |workload: usize| -> Result<(), EmulatorError> {
+        match workload {
+            0 => EmulatedNtt31::with_kernels(stage.clone(), kernels()).run(&mut words(1 << 11), 1, Direction::Forward),
+            1 => EmulatedNtt31::with_kernels(round.clone(), kernels()).run(&mut words(1 << 12), 1, Direction::Forward),
+            _ => run_dft16_mma(&kernels(), q, &mut vec![1u32; 16 * 64], None, 0),
+        }
+    };
+    let workloads = [
+        "2^11, one launch",
+        "2^12, a round on the tensor cores",
+        "the tensor-core DFT_16",
+    ];
+    let reaching: Vec<Vec<usize>> = (0..workloads.len())
+        .map(|w| {
+            skip(-1);
+            run(w).unwrap_or_else(|e| panic!("{}, every barrier kept: {e}", workloads[w]));
+            (0..places.len()).filter(|&i| reached(i)).collect()
+        })
+        .collect();
+    for (i, &(at, barrier)) in places.iter().enumerate() {
+        let w = (0..workloads.len())
+            .find(|&w| reaching[w].contains(&i))
+            .unwrap_or_else(|| panic!("barrier {i} ({barrier} at byte {at}) is in no kernel run here"));
+        skip(i as i32);
+        let error = run(w).expect_err(&format!(
+            "{}: still ran without barrier {i} ({barrier} at byte {at})",
+            workloads[w]
+        ));
+        eprintln!("barrier {i} ({barrier}) skipped, {}: {error}", workloads[w]);
     }
-    // The tensor cores' round (2^12: one launch, its last round there): its
-    // warp barrier between the groups' reads and writes.
-    let round = source.find("GFPF_NTT_FN void gfpf_ntt_mma_round").unwrap();
-    let at = round + source[round..].find("__syncwarp();").unwrap();
-    let deleted = format!("{}{}", &source[..at], &source[at + "__syncwarp();".len()..]);
-    let kernels = gfpf_testkit::emulator::HostKernels::build_ntt_from(&deleted, kernel_dir()).unwrap();
-    let plan = NttPlan31::try_new(1 << 12, &NTT_PRIMES_31[..1]).unwrap();
-    assert!(plan.launches(1, Direction::Forward)[0].tensor_cores == 1);
-    let ntt = gfpf_testkit::emulator::EmulatedNtt31::with_kernels(plan, kernels);
-    let mut data: Vec<u32> = (0..1u32 << 12).map(|i| i.wrapping_mul(2654435761) % q).collect();
-    let error = ntt.run(&mut data, 1, Direction::Forward).unwrap_err().to_string();
-    assert!(error.contains("race"), "{error}");
 }
 
 /// Runs the tensor-core DFT_16 kernel on 16 rows of `columns` words
@@ -1689,30 +1759,6 @@ fn tensor_core_dft16_is_a_round_of_four_stages() {
             }
         }
     }
-}
-
-/// Deleting the tensor-core DFT kernel's barrier (after its block copies the
-/// fragments to shared memory) fails the launch as a read of a shared word
-/// another thread wrote in the same interval or not yet.
-#[test]
-#[cfg_attr(
-    not(gfpf_cxx),
-    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
-)]
-fn tensor_core_dft16_barrier_needed() {
-    if let Some(why) = emulator_unavailable() {
-        eprintln!("SKIPPED (tensor-core DFT_16 barrier): {why}");
-        return;
-    }
-    let source = gfpf_kernels::NTT_SOURCE;
-    let mma = source.find("GFPF_NTT_FN void gfpf_ntt_dft16_mma_columns").unwrap();
-    let at = mma + source[mma..].find("__syncthreads();").unwrap();
-    let deleted = format!("{}{}", &source[..at], &source[at + "__syncthreads();".len()..]);
-    let kernels = gfpf_testkit::emulator::HostKernels::build_ntt_from(&deleted, kernel_dir()).unwrap();
-    let q = gfpf_cuda::ntt::NTT_PRIMES_31[0];
-    let mut data = vec![1u32; 16 * 64];
-    let error = run_dft16_mma(&kernels, q, &mut data, None, 0).unwrap_err().to_string();
-    assert!(error.contains("gfpf_ntt31_dft16_mma"), "{error}");
 }
 
 /// A launch of the word-size NTT that gives its blocks one word less

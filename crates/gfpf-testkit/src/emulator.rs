@@ -444,19 +444,18 @@ impl HostKernels {
         &self.path
     }
 
-    /// Calls the library's `extern "C" void symbol(int)`: a switch that a
-    /// modified source (the emulator's own tests) defines, such as which
-    /// barrier to skip.
+    /// Calls the library's `extern "C" int symbol(int)`: a switch or a probe
+    /// that a modified source (the emulator's own tests) defines, such as
+    /// which barrier to skip; what it returns.
     ///
     /// # Safety
     /// `symbol` must be a function of that signature.
-    pub unsafe fn call_with_int(&self, symbol: &str, value: i32) -> Result<(), EmulatorError> {
+    pub unsafe fn call_with_int(&self, symbol: &str, value: i32) -> Result<i32, EmulatorError> {
         // SAFETY: as the caller promises.
-        let function = unsafe { self.library.get::<unsafe extern "C" fn(i32)>(symbol.as_bytes()) }
+        let function = unsafe { self.library.get::<unsafe extern "C" fn(i32) -> i32>(symbol.as_bytes()) }
             .map_err(|e| EmulatorError::Host(format!("{symbol} in {}: {e}", self.path.display())))?;
         // SAFETY: as the caller promises.
-        unsafe { function(value) };
-        Ok(())
+        Ok(unsafe { function(value) })
     }
 
     /// Runs `kernel` over `params.threads` threads in blocks of
