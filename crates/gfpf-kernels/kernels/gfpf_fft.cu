@@ -889,13 +889,8 @@ GFPF_TILE_OP void gfpf_tile_add_sub(Array& tile, int x, int y, int plane) {
 #pragma unroll
     for (int d = 0; d < GFPF_K; ++d) {
         const gfpf_u64 a = tile[x + d * plane], b = tile[y + d * plane];
-        // The true sum is below 2r + 1 < 2^65: at most one add overflows and
-        // s − r (wrapping) is then exact.
-        const gfpf_u64 s1 = a + b, s = s1 + carry;
-        const gfpf_u64 over = (s1 < a) | (s < s1) | (s >= GFPF_R_VALUE);
-        tile[x + d * plane] = over ? s - GFPF_R_VALUE : s;
+        tile[x + d * plane] = gfpf_add_digit(a, b, carry);
         tile[y + d * plane] = gfpf_sub_digit(a, b, borrow);
-        carry = over;
     }
     // A carry out of digit k − 1 is r^k = −1; a borrow is +1.
     if (carry) gfpf_tile_decrement(tile, x, plane);
@@ -984,13 +979,8 @@ GFPF_TILE_OP void gfpf_tile_add_sub_mul_pow_r(Array& tile, int x, int y, int pla
     gfpf_u64 carry = 0;
 #pragma unroll
     for (int d = 0; d < GFPF_K; ++d) {
-        const gfpf_u64 a = tile[x + d * plane], b = tile[y + d * plane];
-        // As gfpf_tile_add_sub: at most one add overflows.
-        const gfpf_u64 s1 = a + b, sum = s1 + carry;
-        const gfpf_u64 over = (s1 < a) | (sum < s1) | (sum >= GFPF_R_VALUE);
-        tile[x + d * plane] = over ? sum - GFPF_R_VALUE : sum;
+        tile[x + d * plane] = gfpf_add_digit(tile[x + d * plane], tile[y + d * plane], carry);
         tile[y + d * plane] = difference[d];
-        carry = over;
     }
     // A carry out of digit k − 1 is r^k = −1; a borrow added r^k = −1 too
     // many, so 1 back.

@@ -128,6 +128,17 @@ GFPF_FN gfpf_u64 gfpf_sub_digit(gfpf_u64 a, gfpf_u64 b, gfpf_u64& borrow) {
     return under ? diff + GFPF_R_VALUE : diff;
 }
 
+// Digit a + b + carry of an addition chain (digits below r, the top one
+// possibly r): the true sum is below 2r + 1 < 2^65, so at most one add
+// overflows and s − r (wrapping) is then exact; `carry` becomes the carry
+// out.
+GFPF_FN gfpf_u64 gfpf_add_digit(gfpf_u64 a, gfpf_u64 b, gfpf_u64& carry) {
+    const gfpf_u64 s1 = a + b, s = s1 + carry;
+    const gfpf_u64 over = (s1 < a) | (s < s1) | (s >= GFPF_R_VALUE);
+    carry = over;
+    return over ? s - GFPF_R_VALUE : s;
+}
+
 // x - y (digits below r, top digit possibly r); canonical result. Inline,
 // so that a caller keeping x in registers (gfpf_subtract_carry) does not
 // put it on the stack; gfpf_sub is the out-of-line form.
@@ -151,17 +162,9 @@ GFPF_FIELD_FN void gfpf_add_sub(GfpfElem& a, GfpfElem& b) {
     GFPF_COUNT_OP(GFPF_OP_ADD_SUB);
     gfpf_u64 carry = 0, borrow = 0;
     for (int i = 0; i < GFPF_K; ++i) {
-        gfpf_u64 x = a.d[i], y = b.d[i];
-        // The true sum is below 2r + 1 < 2^65: at most one add overflows and
-        // s - r (wrapping) is then exact.
-        gfpf_u64 s1 = x + y;
-        gfpf_u64 o1 = s1 < x;
-        gfpf_u64 s = s1 + carry;
-        gfpf_u64 o2 = s < s1;
-        gfpf_u64 over = o1 | o2 | (s >= GFPF_R_VALUE);
-        a.d[i] = over ? s - GFPF_R_VALUE : s;
+        const gfpf_u64 x = a.d[i], y = b.d[i];
+        a.d[i] = gfpf_add_digit(x, y, carry);
         b.d[i] = gfpf_sub_digit(x, y, borrow);
-        carry = over;
     }
     // A carry out of digit k-1 is r^k = -1; a borrow is +1.
     if (carry) gfpf_decrement(a);
