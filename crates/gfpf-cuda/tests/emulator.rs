@@ -439,25 +439,62 @@ fn barriers_each_needed_in_tiled_stages() {
     assert!(run((StageKernels::ElementTeams, 1)).unwrap() == wants[1]);
 }
 
-/// A test kernel appended to gfpf_fft.cu, launched over `threads` threads
-/// in blocks of `block`; the words it wrote to its output (`words` long).
-fn run_test_kernel(kernel: &str, threads: u64, block: u32, words: usize) -> Option<Result<Vec<u64>, EmulatorError>> {
-    let source = format!("{}\n{kernel}\n", gfpf_kernels::FFT_SOURCE);
-    // One base size: the test kernels need none of the codelets.
-    let kernels = t8_kernels_from(&source, &[2], "test kernel")?;
+/// The t8 test kernels, `(name, source)`: each source defines
+/// `gfpf_test_body` and launches it as `GFPF_BLOCK_KERNEL(gfpf_test_kernel,
+/// gfpf_test_body)`, which `t8_test_kernels` renames.
+fn t8_test_kernel_sources() -> Vec<(&'static str, String)> {
+    let mut sources = vec![
+        ("gfpf_test_warp_collectives", WARP_COLLECTIVES_KERNEL.to_owned()),
+        ("gfpf_test_element_team_edges", element_team_edges_kernel()),
+        ("gfpf_test_lane_edges", lane_edges_kernel()),
+    ];
+    for (name, body, _) in BROKEN_KERNELS {
+        sources.push((
+            name,
+            format!("{body}\nGFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)"),
+        ));
+    }
+    sources
+}
+
+/// Every t8 test kernel appended to gfpf_fft.cu in one library, each in a
+/// namespace of its own (a library a kernel took a compile each, 1.5 s of
+/// the suite's CPU apiece); `None` (the reason printed) where no host
+/// compiler runs.
+fn t8_test_kernels() -> Option<&'static gfpf_testkit::emulator::HostKernels> {
+    static LIBRARY: std::sync::OnceLock<Option<gfpf_testkit::emulator::HostKernels>> = std::sync::OnceLock::new();
+    LIBRARY
+        .get_or_init(|| {
+            let mut source = format!("{}\n", gfpf_kernels::FFT_SOURCE);
+            for (name, kernel) in t8_test_kernel_sources() {
+                let kernel = kernel.replace(
+                    "GFPF_BLOCK_KERNEL(gfpf_test_kernel,",
+                    &format!("GFPF_BLOCK_KERNEL({name},"),
+                );
+                assert!(kernel.contains(name), "{name}: its source launches gfpf_test_body");
+                source.push_str(&format!("namespace {name}_source {{\n{kernel}\n}}\n#undef E\n"));
+            }
+            // One base size: the test kernels need none of the codelets.
+            t8_kernels_from(&source, &[2], "test kernels")
+        })
+        .as_ref()
+}
+
+/// Test kernel `name` (of `t8_test_kernel_sources`) launched over `threads`
+/// threads in blocks of `block`; the words it wrote to its output (`words`
+/// long).
+fn run_test_kernel(name: &str, threads: u64, block: u32, words: usize) -> Option<Result<Vec<u64>, EmulatorError>> {
+    let kernels = t8_test_kernels()?;
     let mut out = vec![0u64; words];
     let (_, mut params) = gfpf_cuda::params::pointwise_mul(8, out.as_mut_ptr() as u64, 0, words);
     params.threads = threads;
     // SAFETY: the test kernels write at most `words` words of `out`, and
     // read nothing else.
-    Some(unsafe { kernels.launch_symbol("gfpf_test_kernel", &params, block, 0, false) }.map(|_| out))
+    Some(unsafe { kernels.launch_symbol(name, &params, block, 0, false) }.map(|_| out))
 }
 
-/// Shuffles (index, up, down, xor, with widths), ballots, any and all, as
-/// CUDA documents them, on two warps of one block and a second block.
-#[test]
-fn warp_collectives_follow_cuda() {
-    let kernel = r#"
+/// The kernel of `warp_collectives_follow_cuda`.
+const WARP_COLLECTIVES_KERNEL: &str = r#"
 GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
     gfpf_u64* out = (gfpf_u64*)p.dst;
     const gfpf_u64 n = p.threads;
@@ -473,8 +510,13 @@ GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
 }
 GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
 "#;
+
+/// Shuffles (index, up, down, xor, with widths), ballots, any and all, as
+/// CUDA documents them, on two warps of one block and a second block.
+#[test]
+fn warp_collectives_follow_cuda() {
     let n = 128u64;
-    let Some(out) = run_test_kernel(kernel, n, 64, 6 * n as usize) else {
+    let Some(out) = run_test_kernel("gfpf_test_warp_collectives", n, 64, 6 * n as usize) else {
         return;
     };
     let out = out.unwrap();
@@ -713,17 +755,78 @@ fn team_sizes_follow_the_wave_t4_t8() {
     team_sizes_follow_the_wave::<8>(gfpf_field::Preset::T8, 1 << 10);
 }
 
-/// t8, its edge values (0, 1, p − 1 with its top digit r, r, r − 1, r²,
-/// r^(k−1), −r) and four random ones, and their digits as a C initializer
-/// list (`0x…ull, …`, element by element) for a test kernel's table.
-fn t8_edge_values() -> (Field<8>, Vec<gfpf_field::Element<8>>, String) {
+/// t8 and its edge values (0, 1, p − 1 with its top digit r, r, r − 1, r²,
+/// r^(k−1), −r) and four random ones.
+fn t8_edge_values() -> (Field<8>, Vec<gfpf_field::Element<8>>) {
     let field = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
     let values = gfpf_testkit::oracle::sample(&field, 12, 17);
+    (field, values)
+}
+
+/// The edge-value test kernels' prelude: `t8_edge_values` as a table,
+/// `gfpf_test_values` (digit d of value a at a·k + d), and their count `E`.
+fn t8_edge_values_prelude() -> String {
+    let (_, values) = t8_edge_values();
     let table: Vec<String> = values
         .iter()
         .flat_map(|v| v.digits().iter().map(|d| format!("{d:#x}ull")))
         .collect();
-    (field, values, table.join(", "))
+    format!(
+        "static const gfpf_u64 gfpf_test_values[] = {{{}}};\n#define E {}\n",
+        table.join(", "),
+        values.len()
+    )
+}
+
+/// The kernel of `element_team_operations_match_cpu_on_edge_values`.
+fn element_team_edges_kernel() -> String {
+    t8_edge_values_prelude()
+        + r#"
+GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
+    // Three elements a thread, digit d of element j at tile[j + d·96]; then
+    // a scratch element a thread (the product's twiddle).
+    GFPF_SHARED_ARRAY(gfpf_u64, tile, 32 * 4 * GFPF_K);
+    gfpf_u64* out = (gfpf_u64*)p.dst;
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    const int plane = 96, x = threadIdx.x * 3, y = x + 1, z = x + 2;
+    if (t < E * E) {
+        const int a = t / E, b = t % E;
+        for (int d = 0; d < GFPF_K; ++d) {
+            tile[x + d * plane] = gfpf_test_values[a * GFPF_K + d];
+            tile[y + d * plane] = gfpf_test_values[b * GFPF_K + d];
+            tile[z + d * plane] = gfpf_test_values[a * GFPF_K + d];
+        }
+        for (int d = 0; d < GFPF_K; ++d) tile[96 * GFPF_K + d * 32 + threadIdx.x] = gfpf_test_values[b * GFPF_K + d];
+        gfpf_tile_mul(tile, z, plane, 96 * GFPF_K + threadIdx.x, 32);
+        gfpf_tile_add_sub(tile, x, y, plane);
+        for (int d = 0; d < GFPF_K; ++d) {
+            out[t * 3 * GFPF_K + d] = tile[z + d * plane];
+            out[t * 3 * GFPF_K + GFPF_K + d] = tile[x + d * plane];
+            out[t * 3 * GFPF_K + 2 * GFPF_K + d] = tile[y + d * plane];
+        }
+    }
+    if (t < E * 2 * GFPF_K) {
+        const int a = t / (2 * GFPF_K), i = t % (2 * GFPF_K);
+        for (int d = 0; d < GFPF_K; ++d) tile[x + d * plane] = gfpf_test_values[a * GFPF_K + d];
+        gfpf_tile_mul_pow_r(tile, x, plane, i);
+        for (int d = 0; d < GFPF_K; ++d) out[E * E * 3 * GFPF_K + t * GFPF_K + d] = tile[x + d * plane];
+    }
+    if (t < E * E * 2 * GFPF_K) {
+        const int a = t / (2 * GFPF_K) / E, b = t / (2 * GFPF_K) % E, i = t % (2 * GFPF_K);
+        for (int d = 0; d < GFPF_K; ++d) {
+            tile[x + d * plane] = gfpf_test_values[a * GFPF_K + d];
+            tile[y + d * plane] = gfpf_test_values[b * GFPF_K + d];
+        }
+        gfpf_tile_add_sub_mul_pow_r(tile, x, y, plane, i);
+        gfpf_u64* at = out + E * E * 3 * GFPF_K + E * 2 * GFPF_K * GFPF_K + t * 2 * GFPF_K;
+        for (int d = 0; d < GFPF_K; ++d) {
+            at[d] = tile[x + d * plane];
+            at[GFPF_K + d] = tile[y + d * plane];
+        }
+    }
+}
+GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
+"#
 }
 
 /// The element teams' operations on whole elements in shared memory
@@ -736,62 +839,11 @@ fn t8_edge_values() -> (Field<8>, Vec<gfpf_field::Element<8>>, String) {
 #[test]
 fn element_team_operations_match_cpu_on_edge_values() {
     const K: usize = 8;
-    let (field, values, table) = t8_edge_values();
+    let (field, values) = t8_edge_values();
     let e = values.len();
-    let kernel = format!(
-        r#"
-static const gfpf_u64 gfpf_test_values[] = {{{table}}};
-#define E {e}
-GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {{
-    // Three elements a thread, digit d of element j at tile[j + d·96]; then
-    // a scratch element a thread (the product's twiddle).
-    GFPF_SHARED_ARRAY(gfpf_u64, tile, 32 * 4 * GFPF_K);
-    gfpf_u64* out = (gfpf_u64*)p.dst;
-    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-    const int plane = 96, x = threadIdx.x * 3, y = x + 1, z = x + 2;
-    if (t < E * E) {{
-        const int a = t / E, b = t % E;
-        for (int d = 0; d < GFPF_K; ++d) {{
-            tile[x + d * plane] = gfpf_test_values[a * GFPF_K + d];
-            tile[y + d * plane] = gfpf_test_values[b * GFPF_K + d];
-            tile[z + d * plane] = gfpf_test_values[a * GFPF_K + d];
-        }}
-        for (int d = 0; d < GFPF_K; ++d) tile[96 * GFPF_K + d * 32 + threadIdx.x] = gfpf_test_values[b * GFPF_K + d];
-        gfpf_tile_mul(tile, z, plane, 96 * GFPF_K + threadIdx.x, 32);
-        gfpf_tile_add_sub(tile, x, y, plane);
-        for (int d = 0; d < GFPF_K; ++d) {{
-            out[t * 3 * GFPF_K + d] = tile[z + d * plane];
-            out[t * 3 * GFPF_K + GFPF_K + d] = tile[x + d * plane];
-            out[t * 3 * GFPF_K + 2 * GFPF_K + d] = tile[y + d * plane];
-        }}
-    }}
-    if (t < E * 2 * GFPF_K) {{
-        const int a = t / (2 * GFPF_K), i = t % (2 * GFPF_K);
-        for (int d = 0; d < GFPF_K; ++d) tile[x + d * plane] = gfpf_test_values[a * GFPF_K + d];
-        gfpf_tile_mul_pow_r(tile, x, plane, i);
-        for (int d = 0; d < GFPF_K; ++d) out[E * E * 3 * GFPF_K + t * GFPF_K + d] = tile[x + d * plane];
-    }}
-    if (t < E * E * 2 * GFPF_K) {{
-        const int a = t / (2 * GFPF_K) / E, b = t / (2 * GFPF_K) % E, i = t % (2 * GFPF_K);
-        for (int d = 0; d < GFPF_K; ++d) {{
-            tile[x + d * plane] = gfpf_test_values[a * GFPF_K + d];
-            tile[y + d * plane] = gfpf_test_values[b * GFPF_K + d];
-        }}
-        gfpf_tile_add_sub_mul_pow_r(tile, x, y, plane, i);
-        gfpf_u64* at = out + E * E * 3 * GFPF_K + E * 2 * GFPF_K * GFPF_K + t * 2 * GFPF_K;
-        for (int d = 0; d < GFPF_K; ++d) {{
-            at[d] = tile[x + d * plane];
-            at[GFPF_K + d] = tile[y + d * plane];
-        }}
-    }}
-}}
-GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
-"#,
-        table = table
-    );
     let threads = (e * e * 2 * K).next_multiple_of(32);
     let words = e * e * 3 * K + e * 2 * K * K + e * e * 2 * K * 2 * K;
-    let Some(out) = run_test_kernel(&kernel, threads as u64, 32, words) else {
+    let Some(out) = run_test_kernel("gfpf_test_element_team_edges", threads as u64, 32, words) else {
         return;
     };
     let out = out.unwrap();
@@ -821,6 +873,39 @@ GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
     }
 }
 
+/// The kernel of `butterfly_sides_over_lanes_match_cpu_on_edge_values`.
+fn lane_edges_kernel() -> String {
+    t8_edge_values_prelude()
+        + r#"
+GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
+    gfpf_u64* out = (gfpf_u64*)p.dst;
+    const gfpf_u64 t = (gfpf_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    // Segment g: values a and b, shift i (fastest).
+    const gfpf_u64 g = t / GFPF_LANE_SEGMENT;
+    const bool running = g < (gfpf_u64)E * E * 2 * GFPF_K;
+    const int i = (int)(g % (2 * GFPF_K)), ab = (int)(g / (2 * GFPF_K) % (E * E)), a = ab / E, b = ab % E;
+    const GfpfLanes l = gfpf_warp_lanes();
+    GfpfLaneElem x, y;
+    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+        x.d[h] = gfpf_test_values[a * GFPF_K + l.digit(h)];
+        y.d[h] = gfpf_test_values[b * GFPF_K + l.digit(h)];
+    }
+    const GfpfLaneElem shifted = gfpf_lane_sub_mul_pow_r(l, x, y, i);
+    // The side a value: odd segments subtract, beside even ones adding.
+    const GfpfLaneElem side = gfpf_lane_add_or_sub(l, x, y, (g & 1) != 0);
+    const GfpfLaneElem sum = gfpf_lane_add(l, x, y);
+    if (running) {
+        for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {
+            out[g * 3 * GFPF_K + l.digit(h)] = shifted.d[h];
+            out[g * 3 * GFPF_K + GFPF_K + l.digit(h)] = side.d[h];
+            out[g * 3 * GFPF_K + 2 * GFPF_K + l.digit(h)] = sum.d[h];
+        }
+    }
+}
+GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
+"#
+}
+
 /// A split team's butterfly sides over lanes (`gfpf_lane_add_or_sub` with
 /// the side a value, the sums and differences of one warp's segments side by
 /// side; `gfpf_lane_add`; `gfpf_lane_sub_mul_pow_r`, the difference and its
@@ -836,44 +921,11 @@ GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
 )]
 fn butterfly_sides_over_lanes_match_cpu_on_edge_values() {
     const K: usize = 8;
-    let (field, values, table) = t8_edge_values();
+    let (field, values) = t8_edge_values();
     let e = values.len();
-    let kernel = format!(
-        r#"
-static const gfpf_u64 gfpf_test_values[] = {{{table}}};
-#define E {e}
-GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {{
-    gfpf_u64* out = (gfpf_u64*)p.dst;
-    const gfpf_u64 t = (gfpf_u64)blockIdx.x * blockDim.x + threadIdx.x;
-    // Segment g: values a and b, shift i (fastest).
-    const gfpf_u64 g = t / GFPF_LANE_SEGMENT;
-    const bool running = g < (gfpf_u64)E * E * 2 * GFPF_K;
-    const int i = (int)(g % (2 * GFPF_K)), ab = (int)(g / (2 * GFPF_K) % (E * E)), a = ab / E, b = ab % E;
-    const GfpfLanes l = gfpf_warp_lanes();
-    GfpfLaneElem x, y;
-    for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {{
-        x.d[h] = gfpf_test_values[a * GFPF_K + l.digit(h)];
-        y.d[h] = gfpf_test_values[b * GFPF_K + l.digit(h)];
-    }}
-    const GfpfLaneElem shifted = gfpf_lane_sub_mul_pow_r(l, x, y, i);
-    // The side a value: odd segments subtract, beside even ones adding.
-    const GfpfLaneElem side = gfpf_lane_add_or_sub(l, x, y, (g & 1) != 0);
-    const GfpfLaneElem sum = gfpf_lane_add(l, x, y);
-    if (running) {{
-        for (int h = 0; h < GFPF_LANE_DIGITS; ++h) {{
-            out[g * 3 * GFPF_K + l.digit(h)] = shifted.d[h];
-            out[g * 3 * GFPF_K + GFPF_K + l.digit(h)] = side.d[h];
-            out[g * 3 * GFPF_K + 2 * GFPF_K + l.digit(h)] = sum.d[h];
-        }}
-    }}
-}}
-GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
-"#,
-        table = table
-    );
     let segments = e * e * 2 * K;
     let threads = (segments * gfpf_kernels::lane_segment(K)).next_multiple_of(128);
-    let Some(out) = run_test_kernel(&kernel, threads as u64, 128, segments * 3 * K) else {
+    let Some(out) = run_test_kernel("gfpf_test_lane_edges", threads as u64, 128, segments * 3 * K) else {
         return;
     };
     let out = out.unwrap();
@@ -940,43 +992,43 @@ fn short_division_divides_exactly_at_its_edges() {
             .iter()
             .map(|(u1, u0)| format!("{u1:#x}ull, {u0:#x}ull"))
             .collect();
-        let kernel = |past_bound: bool| {
-            format!(
-                r#"
+        // One thread a pair; a launch of one thread more adds a high word
+        // past the bound (the first pair's, 0, plus the bound + 1).
+        let kernel = format!(
+            r#"
 static const gfpf_u64 gfpf_test_inputs[] = {{{table}}};
 GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {{
     gfpf_u64* out = (gfpf_u64*)p.dst;
     const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t < {n}) {{
-        const gfpf_u64 u1 = gfpf_test_inputs[2 * t] + ({past} && t == 0 ? GFPF_SMALL_HIGH_MAX + 1 : 0);
-        gfpf_div_rem_small_high(u1, gfpf_test_inputs[2 * t + 1], out[2 * t], out[2 * t + 1]);
+    if (t < p.threads) {{
+        const bool past = t == {n};
+        const gfpf_u64 u1 = past ? GFPF_SMALL_HIGH_MAX + 1 : gfpf_test_inputs[2 * t];
+        gfpf_div_rem_small_high(u1, gfpf_test_inputs[past ? 1 : 2 * t + 1], out[2 * t], out[2 * t + 1]);
     }}
 }}
 GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
 "#,
-                table = table.join(", "),
-                n = inputs.len(),
-                past = u8::from(past_bound),
-            )
-        };
-        let run = |source: &str| {
-            let source = format!("{}\n{source}\n", gfpf_kernels::FFT_SOURCE);
-            let kernels = gfpf_testkit::emulator::HostKernels::build_from(&source, &field, &[2], kernel_dir()).unwrap();
-            let mut out = vec![0u64; 2 * inputs.len()];
+            table = table.join(", "),
+            n = inputs.len(),
+        );
+        let source = format!("{}\n{kernel}\n", gfpf_kernels::FFT_SOURCE);
+        let kernels = gfpf_testkit::emulator::HostKernels::build_from(&source, &field, &[2], kernel_dir()).unwrap();
+        let run = |threads: usize| {
+            let mut out = vec![0u64; 2 * threads];
             let (_, mut params) = gfpf_cuda::params::pointwise_mul(K, out.as_mut_ptr() as u64, 0, out.len());
-            params.threads = inputs.len() as u64;
-            // SAFETY: the test kernel writes 2·inputs.len() words of `out`
-            // and reads nothing else.
+            params.threads = threads as u64;
+            // SAFETY: the test kernel writes 2·threads words of `out` and
+            // reads nothing else.
             unsafe { kernels.launch_symbol("gfpf_test_kernel", &params, 64, 0, false) }.map(|_| out)
         };
-        let out = run(&kernel(false)).unwrap();
+        let out = run(inputs.len()).unwrap();
         for (i, &(u1, u0)) in inputs.iter().enumerate() {
             let n = (u128::from(u1) << 64) | u128::from(u0);
             let want = [(n / u128::from(d)) as u64, (n % u128::from(d)) as u64];
             assert_eq!(out[2 * i..2 * i + 2], want, "{}: {u1:#x}·2^64 + {u0:#x}", preset.name());
         }
         if form_number == 1 {
-            let error = run(&kernel(true)).unwrap_err().to_string();
+            let error = run(inputs.len() + 1).unwrap_err().to_string();
             assert!(error.contains("past the short division's bound"), "{error}");
         }
     }
@@ -989,39 +1041,44 @@ GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
     check::<8>(gfpf_field::Preset::P8, 0);
 }
 
+/// The kernels of `broken_kernels_are_named`: (name, body, what the
+/// emulator says).
+const BROKEN_KERNELS: [(&str, &str, &str); 3] = [
+    (
+        "gfpf_test_exits_before_barrier",
+        "GFPF_FN void gfpf_test_body(const GfpfStageParams& p) { if (threadIdx.x == 5) return; __syncthreads(); }",
+        "thread 5 exited while 63 threads wait at __syncthreads()",
+    ),
+    (
+        "gfpf_test_lane_skips_collective",
+        "GFPF_FN void gfpf_test_body(const GfpfStageParams& p) { \
+         if (threadIdx.x != 3) ((gfpf_u64*)p.dst)[threadIdx.x] = __shfl_sync(0xffffffffu, 1ull, 0); }",
+        "thread 3 exited while its warp waits for it in a warp collective",
+    ),
+    (
+        "gfpf_test_reads_unwritten_shared",
+        "GFPF_FN void gfpf_test_body(const GfpfStageParams& p) { GFPF_SHARED_ARRAY(gfpf_u64, tile, 64); \
+         if (threadIdx.x > 0) tile[threadIdx.x] = 1; __syncthreads(); \
+         ((gfpf_u64*)p.dst)[threadIdx.x] = tile[63 - threadIdx.x]; }",
+        "thread 63 reads shared tile[0], which no thread has written",
+    ),
+];
+
 /// The emulator's other checks: a thread that leaves before a barrier its
 /// block waits at, a warp collective one lane skips, a shared word read
 /// before any thread wrote it.
 #[test]
 fn broken_kernels_are_named() {
-    let cases = [
-        (
-            "GFPF_FN void gfpf_test_body(const GfpfStageParams& p) { if (threadIdx.x == 5) return; __syncthreads(); }",
-            "thread 5 exited while 63 threads wait at __syncthreads()",
-        ),
-        (
-            "GFPF_FN void gfpf_test_body(const GfpfStageParams& p) { \
-             if (threadIdx.x != 3) ((gfpf_u64*)p.dst)[threadIdx.x] = __shfl_sync(0xffffffffu, 1ull, 0); }",
-            "thread 3 exited while its warp waits for it in a warp collective",
-        ),
-        (
-            "GFPF_FN void gfpf_test_body(const GfpfStageParams& p) { GFPF_SHARED_ARRAY(gfpf_u64, tile, 64); \
-             if (threadIdx.x > 0) tile[threadIdx.x] = 1; __syncthreads(); \
-             ((gfpf_u64*)p.dst)[threadIdx.x] = tile[63 - threadIdx.x]; }",
-            "thread 63 reads shared tile[0], which no thread has written",
-        ),
-    ];
-    for (body, expected) in cases {
-        let kernel = format!("{body}\nGFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)");
-        let Some(result) = run_test_kernel(&kernel, 64, 64, 64) else {
+    for (name, _, expected) in BROKEN_KERNELS {
+        let Some(result) = run_test_kernel(name, 64, 64, 64) else {
             return;
         };
         match result {
             Err(EmulatorError::Kernel(message)) => assert!(
-                message.contains(expected) && message.contains("kernel gfpf_test_kernel, block 0"),
+                message.contains(expected) && message.contains(&format!("kernel {name}, block 0")),
                 "{message}"
             ),
-            other => panic!("expected \"{expected}\", got {other:?}"),
+            other => panic!("{name}: expected \"{expected}\", got {other:?}"),
         }
     }
 }
