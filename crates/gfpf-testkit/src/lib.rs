@@ -44,7 +44,7 @@ pub trait Executor {
     const NAME: &'static str;
 
     /// The executor's transform type.
-    type Fft<const K: usize>: Transform<K>;
+    type Fft<const K: usize>: Transform<K> + 'static;
 
     /// The largest log2 N the suite runs over k digits (below its own
     /// limits): an emulator, thousands of times slower than the hardware it
