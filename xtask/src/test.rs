@@ -3,27 +3,68 @@
 //! passed through as it comes, then a summary of every test binary's
 //! results: how many ran, how many failed, and how many were skipped and
 //! why (tests that cannot run on this machine are ignored with their reason
-//! when they are built: no GPU, no NVRTC, no NTL/FLINT).
+//! when they are built: no GPU, no NVRTC, no NTL/FLINT). A test that finds
+//! at run time that it cannot run (an instruction set this CPU lacks, no
+//! usable device) prints `SKIPPED (what): why` and returns: libtest counts
+//! it as passed, so the tests run with `--show-output` and the summary
+//! counts it as skipped, with its reason, from its captured output (which
+//! is otherwise left out, as libtest leaves it out without the flag).
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 
-/// Totals over every `test result:` line, and the ignored tests by reason.
+/// Totals over every `test result:` line, and the skipped tests by reason.
 #[derive(Debug, Default, PartialEq)]
 pub(crate) struct Summary {
+    /// As libtest counts them: those that skipped at run time included.
     pub passed: u64,
     pub failed: u64,
     pub ignored: u64,
+    /// Passed tests that said they skipped.
+    pub skipped_at_run_time: u64,
     pub binaries: u64,
-    /// Reason → how many tests were ignored for it.
+    /// Reason → how many tests were skipped for it.
     pub reasons: BTreeMap<String, u64>,
+    /// Within a binary's `successes:` section (`--show-output`): the
+    /// captured output of its passed tests.
+    in_successes: bool,
+    /// The passed test whose output is being read, until its first
+    /// `SKIPPED` line.
+    reading: Option<String>,
 }
 
 impl Summary {
-    /// Takes in one line of libtest's output.
-    pub(crate) fn read_line(&mut self, line: &str) {
+    /// Takes in one line of libtest's output; what to show for it (the
+    /// captured output of passed tests is shown only where they skipped).
+    pub(crate) fn read_line(&mut self, line: &str) -> Option<String> {
+        if self.in_successes && !line.starts_with("test result: ") {
+            if let Some(name) = line.strip_prefix("---- ").and_then(|l| l.strip_suffix(" stdout ----")) {
+                self.reading = Some(name.to_owned());
+            } else if let Some(at) = line.find("SKIPPED")
+                && let Some(name) = self.reading.take()
+            {
+                let what = line[at + "SKIPPED".len()..].trim();
+                // `(what): why` → why; the label names the case, the
+                // reason is what tests share.
+                let reason = match what.strip_prefix('(').and_then(|w| w.split_once("): ")) {
+                    Some((_, why)) => why,
+                    None => what.trim_start_matches(':').trim(),
+                };
+                let reason = if reason.is_empty() { "no reason given" } else { reason };
+                *self.reasons.entry(format!("{reason} (at run time)")).or_default() += 1;
+                self.skipped_at_run_time += 1;
+                return Some(format!("test {name} skipped at run time: {what}"));
+            }
+            return None;
+        }
+        if line == "successes:" {
+            self.in_successes = true;
+            return None;
+        }
         if let Some(rest) = line.strip_prefix("test result: ") {
+            self.in_successes = false;
+            self.reading = None;
             self.binaries += 1;
             for part in rest.split(';') {
                 let mut words = part.split_whitespace().rev();
@@ -45,6 +86,7 @@ impl Summary {
             let reason = if reason.is_empty() { "no reason given" } else { reason };
             *self.reasons.entry(reason.to_owned()).or_default() += 1;
         }
+        Some(line.to_owned())
     }
 
     /// The closing lines: the reasons, then `tests: N passed, N failed, N skipped`.
@@ -55,7 +97,9 @@ impl Summary {
         }
         text.push_str(&format!(
             "tests: {} passed, {} failed, {} skipped\n",
-            self.passed, self.failed, self.ignored
+            self.passed - self.skipped_at_run_time,
+            self.failed,
+            self.ignored + self.skipped_at_run_time
         ));
         text
     }
@@ -95,6 +139,11 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     command
         .args(["test", "--workspace", "--features", "xtask/tasks"])
         .args(args);
+    // The passed tests' captured output, for the skips they print.
+    if !args.iter().any(|a| a == "--") {
+        command.arg("--");
+    }
+    command.arg("--show-output");
     // The build probe and the NVRTC tests find it through the loader's path.
     with_nvrtc_on_path(&mut command)?;
     // A build from scratch without incremental compilation's bookkeeping:
@@ -113,9 +162,10 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
     for line in BufReader::new(stdout).lines() {
         let line = line.map_err(|e| format!("reading the tests' output: {e}"))?;
-        summary.read_line(&line);
         // A closed stdout (a pager quit) must not stop the tests.
-        let _ = writeln!(out, "{line}");
+        if let Some(shown) = summary.read_line(&line) {
+            let _ = writeln!(out, "{shown}");
+        }
     }
     let status = child.wait().map_err(|e| format!("waiting for {shown}: {e}"))?;
     let _ = write!(out, "{}", summary.report());
@@ -152,6 +202,66 @@ mod tests {
             s.report().ends_with("tests: 6 passed, 2 failed, 3 skipped\n"),
             "{}",
             s.report()
+        );
+    }
+
+    /// `--show-output`'s section of passed tests' output: hidden, but for a
+    /// test that says it skipped, which then counts as skipped with its
+    /// reason (the part after the label).
+    #[test]
+    fn skips_at_run_time_are_counted_from_captured_output() {
+        let mut s = Summary::default();
+        let shown: Vec<Option<String>> = [
+            "running 3 tests",
+            "test lanes::t8::naive_dft ... ok",
+            "test lanes::t4::naive_dft ... ok",
+            "test other ... ok",
+            "",
+            "successes:",
+            "",
+            "---- lanes::t8::naive_dft stdout ----",
+            "SKIPPED (cpu (lanes, AVX-512)): AVX-512 is not available on this CPU",
+            "",
+            "---- lanes::t4::naive_dft stdout ----",
+            "SKIPPED (cpu (lanes, AVX-512)): AVX-512 is not available on this CPU",
+            "SKIPPED (cpu (lanes, AVX-512)): AVX-512 is not available on this CPU",
+            "---- other stdout ----",
+            "barrier 3 skipped: found",
+            "",
+            "successes:",
+            "    lanes::t4::naive_dft",
+            "    lanes::t8::naive_dft",
+            "    other",
+            "",
+            "test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.10s",
+            "test after ... ok",
+        ]
+        .into_iter()
+        .map(|line| s.read_line(line))
+        .collect();
+        assert_eq!(s.skipped_at_run_time, 2, "once a test, however often it says so");
+        assert_eq!(
+            s.reasons["AVX-512 is not available on this CPU (at run time)"], 2,
+            "{:?}",
+            s.reasons
+        );
+        assert!(
+            s.report().ends_with("tests: 1 passed, 0 failed, 2 skipped\n"),
+            "{}",
+            s.report()
+        );
+        assert_eq!(
+            shown[8].as_deref(),
+            Some(
+                "test lanes::t8::naive_dft skipped at run time: (cpu (lanes, AVX-512)): AVX-512 is not available on this CPU"
+            )
+        );
+        let hidden: Vec<usize> = (0..shown.len()).filter(|&i| shown[i].is_none()).collect();
+        assert_eq!(hidden, [5, 6, 7, 9, 10, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+        assert_eq!(
+            shown[22].as_deref(),
+            Some("test after ... ok"),
+            "shown again after the section"
         );
     }
 }
