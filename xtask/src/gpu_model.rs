@@ -298,16 +298,17 @@ fn tile_instructions(ops: &FieldOps, k: usize, short_division: bool) -> f64 {
         .find(|(digits, _)| *digits == k)
         .map(|(_, costs)| *costs)
         .unwrap_or_else(|| panic!("no element-team instruction counts for k = {k}"));
-    if short_division {
-        mul = TILE_MUL_SHORT_DIVISION_INSTRUCTIONS
+    // k's entry of a table of one cost by k, else `otherwise`.
+    let at = |table: &[(usize, f64)], otherwise: f64| {
+        table
             .iter()
             .find(|(digits, _)| *digits == k)
-            .map_or(mul, |(_, cost)| *cost);
+            .map_or(otherwise, |(_, cost)| *cost)
+    };
+    if short_division {
+        mul = at(TILE_MUL_SHORT_DIVISION_INSTRUCTIONS, mul);
     }
-    let add_sub_shift = TILE_ADD_SUB_MUL_POW_R_INSTRUCTIONS
-        .iter()
-        .find(|(digits, _)| *digits == k)
-        .map_or(add_sub + shift, |(_, cost)| *cost);
+    let add_sub_shift = at(TILE_ADD_SUB_MUL_POW_R_INSTRUCTIONS, add_sub + shift);
     ops.tile_mul as f64 * mul
         + ops.tile_stages as f64 * stage
         + ops.tile_add_sub as f64 * add_sub

@@ -511,6 +511,17 @@ mod properties {
     }
 }
 
+/// A test per property of `properties`, each on the preset's `field()`
+/// (and what follows its name in brackets), `$cases` cases.
+macro_rules! property_tests {
+    ($cases:expr; $($name:ident $(($extra:expr))?),* $(,)?) => {$(
+        #[test]
+        fn $name() {
+            properties::$name(concat!(module_path!(), "::", stringify!($name)), $cases, field() $(, $extra)?);
+        }
+    )*};
+}
+
 macro_rules! oracle_suite {
     ($($module:ident: $k:literal = $preset:ident, cases = $cases:expr;)*) => {$(
         mod $module {
@@ -534,50 +545,18 @@ macro_rules! oracle_suite {
             }
 
             // The properties (see `properties`), `$cases` cases each.
-            #[test]
-            fn ring_ops_match_gmp() {
-                properties::ring_ops_match_gmp(concat!(module_path!(), "::ring_ops_match_gmp"), $cases, field());
-            }
-
-            #[test]
-            fn other_mul_method_matches_gmp() {
-                properties::other_mul_method_matches_gmp(concat!(module_path!(), "::other_mul_method_matches_gmp"), $cases, field(), other_method());
-            }
-
-            #[test]
-            fn ring_laws() {
-                properties::ring_laws(concat!(module_path!(), "::ring_laws"), $cases, field());
-            }
-
-            #[test]
-            fn mul_pow_r_is_multiplication_by_r_pow() {
-                properties::mul_pow_r_is_multiplication_by_r_pow(concat!(module_path!(), "::mul_pow_r_is_multiplication_by_r_pow"), $cases, field());
-            }
-
-            #[test]
-            fn pow_and_inverse_match_gmp() {
-                properties::pow_and_inverse_match_gmp(concat!(module_path!(), "::pow_and_inverse_match_gmp"), $cases, field());
-            }
-
-            #[test]
-            fn batch_inverse_matches_single() {
-                properties::batch_inverse_matches_single(concat!(module_path!(), "::batch_inverse_matches_single"), $cases, field());
-            }
-
-            #[test]
-            fn digit_sums_reduce_as_gmp() {
-                properties::digit_sums_reduce_as_gmp(concat!(module_path!(), "::digit_sums_reduce_as_gmp"), $cases, field());
-            }
-
-            #[test]
-            fn lanes_match_one_by_one() {
-                properties::lanes_match_one_by_one(concat!(module_path!(), "::lanes_match_one_by_one"), $cases, field());
-            }
-
-            #[test]
-            fn conversions_round_trip() {
-                properties::conversions_round_trip(concat!(module_path!(), "::conversions_round_trip"), $cases, field());
-            }
+            property_tests!(
+                $cases;
+                ring_ops_match_gmp,
+                other_mul_method_matches_gmp(other_method()),
+                ring_laws,
+                mul_pow_r_is_multiplication_by_r_pow,
+                pow_and_inverse_match_gmp,
+                batch_inverse_matches_single,
+                digit_sums_reduce_as_gmp,
+                lanes_match_one_by_one,
+                conversions_round_trip
+            );
 
             /// Every pair of edge values (their powers of r spread out
             /// from k = 64), and each edge value with the few that carry
