@@ -8,11 +8,15 @@
 //! every module compiled in at most 30 s of CPU time
 //! ([`gfpf_cuda::resources::MODULE_COMPILE_BUDGET`]).
 //!
+//! With `--pipes`, each kernel's machine code is also counted by the pipe
+//! that runs it (nvdisasm; [`crate::pipe_mix`]): its ALU and FMA shares.
+//!
 //! Each module compiles in a child process (this program, `--one`), so that
 //! a module past `--timeout-s` is stopped and reported rather than waited
 //! for (with `--all-families`, one thread per DFT at k ≥ 64 takes NVRTC
 //! minutes).
 
+use std::collections::BTreeMap;
 use std::io::Read as _;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -25,6 +29,7 @@ use gfpf_kernels::{device_base_sizes, module_name, translation_unit, translation
 use gfpf_plan::CodeletTwiddles;
 
 use crate::kernels::constants;
+use crate::pipe_mix::{self, NO_NVDISASM, Pipe, PipeMix, find_nvdisasm};
 
 /// Options of `cargo xtask kernels`.
 #[derive(Args, Debug)]
@@ -45,6 +50,12 @@ pub struct KernelsArgs {
     /// DFT and tiled, where the lane kernels run), to compare.
     #[arg(long)]
     all_families: bool,
+    /// Also each kernel's machine code counted by pipe (ALU, FMA, …) with
+    /// nvdisasm: the ALU's and the FMA pipe's shares, and 2 × the ALU's,
+    /// the clocks an instruction if the ALU takes half a warp a clock
+    /// (see xtask/src/pipe_mix.rs).
+    #[arg(long)]
+    pipes: bool,
     /// Internal: compile one module (PRESET RADIX ARCH FAMILIES) and print
     /// its report.
     #[arg(long, num_args = 4, hide = true)]
@@ -122,11 +133,12 @@ fn pair_kernel_of(symbol: &str) -> Option<Kernel> {
 
 /// The child: compiles one module and prints ptxas's report (NVRTC's log),
 /// then a last line `compile time WALL CPU` (seconds).
-fn compile_one(preset: &str, radix: &str, arch: &str, families: &str) -> Result<(), String> {
+fn compile_one(preset: &str, radix: &str, arch: &str, families: &str, pipes: bool) -> Result<(), String> {
     if preset == NTT_MODULE {
         let unit = gfpf_kernels::ntt_translation_unit(false);
         let report = nvrtc_resources(NTT_MODULE, &unit, limits(arch)?.capability()).map_err(|e| e.to_string())?;
         println!("{}", report.log);
+        print_pipes(NTT_MODULE, &report, pipes)?;
         print_compile_time(&report);
         return Ok(());
     }
@@ -140,8 +152,27 @@ fn compile_one(preset: &str, radix: &str, arch: &str, families: &str) -> Result<
     };
     let report = nvrtc_resources(&name, &unit, limits(arch)?.capability()).map_err(|e| e.to_string())?;
     println!("{}", report.log);
+    print_pipes(&name, &report, pipes)?;
     print_compile_time(&report);
     Ok(())
+}
+
+/// With `pipes`, the child's line of each function's instructions by pipe
+/// (read back by [`pipes_of`]).
+fn print_pipes(module: &str, report: &ModuleResources, pipes: bool) -> Result<(), String> {
+    if !pipes {
+        return Ok(());
+    }
+    let nvdisasm = find_nvdisasm().ok_or(NO_NVDISASM)?;
+    for (function, mix) in pipe_mix::of_cubin(&nvdisasm, module, &report.cubin)? {
+        println!("{}", mix.to_line(&function));
+    }
+    Ok(())
+}
+
+/// The pipe lines of a child's output, by function.
+fn pipes_of(report: &ModuleResources) -> BTreeMap<String, PipeMix> {
+    report.log.lines().filter_map(PipeMix::from_line).collect()
 }
 
 /// The child's last line: `compile time WALL CPU`, in seconds.
@@ -188,6 +219,7 @@ fn parse_child(out: &str) -> Result<ModuleResources, String> {
 
 /// Runs one module's compile in a child, stopped after `timeout`; with
 /// `all_families`, every family of stage kernels.
+#[cfg(feature = "model")]
 pub fn compile_in_child(
     preset: Preset,
     radix: usize,
@@ -196,12 +228,13 @@ pub fn compile_in_child(
     timeout: Duration,
 ) -> Result<ModuleResources, String> {
     let families = if all_families { "all" } else { "device" };
-    compile_named_in_child(preset.name(), radix, arch, families, timeout)
+    compile_named_in_child(preset.name(), radix, arch, families, false, timeout)
 }
 
 /// The word-size NTT module's compile, in a child as the others.
+#[cfg(feature = "model")]
 pub fn compile_ntt_in_child(arch: &str, timeout: Duration) -> Result<ModuleResources, String> {
-    compile_named_in_child(NTT_MODULE, 0, arch, "device", timeout)
+    compile_named_in_child(NTT_MODULE, 0, arch, "device", false, timeout)
 }
 
 /// This very program, for its compile children: on Linux /proc/self/exe,
@@ -223,11 +256,16 @@ fn compile_named_in_child(
     radix: usize,
     arch: &str,
     families: &str,
+    pipes: bool,
     timeout: Duration,
 ) -> Result<ModuleResources, String> {
     let mut command = Command::new(this_program()?);
+    command.arg("kernels");
+    if pipes {
+        command.arg("--pipes");
+    }
     command
-        .args(["kernels", "--one", module, &radix.to_string(), arch, families])
+        .args(["--one", module, &radix.to_string(), arch, families])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     crate::test::with_nvrtc_on_path(&mut command)?;
@@ -266,7 +304,9 @@ fn compile_named_in_child(
     }
 }
 
-/// One kernel's line of the report.
+/// One kernel's line of the report; with its pipe mix, the ALU's and the
+/// FMA pipe's shares and 2 × the ALU's.
+#[allow(clippy::too_many_arguments)]
 fn print_row(
     preset: &str,
     module: &str,
@@ -275,9 +315,19 @@ fn print_row(
     stack: u32,
     occupancy: f64,
     seconds: f64,
+    mix: Option<&PipeMix>,
 ) {
+    let pipes = mix.map_or(String::new(), |m| {
+        format!(
+            " {:>6} {:>4.0}% {:>4.0}% {:>5.2}",
+            m.total(),
+            m.share(Pipe::Alu) * 100.0,
+            m.share(Pipe::Fma) * 100.0,
+            2.0 * m.share(Pipe::Alu)
+        )
+    });
     println!(
-        "{preset:<6} {module:>6} {arch:<6} {:<22} {:>5} {stack:>7} {:>9} {:>6} {:>6.0}% {seconds:>7.1}s",
+        "{preset:<6} {module:>6} {arch:<6} {:<22} {:>5} {stack:>7} {:>9} {:>6} {:>6.0}% {seconds:>7.1}s{pipes}",
         f.name.trim_start_matches("gfpf_"),
         f.registers,
         format!("{}/{}", f.spill_store_bytes, f.spill_load_bytes),
@@ -289,10 +339,14 @@ fn print_row(
 /// Runs the task.
 pub fn run(args: &KernelsArgs) -> Result<(), String> {
     if let [preset, radix, arch, families] = args.one.as_slice() {
-        return compile_one(preset, radix, arch, families);
+        return compile_one(preset, radix, arch, families, args.pipes);
     }
     if !args.report {
         return Err("nothing to do: `cargo xtask kernels --report`".to_owned());
+    }
+    // Said before any module compiles, not after the first.
+    if args.pipes && find_nvdisasm().is_none() {
+        return Err(NO_NVDISASM.to_owned());
     }
     let presets: Vec<Preset> = if args.presets.is_empty() {
         Preset::ALL.to_vec()
@@ -307,8 +361,13 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
         None => vec![SmLimits::SM80, SmLimits::SM90],
     };
     let timeout = Duration::from_secs(args.timeout_s);
+    let pipe_columns = if args.pipes {
+        format!(" {:>6} {:>5} {:>5} {:>5}", "instr", "alu", "fma", "2·alu")
+    } else {
+        String::new()
+    };
     println!(
-        "{:<6} {:>6} {:<6} {:<22} {:>5} {:>7} {:>9} {:>6} {:>7} {:>8}",
+        "{:<6} {:>6} {:<6} {:<22} {:>5} {:>7} {:>9} {:>6} {:>7} {:>8}{pipe_columns}",
         "preset", "module", "arch", "kernel", "regs", "stack", "spill s/l", "smem", "occup.", "cpu"
     );
     let mut over = Vec::new();
@@ -318,15 +377,18 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
         for radix in device_base_sizes(k) {
             for limits in &archs {
                 let module = format!("DFT_{radix}");
-                let report = match compile_in_child(preset, radix, limits.arch, args.all_families, timeout) {
-                    Ok(report) => report,
-                    Err(e) => {
-                        println!("{:<6} {module:>6} {:<6} {e}", preset.name(), limits.arch);
-                        over.push(format!("{} {module} {}: {e}", preset.name(), limits.arch));
-                        continue;
-                    }
-                };
+                let families = if args.all_families { "all" } else { "device" };
+                let report =
+                    match compile_named_in_child(preset.name(), radix, limits.arch, families, args.pipes, timeout) {
+                        Ok(report) => report,
+                        Err(e) => {
+                            println!("{:<6} {module:>6} {:<6} {e}", preset.name(), limits.arch);
+                            over.push(format!("{} {module} {}: {e}", preset.name(), limits.arch));
+                            continue;
+                        }
+                    };
                 let seconds = report.compile_cpu_time.as_secs_f64();
+                let mixes = pipes_of(&report);
                 if report.compile_cpu_time > MODULE_COMPILE_BUDGET {
                     over.push(format!(
                         "{} {module} {}: compiled in {seconds:.0} s of CPU",
@@ -372,14 +434,23 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
                             ));
                         }
                     }
-                    print_row(preset.name(), &module, limits.arch, f, stack, occupancy, seconds);
+                    print_row(
+                        preset.name(),
+                        &module,
+                        limits.arch,
+                        f,
+                        stack,
+                        occupancy,
+                        seconds,
+                        mixes.get(&f.name),
+                    );
                 }
             }
         }
     }
     // The word-size NTT module (no preset).
     for limits in &archs {
-        let report = match compile_ntt_in_child(limits.arch, timeout) {
+        let report = match compile_named_in_child(NTT_MODULE, 0, limits.arch, "device", args.pipes, timeout) {
             Ok(report) => report,
             Err(e) => {
                 println!("{:<6} {:>6} {:<6} {e}", "ntt", "NTT", limits.arch);
@@ -388,6 +459,7 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
             }
         };
         let seconds = report.compile_cpu_time.as_secs_f64();
+        let mixes = pipes_of(&report);
         for f in report.kernels() {
             // The tile is dynamic shared memory: the largest a launch of the
             // kernel's word width takes, on its largest blocks.
@@ -417,7 +489,16 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
                     occupancy * 100.0
                 ));
             }
-            print_row("ntt", "NTT", limits.arch, f, stack, occupancy, seconds);
+            print_row(
+                "ntt",
+                "NTT",
+                limits.arch,
+                f,
+                stack,
+                occupancy,
+                seconds,
+                mixes.get(&f.name),
+            );
         }
     }
     println!(

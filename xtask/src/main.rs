@@ -42,6 +42,8 @@ mod kernel_report;
 #[cfg(feature = "tasks")]
 mod kernels;
 #[cfg(feature = "tasks")]
+mod pipe_mix;
+#[cfg(feature = "tasks")]
 mod pytest;
 #[cfg(feature = "tasks")]
 mod report;

@@ -1,0 +1,283 @@
+//! `cargo xtask kernels --report --pipes`: each kernel's machine code
+//! counted by the pipe that executes it, read back with `nvdisasm`.
+//!
+//! The time model lets an SM issue 4 warp instructions a clock whatever they
+//! are. Hopper's documents give each SM partition 16 INT32 lanes, half a
+//! warp a clock, so an integer kernel issues at that rate on whichever pipe
+//! its instructions crowd. The split below is Nsight Compute's description
+//! of the pipelines: IMAD and its forms (IMAD.MOV, IMAD.SHL, IMAD.X,
+//! IMAD.WIDE) on the FMA pipe; adds, compares, selects, shifts and logic on
+//! the ALU. A static count (each instruction once, loops not weighted)
+//! bounds how much the model's issue term could miss: a kernel whose ALU
+//! share is s issues no faster than 2·s clocks an instruction if the ALU
+//! takes half a warp a clock. Which holds is for a GPU's `ncu` to say.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The pipe an instruction goes to, by its opcode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Pipe {
+    /// Integer adds, compares, selects, shifts, logic, moves.
+    Alu,
+    /// IMAD and its forms, FP32 arithmetic.
+    Fma,
+    /// FP64 arithmetic.
+    Fp64,
+    /// Loads, stores, shuffles, special registers.
+    Memory,
+    /// Branches, convergence barriers, block barriers, exit.
+    Control,
+    /// The uniform datapath (one value a warp).
+    Uniform,
+    /// Tensor-core matrix products.
+    Tensor,
+}
+
+impl Pipe {
+    /// Every pipe, in the report's order.
+    pub const ALL: [Pipe; 7] = [
+        Pipe::Alu,
+        Pipe::Fma,
+        Pipe::Fp64,
+        Pipe::Memory,
+        Pipe::Control,
+        Pipe::Uniform,
+        Pipe::Tensor,
+    ];
+
+    /// The pipe of `opcode` (its base, without modifiers: `IMAD` of
+    /// `IMAD.WIDE.U32`).
+    pub fn of(opcode: &str) -> Pipe {
+        let base = opcode.split('.').next().unwrap_or(opcode);
+        match base {
+            "IMAD" | "IMUL" | "IDP" | "FFMA" | "FMUL" | "FADD" | "HFMA2" | "HMUL2" | "HADD2" => Pipe::Fma,
+            "DFMA" | "DADD" | "DMUL" => Pipe::Fp64,
+            "LDS" | "STS" | "LDG" | "STG" | "LDC" | "LD" | "ST" | "LDL" | "STL" | "SHFL" | "ATOM" | "ATOMS"
+            | "ATOMG" | "RED" | "LDSM" | "S2R" | "CS2R" | "MEMBAR" => Pipe::Memory,
+            "BRA" | "BRX" | "BSSY" | "BSYNC" | "BREAK" | "EXIT" | "CALL" | "RET" | "WARPSYNC" | "BAR" | "BMOV"
+            | "NANOSLEEP" | "YIELD" => Pipe::Control,
+            "HMMA" | "IMMA" | "DMMA" | "HGMMA" | "IGMMA" => Pipe::Tensor,
+            _ if base.starts_with('U') || base == "S2UR" => Pipe::Uniform,
+            _ => Pipe::Alu,
+        }
+    }
+}
+
+/// One kernel's instructions counted by pipe (each once: a static count).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PipeMix {
+    counts: [usize; Pipe::ALL.len()],
+}
+
+impl PipeMix {
+    /// Instructions of `pipe`.
+    pub fn count(&self, pipe: Pipe) -> usize {
+        self.counts[Pipe::ALL.iter().position(|p| *p == pipe).unwrap_or(0)]
+    }
+
+    /// Every instruction (NOPs, the padding after the last, not counted).
+    pub fn total(&self) -> usize {
+        self.counts.iter().sum()
+    }
+
+    /// `pipe`'s share of the instructions, 0 for an empty kernel.
+    pub fn share(&self, pipe: Pipe) -> f64 {
+        self.count(pipe) as f64 / self.total().max(1) as f64
+    }
+
+    fn add(&mut self, pipe: Pipe) {
+        let i = Pipe::ALL.iter().position(|p| *p == pipe).unwrap_or(0);
+        self.counts[i] += 1;
+    }
+
+    /// The line the compile child prints for `kernel` (read back by
+    /// [`PipeMix::from_line`]).
+    pub fn to_line(self, kernel: &str) -> String {
+        let counts: Vec<String> = self.counts.iter().map(usize::to_string).collect();
+        format!("{LINE_PREFIX} {kernel} {}", counts.join(" "))
+    }
+
+    /// A line of [`PipeMix::to_line`]: the kernel and its mix.
+    pub fn from_line(line: &str) -> Option<(String, PipeMix)> {
+        let mut words = line.strip_prefix(LINE_PREFIX)?.split_whitespace();
+        let kernel = words.next()?.to_owned();
+        let mut mix = PipeMix::default();
+        for count in &mut mix.counts {
+            *count = words.next()?.parse().ok()?;
+        }
+        words.next().is_none().then_some((kernel, mix))
+    }
+}
+
+/// The start of the compile child's pipe lines.
+const LINE_PREFIX: &str = "pipes";
+
+/// Every function of an `nvdisasm` listing with its instructions counted by
+/// pipe: the functions by their `.text.NAME:` sections; an instruction is a
+/// line with an address comment (`/*0040*/`) and an opcode, its predicate
+/// (`@P0`, `@!UP1`) skipped; NOPs (padding) not counted.
+pub fn parse_nvdisasm(listing: &str) -> BTreeMap<String, PipeMix> {
+    let mut mixes = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in listing.lines() {
+        let trimmed = line.trim();
+        if let Some(name) = trimmed.strip_prefix(".text.").and_then(|l| l.strip_suffix(':')) {
+            current = Some(name.to_owned());
+            mixes.insert(name.to_owned(), PipeMix::default());
+            continue;
+        }
+        let Some(name) = &current else { continue };
+        let Some(opcode) = opcode_of(trimmed) else { continue };
+        if opcode != "NOP"
+            && let Some(mix) = mixes.get_mut(name)
+        {
+            mix.add(Pipe::of(opcode));
+        }
+    }
+    mixes
+}
+
+/// The opcode of an instruction line (`/*0040*/ @!P0 IMAD.WIDE.U32 R2, …`),
+/// or `None` for any other line.
+fn opcode_of(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("/*")?;
+    let (address, rest) = rest.split_once("*/")?;
+    if address.is_empty() || !address.chars().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    let mut words = rest.split_whitespace();
+    let mut word = words.next()?;
+    if word.starts_with('@') {
+        word = words.next()?;
+    }
+    let opcode = word.trim_end_matches(';');
+    opcode
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_uppercase())
+        .then_some(opcode)
+}
+
+/// `nvdisasm`: `$NVDISASM`, else on PATH, else a CUDA toolkit's, else the
+/// one `pip install --target ~/.cache/gfpf/nvdisasm nvidia-cuda-nvdisasm`
+/// unpacks.
+pub fn find_nvdisasm() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("NVDISASM") {
+        return Some(PathBuf::from(path));
+    }
+    let runs = |p: &Path| {
+        Command::new(p)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    let on_path = PathBuf::from("nvdisasm");
+    if runs(&on_path) {
+        return Some(on_path);
+    }
+    let toolkit = PathBuf::from("/usr/local/cuda/bin/nvdisasm");
+    if runs(&toolkit) {
+        return Some(toolkit);
+    }
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?
+        .join("gfpf/nvdisasm/nvidia");
+    std::fs::read_dir(&cache)
+        .ok()?
+        .filter_map(|entry| entry.ok())
+        .map(|entry| entry.path().join("bin/nvdisasm"))
+        .find(|p| runs(p))
+}
+
+/// What to tell a user without `nvdisasm`.
+pub const NO_NVDISASM: &str = "--pipes needs nvdisasm: set NVDISASM, put a CUDA toolkit's on PATH, or \
+    `python3 -m pip install --target ~/.cache/gfpf/nvdisasm nvidia-cuda-nvdisasm`";
+
+/// `cubin`'s functions counted by pipe, through `nvdisasm` (a temporary
+/// file, removed after).
+pub fn of_cubin(nvdisasm: &Path, module: &str, cubin: &[u8]) -> Result<BTreeMap<String, PipeMix>, String> {
+    let path = std::env::temp_dir().join(format!("gfpf-pipes-{}-{module}.cubin", std::process::id()));
+    std::fs::write(&path, cubin).map_err(|e| format!("writing {}: {e}", path.display()))?;
+    let out = Command::new(nvdisasm).arg("-c").arg(&path).output();
+    let _ = std::fs::remove_file(&path);
+    let out = out.map_err(|e| format!("running {}: {e}", nvdisasm.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{} failed: {}",
+            nvdisasm.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    Ok(parse_nvdisasm(&String::from_utf8_lossy(&out.stdout)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A listing in nvdisasm's layout: two functions, predicated
+    /// instructions, the padding after EXIT.
+    const LISTING: &str = "\
+\t.section\t.text.gfpf_a,\"ax\",@progbits
+\t.sectioninfo\t@\"SHI_REGISTERS=12\"
+.text.gfpf_a:
+        /*0000*/                   LDC R1, c[0x0][0x28] ;
+        /*0010*/                   IMAD.WIDE.U32 R2, R5, 0x8, R2 ;
+        /*0020*/               @P0 IADD3 R4, P0, R4, R10, RZ ;
+        /*0030*/              @!P1 SEL R10, RZ, 0x1, P0 ;
+        /*0040*/                   ULDC.64 UR4, c[0x0][0x208] ;
+        /*0050*/                   EXIT ;
+        /*0060*/                   BRA `(.L_x_0) ;
+        /*0070*/                   NOP;
+.L_x_0:
+.text.gfpf_b:
+        /*0000*/                   DFMA R2, R4, R6, R2 ;
+        /*0010*/                   SHFL.IDX PT, R3, R3, RZ, 0x1f ;
+";
+
+    #[test]
+    fn listings_are_counted_by_pipe() {
+        let mixes = parse_nvdisasm(LISTING);
+        assert_eq!(mixes.len(), 2);
+        let a = mixes["gfpf_a"];
+        assert_eq!(a.total(), 7);
+        assert_eq!(a.count(Pipe::Alu), 2);
+        assert_eq!(a.count(Pipe::Fma), 1);
+        assert_eq!(a.count(Pipe::Memory), 1);
+        assert_eq!(a.count(Pipe::Uniform), 1);
+        assert_eq!(a.count(Pipe::Control), 2);
+        let b = mixes["gfpf_b"];
+        assert_eq!((b.count(Pipe::Fp64), b.count(Pipe::Memory), b.total()), (1, 1, 2));
+    }
+
+    #[test]
+    fn opcodes_go_to_their_pipes() {
+        for (opcode, pipe) in [
+            ("IMAD.MOV.U32", Pipe::Fma),
+            ("IMAD.X", Pipe::Fma),
+            ("IADD3.X", Pipe::Alu),
+            ("LOP3.LUT", Pipe::Alu),
+            ("ISETP.GE.U32.AND.EX", Pipe::Alu),
+            ("SHF.R.U64", Pipe::Alu),
+            ("LDS.64", Pipe::Memory),
+            ("BSYNC", Pipe::Control),
+            ("UIADD3", Pipe::Uniform),
+            ("HMMA.16816.F32", Pipe::Tensor),
+            ("DADD", Pipe::Fp64),
+        ] {
+            assert_eq!(Pipe::of(opcode), pipe, "{opcode}");
+        }
+    }
+
+    #[test]
+    fn lines_round_trip() {
+        let mixes = parse_nvdisasm(LISTING);
+        let line = mixes["gfpf_a"].to_line("gfpf_a");
+        assert_eq!(PipeMix::from_line(&line), Some(("gfpf_a".to_owned(), mixes["gfpf_a"])));
+        assert_eq!(PipeMix::from_line("pipes gfpf_a 1 2"), None);
+        assert_eq!(PipeMix::from_line("registers 12"), None);
+    }
+}
