@@ -43,6 +43,7 @@ use gfpf_testkit::emulator::{EmulatedFft, EmulatedNtt, FieldOps, HostKernels, La
 use gfpf_cuda::multimodular::{MultiModularPlan, WordSizePlan, WordSizes};
 
 use crate::kernel_report::compile_in_child;
+use crate::pipe_mix::{Pipe, PipeMix};
 use crate::report::gpu_contest::{self, ContestRow, GpuContest};
 use crate::transform_spec::TransformSpec;
 
@@ -457,6 +458,11 @@ pub struct Model {
     /// Cycles per instruction on one thread's serial path (latency-bound
     /// launches: local-memory round trips, dependent chains).
     pub path_cycles_per_instruction: f64,
+    /// Whether the issue term takes the ALU and the FMA pipe at half a warp
+    /// a clock each ([`LaunchInput::pipe_factor`]): the question Hopper's
+    /// documents leave open and a GPU settles. Off in the fit and the
+    /// reported figures.
+    pub half_rate_pipes: bool,
 }
 
 impl Model {
@@ -466,6 +472,14 @@ impl Model {
     fn floor(&self) -> Model {
         Model {
             path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES.min(self.path_cycles_per_instruction),
+            ..*self
+        }
+    }
+
+    /// The same model with the ALU and the FMA pipe at half a warp a clock.
+    fn with_half_rate_pipes(&self) -> Model {
+        Model {
+            half_rate_pipes: true,
             ..*self
         }
     }
@@ -498,6 +512,9 @@ struct LaunchInput {
     /// The twiddle table's bytes (`device_twiddle_entries` elements of k
     /// words).
     table_bytes: f64,
+    /// The kernel's machine code counted by pipe, where nvdisasm read it
+    /// (`kernels --report --pipes`).
+    pipes: Option<PipeMix>,
 }
 
 /// Which term of a launch's time is the largest.
@@ -509,6 +526,17 @@ enum Bound {
 }
 
 impl LaunchInput {
+    /// Clocks a warp instruction takes to issue, over the model's 1/4 an
+    /// SM a clock, where the ALU and the FMA pipe each take half a warp a
+    /// clock: 2 × the busier pipe's share of the kernel's instructions, at
+    /// least 1 (a static count: each instruction once). 1 without the
+    /// kernel's counts.
+    fn pipe_factor(&self) -> f64 {
+        self.pipes.map_or(1.0, |p| {
+            (2.0 * p.share(Pipe::Alu)).max(2.0 * p.share(Pipe::Fma)).max(1.0)
+        })
+    }
+
     fn occupancy(&self) -> f64 {
         match &self.resources {
             Some(r) => SmLimits::SM90.occupancy(r, self.threads_per_block),
@@ -526,7 +554,8 @@ impl LaunchInput {
             (blocks / sms_used).min(blocks_per_sm) * f64::from(self.threads_per_block) / 32.0 / 4.0;
         let issue_efficiency = (warps_per_scheduler / WARPS_TO_HIDE_LATENCY).min(1.0);
         let warp_instructions = instructions(&self.traffic.ops, self.k, self.short_division) / 32.0;
-        let issue = warp_instructions / (sms_used * ISSUE_PER_CLOCK * CLOCK_HZ * issue_efficiency);
+        let pipes = if m.half_rate_pipes { self.pipe_factor() } else { 1.0 };
+        let issue = warp_instructions * pipes / (sms_used * ISSUE_PER_CLOCK * CLOCK_HZ * issue_efficiency);
         // Elements in local memory (a stack frame) cost DRAM traffic in
         // proportion to the bytes the operations move through it.
         let stack = self.resources.as_ref().map_or(0.0, |r| f64::from(r.stack_frame_bytes));
@@ -632,13 +661,36 @@ struct Reports {
     modules: Vec<(Preset, usize, Result<ModuleResources, String>)>,
     ntt: Option<Result<ModuleResources, String>>,
     timeout: Duration,
+    /// Whether the compiles count each kernel's machine code by pipe too
+    /// (nvdisasm).
+    pipes: bool,
+}
+
+impl Reports {
+    /// `symbol`'s pipe counts in `report`, where they were counted.
+    fn pipes_in(report: &Result<ModuleResources, String>, symbol: &str) -> Option<PipeMix> {
+        crate::kernel_report::pipes_of(report.as_ref().ok()?).remove(symbol)
+    }
+
+    /// The pipe counts of the kernel `symbol` of `preset`'s DFT_`radix`
+    /// module (compiled by [`Reports::kernel`] or [`Reports::field_kernel`]).
+    fn kernel_pipes(&self, preset: Preset, radix: usize, symbol: &str) -> Option<PipeMix> {
+        let (_, _, report) = self.modules.iter().find(|(p, r, _)| *p == preset && *r == radix)?;
+        Self::pipes_in(report, symbol)
+    }
+
+    /// The pipe counts of the word-size NTT kernel `symbol` (compiled by
+    /// [`Reports::ntt_kernel`]).
+    fn ntt_pipes(&self, symbol: &str) -> Option<PipeMix> {
+        Self::pipes_in(self.ntt.as_ref()?, symbol)
+    }
 }
 
 impl Reports {
     fn kernel(&mut self, preset: Preset, radix: usize, kernel: &Kernel) -> Option<KernelResources> {
         if !self.modules.iter().any(|(p, r, _)| *p == preset && *r == radix) {
             eprintln!("  ptxas report: {} DFT_{radix} (all kernel families)", preset.name());
-            let report = compile_in_child(preset, radix, "sm_90", true, self.timeout);
+            let report = compile_in_child(preset, radix, "sm_90", true, self.pipes, self.timeout);
             if let Err(e) = &report {
                 eprintln!("    {e}: modelled at 25% occupancy");
             }
@@ -656,7 +708,7 @@ impl Reports {
     fn ntt_kernel(&mut self, symbol: &str) -> Option<KernelResources> {
         if self.ntt.is_none() {
             eprintln!("  ptxas report: word-size NTT");
-            let report = crate::kernel_report::compile_ntt_in_child("sm_90", self.timeout);
+            let report = crate::kernel_report::compile_ntt_in_child("sm_90", self.pipes, self.timeout);
             if let Err(e) = &report {
                 eprintln!("    {e}: modelled at 25% occupancy");
             }
@@ -674,7 +726,7 @@ impl Reports {
     fn field_kernel(&mut self, preset: Preset, symbol: &str) -> Option<KernelResources> {
         if !self.modules.iter().any(|(p, r, _)| *p == preset && *r == 2) {
             eprintln!("  ptxas report: {} DFT_2 (all kernel families)", preset.name());
-            let report = compile_in_child(preset, 2, "sm_90", true, self.timeout);
+            let report = compile_in_child(preset, 2, "sm_90", true, self.pipes, self.timeout);
             self.modules.push((preset, 2, report));
         }
         let (_, _, report) = self.modules.iter().find(|(p, r, _)| *p == preset && *r == 2)?;
@@ -722,6 +774,7 @@ fn counted<const K: usize>(
             resources: reports
                 .kernel(preset, radix_of(&c.kernel), &c.kernel)
                 .map(|r| r.with_dynamic_shared(gfpf_cuda::dynamic_shared_bytes(&c.kernel, K))),
+            pipes: reports.kernel_pipes(preset, radix_of(&c.kernel), &c.kernel.symbol()),
             symbol: c.kernel.symbol(),
             threads: c.threads,
             threads_per_block: c.threads_per_block,
@@ -789,6 +842,7 @@ fn count_ntt<W: NttWord>(
     let launches = counted
         .into_iter()
         .map(|c| LaunchInput {
+            pipes: reports.ntt_pipes(&c.symbol),
             symbol: c.symbol,
             threads: c.threads * primes as u64,
             threads_per_block: c.threads_per_block,
@@ -901,6 +955,11 @@ fn count_small_primes<const K: usize, W: NttWord>(
                 ntt.as_ref().map(|r| r.with_dynamic_shared(c.dynamic_shared_bytes))
             } else {
                 reports.field_kernel(preset, &c.symbol)
+            },
+            pipes: if c.symbol == W::KERNEL {
+                reports.ntt_pipes(&c.symbol)
+            } else {
+                reports.kernel_pipes(preset, 2, &c.symbol)
             },
             symbol: c.symbol,
             threads: c.threads,
@@ -1134,6 +1193,7 @@ fn fit(today: &[(Transform, f64)]) -> Model {
         Model {
             local_dram_factor: 1.0,
             path_cycles_per_instruction: 1.0,
+            half_rate_pipes: false,
         },
     );
     for a in 0..=40 {
@@ -1141,6 +1201,7 @@ fn fit(today: &[(Transform, f64)]) -> Model {
             let m = Model {
                 local_dram_factor: 0.01 * 1.15f64.powi(a),
                 path_cycles_per_instruction: 0.5 * 1.12f64.powi(b),
+                half_rate_pipes: false,
             };
             let err: f64 = today
                 .iter()
@@ -1152,6 +1213,30 @@ fn fit(today: &[(Transform, f64)]) -> Model {
         }
     }
     best.1
+}
+
+/// The transform's times with the ALU and the FMA pipe at half a warp a
+/// clock each (fitted where there is a fit, and at the floor), or why not.
+fn half_rate_line(t: &Transform, floor: &Model, fitted: Option<&Model>) -> String {
+    let counted = t.launches.iter().filter(|l| l.pipes.is_some()).count();
+    if counted == 0 {
+        return format!(
+            "with the ALU at half a warp a clock: not counted ({})",
+            crate::pipe_mix::NO_NVDISASM
+        );
+    }
+    let factors: Vec<String> = t.launches.iter().map(|l| format!("{:.2}", l.pipe_factor())).collect();
+    let fitted_ms = fitted.map_or(String::new(), |m| {
+        format!("{:.4} ms fitted, ", t.seconds(&m.with_half_rate_pipes()).0 * 1e3)
+    });
+    let (at_floor, bounds) = t.seconds(&floor.with_half_rate_pipes());
+    format!(
+        "with the ALU and the FMA pipe at half a warp a clock (issue × {}; {counted} of {} launches' kernels counted): {fitted_ms}{:.4} ms at the floor ({})",
+        factors.join(", "),
+        t.launches.len(),
+        at_floor * 1e3,
+        bound_names(&bounds)
+    )
 }
 
 fn bound_names(bounds: &[Bound]) -> String {
@@ -1184,6 +1269,7 @@ fn run_transforms(args: &GpuModelArgs, reports: &mut Reports) -> Result<(), Stri
     let floor = Model {
         local_dram_factor: 1.0,
         path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES,
+        half_rate_pipes: false,
     };
     let fitted = if args.fit {
         let model = fitted_model(args, reports)?;
@@ -1206,7 +1292,8 @@ fn run_transforms(args: &GpuModelArgs, reports: &mut Reports) -> Result<(), Stri
         let t = count(spec.preset, spec.log2_n, spec.batch, stages, args, reports)?;
         println!("{} 2^{} x{} ({stages:?}):", spec.preset.name(), spec.log2_n, spec.batch);
         t.print_launches(&fitted.unwrap_or(floor));
-        let (at_floor, bounds) = t.seconds(&fitted.map_or(floor, |m| m.floor()));
+        let floor = fitted.map_or(floor, |m| m.floor());
+        let (at_floor, bounds) = t.seconds(&floor);
         let fitted_ms = fitted.map_or(String::new(), |m| format!("{:.4} ms fitted, ", t.seconds(&m).0 * 1e3));
         println!(
             "  {} launches, {:.1} passes, {fitted_ms}{:.4} ms at the floor ({})",
@@ -1215,16 +1302,21 @@ fn run_transforms(args: &GpuModelArgs, reports: &mut Reports) -> Result<(), Stri
             at_floor * 1e3,
             bound_names(&bounds)
         );
+        println!("  {}", half_rate_line(&t, &floor, fitted.as_ref()));
     }
     Ok(())
 }
 
 /// Runs the task.
 pub fn run(args: &GpuModelArgs) -> Result<(), String> {
+    // Pipe counts only where a figure uses them (--transform), and where
+    // nvdisasm is at hand.
+    let pipes = !args.transform.is_empty() && crate::pipe_mix::find_nvdisasm().is_some();
     let mut reports = Reports {
         modules: Vec::new(),
         ntt: None,
         timeout: Duration::from_secs(args.timeout_s),
+        pipes,
     };
     println!("MODEL, not a measurement: H100 SXM (132 SMs, 3.0 TB/s measured copy, {CLOCK_HZ:.3e} Hz)");
     if args.small_primes_only {
@@ -1234,6 +1326,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         let floor = Model {
             local_dram_factor: 1.0,
             path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES,
+            half_rate_pipes: false,
         };
         print_ntt(args, &floor, &mut reports)?;
         return print_multimodular(args, &floor, &mut reports);
@@ -1436,4 +1529,57 @@ fn print_ntt(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Resul
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An issue-bound launch (products, no memory, no path) of a kernel
+    /// with `pipes`.
+    fn products_launch(pipes: Option<PipeMix>) -> LaunchInput {
+        let mut traffic = LaunchTraffic::default();
+        traffic.ops.mul = 1 << 20;
+        LaunchInput {
+            symbol: "gfpf_probe".to_owned(),
+            threads: 1 << 20,
+            threads_per_block: 128,
+            traffic,
+            resources: None,
+            k: 8.0,
+            short_division: true,
+            table_bytes: 0.0,
+            pipes,
+        }
+    }
+
+    /// The issue term grows by 2 × the busier pipe's share, at least 1,
+    /// and only in the half-rate model.
+    #[test]
+    fn half_rate_pipes_scale_the_issue_term() {
+        let floor = Model {
+            local_dram_factor: 1.0,
+            path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES,
+            half_rate_pipes: false,
+        };
+        let work = |l: &LaunchInput, m: &Model| {
+            let (seconds, bound) = l.seconds(m);
+            assert_eq!(bound, Bound::Issue);
+            seconds - LAUNCH_SECONDS
+        };
+        let alu_heavy = PipeMix::from_line("pipes k 63 23 0 10 4 0 0").map(|(_, m)| m);
+        let fma_heavy = PipeMix::from_line("pipes k 20 70 0 10 0 0 0").map(|(_, m)| m);
+        let balanced = PipeMix::from_line("pipes k 45 45 0 10 0 0 0").map(|(_, m)| m);
+        let base = work(&products_launch(None), &floor);
+        for (pipes, factor) in [(None, 1.0), (alu_heavy, 1.26), (fma_heavy, 1.4), (balanced, 1.0)] {
+            let launch = products_launch(pipes);
+            assert_eq!(work(&launch, &floor), base, "{pipes:?}: the default model has no pipes");
+            let half_rate = work(&launch, &floor.with_half_rate_pipes());
+            assert!(
+                (half_rate / base - factor).abs() < 1e-9,
+                "{pipes:?}: {}",
+                half_rate / base
+            );
+        }
+    }
 }

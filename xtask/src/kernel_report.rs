@@ -163,7 +163,7 @@ fn print_pipes(module: &str, report: &ModuleResources, pipes: bool) -> Result<()
     if !pipes {
         return Ok(());
     }
-    let nvdisasm = find_nvdisasm().ok_or(NO_NVDISASM)?;
+    let nvdisasm = find_nvdisasm().ok_or_else(|| format!("--pipes: {NO_NVDISASM}"))?;
     for (function, mix) in pipe_mix::of_cubin(&nvdisasm, module, &report.cubin)? {
         println!("{}", mix.to_line(&function));
     }
@@ -171,7 +171,7 @@ fn print_pipes(module: &str, report: &ModuleResources, pipes: bool) -> Result<()
 }
 
 /// The pipe lines of a child's output, by function.
-fn pipes_of(report: &ModuleResources) -> BTreeMap<String, PipeMix> {
+pub fn pipes_of(report: &ModuleResources) -> BTreeMap<String, PipeMix> {
     report.log.lines().filter_map(PipeMix::from_line).collect()
 }
 
@@ -218,23 +218,25 @@ fn parse_child(out: &str) -> Result<ModuleResources, String> {
 }
 
 /// Runs one module's compile in a child, stopped after `timeout`; with
-/// `all_families`, every family of stage kernels.
+/// `all_families`, every family of stage kernels; with `pipes`, the
+/// kernels' pipe counts in the report's log too ([`pipes_of`]).
 #[cfg(feature = "model")]
 pub fn compile_in_child(
     preset: Preset,
     radix: usize,
     arch: &str,
     all_families: bool,
+    pipes: bool,
     timeout: Duration,
 ) -> Result<ModuleResources, String> {
     let families = if all_families { "all" } else { "device" };
-    compile_named_in_child(preset.name(), radix, arch, families, false, timeout)
+    compile_named_in_child(preset.name(), radix, arch, families, pipes, timeout)
 }
 
 /// The word-size NTT module's compile, in a child as the others.
 #[cfg(feature = "model")]
-pub fn compile_ntt_in_child(arch: &str, timeout: Duration) -> Result<ModuleResources, String> {
-    compile_named_in_child(NTT_MODULE, 0, arch, "device", false, timeout)
+pub fn compile_ntt_in_child(arch: &str, pipes: bool, timeout: Duration) -> Result<ModuleResources, String> {
+    compile_named_in_child(NTT_MODULE, 0, arch, "device", pipes, timeout)
 }
 
 /// This very program, for its compile children: on Linux /proc/self/exe,
@@ -346,7 +348,7 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
     }
     // Said before any module compiles, not after the first.
     if args.pipes && find_nvdisasm().is_none() {
-        return Err(NO_NVDISASM.to_owned());
+        return Err(format!("--pipes: {NO_NVDISASM}"));
     }
     let presets: Vec<Preset> = if args.presets.is_empty() {
         Preset::ALL.to_vec()

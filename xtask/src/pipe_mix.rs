@@ -193,7 +193,7 @@ pub fn find_nvdisasm() -> Option<PathBuf> {
 }
 
 /// What to tell a user without `nvdisasm`.
-pub const NO_NVDISASM: &str = "--pipes needs nvdisasm: set NVDISASM, put a CUDA toolkit's on PATH, or \
+pub const NO_NVDISASM: &str = "nvdisasm not found: set NVDISASM, put a CUDA toolkit's on PATH, or \
     `python3 -m pip install --target ~/.cache/gfpf/nvdisasm nvidia-cuda-nvdisasm`";
 
 /// `cubin`'s functions counted by pipe, through `nvdisasm` (a temporary
