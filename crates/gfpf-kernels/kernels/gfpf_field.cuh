@@ -271,18 +271,12 @@ GFPF_FN void gfpf_div_rem_scaled(gfpf_u64 u1, gfpf_u64 u0, gfpf_u64& q_out, gfpf
     rem_out = rem;
 }
 
-// (n / d, n % d) for n = u1·2^64 + u0 whose high word u1 is small: the first
-// division of a column's carry digit, a quotient's, the carry past the top
-// digit (u1 ≤ GFPF_SMALL_HIGH_MAX, which gfpf_kernels::SmallHighDivision
-// proves from the field's constants). Where r is close to 2^63 or 2^64 (the
-// t-presets) a product of u1 by a short constant and two corrections, exact
-// while u1 times the constant stays below d; Möller–Granlund's
-// division elsewhere. Same quotient and remainder, so the same bits.
-GFPF_FN void gfpf_div_rem_small_high(gfpf_u64 u1, gfpf_u64 u0, gfpf_u64& q_out, gfpf_u64& rem_out) {
-#if GFPF_SMALL_HIGH_FORM == 0
-    gfpf_div_rem_scaled(u1, u0, q_out, rem_out);
-#else
-    GFPF_CHECK(u1 <= GFPF_SMALL_HIGH_MAX, "a carry chain's high word is past the short division's bound");
+#if GFPF_SMALL_HIGH_FORM != 0
+// (n / d, n % d) for n = u1·2^64 + u0 by the short division's form (the
+// t-presets: r close to 2^63 or 2^64): a product of u1 by a short constant
+// and two corrections, exact while u1·GFPF_SMALL_HIGH_CONST < d, which the
+// caller proves (gfpf_div_rem_small_high for the carry chains' high words).
+GFPF_FN void gfpf_div_rem_short(gfpf_u64 u1, gfpf_u64 u0, gfpf_u64& q_out, gfpf_u64& rem_out) {
     const gfpf_u64 d = (gfpf_u64)(GFPF_R_NORM);
     const gfpf_u64 t = u1 * (gfpf_u64)(GFPF_SMALL_HIGH_CONST);
 #if GFPF_SMALL_HIGH_FORM == 1
@@ -302,6 +296,21 @@ GFPF_FN void gfpf_div_rem_small_high(gfpf_u64 u1, gfpf_u64 u0, gfpf_u64& q_out, 
     const bool over = rem >= d;
     q_out = q + (gfpf_u64)over;
     rem_out = over ? rem - d : rem;
+}
+#endif
+
+// (n / d, n % d) for n = u1·2^64 + u0 whose high word u1 is small: the first
+// division of a column's carry digit, a quotient's, the carry past the top
+// digit (u1 ≤ GFPF_SMALL_HIGH_MAX, which gfpf_kernels::SmallHighDivision
+// proves from the field's constants). Where r is close to 2^63 or 2^64 (the
+// t-presets) the short division (gfpf_div_rem_short); Möller–Granlund's
+// division elsewhere. Same quotient and remainder, so the same bits.
+GFPF_FN void gfpf_div_rem_small_high(gfpf_u64 u1, gfpf_u64 u0, gfpf_u64& q_out, gfpf_u64& rem_out) {
+#if GFPF_SMALL_HIGH_FORM == 0
+    gfpf_div_rem_scaled(u1, u0, q_out, rem_out);
+#else
+    GFPF_CHECK(u1 <= GFPF_SMALL_HIGH_MAX, "a carry chain's high word is past the short division's bound");
+    gfpf_div_rem_short(u1, u0, q_out, rem_out);
 #endif
 }
 
