@@ -525,25 +525,6 @@ fn run_test_kernel_on(
 /// (1024 32-bit words, [`mma_product_fragments`]) at 256..768, x_m·w at
 /// 768..1024.
 const MMA_PRODUCTS_KERNEL: &str = r#"
-GFPF_FN void gfpf_test_mma_u8(unsigned (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
-#ifdef GFPF_HOST_EMULATION
-    gfpf_emu::MmaFragments f;
-    for (int i = 0; i < 4; ++i) {
-        f.a[i] = a[i];
-        f.c[i] = d[i];
-    }
-    f.b[0] = b0;
-    f.b[1] = b1;
-    gfpf_emu::mma_m16n8k32_u8(f);
-    for (int i = 0; i < 4; ++i) d[i] = f.d[i];
-#else
-    asm volatile(
-        "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%0, %1, %2, %3};\n"
-        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-#endif
-}
 GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
     gfpf_u64* buffer = (gfpf_u64*)p.dst;
     const gfpf_u32* x = (const gfpf_u32*)buffer;
@@ -568,7 +549,7 @@ GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
             for (int k = 0; k < 2; ++k) {
                 unsigned a[4];
                 for (int i = 0; i < 4; ++i) a[i] = GFPF_TABLE_READ(fragments, ((tile * 2 + k) * 32 + lane) * 4 + i);
-                gfpf_test_mma_u8(d, a, b[k][0], b[k][1]);
+                gfpf_mma_m16n8k32_u8(d, a, b[k][0], b[k][1], d);
             }
             v[0] += ((gfpf_u128)d[0] << (16 * tile)) + ((gfpf_u128)d[2] << (16 * tile + 8));
             v[1] += ((gfpf_u128)d[1] << (16 * tile)) + ((gfpf_u128)d[3] << (16 * tile + 8));

@@ -17,6 +17,7 @@
 // 64-bit words or arrays of them, so the two agree without padding rules).
 #include "gfpf_field.cuh"
 #include "gfpf_lanes.cuh"
+#include "gfpf_mma.cuh"
 #include "generated/codelets.cuh"
 
 #define GFPF_MAX_RADICES 64

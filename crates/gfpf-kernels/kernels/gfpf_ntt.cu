@@ -45,6 +45,8 @@
 typedef unsigned long long gfpf_ntt_u64;
 typedef unsigned int gfpf_ntt_u32;
 
+#include "gfpf_mma.cuh"
+
 #ifdef GFPF_HOST_EMULATION
 #define GFPF_NTT_FN static inline
 #define GFPF_NTT_METHOD inline
@@ -624,30 +626,10 @@ GFPF_NTT_FN int gfpf_ntt_round_first(int stages, int most, int i) {
 // ---- Tensor cores: DFT_16 of 31-bit residues as int8 matrix products ----
 //
 // D = A·B + C for one m16n8k32 product of u8 matrices over the calling warp
-// (mma.sync, sm_80 and later; the emulator by the PTX ISA's fragments:
-// gfpf_emu::MmaFragments).
+// (gfpf_mma.cuh).
 GFPF_NTT_FN void gfpf_ntt_mma_u8(gfpf_ntt_u32 (&d)[4], const gfpf_ntt_u32 (&a)[4], gfpf_ntt_u32 b0, gfpf_ntt_u32 b1,
                                  const gfpf_ntt_u32 (&c)[4]) {
-#ifdef GFPF_HOST_EMULATION
-    gfpf_emu::MmaFragments f;
-    for (int i = 0; i < 4; ++i) {
-        f.a[i] = a[i];
-        f.c[i] = c[i];
-    }
-    f.b[0] = b0;
-    f.b[1] = b1;
-    gfpf_emu::mma_m16n8k32_u8(f);
-    for (int i = 0; i < 4; ++i) d[i] = f.d[i];
-#elif __CUDA_ARCH__ >= 800
-    asm volatile(
-        "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%10, %11, %12, %13};\n"
-        : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "r"(c[0]), "r"(c[1]), "r"(c[2]),
-          "r"(c[3]));
-#else
-    __trap();
-#endif
+    gfpf_mma_m16n8k32_u8(d, a, b0, b1, c);
 }
 
 // The forward DFT_16 of 8 columns of 31-bit residues over a warp, as a

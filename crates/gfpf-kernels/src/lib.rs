@@ -54,6 +54,9 @@ pub const CODELETS_HEADER: &str = include_str!("../kernels/generated/codelets.cu
 /// kernels/gfpf_multimodular.cuh: products through word-size primes
 /// (projection, pointwise product, join), in the field modules of k ≤ 16.
 pub const MULTIMODULAR_HEADER: &str = include_str!("../kernels/gfpf_multimodular.cuh");
+/// kernels/gfpf_mma.cuh: the tensor cores' int8 matrix product over a warp
+/// (the word-size NTT's DFT_16, products by a constant).
+pub const MMA_HEADER: &str = include_str!("../kernels/gfpf_mma.cuh");
 /// kernels/gfpf_fft.cu: the stage and scale kernels.
 pub const FFT_SOURCE: &str = include_str!("../kernels/gfpf_fft.cu");
 /// kernels/gfpf_emulation.h: the block-level emulator's runtime (threads of
@@ -67,12 +70,19 @@ pub const NTT_SOURCE: &str = include_str!("../kernels/gfpf_ntt.cu");
 /// The word-size NTT module's translation unit: for NVRTC, or (with
 /// `host_emulation`) for the block-level emulator, its runtime prepended.
 pub fn ntt_translation_unit(host_emulation: bool) -> String {
+    ntt_translation_unit_of(NTT_SOURCE, host_emulation)
+}
+
+/// As [`ntt_translation_unit`] with `ntt_source` in place of
+/// kernels/gfpf_ntt.cu (a modified kernel, for the emulator's own tests):
+/// its includes inlined.
+pub fn ntt_translation_unit_of(ntt_source: &str, host_emulation: bool) -> String {
     let mut s = String::new();
     if host_emulation {
         s.push_str("#define GFPF_HOST_EMULATION 1\n");
         s.push_str(EMULATION_HEADER);
     }
-    s.push_str(NTT_SOURCE);
+    inline_includes(ntt_source, &mut s);
     s
 }
 
@@ -902,6 +912,7 @@ fn inline_includes(source: &str, out: &mut String) {
             "#include \"gfpf_lanes.cuh\"" => Some(LANES_HEADER),
             "#include \"generated/codelets.cuh\"" => Some(CODELETS_HEADER),
             "#include \"gfpf_multimodular.cuh\"" => Some(MULTIMODULAR_HEADER),
+            "#include \"gfpf_mma.cuh\"" => Some(MMA_HEADER),
             _ => None,
         };
         match included {
@@ -924,6 +935,10 @@ mod tests {
         let c = DeviceConstants::of(&Field::<8>::preset(Preset::T8).unwrap());
         let unit = translation_unit(&c, &[16, 2], false);
         assert!(!unit.contains("#include"), "an #include was left in the unit");
+        assert!(
+            !ntt_translation_unit(false).contains("#include"),
+            "an #include was left in the NTT's unit"
+        );
         assert!(unit.contains("#define GFPF_R 0x8000000400000000ull"));
         // The device's unit holds the lane kernels only (k = 8 ≤ 32); the
         // host's every family.

@@ -372,10 +372,7 @@ impl HostKernels {
     /// As [`HostKernels::build_ntt`], from `ntt_source` in place of
     /// kernels/gfpf_ntt.cu (a modified kernel, for the emulator's own tests).
     pub fn build_ntt_from(ntt_source: &str, dir: &Path) -> Result<Self, EmulatorError> {
-        let unit = format!(
-            "#define GFPF_HOST_EMULATION 1\n{}{ntt_source}",
-            gfpf_kernels::EMULATION_HEADER
-        );
+        let unit = gfpf_kernels::ntt_translation_unit_of(ntt_source, true);
         Self::build_source("gfpf_ntt", &unit, dir, 0)
     }
 
