@@ -186,7 +186,7 @@ fn compiles<const K: usize>(preset: Preset, arch: SmLimits) {
         let (wall, mut cpu) = (report.compile_time.as_secs_f64(), report.compile_cpu_time.as_secs_f64());
         if report.compile_cpu_time > MODULE_COMPILE_BUDGET {
             // A time is a sample: the same module took 25.4 to 30.2 s of CPU
-            // in four compiles on the project VM (t8's DFT_16 for sm_80,
+            // in seven compiles on the project VM (t8's DFT_16 for sm_80,
             // 2026-11-27), and compiles beside it on the other core take
             // more. Over the budget, the least of two compiles is the
             // module's.
