@@ -220,7 +220,6 @@ fn parse_child(out: &str) -> Result<ModuleResources, String> {
 /// Runs one module's compile in a child, stopped after `timeout`; with
 /// `all_families`, every family of stage kernels; with `pipes`, the
 /// kernels' pipe counts in the report's log too ([`pipes_of`]).
-#[cfg(feature = "model")]
 pub fn compile_in_child(
     preset: Preset,
     radix: usize,
@@ -234,7 +233,6 @@ pub fn compile_in_child(
 }
 
 /// The word-size NTT module's compile, in a child as the others.
-#[cfg(feature = "model")]
 pub fn compile_ntt_in_child(arch: &str, pipes: bool, timeout: Duration) -> Result<ModuleResources, String> {
     compile_named_in_child(NTT_MODULE, 0, arch, "device", pipes, timeout)
 }
@@ -379,16 +377,15 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
         for radix in device_base_sizes(k) {
             for limits in &archs {
                 let module = format!("DFT_{radix}");
-                let families = if args.all_families { "all" } else { "device" };
-                let report =
-                    match compile_named_in_child(preset.name(), radix, limits.arch, families, args.pipes, timeout) {
-                        Ok(report) => report,
-                        Err(e) => {
-                            println!("{:<6} {module:>6} {:<6} {e}", preset.name(), limits.arch);
-                            over.push(format!("{} {module} {}: {e}", preset.name(), limits.arch));
-                            continue;
-                        }
-                    };
+                let report = match compile_in_child(preset, radix, limits.arch, args.all_families, args.pipes, timeout)
+                {
+                    Ok(report) => report,
+                    Err(e) => {
+                        println!("{:<6} {module:>6} {:<6} {e}", preset.name(), limits.arch);
+                        over.push(format!("{} {module} {}: {e}", preset.name(), limits.arch));
+                        continue;
+                    }
+                };
                 let seconds = report.compile_cpu_time.as_secs_f64();
                 let mixes = pipes_of(&report);
                 if report.compile_cpu_time > MODULE_COMPILE_BUDGET {
@@ -452,7 +449,7 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
     }
     // The word-size NTT module (no preset).
     for limits in &archs {
-        let report = match compile_named_in_child(NTT_MODULE, 0, limits.arch, "device", args.pipes, timeout) {
+        let report = match compile_ntt_in_child(limits.arch, args.pipes, timeout) {
             Ok(report) => report,
             Err(e) => {
                 println!("{:<6} {:>6} {:<6} {e}", "ntt", "NTT", limits.arch);

@@ -1,8 +1,8 @@
 //! `cargo xtask kernels --report --pipes`: each kernel's machine code
 //! counted by the pipe that executes it, read back with `nvdisasm`.
 //!
-//! The time model lets an SM issue 4 warp instructions a clock whatever they
-//! are. Hopper's documents give each SM partition 16 INT32 lanes, half a
+//! The time model lets an SM start four warp instructions a clock whatever
+//! they are. Hopper's documents give each SM partition 16 INT32 lanes, half a
 //! warp a clock, so an integer kernel issues at that rate on whichever pipe
 //! its instructions crowd. The split below is Nsight Compute's description
 //! of the pipelines: IMAD and its forms (IMAD.MOV, IMAD.SHL, IMAD.X,
@@ -36,7 +36,8 @@ pub enum Pipe {
 }
 
 impl Pipe {
-    /// Every pipe, in the report's order.
+    /// Every pipe, in the report's order (each at its own index: the
+    /// variants' order).
     pub const ALL: [Pipe; 7] = [
         Pipe::Alu,
         Pipe::Fma,
@@ -74,7 +75,7 @@ pub struct PipeMix {
 impl PipeMix {
     /// Instructions of `pipe`.
     pub fn count(&self, pipe: Pipe) -> usize {
-        self.counts[Pipe::ALL.iter().position(|p| *p == pipe).unwrap_or(0)]
+        self.counts[pipe as usize]
     }
 
     /// Every instruction (NOPs, the padding after the last, not counted).
@@ -88,8 +89,7 @@ impl PipeMix {
     }
 
     fn add(&mut self, pipe: Pipe) {
-        let i = Pipe::ALL.iter().position(|p| *p == pipe).unwrap_or(0);
-        self.counts[i] += 1;
+        self.counts[pipe as usize] += 1;
     }
 
     /// The line the compile child prints for `kernel` (read back by

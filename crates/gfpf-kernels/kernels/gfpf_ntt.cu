@@ -59,7 +59,7 @@ typedef unsigned int gfpf_ntt_u32;
 // Four neighbouring words from a multiple of four (one 16-byte load).
 #define GFPF_NTT_TILE_LOAD4(tile, i, out) (*(tile)).read4((i), (out))
 #define GFPF_NTT_COUNT_MMA_TILE() gfpf_emu::block().count_op(GFPF_OP_NTT_MMA_TILE)
-// The tensor cores' int8 products (gfpf_ntt_mma_u8): the emulator's, on
+// The tensor cores' int8 products (gfpf_mma_m16n8k32_u8): the emulator's, on
 // the device from compute capability 8.0.
 #define GFPF_NTT_MMA 1
 static inline gfpf_ntt_u32 gfpf_ntt_mul_hi(gfpf_ntt_u32 a, gfpf_ntt_u32 b) {
@@ -624,13 +624,7 @@ GFPF_NTT_FN int gfpf_ntt_round_first(int stages, int most, int i) {
 }
 
 // ---- Tensor cores: DFT_16 of 31-bit residues as int8 matrix products ----
-//
-// D = A·B + C for one m16n8k32 product of u8 matrices over the calling warp
-// (gfpf_mma.cuh).
-GFPF_NTT_FN void gfpf_ntt_mma_u8(gfpf_ntt_u32 (&d)[4], const gfpf_ntt_u32 (&a)[4], gfpf_ntt_u32 b0, gfpf_ntt_u32 b1,
-                                 const gfpf_ntt_u32 (&c)[4]) {
-    gfpf_mma_m16n8k32_u8(d, a, b0, b1, c);
-}
+// (gfpf_mma_m16n8k32_u8, gfpf_mma.cuh)
 
 // The forward DFT_16 of 8 columns of 31-bit residues over a warp, as a
 // round of four forward stages computes it with A = 1 (rows in bit-reversed
@@ -661,7 +655,7 @@ GFPF_NTT_FN void gfpf_ntt_dft16_mma(gfpf_ntt_u32 (&y)[4], const gfpf_ntt_u32 (&x
         for (int h = 0; h < 2; ++h) {
             gfpf_ntt_u32 v[4];
             GFPF_NTT_TILE_LOAD4(fragments, at + ((2 * a + h) * 32 + lane) * 4, v);
-            gfpf_ntt_mma_u8(acc, v, x[2 * h], x[2 * h + 1], acc);
+            gfpf_mma_m16n8k32_u8(acc, v, x[2 * h], x[2 * h + 1], acc);
         }
 #pragma unroll
         for (int i = 0; i < 4; ++i) sums[a][i] = acc[i];
