@@ -445,7 +445,7 @@ fn t8_test_kernel_sources() -> Vec<(&'static str, String)> {
         ("gfpf_test_warp_collectives", WARP_COLLECTIVES_KERNEL.to_owned()),
         ("gfpf_test_element_team_edges", element_team_edges_kernel()),
         ("gfpf_test_lane_edges", lane_edges_kernel()),
-        ("gfpf_test_mma_products", MMA_PRODUCTS_KERNEL.to_owned()),
+        ("gfpf_test_shared_twiddles", SHARED_TWIDDLES_KERNEL.to_owned()),
     ];
     for (name, body, _) in BROKEN_KERNELS {
         sources.push((
@@ -503,157 +503,78 @@ fn run_test_kernel_on(
     Some(unsafe { kernels.launch_symbol(name, &params, block, 0, false) }.map(|_| buffer))
 }
 
-/// The kernel of `tensor_core_products_by_a_constant_match_the_cpu`: 32
-/// products x_m·w of t8 by one constant w over a warp, on the tensor cores
-/// (int8 m16n8k32, the emulator by the PTX ISA's fragments). Not yet a
-/// kernel of any plan: what a stage's twiddles could cost where 8 or more
-/// elements of a warp share one (the inner twiddles of a DFT_16 × DFT_16
-/// launch, or a batch's).
+/// The kernel of `tensor_core_products_by_shared_twiddles_match_the_cpu`:
+/// `gfpf_tile_mul_shared_twiddles` over one warp, x_m·w_(m/4) for 32
+/// elements in a tile of digit planes 37 words apart, lane m's element at
+/// slot 5m + 3 mod 32 (so that a lane's element is not its index).
 ///
-/// y = Σ_κ x_κ·C_κ over x's 64 bytes x_κ (κ = 8·digit + byte), where C_κ =
-/// 2^(8·byte)·r^digit·w mod p; byte a of digit t of C_κ is row 8a + t,
-/// column κ of the constant left operand A (64 × 64, w's fragments: 4 KB,
-/// made on the host), x's bytes as loaded are the right operand's column,
-/// and T = A·X has T_(8a+t) < 64·255² < 2^22, so V_t = Σ_a 2^(8a)·T_(8a+t)
-/// < 2^78 is column t of y in base r, carried by the short division alone
-/// (`gfpf_div_rem_short`: a column's high word is below 2^15, where a
-/// product's needs two divisions). Lane 4g + q ends with column g of
-/// elements 2q and 2q + 1 of each group of 8; the columns meet in shared
-/// memory, and lane m carries element m's.
-///
-/// The buffer: x (32 elements of 8 digits) at words 0..256, w's fragments
-/// (1024 32-bit words, [`mma_product_fragments`]) at 256..768, x_m·w at
-/// 768..1024.
-const MMA_PRODUCTS_KERNEL: &str = r#"
+/// The buffer: x (32 elements of 8 digits) at words 0..256, the 8
+/// twiddles' tables (gfpf_kernels::tensor::shared_twiddle_tables) at
+/// 256..1216, x_m·w_(m/4) at 1216..1472.
+const SHARED_TWIDDLES_KERNEL: &str = r#"
 GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
     gfpf_u64* buffer = (gfpf_u64*)p.dst;
-    const gfpf_u32* x = (const gfpf_u32*)buffer;
-    const gfpf_u32* fragments = (const gfpf_u32*)(buffer + 256);
-    const unsigned lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
-    GFPF_SHARED_ARRAY(gfpf_u64, columns, 32 * GFPF_K * 2);
-    for (int group = 0; group < 4; ++group) {
-        // The right operand: column g is element 8·group + g, its bytes
-        // 32κ + 4q.. and 32κ + 16 + 4q.. of K-tile κ.
-        const unsigned n = 8 * group + g;
-        unsigned b[2][2];
-        for (int k = 0; k < 2; ++k) {
-            b[k][0] = GFPF_GLOBAL_READ(x, 16 * n + 8 * k + q);
-            b[k][1] = GFPF_GLOBAL_READ(x, 16 * n + 8 * k + 4 + q);
-        }
-        // Column g of elements 8·group + 2q and + 2q + 1.
-        gfpf_u128 v[2] = {0, 0};
-        for (int tile = 0; tile < 4; ++tile) {
-            // Rows 16·tile.. of A: bytes a = 2·tile (rows g) and 2·tile + 1
-            // (rows g + 8) of digit g.
-            unsigned d[4] = {0, 0, 0, 0};
-            for (int k = 0; k < 2; ++k) {
-                unsigned a[4];
-                for (int i = 0; i < 4; ++i) a[i] = GFPF_TABLE_READ(fragments, ((tile * 2 + k) * 32 + lane) * 4 + i);
-                gfpf_mma_m16n8k32_u8(d, a, b[k][0], b[k][1], d);
-            }
-            v[0] += ((gfpf_u128)d[0] << (16 * tile)) + ((gfpf_u128)d[2] << (16 * tile + 8));
-            v[1] += ((gfpf_u128)d[1] << (16 * tile)) + ((gfpf_u128)d[3] << (16 * tile + 8));
-        }
-        for (int e = 0; e < 2; ++e) {
-            const unsigned m = 8 * group + 2 * q + e;
-            columns[(m * GFPF_K + g) * 2] = (gfpf_u64)v[e];
-            columns[(m * GFPF_K + g) * 2 + 1] = (gfpf_u64)(v[e] >> 64);
-        }
-    }
+    const unsigned lane = threadIdx.x & 31;
+    const int plane = 37, slot = (5 * lane + 3) % 32;
+    GFPF_SHARED_ARRAY(gfpf_u64, tile, 37 * GFPF_K);
+    GFPF_SHARED_ARRAY(gfpf_u64, staging, 2 * GFPF_SHARED_TWIDDLE_WORDS);
+    for (int t = 0; t < GFPF_K; ++t) tile[slot + t * plane] = GFPF_GLOBAL_READ(buffer, GFPF_K * lane + t);
     __syncwarp();
-    // Column t plus the carry is below 2^79: its high word u1 < 2^15, and
-    // the short division is exact while u1·δ < r (t8: δ = 2r − 2^64 = 2^35,
-    // u1 < 2^28); the carries stay below 2^16.
-    GfpfElem out;
-    gfpf_u64 carry = 0;
-    for (int t = 0; t < GFPF_K; ++t) {
-        const gfpf_u128 column =
-            ((gfpf_u128)columns[(lane * GFPF_K + t) * 2 + 1] << 64 | columns[(lane * GFPF_K + t) * 2]) + carry;
-        GFPF_CHECK((gfpf_u64)(column >> 64) < (1u << 15), "a tensor-core column past 2^79");
-        gfpf_div_rem_short((gfpf_u64)(column >> 64), (gfpf_u64)column, carry, out.d[t]);
-    }
-    const GfpfElem y = gfpf_subtract_carry(out, carry, 0);
-    for (int t = 0; t < GFPF_K; ++t) GFPF_GLOBAL_WRITE(buffer, 768 + GFPF_K * lane + t, y.d[t]);
+    gfpf_tile_mul_shared_twiddles(tile, slot, plane, buffer + 256, lane >> 2, staging, 0);
+    __syncwarp();
+    for (int t = 0; t < GFPF_K; ++t) GFPF_GLOBAL_WRITE(buffer, 1216 + GFPF_K * lane + t, (gfpf_u64)tile[slot + t * plane]);
 }
 GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
 "#;
 
-/// The left operands of [`MMA_PRODUCTS_KERNEL`] for the constant `w`:
-/// 1024 32-bit words, lane l's four registers of row tile `tile` and K-tile
-/// κ at words ((2·tile + κ)·32 + l)·4 ... From the PTX ISA's m16n8k32
-/// fragments (the emulator's `mma_m16n8k32_u8`): lane l = 4g + q holds, in
-/// register i, byte j, A's row g + 8·(i mod 2) and column 4q + j + 16·⌊i/2⌋
-/// of the tile; row 8a + t of A is byte a of digit t, column κ the constant
-/// C_κ = 2^(8·(κ mod 8))·r^⌊κ/8⌋·w.
-fn mma_product_fragments(field: &Field<8>, w: &gfpf_field::Element<8>) -> Vec<u32> {
-    let constants: Vec<[u64; 8]> = (0..64)
-        .map(|kappa: usize| {
-            let shifted = field.mul_pow_r(w, kappa / 8);
-            *field.mul(&shifted, &field.from_u64(1 << (8 * (kappa % 8)))).digits()
-        })
-        .collect();
-    let mut words = vec![0u32; 1024];
-    for tile in 0..4 {
-        for k in 0..2 {
-            for lane in 0..32 {
-                let (g, q) = (lane / 4, lane % 4);
-                for i in 0..4 {
-                    let mut word = 0u32;
-                    for j in 0..4 {
-                        let row = 16 * tile + g + 8 * (i % 2);
-                        let kappa = 32 * k + 4 * q + j + 16 * (i / 2);
-                        let (a, t) = (row / 8, row % 8);
-                        word |= u32::from((constants[kappa][t] >> (8 * a)) as u8) << (8 * j);
-                    }
-                    words[((2 * tile + k) * 32 + lane) * 4 + i] = word;
-                }
-            }
-        }
-    }
-    words
-}
-
-/// Products by a constant on the tensor cores ([`MMA_PRODUCTS_KERNEL`])
-/// against gfpf-cpu: 32 elements (edge values among them: 0, 1, p − 1 with
-/// its top digit r, r − 1, p − 2) by constants 1, p − 1, r, a power of r
-/// and random ones.
+/// Products by twiddles that four elements each share, on the tensor cores
+/// (`gfpf_tile_mul_shared_twiddles`, [`SHARED_TWIDDLES_KERNEL`]), against
+/// gfpf-cpu: 32 elements (0, 1, p − 1 with its top digit r, r − 1, r, r^7,
+/// p − 2 among them) by 8 twiddles (1, p − 1, r, r^7 and random ones), in
+/// 8 launches that rotate the elements so that each meets every twiddle.
 #[test]
 #[cfg_attr(
     not(gfpf_cxx),
     ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
 )]
-fn tensor_core_products_by_a_constant_match_the_cpu() {
+fn tensor_core_products_by_shared_twiddles_match_the_cpu() {
     if let Some(why) = emulator_unavailable() {
         eprintln!("SKIPPED (tensor-core products): {why}");
         return;
     }
     let field = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
-    let mut xs = gfpf_testkit::oracle::sample(&field, 30, 21);
-    xs.push(field.sub(&field.minus_one(), &field.one()));
-    xs.push(field.from_u64(field.r() - 1));
-    assert_eq!(xs.len(), 32);
-    let mut constants = vec![
+    let mut xs = vec![
+        field.from_u64(0),
+        field.one(),
+        field.minus_one(),
+        field.from_u64(field.r() - 1),
+        field.r_element(),
+        field.mul_pow_r(&field.one(), 7),
+        field.sub(&field.minus_one(), &field.one()),
+    ];
+    xs.extend(gfpf_testkit::oracle::sample(&field, 25, 21));
+    let mut twiddles = vec![
         field.one(),
         field.minus_one(),
         field.r_element(),
         field.mul_pow_r(&field.one(), 7),
     ];
-    constants.extend(gfpf_testkit::oracle::sample(&field, 12, 22).into_iter().skip(8));
-    for w in &constants {
-        let mut buffer = vec![0u64; 1024];
-        for (m, x) in xs.iter().enumerate() {
-            buffer[8 * m..8 * m + 8].copy_from_slice(x.digits());
+    twiddles.extend(gfpf_testkit::oracle::sample(&field, 4, 22));
+    let tables = gfpf_kernels::tensor::shared_twiddle_tables(&field, &twiddles).unwrap();
+    for rotation in 0..8 {
+        let mut buffer = vec![0u64; 1472];
+        for m in 0..32 {
+            buffer[8 * m..8 * m + 8].copy_from_slice(xs[(m + 4 * rotation) % 32].digits());
         }
-        for (i, pair) in mma_product_fragments(&field, w).chunks(2).enumerate() {
-            buffer[256 + i] = u64::from(pair[0]) | u64::from(pair[1]) << 32;
-        }
-        let Some(out) = run_test_kernel_on("gfpf_test_mma_products", 32, 32, buffer) else {
+        buffer[256..1216].copy_from_slice(&tables);
+        let Some(out) = run_test_kernel_on("gfpf_test_shared_twiddles", 32, 32, buffer) else {
             return;
         };
-        let out = out.unwrap_or_else(|e| panic!("{w:?}: {e}"));
-        for (m, x) in xs.iter().enumerate() {
+        let out = out.unwrap_or_else(|e| panic!("rotation {rotation}: {e}"));
+        for m in 0..32 {
+            let (x, w) = (&xs[(m + 4 * rotation) % 32], &twiddles[m / 4]);
             assert_eq!(
-                out[768 + 8 * m..768 + 8 * m + 8],
+                out[1216 + 8 * m..1216 + 8 * m + 8],
                 field.mul(x, w).digits()[..],
                 "{x:?} · {w:?}"
             );

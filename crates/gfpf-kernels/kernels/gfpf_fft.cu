@@ -1059,6 +1059,138 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
     if (borrow) gfpf_tile_increment(tile, x, plane);
 }
 
+// Fields with 8 digits whose short division (gfpf_div_rem_short) divides by r
+// itself (gfpf_kernels::tensor::shared_twiddles_available).
+#if GFPF_K == 8 && GFPF_SMALL_HIGH_FORM != 0 && GFPF_R_SHIFT == 0
+// Words of one twiddle's table for gfpf_tile_mul_shared_twiddles
+// (gfpf_kernels::tensor::shared_twiddle_table, which documents its layout).
+#define GFPF_SHARED_TWIDDLE_WORDS 120
+
+// x·w in place for the 32 elements of a warp, one a lane (digit d of lane
+// L's element at tile[x + d·plane], x lane L's own), on the tensor cores,
+// where lanes 4h … 4h + 3 share twiddle w_h (their `twiddle`, its table at
+// table[twiddle·GFPF_SHARED_TWIDDLE_WORDS], the same). Over x's bytes
+// x_(j,b) (digit j, byte b) and W_b = 2^(8b)·w mod p (digits W_(b,m)),
+// x·w = Σ_d r^d·col_d with col_d = Σ_(j,b) s·x_(j,b)·W_(b,(d−j) mod 8),
+// s = −1 where j > d (r^8 = −1). Byte β of col_d's sum is row 8β + d of
+// A'·X, X's column x's 64 bytes and A' the twiddle's 64 × 64 bytes: W's
+// byte where j ≤ d, 255 less it where j > d (−x·W = x·(255 − W) − 255·x),
+// so that one u8 matrix serves both signs, and col_d takes (2^64 − 1)·S_d
+// back, S_d the sum of x's bytes above digit d (a fifth row tile of ones).
+// One m16n8k32 product has 8 columns that share A': a warp makes four
+// sets of 8 columns, two twiddles' four elements a set, each twiddle's
+// products over the other's columns zeroed. A lane ends a set with column g
+// of two elements (lane 4g + q: columns 2q, 2q + 1), below 2^80 with the
+// offset that keeps it nonnegative (M·(r ± 1), M = 2^15, ≡ 0 over the
+// columns), divides it by r with the short division, adds the carry from
+// digit g − 1 and writes digit g in place; the element's lane then carries
+// the digits (each below r + 2^17) and subtracts the carry past digit 7.
+// `staging` holds two tables (2·GFPF_SHARED_TWIDDLE_WORDS words from
+// staging_at, even), the warp's own. Every lane of the warp calls it.
+// Not yet in any stage kernel: a launch must first gather elements that
+// share twiddles into its warps. 915 instructions a product on a lane's
+// path where gfpf_tile_mul takes 2190, both with a probe's loads and stores
+// (64 registers, no spills; NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-28).
+template <class Array, class Staging>
+GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, const gfpf_u64* table,
+                                                unsigned twiddle, Staging& staging, int staging_at) {
+    const unsigned lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+    // The fifth row tile: row g (registers 0 and 2) is 1 in the columns of
+    // digits above g, so that its column sums are S_g.
+    unsigned ones[2][4];
+#pragma unroll
+    for (int k = 0; k < 2; ++k)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) ones[k][i] = (i & 1) == 0 && 4 * k + q > g ? 0x01010101u : 0u;
+    const gfpf_u128 offset = ((gfpf_u128)1 << 15) * ((gfpf_u128)GFPF_R_VALUE - 1) + (g == 0 ? (gfpf_u128)1 << 16 : 0);
+    unsigned top = 0;
+#pragma unroll 1
+    for (int set = 0; set < 4; ++set) {
+        // The tables of twiddles 2·set and 2·set + 1, and X's column g:
+        // lane 8·set + g's element. K-tile k's columns 4q.. and 16 + 4q..
+        // are bytes 0..3 and 4..7 of digit 4k + q, so that a lane's B
+        // registers are one digit's halves and its A' registers one
+        // table row's four words.
+        const unsigned w0 = __shfl_sync(0xffffffffu, twiddle, 8 * set);
+        const unsigned w1 = __shfl_sync(0xffffffffu, twiddle, 8 * set + 4);
+        const gfpf_u64* from0 = table + (gfpf_u64)w0 * GFPF_SHARED_TWIDDLE_WORDS;
+        const gfpf_u64* from1 = table + (gfpf_u64)w1 * GFPF_SHARED_TWIDDLE_WORDS;
+#pragma unroll
+        for (int c = 0; c < (GFPF_SHARED_TWIDDLE_WORDS + 31) / 32; ++c) {
+            const int i = 32 * c + (int)lane;
+            if (i < GFPF_SHARED_TWIDDLE_WORDS) {
+                staging[staging_at + i] = GFPF_TABLE_READ(from0, i);
+                staging[staging_at + GFPF_SHARED_TWIDDLE_WORDS + i] = GFPF_TABLE_READ(from1, i);
+            }
+        }
+        const int column = __shfl_sync(0xffffffffu, x, 8 * set + g);
+        gfpf_u64 digits[2];
+#pragma unroll
+        for (int k = 0; k < 2; ++k) digits[k] = tile[column + (4 * k + (int)q) * plane];
+        __syncwarp();
+        unsigned acc[5][4] = {};
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const bool mine = (g >> 2) == (unsigned)h;
+#pragma unroll
+            for (int k = 0; k < 2; ++k) {
+                const gfpf_u64 b = mine ? digits[k] : 0;
+                // Row δ = g − j + 7 of the table, j = 4k + q.
+                const int at = staging_at + h * GFPF_SHARED_TWIDDLE_WORDS + ((int)g - 4 * k - (int)q + 7) * 8;
+#pragma unroll
+                for (int t = 0; t < 4; ++t) {
+                    const gfpf_u64 a0 = staging[at + 2 * t], a1 = staging[at + 2 * t + 1];
+                    const unsigned a[4] = {(unsigned)a0, (unsigned)(a0 >> 32), (unsigned)a1, (unsigned)(a1 >> 32)};
+                    gfpf_mma_m16n8k32_u8(acc[t], a, (unsigned)b, (unsigned)(b >> 32), acc[t]);
+                }
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < 2; ++k)
+            gfpf_mma_m16n8k32_u8(acc[4], ones[k], (unsigned)digits[k], (unsigned)(digits[k] >> 32), acc[4]);
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            // Column g of the element in column 2q + e: Σ_β 2^(8β)·T_β
+            // (T_β < 2^22) as (P_0 + 2^32·P_2) + 2^16·(P_1 + 2^32·P_3),
+            // P_t = T_2t + 2^8·T_(2t+1) below 2^31.
+            const gfpf_u64 even = (gfpf_u64)(acc[0][e] + (acc[0][e + 2] << 8)) |
+                                  (gfpf_u64)(acc[2][e] + (acc[2][e + 2] << 8)) << 32;
+            const gfpf_u64 odd = (gfpf_u64)(acc[1][e] + (acc[1][e + 2] << 8)) |
+                                 (gfpf_u64)(acc[3][e] + (acc[3][e + 2] << 8)) << 32;
+            const gfpf_u64 s = acc[4][e];
+            const gfpf_u128 sum = (gfpf_u128)even + ((gfpf_u128)odd << 16) + offset + s - ((gfpf_u128)s << 64);
+            gfpf_u64 carry, digit;
+            // Exact while the high word times the form's constant is below
+            // r (t8: 2^17·2^35).
+            static_assert(GFPF_SMALL_HIGH_CONST < (GFPF_R_NORM >> 17), "the short division takes high words below 2^17");
+            GFPF_CHECK((gfpf_u64)(sum >> 64) < (1u << 17), "a tensor-core column past 2^81");
+            gfpf_div_rem_short((gfpf_u64)(sum >> 64), (gfpf_u64)sum, carry, digit);
+            // Carries below 2^17: shuffled as 32-bit words.
+            const unsigned from_below = __shfl_sync(0xffffffffu, (unsigned)carry, (lane + 28) & 31);
+            const unsigned from_top = __shfl_sync(0xffffffffu, (unsigned)carry, 28 + ((lane & 7) >> 1));
+            const int element = __shfl_sync(0xffffffffu, x, 8 * set + 2 * q + e);
+            tile[element + (int)g * plane] = digit + (g == 0 ? 0 : from_below);
+            if ((lane >> 3) == (unsigned)set && (lane & 1) == (unsigned)e) top = from_top;
+        }
+        __syncwarp();
+    }
+    // Digits below r + 2^17 (a column is below 2^80): one carry chain in
+    // place, then the carries past the top subtracted from digit 0 up while
+    // the borrow lasts, as gfpf_tile_mul's.
+    gfpf_u64 carry = 0;
+#pragma unroll
+    for (int d = 0; d < GFPF_K; ++d) {
+        const gfpf_u64 s = tile[x + d * plane] + carry;
+        carry = s >= GFPF_R_VALUE;
+        tile[x + d * plane] = carry ? s - GFPF_R_VALUE : s;
+    }
+    gfpf_u64 borrow = 0;
+    gfpf_tile_sub_digit(tile, x, tile[x], top + carry, borrow);
+    for (int t = 1; t < GFPF_K && borrow != 0; ++t) gfpf_tile_sub_digit(tile, x + t * plane, tile[x + t * plane], 0, borrow);
+    if (borrow) gfpf_tile_increment(tile, x, plane);
+}
+#endif
+
 // The tile of a stage whose DFTs are each computed by a team of threads, one
 // butterfly of every layer each on whole elements (gfpf_kernels::
 // element_team_tile, which mirrors it): a team is R/2 threads (within one

@@ -39,6 +39,7 @@ use std::fmt::Write as _;
 
 mod division;
 pub use division::SmallHighDivision;
+pub mod tensor;
 
 use gfpf_field::{Field, MulConstants};
 use gfpf_plan::CodeletTwiddles;
