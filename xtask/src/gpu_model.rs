@@ -287,12 +287,33 @@ const TILE_ADD_SUB_MUL_POW_R_INSTRUCTIONS: &[(usize, f64)] = &[(2, 117.0), (4, 2
 /// and the product grows; the device runs teams of segments there.
 const TILE_MUL_SHORT_DIVISION_INSTRUCTIONS: &[(usize, f64)] = &[(2, 255.0), (4, 587.0), (8, 1763.0), (16, 5760.0)];
 
-/// The element teams' operations in `ops`, charged [`TILE_OP_INSTRUCTIONS`]
+/// SASS instructions of a lane's product on the tensor cores by a twiddle
+/// four lanes of its warp share (`gfpf_tile_mul_shared_twiddles`, k = 8)
+/// beside its 192 shared-memory words (staging its set's two tables, B's
+/// and A's loads, its digits' stores, the closing carry chain; 2
+/// instructions each as the model charges them): 868 on a probe's common
+/// path less an empty probe's 47 (18 IMMA, 16 16-byte and 2 8-byte loads,
+/// two short divisions and the carries' shuffles a set of four, 182 an
+/// iteration; NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-28), against 1763
+/// for [`TILE_MUL_SHORT_DIVISION_INSTRUCTIONS`]' t8 product beside its own.
+const TILE_MUL_SHARED_INSTRUCTIONS: f64 = 484.0;
+
+/// As [`TILE_MUL_SHARED_INSTRUCTIONS`] with eight lanes a twiddle
+/// (`gfpf_tile_mul_shared_twiddles<8>`, what the element-team pairs run):
+/// one table staged and 10 IMMA a set, 132 instructions an iteration, 670
+/// on the probe's common path less the empty probe's, beside 113 shared
+/// words (same probes).
+const TILE_MUL_SHARED8_INSTRUCTIONS: f64 = 444.0;
+
+/// The element teams' operations in `ops`, charged [`TILE_OP_INSTRUCTIONS`],
+/// [`TILE_MUL_SHARED_INSTRUCTIONS`], [`TILE_MUL_SHARED8_INSTRUCTIONS`]
 /// and [`TILE_ADD_SUB_MUL_POW_R_INSTRUCTIONS`] (none below k = 2 or above
 /// 16: those fields have no element teams).
 fn tile_instructions(ops: &FieldOps, k: usize, short_division: bool) -> f64 {
+    let shared = ops.tile_mul_shared as f64 * TILE_MUL_SHARED_INSTRUCTIONS
+        + ops.tile_mul_shared8 as f64 * TILE_MUL_SHARED8_INSTRUCTIONS;
     if ops.tile_mul + ops.tile_stages + ops.tile_add_sub + ops.tile_mul_pow_r + ops.tile_add_sub_mul_pow_r == 0 {
-        return 0.0;
+        return shared;
     }
     let [mut mul, stage, add_sub, shift] = TILE_OP_INSTRUCTIONS
         .iter()
@@ -315,6 +336,7 @@ fn tile_instructions(ops: &FieldOps, k: usize, short_division: bool) -> f64 {
         + ops.tile_add_sub as f64 * add_sub
         + ops.tile_mul_pow_r as f64 * shift
         + ops.tile_add_sub_mul_pow_r as f64 * add_sub_shift
+        + shared
 }
 
 /// SASS instructions of a Montgomery product of the multi-modular kernels

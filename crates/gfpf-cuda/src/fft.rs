@@ -2,7 +2,7 @@
 //! stage by stage on the device's stream; [`DeviceBuffer`]: elements resident
 //! on the device, digit-major.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use cudarc::driver::{CudaFunction, CudaSlice, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg};
 use gfpf_executor::{PreparedFft, Transform, TransformError};
@@ -11,7 +11,7 @@ use gfpf_kernels::DeviceConstants;
 use gfpf_plan::{Direction, Order, Plan};
 
 use crate::device::CudaDevice;
-use crate::layout::{device_twiddle_table, from_digit_major, try_to_digit_major};
+use crate::layout::{device_twiddle_table, from_digit_major, tensor_twiddle_table, try_to_digit_major};
 use crate::params::{StageParams, block_threads, dynamic_shared_bytes, kernels_of_any_batch};
 use crate::prepared::Prepared;
 use crate::{CudaError, Kernel};
@@ -88,7 +88,15 @@ pub struct CudaFft<const K: usize> {
     functions: Vec<(Kernel, CudaFunction)>,
     table: CudaSlice<u64>,
     n_inv: CudaSlice<u64>,
+    /// The tensor cores' twiddle tables of the [`Kernel::ElementTeamPairMma`]
+    /// launches run so far, by their first stage's log2 stride and step
+    /// (made on first use: a batch's launches decide which pairs run).
+    tensor_tables: Mutex<Vec<(TensorTableKey, Arc<CudaSlice<u64>>)>>,
 }
+
+/// A [`Kernel::ElementTeamPairMma`] launch's first stage: log2 of its stride
+/// and its twiddle step, which fix its tensor-core tables.
+type TensorTableKey = (u64, u64);
 
 impl<const K: usize> std::fmt::Debug for CudaFft<K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -139,7 +147,33 @@ impl<const K: usize> CudaFft<K> {
             functions,
             table,
             n_inv,
+            tensor_tables: Mutex::new(Vec::new()),
         })
+    }
+
+    /// The tensor cores' twiddle tables of `launch` on the device
+    /// ([`tensor_twiddle_table`]), made and uploaded on first use.
+    fn tensor_table(&self, launch: &crate::params::Launch) -> Result<Arc<CudaSlice<u64>>, CudaError> {
+        let key = (launch.params.log2_stride, launch.params.step);
+        let mut tables = self.tensor_tables.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, table)) = tables.iter().find(|(k, _)| *k == key) {
+            return Ok(table.clone());
+        }
+        let radix = launch.kernel.radix().unwrap_or(2);
+        let words = tensor_twiddle_table(
+            self.prepared.field(),
+            &device_twiddle_table(&self.prepared.fft)?,
+            &launch.params,
+            radix,
+        )?;
+        let table = Arc::new(
+            self.device
+                .stream()
+                .clone_htod(&words)
+                .map_err(|e| CudaError::driver("uploading the tensor-core twiddle tables", words.len() * 8, e))?,
+        );
+        tables.push((key, table.clone()));
+        Ok(table)
     }
 
     /// The plan.
@@ -196,8 +230,25 @@ impl<const K: usize> CudaFft<K> {
         let (scratch_ptr, _scratch_sync) = scratch.words.device_ptr_mut(stream);
         let (table_ptr, _table_sync) = self.table.device_ptr(stream);
         let (n_inv_ptr, _n_inv_sync) = self.n_inv.device_ptr(stream);
-        for launch in &launches {
-            let params = launch.bind(data_ptr, scratch_ptr, table_ptr, n_inv_ptr);
+        // Every launch's tensor-core tables first (held until the launches
+        // are queued).
+        let tensor_tables: Vec<Option<Arc<CudaSlice<u64>>>> = launches
+            .iter()
+            .map(|l| {
+                matches!(l.kernel, Kernel::ElementTeamPairMma { .. })
+                    .then(|| self.tensor_table(l))
+                    .transpose()
+            })
+            .collect::<Result<_, _>>()?;
+        for (launch, tensor_table) in launches.iter().zip(&tensor_tables) {
+            let (tensor_ptr, _tensor_sync) = match tensor_table {
+                Some(t) => {
+                    let (ptr, sync) = t.device_ptr(stream);
+                    (ptr, Some(sync))
+                }
+                None => (0, None),
+            };
+            let params = launch.bind(data_ptr, scratch_ptr, table_ptr, n_inv_ptr, tensor_ptr);
             let function = &self
                 .functions
                 .iter()

@@ -88,6 +88,53 @@ pub fn device_twiddle_table<const K: usize>(fft: &PreparedFft<K>) -> Result<Vec<
     Ok(out)
 }
 
+/// The tensor cores' twiddle tables of a [`gfpf_kernels::Kernel::ElementTeamPairMma`]
+/// launch whose first stage's parameters are `params`, over DFT_`radix`:
+/// entry c·R + lo (c < s, the stage's stride; lo < R) is
+/// [`gfpf_kernels::tensor::shared_twiddle_table`] of w^(lo·c·step), the
+/// twiddle the kernels' element (hi, lo) of a super-DFT at column c takes
+/// (w^e = `device_table`'s entry e mod M times r^(±⌊e/M⌋), as
+/// `gfpf_twiddle_exponent` splits it). `device_table` is
+/// [`device_twiddle_table`]'s. Where the field has no such products
+/// ([`gfpf_kernels::tensor::shared_twiddles_available`]) the kernel reads
+/// nothing from it: one word.
+pub fn tensor_twiddle_table<const K: usize>(
+    field: &Field<K>,
+    device_table: &[u64],
+    params: &crate::params::StageParams,
+    radix: usize,
+) -> Result<Vec<u64>, TransformError> {
+    use gfpf_kernels::tensor::{SHARED_TWIDDLE_WORDS, shared_twiddle_table, shared_twiddles_available};
+    if !shared_twiddles_available(&gfpf_kernels::DeviceConstants::of(field)) {
+        return Ok(vec![0]);
+    }
+    let s = 1usize << params.log2_stride;
+    let entries = s * radix;
+    let mut out = Vec::new();
+    out.try_reserve_exact(entries * SHARED_TWIDDLE_WORDS)
+        .map_err(|_| TransformError::TooLarge {
+            n: entries,
+            what: "tensor-core twiddle tables",
+        })?;
+    let mask = (1u64 << params.twiddle_bits) - 1;
+    for c in 0..s as u64 {
+        for lo in 0..radix as u64 {
+            let e = lo * c * params.step;
+            let (q, m) = ((e >> params.twiddle_bits) as usize, (e & mask) as usize);
+            let shift = match q {
+                0 => 0,
+                q if params.inverse != 0 => 2 * K - q,
+                q => q,
+            };
+            let digits: [u64; K] = device_table[m * K..(m + 1) * K].try_into().expect("K words an entry");
+            let entry = field.element(digits).expect("the device table's entries are canonical");
+            let w = field.mul_pow_r(&entry, shift);
+            out.extend(shared_twiddle_table(field, &w).expect("available for the field, checked above"));
+        }
+    }
+    Ok(out)
+}
+
 /// The words of `elements`, element by element, the allocation failing as
 /// [`TransformError::TooLarge`] instead of aborting.
 fn try_to_element_major<const K: usize>(elements: &[Element<K>]) -> Result<Vec<u64>, TransformError> {

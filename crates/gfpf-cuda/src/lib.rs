@@ -59,7 +59,7 @@ pub use device::{
 pub use error::CudaError;
 pub use fft::{CudaFft, DeviceBuffer};
 pub use gfpf_kernels::Kernel;
-pub use layout::{device_twiddle_table, from_digit_major, to_digit_major, try_to_digit_major};
+pub use layout::{device_twiddle_table, from_digit_major, tensor_twiddle_table, to_digit_major, try_to_digit_major};
 pub use multimodular::CudaMultiModular;
 pub use params::{THREADS_PER_BLOCK, block_threads, dynamic_shared_bytes};
 pub use poly::{AUTO_MULTIMODULAR_MIN_N, CudaMulAlgorithm, CudaPolyMul};

@@ -5,9 +5,19 @@ use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, Stage, Sta
 
 use gfpf_kernels::{
     ELEMENT_TEAM_PAIR_COLUMNS, Kernel, STRIDED_LANE_TILES_MIN_K, TeamTile, device_elementwise_kernels,
-    element_team_pair_tile, element_team_tile, lane_digits, lane_kernels_available, lane_segment, lane_tile,
-    split_team_tile, team_pair_tile, team_tile, tile_dfts,
+    element_team_pair_mma_available, element_team_pair_tile, element_team_tile, lane_digits, lane_kernels_available,
+    lane_segment, lane_tile, split_team_tile, team_pair_tile, team_tile, tile_dfts,
 };
+
+/// The most (c, lo) twiddles, s·R, the first stage of a
+/// [`Kernel::ElementTeamPairMma`] may take: 4096 tables of 960 bytes (3.75
+/// MiB, gfpf_kernels::tensor::SHARED_TWIDDLE_WORDS), which stay in an
+/// H100's 50 MB L2 beside the data, as the twiddle table's 4 MiB do
+/// ([`FULL_TWIDDLE_TABLE_MAX_BYTES`]). At t8 2^20 the pair of strides 16
+/// and 256 takes 256; the pair of 4096 and 65536 would take 65536 (60 MiB,
+/// read from DRAM at 240 bytes an element) and keeps its products on the
+/// threads.
+pub const TENSOR_TWIDDLES_MAX: usize = 4096;
 
 /// Threads per block of every launch but the tiled stages'. One thread holds
 /// a whole DFT_K of k-digit elements (local memory), so blocks are kept small.
@@ -26,7 +36,7 @@ pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
         Kernel::ElementTeamDft { radix, .. } => {
             element_team_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32)
         }
-        Kernel::ElementTeamPair { radix, .. } => {
+        Kernel::ElementTeamPair { radix, .. } | Kernel::ElementTeamPairMma { radix } => {
             element_team_pair_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32)
         }
         Kernel::TeamPair { radix, .. } => team_pair_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
@@ -39,7 +49,9 @@ pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
 /// a block's static shared memory allows at t8), none for the others.
 pub fn dynamic_shared_bytes(kernel: &Kernel, k: usize) -> u32 {
     match *kernel {
-        Kernel::ElementTeamPair { radix, .. } => element_team_pair_tile(radix, k).map_or(0, |t| (t.words * 8) as u32),
+        Kernel::ElementTeamPair { radix, .. } | Kernel::ElementTeamPairMma { radix } => {
+            element_team_pair_tile(radix, k).map_or(0, |t| (t.words * 8) as u32)
+        }
         _ => 0,
     }
 }
@@ -221,6 +233,9 @@ pub struct StageParams {
     pub radix_count: u64,
     /// log2 of each radix, outermost first.
     pub radix_log2: [u64; MAX_RADICES],
+    /// The tensor cores' twiddle tables of a [`Kernel::ElementTeamPairMma`]'s
+    /// first stage ([`crate::tensor_twiddle_table`]), else 0.
+    pub tensor_table: u64,
 }
 
 // SAFETY: StageParams is #[repr(C)], made only of u64 words (no padding, no
@@ -244,8 +259,10 @@ pub struct Launch {
 impl Launch {
     /// The parameters with the buffers' addresses filled in: `data` and
     /// `scratch` for [`Buffer::Data`] and [`Buffer::Scratch`], `table` the
-    /// twiddle table (base DFTs) and `n_inv` the k words of N^{-1} (scale).
-    pub fn bind(&self, data: u64, scratch: u64, table: u64, n_inv: u64) -> StageParams {
+    /// twiddle table (base DFTs), `n_inv` the k words of N^{-1} (scale) and
+    /// `tensor_table` the launch's [`crate::tensor_twiddle_table`]
+    /// ([`Kernel::ElementTeamPairMma`]; 0 for the others).
+    pub fn bind(&self, data: u64, scratch: u64, table: u64, n_inv: u64, tensor_table: u64) -> StageParams {
         let address = |b: Buffer| match b {
             Buffer::Data => data,
             Buffer::Scratch => scratch,
@@ -263,8 +280,13 @@ impl Launch {
             | Kernel::SplitTeamDft { .. }
             | Kernel::ElementTeamDft { .. }
             | Kernel::ElementTeamPair { .. }
+            | Kernel::ElementTeamPairMma { .. }
             | Kernel::TeamPair { .. } => table,
             Kernel::PointwiseMul | Kernel::LanePointwiseMul => 0,
+        };
+        params.tensor_table = match self.kernel {
+            Kernel::ElementTeamPairMma { .. } => tensor_table,
+            _ => 0,
         };
         params
     }
@@ -544,9 +566,20 @@ pub fn pair_stages(
         // teams of threads: N/2 a transform).
         params.threads = (batch * plan.len() / radix * threads_a_dft) as u64;
         let (first, second) = (first_twiddles, second_twiddles);
+        // The first stage's input twiddles on the tensor cores where its
+        // (c, lo) twiddles, s·R of them, keep their tables within
+        // TENSOR_TWIDDLES_MAX (in L2 beside the data).
+        let tensor = !segments
+            && in_time
+            && first == CodeletTwiddles::Inputs
+            && s >= ELEMENT_TEAM_PAIR_COLUMNS
+            && s * radix <= TENSOR_TWIDDLES_MAX
+            && element_team_pair_mma_available(radix, k);
         Launch {
             kernel: if segments {
                 Kernel::TeamPair { radix, first, second }
+            } else if tensor {
+                Kernel::ElementTeamPairMma { radix }
             } else {
                 Kernel::ElementTeamPair { radix, first, second }
             },
@@ -582,6 +615,7 @@ fn stage_launches(plan: &Plan, batch: usize, stage_kernels: StageKernels, device
         digit_reversed_input: 0,
         radix_count: plan.radices().len() as u64,
         radix_log2,
+        tensor_table: 0,
     };
     // (Field-by-field updates of a copy: struct-update syntax here hit a
     // rustc 1.95 internal compiler error, "broken MIR", on the array field.)
@@ -742,6 +776,7 @@ fn pointwise_mul_params(dst: u64, src: u64, len: usize, threads_per_element: usi
         digit_reversed_input: 0,
         radix_count: 0,
         radix_log2: [0; MAX_RADICES],
+        tensor_table: 0,
     }
 }
 
@@ -766,7 +801,7 @@ mod tests {
 
     #[test]
     fn params_are_words_only() {
-        assert_eq!(size_of::<StageParams>(), (14 + MAX_RADICES) * 8);
+        assert_eq!(size_of::<StageParams>(), (15 + MAX_RADICES) * 8);
     }
 
     /// The device's plans (the remainder radix outermost) give every stage
@@ -1022,8 +1057,8 @@ mod tests {
         assert_eq!(lanes.last().unwrap().params.threads, 512 * 8, "k threads an element");
         assert_eq!(l.last().unwrap().params.threads, 512);
         assert_eq!(l[0].params.inverse, 1);
-        let bound = l[3].bind(10, 20, 30, 40);
-        assert_eq!((bound.src, bound.dst, bound.table), (10, 10, 40));
+        let bound = l[3].bind(10, 20, 30, 40, 50);
+        assert_eq!((bound.src, bound.dst, bound.table, bound.tensor_table), (10, 10, 40, 0));
     }
 }
 
@@ -1055,10 +1090,11 @@ mod pair_tests {
         let element = |twiddles| Kernel::ElementTeamDft { radix: 16, twiddles };
         let kernels = |l: &[Launch]| l.iter().map(|l| l.kernel).collect::<Vec<_>>();
         let natural = device(20, 8, Direction::Forward, Order::Natural, 1);
-        assert_eq!(
-            kernels(&natural),
-            [element(Plain), pair(16, Inputs, Inputs), pair(16, Inputs, Inputs)]
-        );
+        let mma = Kernel::ElementTeamPairMma { radix: 16 };
+        // The first pair (strides 16 and 256) takes its first stage's 256
+        // twiddles on the tensor cores; the second's (4096 and 65536) would
+        // take 65536 tables (TENSOR_TWIDDLES_MAX).
+        assert_eq!(kernels(&natural), [element(Plain), mma, pair(16, Inputs, Inputs)]);
         assert_eq!(natural[1].params.threads, 1 << 19);
         assert_eq!((natural[1].params.log2_stride, natural[1].params.log2_blocks), (4, 12));
         assert_eq!(natural[1].params.step, 1 << 12, "the first stage's step, its blocks");
@@ -1071,12 +1107,7 @@ mod pair_tests {
         let inverse = device(20, 8, Direction::Inverse, Order::DigitReversed, 1);
         assert_eq!(
             kernels(&inverse),
-            [
-                pair(16, Plain, Inputs),
-                pair(16, Inputs, Inputs),
-                element(Inputs),
-                Kernel::LaneScale
-            ]
+            [pair(16, Plain, Inputs), mma, element(Inputs), Kernel::LaneScale]
         );
         // The stride-1 pairs take one run of R² words a super-DFT.
         assert_eq!(digit_reversed[2].params.log2_stride, 0);
@@ -1084,6 +1115,42 @@ mod pair_tests {
         assert_eq!(block_threads(&natural[1].kernel, 8), 512);
         assert_eq!(dynamic_shared_bytes(&natural[1].kernel, 8), 12_808 * 8);
         assert_eq!(dynamic_shared_bytes(&natural[0].kernel, 8), 0);
+    }
+
+    /// The pairs in time whose first stage twiddles its inputs take those
+    /// twiddles on the tensor cores where k = 8 and the stage's s·R (c, lo)
+    /// twiddles stay within TENSOR_TWIDDLES_MAX: t8 2^20's first pair (s =
+    /// 16), not its second (4096); a batch of 256 × 2^12's pair; p8's; not
+    /// t4's (k = 4), nor the pairs in frequency (digit-reversed order).
+    #[test]
+    fn tensor_core_pairs_where_their_tables_are_small() {
+        let mma = |l: &[Launch]| {
+            l.iter()
+                .filter(|l| matches!(l.kernel, Kernel::ElementTeamPairMma { .. }))
+                .map(|l| 1usize << l.params.log2_stride)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(mma(&device(20, 8, Direction::Forward, Order::Natural, 1)), [16]);
+        assert_eq!(mma(&device(12, 8, Direction::Forward, Order::Natural, 256)), [16]);
+        assert_eq!(
+            mma(&device(12, 8, Direction::Forward, Order::Natural, 1)),
+            [] as [usize; 0]
+        );
+        assert_eq!(
+            mma(&device(20, 8, Direction::Forward, Order::DigitReversed, 1)),
+            [] as [usize; 0]
+        );
+        assert_eq!(
+            mma(&device(20, 4, Direction::Forward, Order::Natural, 1)),
+            [] as [usize; 0]
+        );
+        let p8 = Plan::try_with_max_radix(1 << 20, 8, Direction::Forward, Order::Natural, 16).unwrap();
+        assert_eq!(mma(&launches(&p8, 1)), [16]);
+        for l in device(22, 8, Direction::Forward, Order::Natural, 1) {
+            if let Kernel::ElementTeamPairMma { radix } = l.kernel {
+                assert!(radix << l.params.log2_stride <= TENSOR_TWIDDLES_MAX);
+            }
+        }
     }
 
     /// On a device whose blocks take less shared memory than a pair of teams
@@ -1184,16 +1251,9 @@ mod pair_tests {
         let t8_17 = device(17, 8, Direction::Forward, Order::Natural, 1);
         assert_eq!(
             (t8_17.len(), t8_17[1].kernel),
-            (
-                4,
-                Kernel::ElementTeamPair {
-                    radix: 16,
-                    first: Inputs,
-                    second: Inputs
-                }
-            ),
+            (4, Kernel::ElementTeamPairMma { radix: 16 }),
             "2^17 = 2·16^4: its stages fill the device as teams of threads, which pair (as teams of segments, \
-             512 super-DFTs, they would not)"
+             512 super-DFTs, they would not), the first pair's first twiddles on the tensor cores"
         );
         let single = device(16, 8, Direction::Forward, Order::Natural, 1);
         assert_eq!(

@@ -328,16 +328,33 @@ fn barriers_each_needed_in_tiled_stages() {
     );
     let source = with_barrier_switch(FFT_SOURCE, &places);
     // And 16^3, whose last two stages (strides 16 and 256) are one launch of
-    // two, with teams of threads (Kernel::ElementTeamPair) and of segments
+    // two, with teams of threads (Kernel::ElementTeamPairMma in natural
+    // order, the first stage's twiddles on the tensor cores, and
+    // Kernel::ElementTeamPair in digit-reversed order) and of segments
     // (Kernel::TeamPair).
     let paired = 1 << 12;
-    let pair_plan = gfpf_plan::Plan::try_new(paired, 8, Direction::Forward, Order::Natural).unwrap();
-    assert!(
-        gfpf_cuda::params::launches_with(&pair_plan, 2, StageKernels::ElementTeams)
+    for (order, want) in [
+        (Order::Natural, Kernel::ElementTeamPairMma { radix: 16 }),
+        (
+            Order::DigitReversed,
+            Kernel::ElementTeamPair {
+                radix: 16,
+                first: gfpf_plan::CodeletTwiddles::Outputs,
+                second: gfpf_plan::CodeletTwiddles::Outputs,
+            },
+        ),
+    ] {
+        let pair_plan = gfpf_plan::Plan::try_new(paired, 8, Direction::Forward, order).unwrap();
+        let kernels: Vec<Kernel> = gfpf_cuda::params::launches_with(&pair_plan, 2, StageKernels::ElementTeams)
             .iter()
-            .any(|l| matches!(l.kernel, Kernel::ElementTeamPair { .. })),
-        "two stages a launch at 2^12"
-    );
+            .map(|l| l.kernel)
+            .collect();
+        assert!(
+            kernels.contains(&want),
+            "two stages a launch at 2^12, {order:?}: {kernels:?}"
+        );
+    }
+    let pair_plan = gfpf_plan::Plan::try_new(paired, 8, Direction::Forward, Order::Natural).unwrap();
     assert!(
         gfpf_cuda::params::launches_with(&pair_plan, 2, StageKernels::DftTeams)
             .iter()
@@ -384,6 +401,7 @@ fn barriers_each_needed_in_tiled_stages() {
         (StageKernels::DftTeams, 0),
         (StageKernels::ElementTeams, 0),
         (StageKernels::ElementTeams, 1),
+        (StageKernels::ElementTeams, 2),
         (StageKernels::DftTeams, 1),
         (StageKernels::DftTeams, 2),
         (StageKernels::DftTeams, 3),
@@ -520,7 +538,7 @@ GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
     GFPF_SHARED_ARRAY(gfpf_u64, staging, 2 * GFPF_SHARED_TWIDDLE_WORDS);
     for (int t = 0; t < GFPF_K; ++t) tile[slot + t * plane] = GFPF_GLOBAL_READ(buffer, GFPF_K * lane + t);
     __syncwarp();
-    gfpf_tile_mul_shared_twiddles(tile, slot, plane, buffer + 256, lane >> 2, staging, 0);
+    gfpf_tile_mul_shared_twiddles<4>(tile, slot, plane, buffer + 256, lane >> 2, staging, 0);
     __syncwarp();
     for (int t = 0; t < GFPF_K; ++t) GFPF_GLOBAL_WRITE(buffer, 1216 + GFPF_K * lane + t, (gfpf_u64)tile[slot + t * plane]);
 }
@@ -743,7 +761,9 @@ fn element_teams_pair_only_within_the_device_shared_memory() {
                 "{what}"
             );
             assert_eq!(
-                kernels.iter().any(|k| matches!(k, Kernel::ElementTeamPair { .. })),
+                kernels
+                    .iter()
+                    .any(|k| matches!(k, Kernel::ElementTeamPair { .. } | Kernel::ElementTeamPairMma { .. })),
                 paired,
                 "{what}"
             );
@@ -759,6 +779,86 @@ fn element_teams_pair_only_within_the_device_shared_memory() {
             assert!(got == want, "{what}");
         }
     }
+}
+
+/// What `plan`'s transforms gave, `data` from `x` (transforms of N one
+/// after another): forward, gfpf-cpu's natural-order outputs `natural` in
+/// `order` (digit-reversed through the plan's own reversal); inverse, `x`
+/// back.
+fn assert_forward_or_back<const K: usize>(
+    plan: &gfpf_plan::Plan,
+    order: Order,
+    natural: &[gfpf_field::Element<K>],
+    x: &[gfpf_field::Element<K>],
+    data: &[gfpf_field::Element<K>],
+    what: &str,
+) {
+    if plan.direction() == Direction::Inverse {
+        assert!(data == x, "{what}");
+        return;
+    }
+    let n = plan.len();
+    let want: Vec<_> = (0..natural.len())
+        .map(|l| match order {
+            Order::Natural => natural[l],
+            Order::DigitReversed => natural[l / n * n + plan.digit_reverse(l % n)],
+        })
+        .collect();
+    assert!(data == want, "{what}");
+}
+
+/// Transforms whose element-team pair in time takes its first stage's
+/// twiddles on the tensor cores (`Kernel::ElementTeamPairMma`: t8 and p8,
+/// DFT_16 × DFT_16 at strides 16 and 256 in 2^12), forward in `orders`
+/// against gfpf-cpu (digit-reversed through the plan's own reversal) and
+/// the inverse taking each back, in batches of `batches` transforms.
+fn tensor_core_pairs_match_the_cpu<const K: usize>(preset: gfpf_field::Preset, batches: &[usize], orders: &[Order]) {
+    use gfpf_cuda::params::launches_with;
+    use gfpf_kernels::Kernel;
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (tensor-core pairs, {}): {why}", preset.name());
+        return;
+    }
+    let field = Field::<K>::preset(preset).unwrap();
+    let n = 1 << 12;
+    for &batch in batches {
+        let x = gfpf_testkit::oracle::sample(&field, n * batch, 31 + batch as u64);
+        let mut natural = x.clone();
+        let cpu = gfpf_cpu::CpuFft::try_new(&field, n, Direction::Forward, Order::Natural).unwrap();
+        for chunk in natural.chunks_mut(n) {
+            cpu.process(chunk).unwrap();
+        }
+        for &order in orders {
+            let mut data = x.clone();
+            for direction in [Direction::Forward, Direction::Inverse] {
+                let fft = EmulatedFft::try_new(&field, n, direction, order, kernel_dir())
+                    .unwrap()
+                    .with_stage_kernels(StageKernels::ElementTeams);
+                let kernels: Vec<Kernel> = launches_with(fft.plan(), batch, StageKernels::ElementTeams)
+                    .iter()
+                    .map(|l| l.kernel)
+                    .collect();
+                let what = format!("{} {order:?} {direction:?} x{batch}: {kernels:?}", preset.name());
+                if direction == Direction::Forward && order == Order::Natural {
+                    assert!(kernels.contains(&Kernel::ElementTeamPairMma { radix: 16 }), "{what}");
+                }
+                gfpf_executor::Transform::process(&fft, &mut data).unwrap();
+                assert_forward_or_back(fft.plan(), order, &natural, &x, &data, &what);
+            }
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn tensor_core_pairs_match_the_cpu_t8_p8() {
+    // p8 (Möller–Granlund's divisions, r below 2^60) in one case: the
+    // batch and the orders only move which super-DFTs a block takes.
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[1, 2], &[Order::Natural, Order::DigitReversed]);
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::P8, &[1], &[Order::Natural]);
 }
 
 /// Teams of segments take one element a segment (split teams) where a
@@ -814,18 +914,7 @@ fn team_sizes_follow_the_wave<const K: usize>(preset: gfpf_field::Preset, n: usi
                 let ran: Vec<Kernel> = fft.launch_counts(1, 1).unwrap().iter().map(|c| c.kernel).collect();
                 assert_eq!(ran, kernels, "{what}");
                 gfpf_executor::Transform::process(&fft, &mut data).unwrap();
-                if direction == Direction::Forward {
-                    let plan = fft.plan();
-                    let want: Vec<_> = (0..n)
-                        .map(|l| match order {
-                            Order::Natural => natural[l],
-                            Order::DigitReversed => natural[plan.digit_reverse(l)],
-                        })
-                        .collect();
-                    assert!(data == want, "{what}");
-                } else {
-                    assert!(data == x, "{what}");
-                }
+                assert_forward_or_back(fft.plan(), order, &natural, &x, &data, &what);
             }
         }
     }

@@ -81,7 +81,9 @@ enum GfpfEmuOp {
     GFPF_OP_LANE_SUB_MUL_POW_R = 29, // gfpf_lane_sub_mul_pow_r: a butterfly's difference times r^i, per lane
     GFPF_OP_LANE_ADD = 30,        // gfpf_lane_add: a butterfly's sum alone, per lane
     GFPF_OP_TILE_ADD_SUB_MUL_POW_R = 31, // gfpf_tile_add_sub_mul_pow_r: one thread's butterfly, its difference times r^i
-    GFPF_OP_COUNT = 32
+    GFPF_OP_TILE_MUL_SHARED = 32, // gfpf_tile_mul_shared_twiddles<4>: a lane's product on the tensor cores
+    GFPF_OP_TILE_MUL_SHARED8 = 33, // gfpf_tile_mul_shared_twiddles<8>: the same, eight lanes a twiddle
+    GFPF_OP_COUNT = 34
 };
 
 // What the Rust side passes with every launch (crates/gfpf-testkit/src/emulator.rs,

@@ -38,6 +38,7 @@ struct GfpfStageParams {
     gfpf_u64 digit_reversed_input; // 1: logical position ℓ read from P(ℓ)
     gfpf_u64 radix_count;   // the plan's radices, for P
     gfpf_u64 radix_log2[GFPF_MAX_RADICES]; // log2 K_1, ..., log2 K_s
+    gfpf_u64 tensor_table;  // the first stage's twiddles for the tensor cores (gfpf_pair_tensor_twiddles)
 };
 
 // Element j of a digit-major buffer (`site`: the caller's line, for the
@@ -1059,17 +1060,20 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
     if (borrow) gfpf_tile_increment(tile, x, plane);
 }
 
-// Fields with 8 digits whose short division (gfpf_div_rem_short) divides by r
-// itself (gfpf_kernels::tensor::shared_twiddles_available).
-#if GFPF_K == 8 && GFPF_SMALL_HIGH_FORM != 0 && GFPF_R_SHIFT == 0
+// Fields of 8 digits with 2^49 ≤ r ≤ 2^64 − 2^32, so that a column's carry
+// (below 2^81/r) is a 32-bit word and a digit plus a carry a 64-bit one
+// (gfpf_kernels::tensor::shared_twiddles_available).
+#if GFPF_K == 8 && GFPF_R >= 0x2000000000000ull && GFPF_R <= 0xffffffff00000000ull
+#define GFPF_SHARED_TWIDDLES 1
 // Words of one twiddle's table for gfpf_tile_mul_shared_twiddles
 // (gfpf_kernels::tensor::shared_twiddle_table, which documents its layout).
 #define GFPF_SHARED_TWIDDLE_WORDS 120
 
 // x·w in place for the 32 elements of a warp, one a lane (digit d of lane
 // L's element at tile[x + d·plane], x lane L's own), on the tensor cores,
-// where lanes 4h … 4h + 3 share twiddle w_h (their `twiddle`, its table at
-// table[twiddle·GFPF_SHARED_TWIDDLE_WORDS], the same). Over x's bytes
+// where each SHARED_BY lanes (4h … 4h + 3, or 8h … 8h + 7) share a twiddle
+// (their `twiddle`, its table at table[twiddle·GFPF_SHARED_TWIDDLE_WORDS],
+// the same). Over x's bytes
 // x_(j,b) (digit j, byte b) and W_b = 2^(8b)·w mod p (digits W_(b,m)),
 // x·w = Σ_d r^d·col_d with col_d = Σ_(j,b) s·x_(j,b)·W_(b,(d−j) mod 8),
 // s = −1 where j > d (r^8 = −1). Byte β of col_d's sum is row 8β + d of
@@ -1078,31 +1082,34 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
 // so that one u8 matrix serves both signs, and col_d takes (2^64 − 1)·S_d
 // back, S_d the sum of x's bytes above digit d (a fifth row tile of ones).
 // One m16n8k32 product has 8 columns that share A': a warp makes four
-// sets of 8 columns, two twiddles' four elements a set, each twiddle's
-// products over the other's columns zeroed. A lane ends a set with column g
+// sets of 8 columns, one twiddle's eight elements a set, or two twiddles'
+// four, each twiddle's products over the other's columns zeroed (18 `mma`s
+// a set where one twiddle takes 10). A lane ends a set with column g
 // of two elements (lane 4g + q: columns 2q, 2q + 1), below 2^80 with the
-// offset that keeps it nonnegative (M·(r ± 1), M = 2^15, ≡ 0 over the
-// columns), divides it by r with the short division, adds the carry from
-// digit g − 1 and writes digit g in place; the element's lane then carries
-// the digits (each below r + 2^17) and subtracts the carry past digit 7.
-// `staging` holds two tables (2·GFPF_SHARED_TWIDDLE_WORDS words from
-// staging_at, even), the warp's own. Every lane of the warp calls it.
-// Not yet in any stage kernel: a launch must first gather elements that
-// share twiddles into its warps. 915 instructions a product on a lane's
-// path where gfpf_tile_mul takes 2190, both with a probe's loads and stores
-// (64 registers, no spills; NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-28).
-template <class Array, class Staging>
+// offset that keeps it nonnegative (M·(r ± 1), about 2^78, ≡ 0 over the
+// columns), divides it by r, adds the carry from digit g − 1 and writes
+// digit g in place; the element's lane then carries the digits (each below
+// r + 2^32) and subtracts the carry past digit 7.
+// `staging` holds a set's tables (8/SHARED_BY·GFPF_SHARED_TWIDDLE_WORDS
+// words from staging_at, even), the warp's own. Every lane of the warp
+// calls it. The element-team pairs' first stage takes it, eight lanes a
+// twiddle (gfpf_pair_tensor_twiddles). On a lane's path a product takes 717
+// instructions (eight lanes a twiddle) or 915 (four) where gfpf_tile_mul
+// takes 2190, all with a probe's loads and stores (47; 64 registers, no
+// spills; NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-28).
+template <int SHARED_BY, class Array, class Staging>
 GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, const gfpf_u64* table,
                                                 unsigned twiddle, Staging& staging, int staging_at) {
+    static_assert(SHARED_BY == 4 || SHARED_BY == 8, "four or eight lanes a twiddle");
+    constexpr int twiddles = 8 / SHARED_BY;  // a set's
+    GFPF_COUNT_OP(SHARED_BY == 8 ? GFPF_OP_TILE_MUL_SHARED8 : GFPF_OP_TILE_MUL_SHARED);
     const unsigned lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
-    // The fifth row tile: row g (registers 0 and 2) is 1 in the columns of
-    // digits above g, so that its column sums are S_g.
-    unsigned ones[2][4];
-#pragma unroll
-    for (int k = 0; k < 2; ++k)
-#pragma unroll
-        for (int i = 0; i < 4; ++i) ones[k][i] = (i & 1) == 0 && 4 * k + q > g ? 0x01010101u : 0u;
-    const gfpf_u128 offset = ((gfpf_u128)1 << 15) * ((gfpf_u128)GFPF_R_VALUE - 1) + (g == 0 ? (gfpf_u128)1 << 16 : 0);
+    // M·(r + 1) on column 0, M·(r − 1) on the others: M·(r^8 + 1) ≡ 0 in all.
+    // M = 2^(15 + shift) (r ≥ 2^(63 − shift)) makes it at least 2^78, past
+    // (2^64 − 1)·S_d (S_d ≤ 7·8·255 < 2^14), and keeps it below 2^79.
+    // (Constants, not registers held through the sets: held, they spilled
+    // in the pair kernel at 64 registers.)
+    constexpr gfpf_u64 m = 1ull << (15 + GFPF_R_SHIFT);
     unsigned top = 0;
 #pragma unroll 1
     for (int set = 0; set < 4; ++set) {
@@ -1113,6 +1120,7 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, c
         // table row's four words.
         const unsigned w0 = __shfl_sync(0xffffffffu, twiddle, 8 * set);
         const unsigned w1 = __shfl_sync(0xffffffffu, twiddle, 8 * set + 4);
+        GFPF_CHECK(SHARED_BY == 4 || w0 == w1, "eight lanes of a set share a twiddle");
         const gfpf_u64* from0 = table + (gfpf_u64)w0 * GFPF_SHARED_TWIDDLE_WORDS;
         const gfpf_u64* from1 = table + (gfpf_u64)w1 * GFPF_SHARED_TWIDDLE_WORDS;
 #pragma unroll
@@ -1120,7 +1128,7 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, c
             const int i = 32 * c + (int)lane;
             if (i < GFPF_SHARED_TWIDDLE_WORDS) {
                 staging[staging_at + i] = GFPF_TABLE_READ(from0, i);
-                staging[staging_at + GFPF_SHARED_TWIDDLE_WORDS + i] = GFPF_TABLE_READ(from1, i);
+                if (twiddles == 2) staging[staging_at + GFPF_SHARED_TWIDDLE_WORDS + i] = GFPF_TABLE_READ(from1, i);
             }
         }
         const int column = __shfl_sync(0xffffffffu, x, 8 * set + g);
@@ -1128,10 +1136,10 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, c
 #pragma unroll
         for (int k = 0; k < 2; ++k) digits[k] = tile[column + (4 * k + (int)q) * plane];
         __syncwarp();
-        unsigned acc[5][4] = {};
+        unsigned acc[4][4] = {}, sums[4] = {0, 0, 0, 0};
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            const bool mine = (g >> 2) == (unsigned)h;
+        for (int h = 0; h < twiddles; ++h) {
+            const bool mine = twiddles == 1 || (g >> 2) == (unsigned)h;
 #pragma unroll
             for (int k = 0; k < 2; ++k) {
                 const gfpf_u64 b = mine ? digits[k] : 0;
@@ -1145,9 +1153,15 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, c
                 }
             }
         }
+        // The fifth row tile: row g (registers 0 and 2) is 1 in the columns
+        // of digits above g, so that its column sums are S_g (made here, not
+        // held through the sets: the registers the pair kernel has are few).
 #pragma unroll
-        for (int k = 0; k < 2; ++k)
-            gfpf_mma_m16n8k32_u8(acc[4], ones[k], (unsigned)digits[k], (unsigned)(digits[k] >> 32), acc[4]);
+        for (int k = 0; k < 2; ++k) {
+            const unsigned one = 4 * k + q > g ? 0x01010101u : 0u;
+            const unsigned ones[4] = {one, 0, one, 0};
+            gfpf_mma_m16n8k32_u8(sums, ones, (unsigned)digits[k], (unsigned)(digits[k] >> 32), sums);
+        }
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
             // Column g of the element in column 2q + e: Σ_β 2^(8β)·T_β
@@ -1157,15 +1171,25 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, c
                                   (gfpf_u64)(acc[2][e] + (acc[2][e + 2] << 8)) << 32;
             const gfpf_u64 odd = (gfpf_u64)(acc[1][e] + (acc[1][e + 2] << 8)) |
                                  (gfpf_u64)(acc[3][e] + (acc[3][e + 2] << 8)) << 32;
-            const gfpf_u64 s = acc[4][e];
-            const gfpf_u128 sum = (gfpf_u128)even + ((gfpf_u128)odd << 16) + offset + s - ((gfpf_u128)s << 64);
-            gfpf_u64 carry, digit;
-            // Exact while the high word times the form's constant is below
-            // r (t8: 2^17·2^35).
-            static_assert(GFPF_SMALL_HIGH_CONST < (GFPF_R_NORM >> 17), "the short division takes high words below 2^17");
+            const gfpf_u64 s = sums[e];
+            const gfpf_u128 sum = (gfpf_u128)even + ((gfpf_u128)odd << 16) + (gfpf_u128)m * (GFPF_R_VALUE - 1) +
+                                  (g == 0 ? 2 * m : 0) + s - ((gfpf_u128)s << 64);
+            // Divided by r as the carry chains divide (normalised by r's
+            // shift): the short division where the field has one, exact
+            // while the high word times its constant is below r·2^shift
+            // (t8: 2^17·2^35), else Möller–Granlund's.
             GFPF_CHECK((gfpf_u64)(sum >> 64) < (1u << 17), "a tensor-core column past 2^81");
-            gfpf_div_rem_short((gfpf_u64)(sum >> 64), (gfpf_u64)sum, carry, digit);
-            // Carries below 2^17: shuffled as 32-bit words.
+            const gfpf_u128 scaled = sum << GFPF_R_SHIFT;
+            gfpf_u64 carry, digit;
+#if GFPF_SMALL_HIGH_FORM == 0
+            gfpf_div_rem_scaled((gfpf_u64)(scaled >> 64), (gfpf_u64)scaled, carry, digit);
+#else
+            static_assert(GFPF_SMALL_HIGH_CONST < (GFPF_R_NORM >> (17 + GFPF_R_SHIFT)),
+                          "the short division takes the columns' high words");
+            gfpf_div_rem_short((gfpf_u64)(scaled >> 64), (gfpf_u64)scaled, carry, digit);
+#endif
+            digit >>= GFPF_R_SHIFT;
+            // Carries below 2^81/r ≤ 2^32: shuffled as 32-bit words.
             const unsigned from_below = __shfl_sync(0xffffffffu, (unsigned)carry, (lane + 28) & 31);
             const unsigned from_top = __shfl_sync(0xffffffffu, (unsigned)carry, 28 + ((lane & 7) >> 1));
             const int element = __shfl_sync(0xffffffffu, x, 8 * set + 2 * q + e);
@@ -1174,7 +1198,7 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, c
         }
         __syncwarp();
     }
-    // Digits below r + 2^17 (a column is below 2^80): one carry chain in
+    // Digits below r + 2^32 (a column is below 2^80): one carry chain in
     // place, then the carries past the top subtracted from digit 0 up while
     // the borrow lasts, as gfpf_tile_mul's.
     gfpf_u64 carry = 0;
@@ -1527,11 +1551,46 @@ GFPF_FN void gfpf_team_pair_stage(const GfpfStageParams& p, Array& tile) {
     gfpf_team_dft<Tile, R, VARIANT>(stage, tile, lanes, own, rows ? 1 : Tile::row, member, unit, running);
 }
 
+#ifdef GFPF_SHARED_TWIDDLES
+// The first stage's input twiddles of an element-team pair in time, on the
+// tensor cores (gfpf_tile_mul_shared_twiddles), before its DFTs run plain.
+// Element (hi, lo) of super-DFT G = α·s + c takes w^(lo·c·step) whatever
+// hi: the R elements of a column of the tile share one twiddle, entry
+// c·R + lo of p.tensor_table (gfpf_cuda::layout::tensor_twiddle_table).
+// A warp takes 8 groups of 4 a call, two neighbouring groups of one column
+// (so eight lanes a twiddle), its staging in the tile's scratch elements (16
+// warps × 120 words of 4096 at t8's DFT_16).
+template <class Tile, int R, int R_LOG2, bool IN_TIME, class Array>
+GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
+    constexpr int warps = Tile::threads / 32, groups = Tile::dfts * R * (R / 4);
+    static_assert(groups % (8 * warps) == 0, "whole calls of 8 groups a warp");
+    static_assert(warps * GFPF_SHARED_TWIDDLE_WORDS <= GFPF_K * Tile::threads, "staging within the scratch");
+    static_assert(R % 8 == 0, "a set's eight lanes within a column");
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const gfpf_u64 supers = p.threads / (R * Tile::dft_threads);
+    const gfpf_u64 log2_s = gfpf_pair_log2_s<R_LOG2, IN_TIME>(p);
+    // Unrolled (two calls at t8): rolled, ptxas kept the loop's counter in
+    // local memory, 8 bytes of spills at 64 registers.
+#pragma unroll
+    for (int call = 0; call < groups / (8 * warps); ++call) {
+        const int group = (call * warps + warp) * 8 + (lane >> 2);
+        const int g = group / (R * (R / 4)), lo = group / (R / 4) % R, hi = group % (R / 4) * 4 + (lane & 3);
+        const gfpf_u64 G = (gfpf_u64)blockIdx.x * Tile::dfts + g;
+        const unsigned twiddle = G < supers ? (unsigned)((G & ((1ull << log2_s) - 1)) * R + lo) : 0u;
+        gfpf_tile_mul_shared_twiddles<8>(tile, Tile::at(g, hi, lo), Tile::plane, (const gfpf_u64*)p.tensor_table,
+                                         twiddle, tile, Tile::scratch + warp * GFPF_SHARED_TWIDDLE_WORDS);
+    }
+}
+#endif
+
 // Both pair kernels' work on the block's tile: load, the first stage's
 // DFTs, the second's, store. Teams whose layers end at __syncthreads (of
 // segments across warps) need no other barrier between but after twiddled
 // outputs, written after their last layer.
-template <class Tile, int R, int VARIANT1, int VARIANT2, class Array>
+// With TENSOR (an element-team pair in time whose first stage twiddles its
+// inputs), the first stage's twiddles run on the tensor cores first, the
+// block meeting before its DFTs, which then run plain.
+template <class Tile, int R, int VARIANT1, int VARIANT2, bool TENSOR = false, class Array>
 GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {
     constexpr int R_LOG2 = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : R == 16 ? 4 : R == 32 ? 5 : 6;
     constexpr bool IN_TIME = VARIANT1 != GFPF_TWIDDLE_OUTPUTS;
@@ -1539,7 +1598,14 @@ GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {
     constexpr bool FUSED = VARIANT1 != GFPF_TWIDDLE_OUTPUTS || VARIANT2 != GFPF_TWIDDLE_OUTPUTS;
     gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, true);
     __syncthreads();
-    if constexpr (Tile::segments) {
+    if constexpr (TENSOR) {
+#ifdef GFPF_SHARED_TWIDDLES
+        static_assert(!Tile::segments && VARIANT1 == GFPF_TWIDDLE_INPUTS, "an element-team pair in time");
+        gfpf_pair_tensor_twiddles<Tile, R, R_LOG2, IN_TIME>(p, tile);
+        __syncthreads();
+        gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, false, GFPF_PLAIN, FUSED>(p, tile);
+#endif
+    } else if constexpr (Tile::segments) {
         gfpf_team_pair_stage<Tile, R, R_LOG2, IN_TIME, false, VARIANT1>(p, tile);
     } else {
         gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, false, VARIANT1, FUSED>(p, tile);
@@ -1554,11 +1620,11 @@ GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {
     gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, false);
 }
 
-template <int R, int VARIANT1, int VARIANT2>
+template <int R, int VARIANT1, int VARIANT2, bool TENSOR = false>
 GFPF_FN void gfpf_dft_element_team_pair(const GfpfStageParams& p) {
     using Tile = GfpfElementTeamPairTile<R>;
     GFPF_DYNAMIC_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
-    gfpf_dft_pair<Tile, R, VARIANT1, VARIANT2>(p, tile);
+    gfpf_dft_pair<Tile, R, VARIANT1, VARIANT2, TENSOR>(p, tile);
 }
 
 template <int R, int VARIANT1, int VARIANT2>
@@ -1799,8 +1865,32 @@ GFPF_ELEMENT_TEAM_RADICES(GFPF_ELEMENT_TEAM_KERNELS)
     KERNEL(R, outputs, outputs, GFPF_TWIDDLE_OUTPUTS, GFPF_TWIDDLE_OUTPUTS) \
     KERNEL(R, outputs, plain, GFPF_TWIDDLE_OUTPUTS, GFPF_PLAIN)
 #define GFPF_ELEMENT_TEAM_PAIR_KERNELS(R) GFPF_PAIR_PLACEMENTS(GFPF_ELEMENT_TEAM_PAIR_KERNEL, R)
+// In time with both stages' inputs twiddled, the first's on the tensor
+// cores (gfpf_kernels::Kernel::ElementTeamPairMma): k = 8's DFT_16, where a
+// field's r is in range (GFPF_SHARED_TWIDDLES; elsewhere the symbol runs
+// the plain pair's products, so that every k = 8 module has it).
+#ifdef GFPF_SHARED_TWIDDLES
+#define GFPF_ELEMENT_TEAM_PAIR_MMA_TENSOR true
+#else
+#define GFPF_ELEMENT_TEAM_PAIR_MMA_TENSOR false
+#endif
+// Below sm_90 a block's 100 KiB tile leaves room for one an SM (sm_80: 163
+// KB), so its bound asks for one: at two, p8's Möller–Granlund divisions
+// kept 8 bytes of stack on sm_80 (cargo xtask kernels --report, NVRTC 12.9,
+// 2026-11-28).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define GFPF_ELEMENT_TEAM_PAIR_MMA_BLOCKS(R) 1
+#else
+#define GFPF_ELEMENT_TEAM_PAIR_MMA_BLOCKS(R) GFPF_ELEMENT_TEAM_PAIR_BLOCKS(R)
+#endif
+#define GFPF_ELEMENT_TEAM_PAIR_MMA_KERNEL(R)                                                              \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(                                                                         \
+        gfpf_dft##R##x##R##_inputs_inputs_elements_mma,                                                  \
+        (gfpf_dft_element_team_pair<R, GFPF_TWIDDLE_INPUTS, GFPF_TWIDDLE_INPUTS, GFPF_ELEMENT_TEAM_PAIR_MMA_TENSOR>), \
+        GfpfElementTeamPairTile<R>::threads, GFPF_ELEMENT_TEAM_PAIR_MMA_BLOCKS(R))
 
 GFPF_ELEMENT_TEAM_PAIR_RADICES(GFPF_ELEMENT_TEAM_PAIR_KERNELS)
+GFPF_ELEMENT_TEAM_PAIR_MMA_RADICES(GFPF_ELEMENT_TEAM_PAIR_MMA_KERNEL)
 
 // The same by teams of segments: as many blocks an SM as the one-stage
 // team kernels' threads allow (one of 1024 threads at t8, 64 registers).

@@ -345,7 +345,8 @@ pub fn element_team_pair_tile(radix: usize, k: usize) -> Option<TeamTile> {
 /// [`element_team_pair_tile`] has one, [`Kernel::TeamPair`] where
 /// [`team_pair_tile`] has; each in the pairs of twiddle placements that
 /// plans make (decimation in time: none or inputs, then inputs; in
-/// frequency: outputs, then outputs or none).
+/// frequency: outputs, then outputs or none), and
+/// [`Kernel::ElementTeamPairMma`] where [`element_team_pair_mma_available`].
 pub fn device_pair_kernels(k: usize, radix: usize) -> Vec<Kernel> {
     use CodeletTwiddles::{Inputs, None as Plain, Outputs};
     let placements = [(Plain, Inputs), (Inputs, Inputs), (Outputs, Outputs), (Outputs, Plain)];
@@ -357,6 +358,9 @@ pub fn device_pair_kernels(k: usize, radix: usize) -> Vec<Kernel> {
                 .map(|&(first, second)| Kernel::ElementTeamPair { radix, first, second }),
         );
     }
+    if element_team_pair_mma_available(radix, k) {
+        kernels.push(Kernel::ElementTeamPairMma { radix });
+    }
     if team_pair_tile(radix, k).is_some() {
         kernels.extend(
             placements
@@ -365,6 +369,13 @@ pub fn device_pair_kernels(k: usize, radix: usize) -> Vec<Kernel> {
         );
     }
     kernels
+}
+
+/// Whether k digits' modules have [`Kernel::ElementTeamPairMma`] for
+/// DFT_`radix`: k = [`tensor::SHARED_TWIDDLE_DIGITS`] and radix 2k, with an
+/// [`element_team_pair_tile`] (t8's and p8's DFT_16).
+pub fn element_team_pair_mma_available(radix: usize, k: usize) -> bool {
+    k == tensor::SHARED_TWIDDLE_DIGITS && radix == 2 * k && element_team_pair_tile(radix, k).is_some()
 }
 
 /// The tile of a launch of two stages of DFT_radix over k digits by teams
@@ -513,7 +524,7 @@ pub fn occupancy_budget(kernel: &Kernel, k: usize) -> Option<f64> {
         Kernel::ElementTeamDft { .. } => Some(if k <= 8 { 0.5 } else { 0.25 }),
         // As a stage's threads, with its tile's dynamic shared memory (two
         // blocks of 512 threads an SM at t8).
-        Kernel::ElementTeamPair { .. } => Some(0.5),
+        Kernel::ElementTeamPair { .. } | Kernel::ElementTeamPairMma { .. } => Some(0.5),
         // A team stage's threads, in blocks of up to 1024: one such block an
         // SM at 64 registers (t8), else the team kernels' 3/4 (t4).
         Kernel::TeamPair { radix, .. } => team_pair_tile(radix, k).map(|t| if t.threads > 512 { 0.5 } else { 0.75 }),
@@ -662,6 +673,18 @@ pub enum Kernel {
         /// The second stage's.
         second: CodeletTwiddles,
     },
+    /// [`Kernel::ElementTeamPair`] in time with both stages' inputs
+    /// twiddled, the first stage's twiddles on the tensor cores
+    /// (`gfpf_tile_mul_shared_twiddles`: the R elements of a column of the
+    /// tile share one, from the launch's
+    /// [`tensor::shared_twiddle_table`]s) where
+    /// [`element_team_pair_mma_available`] and the field's r allows
+    /// ([`tensor::shared_twiddles_available`]; elsewhere the kernel runs
+    /// [`Kernel::ElementTeamPair`]'s products).
+    ElementTeamPairMma {
+        /// K, both stages'.
+        radix: usize,
+    },
     /// Two consecutive stages of base DFT_K in one launch as
     /// [`Kernel::ElementTeamPair`], each DFT over a team of segments as
     /// [`Kernel::TeamDft`] does ([`team_pair_tile`]: one super-DFT of K²
@@ -705,6 +728,7 @@ impl Kernel {
                     variant(second)
                 )
             }
+            Kernel::ElementTeamPairMma { radix } => format!("gfpf_dft{radix}x{radix}_inputs_inputs_elements_mma"),
             Kernel::TeamPair { radix, first, second } => {
                 format!("gfpf_dft{radix}x{radix}_{}_{}_team", variant(first), variant(second))
             }
@@ -728,6 +752,7 @@ impl Kernel {
             | Kernel::SplitTeamDft { radix, .. }
             | Kernel::ElementTeamDft { radix, .. }
             | Kernel::ElementTeamPair { radix, .. }
+            | Kernel::ElementTeamPairMma { radix }
             | Kernel::TeamPair { radix, .. } => Some(radix),
             Kernel::Scale | Kernel::PointwiseMul | Kernel::LaneScale | Kernel::LanePointwiseMul => None,
         }
@@ -856,6 +881,12 @@ fn prelude_of(
     )
     .unwrap();
     writeln!(w, "#define GFPF_TEAM_PAIR_RADICES(X){}", with_tile(team_pair_tile)).unwrap();
+    let mma_pairs: String = radices
+        .iter()
+        .filter(|&&r| element_team_pair_mma_available(r, c.k))
+        .map(|r| format!(" X({r})"))
+        .collect();
+    writeln!(w, "#define GFPF_ELEMENT_TEAM_PAIR_MMA_RADICES(X){mma_pairs}").unwrap();
     writeln!(w, "#define GFPF_PAIR_COLUMNS {ELEMENT_TEAM_PAIR_COLUMNS}").unwrap();
     writeln!(w, "#define GFPF_LANE_TILE_WORDS {LANE_TILE_WORDS}").unwrap();
     writeln!(

@@ -12,7 +12,7 @@
 
 use gfpf_field::{Element, Field};
 
-use crate::{DeviceConstants, SmallHighDivision};
+use crate::DeviceConstants;
 
 /// Digits of the fields the tensor-core products serve (t8: a 64-byte
 /// element is two K-tiles of m16n8k32).
@@ -23,19 +23,11 @@ pub const SHARED_TWIDDLE_DIGITS: usize = 8;
 pub const SHARED_TWIDDLE_WORDS: usize = (2 * SHARED_TWIDDLE_DIGITS - 1) * 2 * 4;
 
 /// Whether a field's kernels have `gfpf_tile_mul_shared_twiddles`: k =
-/// [`SHARED_TWIDDLE_DIGITS`] and a short division by r itself (r's top bit
-/// set, [`SmallHighDivision`] not Möller–Granlund's) exact for the columns'
-/// high words, below 2^17 (t8, not p8).
+/// [`SHARED_TWIDDLE_DIGITS`] and 2^49 ≤ r ≤ 2^64 − 2^32, so that a column's
+/// carry (below 2^81/r) is a 32-bit word and a digit plus a carry fits a
+/// 64-bit one (t8 and p8).
 pub fn shared_twiddles_available(constants: &DeviceConstants) -> bool {
-    let d = u128::from(constants.mul.r_normalized);
-    constants.k == SHARED_TWIDDLE_DIGITS
-        && constants.mul.r_shift == 0
-        && match SmallHighDivision::of(constants) {
-            SmallHighDivision::MollerGranlund => false,
-            SmallHighDivision::TwiceLess { delta: c, .. } | SmallHighDivision::OnceMore { e: c, .. } => {
-                u128::from(c) << 17 < d
-            }
-        }
+    constants.k == SHARED_TWIDDLE_DIGITS && (1 << 49..=u64::MAX - u64::from(u32::MAX)).contains(&constants.r)
 }
 
 /// The table of twiddle `w` for `gfpf_tile_mul_shared_twiddles`, or `None`
@@ -138,30 +130,32 @@ mod tests {
 
     #[test]
     fn the_table_reproduces_products_on_edge_values() {
-        let field = Field::<8>::preset(Preset::T8).unwrap();
-        let r = field.r();
-        let mut values = vec![
-            field.from_u64(0),
-            field.one(),
-            field.minus_one(),
-            field.from_u64(r - 1),
-            field.r_element(),
-            field.mul_pow_r(&field.one(), 7),
-            field.sub(&field.minus_one(), &field.one()),
-        ];
-        // Digits spread over their range: products of powers of a large value.
-        let mut v = field
-            .element([r - 1, 1 << 40, 0xdead_beef, r / 3, 7, r - 2, 1 << 62, 12345])
-            .unwrap();
-        for _ in 0..5 {
-            values.push(v);
-            v = field.mul(&v, &v);
-        }
-        for w in &values {
-            let table = shared_twiddle_table(&field, w).unwrap();
-            assert_eq!(table.len(), SHARED_TWIDDLE_WORDS);
-            for x in &values {
-                assert_eq!(product_from_table(&field, &table, x), field.mul(x, w), "{x:?} · {w:?}");
+        for preset in [Preset::T8, Preset::P8] {
+            let field = Field::<8>::preset(preset).unwrap();
+            let r = field.r();
+            let mut values = vec![
+                field.from_u64(0),
+                field.one(),
+                field.minus_one(),
+                field.from_u64(r - 1),
+                field.r_element(),
+                field.mul_pow_r(&field.one(), 7),
+                field.sub(&field.minus_one(), &field.one()),
+            ];
+            // Digits spread over their range: squares of a large value.
+            let mut v = field
+                .element([r - 1, 1 << 40, 0xdead_beef, r / 3, 7, r - 2, r / 5, 12345])
+                .unwrap();
+            for _ in 0..5 {
+                values.push(v);
+                v = field.mul(&v, &v);
+            }
+            for w in &values {
+                let table = shared_twiddle_table(&field, w).unwrap();
+                assert_eq!(table.len(), SHARED_TWIDDLE_WORDS);
+                for x in &values {
+                    assert_eq!(product_from_table(&field, &table, x), field.mul(x, w), "{x:?} · {w:?}");
+                }
             }
         }
     }
@@ -171,8 +165,7 @@ mod tests {
         let field = Field::<4>::preset(Preset::T4).unwrap();
         assert!(shared_twiddle_table(&field, &field.one()).is_none());
         let p8 = Field::<8>::preset(Preset::P8).unwrap();
-        assert!(!shared_twiddles_available(&DeviceConstants::of(&p8)));
-        assert!(shared_twiddle_table(&p8, &p8.one()).is_none());
+        assert!(shared_twiddles_available(&DeviceConstants::of(&p8)));
         assert!(shared_twiddle_tables(&field, &[field.one()]).is_none());
         let t8 = Field::<8>::preset(Preset::T8).unwrap();
         let two = [t8.one(), t8.r_element()];

@@ -223,6 +223,11 @@ pub struct FieldOps {
     /// `gfpf_tile_add_sub_mul_pow_r`: one thread's butterfly of two elements
     /// in shared memory, its difference times a power of r in one chain.
     pub tile_add_sub_mul_pow_r: u64,
+    /// `gfpf_tile_mul_shared_twiddles`: a lane's product by a twiddle that
+    /// four lanes of its warp share, on the tensor cores.
+    pub tile_mul_shared: u64,
+    /// As `tile_mul_shared`, eight lanes a twiddle.
+    pub tile_mul_shared8: u64,
 }
 
 impl FieldOps {
@@ -263,6 +268,8 @@ impl FieldOps {
             lane_sub_mul_pow_r: s(self.lane_sub_mul_pow_r),
             lane_add: s(self.lane_add),
             tile_add_sub_mul_pow_r: s(self.tile_add_sub_mul_pow_r),
+            tile_mul_shared: s(self.tile_mul_shared),
+            tile_mul_shared8: s(self.tile_mul_shared8),
         }
     }
 }
@@ -764,11 +771,13 @@ impl<const K: usize> EmulatedFft<K> {
         let n_inv = *self.prepared.n_inv().digits();
         let mut out = Vec::new();
         for launch in &launches_with_on(self.plan(), batch, self.stage_kernels, &self.device) {
+            let tensor_table = self.tensor_table(launch)?;
             let params = launch.bind(
                 data.as_mut_ptr() as u64,
                 scratch.as_mut_ptr() as u64,
                 self.table.as_ptr() as u64,
                 n_inv.as_ptr() as u64,
+                tensor_table.as_ptr() as u64,
             );
             let threads_per_block = block_threads(&launch.kernel, K);
             let blocks = params.threads.div_ceil(u64::from(threads_per_block));
@@ -796,6 +805,18 @@ impl<const K: usize> EmulatedFft<K> {
         Ok(out)
     }
 
+    /// The tensor cores' twiddle tables a launch reads
+    /// (gfpf_cuda::tensor_twiddle_table), empty for the launches
+    /// that read none.
+    fn tensor_table(&self, launch: &gfpf_cuda::params::Launch) -> Result<Vec<u64>, EmulatorError> {
+        Ok(match launch.kernel {
+            Kernel::ElementTeamPairMma { radix } => {
+                gfpf_cuda::tensor_twiddle_table(self.prepared.field(), &self.table, &launch.params, radix)?
+            }
+            _ => Vec::new(),
+        })
+    }
+
     fn run_words_with(&self, words: &mut [u64], count: bool) -> Result<Vec<(Kernel, LaunchTraffic)>, EmulatorError> {
         let len = words.len() / K;
         let mut counted = Vec::new();
@@ -803,6 +824,7 @@ impl<const K: usize> EmulatedFft<K> {
         let mut buffers = [words.to_vec(), scratch];
         let n_inv = *self.prepared.n_inv().digits();
         for launch in &launches_with_on(self.plan(), len / self.len(), self.stage_kernels, &self.device) {
+            let tensor_table = self.tensor_table(launch)?;
             let bind = |buffers: &mut [Vec<u64>]| {
                 let [data, scratch] = buffers else {
                     unreachable!("two buffers")
@@ -812,6 +834,7 @@ impl<const K: usize> EmulatedFft<K> {
                     scratch.as_mut_ptr() as u64,
                     self.table.as_ptr() as u64,
                     n_inv.as_ptr() as u64,
+                    tensor_table.as_ptr() as u64,
                 )
             };
             let threads_per_block = block_threads(&launch.kernel, K);
