@@ -176,6 +176,7 @@ impl CudaDevice {
             shape: DeviceShape {
                 multiprocessors: u32::try_from(multiprocessors).unwrap_or(1).max(1),
                 max_shared_bytes_per_block: u32::try_from(max_shared_bytes_per_block).unwrap_or(0),
+                tensor_cores: compute_capability.0 >= 8,
             },
             modules: Mutex::new(HashMap::new()),
         }))

@@ -94,8 +94,9 @@ pub struct CudaFft<const K: usize> {
     tensor_tables: Mutex<Vec<(TensorTableKey, Arc<CudaSlice<u64>>)>>,
 }
 
-/// A [`Kernel::ElementTeamPairMma`] launch's first stage: log2 of its stride
-/// and its twiddle step, which fix its tensor-core tables.
+/// A [`Kernel::ElementTeamPairMma`] launch's first stage
+/// ([`crate::params::tensor_stage_params`]): log2 of its stride and its
+/// twiddle step, which fix its tensor-core tables.
 type TensorTableKey = (u64, u64);
 
 impl<const K: usize> std::fmt::Debug for CudaFft<K> {
@@ -151,19 +152,19 @@ impl<const K: usize> CudaFft<K> {
         })
     }
 
-    /// The tensor cores' twiddle tables of `launch` on the device
-    /// ([`tensor_twiddle_table`]), made and uploaded on first use.
-    fn tensor_table(&self, launch: &crate::params::Launch) -> Result<Arc<CudaSlice<u64>>, CudaError> {
-        let key = (launch.params.log2_stride, launch.params.step);
+    /// The tensor cores' twiddle tables of a stage of DFT_`radix` with
+    /// `params` on the device ([`tensor_twiddle_table`]), made and uploaded
+    /// on first use.
+    fn tensor_table(&self, params: &StageParams, radix: usize) -> Result<Arc<CudaSlice<u64>>, CudaError> {
+        let key = (params.log2_stride, params.step);
         let mut tables = self.tensor_tables.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, table)) = tables.iter().find(|(k, _)| *k == key) {
             return Ok(table.clone());
         }
-        let radix = launch.kernel.radix().unwrap_or(2);
         let words = tensor_twiddle_table(
             self.prepared.field(),
             &device_twiddle_table(&self.prepared.fft)?,
-            &launch.params,
+            params,
             radix,
         )?;
         let table = Arc::new(
@@ -235,8 +236,8 @@ impl<const K: usize> CudaFft<K> {
         let tensor_tables: Vec<Option<Arc<CudaSlice<u64>>>> = launches
             .iter()
             .map(|l| {
-                matches!(l.kernel, Kernel::ElementTeamPairMma { .. })
-                    .then(|| self.tensor_table(l))
+                crate::params::tensor_stage_params(l)
+                    .map(|params| self.tensor_table(&params, l.kernel.radix().unwrap_or(2)))
                     .transpose()
             })
             .collect::<Result<_, _>>()?;

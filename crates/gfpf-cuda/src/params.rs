@@ -98,6 +98,9 @@ pub struct DeviceShape {
     /// KB on an H100, 163 KB on an A100, 99 KB on compute capability 8.6 and
     /// 8.9 (RTX 30 and 40, A10, L4, L40), 64 KiB on 7.5.
     pub max_shared_bytes_per_block: u32,
+    /// Whether the tensor cores take int8 `mma.m16n8k32` (compute
+    /// capability 8.0 and later), which [`Kernel::ElementTeamPairMma`] runs.
+    pub tensor_cores: bool,
 }
 
 impl DeviceShape {
@@ -105,6 +108,7 @@ impl DeviceShape {
     pub const H100: DeviceShape = DeviceShape {
         multiprocessors: TEAM_PAIRS_SMS as u32,
         max_shared_bytes_per_block: 232_448,
+        tensor_cores: true,
     };
 
     /// The fewest threads a stage takes as teams of threads on whole
@@ -234,7 +238,7 @@ pub struct StageParams {
     /// log2 of each radix, outermost first.
     pub radix_log2: [u64; MAX_RADICES],
     /// The tensor cores' twiddle tables of a [`Kernel::ElementTeamPairMma`]'s
-    /// first stage ([`crate::tensor_twiddle_table`]), else 0.
+    /// stride-s stage ([`crate::tensor_twiddle_table`]), else 0.
     pub tensor_table: u64,
 }
 
@@ -290,6 +294,13 @@ impl Launch {
         };
         params
     }
+}
+
+/// The parameters of the stage whose twiddles a [`Kernel::ElementTeamPairMma`]
+/// launch takes on the tensor cores: its first (the launch's own); `None`
+/// for other launches.
+pub fn tensor_stage_params(launch: &Launch) -> Option<StageParams> {
+    matches!(launch.kernel, Kernel::ElementTeamPairMma { .. }).then_some(launch.params)
 }
 
 /// Which kernels run the base-DFT stages.
@@ -568,12 +579,19 @@ pub fn pair_stages(
         let (first, second) = (first_twiddles, second_twiddles);
         // The first stage's input twiddles on the tensor cores where its
         // (c, lo) twiddles, s·R of them, keep their tables within
-        // TENSOR_TWIDDLES_MAX (in L2 beside the data).
+        // TENSOR_TWIDDLES_MAX (in L2 beside the data), on a device whose
+        // tensor cores take int8 m16n8k32. (In frequency the second
+        // stage's output twiddles share alike; a kernel for them spilled
+        // at 64 registers and took t8's and p8's DFT_16 modules to 27-29 s
+        // of their 30 s compile budget on sm_80, for the forward
+        // transforms of products long enough that products go through
+        // word-size primes anyway.)
         let tensor = !segments
             && in_time
             && first == CodeletTwiddles::Inputs
             && s >= ELEMENT_TEAM_PAIR_COLUMNS
             && s * radix <= TENSOR_TWIDDLES_MAX
+            && device.tensor_cores
             && element_team_pair_mma_available(radix, k);
         Launch {
             kernel: if segments {
@@ -1091,9 +1109,9 @@ mod pair_tests {
         let kernels = |l: &[Launch]| l.iter().map(|l| l.kernel).collect::<Vec<_>>();
         let natural = device(20, 8, Direction::Forward, Order::Natural, 1);
         let mma = Kernel::ElementTeamPairMma { radix: 16 };
-        // The first pair (strides 16 and 256) takes its first stage's 256
-        // twiddles on the tensor cores; the second's (4096 and 65536) would
-        // take 65536 tables (TENSOR_TWIDDLES_MAX).
+        // The pair of strides 16 and 256 takes its first stage's 256
+        // twiddles on the tensor cores; that of 4096 and 65536 would take
+        // 65536 tables (TENSOR_TWIDDLES_MAX).
         assert_eq!(kernels(&natural), [element(Plain), mma, pair(16, Inputs, Inputs)]);
         assert_eq!(natural[1].params.threads, 1 << 19);
         assert_eq!((natural[1].params.log2_stride, natural[1].params.log2_blocks), (4, 12));
@@ -1118,37 +1136,39 @@ mod pair_tests {
     }
 
     /// The pairs in time whose first stage twiddles its inputs take those
-    /// twiddles on the tensor cores where k = 8 and the stage's s·R (c, lo)
-    /// twiddles stay within TENSOR_TWIDDLES_MAX: t8 2^20's first pair (s =
-    /// 16), not its second (4096); a batch of 256 × 2^12's pair; p8's; not
-    /// t4's (k = 4), nor the pairs in frequency (digit-reversed order).
+    /// twiddles on the tensor cores where k = 8, the stage's s·R (c, lo)
+    /// twiddles stay within TENSOR_TWIDDLES_MAX and the device has int8
+    /// m16n8k32: t8 2^20's pair of strides 16 and 256, not that of 4096 and
+    /// 65536; a batch of 256 × 2^12's pair; p8's; not t4's (k = 4), nor the
+    /// pairs in frequency (digit-reversed order), nor on a device without
+    /// such tensor cores.
     #[test]
     fn tensor_core_pairs_where_their_tables_are_small() {
+        let none: [usize; 0] = [];
+        // The tensor stages' strides.
         let mma = |l: &[Launch]| {
             l.iter()
-                .filter(|l| matches!(l.kernel, Kernel::ElementTeamPairMma { .. }))
-                .map(|l| 1usize << l.params.log2_stride)
+                .filter_map(tensor_stage_params)
+                .map(|p| 1usize << p.log2_stride)
                 .collect::<Vec<_>>()
         };
         assert_eq!(mma(&device(20, 8, Direction::Forward, Order::Natural, 1)), [16]);
+        assert_eq!(mma(&device(20, 8, Direction::Inverse, Order::DigitReversed, 1)), [256]);
+        assert_eq!(mma(&device(20, 8, Direction::Forward, Order::DigitReversed, 1)), none);
         assert_eq!(mma(&device(12, 8, Direction::Forward, Order::Natural, 256)), [16]);
-        assert_eq!(
-            mma(&device(12, 8, Direction::Forward, Order::Natural, 1)),
-            [] as [usize; 0]
-        );
-        assert_eq!(
-            mma(&device(20, 8, Direction::Forward, Order::DigitReversed, 1)),
-            [] as [usize; 0]
-        );
-        assert_eq!(
-            mma(&device(20, 4, Direction::Forward, Order::Natural, 1)),
-            [] as [usize; 0]
-        );
+        assert_eq!(mma(&device(12, 8, Direction::Forward, Order::Natural, 1)), none);
+        assert_eq!(mma(&device(20, 4, Direction::Forward, Order::Natural, 1)), none);
         let p8 = Plan::try_with_max_radix(1 << 20, 8, Direction::Forward, Order::Natural, 16).unwrap();
         assert_eq!(mma(&launches(&p8, 1)), [16]);
+        let older = DeviceShape {
+            tensor_cores: false,
+            ..DeviceShape::H100
+        };
+        let t8_20 = device_plan(20, 8, Direction::Forward, Order::Natural);
+        assert_eq!(mma(&launches_on(&t8_20, 1, &older)), none);
         for l in device(22, 8, Direction::Forward, Order::Natural, 1) {
-            if let Kernel::ElementTeamPairMma { radix } = l.kernel {
-                assert!(radix << l.params.log2_stride <= TENSOR_TWIDDLES_MAX);
+            if let Some(stage) = tensor_stage_params(&l) {
+                assert!(16 << stage.log2_stride <= TENSOR_TWIDDLES_MAX);
             }
         }
     }

@@ -749,6 +749,7 @@ fn element_teams_pair_only_within_the_device_shared_memory() {
             let device = DeviceShape {
                 multiprocessors: 1,
                 max_shared_bytes_per_block: shared,
+                tensor_cores: true,
             };
             let fft = EmulatedFft::try_new(&field, n, Direction::Forward, order, kernel_dir())
                 .unwrap()
@@ -809,12 +810,24 @@ fn assert_forward_or_back<const K: usize>(
 
 /// Transforms whose element-team pair in time takes its first stage's
 /// twiddles on the tensor cores (`Kernel::ElementTeamPairMma`: t8 and p8,
-/// DFT_16 × DFT_16 at strides 16 and 256 in 2^12), forward in `orders`
-/// against gfpf-cpu (digit-reversed through the plan's own reversal) and
-/// the inverse taking each back, in batches of `batches` transforms.
-fn tensor_core_pairs_match_the_cpu<const K: usize>(preset: gfpf_field::Preset, batches: &[usize], orders: &[Order]) {
-    use gfpf_cuda::params::launches_with;
+/// DFT_16 × DFT_16 at strides 16 and 256 in 2^12, forward in natural
+/// order), forward in `orders` against
+/// gfpf-cpu (digit-reversed through the plan's own reversal) and the
+/// inverse taking each back, in batches of `batches` transforms; and on a
+/// device without int8 tensor cores, the same through the plain pairs
+/// (`Kernel::ElementTeamPair`).
+fn tensor_core_pairs_match_the_cpu<const K: usize>(
+    preset: gfpf_field::Preset,
+    batches: &[usize],
+    orders: &[Order],
+    tensor_cores: bool,
+) {
+    use gfpf_cuda::params::{DeviceShape, launches_with_on};
     use gfpf_kernels::Kernel;
+    let device = DeviceShape {
+        tensor_cores,
+        ..DeviceShape::H100
+    };
     if let Some(why) = emulator_unavailable() {
         eprintln!("SKIPPED (tensor-core pairs, {}): {why}", preset.name());
         return;
@@ -833,14 +846,29 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(preset: gfpf_field::Preset, b
             for direction in [Direction::Forward, Direction::Inverse] {
                 let fft = EmulatedFft::try_new(&field, n, direction, order, kernel_dir())
                     .unwrap()
-                    .with_stage_kernels(StageKernels::ElementTeams);
-                let kernels: Vec<Kernel> = launches_with(fft.plan(), batch, StageKernels::ElementTeams)
+                    .with_stage_kernels(StageKernels::ElementTeams)
+                    .on_device(device);
+                let kernels: Vec<Kernel> = launches_with_on(fft.plan(), batch, StageKernels::ElementTeams, &device)
                     .iter()
                     .map(|l| l.kernel)
                     .collect();
-                let what = format!("{} {order:?} {direction:?} x{batch}: {kernels:?}", preset.name());
+                let what = format!(
+                    "{} {order:?} {direction:?} x{batch}, tensor cores {tensor_cores}: {kernels:?}",
+                    preset.name()
+                );
+                // Forward from natural order (the inverse's pair from
+                // digit-reversed order has a plain first stage at 2^12).
                 if direction == Direction::Forward && order == Order::Natural {
-                    assert!(kernels.contains(&Kernel::ElementTeamPairMma { radix: 16 }), "{what}");
+                    let inputs = gfpf_plan::CodeletTwiddles::Inputs;
+                    let (mma, plain) = (
+                        Kernel::ElementTeamPairMma { radix: 16 },
+                        Kernel::ElementTeamPair {
+                            radix: 16,
+                            first: inputs,
+                            second: inputs,
+                        },
+                    );
+                    assert!(kernels.contains(if tensor_cores { &mma } else { &plain }), "{what}");
                 }
                 gfpf_executor::Transform::process(&fft, &mut data).unwrap();
                 assert_forward_or_back(fft.plan(), order, &natural, &x, &data, &what);
@@ -855,10 +883,13 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(preset: gfpf_field::Preset, b
     ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
 )]
 fn tensor_core_pairs_match_the_cpu_t8_p8() {
-    // p8 (Möller–Granlund's divisions, r below 2^60) in one case: the
-    // batch and the orders only move which super-DFTs a block takes.
-    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[1, 2], &[Order::Natural, Order::DigitReversed]);
-    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::P8, &[1], &[Order::Natural]);
+    // p8 (Möller–Granlund's divisions, r below 2^60) in one batch: the
+    // batch only moves which super-DFTs a block takes.
+    let both = [Order::Natural, Order::DigitReversed];
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[1, 2], &both, true);
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::P8, &[1], &both, true);
+    // The plain pairs of DFT_16 × DFT_16, which t8 2^20's second pair runs.
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[2], &both, false);
 }
 
 /// Teams of segments take one element a segment (split teams) where a

@@ -809,11 +809,14 @@ impl<const K: usize> EmulatedFft<K> {
     /// (gfpf_cuda::tensor_twiddle_table), empty for the launches
     /// that read none.
     fn tensor_table(&self, launch: &gfpf_cuda::params::Launch) -> Result<Vec<u64>, EmulatorError> {
-        Ok(match launch.kernel {
-            Kernel::ElementTeamPairMma { radix } => {
-                gfpf_cuda::tensor_twiddle_table(self.prepared.field(), &self.table, &launch.params, radix)?
-            }
-            _ => Vec::new(),
+        Ok(match gfpf_cuda::params::tensor_stage_params(launch) {
+            Some(params) => gfpf_cuda::tensor_twiddle_table(
+                self.prepared.field(),
+                &self.table,
+                &params,
+                launch.kernel.radix().unwrap_or(2),
+            )?,
+            None => Vec::new(),
         })
     }
 
