@@ -1113,8 +1113,8 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, c
     unsigned top = 0;
 #pragma unroll 1
     for (int set = 0; set < 4; ++set) {
-        // The tables of twiddles 2·set and 2·set + 1, and X's column g:
-        // lane 8·set + g's element. K-tile k's columns 4q.. and 16 + 4q..
+        // The set's tables (the twiddles of lanes 8·set and 8·set + 4, one
+        // where SHARED_BY = 8), and X's column g: lane 8·set + g's element. K-tile k's columns 4q.. and 16 + 4q..
         // are bytes 0..3 and 4..7 of digit 4k + q, so that a lane's B
         // registers are one digit's halves and its A' registers one
         // table row's four words.
@@ -1556,7 +1556,7 @@ GFPF_FN void gfpf_team_pair_stage(const GfpfStageParams& p, Array& tile) {
 // tensor cores (gfpf_tile_mul_shared_twiddles), before its DFTs run plain.
 // Element (hi, lo) of super-DFT G = α·s + c takes w^(lo·c·step) whatever
 // hi: the R elements of a column of the tile share one twiddle, entry
-// c·R + lo of p.tensor_table (gfpf_cuda::layout::tensor_twiddle_table).
+// c·R + lo of p.tensor_table (gfpf_cuda::tensor_twiddle_table).
 // A warp takes 8 groups of 4 a call, two neighbouring groups of one column
 // (so eight lanes a twiddle), its staging in the tile's scratch elements (16
 // warps × 120 words of 4096 at t8's DFT_16).
