@@ -20,11 +20,7 @@ pub fn to_digit_major<const K: usize>(elements: &[Element<K>]) -> Vec<u64> {
 /// [`TransformError::TooLarge`] instead of aborting (uploads of huge inputs).
 pub fn try_to_digit_major<const K: usize>(elements: &[Element<K>]) -> Result<Vec<u64>, TransformError> {
     let words = K * elements.len();
-    let mut out = Vec::new();
-    out.try_reserve_exact(words).map_err(|_| TransformError::TooLarge {
-        n: elements.len(),
-        what: "elements copied digit-major for the device",
-    })?;
+    let mut out = try_words(words, elements.len(), "elements copied digit-major for the device")?;
     out.resize(words, 0);
     fill_digit_major(elements, &mut out);
     Ok(out)
@@ -74,12 +70,7 @@ pub fn device_twiddle_table<const K: usize>(fft: &PreparedFft<K>) -> Result<Vec<
     // shifted by ±q digits (2k − q for an inverse plan).
     let m_len = m_entries.len();
     let inverse = plan.direction() == gfpf_plan::Direction::Inverse;
-    let mut out = Vec::new();
-    out.try_reserve_exact(K * entries)
-        .map_err(|_| TransformError::TooLarge {
-            n: entries,
-            what: "twiddle table copied for the device",
-        })?;
+    let mut out = try_words(K * entries, entries, "twiddle table copied for the device")?;
     for e in 0..entries {
         let (q, m) = (e / m_len, e % m_len);
         let shift = if inverse { (2 * K - q) % (2 * K) } else { q };
@@ -110,12 +101,7 @@ pub fn tensor_twiddle_table<const K: usize>(
     }
     let s = 1usize << params.log2_stride;
     let entries = s * radix;
-    let mut out = Vec::new();
-    out.try_reserve_exact(entries * SHARED_TWIDDLE_WORDS)
-        .map_err(|_| TransformError::TooLarge {
-            n: entries,
-            what: "tensor-core twiddle tables",
-        })?;
+    let mut out = try_words(entries * SHARED_TWIDDLE_WORDS, entries, "tensor-core twiddle tables")?;
     let mask = (1u64 << params.twiddle_bits) - 1;
     for c in 0..s as u64 {
         for lo in 0..radix as u64 {
@@ -135,15 +121,23 @@ pub fn tensor_twiddle_table<const K: usize>(
     Ok(out)
 }
 
+/// An empty vector with room for `words` words, the allocation failing as
+/// [`TransformError::TooLarge`] (with `n` and `what`) instead of aborting.
+fn try_words(words: usize, n: usize, what: &'static str) -> Result<Vec<u64>, TransformError> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(words)
+        .map_err(|_| TransformError::TooLarge { n, what })?;
+    Ok(out)
+}
+
 /// The words of `elements`, element by element, the allocation failing as
 /// [`TransformError::TooLarge`] instead of aborting.
 fn try_to_element_major<const K: usize>(elements: &[Element<K>]) -> Result<Vec<u64>, TransformError> {
-    let mut out = Vec::new();
-    out.try_reserve_exact(K * elements.len())
-        .map_err(|_| TransformError::TooLarge {
-            n: elements.len(),
-            what: "twiddle table copied for the device",
-        })?;
+    let mut out = try_words(
+        K * elements.len(),
+        elements.len(),
+        "twiddle table copied for the device",
+    )?;
     out.extend(elements.iter().flat_map(|e| e.digits().iter().copied()));
     Ok(out)
 }

@@ -822,7 +822,7 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
     orders: &[Order],
     tensor_cores: bool,
 ) {
-    use gfpf_cuda::params::{DeviceShape, launches_with_on};
+    use gfpf_cuda::params::DeviceShape;
     use gfpf_kernels::Kernel;
     let device = DeviceShape {
         tensor_cores,
@@ -848,10 +848,7 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
                     .unwrap()
                     .with_stage_kernels(StageKernels::ElementTeams)
                     .on_device(device);
-                let kernels: Vec<Kernel> = launches_with_on(fft.plan(), batch, StageKernels::ElementTeams, &device)
-                    .iter()
-                    .map(|l| l.kernel)
-                    .collect();
+                let kernels: Vec<Kernel> = fft.launches(batch).iter().map(|l| l.kernel).collect();
                 let what = format!(
                     "{} {order:?} {direction:?} x{batch}, tensor cores {tensor_cores}: {kernels:?}",
                     preset.name()

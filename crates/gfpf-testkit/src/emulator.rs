@@ -735,6 +735,13 @@ impl<const K: usize> EmulatedFft<K> {
         self.prepared.plan()
     }
 
+    /// The launches a batch of `batch` transforms runs: the plan's on this
+    /// transform's device with its stage kernels (what
+    /// [`gfpf_cuda::params::launches_with_on`] gives for them).
+    pub fn launches(&self, batch: usize) -> Vec<gfpf_cuda::params::Launch> {
+        launches_with_on(self.plan(), batch, self.stage_kernels, &self.device)
+    }
+
     fn run(&self, data: &mut [Element<K>]) -> Result<(), EmulatorError> {
         if data.is_empty() {
             return Ok(());
@@ -770,7 +777,7 @@ impl<const K: usize> EmulatedFft<K> {
         let mut scratch = vec![0u64; if self.plan().scratch_len() > 0 { K * len } else { 0 }];
         let n_inv = *self.prepared.n_inv().digits();
         let mut out = Vec::new();
-        for launch in &launches_with_on(self.plan(), batch, self.stage_kernels, &self.device) {
+        for launch in &self.launches(batch) {
             let tensor_table = self.tensor_table(launch)?;
             let params = launch.bind(
                 data.as_mut_ptr() as u64,
@@ -826,7 +833,7 @@ impl<const K: usize> EmulatedFft<K> {
         let scratch = vec![0u64; if self.plan().scratch_len() > 0 { words.len() } else { 0 }];
         let mut buffers = [words.to_vec(), scratch];
         let n_inv = *self.prepared.n_inv().digits();
-        for launch in &launches_with_on(self.plan(), len / self.len(), self.stage_kernels, &self.device) {
+        for launch in &self.launches(len / self.len()) {
             let tensor_table = self.tensor_table(launch)?;
             let bind = |buffers: &mut [Vec<u64>]| {
                 let [data, scratch] = buffers else {
