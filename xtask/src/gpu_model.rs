@@ -42,7 +42,7 @@ use gfpf_testkit::emulator::{EmulatedFft, EmulatedNtt, FieldOps, HostKernels, La
 
 use gfpf_cuda::multimodular::{MultiModularPlan, WordSizePlan, WordSizes};
 
-use crate::kernel_report::compile_in_child;
+use crate::kernel_report::{Families, compile_in_child};
 use crate::pipe_mix::{Pipe, PipeMix};
 use crate::report::gpu_contest::{self, ContestRow, GpuContest};
 use crate::transform_spec::TransformSpec;
@@ -712,7 +712,7 @@ impl Reports {
     fn kernel(&mut self, preset: Preset, radix: usize, kernel: &Kernel) -> Option<KernelResources> {
         if !self.modules.iter().any(|(p, r, _)| *p == preset && *r == radix) {
             eprintln!("  ptxas report: {} DFT_{radix} (all kernel families)", preset.name());
-            let report = compile_in_child(preset, radix, "sm_90", true, self.pipes, self.timeout);
+            let report = compile_in_child(preset, radix, "sm_90", Families::All, self.pipes, self.timeout);
             if let Err(e) = &report {
                 eprintln!("    {e}: modelled at 25% occupancy");
             }
@@ -748,7 +748,7 @@ impl Reports {
     fn field_kernel(&mut self, preset: Preset, symbol: &str) -> Option<KernelResources> {
         if !self.modules.iter().any(|(p, r, _)| *p == preset && *r == 2) {
             eprintln!("  ptxas report: {} DFT_2 (all kernel families)", preset.name());
-            let report = compile_in_child(preset, 2, "sm_90", true, self.pipes, self.timeout);
+            let report = compile_in_child(preset, 2, "sm_90", Families::All, self.pipes, self.timeout);
             self.modules.push((preset, 2, report));
         }
         let (_, _, report) = self.modules.iter().find(|(p, r, _)| *p == preset && *r == 2)?;

@@ -25,7 +25,9 @@ use clap::Args;
 use gfpf_cuda::Kernel;
 use gfpf_cuda::resources::{MODULE_COMPILE_BUDGET, ModuleResources, SmLimits, nvrtc_resources, parse_ptxas_report};
 use gfpf_field::Preset;
-use gfpf_kernels::{device_base_sizes, module_name, translation_unit, translation_unit_all_families};
+use gfpf_kernels::{
+    ModulePart, device_base_sizes, module_name, part_module_name, translation_unit, translation_unit_all_families,
+};
 use gfpf_plan::CodeletTwiddles;
 
 use crate::kernels::constants;
@@ -152,10 +154,18 @@ fn compile_one(preset: &str, radix: &str, arch: &str, families: &str, pipes: boo
     let preset = Preset::from_name(preset).map_err(|e| e.to_string())?;
     let radix: usize = radix.parse().map_err(|e| format!("radix {radix}: {e}"))?;
     let c = constants(preset)?;
-    let name = module_name(&c, &[radix]);
-    let unit = match families {
-        "all" => translation_unit_all_families(&c, &[radix]),
-        _ => translation_unit(&c, &[radix], false),
+    let (name, unit) = match families {
+        "all" => (module_name(&c, &[radix]), translation_unit_all_families(&c, &[radix])),
+        part => {
+            let part = ModulePart::ALL
+                .into_iter()
+                .find(|p| p.name() == part)
+                .ok_or_else(|| format!("families {part}: all, or a module part (segments, teams)"))?;
+            (
+                part_module_name(&c, &[radix], part),
+                translation_unit(&c, &[radix], part),
+            )
+        }
     };
     let report = nvrtc_resources(&name, &unit, limits(arch)?.capability()).map_err(|e| e.to_string())?;
     println!("{}", report.log);
@@ -224,19 +234,39 @@ fn parse_child(out: &str) -> Result<ModuleResources, String> {
     })
 }
 
+/// What one compile of a field's base size holds: every family of stage
+/// kernels in one unit (reports and models that compare them), or one part
+/// of the device's module.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Families {
+    /// Every family, both parts ([`translation_unit_all_families`]).
+    All,
+    /// One part of the device's module, as the device loads it.
+    Device(ModulePart),
+}
+
+impl Families {
+    /// The child's argument.
+    fn arg(self) -> &'static str {
+        match self {
+            Families::All => "all",
+            Families::Device(part) => part.name(),
+        }
+    }
+}
+
 /// Runs one module's compile in a child, stopped after `timeout`; with
-/// `all_families`, every family of stage kernels; with `pipes`, the
-/// kernels' pipe counts in the report's log too ([`pipes_of`]).
+/// `pipes`, the kernels' pipe counts in the report's log too
+/// ([`pipes_of`]).
 pub fn compile_in_child(
     preset: Preset,
     radix: usize,
     arch: &str,
-    all_families: bool,
+    families: Families,
     pipes: bool,
     timeout: Duration,
 ) -> Result<ModuleResources, String> {
-    let families = if all_families { "all" } else { "device" };
-    compile_named_in_child(preset.name(), radix, arch, families, pipes, timeout)
+    compile_named_in_child(preset.name(), radix, arch, families.arg(), pipes, timeout)
 }
 
 /// The word-size NTT module's compile, in a child as the others.
@@ -334,7 +364,7 @@ fn print_row(
         )
     });
     println!(
-        "{preset:<6} {module:>6} {arch:<6} {:<22} {:>5} {stack:>7} {:>9} {:>6} {:>6.0}% {seconds:>7.1}s{pipes}",
+        "{preset:<6} {module:>15} {arch:<6} {:<22} {:>5} {stack:>7} {:>9} {:>6} {:>6.0}% {seconds:>7.1}s{pipes}",
         f.name.trim_start_matches("gfpf_"),
         f.registers,
         format!("{}/{}", f.spill_store_bytes, f.spill_load_bytes),
@@ -374,21 +404,28 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
         String::new()
     };
     println!(
-        "{:<6} {:>6} {:<6} {:<22} {:>5} {:>7} {:>9} {:>6} {:>7} {:>8}{pipe_columns}",
+        "{:<6} {:>15} {:<6} {:<22} {:>5} {:>7} {:>9} {:>6} {:>7} {:>8}{pipe_columns}",
         "preset", "module", "arch", "kernel", "regs", "stack", "spill s/l", "smem", "occup.", "cpu"
     );
     let mut over = Vec::new();
     let (mut fft_kernels, mut within) = (0usize, 0usize);
     for &preset in &presets {
         let k = preset.k();
+        let units: Vec<Families> = if args.all_families {
+            vec![Families::All]
+        } else {
+            ModulePart::ALL.into_iter().map(Families::Device).collect()
+        };
         for radix in device_base_sizes(k) {
-            for limits in &archs {
-                let module = format!("DFT_{radix}");
-                let report = match compile_in_child(preset, radix, limits.arch, args.all_families, args.pipes, timeout)
-                {
+            for (limits, families) in archs.iter().flat_map(|l| units.iter().map(move |f| (l, *f))) {
+                let module = match families {
+                    Families::All => format!("DFT_{radix}"),
+                    Families::Device(part) => format!("DFT_{radix} {}", part.name()),
+                };
+                let report = match compile_in_child(preset, radix, limits.arch, families, args.pipes, timeout) {
                     Ok(report) => report,
                     Err(e) => {
-                        println!("{:<6} {module:>6} {:<6} {e}", preset.name(), limits.arch);
+                        println!("{:<6} {module:>15} {:<6} {e}", preset.name(), limits.arch);
                         over.push(format!("{} {module} {}: {e}", preset.name(), limits.arch));
                         continue;
                     }
@@ -459,7 +496,7 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
         let report = match compile_ntt_in_child(limits.arch, args.pipes, timeout) {
             Ok(report) => report,
             Err(e) => {
-                println!("{:<6} {:>6} {:<6} {e}", "ntt", "NTT", limits.arch);
+                println!("{:<6} {:>15} {:<6} {e}", "ntt", "NTT", limits.arch);
                 over.push(format!("{NTT_MODULE} {}: {e}", limits.arch));
                 continue;
             }

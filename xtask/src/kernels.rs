@@ -11,7 +11,7 @@ use clap::Args;
 use gfpf_cuda::PtxCompiler;
 use gfpf_field::{Field, Preset};
 use gfpf_kernels::DeviceConstants;
-use gfpf_kernels::{device_base_sizes, module_name, translation_unit};
+use gfpf_kernels::{ModulePart, device_base_sizes, part_module_name, translation_unit};
 
 use crate::{codegen, workspace_root};
 
@@ -71,33 +71,37 @@ pub fn run(args: &BuildKernelsArgs) -> Result<(), String> {
             if radix > args.max_radix {
                 continue;
             }
-            let name = module_name(&c, &[radix]);
-            let source = translation_unit(&c, &[radix], false);
-            let cu = out.join(format!("{name}.cu"));
-            std::fs::write(&cu, &source).map_err(|e| format!("cannot write {}: {e}", cu.display()))?;
-            let Some(compiler) = &compiler else { continue };
-            for (major, minor) in ARCHS {
-                let started = std::time::Instant::now();
-                if args.ptx {
-                    let ptx = compiler
-                        .compile(&name, &source, (major, minor))
+            for part in ModulePart::ALL {
+                let name = part_module_name(&c, &[radix], part);
+                let source = translation_unit(&c, &[radix], part);
+                let cu = out.join(format!("{name}.cu"));
+                std::fs::write(&cu, &source).map_err(|e| format!("cannot write {}: {e}", cu.display()))?;
+                let Some(compiler) = &compiler else { continue };
+                for (major, minor) in ARCHS {
+                    let started = std::time::Instant::now();
+                    if args.ptx {
+                        let ptx = compiler
+                            .compile(&name, &source, (major, minor))
+                            .map_err(|e| e.to_string())?;
+                        let ptx_path = out.join(format!("{name}.sm_{major}{minor}.ptx"));
+                        std::fs::write(&ptx_path, ptx)
+                            .map_err(|e| format!("cannot write {}: {e}", ptx_path.display()))?;
+                    }
+                    // Machine code: what gfpf-cuda loads first, with nothing left
+                    // for the driver to compile.
+                    let cubin = compiler
+                        .compile_cubin(&name, &source, (major, minor))
                         .map_err(|e| e.to_string())?;
-                    let ptx_path = out.join(format!("{name}.sm_{major}{minor}.ptx"));
-                    std::fs::write(&ptx_path, ptx).map_err(|e| format!("cannot write {}: {e}", ptx_path.display()))?;
+                    let cubin_path = out.join(format!("{name}.sm_{major}{minor}.cubin"));
+                    std::fs::write(&cubin_path, cubin)
+                        .map_err(|e| format!("cannot write {}: {e}", cubin_path.display()))?;
+                    println!(
+                        "{} (DFT_{radix} {}, sm_{major}{minor}): {:.1} s",
+                        cubin_path.display(),
+                        part.name(),
+                        started.elapsed().as_secs_f64()
+                    );
                 }
-                // Machine code: what gfpf-cuda loads first, with nothing left
-                // for the driver to compile.
-                let cubin = compiler
-                    .compile_cubin(&name, &source, (major, minor))
-                    .map_err(|e| e.to_string())?;
-                let cubin_path = out.join(format!("{name}.sm_{major}{minor}.cubin"));
-                std::fs::write(&cubin_path, cubin)
-                    .map_err(|e| format!("cannot write {}: {e}", cubin_path.display()))?;
-                println!(
-                    "{} (DFT_{radix}, sm_{major}{minor}): {:.1} s",
-                    cubin_path.display(),
-                    started.elapsed().as_secs_f64()
-                );
             }
         }
     }

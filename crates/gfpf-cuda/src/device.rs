@@ -1,5 +1,7 @@
 //! A CUDA device: its context, the stream transforms run on, and the kernel
-//! modules compiled for it (lazily, once per field and set of base sizes).
+//! modules compiled for it (lazily, once per field, base size and
+//! [`gfpf_kernels::ModulePart`]: a transform compiles only the parts its
+//! launches take).
 //!
 //! **Loading a module**, first found wins:
 //! 1. `$GFPF_PTX_DIR/<module>.sm_XY.cubin`, then `.ptx` (built ahead by
@@ -26,7 +28,7 @@ use gfpf_kernels::DeviceConstants;
 
 use crate::CudaError;
 use crate::params::DeviceShape;
-use gfpf_kernels::{module_name, translation_unit};
+use gfpf_kernels::{ModulePart, part_module_name, translation_unit};
 
 /// Environment variable naming a directory of prebuilt kernels
 /// (`cargo xtask build-kernels`): `<module>.sm_<major><minor>.cubin` (or
@@ -231,13 +233,18 @@ impl CudaDevice {
             .map_err(|e| CudaError::driver("synchronising the stream", 0, e))
     }
 
-    /// The module of one field and base size K (its three DFT_K kernels and
-    /// the scale kernel), loaded once per device (see the module docs for
-    /// where it comes from). A failure is remembered: the same source would
-    /// fail again.
-    pub(crate) fn module(&self, constants: &DeviceConstants, radix: usize) -> Result<Arc<CudaModule>, CudaError> {
+    /// One part of the module of one field and base size K (its DFT_K
+    /// kernels of that part; the teams' part has the element-wise kernels
+    /// too), loaded once per device (see the module docs for where it comes
+    /// from). A failure is remembered: the same source would fail again.
+    pub(crate) fn module(
+        &self,
+        constants: &DeviceConstants,
+        radix: usize,
+        part: ModulePart,
+    ) -> Result<Arc<CudaModule>, CudaError> {
         let radices = [radix];
-        let name = module_name(constants, &radices);
+        let name = part_module_name(constants, &radices, part);
         let cell = {
             let mut modules = self.modules.lock().unwrap_or_else(|e| e.into_inner());
             Arc::clone(modules.entry(name.clone()).or_default())
@@ -246,7 +253,7 @@ impl CudaDevice {
         // no rayon work, so the thread that holds it never waits on a job of
         // a thread that waits for it (the CPU executor's caches, whose tables
         // are built in parallel, publish instead of holding their cells).
-        cell.get_or_init(|| self.load_module(&name, &translation_unit(constants, &radices, false)))
+        cell.get_or_init(|| self.load_module(&name, &translation_unit(constants, &radices, part)))
             .clone()
     }
 

@@ -124,11 +124,11 @@ impl<const K: usize> CudaFft<K> {
         // Every kernel a batch can take: split teams, teams of segments,
         // teams of threads (params::kernels_of_any_batch).
         for kernel in kernels_of_any_batch(prepared.plan(), &device.shape()) {
-            // DFT_K kernels from the module of K; scale from any module the
-            // plan loads (every module has it).
+            // DFT_K kernels from the module of K, the part that has them;
+            // scale from the teams' part of the first base size's.
             let radix = kernel.radix().unwrap_or(prepared.radices[0]);
             let f = device
-                .module(&constants, radix)?
+                .module(&constants, radix, kernel.module_part())?
                 .load_function(&kernel.symbol())
                 .map_err(|e| CudaError::driver("loading a kernel", 0, e))?;
             crate::device::allow_dynamic_shared(&f, dynamic_shared_bytes(&kernel, K))?;

@@ -477,7 +477,12 @@ impl<const K: usize, W: NttWord> std::fmt::Debug for CudaMultiModular<K, W> {
 impl<const K: usize, W: NttWord> CudaMultiModular<K, W> {
     /// Loads the kernels and uploads the plan's tables.
     pub fn try_new(device: &Arc<CudaDevice>, plan: MultiModularPlan<K, W>) -> Result<Self, CudaError> {
-        let module = device.module(&DeviceConstants::of(&plan.field), gfpf_kernels::device_base_sizes(K)[0])?;
+        // The element-wise kernels' part of the smallest base size's module.
+        let module = device.module(
+            &DeviceConstants::of(&plan.field),
+            gfpf_kernels::device_base_sizes(K)[0],
+            gfpf_kernels::ModulePart::Teams,
+        )?;
         let load = |symbol: &str| {
             module
                 .load_function(symbol)

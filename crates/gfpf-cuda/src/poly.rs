@@ -248,10 +248,11 @@ impl<const K: usize> CudaPolyMul<K> {
         let forward = plan(Direction::Forward)?;
         let inverse = plan(Direction::Inverse)?;
         let radix = forward.plan().radices()[0];
+        let pointwise_kernel = gfpf_kernels::device_elementwise_kernels(K).1;
         let pointwise = self
             .device
-            .module(&DeviceConstants::of(&self.field), radix)?
-            .load_function(&gfpf_kernels::device_elementwise_kernels(K).1.symbol())
+            .module(&DeviceConstants::of(&self.field), radix, pointwise_kernel.module_part())?
+            .load_function(&pointwise_kernel.symbol())
             .map_err(|e| CudaError::driver("loading a kernel", 0, e))?;
         let plans = Arc::new(SizePlans {
             forward,

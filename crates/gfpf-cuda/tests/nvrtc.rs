@@ -1,5 +1,6 @@
 //! The device kernels compile with NVRTC to machine code (sm_90, and sm_80
-//! at k = 8), one module per base size as the executor loads them, where the NVRTC library
+//! at k = 8), two modules per base size (gfpf_kernels::ModulePart) as the
+//! executor loads them, where the NVRTC library
 //! is present; ignored, saying why, where it was not found when the tests
 //! were built (CI; build.rs). This catches CUDA-only
 //! compile errors on machines without a GPU (the host emulator compiles the
@@ -14,8 +15,8 @@ use gfpf_cuda::params::block_threads;
 use gfpf_cuda::resources::{MODULE_COMPILE_BUDGET, SmLimits, nvrtc_resources};
 use gfpf_field::{Field, Preset};
 use gfpf_kernels::{
-    DeviceConstants, device_base_sizes, device_elementwise_kernels, device_pair_kernels, device_stage_kernels,
-    module_name, occupancy_budget, translation_unit,
+    DeviceConstants, ModulePart, device_base_sizes, device_elementwise_kernels, device_pair_kernels,
+    device_stage_kernels, occupancy_budget, part_module_name, translation_unit,
 };
 use gfpf_plan::CodeletTwiddles;
 
@@ -36,14 +37,14 @@ fn compiles<const K: usize>(preset: Preset, arch: SmLimits) {
     }
     let field = Field::<K>::preset(preset).unwrap();
     let c = DeviceConstants::of(&field);
-    // One module per base size, as the executor loads them: machine code
+    // Two modules per base size, as the executor loads them: machine code
     // for a real architecture (what the executor loads; PTX, which the
     // driver would JIT-compile, goes through the same front end), with
     // ptxas's report of every kernel's resources.
-    // Two modules at a time (the test command's time: t8's four take 32 s
-    // of CPU one after another on the project VM, 2026-11-27); the budget
+    // Two modules at a time (the test command's time: t8's take 32 s of
+    // CPU one after another on the project VM, 2026-11-27); the budget
     // counts each compile's own CPU time, which the sharing leaves as it is.
-    // On sm_80 the largest base size's module only: it holds the pairs and
+    // On sm_80 the largest base size's modules only: they hold the pairs and
     // the teams of threads whose launch bounds are lowered there, which the
     // smaller modules repeat at smaller sizes (`cargo xtask kernels
     // --report` compiles them all).
@@ -51,17 +52,22 @@ fn compiles<const K: usize>(preset: Preset, arch: SmLimits) {
     if arch.arch == SmLimits::SM80.arch {
         radices = radices.split_off(radices.len().saturating_sub(1));
     }
-    let reports: Vec<_> = radices
+    // Each base size's two parts (gfpf_kernels::ModulePart).
+    let units: Vec<(usize, ModulePart)> = radices
+        .iter()
+        .flat_map(|&radix| ModulePart::ALL.map(|part| (radix, part)))
+        .collect();
+    let reports: Vec<_> = units
         .chunks(2)
         .flat_map(|pair| {
             std::thread::scope(|scope| {
                 let compiles: Vec<_> = pair
                     .iter()
-                    .map(|&radix| {
+                    .map(|&(radix, part)| {
                         scope.spawn(move || {
                             nvrtc_resources(
-                                &module_name(&c, &[radix]),
-                                &translation_unit(&c, &[radix], false),
+                                &part_module_name(&c, &[radix], part),
+                                &translation_unit(&c, &[radix], part),
                                 arch.capability(),
                             )
                         })
@@ -71,8 +77,8 @@ fn compiles<const K: usize>(preset: Preset, arch: SmLimits) {
             })
         })
         .collect();
-    for (radix, report) in radices.into_iter().zip(reports) {
-        let name = module_name(&c, &[radix]);
+    for ((radix, part), report) in units.into_iter().zip(reports) {
+        let name = part_module_name(&c, &[radix], part);
         let report = report.unwrap_or_else(|e| panic!("{}: {e}", preset.name()));
         let cubin = &report.cubin;
         assert!(cubin.starts_with(b"\x7fELF"), "{name}: a cubin is an ELF image");
@@ -83,11 +89,14 @@ fn compiles<const K: usize>(preset: Preset, arch: SmLimits) {
                 .windows(symbol.len() + 1)
                 .any(|w| &w[..symbol.len()] == symbol.as_bytes() && w[symbol.len()] == 0)
         };
+        // The base size's stage kernels, in their part's module and not in
+        // the other's.
         let stage_kernels = || {
             [CodeletTwiddles::None, CodeletTwiddles::Inputs, CodeletTwiddles::Outputs]
                 .into_iter()
                 .flat_map(|twiddles| device_stage_kernels(K, radix, twiddles))
                 .chain(device_pair_kernels(K, radix))
+                .filter(|kernel| kernel.module_part() == part)
         };
         for kernel in stage_kernels() {
             let symbol = kernel.symbol();
@@ -97,9 +106,19 @@ fn compiles<const K: usize>(preset: Preset, arch: SmLimits) {
                 "{name}: no report for {symbol}"
             );
         }
-        assert!(
-            has("gfpf_scale") && has("gfpf_pointwise_mul"),
-            "{name}: scale or pointwise missing"
+        for kernel in [CodeletTwiddles::None, CodeletTwiddles::Inputs, CodeletTwiddles::Outputs]
+            .into_iter()
+            .flat_map(|twiddles| device_stage_kernels(K, radix, twiddles))
+            .chain(device_pair_kernels(K, radix))
+            .filter(|kernel| kernel.module_part() != part)
+        {
+            assert!(!has(&kernel.symbol()), "{name}: {} of the other part", kernel.symbol());
+        }
+        let elementwise = part == ModulePart::Teams;
+        assert_eq!(
+            (has("gfpf_scale"), has("gfpf_pointwise_mul")),
+            (elementwise, elementwise),
+            "{name}: scale and pointwise in the teams' part alone"
         );
         assert!(!has("gfpf_scal"), "{name}: symbols are matched whole");
         // The budgets: no stack frame and no spills, on sm_90 at least
@@ -144,7 +163,7 @@ fn compiles<const K: usize>(preset: Preset, arch: SmLimits) {
         // The element-wise kernels (inverse scaling, products) the device
         // launches.
         let (scale, pointwise, _) = device_elementwise_kernels(K);
-        for kernel in [scale, pointwise] {
+        for kernel in [scale, pointwise].into_iter().filter(|k| k.module_part() == part) {
             within(
                 &kernel.symbol(),
                 block_threads(&kernel, K),
@@ -154,7 +173,7 @@ fn compiles<const K: usize>(preset: Preset, arch: SmLimits) {
         }
         // The multi-modular kernels, in every module up to k = 16 (the
         // join's last carry a kernel of its own above k = 8).
-        if K <= gfpf_cuda::multimodular::MULTIMODULAR_MAX_K {
+        if K <= gfpf_cuda::multimodular::MULTIMODULAR_MAX_K && elementwise {
             for symbol in gfpf_cuda::multimodular::MULTIMODULAR_KERNELS {
                 let split = gfpf_cuda::multimodular::join_is_split(K);
                 if symbol == gfpf_cuda::multimodular::FINISH_KERNEL && !split {
@@ -172,7 +191,7 @@ fn compiles<const K: usize>(preset: Preset, arch: SmLimits) {
         } else {
             assert!(
                 !has(gfpf_cuda::multimodular::JOIN_KERNEL),
-                "{name}: multi-modular kernels above k = 16"
+                "{name}: multi-modular kernels above k = 16 or outside the teams' part"
             );
         }
         // The lane operations DFT_32 and DFT_64 call out of line.
@@ -190,7 +209,7 @@ fn compiles<const K: usize>(preset: Preset, arch: SmLimits) {
             // 2026-11-27), and compiles beside it on the other core take
             // more. Over the budget, the least of two compiles is the
             // module's.
-            let again = nvrtc_resources(&name, &translation_unit(&c, &[radix], false), arch.capability())
+            let again = nvrtc_resources(&name, &translation_unit(&c, &[radix], part), arch.capability())
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
             eprintln!(
                 "{name} ({}): {cpu:.1} s of CPU, over the budget; again {:.1} s",

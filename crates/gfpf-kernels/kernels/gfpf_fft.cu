@@ -1902,6 +1902,9 @@ GFPF_ELEMENT_TEAM_PAIR_MMA_RADICES(GFPF_ELEMENT_TEAM_PAIR_MMA_KERNEL)
 
 GFPF_TEAM_PAIR_RADICES(GFPF_TEAM_PAIR_KERNELS)
 
+// The element-wise kernels: in the teams' part of a device module
+// (gfpf_kernels::ModulePart), and in every host unit.
+#if GFPF_ELEMENTWISE_KERNELS
 GFPF_KERNEL(gfpf_scale, gfpf_scale_thread)
 GFPF_KERNEL(gfpf_pointwise_mul, gfpf_pointwise_mul_thread)
 
@@ -1943,3 +1946,4 @@ GFPF_LANE_KERNEL(gfpf_pointwise_mul_lanes, gfpf_pointwise_mul_lanes, GFPF_LANE_E
 #if GFPF_K <= 16
 #include "gfpf_multimodular.cuh"
 #endif
+#endif  // GFPF_ELEMENTWISE_KERNELS

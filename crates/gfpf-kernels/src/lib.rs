@@ -10,23 +10,30 @@
 //!   `cargo xtask codegen` from the same programs as gfpf-cpu's Rust codelets.
 //! * `kernels/gfpf_fft.cu`: the stage kernels ([`Kernel`]) and `gfpf_scale`.
 //!
-//! A module is one translation unit per (field, base sizes): the `#define`s of
-//! [`DeviceConstants`] followed by the sources with their `#include`s inlined,
-//! so a compiler (NVRTC, nvcc, or a host C++ compiler for the emulator) needs
-//! no include paths. gfpf-cuda compiles and launches them.
+//! A module is one translation unit per (field, base sizes) and
+//! [`ModulePart`] (the DFTs of one thread or warp segment each, or the
+//! teams' and the element-wise kernels): the `#define`s of
+//! [`DeviceConstants`] followed by the sources with their `#include`s
+//! inlined, so a compiler (NVRTC, nvcc, or a host C++ compiler for the
+//! emulator, whose units hold both parts) needs no include paths. gfpf-cuda
+//! compiles and launches them.
 //!
 //! ```
 //! use gfpf_field::{Field, Preset};
-//! use gfpf_kernels::{DeviceConstants, Kernel, base_sizes, module_name, translation_unit};
+//! use gfpf_kernels::{DeviceConstants, Kernel, ModulePart, base_sizes, part_module_name, translation_unit};
 //!
 //! let field = Field::<8>::preset(Preset::T8)?;
 //! let constants = DeviceConstants::of(&field);
 //! assert_eq!(base_sizes(8), [2, 4, 8, 16]);           // DFT_2 … DFT_2k
-//! let unit = translation_unit(&constants, &[16], false);
+//! let part = Kernel::Scale.module_part();             // the teams' part
+//! let unit = translation_unit(&constants, &[16], part);
 //! assert!(unit.contains("#define GFPF_K 8"));
 //! assert!(!unit.contains("#include"));                // one self-contained unit
 //! assert_eq!(Kernel::Scale.symbol(), "gfpf_scale");
-//! assert_eq!(module_name(&constants, &[16]), "gfpf_k8_r8000000400000000_dft16");
+//! assert_eq!(
+//!     part_module_name(&constants, &[16], ModulePart::Teams),
+//!     "gfpf_k8_r8000000400000000_dft16_teams"
+//! );
 //! # Ok::<(), gfpf_field::FieldError>(())
 //! ```
 
@@ -741,6 +748,26 @@ impl Kernel {
 }
 
 impl Kernel {
+    /// The part of its field's and base size's module that holds the kernel
+    /// (the element-wise kernels: every module's teams part).
+    pub fn module_part(&self) -> ModulePart {
+        match self {
+            Kernel::BaseDft { .. } | Kernel::TiledDft { .. } | Kernel::LaneDft { .. } | Kernel::LaneTiledDft { .. } => {
+                ModulePart::Segments
+            }
+            Kernel::TeamDft { .. }
+            | Kernel::SplitTeamDft { .. }
+            | Kernel::ElementTeamDft { .. }
+            | Kernel::ElementTeamPair { .. }
+            | Kernel::ElementTeamPairMma { .. }
+            | Kernel::TeamPair { .. }
+            | Kernel::Scale
+            | Kernel::LaneScale
+            | Kernel::PointwiseMul
+            | Kernel::LanePointwiseMul => ModulePart::Teams,
+        }
+    }
+
     /// The base size K of a stage kernel, `None` for the element-wise ones.
     pub fn radix(&self) -> Option<usize> {
         match *self {
@@ -774,8 +801,41 @@ pub fn base_sizes(k: usize) -> Vec<usize> {
     (1..=(2 * k).trailing_zeros()).map(|b| 1 << b).collect()
 }
 
+/// The two device modules of one field and base size: the kernels that
+/// give each DFT to one thread or one warp segment, and the rest. Apart,
+/// each compiles in about half the time of the whole, and a transform
+/// loads only the part its launches take (t8 from 2^12 takes the teams'
+/// alone). t8's DFT_16 module took 22.1 s of CPU whole for sm_80, 11.8 s
+/// with its lane kernels alone and 10.3 s without them (NVRTC 12.9, project
+/// VM, 2026-11-28).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ModulePart {
+    /// A DFT a thread ([`Kernel::BaseDft`], [`Kernel::TiledDft`]) or a warp
+    /// segment ([`Kernel::LaneDft`], [`Kernel::LaneTiledDft`]), its R
+    /// elements in registers.
+    Segments,
+    /// A DFT shared by a team through shared memory (one stage or two a
+    /// launch), and the element-wise kernels (scale, pointwise product, the
+    /// multi-modular projection and join).
+    Teams,
+}
+
+impl ModulePart {
+    /// Both parts.
+    pub const ALL: [ModulePart; 2] = [ModulePart::Segments, ModulePart::Teams];
+
+    /// The part's name in its module's name: `segments` or `teams`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ModulePart::Segments => "segments",
+            ModulePart::Teams => "teams",
+        }
+    }
+}
+
 /// A name for the module of one field and set of base sizes, usable as a
-/// file name: `gfpf_k8_r8000000400000000_dft16_2`.
+/// file name: `gfpf_k8_r8000000400000000_dft16_2` (every kernel family: the
+/// host emulator's units, reports).
 pub fn module_name(constants: &DeviceConstants, radices: &[usize]) -> String {
     let mut name = format!("gfpf_k{}_r{:x}_dft", constants.k, constants.r);
     for (i, radix) in radices.iter().enumerate() {
@@ -787,22 +847,31 @@ pub fn module_name(constants: &DeviceConstants, radices: &[usize]) -> String {
     name
 }
 
+/// The name of one part of a device module ([`translation_unit`]):
+/// `gfpf_k8_r8000000400000000_dft16_teams`.
+pub fn part_module_name(constants: &DeviceConstants, radices: &[usize], part: ModulePart) -> String {
+    format!("{}_{}", module_name(constants, radices), part.name())
+}
+
 /// The `#define`s that specialise the kernels to one field and set of base
 /// sizes (see kernels/gfpf_field.cuh). A device unit holds the stage
-/// kernels the device launches ([`device_stage_kernels`]); with
-/// `all_families` (host emulation, reports) every family of stage kernels.
+/// kernels the device launches ([`device_stage_kernels`]) of one
+/// [`ModulePart`]; with `all_families` (host emulation, reports) every
+/// family of stage kernels, both parts.
 pub fn prelude(constants: &DeviceConstants, radices: &[usize], all_families: bool) -> String {
-    prelude_of(constants, radices, all_families, false)
+    prelude_of(constants, radices, all_families, false, None)
 }
 
 /// [`prelude`]; with `device_shared_memory`, a family's kernels only where
 /// their tiles fit a block's static shared memory (units that a device
-/// compiler reads, not the host emulator's).
+/// compiler reads, not the host emulator's); with `part`, only that part's
+/// kernels (the other part's lists left empty).
 fn prelude_of(
     constants: &DeviceConstants,
     radices: &[usize],
     all_families: bool,
     device_shared_memory: bool,
+    part: Option<ModulePart>,
 ) -> String {
     let c = constants;
     let mut s = String::new();
@@ -827,8 +896,17 @@ fn prelude_of(
             .collect()
     };
     let lanes = lane_kernels_available(c.k);
-    writeln!(w, "#define GFPF_RADICES(X){}", list(all_families || !lanes, false)).unwrap();
-    writeln!(w, "#define GFPF_LANE_RADICES(X){}", list(lanes, false)).unwrap();
+    // Each list only in its part's units (empty in the other's).
+    let segments = part != Some(ModulePart::Teams);
+    let teams_part = part != Some(ModulePart::Segments);
+    let only = |keep: bool, list: String| if keep { list } else { String::new() };
+    writeln!(
+        w,
+        "#define GFPF_RADICES(X){}",
+        list(segments && (all_families || !lanes), false)
+    )
+    .unwrap();
+    writeln!(w, "#define GFPF_LANE_RADICES(X){}", list(segments && lanes, false)).unwrap();
     // Tiled stages through teams where a team's tile fits, else a segment
     // per DFT (the host's units hold both; a device compiler's only where a
     // segment's tile fits a block's static shared memory: t64's DFT_128
@@ -844,7 +922,12 @@ fn prelude_of(
             .map(|r| format!(" X({r})"))
             .collect()
     };
-    writeln!(w, "#define GFPF_LANE_TILED_RADICES(X){}", by_team(false)).unwrap();
+    writeln!(
+        w,
+        "#define GFPF_LANE_TILED_RADICES(X){}",
+        only(segments, by_team(false))
+    )
+    .unwrap();
     // Teams of segments wherever their tile fits, and of threads on whole
     // elements up to k = 8 on the device (for the stages that fill it), up
     // to k = 16 in the host's units.
@@ -858,14 +941,19 @@ fn prelude_of(
         .filter(|&&r| element_team_tile(r, c.k).is_some() && (all_families || c.k <= DEVICE_ELEMENT_TEAMS_MAX_K))
         .map(|r| format!(" X({r})"))
         .collect();
-    writeln!(w, "#define GFPF_TEAM_RADICES(X){teams}").unwrap();
+    writeln!(w, "#define GFPF_TEAM_RADICES(X){}", only(teams_part, teams)).unwrap();
     let split_teams: String = radices
         .iter()
         .filter(|&&r| split_team_tile(r, c.k).is_some())
         .map(|r| format!(" X({r})"))
         .collect();
-    writeln!(w, "#define GFPF_SPLIT_TEAM_RADICES(X){split_teams}").unwrap();
-    writeln!(w, "#define GFPF_ELEMENT_TEAM_RADICES(X){element_teams}").unwrap();
+    writeln!(w, "#define GFPF_SPLIT_TEAM_RADICES(X){}", only(teams_part, split_teams)).unwrap();
+    writeln!(
+        w,
+        "#define GFPF_ELEMENT_TEAM_RADICES(X){}",
+        only(teams_part, element_teams)
+    )
+    .unwrap();
     // Two stages a launch, where a pair tile exists.
     let with_tile = |tile: fn(usize, usize) -> Option<TeamTile>| -> String {
         radices
@@ -877,16 +965,28 @@ fn prelude_of(
     writeln!(
         w,
         "#define GFPF_ELEMENT_TEAM_PAIR_RADICES(X){}",
-        with_tile(element_team_pair_tile)
+        only(teams_part, with_tile(element_team_pair_tile))
     )
     .unwrap();
-    writeln!(w, "#define GFPF_TEAM_PAIR_RADICES(X){}", with_tile(team_pair_tile)).unwrap();
+    writeln!(
+        w,
+        "#define GFPF_TEAM_PAIR_RADICES(X){}",
+        only(teams_part, with_tile(team_pair_tile))
+    )
+    .unwrap();
     let mma_pairs: String = radices
         .iter()
         .filter(|&&r| element_team_pair_mma_available(r, c.k))
         .map(|r| format!(" X({r})"))
         .collect();
-    writeln!(w, "#define GFPF_ELEMENT_TEAM_PAIR_MMA_RADICES(X){mma_pairs}").unwrap();
+    writeln!(
+        w,
+        "#define GFPF_ELEMENT_TEAM_PAIR_MMA_RADICES(X){}",
+        only(teams_part, mma_pairs)
+    )
+    .unwrap();
+    // Scale, pointwise products, the multi-modular projection and join.
+    writeln!(w, "#define GFPF_ELEMENTWISE_KERNELS {}", u8::from(teams_part)).unwrap();
     writeln!(w, "#define GFPF_PAIR_COLUMNS {ELEMENT_TEAM_PAIR_COLUMNS}").unwrap();
     writeln!(w, "#define GFPF_LANE_TILE_WORDS {LANE_TILE_WORDS}").unwrap();
     writeln!(
@@ -897,42 +997,49 @@ fn prelude_of(
     .unwrap();
     writeln!(w, "#define GFPF_TILE_WORDS {TILE_WORDS}").unwrap();
     writeln!(w, "#define GFPF_TILE_MAX_DFTS {TILE_MAX_DFTS}").unwrap();
-    writeln!(w, "#define GFPF_TILED_RADICES(X){}", list(all_families, true)).unwrap();
+    writeln!(
+        w,
+        "#define GFPF_TILED_RADICES(X){}",
+        list(segments && all_families, true)
+    )
+    .unwrap();
     s
 }
 
-/// One translation unit: the prelude, then gfpf_fft.cu with its `#include`s
-/// of the headers above replaced by their text (NVRTC then needs no include
-/// paths, and the staged binaries carry their kernels). `host_emulation`
-/// compiles it as C++ for the host emulator.
-pub fn translation_unit(constants: &DeviceConstants, radices: &[usize], host_emulation: bool) -> String {
-    translation_unit_of(FFT_SOURCE, constants, radices, host_emulation)
+/// One device translation unit, the kernels of one [`ModulePart`] that the
+/// device launches: the prelude, then gfpf_fft.cu with its `#include`s of
+/// the headers above replaced by their text (NVRTC then needs no include
+/// paths, and the staged binaries carry their kernels). Its name is
+/// [`part_module_name`]'s.
+pub fn translation_unit(constants: &DeviceConstants, radices: &[usize], part: ModulePart) -> String {
+    let mut s = prelude_of(constants, radices, false, false, Some(part));
+    inline_includes(FFT_SOURCE, &mut s);
+    s
 }
 
-/// As [`translation_unit`] with `fft_source` in place of
+/// The host emulator's translation unit: every family of kernels, both
+/// parts, compiled as C++ (named by [`module_name`]).
+pub fn host_translation_unit(constants: &DeviceConstants, radices: &[usize]) -> String {
+    host_translation_unit_of(FFT_SOURCE, constants, radices)
+}
+
+/// As [`host_translation_unit`] with `fft_source` in place of
 /// kernels/gfpf_fft.cu: a modified kernel source (the emulator's tests
 /// delete its barriers one at a time to show that each is needed).
-pub fn translation_unit_of(
-    fft_source: &str,
-    constants: &DeviceConstants,
-    radices: &[usize],
-    host_emulation: bool,
-) -> String {
+pub fn host_translation_unit_of(fft_source: &str, constants: &DeviceConstants, radices: &[usize]) -> String {
     let mut s = String::new();
-    if host_emulation {
-        s.push_str("#define GFPF_HOST_EMULATION 1\n");
-        s.push_str(EMULATION_HEADER);
-    }
-    s.push_str(&prelude(constants, radices, host_emulation));
+    s.push_str("#define GFPF_HOST_EMULATION 1\n");
+    s.push_str(EMULATION_HEADER);
+    s.push_str(&prelude_of(constants, radices, true, false, None));
     inline_includes(fft_source, &mut s);
     s
 }
 
-/// A device unit (as [`translation_unit`]) with every family of stage
-/// kernels, the ones the device does not launch included: for reports and
-/// models that compare them (`cargo xtask gpu-model`).
+/// A device unit with every family of stage kernels, both parts and the
+/// ones the device does not launch included: for reports and models that
+/// compare them (`cargo xtask gpu-model`).
 pub fn translation_unit_all_families(constants: &DeviceConstants, radices: &[usize]) -> String {
-    let mut s = prelude_of(constants, radices, true, true);
+    let mut s = prelude_of(constants, radices, true, true, None);
     inline_includes(FFT_SOURCE, &mut s);
     s
 }
@@ -965,7 +1072,8 @@ mod tests {
     #[test]
     fn every_include_is_inlined_and_every_constant_defined() {
         let c = DeviceConstants::of(&Field::<8>::preset(Preset::T8).unwrap());
-        let unit = translation_unit(&c, &[16, 2], false);
+        let unit =
+            translation_unit(&c, &[16, 2], ModulePart::Segments) + &translation_unit(&c, &[16, 2], ModulePart::Teams);
         assert!(!unit.contains("#include"), "an #include was left in the unit");
         assert!(
             !ntt_translation_unit(false).contains("#include"),
@@ -983,7 +1091,7 @@ mod tests {
         assert!(unit.contains("#define GFPF_LANE_TILED_RADICES(X)\n"));
         assert!(unit.contains("#define GFPF_RADICES(X)\n"));
         assert!(unit.contains("#define GFPF_TILED_RADICES(X)\n"));
-        let host = translation_unit(&c, &[16, 2], true);
+        let host = host_translation_unit(&c, &[16, 2]);
         assert!(host.contains("#define GFPF_RADICES(X) X(16) X(2)"));
         assert!(host.contains("#define GFPF_TILED_RADICES(X) X(16) X(2)"));
         assert!(host.contains("#define GFPF_LANE_TILED_RADICES(X) X(16) X(2)"));
@@ -1014,7 +1122,8 @@ mod tests {
         assert_eq!(device_max_radix(32), 32, "four DFT_64 of k = 32 exceed 48 KiB");
         assert_eq!((device_max_radix(8), device_max_radix(16)), (16, 32));
         assert_eq!((lane_segment(64), lane_digits(64), lane_digits(128)), (32, 2, 4));
-        let unit = translation_unit(&c64, &[16], false);
+        let unit =
+            translation_unit(&c64, &[16], ModulePart::Segments) + &translation_unit(&c64, &[16], ModulePart::Teams);
         assert!(unit.contains("#define GFPF_RADICES(X)\n"));
         assert!(unit.contains("#define GFPF_LANE_RADICES(X) X(16)"));
         // k = 64: teams of four warps, four DFT_16 a block (4160 words).
@@ -1032,7 +1141,8 @@ mod tests {
         // k = 32's DFT_64: four would take 8192 words, so a segment per DFT.
         assert_eq!(team_tile(64, 32), None);
         let c32 = DeviceConstants::of(&Field::<32>::preset(Preset::T32).unwrap());
-        let t32 = translation_unit(&c32, &[64, 16], false);
+        let t32 = translation_unit(&c32, &[64, 16], ModulePart::Segments)
+            + &translation_unit(&c32, &[64, 16], ModulePart::Teams);
         assert!(t32.contains("#define GFPF_LANE_TILED_RADICES(X) X(64)\n"));
         assert!(t32.contains("#define GFPF_TEAM_RADICES(X) X(16)\n"));
         for name in [
@@ -1044,9 +1154,72 @@ mod tests {
             assert!(unit.contains(&format!("#define {name} ")), "{name} missing");
         }
         assert!(unit.contains("gfpf_dft_16_twiddle_inputs"));
-        assert!(translation_unit(&c, &[16], true).starts_with("#define GFPF_HOST_EMULATION 1\n"));
+        assert!(host_translation_unit(&c, &[16]).starts_with("#define GFPF_HOST_EMULATION 1\n"));
         assert_eq!(module_name(&c, &[16, 2]), "gfpf_k8_r8000000400000000_dft16_2");
+        assert_eq!(
+            part_module_name(&c, &[16, 2], ModulePart::Segments),
+            "gfpf_k8_r8000000400000000_dft16_2_segments"
+        );
         assert_eq!(base_sizes(8), vec![2, 4, 8, 16]);
+    }
+
+    /// Each device kernel's symbol is instantiated in its own part's unit
+    /// and in no other; the element-wise kernels in the teams' part only.
+    #[test]
+    fn a_module_part_holds_its_kernels_alone() {
+        let c = DeviceConstants::of(&Field::<8>::preset(Preset::T8).unwrap());
+        let lists = |unit: &str| -> Vec<String> {
+            unit.lines()
+                .filter(|l| l.starts_with("#define GFPF_") && l.contains("RADICES(X) X("))
+                .map(|l| l.split("(X)").next().unwrap().trim_start_matches("#define ").to_owned())
+                .collect()
+        };
+        let segments = translation_unit(&c, &[16], ModulePart::Segments);
+        let teams = translation_unit(&c, &[16], ModulePart::Teams);
+        assert_eq!(lists(&segments), ["GFPF_LANE_RADICES"]);
+        assert_eq!(
+            lists(&teams),
+            [
+                "GFPF_TEAM_RADICES",
+                "GFPF_SPLIT_TEAM_RADICES",
+                "GFPF_ELEMENT_TEAM_RADICES",
+                "GFPF_ELEMENT_TEAM_PAIR_RADICES",
+                "GFPF_TEAM_PAIR_RADICES",
+                "GFPF_ELEMENT_TEAM_PAIR_MMA_RADICES"
+            ]
+        );
+        assert!(segments.contains("#define GFPF_ELEMENTWISE_KERNELS 0\n"));
+        assert!(teams.contains("#define GFPF_ELEMENTWISE_KERNELS 1\n"));
+        assert!(host_translation_unit(&c, &[16]).contains("#define GFPF_ELEMENTWISE_KERNELS 1\n"));
+        for twiddles in [CodeletTwiddles::None, CodeletTwiddles::Inputs, CodeletTwiddles::Outputs] {
+            for kernel in device_stage_kernels(8, 16, twiddles) {
+                let part = kernel.module_part();
+                let list = match kernel {
+                    Kernel::LaneDft { .. } => "GFPF_LANE_RADICES",
+                    Kernel::TeamDft { .. } => "GFPF_TEAM_RADICES",
+                    Kernel::SplitTeamDft { .. } => "GFPF_SPLIT_TEAM_RADICES",
+                    Kernel::ElementTeamDft { .. } => "GFPF_ELEMENT_TEAM_RADICES",
+                    other => panic!("t8 DFT_16 launches no {other:?}"),
+                };
+                let unit = |p| if p == ModulePart::Segments { &segments } else { &teams };
+                assert!(
+                    lists(unit(part)).iter().any(|l| l == list),
+                    "{kernel:?} outside {part:?}"
+                );
+            }
+        }
+        for kernel in device_pair_kernels(8, 16) {
+            assert_eq!(kernel.module_part(), ModulePart::Teams);
+        }
+        // A DFT a thread (fields without lane kernels): the segments' part.
+        assert_eq!(
+            Kernel::BaseDft {
+                radix: 2,
+                twiddles: CodeletTwiddles::None
+            }
+            .module_part(),
+            ModulePart::Segments
+        );
     }
 
     #[test]

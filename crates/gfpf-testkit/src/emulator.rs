@@ -33,7 +33,9 @@ use gfpf_cuda::params::{DeviceShape, StageKernels, StageParams, launches_with_on
 use gfpf_cuda::{CudaError, block_threads, device_twiddle_table, from_digit_major, to_digit_major};
 use gfpf_executor::{ExecutorError, PreparedFft, Transform, TransformError};
 use gfpf_field::{Element, Field};
-use gfpf_kernels::{DeviceConstants, Kernel, device_base_sizes, device_max_radix, module_name, translation_unit_of};
+use gfpf_kernels::{
+    DeviceConstants, Kernel, device_base_sizes, device_max_radix, host_translation_unit_of, module_name,
+};
 use gfpf_plan::{Direction, Order, Plan};
 
 /// Why the emulator could not plan or run a transform.
@@ -366,7 +368,7 @@ impl HostKernels {
         dir: &Path,
     ) -> Result<Self, EmulatorError> {
         let constants = DeviceConstants::of(field);
-        let source = translation_unit_of(fft_source, &constants, radices, true);
+        let source = host_translation_unit_of(fft_source, &constants, radices);
         Self::build_source(&module_name(&constants, radices), &source, dir, K)
     }
 
