@@ -411,7 +411,12 @@ pub fn kernels_of_any_batch(plan: &Plan, device: &DeviceShape) -> Vec<Kernel> {
                 .iter()
                 .any(|l| matches!(l.kernel, Kernel::SplitTeamDft { .. }))
         };
-        let (mut split_up_to, mut past) = (1usize, 1usize << 40);
+        // No batch past the device's resident team threads splits (a
+        // stage has at least a DFT a transform: split_team_tile_on); the
+        // search's former bound, 2^40, overflowed the scale stage's
+        // threads (batch·N·lanes) at t16 2^20.
+        let resident = u64::from(device.multiprocessors.max(1)) * team_sm_threads(plan.digits());
+        let (mut split_up_to, mut past) = (1usize, usize::try_from(resident + 1).unwrap_or(usize::MAX));
         if split(1) {
             while past - split_up_to > 1 {
                 let mid = split_up_to + (past - split_up_to) / 2;
@@ -858,6 +863,17 @@ mod tests {
                             launch.kernel,
                             plan.radices()
                         );
+                    }
+                    // So a transform, whatever its batch, loads the teams'
+                    // part of its modules alone.
+                    if batch == 1 {
+                        for kernel in kernels_of_any_batch(&plan, &DeviceShape::H100) {
+                            assert_eq!(
+                                kernel.module_part(),
+                                gfpf_kernels::ModulePart::Teams,
+                                "k = {k}, 2^{log2_n} {direction:?} {order:?}: {kernel:?}"
+                            );
+                        }
                     }
                 }
             }
