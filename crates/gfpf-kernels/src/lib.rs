@@ -804,10 +804,10 @@ pub fn base_sizes(k: usize) -> Vec<usize> {
 /// The two device modules of one field and base size: the kernels that
 /// give each DFT to one thread or one warp segment, and the rest. Apart,
 /// each compiles in about half the time of the whole, and a transform
-/// loads only the part its launches take (t8 from 2^12 takes the teams'
-/// alone). t8's DFT_16 module took 22.1 s of CPU whole for sm_80, 11.8 s
-/// with its lane kernels alone and 10.3 s without them (NVRTC 12.9, project
-/// VM, 2026-11-28).
+/// loads only the part its launches take (t4, t8 and t16 transforms of
+/// 2^6 to 2^20, of any batch, take the teams' alone). t8's DFT_16 module
+/// took 22.1 s of CPU whole for sm_80, 11.8 s with its lane kernels alone
+/// and 10.3 s without them (NVRTC 12.9, project VM, 2026-11-28).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ModulePart {
     /// A DFT a thread ([`Kernel::BaseDft`], [`Kernel::TiledDft`]) or a warp
