@@ -179,6 +179,7 @@ impl CudaDevice {
                 multiprocessors: u32::try_from(multiprocessors).unwrap_or(1).max(1),
                 max_shared_bytes_per_block: u32::try_from(max_shared_bytes_per_block).unwrap_or(0),
                 tensor_cores: compute_capability.0 >= 8,
+                tensor_twiddles_max: crate::params::TENSOR_TWIDDLES_MAX,
             },
             modules: Mutex::new(HashMap::new()),
         }))

@@ -89,15 +89,17 @@ pub struct CudaFft<const K: usize> {
     table: CudaSlice<u64>,
     n_inv: CudaSlice<u64>,
     /// The tensor cores' twiddle tables of the [`Kernel::ElementTeamPairMma`]
-    /// launches run so far, by their first stage's log2 stride and step
-    /// (made on first use: a batch's launches decide which pairs run).
+    /// launches run so far, by their first stage's log2 stride and step and
+    /// the tables' split (made on first use: a batch's launches decide
+    /// which pairs run).
     tensor_tables: Mutex<Vec<(TensorTableKey, Arc<CudaSlice<u64>>)>>,
 }
 
 /// A [`Kernel::ElementTeamPairMma`] launch's first stage
-/// ([`crate::params::tensor_stage_params`]): log2 of its stride and its
-/// twiddle step, which fix its tensor-core tables.
-type TensorTableKey = (u64, u64);
+/// ([`crate::params::tensor_stage_params`]): log2 of its stride, its
+/// twiddle step and its `tensor_split_bits`, which fix its tensor-core
+/// tables.
+type TensorTableKey = (u64, u64, u64);
 
 impl<const K: usize> std::fmt::Debug for CudaFft<K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -156,7 +158,7 @@ impl<const K: usize> CudaFft<K> {
     /// `params` on the device ([`tensor_twiddle_table`]), made and uploaded
     /// on first use.
     fn tensor_table(&self, params: &StageParams, radix: usize) -> Result<Arc<CudaSlice<u64>>, CudaError> {
-        let key = (params.log2_stride, params.step);
+        let key = (params.log2_stride, params.step, params.tensor_split_bits);
         let mut tables = self.tensor_tables.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, table)) = tables.iter().find(|(k, _)| *k == key) {
             return Ok(table.clone());

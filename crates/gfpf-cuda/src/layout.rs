@@ -80,13 +80,16 @@ pub fn device_twiddle_table<const K: usize>(fft: &PreparedFft<K>) -> Result<Vec<
 }
 
 /// The tensor cores' twiddle tables of a [`gfpf_kernels::Kernel::ElementTeamPairMma`]
-/// launch whose first stage's parameters are `params`, over DFT_`radix`:
-/// entry c·R + lo (c < s, the stage's stride; lo < R) is
-/// [`gfpf_kernels::tensor::shared_twiddle_table`] of w^(lo·c·step), the
-/// twiddle the kernels' element (hi, lo) of a super-DFT at column c takes
+/// launch whose first stage's parameters are `params`, over DFT_`radix`,
+/// each [`gfpf_kernels::tensor::shared_twiddle_table`] of a power of w
 /// (w^e = `device_table`'s entry e mod M times r^(±⌊e/M⌋), as
-/// `gfpf_twiddle_exponent` splits it). `device_table` is
-/// [`device_twiddle_table`]'s. Where the field has no such products
+/// `gfpf_twiddle_exponent` splits it; `device_table` is
+/// [`device_twiddle_table`]'s). With `params.tensor_split_bits` = 0, entry
+/// c·R + lo (c < s, the stage's stride; lo < R) is w^(lo·c·step), the
+/// twiddle the kernels' element (hi, lo) of a super-DFT at column c takes;
+/// with b > 0, entry e0 < 2^b is w^e0 and entry 2^b + e1 is w^(2^b·e1)
+/// (e1 < N/2^b), the two factors of w^e the kernel multiplies by in turn.
+/// Where the field has no such products
 /// ([`gfpf_kernels::tensor::shared_twiddles_available`]) the kernel reads
 /// nothing from it: one word.
 pub fn tensor_twiddle_table<const K: usize>(
@@ -99,24 +102,31 @@ pub fn tensor_twiddle_table<const K: usize>(
     if !shared_twiddles_available(&gfpf_kernels::DeviceConstants::of(field)) {
         return Ok(vec![0]);
     }
-    let s = 1usize << params.log2_stride;
-    let entries = s * radix;
+    let exponents: Vec<u64> = match params.tensor_split_bits {
+        0 => {
+            let s = 1u64 << params.log2_stride;
+            (0..s)
+                .flat_map(|c| (0..radix as u64).map(move |lo| lo * c * params.step))
+                .collect()
+        }
+        b => (0..1u64 << b)
+            .chain((0..1u64 << (params.log2_n - b)).map(|e1| e1 << b))
+            .collect(),
+    };
+    let entries = exponents.len();
     let mut out = try_words(entries * SHARED_TWIDDLE_WORDS, entries, "tensor-core twiddle tables")?;
     let mask = (1u64 << params.twiddle_bits) - 1;
-    for c in 0..s as u64 {
-        for lo in 0..radix as u64 {
-            let e = lo * c * params.step;
-            let (q, m) = ((e >> params.twiddle_bits) as usize, (e & mask) as usize);
-            let shift = match q {
-                0 => 0,
-                q if params.inverse != 0 => 2 * K - q,
-                q => q,
-            };
-            let digits: [u64; K] = device_table[m * K..(m + 1) * K].try_into().expect("K words an entry");
-            let entry = field.element(digits).expect("the device table's entries are canonical");
-            let w = field.mul_pow_r(&entry, shift);
-            out.extend(shared_twiddle_table(field, &w).expect("available for the field, checked above"));
-        }
+    for e in exponents {
+        let (q, m) = ((e >> params.twiddle_bits) as usize, (e & mask) as usize);
+        let shift = match q {
+            0 => 0,
+            q if params.inverse != 0 => 2 * K - q,
+            q => q,
+        };
+        let digits: [u64; K] = device_table[m * K..(m + 1) * K].try_into().expect("K words an entry");
+        let entry = field.element(digits).expect("the device table's entries are canonical");
+        let w = field.mul_pow_r(&entry, shift);
+        out.extend(shared_twiddle_table(field, &w).expect("available for the field, checked above"));
     }
     Ok(out)
 }
@@ -188,6 +198,50 @@ mod tests {
         assert_eq!(words[2 * 700 + 5], xs[5].digits()[2]);
         assert_eq!(words[3 * 700], f.r(), "p - 1 keeps its top digit r");
         assert_eq!(from_digit_major(&f, &words).unwrap(), xs);
+    }
+
+    /// The tensor cores' tables of t8 2^12's pair (strides 16 and 256),
+    /// one a (c, lo) twiddle and split by the exponent's six low and six
+    /// high bits: each entry the table of the power of ω_N that the
+    /// kernel's index names, in both directions.
+    #[test]
+    fn tensor_twiddle_tables_hold_the_twiddles_they_index() {
+        use gfpf_kernels::tensor::{SHARED_TWIDDLE_WORDS, shared_twiddle_table};
+        use gfpf_plan::{Direction, Order};
+        let f = Field::<8>::preset(Preset::T8).unwrap();
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let prepared = crate::prepared::Prepared::new(&f, 1 << 12, direction, Order::Natural).unwrap();
+            let device_table = device_twiddle_table(&prepared.fft).unwrap();
+            let launch = crate::params::launches(prepared.plan(), 256)
+                .into_iter()
+                .find(|l| crate::params::tensor_stage_params(l).is_some())
+                .expect("a batch of 256 x 2^12 pairs on the tensor cores");
+            let mut params = launch.params;
+            let omega = f.root_of_unity(12).unwrap();
+            let w = if direction == Direction::Inverse {
+                f.inverse(&omega).unwrap()
+            } else {
+                omega
+            };
+            let entry = |table: &[u64], i: usize| table[i * SHARED_TWIDDLE_WORDS..][..SHARED_TWIDDLE_WORDS].to_vec();
+            let of = |e: u64| shared_twiddle_table(&f, &f.pow_u64(&w, e)).unwrap();
+            let direct = tensor_twiddle_table(&f, &device_table, &params, 16).unwrap();
+            assert_eq!(direct.len(), 16 * 16 * SHARED_TWIDDLE_WORDS);
+            for (c, lo) in [(0u64, 0u64), (1, 1), (5, 11), (15, 15)] {
+                assert_eq!(
+                    entry(&direct, (c * 16 + lo) as usize),
+                    of(lo * c * params.step),
+                    "{direction:?} ({c}, {lo})"
+                );
+            }
+            params.tensor_split_bits = 6;
+            let split = tensor_twiddle_table(&f, &device_table, &params, 16).unwrap();
+            assert_eq!(split.len(), (64 + 64) * SHARED_TWIDDLE_WORDS);
+            for e in [0u64, 1, 37, 63] {
+                assert_eq!(entry(&split, e as usize), of(e), "{direction:?} low {e}");
+                assert_eq!(entry(&split, 64 + e as usize), of(e << 6), "{direction:?} high {e}");
+            }
+        }
     }
 
     #[test]

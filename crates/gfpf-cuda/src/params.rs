@@ -6,17 +6,21 @@ use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, Stage, Sta
 use gfpf_kernels::{
     ELEMENT_TEAM_PAIR_COLUMNS, Kernel, STRIDED_LANE_TILES_MIN_K, TeamTile, device_elementwise_kernels,
     element_team_pair_mma_available, element_team_pair_tile, element_team_tile, lane_digits, lane_kernels_available,
-    lane_segment, lane_tile, split_team_tile, team_pair_tile, team_tile, tile_dfts,
+    lane_segment, lane_tile, split_team_tile, team_pair_tile, team_tile,
+    tensor::{split_twiddle_bits, split_twiddle_entries},
+    tile_dfts,
 };
 
-/// The most (c, lo) twiddles, s·R, the first stage of a
-/// [`Kernel::ElementTeamPairMma`] may take: 4096 tables of 960 bytes (3.75
-/// MiB, gfpf_kernels::tensor::SHARED_TWIDDLE_WORDS), which stay in an
-/// H100's 50 MB L2 beside the data, as the twiddle table's 4 MiB do
-/// ([`FULL_TWIDDLE_TABLE_MAX_BYTES`]). At t8 2^20 the pair of strides 16
-/// and 256 takes 256; the pair of 4096 and 65536 would take 65536 (60 MiB,
-/// read from DRAM at 240 bytes an element) and keeps its products on the
-/// threads.
+/// The most tables the first stage of a [`Kernel::ElementTeamPairMma`] may
+/// read ([`DeviceShape::tensor_twiddles_max`] on every device): 4096 of 960
+/// bytes (3.75 MiB, gfpf_kernels::tensor::SHARED_TWIDDLE_WORDS), which stay
+/// in an H100's 50 MB L2 beside the data, as the twiddle table's 4 MiB do
+/// ([`FULL_TWIDDLE_TABLE_MAX_BYTES`]). One a (c, lo) twiddle, s·R, where
+/// they fit (t8 2^20's pair of strides 16 and 256: 256); else one an
+/// exponent's low and one its high half, two products a twiddle
+/// ([`gfpf_kernels::tensor::split_twiddle_entries`]: the pair of 4096 and
+/// 65536, whose s·R would be 65536 tables, 60 MiB from DRAM, takes 2048);
+/// else none (products on the threads).
 pub const TENSOR_TWIDDLES_MAX: usize = 4096;
 
 /// Threads per block of every launch but the tiled stages'. One thread holds
@@ -101,6 +105,10 @@ pub struct DeviceShape {
     /// Whether the tensor cores take int8 `mma.m16n8k32` (compute
     /// capability 8.0 and later), which [`Kernel::ElementTeamPairMma`] runs.
     pub tensor_cores: bool,
+    /// The most twiddle tables a [`Kernel::ElementTeamPairMma`] launch may
+    /// read: [`TENSOR_TWIDDLES_MAX`] on every device (tests lower it to
+    /// run the split tables on short transforms).
+    pub tensor_twiddles_max: usize,
 }
 
 impl DeviceShape {
@@ -109,6 +117,7 @@ impl DeviceShape {
         multiprocessors: TEAM_PAIRS_SMS as u32,
         max_shared_bytes_per_block: 232_448,
         tensor_cores: true,
+        tensor_twiddles_max: TENSOR_TWIDDLES_MAX,
     };
 
     /// The fewest threads a stage takes as teams of threads on whole
@@ -240,6 +249,10 @@ pub struct StageParams {
     /// The tensor cores' twiddle tables of a [`Kernel::ElementTeamPairMma`]'s
     /// stride-s stage ([`crate::tensor_twiddle_table`]), else 0.
     pub tensor_table: u64,
+    /// How those tables are indexed: 0, one a twiddle (entry c·R + lo);
+    /// b > 0, one an exponent's low b bits and one its high bits, two
+    /// products a twiddle ([`gfpf_kernels::tensor::split_twiddle_bits`]).
+    pub tensor_split_bits: u64,
 }
 
 // SAFETY: StageParams is #[repr(C)], made only of u64 words (no padding, no
@@ -583,9 +596,10 @@ pub fn pair_stages(
         params.threads = (batch * plan.len() / radix * threads_a_dft) as u64;
         let (first, second) = (first_twiddles, second_twiddles);
         // The first stage's input twiddles on the tensor cores where its
-        // (c, lo) twiddles, s·R of them, keep their tables within
-        // TENSOR_TWIDDLES_MAX (in L2 beside the data), on a device whose
-        // tensor cores take int8 m16n8k32. (In frequency the second
+        // tables, one a (c, lo) twiddle (s·R) or split by the exponent,
+        // stay within the device's tensor_twiddles_max (in L2 beside the
+        // data), on a device whose tensor cores take int8 m16n8k32. (In
+        // frequency the second
         // stage's output twiddles share alike; a kernel for them spilled
         // at 64 registers and took t8's and p8's DFT_16 modules to 27-29 s
         // of their 30 s compile budget on sm_80, for the forward
@@ -595,9 +609,16 @@ pub fn pair_stages(
             && in_time
             && first == CodeletTwiddles::Inputs
             && s >= ELEMENT_TEAM_PAIR_COLUMNS
-            && s * radix <= TENSOR_TWIDDLES_MAX
             && device.tensor_cores
             && element_team_pair_mma_available(radix, k);
+        let log2_n = plan.len().trailing_zeros();
+        let split_bits = if s * radix <= device.tensor_twiddles_max {
+            Some(0)
+        } else {
+            (split_twiddle_entries(log2_n) <= device.tensor_twiddles_max).then(|| u64::from(split_twiddle_bits(log2_n)))
+        };
+        let tensor = tensor && split_bits.is_some();
+        params.tensor_split_bits = if tensor { split_bits.unwrap_or(0) } else { 0 };
         Launch {
             kernel: if segments {
                 Kernel::TeamPair { radix, first, second }
@@ -639,6 +660,7 @@ fn stage_launches(plan: &Plan, batch: usize, stage_kernels: StageKernels, device
         radix_count: plan.radices().len() as u64,
         radix_log2,
         tensor_table: 0,
+        tensor_split_bits: 0,
     };
     // (Field-by-field updates of a copy: struct-update syntax here hit a
     // rustc 1.95 internal compiler error, "broken MIR", on the array field.)
@@ -800,6 +822,7 @@ fn pointwise_mul_params(dst: u64, src: u64, len: usize, threads_per_element: usi
         radix_count: 0,
         radix_log2: [0; MAX_RADICES],
         tensor_table: 0,
+        tensor_split_bits: 0,
     }
 }
 
@@ -824,7 +847,7 @@ mod tests {
 
     #[test]
     fn params_are_words_only() {
-        assert_eq!(size_of::<StageParams>(), (15 + MAX_RADICES) * 8);
+        assert_eq!(size_of::<StageParams>(), (16 + MAX_RADICES) * 8);
     }
 
     /// The device's plans (the remainder radix outermost) give every stage
@@ -1125,10 +1148,16 @@ mod pair_tests {
         let kernels = |l: &[Launch]| l.iter().map(|l| l.kernel).collect::<Vec<_>>();
         let natural = device(20, 8, Direction::Forward, Order::Natural, 1);
         let mma = Kernel::ElementTeamPairMma { radix: 16 };
-        // The pair of strides 16 and 256 takes its first stage's 256
-        // twiddles on the tensor cores; that of 4096 and 65536 would take
-        // 65536 tables (TENSOR_TWIDDLES_MAX).
-        assert_eq!(kernels(&natural), [element(Plain), mma, pair(16, Inputs, Inputs)]);
+        // Both pairs take their first stage's twiddles on the tensor cores:
+        // that of strides 16 and 256 by its 256 (c, lo) twiddles' tables,
+        // that of 4096 and 65536, whose 65536 would exceed
+        // TENSOR_TWIDDLES_MAX, by the exponent's 10 low bits and 10 high
+        // ones (2048 tables).
+        assert_eq!(kernels(&natural), [element(Plain), mma, mma]);
+        assert_eq!(
+            (natural[1].params.tensor_split_bits, natural[2].params.tensor_split_bits),
+            (0, 10)
+        );
         assert_eq!(natural[1].params.threads, 1 << 19);
         assert_eq!((natural[1].params.log2_stride, natural[1].params.log2_blocks), (4, 12));
         assert_eq!(natural[1].params.step, 1 << 12, "the first stage's step, its blocks");
@@ -1152,12 +1181,13 @@ mod pair_tests {
     }
 
     /// The pairs in time whose first stage twiddles its inputs take those
-    /// twiddles on the tensor cores where k = 8, the stage's s·R (c, lo)
-    /// twiddles stay within TENSOR_TWIDDLES_MAX and the device has int8
-    /// m16n8k32: t8 2^20's pair of strides 16 and 256, not that of 4096 and
-    /// 65536; a batch of 256 × 2^12's pair; p8's; not t4's (k = 4), nor the
-    /// pairs in frequency (digit-reversed order), nor on a device without
-    /// such tensor cores.
+    /// twiddles on the tensor cores where k = 8, the stage's tables (s·R,
+    /// one a (c, lo) twiddle, or the exponent's split in two) stay within
+    /// TENSOR_TWIDDLES_MAX and the device has int8 m16n8k32: t8 2^20's
+    /// pairs of strides 16 and 256 and of 4096 and 65536 (split); a batch
+    /// of 256 × 2^12's pair; p8's; t8 2^24's first (its second's split
+    /// tables would take 8192); not t4's (k = 4), nor the pairs in frequency
+    /// (digit-reversed order), nor on a device without such tensor cores.
     #[test]
     fn tensor_core_pairs_where_their_tables_are_small() {
         let none: [usize; 0] = [];
@@ -1168,25 +1198,38 @@ mod pair_tests {
                 .map(|p| 1usize << p.log2_stride)
                 .collect::<Vec<_>>()
         };
-        assert_eq!(mma(&device(20, 8, Direction::Forward, Order::Natural, 1)), [16]);
+        assert_eq!(mma(&device(20, 8, Direction::Forward, Order::Natural, 1)), [16, 4096]);
         assert_eq!(mma(&device(20, 8, Direction::Inverse, Order::DigitReversed, 1)), [256]);
         assert_eq!(mma(&device(20, 8, Direction::Forward, Order::DigitReversed, 1)), none);
         assert_eq!(mma(&device(12, 8, Direction::Forward, Order::Natural, 256)), [16]);
         assert_eq!(mma(&device(12, 8, Direction::Forward, Order::Natural, 1)), none);
         assert_eq!(mma(&device(20, 4, Direction::Forward, Order::Natural, 1)), none);
         let p8 = Plan::try_with_max_radix(1 << 20, 8, Direction::Forward, Order::Natural, 16).unwrap();
-        assert_eq!(mma(&launches(&p8, 1)), [16]);
+        assert_eq!(mma(&launches(&p8, 1)), [16, 4096]);
         let older = DeviceShape {
             tensor_cores: false,
             ..DeviceShape::H100
         };
         let t8_20 = device_plan(20, 8, Direction::Forward, Order::Natural);
         assert_eq!(mma(&launches_on(&t8_20, 1, &older)), none);
-        for l in device(22, 8, Direction::Forward, Order::Natural, 1) {
-            if let Some(stage) = tensor_stage_params(&l) {
-                assert!(16 << stage.log2_stride <= TENSOR_TWIDDLES_MAX);
+        let tables = |stage: StageParams| match stage.tensor_split_bits {
+            0 => 16 << stage.log2_stride,
+            b => {
+                assert_eq!(u64::from(split_twiddle_bits(stage.log2_n as u32)), b);
+                split_twiddle_entries(stage.log2_n as u32)
+            }
+        };
+        for log2_n in [21, 22, 24] {
+            for l in device(log2_n, 8, Direction::Forward, Order::Natural, 1) {
+                if let Some(stage) = tensor_stage_params(&l) {
+                    assert!(tables(stage) <= TENSOR_TWIDDLES_MAX, "2^{log2_n}: {stage:?}");
+                }
             }
         }
+        // 2^21 and 2^22 split by 11 bits (4096 tables); 2^24's second
+        // pair would take 8192, so its products stay on the threads.
+        assert_eq!(mma(&device(22, 8, Direction::Forward, Order::Natural, 1)), [16, 4096]);
+        assert_eq!(mma(&device(24, 8, Direction::Forward, Order::Natural, 1)), [16]);
     }
 
     /// On a device whose blocks take less shared memory than a pair of teams

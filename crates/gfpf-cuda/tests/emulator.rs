@@ -394,24 +394,35 @@ fn barriers_each_needed_in_tiled_stages() {
     };
     // Every tiled family: one thread per DFT, a segment per DFT, teams of
     // segments and teams of threads on whole elements (the device's at k ≤ 16).
-    // (family, which size)
+    // (family, which size, tensor-core twiddle tables split in two: a
+    // device whose bound, 128, the 2^12 pair's 256 (c, lo) tables exceed)
     let families = [
-        (StageKernels::TiledStrideOne, 0),
-        (StageKernels::DigitsOverLanes, 0),
-        (StageKernels::DftTeams, 0),
-        (StageKernels::ElementTeams, 0),
-        (StageKernels::ElementTeams, 1),
-        (StageKernels::ElementTeams, 2),
-        (StageKernels::DftTeams, 1),
-        (StageKernels::DftTeams, 2),
-        (StageKernels::DftTeams, 3),
+        (StageKernels::TiledStrideOne, 0, false),
+        (StageKernels::DigitsOverLanes, 0, false),
+        (StageKernels::DftTeams, 0, false),
+        (StageKernels::ElementTeams, 0, false),
+        (StageKernels::ElementTeams, 1, false),
+        (StageKernels::ElementTeams, 1, true),
+        (StageKernels::ElementTeams, 2, false),
+        (StageKernels::DftTeams, 1, false),
+        (StageKernels::DftTeams, 2, false),
+        (StageKernels::DftTeams, 3, false),
     ];
-    let run = |(family, size): (StageKernels, usize)| {
+    let run = |(family, size, split): (StageKernels, usize, bool)| {
         let kernels = t8_kernels_from(&source, &radices, "tiled kernels").unwrap();
         let (n, order) = sizes[size];
+        let device = gfpf_cuda::params::DeviceShape {
+            tensor_twiddles_max: if split {
+                128
+            } else {
+                gfpf_cuda::params::TENSOR_TWIDDLES_MAX
+            },
+            ..gfpf_cuda::params::DeviceShape::H100
+        };
         let fft = EmulatedFft::with_kernels(&field, n, Direction::Forward, order, kernels)
             .unwrap()
-            .with_stage_kernels(family);
+            .with_stage_kernels(family)
+            .on_device(device);
         let mut x = inputs[size].clone();
         gfpf_executor::Transform::process(&fft, &mut x).map(|()| x)
     };
@@ -452,7 +463,7 @@ fn barriers_each_needed_in_tiled_stages() {
     }
     // And kept again, the library agrees once more (the switch was the cause).
     skip(-1);
-    assert!(run((StageKernels::ElementTeams, 1)).unwrap() == wants[1]);
+    assert!(run((StageKernels::ElementTeams, 1, true)).unwrap() == wants[1]);
 }
 
 /// The t8 test kernels, `(name, source)`: each source defines
@@ -749,7 +760,7 @@ fn element_teams_pair_only_within_the_device_shared_memory() {
             let device = DeviceShape {
                 multiprocessors: 1,
                 max_shared_bytes_per_block: shared,
-                tensor_cores: true,
+                ..DeviceShape::H100
             };
             let fft = EmulatedFft::try_new(&field, n, Direction::Forward, order, kernel_dir())
                 .unwrap()
@@ -821,11 +832,20 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
     batches: &[usize],
     orders: &[Order],
     tensor_cores: bool,
+    split: bool,
 ) {
     use gfpf_cuda::params::DeviceShape;
     use gfpf_kernels::Kernel;
+    // Split tables where a (c, lo) twiddle's would exceed the device's
+    // bound: at 2^12 (s·R = 256 tables) a bound of 128 takes the exponent's
+    // six low bits and six high ones, 64 tables each.
     let device = DeviceShape {
         tensor_cores,
+        tensor_twiddles_max: if split {
+            128
+        } else {
+            DeviceShape::H100.tensor_twiddles_max
+        },
         ..DeviceShape::H100
     };
     if let Some(why) = emulator_unavailable() {
@@ -866,6 +886,18 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
                         },
                     );
                     assert!(kernels.contains(if tensor_cores { &mma } else { &plain }), "{what}");
+                    let splits: Vec<u64> = fft
+                        .launches(batch)
+                        .iter()
+                        .filter(|l| l.kernel == mma)
+                        .map(|l| l.params.tensor_split_bits)
+                        .collect();
+                    let want: &[u64] = match (tensor_cores, split) {
+                        (false, _) => &[],
+                        (true, false) => &[0],
+                        (true, true) => &[6],
+                    };
+                    assert_eq!(splits, want, "{what}");
                 }
                 gfpf_executor::Transform::process(&fft, &mut data).unwrap();
                 assert_forward_or_back(fft.plan(), order, &natural, &x, &data, &what);
@@ -883,10 +915,15 @@ fn tensor_core_pairs_match_the_cpu_t8_p8() {
     // p8 (Möller–Granlund's divisions, r below 2^60) in one batch: the
     // batch only moves which super-DFTs a block takes.
     let both = [Order::Natural, Order::DigitReversed];
-    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[1, 2], &both, true);
-    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::P8, &[1], &both, true);
-    // The plain pairs of DFT_16 × DFT_16, which t8 2^20's second pair runs.
-    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[2], &both, false);
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[1, 2], &both, true, false);
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::P8, &[1], &both, true, false);
+    // Two products a twiddle, by the split tables t8 2^20's second pair
+    // takes (there b = 10).
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[1, 2], &both, true, true);
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::P8, &[1], &both, true, true);
+    // The plain pairs of DFT_16 × DFT_16, on devices without the tensor
+    // cores.
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[2], &both, false, false);
 }
 
 /// Teams of segments take one element a segment (split teams) where a

@@ -39,6 +39,7 @@ struct GfpfStageParams {
     gfpf_u64 radix_count;   // the plan's radices, for P
     gfpf_u64 radix_log2[GFPF_MAX_RADICES]; // log2 K_1, ..., log2 K_s
     gfpf_u64 tensor_table;  // the first stage's twiddles for the tensor cores (gfpf_pair_tensor_twiddles)
+    gfpf_u64 tensor_split_bits; // 0: tensor_table by (c, lo); b: by the exponent's b low bits, then the rest
 };
 
 // Element j of a digit-major buffer (`site`: the caller's line, for the
@@ -1555,8 +1556,12 @@ GFPF_FN void gfpf_team_pair_stage(const GfpfStageParams& p, Array& tile) {
 // The first stage's input twiddles of an element-team pair in time, on the
 // tensor cores (gfpf_tile_mul_shared_twiddles), before its DFTs run plain.
 // Element (hi, lo) of super-DFT G = α·s + c takes w^(lo·c·step) whatever
-// hi: the R elements of a column of the tile share one twiddle, entry
-// c·R + lo of p.tensor_table (gfpf_cuda::tensor_twiddle_table).
+// hi: the R elements of a column of the tile share one twiddle. With
+// p.tensor_split_bits = 0 it is entry c·R + lo of p.tensor_table
+// (gfpf_cuda::tensor_twiddle_table); with b, two products by entries
+// e mod 2^b (w^(e mod 2^b)) and 2^b + ⌊e/2^b⌋ (w^(2^b·⌊e/2^b⌋)), e =
+// lo·c·step, where the s·R tables of the first would not stay in L2 (t8
+// 2^20's second pair: 65536 of them, 60 MiB, against 2048).
 // A warp takes 8 groups of 4 a call, two neighbouring groups of one column
 // (so eight lanes a twiddle), its staging in the tile's scratch elements (16
 // warps × 120 words of 4096 at t8's DFT_16).
@@ -1569,16 +1574,29 @@ GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const gfpf_u64 supers = p.threads / (R * Tile::dft_threads);
     const gfpf_u64 log2_s = gfpf_pair_log2_s<R_LOG2, IN_TIME>(p);
-    // Unrolled (two calls at t8): rolled, ptxas kept the loop's counter in
-    // local memory, 8 bytes of spills at 64 registers.
+    const int factors = p.tensor_split_bits == 0 ? 1 : 2;
+    // The factors outermost and rolled: nested in the calls, t8's kernel
+    // kept 16 bytes of stack and spilled 24 on sm_90. A lane's element is
+    // written last by its own lane, at the end of a call; with two calls
+    // or more, the next call's __syncwarps order that before any lane
+    // reads the element for the second factor.
+    static_assert(groups / (8 * warps) >= 2, "a call between a factor's last product of an element and the next");
+#pragma unroll 1
+    for (int f = 0; f < factors; ++f) {
+        // Unrolled (two calls at t8): rolled, ptxas kept the loop's counter
+        // in local memory, 8 bytes of spills at 64 registers.
 #pragma unroll
-    for (int call = 0; call < groups / (8 * warps); ++call) {
-        const int group = (call * warps + warp) * 8 + (lane >> 2);
-        const int g = group / (R * (R / 4)), lo = group / (R / 4) % R, hi = group % (R / 4) * 4 + (lane & 3);
-        const gfpf_u64 G = (gfpf_u64)blockIdx.x * Tile::dfts + g;
-        const unsigned twiddle = G < supers ? (unsigned)((G & ((1ull << log2_s) - 1)) * R + lo) : 0u;
-        gfpf_tile_mul_shared_twiddles<8>(tile, Tile::at(g, hi, lo), Tile::plane, (const gfpf_u64*)p.tensor_table,
-                                         twiddle, tile, Tile::scratch + warp * GFPF_SHARED_TWIDDLE_WORDS);
+        for (int call = 0; call < groups / (8 * warps); ++call) {
+            const int group = (call * warps + warp) * 8 + (lane >> 2);
+            const int g = group / (R * (R / 4)), lo = group / (R / 4) % R, hi = group % (R / 4) * 4 + (lane & 3);
+            const gfpf_u64 G = (gfpf_u64)blockIdx.x * Tile::dfts + g, c = G & ((1ull << log2_s) - 1);
+            const gfpf_u64 e = G < supers ? (gfpf_u64)lo * c * p.step : 0, split = p.tensor_split_bits;
+            const unsigned twiddle = factors == 1 ? (G < supers ? (unsigned)(c * R + lo) : 0u)
+                                     : f == 0     ? (unsigned)(e & ((1ull << split) - 1))
+                                                  : (unsigned)((1ull << split) + (e >> split));
+            gfpf_tile_mul_shared_twiddles<8>(tile, Tile::at(g, hi, lo), Tile::plane, (const gfpf_u64*)p.tensor_table,
+                                             twiddle, tile, Tile::scratch + warp * GFPF_SHARED_TWIDDLE_WORDS);
+        }
     }
 }
 #endif

@@ -684,7 +684,9 @@ pub enum Kernel {
     /// twiddled, the first stage's twiddles on the tensor cores
     /// (`gfpf_tile_mul_shared_twiddles`: the R elements of a column of the
     /// tile share one, from the launch's
-    /// [`tensor::shared_twiddle_table`]s) where
+    /// [`tensor::shared_twiddle_table`]s, one a twiddle or, two products a
+    /// twiddle, one an exponent's low and one its high half,
+    /// [`tensor::split_twiddle_bits`]) where
     /// [`element_team_pair_mma_available`] and the field's r allows
     /// ([`tensor::shared_twiddles_available`]; elsewhere the kernel runs
     /// [`Kernel::ElementTeamPair`]'s products).

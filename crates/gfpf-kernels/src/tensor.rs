@@ -70,6 +70,21 @@ pub fn shared_twiddle_table<const K: usize>(field: &Field<K>, w: &Element<K>) ->
     Some(words)
 }
 
+/// The low bits b of a twiddle exponent e < N = 2^`log2_n` that a pair's
+/// split tables take apart, ⌈log2 N / 2⌉: w^e = w^(e mod 2^b)·w^(2^b·⌊e/2^b⌋),
+/// two products by tables of 2^b and N/2^b entries
+/// (`gfpf_cuda::tensor_twiddle_table` with `tensor_split_bits` = b).
+pub fn split_twiddle_bits(log2_n: u32) -> u32 {
+    log2_n.div_ceil(2)
+}
+
+/// Entries of the split tables of [`split_twiddle_bits`]: 2^b + N/2^b (t8
+/// 2^20: 2048, against 65536 for its second pair's (c, lo) twiddles).
+pub fn split_twiddle_entries(log2_n: u32) -> usize {
+    let b = split_twiddle_bits(log2_n);
+    (1usize << b) + (1usize << (log2_n - b))
+}
+
 /// The tables of every twiddle of `twiddles` one after another (entry i at
 /// word i·[`SHARED_TWIDDLE_WORDS`]), or `None` where K is not
 /// [`shared_twiddles_available`].
