@@ -108,15 +108,20 @@ pub fn kernel_of(symbol: &str) -> Option<Kernel> {
 }
 
 /// The kernel of a two-stage symbol, `gfpf_dft16x16_inputs_inputs_elements`,
-/// `…_elements_mma` or `…_team`.
+/// `…_elements_mma`, `…_elements_mma_both` or `…_team`.
 fn pair_kernel_of(symbol: &str) -> Option<Kernel> {
     let rest = symbol.strip_prefix("gfpf_dft")?;
-    if let Some(radices) = rest.strip_suffix("_inputs_inputs_elements_mma") {
-        let (radix, again) = radices.split_once('x')?;
-        return (radix == again)
-            .then(|| radix.parse().ok())
-            .flatten()
-            .map(|radix| Kernel::ElementTeamPairMma { radix });
+    for (suffix, second_stage) in [
+        ("_inputs_inputs_elements_mma", false),
+        ("_inputs_inputs_elements_mma_both", true),
+    ] {
+        if let Some(radices) = rest.strip_suffix(suffix) {
+            let (radix, again) = radices.split_once('x')?;
+            return (radix == again)
+                .then(|| radix.parse().ok())
+                .flatten()
+                .map(|radix| Kernel::ElementTeamPairMma { radix, second_stage });
+        }
     }
     let (rest, segments) = match rest.strip_suffix("_elements") {
         Some(rest) => (rest, false),

@@ -95,11 +95,21 @@ pub struct CudaFft<const K: usize> {
     tensor_tables: Mutex<Vec<(TensorTableKey, Arc<CudaSlice<u64>>)>>,
 }
 
+/// A tensor-core launch's base size and whether its second stage's
+/// twiddles are on the tensor cores too ([`tensor_twiddle_table`]'s
+/// arguments).
+pub(crate) fn tensor_kernel_shape(kernel: &Kernel) -> (usize, bool) {
+    match *kernel {
+        Kernel::ElementTeamPairMma { radix, second_stage } => (radix, second_stage),
+        _ => (kernel.radix().unwrap_or(2), false),
+    }
+}
+
 /// A [`Kernel::ElementTeamPairMma`] launch's first stage
 /// ([`crate::params::tensor_stage_params`]): log2 of its stride, its
-/// twiddle step and its `tensor_split_bits`, which fix its tensor-core
-/// tables.
-type TensorTableKey = (u64, u64, u64);
+/// twiddle step, its `tensor_split_bits` and whether the second stage's
+/// tables follow, which fix its tensor-core tables.
+type TensorTableKey = (u64, u64, u64, bool);
 
 impl<const K: usize> std::fmt::Debug for CudaFft<K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -154,11 +164,12 @@ impl<const K: usize> CudaFft<K> {
         })
     }
 
-    /// The tensor cores' twiddle tables of a stage of DFT_`radix` with
-    /// `params` on the device ([`tensor_twiddle_table`]), made and uploaded
-    /// on first use.
-    fn tensor_table(&self, params: &StageParams, radix: usize) -> Result<Arc<CudaSlice<u64>>, CudaError> {
-        let key = (params.log2_stride, params.step, params.tensor_split_bits);
+    /// The tensor cores' twiddle tables of a launch of `kernel` whose first
+    /// stage has `params` on the device ([`tensor_twiddle_table`]), made
+    /// and uploaded on first use.
+    fn tensor_table(&self, params: &StageParams, kernel: &Kernel) -> Result<Arc<CudaSlice<u64>>, CudaError> {
+        let (radix, second_stage) = tensor_kernel_shape(kernel);
+        let key = (params.log2_stride, params.step, params.tensor_split_bits, second_stage);
         let mut tables = self.tensor_tables.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, table)) = tables.iter().find(|(k, _)| *k == key) {
             return Ok(table.clone());
@@ -168,6 +179,7 @@ impl<const K: usize> CudaFft<K> {
             &device_twiddle_table(&self.prepared.fft)?,
             params,
             radix,
+            second_stage,
         )?;
         let table = Arc::new(
             self.device
@@ -239,7 +251,7 @@ impl<const K: usize> CudaFft<K> {
             .iter()
             .map(|l| {
                 crate::params::tensor_stage_params(l)
-                    .map(|params| self.tensor_table(&params, l.kernel.radix().unwrap_or(2)))
+                    .map(|params| self.tensor_table(&params, &l.kernel))
                     .transpose()
             })
             .collect::<Result<_, _>>()?;

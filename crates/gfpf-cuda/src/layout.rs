@@ -89,6 +89,10 @@ pub fn device_twiddle_table<const K: usize>(fft: &PreparedFft<K>) -> Result<Vec<
 /// twiddle the kernels' element (hi, lo) of a super-DFT at column c takes;
 /// with b > 0, entry e0 < 2^b is w^e0 and entry 2^b + e1 is w^(2^b·e1)
 /// (e1 < N/2^b), the two factors of w^e the kernel multiplies by in turn.
+/// With `second_stage` (and b = 0) the second stage's follow: entry s·R +
+/// c·R + hi is w^(hi·c·step/R), then entry 2·s·R + hi·R + q is
+/// w^(hi·q·s·step/R), the two factors of its input hi's twiddle in its DFT
+/// q of the super-DFT at column c.
 /// Where the field has no such products
 /// ([`gfpf_kernels::tensor::shared_twiddles_available`]) the kernel reads
 /// nothing from it: one word.
@@ -97,22 +101,26 @@ pub fn tensor_twiddle_table<const K: usize>(
     device_table: &[u64],
     params: &crate::params::StageParams,
     radix: usize,
+    second_stage: bool,
 ) -> Result<Vec<u64>, TransformError> {
     use gfpf_kernels::tensor::{SHARED_TWIDDLE_WORDS, shared_twiddle_table, shared_twiddles_available};
     if !shared_twiddles_available(&gfpf_kernels::DeviceConstants::of(field)) {
         return Ok(vec![0]);
     }
-    let exponents: Vec<u64> = match params.tensor_split_bits {
-        0 => {
-            let s = 1u64 << params.log2_stride;
-            (0..s)
-                .flat_map(|c| (0..radix as u64).map(move |lo| lo * c * params.step))
-                .collect()
-        }
+    let (s, r) = (1u64 << params.log2_stride, radix as u64);
+    let mut exponents: Vec<u64> = match params.tensor_split_bits {
+        0 => (0..s)
+            .flat_map(|c| (0..r).map(move |lo| lo * c * params.step))
+            .collect(),
         b => (0..1u64 << b)
             .chain((0..1u64 << (params.log2_n - b)).map(|e1| e1 << b))
             .collect(),
     };
+    if second_stage {
+        let step = params.step / r;
+        exponents.extend((0..s).flat_map(|c| (0..r).map(move |hi| hi * c * step)));
+        exponents.extend((0..r).flat_map(|hi| (0..r).map(move |q| hi * q * s * step)));
+    }
     let entries = exponents.len();
     let mut out = try_words(entries * SHARED_TWIDDLE_WORDS, entries, "tensor-core twiddle tables")?;
     let mask = (1u64 << params.twiddle_bits) - 1;
@@ -225,7 +233,7 @@ mod tests {
             };
             let entry = |table: &[u64], i: usize| table[i * SHARED_TWIDDLE_WORDS..][..SHARED_TWIDDLE_WORDS].to_vec();
             let of = |e: u64| shared_twiddle_table(&f, &f.pow_u64(&w, e)).unwrap();
-            let direct = tensor_twiddle_table(&f, &device_table, &params, 16).unwrap();
+            let direct = tensor_twiddle_table(&f, &device_table, &params, 16, false).unwrap();
             assert_eq!(direct.len(), 16 * 16 * SHARED_TWIDDLE_WORDS);
             for (c, lo) in [(0u64, 0u64), (1, 1), (5, 11), (15, 15)] {
                 assert_eq!(
@@ -235,7 +243,7 @@ mod tests {
                 );
             }
             params.tensor_split_bits = 6;
-            let split = tensor_twiddle_table(&f, &device_table, &params, 16).unwrap();
+            let split = tensor_twiddle_table(&f, &device_table, &params, 16, false).unwrap();
             assert_eq!(split.len(), (64 + 64) * SHARED_TWIDDLE_WORDS);
             for e in [0u64, 1, 37, 63] {
                 assert_eq!(entry(&split, e as usize), of(e), "{direction:?} low {e}");

@@ -40,7 +40,7 @@ pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
         Kernel::ElementTeamDft { radix, .. } => {
             element_team_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32)
         }
-        Kernel::ElementTeamPair { radix, .. } | Kernel::ElementTeamPairMma { radix } => {
+        Kernel::ElementTeamPair { radix, .. } | Kernel::ElementTeamPairMma { radix, .. } => {
             element_team_pair_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32)
         }
         Kernel::TeamPair { radix, .. } => team_pair_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
@@ -53,7 +53,7 @@ pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
 /// a block's static shared memory allows at t8), none for the others.
 pub fn dynamic_shared_bytes(kernel: &Kernel, k: usize) -> u32 {
     match *kernel {
-        Kernel::ElementTeamPair { radix, .. } | Kernel::ElementTeamPairMma { radix } => {
+        Kernel::ElementTeamPair { radix, .. } | Kernel::ElementTeamPairMma { radix, .. } => {
             element_team_pair_tile(radix, k).map_or(0, |t| (t.words * 8) as u32)
         }
         _ => 0,
@@ -619,11 +619,16 @@ pub fn pair_stages(
         };
         let tensor = tensor && split_bits.is_some();
         params.tensor_split_bits = if tensor { split_bits.unwrap_or(0) } else { 0 };
+        // The second stage's twiddles too where the first's tables are one
+        // a twiddle and the second's (s·R rows' and R² constants') fit
+        // beside them: products by split tables would take three a twiddle
+        // there, as long as the per-thread product.
+        let second_stage = split_bits == Some(0) && 2 * s * radix + radix * radix <= device.tensor_twiddles_max;
         Launch {
             kernel: if segments {
                 Kernel::TeamPair { radix, first, second }
             } else if tensor {
-                Kernel::ElementTeamPairMma { radix }
+                Kernel::ElementTeamPairMma { radix, second_stage }
             } else {
                 Kernel::ElementTeamPair { radix, first, second }
             },
@@ -1147,13 +1152,16 @@ mod pair_tests {
         let element = |twiddles| Kernel::ElementTeamDft { radix: 16, twiddles };
         let kernels = |l: &[Launch]| l.iter().map(|l| l.kernel).collect::<Vec<_>>();
         let natural = device(20, 8, Direction::Forward, Order::Natural, 1);
-        let mma = Kernel::ElementTeamPairMma { radix: 16 };
+        let mma = |second_stage| Kernel::ElementTeamPairMma {
+            radix: 16,
+            second_stage,
+        };
         // Both pairs take their first stage's twiddles on the tensor cores:
         // that of strides 16 and 256 by its 256 (c, lo) twiddles' tables,
-        // that of 4096 and 65536, whose 65536 would exceed
-        // TENSOR_TWIDDLES_MAX, by the exponent's 10 low bits and 10 high
-        // ones (2048 tables).
-        assert_eq!(kernels(&natural), [element(Plain), mma, mma]);
+        // and its second stage's too (256 + 256 more); that of 4096 and
+        // 65536, whose 65536 would exceed TENSOR_TWIDDLES_MAX, by the
+        // exponent's 10 low bits and 10 high ones (2048 tables).
+        assert_eq!(kernels(&natural), [element(Plain), mma(true), mma(false)]);
         assert_eq!(
             (natural[1].params.tensor_split_bits, natural[2].params.tensor_split_bits),
             (0, 10)
@@ -1170,7 +1178,7 @@ mod pair_tests {
         let inverse = device(20, 8, Direction::Inverse, Order::DigitReversed, 1);
         assert_eq!(
             kernels(&inverse),
-            [pair(16, Plain, Inputs), mma, element(Inputs), Kernel::LaneScale]
+            [pair(16, Plain, Inputs), mma(false), element(Inputs), Kernel::LaneScale]
         );
         // The stride-1 pairs take one run of R² words a super-DFT.
         assert_eq!(digit_reversed[2].params.log2_stride, 0);
@@ -1330,7 +1338,13 @@ mod pair_tests {
         let t8_17 = device(17, 8, Direction::Forward, Order::Natural, 1);
         assert_eq!(
             (t8_17.len(), t8_17[1].kernel),
-            (4, Kernel::ElementTeamPairMma { radix: 16 }),
+            (
+                4,
+                Kernel::ElementTeamPairMma {
+                    radix: 16,
+                    second_stage: true
+                }
+            ),
             "2^17 = 2·16^4: its stages fill the device as teams of threads, which pair (as teams of segments, \
              512 super-DFTs, they would not), the first pair's first twiddles on the tensor cores"
         );

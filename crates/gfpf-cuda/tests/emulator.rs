@@ -334,7 +334,13 @@ fn barriers_each_needed_in_tiled_stages() {
     // (Kernel::TeamPair).
     let paired = 1 << 12;
     for (order, want) in [
-        (Order::Natural, Kernel::ElementTeamPairMma { radix: 16 }),
+        (
+            Order::Natural,
+            Kernel::ElementTeamPairMma {
+                radix: 16,
+                second_stage: true,
+            },
+        ),
         (
             Order::DigitReversed,
             Kernel::ElementTeamPair {
@@ -832,21 +838,23 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
     batches: &[usize],
     orders: &[Order],
     tensor_cores: bool,
-    split: bool,
+    tables_max: usize,
 ) {
     use gfpf_cuda::params::DeviceShape;
     use gfpf_kernels::Kernel;
-    // Split tables where a (c, lo) twiddle's would exceed the device's
-    // bound: at 2^12 (s·R = 256 tables) a bound of 128 takes the exponent's
-    // six low bits and six high ones, 64 tables each.
+    // At 2^12 (s = 16) the pair's tables: both stages' one a twiddle
+    // (2·s·R + R² = 768) within the H100's bound; the first stage's alone
+    // (s·R = 256) within 256; the first's split by the exponent's six low
+    // bits and six high ones (64 + 64) within 128.
     let device = DeviceShape {
         tensor_cores,
-        tensor_twiddles_max: if split {
-            128
-        } else {
-            DeviceShape::H100.tensor_twiddles_max
-        },
+        tensor_twiddles_max: tables_max,
         ..DeviceShape::H100
+    };
+    let (second_stage, split_bits) = match tables_max {
+        256 => (false, 0),
+        128 => (false, 6),
+        _ => (true, 0),
     };
     if let Some(why) = emulator_unavailable() {
         eprintln!("SKIPPED (tensor-core pairs, {}): {why}", preset.name());
@@ -878,7 +886,10 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
                 if direction == Direction::Forward && order == Order::Natural {
                     let inputs = gfpf_plan::CodeletTwiddles::Inputs;
                     let (mma, plain) = (
-                        Kernel::ElementTeamPairMma { radix: 16 },
+                        Kernel::ElementTeamPairMma {
+                            radix: 16,
+                            second_stage,
+                        },
                         Kernel::ElementTeamPair {
                             radix: 16,
                             first: inputs,
@@ -892,11 +903,7 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
                         .filter(|l| l.kernel == mma)
                         .map(|l| l.params.tensor_split_bits)
                         .collect();
-                    let want: &[u64] = match (tensor_cores, split) {
-                        (false, _) => &[],
-                        (true, false) => &[0],
-                        (true, true) => &[6],
-                    };
+                    let want: &[u64] = if tensor_cores { &[split_bits] } else { &[] };
                     assert_eq!(splits, want, "{what}");
                 }
                 gfpf_executor::Transform::process(&fft, &mut data).unwrap();
@@ -915,15 +922,19 @@ fn tensor_core_pairs_match_the_cpu_t8_p8() {
     // p8 (Möller–Granlund's divisions, r below 2^60) in one batch: the
     // batch only moves which super-DFTs a block takes.
     let both = [Order::Natural, Order::DigitReversed];
-    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[1, 2], &both, true, false);
-    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::P8, &[1], &both, true, false);
-    // Two products a twiddle, by the split tables t8 2^20's second pair
-    // takes (there b = 10).
-    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[1, 2], &both, true, true);
-    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::P8, &[1], &both, true, true);
+    let h100 = gfpf_cuda::params::TENSOR_TWIDDLES_MAX;
+    // Both stages' twiddles on the tensor cores (t8 2^20's first pair).
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[1, 2], &both, true, h100);
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::P8, &[1], &both, true, h100);
+    // The first stage's alone, one table a twiddle.
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[2], &both, true, 256);
+    // The first stage's alone, two products a twiddle by the split tables
+    // that t8 2^20's second pair takes (there b = 10).
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[1, 2], &both, true, 128);
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::P8, &[1], &both, true, 128);
     // The plain pairs of DFT_16 × DFT_16, on devices without the tensor
     // cores.
-    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[2], &both, false, false);
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[2], &both, false, h100);
 }
 
 /// Teams of segments take one element a segment (split teams) where a

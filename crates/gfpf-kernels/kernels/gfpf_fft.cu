@@ -1601,6 +1601,50 @@ GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
 }
 #endif
 
+#ifdef GFPF_SHARED_TWIDDLES
+// The second stage's input twiddles of an element-team pair in time, on the
+// tensor cores, after the first stage's DFTs and before the second's run
+// plain (p.tensor_split_bits = 0). The second stage's DFT q of super-DFT
+// G = α·s + c runs down column rev(q) (the first left its outputs there),
+// and takes on its input hi w^(hi·(c + q·s)·step/R) = A·B:
+// A = w^(hi·c·step/R), the same for the R elements of row hi, eight lanes
+// a twiddle (entry s·R + c·R + hi of p.tensor_table), and
+// B = w^(hi·q·s·step/R) = ω_(R²)^(hi·q), the same for every super-DFT,
+// four lanes a twiddle, one element of each of the block's four super-DFTs
+// (entry 2·s·R + hi·R + q). The passes group the elements differently, so
+// the block meets between them.
+template <class Tile, int R, int R_LOG2, bool IN_TIME, class Array>
+GFPF_FN void gfpf_pair_tensor_second_twiddles(const GfpfStageParams& p, Array& tile) {
+    constexpr int warps = Tile::threads / 32, elements = Tile::dfts * R * R;
+    static_assert(elements % (32 * warps) == 0, "whole calls of 32 elements a warp");
+    static_assert(Tile::dfts == 4, "four super-DFTs a block share B, four lanes a twiddle");
+    static_assert(warps * 2 * GFPF_SHARED_TWIDDLE_WORDS <= GFPF_K * Tile::threads, "staging within the scratch");
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const gfpf_u64 log2_s = gfpf_pair_log2_s<R_LOG2, IN_TIME>(p);
+    const unsigned sr = (unsigned)R << log2_s;
+    const int staging = Tile::scratch + warp * 2 * GFPF_SHARED_TWIDDLE_WORDS;
+    // A: element t = (g, hi, col) of the block, eight lanes a row's half.
+#pragma unroll
+    for (int call = 0; call < elements / (32 * warps); ++call) {
+        const int t = (call * warps + warp) * 32 + lane;
+        const int g = t / (R * R), hi = t / R % R, col = t % R;
+        const gfpf_u64 c = ((gfpf_u64)blockIdx.x * Tile::dfts + g) & ((1ull << log2_s) - 1);
+        gfpf_tile_mul_shared_twiddles<8>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
+                                         sr + (unsigned)c * R + hi, tile, staging);
+    }
+    __syncthreads();
+    // B: element t = (hi, col, g), four lanes an (hi, col) of the four
+    // super-DFTs.
+#pragma unroll
+    for (int call = 0; call < elements / (32 * warps); ++call) {
+        const int t = (call * warps + warp) * 32 + lane;
+        const int g = t % Tile::dfts, hi = t / Tile::dfts / R, col = t / Tile::dfts % R;
+        gfpf_tile_mul_shared_twiddles<4>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
+                                         2 * sr + (unsigned)(hi * R + gfpf_bit_reverse<R>(col)), tile, staging);
+    }
+}
+#endif
+
 // Both pair kernels' work on the block's tile: load, the first stage's
 // DFTs, the second's, store. Teams whose layers end at __syncthreads (of
 // segments across warps) need no other barrier between but after twiddled
@@ -1608,7 +1652,8 @@ GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
 // With TENSOR (an element-team pair in time whose first stage twiddles its
 // inputs), the first stage's twiddles run on the tensor cores first, the
 // block meeting before its DFTs, which then run plain.
-template <class Tile, int R, int VARIANT1, int VARIANT2, bool TENSOR = false, class Array>
+template <class Tile, int R, int VARIANT1, int VARIANT2, bool TENSOR = false, bool TENSOR_SECOND = false,
+          class Array>
 GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {
     constexpr int R_LOG2 = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : R == 16 ? 4 : R == 32 ? 5 : 6;
     constexpr bool IN_TIME = VARIANT1 != GFPF_TWIDDLE_OUTPUTS;
@@ -1629,7 +1674,14 @@ GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {
         gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, false, VARIANT1, FUSED>(p, tile);
     }
     if (!Tile::layers_end_at_block_barrier || VARIANT1 == GFPF_TWIDDLE_OUTPUTS) __syncthreads();
-    if constexpr (Tile::segments) {
+    if constexpr (TENSOR_SECOND) {
+#ifdef GFPF_SHARED_TWIDDLES
+        static_assert(TENSOR && VARIANT2 == GFPF_TWIDDLE_INPUTS, "both stages' twiddles on the tensor cores");
+        gfpf_pair_tensor_second_twiddles<Tile, R, R_LOG2, IN_TIME>(p, tile);
+        __syncthreads();
+        gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, true, GFPF_PLAIN, FUSED>(p, tile);
+#endif
+    } else if constexpr (Tile::segments) {
         gfpf_team_pair_stage<Tile, R, R_LOG2, IN_TIME, true, VARIANT2>(p, tile);
     } else {
         gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, true, VARIANT2, FUSED>(p, tile);
@@ -1638,11 +1690,11 @@ GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {
     gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, false);
 }
 
-template <int R, int VARIANT1, int VARIANT2, bool TENSOR = false>
+template <int R, int VARIANT1, int VARIANT2, bool TENSOR = false, bool TENSOR_SECOND = false>
 GFPF_FN void gfpf_dft_element_team_pair(const GfpfStageParams& p) {
     using Tile = GfpfElementTeamPairTile<R>;
     GFPF_DYNAMIC_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
-    gfpf_dft_pair<Tile, R, VARIANT1, VARIANT2, TENSOR>(p, tile);
+    gfpf_dft_pair<Tile, R, VARIANT1, VARIANT2, TENSOR, TENSOR_SECOND>(p, tile);
 }
 
 template <int R, int VARIANT1, int VARIANT2>
@@ -1884,9 +1936,10 @@ GFPF_ELEMENT_TEAM_RADICES(GFPF_ELEMENT_TEAM_KERNELS)
     KERNEL(R, outputs, plain, GFPF_TWIDDLE_OUTPUTS, GFPF_PLAIN)
 #define GFPF_ELEMENT_TEAM_PAIR_KERNELS(R) GFPF_PAIR_PLACEMENTS(GFPF_ELEMENT_TEAM_PAIR_KERNEL, R)
 // In time with both stages' inputs twiddled, the first's on the tensor
-// cores (gfpf_kernels::Kernel::ElementTeamPairMma): k = 8's DFT_16, where a
-// field's r is in range (GFPF_SHARED_TWIDDLES; elsewhere the symbol runs
-// the plain pair's products, so that every k = 8 module has it).
+// cores, and with `_both` the second's too (gfpf_kernels::Kernel::
+// ElementTeamPairMma): k = 8's DFT_16, where a field's r is in range
+// (GFPF_SHARED_TWIDDLES; elsewhere the symbols run the plain pair's
+// products, so that every k = 8 module has them).
 #ifdef GFPF_SHARED_TWIDDLES
 #define GFPF_ELEMENT_TEAM_PAIR_MMA_TENSOR true
 #else
@@ -1905,6 +1958,11 @@ GFPF_ELEMENT_TEAM_RADICES(GFPF_ELEMENT_TEAM_KERNELS)
     GFPF_OCCUPANCY_BLOCK_KERNEL(                                                                         \
         gfpf_dft##R##x##R##_inputs_inputs_elements_mma,                                                  \
         (gfpf_dft_element_team_pair<R, GFPF_TWIDDLE_INPUTS, GFPF_TWIDDLE_INPUTS, GFPF_ELEMENT_TEAM_PAIR_MMA_TENSOR>), \
+        GfpfElementTeamPairTile<R>::threads, GFPF_ELEMENT_TEAM_PAIR_MMA_BLOCKS(R))                        \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(                                                                         \
+        gfpf_dft##R##x##R##_inputs_inputs_elements_mma_both,                                             \
+        (gfpf_dft_element_team_pair<R, GFPF_TWIDDLE_INPUTS, GFPF_TWIDDLE_INPUTS, GFPF_ELEMENT_TEAM_PAIR_MMA_TENSOR, \
+                                    GFPF_ELEMENT_TEAM_PAIR_MMA_TENSOR>),                                 \
         GfpfElementTeamPairTile<R>::threads, GFPF_ELEMENT_TEAM_PAIR_MMA_BLOCKS(R))
 
 GFPF_ELEMENT_TEAM_PAIR_RADICES(GFPF_ELEMENT_TEAM_PAIR_KERNELS)

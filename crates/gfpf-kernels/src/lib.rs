@@ -366,7 +366,7 @@ pub fn device_pair_kernels(k: usize, radix: usize) -> Vec<Kernel> {
         );
     }
     if element_team_pair_mma_available(radix, k) {
-        kernels.push(Kernel::ElementTeamPairMma { radix });
+        kernels.extend([false, true].map(|second_stage| Kernel::ElementTeamPairMma { radix, second_stage }));
     }
     if team_pair_tile(radix, k).is_some() {
         kernels.extend(
@@ -693,6 +693,11 @@ pub enum Kernel {
     ElementTeamPairMma {
         /// K, both stages'.
         radix: usize,
+        /// The second stage's input twiddles on the tensor cores too (where
+        /// the tables are one a twiddle): w^(hi·c·step/R), shared by a row
+        /// of the tile, eight lanes a twiddle, times ω_(R²)^(hi·q), shared by
+        /// the block's four super-DFTs, four lanes a twiddle.
+        second_stage: bool,
     },
     /// Two consecutive stages of base DFT_K in one launch as
     /// [`Kernel::ElementTeamPair`], each DFT over a team of segments as
@@ -737,7 +742,10 @@ impl Kernel {
                     variant(second)
                 )
             }
-            Kernel::ElementTeamPairMma { radix } => format!("gfpf_dft{radix}x{radix}_inputs_inputs_elements_mma"),
+            Kernel::ElementTeamPairMma { radix, second_stage } => format!(
+                "gfpf_dft{radix}x{radix}_inputs_inputs_elements_mma{}",
+                if second_stage { "_both" } else { "" }
+            ),
             Kernel::TeamPair { radix, first, second } => {
                 format!("gfpf_dft{radix}x{radix}_{}_{}_team", variant(first), variant(second))
             }
@@ -781,7 +789,7 @@ impl Kernel {
             | Kernel::SplitTeamDft { radix, .. }
             | Kernel::ElementTeamDft { radix, .. }
             | Kernel::ElementTeamPair { radix, .. }
-            | Kernel::ElementTeamPairMma { radix }
+            | Kernel::ElementTeamPairMma { radix, .. }
             | Kernel::TeamPair { radix, .. } => Some(radix),
             Kernel::Scale | Kernel::PointwiseMul | Kernel::LaneScale | Kernel::LanePointwiseMul => None,
         }

@@ -819,12 +819,16 @@ impl<const K: usize> EmulatedFft<K> {
     /// that read none.
     fn tensor_table(&self, launch: &gfpf_cuda::params::Launch) -> Result<Vec<u64>, EmulatorError> {
         Ok(match gfpf_cuda::params::tensor_stage_params(launch) {
-            Some(params) => gfpf_cuda::tensor_twiddle_table(
-                self.prepared.field(),
-                &self.table,
-                &params,
-                launch.kernel.radix().unwrap_or(2),
-            )?,
+            Some(params) => {
+                let second_stage = matches!(launch.kernel, Kernel::ElementTeamPairMma { second_stage: true, .. });
+                gfpf_cuda::tensor_twiddle_table(
+                    self.prepared.field(),
+                    &self.table,
+                    &params,
+                    launch.kernel.radix().unwrap_or(2),
+                    second_stage,
+                )?
+            }
             None => Vec::new(),
         })
     }
