@@ -15,8 +15,9 @@
 //! * memory: data sectors moved plus, for kernels with a stack frame, the
 //!   bytes their operations move through local memory times the fitted
 //!   [`Model::local_dram_factor`], at the measured 3.0 TB/s; twiddle-table
-//!   sectors at an assumed L2 bandwidth where the table fits half of L2
-//!   (both less where the grid fills few SMs);
+//!   sectors at an assumed L2 bandwidth where the table fits half of L2,
+//!   the tensor cores' tables' (a few MiB at most) at it always (both
+//!   less where the grid fills few SMs);
 //! * path: the busiest thread's instructions at the fitted
 //!   [`Model::path_cycles_per_instruction`] and its barriers at
 //!   [`BARRIER_CYCLES`], once per wave of blocks;
@@ -590,12 +591,17 @@ impl LaunchInput {
         let t = &self.traffic;
         let table_bytes = 32.0 * t.table_sectors as f64;
         let data_bytes = t.bytes_moved() as f64 - table_bytes;
-        // A table that fits half of L2 is read from there.
-        let table_seconds = if self.table_bytes <= L2_BYTES / 2.0 {
-            table_bytes / (L2_BYTES_PER_S * share)
-        } else {
-            table_bytes / (DRAM_BYTES_PER_S * share)
-        };
+        // A table that fits half of L2 is read from there; the tensor
+        // cores' tables (at most TENSOR_TWIDDLES_MAX of 960 bytes, 3.75
+        // MiB) always do.
+        let tensor_table_bytes = 32.0 * t.tensor_table_sectors as f64;
+        let own_table_bytes = table_bytes - tensor_table_bytes;
+        let table_seconds = tensor_table_bytes / (L2_BYTES_PER_S * share)
+            + if self.table_bytes <= L2_BYTES / 2.0 {
+                own_table_bytes / (L2_BYTES_PER_S * share)
+            } else {
+                own_table_bytes / (DRAM_BYTES_PER_S * share)
+            };
         let memory = (data_bytes + local) / (DRAM_BYTES_PER_S * share) + table_seconds;
         let waves = (blocks / (SMS * blocks_per_sm)).ceil();
         let path_cycles = instructions(&self.traffic.path_ops, self.k, self.short_division)

@@ -905,6 +905,23 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
                         .collect();
                     let want: &[u64] = if tensor_cores { &[split_bits] } else { &[] };
                     assert_eq!(splits, want, "{what}");
+                    // The tensor cores' tables counted apart (the model reads
+                    // them from L2): a warp stages one 960-byte table (30
+                    // sectors) a set of eight lanes, two a set of four, in
+                    // four sets a call and two calls a pass; a pass a factor
+                    // of the first stage's (one or two), and with the second
+                    // stage's an eight-lane and a four-lane pass more, which
+                    // read no other table.
+                    if tensor_cores && batch == 1 {
+                        let counts = fft.launch_counts(1, u32::MAX).unwrap();
+                        let launch = counts.iter().find(|c| c.kernel == mma).unwrap();
+                        let warps = launch.threads / 32;
+                        let factors = if split_bits == 0 { 1 } else { 2 };
+                        let tables = if second_stage { factors + 3 } else { factors };
+                        let t = launch.traffic;
+                        assert_eq!(t.tensor_table_sectors, warps * 2 * 4 * 30 * tables, "{what}");
+                        assert_eq!(t.tensor_table_sectors == t.table_sectors, second_stage, "{what}");
+                    }
                 }
                 gfpf_executor::Transform::process(&fft, &mut data).unwrap();
                 assert_forward_or_back(fft.plan(), order, &natural, &x, &data, &what);

@@ -113,6 +113,10 @@ struct GfpfEmuLaunch {
     // GFPF_TABLE_READ), which a device serves from its caches when the
     // table fits there.
     unsigned long long table_sectors, table_bytes;
+    // Out: of those, the tensor cores' twiddle tables'
+    // (GFPF_TENSOR_TABLE_READ): a few MiB at most, in L2 whatever the
+    // transform's own twiddle table.
+    unsigned long long tensor_table_sectors, tensor_table_bytes;
     // Out: field operations (GfpfEmuOp) summed over threads, and those of
     // the thread that ran the most (the launch's longest serial path).
     unsigned long long ops[GFPF_OP_COUNT];
@@ -183,8 +187,9 @@ struct Block {
     std::unordered_map<unsigned long long, unsigned> access_bytes;
     bool counting = false;
     unsigned long long requests = 0, sectors_read = 0, sectors_written = 0, bytes_read = 0, bytes_written = 0;
-    unsigned long long table_sectors = 0, table_bytes = 0;
-    std::unordered_map<unsigned long long, bool> table_keys;  // warp-wide accesses of tables
+    unsigned long long table_sectors = 0, table_bytes = 0, tensor_table_sectors = 0, tensor_table_bytes = 0;
+    // Warp-wide accesses of tables: 1, of the tensor cores' tables: 2.
+    std::unordered_map<unsigned long long, int> table_keys;
     // Operations per thread of the running block, and the launch's totals.
     std::vector<std::array<unsigned long long, GFPF_OP_COUNT>> thread_ops;
     unsigned long long ops[GFPF_OP_COUNT] = {}, path_ops[GFPF_OP_COUNT] = {};
@@ -214,7 +219,7 @@ struct Block {
     // A warp-wide access is the n-th access of each lane at one source
     // line (`site`): lanes that skip a site (a twiddle of exponent 0) shift
     // only that site's count.
-    void record(const void* base, unsigned long long offset, unsigned bytes, bool write, int site, bool table = false) {
+    void record(const void* base, unsigned long long offset, unsigned bytes, bool write, int site, int table = 0) {
         if (!counting) return;
         unsigned t = running;
         unsigned n = accesses[((unsigned long long)t << 32) | unsigned(site)]++;
@@ -222,7 +227,7 @@ struct Block {
             ((unsigned long long)(t / kWarp) << 48) ^ ((unsigned long long)unsigned(site) << 32) ^ ((unsigned long long)n << 1) ^ write;
         sectors[key].push_back({(uintptr_t)base, offset});
         access_bytes[key] = bytes;
-        if (table) table_keys[key] = true;
+        if (table) table_keys[key] = table;
     }
     // Folds the block's accesses into the totals: the sectors a warp-wide
     // access touched and the bytes it used, each counted once (lanes reading
@@ -241,9 +246,14 @@ struct Block {
             } else {
                 sectors_read += distinct;
                 bytes_read += used;
-                if (table_keys.count(key)) {
+                const auto table = table_keys.find(key);
+                if (table != table_keys.end()) {
                     table_sectors += distinct;
                     table_bytes += used;
+                    if (table->second == 2) {
+                        tensor_table_sectors += distinct;
+                        tensor_table_bytes += used;
+                    }
                 }
             }
         }
@@ -688,6 +698,8 @@ inline int launch(const char* name, GfpfEmuLaunch& launch, F body) {
     launch.bytes_written = b.bytes_written;
     launch.table_sectors = b.table_sectors;
     launch.table_bytes = b.table_bytes;
+    launch.tensor_table_sectors = b.tensor_table_sectors;
+    launch.tensor_table_bytes = b.tensor_table_bytes;
     for (int i = 0; i < GFPF_OP_COUNT; ++i) {
         launch.ops[i] = b.ops[i];
         launch.path_ops[i] = b.path_ops[i];
@@ -776,8 +788,8 @@ inline T gfpf_global_read(const T* base, unsigned long long i, int site) {
     return base[i];
 }
 template <class T>
-inline T gfpf_table_read(const T* base, unsigned long long i, int site) {
-    gfpf_emu::block().record(base, i * sizeof(T), sizeof(T), false, site, true);
+inline T gfpf_table_read(const T* base, unsigned long long i, int site, int table = 1) {
+    gfpf_emu::block().record(base, i * sizeof(T), sizeof(T), false, site, table);
     return base[i];
 }
 template <class T>
@@ -794,6 +806,7 @@ inline void gfpf_global_write(T* base, unsigned long long i, T v, int site) {
 #define GFPF_GLOBAL_READ_AT(base, i, site) gfpf_global_read((base), (i), (site))
 #define GFPF_TABLE_READ_AT(base, i, site) gfpf_table_read((base), (i), (site))
 #define GFPF_TABLE_READ(base, i) GFPF_TABLE_READ_AT(base, i, __LINE__)
+#define GFPF_TENSOR_TABLE_READ(base, i) gfpf_table_read((base), (i), __LINE__, 2)
 #define GFPF_GLOBAL_WRITE_AT(base, i, v, site) gfpf_global_write((base), (i), (v), (site))
 #define GFPF_GLOBAL_READ(base, i) GFPF_GLOBAL_READ_AT(base, i, __LINE__)
 #define GFPF_GLOBAL_WRITE(base, i, v) GFPF_GLOBAL_WRITE_AT(base, i, v, __LINE__)

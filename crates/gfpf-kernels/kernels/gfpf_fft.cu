@@ -1128,8 +1128,8 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, c
         for (int c = 0; c < (GFPF_SHARED_TWIDDLE_WORDS + 31) / 32; ++c) {
             const int i = 32 * c + (int)lane;
             if (i < GFPF_SHARED_TWIDDLE_WORDS) {
-                staging[staging_at + i] = GFPF_TABLE_READ(from0, i);
-                if (twiddles == 2) staging[staging_at + GFPF_SHARED_TWIDDLE_WORDS + i] = GFPF_TABLE_READ(from1, i);
+                staging[staging_at + i] = GFPF_TENSOR_TABLE_READ(from0, i);
+                if (twiddles == 2) staging[staging_at + GFPF_SHARED_TWIDDLE_WORDS + i] = GFPF_TENSOR_TABLE_READ(from1, i);
             }
         }
         const int column = __shfl_sync(0xffffffffu, x, 8 * set + g);

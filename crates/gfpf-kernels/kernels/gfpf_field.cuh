@@ -62,6 +62,7 @@ __device__ __forceinline__ gfpf_u64 gfpf_mul_hi(gfpf_u64 a, gfpf_u64 b) { return
 // Read-only tables (twiddles, N^{-1}): counted apart, as caches serve them.
 #define GFPF_TABLE_READ_AT(base, i, site) ((base)[i])
 #define GFPF_TABLE_READ(base, i) ((base)[i])
+#define GFPF_TENSOR_TABLE_READ(base, i) ((base)[i])
 #endif
 
 // Field operations, counted by the host emulator for the time model.

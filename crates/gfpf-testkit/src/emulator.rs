@@ -115,6 +115,12 @@ pub struct LaunchTraffic {
     pub table_sectors: u64,
     /// Bytes the reads of those tables used.
     pub table_bytes: u64,
+    /// Of those table sectors, the tensor cores' twiddle tables'
+    /// (`gfpf_cuda::tensor_twiddle_table`: a few MiB at most, in L2 whatever
+    /// the size of the transform's own twiddle table).
+    pub tensor_table_sectors: u64,
+    /// Bytes the reads of the tensor cores' tables used.
+    pub tensor_table_bytes: u64,
     /// The field operations of all threads.
     pub ops: FieldOps,
     /// Those of the thread that ran the most: the launch's longest serial
@@ -289,6 +295,8 @@ impl LaunchTraffic {
             bytes_written: s(self.bytes_written),
             table_sectors: s(self.table_sectors),
             table_bytes: s(self.table_bytes),
+            tensor_table_sectors: s(self.tensor_table_sectors),
+            tensor_table_bytes: s(self.tensor_table_bytes),
             ops: self.ops.scaled(factor),
             path_ops: self.path_ops,
         }
