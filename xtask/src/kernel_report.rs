@@ -111,16 +111,22 @@ pub fn kernel_of(symbol: &str) -> Option<Kernel> {
 /// `…_elements_mma`, `…_elements_mma_both` or `…_team`.
 fn pair_kernel_of(symbol: &str) -> Option<Kernel> {
     let rest = symbol.strip_prefix("gfpf_dft")?;
-    for (suffix, second_stage) in [
-        ("_inputs_inputs_elements_mma", false),
-        ("_inputs_inputs_elements_mma_both", true),
+    for (suffix, in_time, both_stages) in [
+        ("_inputs_inputs_elements_mma", true, false),
+        ("_inputs_inputs_elements_mma_both", true, true),
+        ("_outputs_outputs_elements_mma", false, false),
+        ("_outputs_outputs_elements_mma_both", false, true),
     ] {
         if let Some(radices) = rest.strip_suffix(suffix) {
             let (radix, again) = radices.split_once('x')?;
             return (radix == again)
                 .then(|| radix.parse().ok())
                 .flatten()
-                .map(|radix| Kernel::ElementTeamPairMma { radix, second_stage });
+                .map(|radix| Kernel::ElementTeamPairMma {
+                    radix,
+                    in_time,
+                    both_stages,
+                });
         }
     }
     let (rest, segments) = match rest.strip_suffix("_elements") {

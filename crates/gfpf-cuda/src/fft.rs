@@ -95,21 +95,26 @@ pub struct CudaFft<const K: usize> {
     tensor_tables: Mutex<Vec<(TensorTableKey, Arc<CudaSlice<u64>>)>>,
 }
 
-/// A tensor-core launch's base size and whether its second stage's
-/// twiddles are on the tensor cores too ([`tensor_twiddle_table`]'s
+/// A tensor-core launch's base size, whether it is in time, and whether
+/// both stages' twiddles are on the tensor cores ([`tensor_twiddle_table`]'s
 /// arguments).
-pub(crate) fn tensor_kernel_shape(kernel: &Kernel) -> (usize, bool) {
+pub(crate) fn tensor_kernel_shape(kernel: &Kernel) -> (usize, bool, bool) {
     match *kernel {
-        Kernel::ElementTeamPairMma { radix, second_stage } => (radix, second_stage),
-        _ => (kernel.radix().unwrap_or(2), false),
+        Kernel::ElementTeamPairMma {
+            radix,
+            in_time,
+            both_stages,
+        } => (radix, in_time, both_stages),
+        _ => (kernel.radix().unwrap_or(2), true, false),
     }
 }
 
 /// A [`Kernel::ElementTeamPairMma`] launch's first stage
 /// ([`crate::params::tensor_stage_params`]): log2 of its stride, its
-/// twiddle step, its `tensor_split_bits` and whether the second stage's
-/// tables follow, which fix its tensor-core tables.
-type TensorTableKey = (u64, u64, u64, bool);
+/// twiddle step, its `tensor_split_bits`, whether it is in time and
+/// whether the other stage's tables follow, which fix its tensor-core
+/// tables.
+type TensorTableKey = (u64, u64, u64, bool, bool);
 
 impl<const K: usize> std::fmt::Debug for CudaFft<K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -168,8 +173,14 @@ impl<const K: usize> CudaFft<K> {
     /// stage has `params` on the device ([`tensor_twiddle_table`]), made
     /// and uploaded on first use.
     fn tensor_table(&self, params: &StageParams, kernel: &Kernel) -> Result<Arc<CudaSlice<u64>>, CudaError> {
-        let (radix, second_stage) = tensor_kernel_shape(kernel);
-        let key = (params.log2_stride, params.step, params.tensor_split_bits, second_stage);
+        let (radix, in_time, both_stages) = tensor_kernel_shape(kernel);
+        let key = (
+            params.log2_stride,
+            params.step,
+            params.tensor_split_bits,
+            in_time,
+            both_stages,
+        );
         let mut tables = self.tensor_tables.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, table)) = tables.iter().find(|(k, _)| *k == key) {
             return Ok(table.clone());
@@ -179,7 +190,8 @@ impl<const K: usize> CudaFft<K> {
             &device_twiddle_table(&self.prepared.fft)?,
             params,
             radix,
-            second_stage,
+            in_time,
+            both_stages,
         )?;
         let table = Arc::new(
             self.device

@@ -84,15 +84,17 @@ pub fn device_twiddle_table<const K: usize>(fft: &PreparedFft<K>) -> Result<Vec<
 /// each [`gfpf_kernels::tensor::shared_twiddle_table`] of a power of w
 /// (w^e = `device_table`'s entry e mod M times r^(±⌊e/M⌋), as
 /// `gfpf_twiddle_exponent` splits it; `device_table` is
-/// [`device_twiddle_table`]'s). With `params.tensor_split_bits` = 0, entry
-/// c·R + lo (c < s, the stage's stride; lo < R) is w^(lo·c·step), the
-/// twiddle the kernels' element (hi, lo) of a super-DFT at column c takes;
-/// with b > 0, entry e0 < 2^b is w^e0 and entry 2^b + e1 is w^(2^b·e1)
-/// (e1 < N/2^b), the two factors of w^e the kernel multiplies by in turn.
-/// With `second_stage` (and b = 0) the second stage's follow: entry s·R +
-/// c·R + hi is w^(hi·c·step/R), then entry 2·s·R + hi·R + q is
-/// w^(hi·q·s·step/R), the two factors of its input hi's twiddle in its DFT
-/// q of the super-DFT at column c.
+/// [`device_twiddle_table`]'s). With u = step/R in time (`in_time`), step
+/// in frequency (step the first stage's, `params.step`), and
+/// `params.tensor_split_bits` = 0, entry c·R + j (c < s, the smaller
+/// stride; j < R) is w^(j·c·R·u), the twiddle a column of the tile shares
+/// (in time the first stage's input j, in frequency the second stage's
+/// output j, of the super-DFT at column c); with b > 0, entry e0 < 2^b is
+/// w^e0 and entry 2^b + e1 is w^(2^b·e1) (e1 < N/2^b), the two factors of
+/// w^e the kernel multiplies by in turn. With `both_stages` (and b = 0)
+/// the other stage's follow: entry s·R + c·R + a is w^(a·c·u), then entry
+/// 2·s·R + a·R + b is w^(a·b·s·u), the two factors of its twiddle
+/// (`gfpf_pair_tensor_row_twiddles`).
 /// Where the field has no such products
 /// ([`gfpf_kernels::tensor::shared_twiddles_available`]) the kernel reads
 /// nothing from it: one word.
@@ -101,25 +103,31 @@ pub fn tensor_twiddle_table<const K: usize>(
     device_table: &[u64],
     params: &crate::params::StageParams,
     radix: usize,
-    second_stage: bool,
+    in_time: bool,
+    both_stages: bool,
 ) -> Result<Vec<u64>, TransformError> {
     use gfpf_kernels::tensor::{SHARED_TWIDDLE_WORDS, shared_twiddle_table, shared_twiddles_available};
     if !shared_twiddles_available(&gfpf_kernels::DeviceConstants::of(field)) {
         return Ok(vec![0]);
     }
-    let (s, r) = (1u64 << params.log2_stride, radix as u64);
+    let r = radix as u64;
+    // s, the smaller stride: the launch's (its first stage's) in time, R
+    // times less in frequency.
+    let s = if in_time {
+        1u64 << params.log2_stride
+    } else {
+        (1u64 << params.log2_stride) / r
+    };
+    let u = if in_time { params.step / r } else { params.step };
     let mut exponents: Vec<u64> = match params.tensor_split_bits {
-        0 => (0..s)
-            .flat_map(|c| (0..r).map(move |lo| lo * c * params.step))
-            .collect(),
+        0 => (0..s).flat_map(|c| (0..r).map(move |j| j * c * r * u)).collect(),
         b => (0..1u64 << b)
             .chain((0..1u64 << (params.log2_n - b)).map(|e1| e1 << b))
             .collect(),
     };
-    if second_stage {
-        let step = params.step / r;
-        exponents.extend((0..s).flat_map(|c| (0..r).map(move |hi| hi * c * step)));
-        exponents.extend((0..r).flat_map(|hi| (0..r).map(move |q| hi * q * s * step)));
+    if both_stages {
+        exponents.extend((0..s).flat_map(|c| (0..r).map(move |a| a * c * u)));
+        exponents.extend((0..r).flat_map(|a| (0..r).map(move |b| a * b * s * u)));
     }
     let entries = exponents.len();
     let mut out = try_words(entries * SHARED_TWIDDLE_WORDS, entries, "tensor-core twiddle tables")?;
@@ -233,7 +241,7 @@ mod tests {
             };
             let entry = |table: &[u64], i: usize| table[i * SHARED_TWIDDLE_WORDS..][..SHARED_TWIDDLE_WORDS].to_vec();
             let of = |e: u64| shared_twiddle_table(&f, &f.pow_u64(&w, e)).unwrap();
-            let direct = tensor_twiddle_table(&f, &device_table, &params, 16, false).unwrap();
+            let direct = tensor_twiddle_table(&f, &device_table, &params, 16, true, false).unwrap();
             assert_eq!(direct.len(), 16 * 16 * SHARED_TWIDDLE_WORDS);
             for (c, lo) in [(0u64, 0u64), (1, 1), (5, 11), (15, 15)] {
                 assert_eq!(
@@ -243,11 +251,48 @@ mod tests {
                 );
             }
             params.tensor_split_bits = 6;
-            let split = tensor_twiddle_table(&f, &device_table, &params, 16, false).unwrap();
+            let split = tensor_twiddle_table(&f, &device_table, &params, 16, true, false).unwrap();
             assert_eq!(split.len(), (64 + 64) * SHARED_TWIDDLE_WORDS);
             for e in [0u64, 1, 37, 63] {
                 assert_eq!(entry(&split, e as usize), of(e), "{direction:?} low {e}");
                 assert_eq!(entry(&split, 64 + e as usize), of(e << 6), "{direction:?} high {e}");
+            }
+            // Both stages', in time (u = step/R) and in frequency (to
+            // digit-reversed order; u = the first stage's step, whose stride
+            // is R·s): the columns' (c, j) at w^(j·c·R·u), the rows' A at
+            // w^(a·c·u), B at w^(a·b·s·u).
+            // (The inverse's pair from digit-reversed order has a plain
+            // first stage: no tensor cores.)
+            let s = 16u64;
+            for order in [Order::Natural, Order::DigitReversed] {
+                let prepared = crate::prepared::Prepared::new(&f, 1 << 12, direction, order).unwrap();
+                let device_table = device_twiddle_table(&prepared.fft).unwrap();
+                let Some(launch) = crate::params::launches(prepared.plan(), 256)
+                    .into_iter()
+                    .find(|l| crate::params::tensor_stage_params(l).is_some())
+                else {
+                    assert_eq!((direction, order), (Direction::Inverse, Order::DigitReversed));
+                    continue;
+                };
+                let params = launch.params;
+                let in_time = order == Order::Natural;
+                assert_eq!(
+                    launch.kernel,
+                    gfpf_kernels::Kernel::ElementTeamPairMma {
+                        radix: 16,
+                        in_time,
+                        both_stages: true
+                    }
+                );
+                let u = if in_time { params.step / 16 } else { params.step };
+                let both = tensor_twiddle_table(&f, &device_table, &params, 16, in_time, true).unwrap();
+                assert_eq!(both.len(), (2 * 256 + 256) * SHARED_TWIDDLE_WORDS);
+                for (c, j) in [(0u64, 0u64), (3, 7), (15, 15)] {
+                    let what = format!("{direction:?}, in time {in_time}, ({c}, {j})");
+                    assert_eq!(entry(&both, (c * 16 + j) as usize), of(j * c * 16 * u), "{what}");
+                    assert_eq!(entry(&both, (256 + c * 16 + j) as usize), of(j * c * u), "{what}");
+                    assert_eq!(entry(&both, (512 + c * 16 + j) as usize), of(c * j * s * u), "{what}");
+                }
             }
         }
     }

@@ -595,19 +595,19 @@ pub fn pair_stages(
         // teams of threads: N/2 a transform).
         params.threads = (batch * plan.len() / radix * threads_a_dft) as u64;
         let (first, second) = (first_twiddles, second_twiddles);
-        // The first stage's input twiddles on the tensor cores where its
-        // tables, one a (c, lo) twiddle (s·R) or split by the exponent,
-        // stay within the device's tensor_twiddles_max (in L2 beside the
-        // data), on a device whose tensor cores take int8 m16n8k32. (In
-        // frequency the second
-        // stage's output twiddles share alike; a kernel for them spilled
-        // at 64 registers and took t8's and p8's DFT_16 modules to 27-29 s
-        // of their 30 s compile budget on sm_80, for the forward
-        // transforms of products long enough that products go through
-        // word-size primes anyway.)
+        // The twiddles a column of the tile shares (in time the first
+        // stage's inputs, in frequency the second stage's outputs) on the
+        // tensor cores where their tables, one a (c, j) twiddle (s·R) or
+        // split by the exponent, stay within the device's
+        // tensor_twiddles_max (in L2 beside the data), on a device whose
+        // tensor cores take int8 m16n8k32.
+        let both_twiddled = if in_time {
+            first == CodeletTwiddles::Inputs
+        } else {
+            second == CodeletTwiddles::Outputs
+        };
         let tensor = !segments
-            && in_time
-            && first == CodeletTwiddles::Inputs
+            && both_twiddled
             && s >= ELEMENT_TEAM_PAIR_COLUMNS
             && device.tensor_cores
             && element_team_pair_mma_available(radix, k);
@@ -619,16 +619,20 @@ pub fn pair_stages(
         };
         let tensor = tensor && split_bits.is_some();
         params.tensor_split_bits = if tensor { split_bits.unwrap_or(0) } else { 0 };
-        // The second stage's twiddles too where the first's tables are one
-        // a twiddle and the second's (s·R rows' and R² constants') fit
-        // beside them: products by split tables would take three a twiddle
-        // there, as long as the per-thread product.
-        let second_stage = split_bits == Some(0) && 2 * s * radix + radix * radix <= device.tensor_twiddles_max;
+        // The other stage's twiddles too where the first tables are one a
+        // twiddle and the other's (s·R rows' and R² constants') fit beside
+        // them: products by split tables would take three a twiddle there,
+        // as long as the per-thread product.
+        let both_stages = split_bits == Some(0) && 2 * s * radix + radix * radix <= device.tensor_twiddles_max;
         Launch {
             kernel: if segments {
                 Kernel::TeamPair { radix, first, second }
             } else if tensor {
-                Kernel::ElementTeamPairMma { radix, second_stage }
+                Kernel::ElementTeamPairMma {
+                    radix,
+                    in_time,
+                    both_stages,
+                }
             } else {
                 Kernel::ElementTeamPair { radix, first, second }
             },
@@ -1152,9 +1156,15 @@ mod pair_tests {
         let element = |twiddles| Kernel::ElementTeamDft { radix: 16, twiddles };
         let kernels = |l: &[Launch]| l.iter().map(|l| l.kernel).collect::<Vec<_>>();
         let natural = device(20, 8, Direction::Forward, Order::Natural, 1);
-        let mma = |second_stage| Kernel::ElementTeamPairMma {
+        let mma = |both_stages| Kernel::ElementTeamPairMma {
             radix: 16,
-            second_stage,
+            in_time: true,
+            both_stages,
+        };
+        let mma_in_frequency = |both_stages| Kernel::ElementTeamPairMma {
+            radix: 16,
+            in_time: false,
+            both_stages,
         };
         // Both pairs take their first stage's twiddles on the tensor cores:
         // that of strides 16 and 256 by its 256 (c, lo) twiddles' tables,
@@ -1171,9 +1181,20 @@ mod pair_tests {
         assert_eq!(natural[1].params.step, 1 << 12, "the first stage's step, its blocks");
         assert_eq!((natural[2].src, natural[2].dst), (Buffer::Scratch, Buffer::Data));
         let digit_reversed = device(20, 8, Direction::Forward, Order::DigitReversed, 1);
+        // In frequency the second stage's output twiddles are the ones a
+        // column shares: split tables for the pair of strides 65536 and
+        // 4096 (s = 4096), one a twiddle and the first stage's too for
+        // that of 256 and 16.
         assert_eq!(
             kernels(&digit_reversed),
-            [pair(16, Outputs, Outputs), pair(16, Outputs, Outputs), element(Plain)]
+            [mma_in_frequency(false), mma_in_frequency(true), element(Plain)]
+        );
+        assert_eq!(
+            (
+                digit_reversed[0].params.tensor_split_bits,
+                digit_reversed[1].params.tensor_split_bits
+            ),
+            (10, 0)
         );
         let inverse = device(20, 8, Direction::Inverse, Order::DigitReversed, 1);
         assert_eq!(
@@ -1188,18 +1209,20 @@ mod pair_tests {
         assert_eq!(dynamic_shared_bytes(&natural[0].kernel, 8), 0);
     }
 
-    /// The pairs in time whose first stage twiddles its inputs take those
-    /// twiddles on the tensor cores where k = 8, the stage's tables (s·R,
-    /// one a (c, lo) twiddle, or the exponent's split in two) stay within
+    /// The pairs in time whose first stage twiddles its inputs, and in
+    /// frequency whose second twiddles its outputs, take those twiddles on
+    /// the tensor cores where k = 8, the stage's tables (s·R, one a (c, j)
+    /// twiddle, or the exponent's split in two) stay within
     /// TENSOR_TWIDDLES_MAX and the device has int8 m16n8k32: t8 2^20's
-    /// pairs of strides 16 and 256 and of 4096 and 65536 (split); a batch
-    /// of 256 × 2^12's pair; p8's; t8 2^24's first (its second's split
-    /// tables would take 8192); not t4's (k = 4), nor the pairs in frequency
-    /// (digit-reversed order), nor on a device without such tensor cores.
+    /// pairs of strides 16 and 256 and of 4096 and 65536 (split), both
+    /// orders; a batch of 256 × 2^12's pair; p8's; t8 2^24's first (its
+    /// second's split tables would take 8192); not t4's (k = 4), nor the
+    /// inverse's pair from digit-reversed order whose first stage is plain,
+    /// nor on a device without such tensor cores.
     #[test]
     fn tensor_core_pairs_where_their_tables_are_small() {
         let none: [usize; 0] = [];
-        // The tensor stages' strides.
+        // The tensor launches' strides (their first stage's).
         let mma = |l: &[Launch]| {
             l.iter()
                 .filter_map(tensor_stage_params)
@@ -1208,7 +1231,10 @@ mod pair_tests {
         };
         assert_eq!(mma(&device(20, 8, Direction::Forward, Order::Natural, 1)), [16, 4096]);
         assert_eq!(mma(&device(20, 8, Direction::Inverse, Order::DigitReversed, 1)), [256]);
-        assert_eq!(mma(&device(20, 8, Direction::Forward, Order::DigitReversed, 1)), none);
+        assert_eq!(
+            mma(&device(20, 8, Direction::Forward, Order::DigitReversed, 1)),
+            [65536, 256]
+        );
         assert_eq!(mma(&device(12, 8, Direction::Forward, Order::Natural, 256)), [16]);
         assert_eq!(mma(&device(12, 8, Direction::Forward, Order::Natural, 1)), none);
         assert_eq!(mma(&device(20, 4, Direction::Forward, Order::Natural, 1)), none);
@@ -1342,7 +1368,8 @@ mod pair_tests {
                 4,
                 Kernel::ElementTeamPairMma {
                     radix: 16,
-                    second_stage: true
+                    in_time: true,
+                    both_stages: true
                 }
             ),
             "2^17 = 2·16^4: its stages fill the device as teams of threads, which pair (as teams of segments, \

@@ -327,26 +327,26 @@ fn barriers_each_needed_in_tiled_stages() {
         "two barriers in each tiled kernel, one between layers"
     );
     let source = with_barrier_switch(FFT_SOURCE, &places);
-    // And 16^3, whose last two stages (strides 16 and 256) are one launch of
-    // two, with teams of threads (Kernel::ElementTeamPairMma in natural
-    // order, the first stage's twiddles on the tensor cores, and
-    // Kernel::ElementTeamPair in digit-reversed order) and of segments
-    // (Kernel::TeamPair).
+    // And 16^3, whose stages of strides 16 and 256 are one launch of two,
+    // with teams of threads (Kernel::ElementTeamPairMma in time in natural
+    // order and in frequency in digit-reversed order, both stages'
+    // twiddles on the tensor cores) and of segments (Kernel::TeamPair).
     let paired = 1 << 12;
     for (order, want) in [
         (
             Order::Natural,
             Kernel::ElementTeamPairMma {
                 radix: 16,
-                second_stage: true,
+                in_time: true,
+                both_stages: true,
             },
         ),
         (
             Order::DigitReversed,
-            Kernel::ElementTeamPair {
+            Kernel::ElementTeamPairMma {
                 radix: 16,
-                first: gfpf_plan::CodeletTwiddles::Outputs,
-                second: gfpf_plan::CodeletTwiddles::Outputs,
+                in_time: false,
+                both_stages: true,
             },
         ),
     ] {
@@ -851,7 +851,7 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
         tensor_twiddles_max: tables_max,
         ..DeviceShape::H100
     };
-    let (second_stage, split_bits) = match tables_max {
+    let (both_stages, split_bits) = match tables_max {
         256 => (false, 0),
         128 => (false, 6),
         _ => (true, 0),
@@ -881,19 +881,26 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
                     "{} {order:?} {direction:?} x{batch}, tensor cores {tensor_cores}: {kernels:?}",
                     preset.name()
                 );
-                // Forward from natural order (the inverse's pair from
+                // Forward: in time from natural order, in frequency to
+                // digit-reversed order (the inverse's pair from
                 // digit-reversed order has a plain first stage at 2^12).
-                if direction == Direction::Forward && order == Order::Natural {
-                    let inputs = gfpf_plan::CodeletTwiddles::Inputs;
+                if direction == Direction::Forward {
+                    let in_time = order == Order::Natural;
+                    let twiddles = if in_time {
+                        gfpf_plan::CodeletTwiddles::Inputs
+                    } else {
+                        gfpf_plan::CodeletTwiddles::Outputs
+                    };
                     let (mma, plain) = (
                         Kernel::ElementTeamPairMma {
                             radix: 16,
-                            second_stage,
+                            in_time,
+                            both_stages,
                         },
                         Kernel::ElementTeamPair {
                             radix: 16,
-                            first: inputs,
-                            second: inputs,
+                            first: twiddles,
+                            second: twiddles,
                         },
                     );
                     assert!(kernels.contains(if tensor_cores { &mma } else { &plain }), "{what}");
@@ -917,10 +924,10 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
                         let launch = counts.iter().find(|c| c.kernel == mma).unwrap();
                         let warps = launch.threads / 32;
                         let factors = if split_bits == 0 { 1 } else { 2 };
-                        let tables = if second_stage { factors + 3 } else { factors };
+                        let tables = if both_stages { factors + 3 } else { factors };
                         let t = launch.traffic;
                         assert_eq!(t.tensor_table_sectors, warps * 2 * 4 * 30 * tables, "{what}");
-                        assert_eq!(t.tensor_table_sectors == t.table_sectors, second_stage, "{what}");
+                        assert_eq!(t.tensor_table_sectors == t.table_sectors, both_stages, "{what}");
                     }
                 }
                 gfpf_executor::Transform::process(&fft, &mut data).unwrap();

@@ -1553,15 +1553,18 @@ GFPF_FN void gfpf_team_pair_stage(const GfpfStageParams& p, Array& tile) {
 }
 
 #ifdef GFPF_SHARED_TWIDDLES
-// The first stage's input twiddles of an element-team pair in time, on the
-// tensor cores (gfpf_tile_mul_shared_twiddles), before its DFTs run plain.
-// Element (hi, lo) of super-DFT G = α·s + c takes w^(lo·c·step) whatever
-// hi: the R elements of a column of the tile share one twiddle. With
-// p.tensor_split_bits = 0 it is entry c·R + lo of p.tensor_table
+// The twiddles that a column of an element-team pair's tile shares, on the
+// tensor cores (gfpf_tile_mul_shared_twiddles): in time the first stage's
+// inputs, before its DFTs run plain; in frequency the second stage's
+// outputs, after them. Element (hi, lo) of super-DFT G = α·s + c takes
+// w^(j·c·u) whatever hi, j = lo in time, rev(lo) in frequency (the second
+// stage's DFT q left its output j at place rev(j) of its row), u = step
+// in time, R·step in frequency (the second stage's step). With
+// p.tensor_split_bits = 0 it is entry c·R + j of p.tensor_table
 // (gfpf_cuda::tensor_twiddle_table); with b, two products by entries
 // e mod 2^b (w^(e mod 2^b)) and 2^b + ⌊e/2^b⌋ (w^(2^b·⌊e/2^b⌋)), e =
-// lo·c·step, where the s·R tables of the first would not stay in L2 (t8
-// 2^20's second pair: 65536 of them, 60 MiB, against 2048).
+// j·c·u, where the s·R tables of the first would not stay in L2 (t8
+// 2^20's second pair in time: 65536 of them, 60 MiB, against 2048).
 // A warp takes 8 groups of 4 a call, two neighbouring groups of one column
 // (so eight lanes a twiddle), its staging in the tile's scratch elements (16
 // warps × 120 words of 4096 at t8's DFT_16).
@@ -1583,15 +1586,18 @@ GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
     static_assert(groups / (8 * warps) >= 2, "a call between a factor's last product of an element and the next");
 #pragma unroll 1
     for (int f = 0; f < factors; ++f) {
-        // Unrolled (two calls at t8): rolled, ptxas kept the loop's counter
-        // in local memory, 8 bytes of spills at 64 registers.
-#pragma unroll
+        // Rolled: unrolled, the kernels in frequency (this pass after the
+        // second stage) kept 8 bytes of stack on sm_90 (t8 and p8; in time
+        // the first rolled form, its counter held through the stage, had).
+#pragma unroll 1
         for (int call = 0; call < groups / (8 * warps); ++call) {
             const int group = (call * warps + warp) * 8 + (lane >> 2);
             const int g = group / (R * (R / 4)), lo = group / (R / 4) % R, hi = group % (R / 4) * 4 + (lane & 3);
             const gfpf_u64 G = (gfpf_u64)blockIdx.x * Tile::dfts + g, c = G & ((1ull << log2_s) - 1);
-            const gfpf_u64 e = G < supers ? (gfpf_u64)lo * c * p.step : 0, split = p.tensor_split_bits;
-            const unsigned twiddle = factors == 1 ? (G < supers ? (unsigned)(c * R + lo) : 0u)
+            const int j = IN_TIME ? lo : gfpf_bit_reverse<R>(lo);
+            const gfpf_u64 u = IN_TIME ? p.step : p.step << R_LOG2;
+            const gfpf_u64 e = G < supers ? (gfpf_u64)j * c * u : 0, split = p.tensor_split_bits;
+            const unsigned twiddle = factors == 1 ? (G < supers ? (unsigned)(c * R + j) : 0u)
                                      : f == 0     ? (unsigned)(e & ((1ull << split) - 1))
                                                   : (unsigned)((1ull << split) + (e >> split));
             gfpf_tile_mul_shared_twiddles<8>(tile, Tile::at(g, hi, lo), Tile::plane, (const gfpf_u64*)p.tensor_table,
@@ -1602,19 +1608,22 @@ GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
 #endif
 
 #ifdef GFPF_SHARED_TWIDDLES
-// The second stage's input twiddles of an element-team pair in time, on the
-// tensor cores, after the first stage's DFTs and before the second's run
-// plain (p.tensor_split_bits = 0). The second stage's DFT q of super-DFT
-// G = α·s + c runs down column rev(q) (the first left its outputs there),
-// and takes on its input hi w^(hi·(c + q·s)·step/R) = A·B:
-// A = w^(hi·c·step/R), the same for the R elements of row hi, eight lanes
-// a twiddle (entry s·R + c·R + hi of p.tensor_table), and
-// B = w^(hi·q·s·step/R) = ω_(R²)^(hi·q), the same for every super-DFT,
-// four lanes a twiddle, one element of each of the block's four super-DFTs
-// (entry 2·s·R + hi·R + q). The passes group the elements differently, so
+// The twiddles between an element-team pair's stages, on the tensor cores
+// (p.tensor_split_bits = 0): in time the second stage's inputs, in
+// frequency the first stage's outputs; the stages' DFTs run plain. In
+// time the second stage's DFT q of super-DFT G = α·s + c runs down column
+// rev(q) (the first left its outputs there) and takes on its input hi
+// w^(hi·(c + q·s)·u), u = step/R; in frequency the first stage's DFT q ran
+// down column q and leaves its output o at row rev(o), which takes
+// w^(o·(c + q·s)·u), u = step. Either is A·B, with a = hi in time, rev(hi)
+// in frequency, and b = q: A = w^(a·c·u), the same for the R elements of
+// row hi, eight lanes a twiddle (entry s·R + c·R + a of p.tensor_table),
+// and B = w^(a·b·s·u) = ω_(R²)^(a·b), the same for every super-DFT, four
+// lanes a twiddle, one element of each of the block's four super-DFTs
+// (entry 2·s·R + a·R + b). The passes group the elements differently, so
 // the block meets between them.
 template <class Tile, int R, int R_LOG2, bool IN_TIME, class Array>
-GFPF_FN void gfpf_pair_tensor_second_twiddles(const GfpfStageParams& p, Array& tile) {
+GFPF_FN void gfpf_pair_tensor_row_twiddles(const GfpfStageParams& p, Array& tile) {
     constexpr int warps = Tile::threads / 32, elements = Tile::dfts * R * R;
     static_assert(elements % (32 * warps) == 0, "whole calls of 32 elements a warp");
     static_assert(Tile::dfts == 4, "four super-DFTs a block share B, four lanes a twiddle");
@@ -1623,14 +1632,17 @@ GFPF_FN void gfpf_pair_tensor_second_twiddles(const GfpfStageParams& p, Array& t
     const gfpf_u64 log2_s = gfpf_pair_log2_s<R_LOG2, IN_TIME>(p);
     const unsigned sr = (unsigned)R << log2_s;
     const int staging = Tile::scratch + warp * 2 * GFPF_SHARED_TWIDDLE_WORDS;
-    // A: element t = (g, hi, col) of the block, eight lanes a row's half.
-#pragma unroll
+    // A: element t = (g, hi, col) of the block, eight lanes a row's half
+    // (rolled: unrolled, the kernels in frequency spilled 4 to 16 bytes on
+    // sm_90).
+#pragma unroll 1
     for (int call = 0; call < elements / (32 * warps); ++call) {
         const int t = (call * warps + warp) * 32 + lane;
         const int g = t / (R * R), hi = t / R % R, col = t % R;
         const gfpf_u64 c = ((gfpf_u64)blockIdx.x * Tile::dfts + g) & ((1ull << log2_s) - 1);
+        const int a = IN_TIME ? hi : gfpf_bit_reverse<R>(hi);
         gfpf_tile_mul_shared_twiddles<8>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
-                                         sr + (unsigned)c * R + hi, tile, staging);
+                                         sr + (unsigned)c * R + a, tile, staging);
     }
     __syncthreads();
     // B: element t = (hi, col, g), four lanes an (hi, col) of the four
@@ -1639,8 +1651,9 @@ GFPF_FN void gfpf_pair_tensor_second_twiddles(const GfpfStageParams& p, Array& t
     for (int call = 0; call < elements / (32 * warps); ++call) {
         const int t = (call * warps + warp) * 32 + lane;
         const int g = t % Tile::dfts, hi = t / Tile::dfts / R, col = t / Tile::dfts % R;
+        const int a = IN_TIME ? hi : gfpf_bit_reverse<R>(hi), b = IN_TIME ? gfpf_bit_reverse<R>(col) : col;
         gfpf_tile_mul_shared_twiddles<4>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
-                                         2 * sr + (unsigned)(hi * R + gfpf_bit_reverse<R>(col)), tile, staging);
+                                         2 * sr + (unsigned)(a * R + b), tile, staging);
     }
 }
 #endif
@@ -1652,49 +1665,63 @@ GFPF_FN void gfpf_pair_tensor_second_twiddles(const GfpfStageParams& p, Array& t
 // With TENSOR (an element-team pair in time whose first stage twiddles its
 // inputs), the first stage's twiddles run on the tensor cores first, the
 // block meeting before its DFTs, which then run plain.
-template <class Tile, int R, int VARIANT1, int VARIANT2, bool TENSOR = false, bool TENSOR_SECOND = false,
+template <class Tile, int R, int VARIANT1, int VARIANT2, bool TENSOR = false, bool TENSOR_ROWS = false,
           class Array>
 GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {
     constexpr int R_LOG2 = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : R == 16 ? 4 : R == 32 ? 5 : 6;
     constexpr bool IN_TIME = VARIANT1 != GFPF_TWIDDLE_OUTPUTS;
     // gfpf_element_team_dft's FUSED: not where both stages twiddle outputs.
     constexpr bool FUSED = VARIANT1 != GFPF_TWIDDLE_OUTPUTS || VARIANT2 != GFPF_TWIDDLE_OUTPUTS;
+    // With TENSOR the stage whose twiddles a column of the tile shares (in
+    // time the first's inputs, in frequency the second's outputs) takes
+    // them on the tensor cores; with TENSOR_ROWS too the other stage's,
+    // between the two (gfpf_pair_tensor_row_twiddles). Those stages' DFTs
+    // run plain.
+    static_assert(!(TENSOR || TENSOR_ROWS) || (!Tile::segments && VARIANT1 == VARIANT2 && VARIANT1 != GFPF_PLAIN),
+                  "an element-team pair, both stages' twiddles on their inputs or both on their outputs");
+    static_assert(!TENSOR_ROWS || TENSOR, "the rows' twiddles with the columns'");
+    constexpr int FIRST = (TENSOR && IN_TIME) || (TENSOR_ROWS && !IN_TIME) ? GFPF_PLAIN : VARIANT1;
+    constexpr int SECOND = (TENSOR && !IN_TIME) || (TENSOR_ROWS && IN_TIME) ? GFPF_PLAIN : VARIANT2;
     gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, true);
     __syncthreads();
-    if constexpr (TENSOR) {
 #ifdef GFPF_SHARED_TWIDDLES
-        static_assert(!Tile::segments && VARIANT1 == GFPF_TWIDDLE_INPUTS, "an element-team pair in time");
+    if constexpr (TENSOR && IN_TIME) {
         gfpf_pair_tensor_twiddles<Tile, R, R_LOG2, IN_TIME>(p, tile);
         __syncthreads();
-        gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, false, GFPF_PLAIN, FUSED>(p, tile);
+    }
 #endif
-    } else if constexpr (Tile::segments) {
+    if constexpr (Tile::segments) {
         gfpf_team_pair_stage<Tile, R, R_LOG2, IN_TIME, false, VARIANT1>(p, tile);
     } else {
-        gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, false, VARIANT1, FUSED>(p, tile);
+        gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, false, FIRST, FUSED>(p, tile);
     }
     if (!Tile::layers_end_at_block_barrier || VARIANT1 == GFPF_TWIDDLE_OUTPUTS) __syncthreads();
-    if constexpr (TENSOR_SECOND) {
 #ifdef GFPF_SHARED_TWIDDLES
-        static_assert(TENSOR && VARIANT2 == GFPF_TWIDDLE_INPUTS, "both stages' twiddles on the tensor cores");
-        gfpf_pair_tensor_second_twiddles<Tile, R, R_LOG2, IN_TIME>(p, tile);
+    if constexpr (TENSOR_ROWS) {
+        gfpf_pair_tensor_row_twiddles<Tile, R, R_LOG2, IN_TIME>(p, tile);
         __syncthreads();
-        gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, true, GFPF_PLAIN, FUSED>(p, tile);
+    }
 #endif
-    } else if constexpr (Tile::segments) {
+    if constexpr (Tile::segments) {
         gfpf_team_pair_stage<Tile, R, R_LOG2, IN_TIME, true, VARIANT2>(p, tile);
     } else {
-        gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, true, VARIANT2, FUSED>(p, tile);
+        gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, true, SECOND, FUSED>(p, tile);
     }
     if (!Tile::layers_end_at_block_barrier || VARIANT2 == GFPF_TWIDDLE_OUTPUTS) __syncthreads();
+#ifdef GFPF_SHARED_TWIDDLES
+    if constexpr (TENSOR && !IN_TIME) {
+        gfpf_pair_tensor_twiddles<Tile, R, R_LOG2, IN_TIME>(p, tile);
+        __syncthreads();
+    }
+#endif
     gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, false);
 }
 
-template <int R, int VARIANT1, int VARIANT2, bool TENSOR = false, bool TENSOR_SECOND = false>
+template <int R, int VARIANT1, int VARIANT2, bool TENSOR = false, bool TENSOR_ROWS = false>
 GFPF_FN void gfpf_dft_element_team_pair(const GfpfStageParams& p) {
     using Tile = GfpfElementTeamPairTile<R>;
     GFPF_DYNAMIC_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
-    gfpf_dft_pair<Tile, R, VARIANT1, VARIANT2, TENSOR, TENSOR_SECOND>(p, tile);
+    gfpf_dft_pair<Tile, R, VARIANT1, VARIANT2, TENSOR, TENSOR_ROWS>(p, tile);
 }
 
 template <int R, int VARIANT1, int VARIANT2>
@@ -1935,10 +1962,11 @@ GFPF_ELEMENT_TEAM_RADICES(GFPF_ELEMENT_TEAM_KERNELS)
     KERNEL(R, outputs, outputs, GFPF_TWIDDLE_OUTPUTS, GFPF_TWIDDLE_OUTPUTS) \
     KERNEL(R, outputs, plain, GFPF_TWIDDLE_OUTPUTS, GFPF_PLAIN)
 #define GFPF_ELEMENT_TEAM_PAIR_KERNELS(R) GFPF_PAIR_PLACEMENTS(GFPF_ELEMENT_TEAM_PAIR_KERNEL, R)
-// In time with both stages' inputs twiddled, the first's on the tensor
-// cores, and with `_both` the second's too (gfpf_kernels::Kernel::
-// ElementTeamPairMma): k = 8's DFT_16, where a field's r is in range
-// (GFPF_SHARED_TWIDDLES; elsewhere the symbols run the plain pair's
+// With both stages' inputs twiddled (in time) or both stages' outputs (in
+// frequency), the stage whose twiddles a tile's column shares on the
+// tensor cores, and with `_both` the other stage's too (gfpf_kernels::
+// Kernel::ElementTeamPairMma): k = 8's DFT_16, where a field's r is in
+// range (GFPF_SHARED_TWIDDLES; elsewhere the symbols run the plain pair's
 // products, so that every k = 8 module has them).
 #ifdef GFPF_SHARED_TWIDDLES
 #define GFPF_ELEMENT_TEAM_PAIR_MMA_TENSOR true
@@ -1954,16 +1982,17 @@ GFPF_ELEMENT_TEAM_RADICES(GFPF_ELEMENT_TEAM_KERNELS)
 #else
 #define GFPF_ELEMENT_TEAM_PAIR_MMA_BLOCKS(R) GFPF_ELEMENT_TEAM_PAIR_BLOCKS(R)
 #endif
-#define GFPF_ELEMENT_TEAM_PAIR_MMA_KERNEL(R)                                                              \
+#define GFPF_ELEMENT_TEAM_PAIR_MMA_VARIANT(R, name, V, suffix, rows)                                     \
     GFPF_OCCUPANCY_BLOCK_KERNEL(                                                                         \
-        gfpf_dft##R##x##R##_inputs_inputs_elements_mma,                                                  \
-        (gfpf_dft_element_team_pair<R, GFPF_TWIDDLE_INPUTS, GFPF_TWIDDLE_INPUTS, GFPF_ELEMENT_TEAM_PAIR_MMA_TENSOR>), \
-        GfpfElementTeamPairTile<R>::threads, GFPF_ELEMENT_TEAM_PAIR_MMA_BLOCKS(R))                        \
-    GFPF_OCCUPANCY_BLOCK_KERNEL(                                                                         \
-        gfpf_dft##R##x##R##_inputs_inputs_elements_mma_both,                                             \
-        (gfpf_dft_element_team_pair<R, GFPF_TWIDDLE_INPUTS, GFPF_TWIDDLE_INPUTS, GFPF_ELEMENT_TEAM_PAIR_MMA_TENSOR, \
-                                    GFPF_ELEMENT_TEAM_PAIR_MMA_TENSOR>),                                 \
+        gfpf_dft##R##x##R##_##name##_##name##_elements_mma##suffix,                                      \
+        (gfpf_dft_element_team_pair<R, V, V, GFPF_ELEMENT_TEAM_PAIR_MMA_TENSOR,                          \
+                                    (GFPF_ELEMENT_TEAM_PAIR_MMA_TENSOR && (rows))>),                     \
         GfpfElementTeamPairTile<R>::threads, GFPF_ELEMENT_TEAM_PAIR_MMA_BLOCKS(R))
+#define GFPF_ELEMENT_TEAM_PAIR_MMA_KERNEL(R)                                              \
+    GFPF_ELEMENT_TEAM_PAIR_MMA_VARIANT(R, inputs, GFPF_TWIDDLE_INPUTS, , false)           \
+    GFPF_ELEMENT_TEAM_PAIR_MMA_VARIANT(R, inputs, GFPF_TWIDDLE_INPUTS, _both, true)       \
+    GFPF_ELEMENT_TEAM_PAIR_MMA_VARIANT(R, outputs, GFPF_TWIDDLE_OUTPUTS, , false)         \
+    GFPF_ELEMENT_TEAM_PAIR_MMA_VARIANT(R, outputs, GFPF_TWIDDLE_OUTPUTS, _both, true)
 
 GFPF_ELEMENT_TEAM_PAIR_RADICES(GFPF_ELEMENT_TEAM_PAIR_KERNELS)
 GFPF_ELEMENT_TEAM_PAIR_MMA_RADICES(GFPF_ELEMENT_TEAM_PAIR_MMA_KERNEL)

@@ -366,7 +366,13 @@ pub fn device_pair_kernels(k: usize, radix: usize) -> Vec<Kernel> {
         );
     }
     if element_team_pair_mma_available(radix, k) {
-        kernels.extend([false, true].map(|second_stage| Kernel::ElementTeamPairMma { radix, second_stage }));
+        for in_time in [true, false] {
+            kernels.extend([false, true].map(|both_stages| Kernel::ElementTeamPairMma {
+                radix,
+                in_time,
+                both_stages,
+            }));
+        }
     }
     if team_pair_tile(radix, k).is_some() {
         kernels.extend(
@@ -681,7 +687,9 @@ pub enum Kernel {
         second: CodeletTwiddles,
     },
     /// [`Kernel::ElementTeamPair`] in time with both stages' inputs
-    /// twiddled, the first stage's twiddles on the tensor cores
+    /// twiddled, or in frequency with both stages' outputs, the twiddles of
+    /// the stage whose a column shares (the first in time, the second in
+    /// frequency) on the tensor cores
     /// (`gfpf_tile_mul_shared_twiddles`: the R elements of a column of the
     /// tile share one, from the launch's
     /// [`tensor::shared_twiddle_table`]s, one a twiddle or, two products a
@@ -693,11 +701,15 @@ pub enum Kernel {
     ElementTeamPairMma {
         /// K, both stages'.
         radix: usize,
-        /// The second stage's input twiddles on the tensor cores too (where
-        /// the tables are one a twiddle): w^(hi·c·step/R), shared by a row
-        /// of the tile, eight lanes a twiddle, times ω_(R²)^(hi·q), shared by
-        /// the block's four super-DFTs, four lanes a twiddle.
-        second_stage: bool,
+        /// In time (both stages twiddle their inputs; the first stage's are
+        /// the ones a column shares), or in frequency (both twiddle their
+        /// outputs; the second stage's are).
+        in_time: bool,
+        /// The other stage's twiddles on the tensor cores too (where the
+        /// tables are one a twiddle): w^(a·c·u), shared by a row of the tile,
+        /// eight lanes a twiddle, times ω_(R²)^(a·b), shared by the block's
+        /// four super-DFTs, four lanes a twiddle.
+        both_stages: bool,
     },
     /// Two consecutive stages of base DFT_K in one launch as
     /// [`Kernel::ElementTeamPair`], each DFT over a team of segments as
@@ -742,10 +754,15 @@ impl Kernel {
                     variant(second)
                 )
             }
-            Kernel::ElementTeamPairMma { radix, second_stage } => format!(
-                "gfpf_dft{radix}x{radix}_inputs_inputs_elements_mma{}",
-                if second_stage { "_both" } else { "" }
-            ),
+            Kernel::ElementTeamPairMma {
+                radix,
+                in_time,
+                both_stages,
+            } => {
+                let v = if in_time { "inputs" } else { "outputs" };
+                let both = if both_stages { "_both" } else { "" };
+                format!("gfpf_dft{radix}x{radix}_{v}_{v}_elements_mma{both}")
+            }
             Kernel::TeamPair { radix, first, second } => {
                 format!("gfpf_dft{radix}x{radix}_{}_{}_team", variant(first), variant(second))
             }
