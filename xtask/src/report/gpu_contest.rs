@@ -255,10 +255,8 @@ pub fn section(c: &GpuContest) -> String {
     md.push_str(&verdict(&c.dft, &n));
     md.push_str(
         "\n### Products\n\nProducts of n × n coefficients (N = 2n): the big prime's three transforms of N \
-         (two forward, one inverse; the pointwise product left out), each modelled as the forward transform \
-         from natural order of the DFT table (the device runs the forward ones to digit-reversed order, in \
-         frequency, and the inverse from it, whose first pair's first stage has no twiddles) against the whole \
-         small-prime product \
+         as the device runs them (two forward to digit-reversed order, in frequency, and the inverse from it; \
+         the pointwise product left out) against the whole small-prime product \
          (two projections, two forward NTTs, the inverse NTT whose first launch makes the pointwise product, \
          the join), s primes for \
          n·p².\n\n",
