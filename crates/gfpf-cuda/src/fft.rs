@@ -89,32 +89,17 @@ pub struct CudaFft<const K: usize> {
     table: CudaSlice<u64>,
     n_inv: CudaSlice<u64>,
     /// The tensor cores' twiddle tables of the [`Kernel::ElementTeamPairMma`]
-    /// launches run so far, by their first stage's log2 stride and step and
-    /// the tables' split (made on first use: a batch's launches decide
+    /// launches run so far, by kernel, first stage's log2 stride and step
+    /// and the tables' split (made on first use: a batch's launches decide
     /// which pairs run).
     tensor_tables: Mutex<Vec<(TensorTableKey, Arc<CudaSlice<u64>>)>>,
 }
 
-/// A tensor-core launch's base size, whether it is in time, and whether
-/// both stages' twiddles are on the tensor cores ([`tensor_twiddle_table`]'s
-/// arguments).
-pub(crate) fn tensor_kernel_shape(kernel: &Kernel) -> (usize, bool, bool) {
-    match *kernel {
-        Kernel::ElementTeamPairMma {
-            radix,
-            in_time,
-            both_stages,
-        } => (radix, in_time, both_stages),
-        _ => (kernel.radix().unwrap_or(2), true, false),
-    }
-}
-
-/// A [`Kernel::ElementTeamPairMma`] launch's first stage
-/// ([`crate::params::tensor_stage_params`]): log2 of its stride, its
-/// twiddle step, its `tensor_split_bits`, whether it is in time and
-/// whether the other stage's tables follow, which fix its tensor-core
-/// tables.
-type TensorTableKey = (u64, u64, u64, bool, bool);
+/// A [`Kernel::ElementTeamPairMma`] launch's kernel (in time or not, both
+/// stages or not) and its first stage's log2 stride, twiddle step and
+/// `tensor_split_bits` ([`crate::params::tensor_stage_params`]), which fix
+/// its tensor-core tables.
+type TensorTableKey = (Kernel, u64, u64, u64);
 
 impl<const K: usize> std::fmt::Debug for CudaFft<K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -173,14 +158,7 @@ impl<const K: usize> CudaFft<K> {
     /// stage has `params` on the device ([`tensor_twiddle_table`]), made
     /// and uploaded on first use.
     fn tensor_table(&self, params: &StageParams, kernel: &Kernel) -> Result<Arc<CudaSlice<u64>>, CudaError> {
-        let (radix, in_time, both_stages) = tensor_kernel_shape(kernel);
-        let key = (
-            params.log2_stride,
-            params.step,
-            params.tensor_split_bits,
-            in_time,
-            both_stages,
-        );
+        let key = (*kernel, params.log2_stride, params.step, params.tensor_split_bits);
         let mut tables = self.tensor_tables.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, table)) = tables.iter().find(|(k, _)| *k == key) {
             return Ok(table.clone());
@@ -189,9 +167,7 @@ impl<const K: usize> CudaFft<K> {
             self.prepared.field(),
             &device_twiddle_table(&self.prepared.fft)?,
             params,
-            radix,
-            in_time,
-            both_stages,
+            kernel,
         )?;
         let table = Arc::new(
             self.device

@@ -79,34 +79,41 @@ pub fn device_twiddle_table<const K: usize>(fft: &PreparedFft<K>) -> Result<Vec<
     Ok(out)
 }
 
-/// The tensor cores' twiddle tables of a [`gfpf_kernels::Kernel::ElementTeamPairMma`]
-/// launch whose first stage's parameters are `params`, over DFT_`radix`,
-/// each [`gfpf_kernels::tensor::shared_twiddle_table`] of a power of w
+/// The tensor cores' twiddle tables of a launch of `kernel`, a
+/// [`gfpf_kernels::Kernel::ElementTeamPairMma`] over DFT_R whose first
+/// stage's parameters are `params` (in time or not, both stages or not, as
+/// the kernel says), each [`gfpf_kernels::tensor::shared_twiddle_table`] of a power of w
 /// (w^e = `device_table`'s entry e mod M times r^(±⌊e/M⌋), as
 /// `gfpf_twiddle_exponent` splits it; `device_table` is
-/// [`device_twiddle_table`]'s). With u = step/R in time (`in_time`), step
+/// [`device_twiddle_table`]'s). With u = step/R in time, step
 /// in frequency (step the first stage's, `params.step`), and
 /// `params.tensor_split_bits` = 0, entry c·R + j (c < s, the smaller
 /// stride; j < R) is w^(j·c·R·u), the twiddle a column of the tile shares
 /// (in time the first stage's input j, in frequency the second stage's
 /// output j, of the super-DFT at column c); with b > 0, entry e0 < 2^b is
 /// w^e0 and entry 2^b + e1 is w^(2^b·e1) (e1 < N/2^b), the two factors of
-/// w^e the kernel multiplies by in turn. With `both_stages` (and b = 0)
+/// w^e the kernel multiplies by in turn. With both stages' (and b = 0)
 /// the other stage's follow: entry s·R + c·R + a is w^(a·c·u), then entry
 /// 2·s·R + a·R + b is w^(a·b·s·u), the two factors of its twiddle
 /// (`gfpf_pair_tensor_row_twiddles`).
 /// Where the field has no such products
-/// ([`gfpf_kernels::tensor::shared_twiddles_available`]) the kernel reads
-/// nothing from it: one word.
+/// ([`gfpf_kernels::tensor::shared_twiddles_available`]), and for other
+/// kernels, nothing is read from it: one word.
 pub fn tensor_twiddle_table<const K: usize>(
     field: &Field<K>,
     device_table: &[u64],
     params: &crate::params::StageParams,
-    radix: usize,
-    in_time: bool,
-    both_stages: bool,
+    kernel: &gfpf_kernels::Kernel,
 ) -> Result<Vec<u64>, TransformError> {
     use gfpf_kernels::tensor::{SHARED_TWIDDLE_WORDS, shared_twiddle_table, shared_twiddles_available};
+    let gfpf_kernels::Kernel::ElementTeamPairMma {
+        radix,
+        in_time,
+        both_stages,
+    } = *kernel
+    else {
+        return Ok(vec![0]);
+    };
     if !shared_twiddles_available(&gfpf_kernels::DeviceConstants::of(field)) {
         return Ok(vec![0]);
     }
@@ -241,7 +248,12 @@ mod tests {
             };
             let entry = |table: &[u64], i: usize| table[i * SHARED_TWIDDLE_WORDS..][..SHARED_TWIDDLE_WORDS].to_vec();
             let of = |e: u64| shared_twiddle_table(&f, &f.pow_u64(&w, e)).unwrap();
-            let direct = tensor_twiddle_table(&f, &device_table, &params, 16, true, false).unwrap();
+            let first_only = gfpf_kernels::Kernel::ElementTeamPairMma {
+                radix: 16,
+                in_time: true,
+                both_stages: false,
+            };
+            let direct = tensor_twiddle_table(&f, &device_table, &params, &first_only).unwrap();
             assert_eq!(direct.len(), 16 * 16 * SHARED_TWIDDLE_WORDS);
             for (c, lo) in [(0u64, 0u64), (1, 1), (5, 11), (15, 15)] {
                 assert_eq!(
@@ -251,7 +263,7 @@ mod tests {
                 );
             }
             params.tensor_split_bits = 6;
-            let split = tensor_twiddle_table(&f, &device_table, &params, 16, true, false).unwrap();
+            let split = tensor_twiddle_table(&f, &device_table, &params, &first_only).unwrap();
             assert_eq!(split.len(), (64 + 64) * SHARED_TWIDDLE_WORDS);
             for e in [0u64, 1, 37, 63] {
                 assert_eq!(entry(&split, e as usize), of(e), "{direction:?} low {e}");
@@ -285,7 +297,7 @@ mod tests {
                     }
                 );
                 let u = if in_time { params.step / 16 } else { params.step };
-                let both = tensor_twiddle_table(&f, &device_table, &params, 16, in_time, true).unwrap();
+                let both = tensor_twiddle_table(&f, &device_table, &params, &launch.kernel).unwrap();
                 assert_eq!(both.len(), (2 * 256 + 256) * SHARED_TWIDDLE_WORDS);
                 for (c, j) in [(0u64, 0u64), (3, 7), (15, 15)] {
                     let what = format!("{direction:?}, in time {in_time}, ({c}, {j})");

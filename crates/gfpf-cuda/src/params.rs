@@ -11,8 +11,7 @@ use gfpf_kernels::{
     tile_dfts,
 };
 
-/// The most tables the first stage of a [`Kernel::ElementTeamPairMma`] may
-/// read ([`DeviceShape::tensor_twiddles_max`] on every device): 4096 of 960
+/// The most tables a [`Kernel::ElementTeamPairMma`] launch may read ([`DeviceShape::tensor_twiddles_max`] on every device): 4096 of 960
 /// bytes (3.75 MiB, gfpf_kernels::tensor::SHARED_TWIDDLE_WORDS), which stay
 /// in an H100's 50 MB L2 beside the data, as the twiddle table's 4 MiB do
 /// ([`FULL_TWIDDLE_TABLE_MAX_BYTES`]). One a (c, lo) twiddle, s·R, where
@@ -246,10 +245,10 @@ pub struct StageParams {
     pub radix_count: u64,
     /// log2 of each radix, outermost first.
     pub radix_log2: [u64; MAX_RADICES],
-    /// The tensor cores' twiddle tables of a [`Kernel::ElementTeamPairMma`]'s
-    /// stride-s stage ([`crate::tensor_twiddle_table`]), else 0.
+    /// The tensor cores' twiddle tables of a [`Kernel::ElementTeamPairMma`]
+    /// launch ([`crate::tensor_twiddle_table`]), else 0.
     pub tensor_table: u64,
-    /// How those tables are indexed: 0, one a twiddle (entry c·R + lo);
+    /// How those tables are indexed: 0, one a twiddle (entry c·R + j);
     /// b > 0, one an exponent's low b bits and one its high bits, two
     /// products a twiddle ([`gfpf_kernels::tensor::split_twiddle_bits`]).
     pub tensor_split_bits: u64,
@@ -606,18 +605,18 @@ pub fn pair_stages(
         } else {
             second == CodeletTwiddles::Outputs
         };
-        let tensor = !segments
-            && both_twiddled
-            && s >= ELEMENT_TEAM_PAIR_COLUMNS
-            && device.tensor_cores
-            && element_team_pair_mma_available(radix, k);
         let log2_n = plan.len().trailing_zeros();
         let split_bits = if s * radix <= device.tensor_twiddles_max {
             Some(0)
         } else {
             (split_twiddle_entries(log2_n) <= device.tensor_twiddles_max).then(|| u64::from(split_twiddle_bits(log2_n)))
         };
-        let tensor = tensor && split_bits.is_some();
+        let tensor = !segments
+            && both_twiddled
+            && s >= ELEMENT_TEAM_PAIR_COLUMNS
+            && device.tensor_cores
+            && element_team_pair_mma_available(radix, k)
+            && split_bits.is_some();
         params.tensor_split_bits = if tensor { split_bits.unwrap_or(0) } else { 0 };
         // The other stage's twiddles too where the first tables are one a
         // twiddle and the other's (s·R rows' and R² constants') fit beside

@@ -38,8 +38,8 @@ struct GfpfStageParams {
     gfpf_u64 digit_reversed_input; // 1: logical position ℓ read from P(ℓ)
     gfpf_u64 radix_count;   // the plan's radices, for P
     gfpf_u64 radix_log2[GFPF_MAX_RADICES]; // log2 K_1, ..., log2 K_s
-    gfpf_u64 tensor_table;  // the first stage's twiddles for the tensor cores (gfpf_pair_tensor_twiddles)
-    gfpf_u64 tensor_split_bits; // 0: tensor_table by (c, lo); b: by the exponent's b low bits, then the rest
+    gfpf_u64 tensor_table;  // the pair's twiddle tables for the tensor cores (gfpf_pair_tensor_twiddles)
+    gfpf_u64 tensor_split_bits; // 0: tensor_table by (c, j); b: by the exponent's b low bits, then the rest
 };
 
 // Element j of a digit-major buffer (`site`: the caller's line, for the
@@ -1662,9 +1662,6 @@ GFPF_FN void gfpf_pair_tensor_row_twiddles(const GfpfStageParams& p, Array& tile
 // DFTs, the second's, store. Teams whose layers end at __syncthreads (of
 // segments across warps) need no other barrier between but after twiddled
 // outputs, written after their last layer.
-// With TENSOR (an element-team pair in time whose first stage twiddles its
-// inputs), the first stage's twiddles run on the tensor cores first, the
-// block meeting before its DFTs, which then run plain.
 template <class Tile, int R, int VARIANT1, int VARIANT2, bool TENSOR = false, bool TENSOR_ROWS = false,
           class Array>
 GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {

@@ -828,20 +828,7 @@ impl<const K: usize> EmulatedFft<K> {
     fn tensor_table(&self, launch: &gfpf_cuda::params::Launch) -> Result<Vec<u64>, EmulatorError> {
         Ok(match gfpf_cuda::params::tensor_stage_params(launch) {
             Some(params) => {
-                let (in_time, both_stages) = match launch.kernel {
-                    Kernel::ElementTeamPairMma {
-                        in_time, both_stages, ..
-                    } => (in_time, both_stages),
-                    _ => (true, false),
-                };
-                gfpf_cuda::tensor_twiddle_table(
-                    self.prepared.field(),
-                    &self.table,
-                    &params,
-                    launch.kernel.radix().unwrap_or(2),
-                    in_time,
-                    both_stages,
-                )?
+                gfpf_cuda::tensor_twiddle_table(self.prepared.field(), &self.table, &params, &launch.kernel)?
             }
             None => Vec::new(),
         })
