@@ -149,6 +149,12 @@ pub struct GpuModelArgs {
     /// they have a tile.
     #[arg(long, value_enum, default_value_t = Family::Device, requires = "transform")]
     family: Family,
+    /// With --transform: a product's three transforms of that length as the
+    /// device runs them (two forward to digit-reversed order, the inverse
+    /// from it), each one's launches, then their sum as the contest's
+    /// product rows count it.
+    #[arg(long, requires = "transform")]
+    product: bool,
 }
 
 /// The stage kernels `--transform` counts.
@@ -257,14 +263,19 @@ const LANE_MUL_TAIL_SHORT_DIVISION: f64 = 324.0;
 /// Probe kernels that run one operation each, less an empty probe, the
 /// x = −1 branches left out, the rest counted once (a carry or borrow out of
 /// the top digit runs its one-digit fix-up about every other time): t2, t4,
-/// t8, t16 (p8's product 1932), NVRTC 12.9, sm_90, nvdisasm, 2026-11-25.
-/// Against a lane product's 574 instructions on each of t8's 8 lanes (4.6k),
-/// a butterfly's 121 (968) and a shift's 161 (1.3k).
+/// t8, t16 (p8's product 1932), NVRTC 12.9, sm_90, nvdisasm, 2026-11-25;
+/// then the digits' sums and differences as PTX carry chains
+/// (`gfpf_add_halves`; the product keeps its 64-bit compares, under which
+/// ptxas fits it in 64 registers), which the same probes, before and
+/// after, put at 33, 73, 158 and 332 instructions fewer a butterfly, 15,
+/// 35, 76 and 117 a shift (NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-28).
+/// Against a lane product's 574 instructions on each of t8's 8 lanes
+/// (4.6k), a butterfly's 121 (968) and a shift's 161 (1.3k).
 const TILE_OP_INSTRUCTIONS: &[(usize, [f64; 4])] = &[
-    (2, [303.0, 31.0, 99.0, 67.0]),
-    (4, [699.0, 55.0, 185.0, 128.0]),
-    (8, [1835.0, 103.0, 342.0, 249.0]),
-    (16, [5672.0, 199.0, 676.0, 498.0]),
+    (2, [303.0, 31.0, 66.0, 52.0]),
+    (4, [699.0, 55.0, 112.0, 93.0]),
+    (8, [1835.0, 103.0, 184.0, 173.0]),
+    (16, [5672.0, 199.0, 344.0, 381.0]),
 ];
 
 /// SASS instructions of a butterfly whose difference takes its shift by r^i
@@ -274,8 +285,9 @@ const TILE_OP_INSTRUCTIONS: &[(usize, [f64; 4])] = &[
 /// shared-memory words, against the butterfly's and the shift's 105 + 73,
 /// 179 + 131, 343 + 239 and 663 + 471 (15 + 7, 29 + 13, 57 + 25, 113 + 49
 /// words) in the same probes (NVRTC 12.9, sm_90, nvdisasm 13.5,
-/// 2026-11-27).
-const TILE_ADD_SUB_MUL_POW_R_INSTRUCTIONS: &[(usize, f64)] = &[(2, 117.0), (4, 219.0), (8, 415.0), (16, 807.0)];
+/// 2026-11-27); with the PTX carry chains 31, 71, 157 and 326 fewer (same
+/// probes, 2026-11-28).
+const TILE_ADD_SUB_MUL_POW_R_INSTRUCTIONS: &[(usize, f64)] = &[(2, 86.0), (4, 148.0), (8, 258.0), (16, 481.0)];
 
 /// The element teams' product by k where the field's short division serves
 /// the first division of every carry digit and the carry past the top
@@ -296,15 +308,19 @@ const TILE_MUL_SHORT_DIVISION_INSTRUCTIONS: &[(usize, f64)] = &[(2, 255.0), (4, 
 /// path less an empty probe's 47 (18 IMMA, 16 16-byte and 2 8-byte loads,
 /// two short divisions and the carries' shuffles a set of four, 182 an
 /// iteration; NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-28), against 1763
-/// for [`TILE_MUL_SHORT_DIVISION_INSTRUCTIONS`]' t8 product beside its own.
-const TILE_MUL_SHARED_INSTRUCTIONS: f64 = 484.0;
+/// for [`TILE_MUL_SHORT_DIVISION_INSTRUCTIONS`]' t8 product beside its own;
+/// 37 fewer with the closing carry chain's sums in PTX (`gfpf_add_halves`;
+/// a probe's static count before and after, t8 and p8, NVRTC 12.9, sm_90,
+/// nvdisasm 13.5, 2026-11-28).
+const TILE_MUL_SHARED_INSTRUCTIONS: f64 = 447.0;
 
 /// As [`TILE_MUL_SHARED_INSTRUCTIONS`] with eight lanes a twiddle
 /// (`gfpf_tile_mul_shared_twiddles<8>`, what the element-team pairs run):
 /// one table staged and 10 IMMA a set, 132 instructions an iteration, 670
 /// on the probe's common path less the empty probe's, beside 113 shared
-/// words (same probes).
-const TILE_MUL_SHARED8_INSTRUCTIONS: f64 = 444.0;
+/// words (same probes); 37 fewer with the closing carry chain's sums in
+/// PTX, as there (36 at p8).
+const TILE_MUL_SHARED8_INSTRUCTIONS: f64 = 407.0;
 
 /// The element teams' operations in `ops`, charged [`TILE_OP_INSTRUCTIONS`],
 /// [`TILE_MUL_SHARED_INSTRUCTIONS`], [`TILE_MUL_SHARED8_INSTRUCTIONS`]
@@ -1370,22 +1386,52 @@ fn run_transforms(args: &GpuModelArgs, reports: &mut Reports) -> Result<(), Stri
             Family::Segments => StageKernels::DftTeams,
             Family::Elements => StageKernels::ElementTeams,
         };
-        let t = count(spec.preset, spec.log2_n, spec.batch, stages, args, reports)?;
-        println!("{} 2^{} x{} ({stages:?}):", spec.preset.name(), spec.log2_n, spec.batch);
-        t.print_launches(&fitted.unwrap_or(floor));
         let floor = fitted.map_or(floor, |m| m.floor());
-        let (at_floor, bounds) = t.seconds(&floor);
-        let fitted_ms = fitted.map_or(String::new(), |m| format!("{:.4} ms fitted, ", t.seconds(&m).0 * 1e3));
+        if !args.product {
+            let t = count(spec.preset, spec.log2_n, spec.batch, stages, args, reports)?;
+            println!("{} 2^{} x{} ({stages:?}):", spec.preset.name(), spec.log2_n, spec.batch);
+            print_transform(&t, &floor, fitted.as_ref());
+            continue;
+        }
+        // Two forward transforms to digit-reversed order and the inverse
+        // from it (product_transforms_seconds).
+        let mut sums = (0.0, 0.0);
+        for (direction, times) in [(Direction::Forward, 2.0), (Direction::Inverse, 1.0)] {
+            let oriented = (direction, Order::DigitReversed);
+            let t = count_oriented(spec.preset, spec.log2_n, spec.batch, stages, oriented, args, reports)?;
+            println!(
+                "{} 2^{} x{} {direction:?} with digit-reversed order ({stages:?}), {times} a product:",
+                spec.preset.name(),
+                spec.log2_n,
+                spec.batch
+            );
+            print_transform(&t, &floor, fitted.as_ref());
+            sums.0 += times * fitted.map_or(0.0, |m| t.seconds(&m).0);
+            sums.1 += times * t.seconds(&floor).0;
+        }
+        let fitted_ms = fitted.map_or(String::new(), |_| format!("{:.4} ms fitted, ", sums.0 * 1e3));
         println!(
-            "  {} launches, {:.1} passes, {fitted_ms}{:.4} ms at the floor ({})",
-            t.launches.len(),
-            t.passes(),
-            at_floor * 1e3,
-            bound_names(&bounds)
+            "  a product's three transforms: {fitted_ms}{:.4} ms at the floor",
+            sums.1 * 1e3
         );
-        println!("  {}", half_rate_line(&t, &floor, fitted.as_ref()));
     }
     Ok(())
+}
+
+/// A counted transform's launches (on the fitted model where there is one)
+/// and its time, with the ALU at half rate beside.
+fn print_transform(t: &Transform, floor: &Model, fitted: Option<&Model>) {
+    t.print_launches(fitted.unwrap_or(floor));
+    let (at_floor, bounds) = t.seconds(floor);
+    let fitted_ms = fitted.map_or(String::new(), |m| format!("{:.4} ms fitted, ", t.seconds(m).0 * 1e3));
+    println!(
+        "  {} launches, {:.1} passes, {fitted_ms}{:.4} ms at the floor ({})",
+        t.launches.len(),
+        t.passes(),
+        at_floor * 1e3,
+        bound_names(&bounds)
+    );
+    println!("  {}", half_rate_line(t, floor, fitted));
 }
 
 /// Runs the task.

@@ -76,6 +76,7 @@ fn limits(arch: &str) -> Result<SmLimits, String> {
 pub fn kernel_of(symbol: &str) -> Option<Kernel> {
     match symbol {
         "gfpf_scale_lanes" => return Some(Kernel::LaneScale),
+        "gfpf_scale_elements_mma" => return Some(Kernel::ScaleMma),
         "gfpf_pointwise_mul_lanes" => return Some(Kernel::LanePointwiseMul),
         _ => {}
     }

@@ -95,7 +95,8 @@ pub fn device_twiddle_table<const K: usize>(fft: &PreparedFft<K>) -> Result<Vec<
 /// w^e the kernel multiplies by in turn. With both stages' (and b = 0)
 /// the other stage's follow: entry s·R + c·R + a is w^(a·c·u), then entry
 /// 2·s·R + a·R + b is w^(a·b·s·u), the two factors of its twiddle
-/// (`gfpf_pair_tensor_row_twiddles`).
+/// (`gfpf_pair_tensor_row_twiddles`). For [`gfpf_kernels::Kernel::ScaleMma`]
+/// one table, N^{-1}'s (N = 2^`params.log2_n`).
 /// Where the field has no such products
 /// ([`gfpf_kernels::tensor::shared_twiddles_available`]), and for other
 /// kernels, nothing is read from it: one word.
@@ -106,6 +107,12 @@ pub fn tensor_twiddle_table<const K: usize>(
     kernel: &gfpf_kernels::Kernel,
 ) -> Result<Vec<u64>, TransformError> {
     use gfpf_kernels::tensor::{SHARED_TWIDDLE_WORDS, shared_twiddle_table, shared_twiddles_available};
+    if *kernel == gfpf_kernels::Kernel::ScaleMma {
+        // One table: N^{-1}'s.
+        let n = field.from_u64(1u64 << params.log2_n);
+        let n_inv = field.inverse(&n).expect("N = 2^log2_n is a unit: p is odd");
+        return Ok(shared_twiddle_table(field, &n_inv).unwrap_or_else(|| vec![0]));
+    }
     let gfpf_kernels::Kernel::ElementTeamPairMma {
         radix,
         in_time,
@@ -279,9 +286,17 @@ mod tests {
             for order in [Order::Natural, Order::DigitReversed] {
                 let prepared = crate::prepared::Prepared::new(&f, 1 << 12, direction, order).unwrap();
                 let device_table = device_twiddle_table(&prepared.fft).unwrap();
-                let Some(launch) = crate::params::launches(prepared.plan(), 256)
+                let launches = crate::params::launches(prepared.plan(), 256);
+                // The inverse's scale: one table, N^{-1}'s.
+                if let Some(scale) = launches.iter().find(|l| l.kernel == gfpf_kernels::Kernel::ScaleMma) {
+                    assert_eq!(direction, Direction::Inverse);
+                    let n_inv = f.inverse(&f.from_u64(1 << 12)).unwrap();
+                    let table = tensor_twiddle_table(&f, &device_table, &scale.params, &scale.kernel).unwrap();
+                    assert_eq!(Some(table), gfpf_kernels::tensor::shared_twiddle_table(&f, &n_inv));
+                }
+                let Some(launch) = launches
                     .into_iter()
-                    .find(|l| crate::params::tensor_stage_params(l).is_some())
+                    .find(|l| matches!(l.kernel, gfpf_kernels::Kernel::ElementTeamPairMma { .. }))
                 else {
                     assert_eq!((direction, order), (Direction::Inverse, Order::DigitReversed));
                     continue;

@@ -6,7 +6,7 @@ use gfpf_plan::{Addressing, Buffer, CodeletTwiddles, Direction, Plan, Stage, Sta
 use gfpf_kernels::{
     ELEMENT_TEAM_PAIR_COLUMNS, Kernel, STRIDED_LANE_TILES_MIN_K, TeamTile, device_elementwise_kernels,
     element_team_pair_mma_available, element_team_pair_tile, element_team_tile, lane_digits, lane_kernels_available,
-    lane_segment, lane_tile, split_team_tile, team_pair_tile, team_tile,
+    lane_segment, lane_tile, scale_mma_available, split_team_tile, team_pair_tile, team_tile,
     tensor::{split_twiddle_bits, split_twiddle_entries},
     tile_dfts,
 };
@@ -277,7 +277,8 @@ impl Launch {
     /// `scratch` for [`Buffer::Data`] and [`Buffer::Scratch`], `table` the
     /// twiddle table (base DFTs), `n_inv` the k words of N^{-1} (scale) and
     /// `tensor_table` the launch's [`crate::tensor_twiddle_table`]
-    /// ([`Kernel::ElementTeamPairMma`]; 0 for the others).
+    /// ([`Kernel::ElementTeamPairMma`], [`Kernel::ScaleMma`]; 0 for the
+    /// others).
     pub fn bind(&self, data: u64, scratch: u64, table: u64, n_inv: u64, tensor_table: u64) -> StageParams {
         let address = |b: Buffer| match b {
             Buffer::Data => data,
@@ -287,7 +288,8 @@ impl Launch {
         params.src = address(self.src);
         params.dst = address(self.dst);
         params.table = match self.kernel {
-            Kernel::Scale | Kernel::LaneScale => n_inv,
+            // ScaleMma's fallback (r out of the tensor cores' range) reads it.
+            Kernel::Scale | Kernel::LaneScale | Kernel::ScaleMma => n_inv,
             Kernel::BaseDft { .. }
             | Kernel::TiledDft { .. }
             | Kernel::LaneDft { .. }
@@ -301,18 +303,19 @@ impl Launch {
             Kernel::PointwiseMul | Kernel::LanePointwiseMul => 0,
         };
         params.tensor_table = match self.kernel {
-            Kernel::ElementTeamPairMma { .. } => tensor_table,
+            Kernel::ElementTeamPairMma { .. } | Kernel::ScaleMma => tensor_table,
             _ => 0,
         };
         params
     }
 }
 
-/// The parameters of the stage whose twiddles a [`Kernel::ElementTeamPairMma`]
-/// launch takes on the tensor cores: its first (the launch's own); `None`
-/// for other launches.
+/// The parameters a launch's tensor-core tables follow from
+/// ([`crate::tensor_twiddle_table`]): a [`Kernel::ElementTeamPairMma`]'s
+/// first stage's (the launch's own), a [`Kernel::ScaleMma`]'s (its N);
+/// `None` for launches that read no such table.
 pub fn tensor_stage_params(launch: &Launch) -> Option<StageParams> {
-    matches!(launch.kernel, Kernel::ElementTeamPairMma { .. }).then_some(launch.params)
+    matches!(launch.kernel, Kernel::ElementTeamPairMma { .. } | Kernel::ScaleMma).then_some(launch.params)
 }
 
 /// Which kernels run the base-DFT stages.
@@ -677,8 +680,18 @@ fn stage_launches(plan: &Plan, batch: usize, stage_kernels: StageKernels, device
         let mut params = base;
         let kernel = match stage.kind {
             StageKind::Scale => {
-                // Over lanes with the lane stage kernels, as the device runs it.
+                // Over lanes with the lane stage kernels, as the device runs
+                // it; on the tensor cores where they take the field's
+                // products by a constant (one element a thread).
                 let (scale, _, per_element) = match stage_kernels {
+                    StageKernels::DigitsOverLanes
+                    | StageKernels::DftTeams
+                    | StageKernels::ElementTeams
+                    | StageKernels::Teams
+                        if device.tensor_cores && scale_mma_available(plan.digits()) =>
+                    {
+                        (Kernel::ScaleMma, Kernel::PointwiseMul, 1)
+                    }
                     StageKernels::DigitsOverLanes
                     | StageKernels::DftTeams
                     | StageKernels::ElementTeams
@@ -1117,9 +1130,28 @@ mod tests {
         let inverse = Plan::try_new(512, 8, Direction::Inverse, Order::Natural).unwrap();
         let l = launches_with(&inverse, 1, StageKernels::ThreadPerDft);
         assert_eq!(l.last().unwrap().kernel, Kernel::Scale);
-        let lanes = launches(&inverse, 1);
+        // On the tensor cores at k = 8, one thread an element; over a
+        // segment's k lanes without them.
+        let device = launches(&inverse, 1);
+        assert_eq!(device.last().unwrap().kernel, Kernel::ScaleMma);
+        assert_eq!(device.last().unwrap().params.threads, 512, "one thread an element");
+        let older = DeviceShape {
+            tensor_cores: false,
+            ..DeviceShape::H100
+        };
+        let lanes = launches_with_on(&inverse, 1, StageKernels::Teams, &older);
         assert_eq!(lanes.last().unwrap().kernel, Kernel::LaneScale);
         assert_eq!(lanes.last().unwrap().params.threads, 512 * 8, "k threads an element");
+        let t4 = launches(&Plan::try_new(512, 4, Direction::Inverse, Order::Natural).unwrap(), 1);
+        assert_eq!(
+            t4.last().unwrap().kernel,
+            Kernel::LaneScale,
+            "k = 4: no tensor-core products"
+        );
+        // ScaleMma reads N^{-1} (its fallback where r is out of the tensor
+        // cores' range) and its table.
+        let bound = device.last().unwrap().bind(10, 20, 30, 40, 50);
+        assert_eq!((bound.table, bound.tensor_table), (40, 50));
         assert_eq!(l.last().unwrap().params.threads, 512);
         assert_eq!(l[0].params.inverse, 1);
         let bound = l[3].bind(10, 20, 30, 40, 50);
@@ -1198,7 +1230,7 @@ mod pair_tests {
         let inverse = device(20, 8, Direction::Inverse, Order::DigitReversed, 1);
         assert_eq!(
             kernels(&inverse),
-            [pair(16, Plain, Inputs), mma(false), element(Inputs), Kernel::LaneScale]
+            [pair(16, Plain, Inputs), mma(false), element(Inputs), Kernel::ScaleMma]
         );
         // The stride-1 pairs take one run of R² words a super-DFT.
         assert_eq!(digit_reversed[2].params.log2_stride, 0);
@@ -1224,6 +1256,7 @@ mod pair_tests {
         // The tensor launches' strides (their first stage's).
         let mma = |l: &[Launch]| {
             l.iter()
+                .filter(|l| matches!(l.kernel, Kernel::ElementTeamPairMma { .. }))
                 .filter_map(tensor_stage_params)
                 .map(|p| 1usize << p.log2_stride)
                 .collect::<Vec<_>>()

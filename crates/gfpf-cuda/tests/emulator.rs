@@ -368,18 +368,21 @@ fn barriers_each_needed_in_tiled_stages() {
         "two stages a launch at 2^12, teams of segments"
     );
     // The transforms: 2^11 and 2^12 in natural order, and 2^12 in
-    // digit-reversed order (decimation in frequency: twiddled outputs).
+    // digit-reversed order (decimation in frequency: twiddled outputs);
+    // the inverse of 2^10, whose scale by N^{-1} runs on the tensor cores
+    // (Kernel::ScaleMma).
     let sizes = [
-        (n, Order::Natural),
-        (paired, Order::Natural),
-        (paired, Order::DigitReversed),
-        (quarter, Order::Natural),
+        (n, Order::Natural, Direction::Forward),
+        (paired, Order::Natural, Direction::Forward),
+        (paired, Order::DigitReversed, Direction::Forward),
+        (quarter, Order::Natural, Direction::Forward),
+        (quarter, Order::Natural, Direction::Inverse),
     ];
-    let inputs = sizes.map(|(n, _)| gfpf_testkit::oracle::sample(&field, 2 * n, 9));
-    let wants = [0, 1, 2, 3].map(|i| {
+    let inputs = sizes.map(|(n, _, _)| gfpf_testkit::oracle::sample(&field, 2 * n, 9));
+    let wants = [0, 1, 2, 3, 4].map(|i| {
         let mut x = inputs[i].clone();
-        let (n, order) = sizes[i];
-        gfpf_cpu::CpuFft::try_new(&field, n, Direction::Forward, order)
+        let (n, order, direction) = sizes[i];
+        gfpf_cpu::CpuFft::try_new(&field, n, direction, order)
             .unwrap()
             .process(&mut x)
             .unwrap();
@@ -413,10 +416,11 @@ fn barriers_each_needed_in_tiled_stages() {
         (StageKernels::DftTeams, 1, false),
         (StageKernels::DftTeams, 2, false),
         (StageKernels::DftTeams, 3, false),
+        (StageKernels::ElementTeams, 4, false),
     ];
     let run = |(family, size, split): (StageKernels, usize, bool)| {
         let kernels = t8_kernels_from(&source, &radices, "tiled kernels").unwrap();
-        let (n, order) = sizes[size];
+        let (n, order, direction) = sizes[size];
         let device = gfpf_cuda::params::DeviceShape {
             tensor_twiddles_max: if split {
                 128
@@ -425,7 +429,7 @@ fn barriers_each_needed_in_tiled_stages() {
             },
             ..gfpf_cuda::params::DeviceShape::H100
         };
-        let fft = EmulatedFft::with_kernels(&field, n, Direction::Forward, order, kernels)
+        let fft = EmulatedFft::with_kernels(&field, n, direction, order, kernels)
             .unwrap()
             .with_stage_kernels(family)
             .on_device(device);
@@ -915,18 +919,28 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
                     // The tensor cores' tables counted apart (the model reads
                     // them from L2): a warp stages one 960-byte table (30
                     // sectors) a set of eight lanes, two a set of four, in
-                    // four sets a call and two calls a pass; a pass a factor
-                    // of the first stage's (one or two), and with the second
-                    // stage's an eight-lane and a four-lane pass more, which
-                    // read no other table.
+                    // four sets a call and two calls a pass (16 warps a
+                    // block); a pass a factor of the first stage's (one or
+                    // two), and with the second stage's an eight-lane pass
+                    // (A) and B's: a block's 30 calls of eight lanes a
+                    // twiddle ((a, b) with (b, a)) and 2 of four (the
+                    // diagonal), 136 tables. None reads another table.
                     if tensor_cores && batch == 1 {
                         let counts = fft.launch_counts(1, u32::MAX).unwrap();
                         let launch = counts.iter().find(|c| c.kernel == mma).unwrap();
-                        let warps = launch.threads / 32;
+                        let (warps, blocks) = (launch.threads / 32, launch.threads / 512);
                         let factors = if split_bits == 0 { 1 } else { 2 };
-                        let tables = if both_stages { factors + 3 } else { factors };
+                        let (eight_lane_passes, b_tables) = if both_stages {
+                            (factors + 1, 30 * 4 + 2 * 8)
+                        } else {
+                            (factors, 0)
+                        };
                         let t = launch.traffic;
-                        assert_eq!(t.tensor_table_sectors, warps * 2 * 4 * 30 * tables, "{what}");
+                        assert_eq!(
+                            t.tensor_table_sectors,
+                            warps * 2 * 4 * 30 * eight_lane_passes + blocks * 30 * b_tables,
+                            "{what}"
+                        );
                         assert_eq!(t.tensor_table_sectors == t.table_sectors, both_stages, "{what}");
                     }
                 }

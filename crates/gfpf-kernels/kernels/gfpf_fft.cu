@@ -1010,7 +1010,7 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
         gfpf_u64 borrow = 0;
 #pragma unroll
         for (int d = 0; d < GFPF_K; ++d)
-            gfpf_tile_sub_digit(tile, x + d * plane, 0, a_minus_one ? (gfpf_u64)tile[w_at + d * w_plane] : a.d[d], borrow);
+            tile[x + d * plane] = gfpf_sub_digit_wide(0, a_minus_one ? (gfpf_u64)tile[w_at + d * w_plane] : a.d[d], borrow);
         if (borrow) gfpf_tile_increment(tile, x, plane);
         return;
     }
@@ -1053,11 +1053,13 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
     gfpf_u64 high, low;
     gfpf_split_carry(c0, c1, high, low);
     // − (high·r + low): digits 0 and 1, then the borrow up the chain while
-    // it lasts.
+    // it lasts. In 64-bit compares (gfpf_sub_digit_wide): with the PTX
+    // chains here ptxas spilled 4 to 16 bytes in t8's and p8's DFT_16 pair
+    // kernels at 64 registers (NVRTC 12.9, 2026-11-28).
     gfpf_u64 borrow = 0;
-    gfpf_tile_sub_digit(tile, x, tile[x], low, borrow);
-    gfpf_tile_sub_digit(tile, x + plane, tile[x + plane], high, borrow);
-    for (int t = 2; t < GFPF_K && borrow != 0; ++t) gfpf_tile_sub_digit(tile, x + t * plane, tile[x + t * plane], 0, borrow);
+    tile[x] = gfpf_sub_digit_wide(tile[x], low, borrow);
+    tile[x + plane] = gfpf_sub_digit_wide(tile[x + plane], high, borrow);
+    for (int t = 2; t < GFPF_K && borrow != 0; ++t) tile[x + t * plane] = gfpf_sub_digit_wide(tile[x + t * plane], 0, borrow);
     if (borrow) gfpf_tile_increment(tile, x, plane);
 }
 
@@ -1093,14 +1095,21 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
 // r + 2^32) and subtracts the carry past digit 7.
 // `staging` holds a set's tables (8/SHARED_BY·GFPF_SHARED_TWIDDLE_WORDS
 // words from staging_at, even), the warp's own. Every lane of the warp
-// calls it. The element-team pairs' first stage takes it, eight lanes a
-// twiddle (gfpf_pair_tensor_twiddles). On a lane's path a product takes 717
-// instructions (eight lanes a twiddle) or 915 (four) where gfpf_tile_mul
-// takes 2190, all with a probe's loads and stores (47; 64 registers, no
-// spills; NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-28).
-template <int SHARED_BY, class Array, class Staging>
+// calls it. The element-team pairs take it, eight lanes a twiddle
+// (gfpf_pair_tensor_twiddles, gfpf_pair_tensor_row_twiddles) and four. On
+// a lane's path a product takes 717 instructions (eight lanes a twiddle)
+// or 915 (four) where gfpf_tile_mul takes 2190, all with a probe's loads
+// and stores (47; 64 registers, no spills; NVRTC 12.9, sm_90, nvdisasm
+// 13.5, 2026-11-28); 37 fewer each with the closing chain's sums in PTX
+// (gfpf_add_digit), same day.
+//
+// STAGED: the set's one table (SHARED_BY = 8, every lane's twiddle the same)
+// is in `staging` already, put there once for many calls (the scale by
+// N^{-1}, gfpf_scale_elements_mma); table and twiddle are not read.
+template <int SHARED_BY, bool STAGED = false, class Array, class Staging>
 GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, const gfpf_u64* table,
                                                 unsigned twiddle, Staging& staging, int staging_at) {
+    static_assert(!STAGED || SHARED_BY == 8, "one table staged for every set");
     static_assert(SHARED_BY == 4 || SHARED_BY == 8, "four or eight lanes a twiddle");
     constexpr int twiddles = 8 / SHARED_BY;  // a set's
     GFPF_COUNT_OP(SHARED_BY == 8 ? GFPF_OP_TILE_MUL_SHARED8 : GFPF_OP_TILE_MUL_SHARED);
@@ -1119,17 +1128,20 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, c
         // are bytes 0..3 and 4..7 of digit 4k + q, so that a lane's B
         // registers are one digit's halves and its A' registers one
         // table row's four words.
-        const unsigned w0 = __shfl_sync(0xffffffffu, twiddle, 8 * set);
-        const unsigned w1 = __shfl_sync(0xffffffffu, twiddle, 8 * set + 4);
-        GFPF_CHECK(SHARED_BY == 4 || w0 == w1, "eight lanes of a set share a twiddle");
-        const gfpf_u64* from0 = table + (gfpf_u64)w0 * GFPF_SHARED_TWIDDLE_WORDS;
-        const gfpf_u64* from1 = table + (gfpf_u64)w1 * GFPF_SHARED_TWIDDLE_WORDS;
+        if (!STAGED) {
+            const unsigned w0 = __shfl_sync(0xffffffffu, twiddle, 8 * set);
+            const unsigned w1 = __shfl_sync(0xffffffffu, twiddle, 8 * set + 4);
+            GFPF_CHECK(SHARED_BY == 4 || w0 == w1, "eight lanes of a set share a twiddle");
+            const gfpf_u64* from0 = table + (gfpf_u64)w0 * GFPF_SHARED_TWIDDLE_WORDS;
+            const gfpf_u64* from1 = table + (gfpf_u64)w1 * GFPF_SHARED_TWIDDLE_WORDS;
 #pragma unroll
-        for (int c = 0; c < (GFPF_SHARED_TWIDDLE_WORDS + 31) / 32; ++c) {
-            const int i = 32 * c + (int)lane;
-            if (i < GFPF_SHARED_TWIDDLE_WORDS) {
-                staging[staging_at + i] = GFPF_TENSOR_TABLE_READ(from0, i);
-                if (twiddles == 2) staging[staging_at + GFPF_SHARED_TWIDDLE_WORDS + i] = GFPF_TENSOR_TABLE_READ(from1, i);
+            for (int c = 0; c < (GFPF_SHARED_TWIDDLE_WORDS + 31) / 32; ++c) {
+                const int i = 32 * c + (int)lane;
+                if (i < GFPF_SHARED_TWIDDLE_WORDS) {
+                    staging[staging_at + i] = GFPF_TENSOR_TABLE_READ(from0, i);
+                    if (twiddles == 2)
+                        staging[staging_at + GFPF_SHARED_TWIDDLE_WORDS + i] = GFPF_TENSOR_TABLE_READ(from1, i);
+                }
             }
         }
         const int column = __shfl_sync(0xffffffffu, x, 8 * set + g);
@@ -1200,18 +1212,17 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, c
         __syncwarp();
     }
     // Digits below r + 2^32 (a column is below 2^80): one carry chain in
-    // place, then the carries past the top subtracted from digit 0 up while
-    // the borrow lasts, as gfpf_tile_mul's.
+    // place (a digit plus its carry is below 2r, so gfpf_add_digit's one r
+    // off leaves a digit), then the carries past the top subtracted from
+    // digit 0 up while the borrow lasts, as gfpf_tile_mul's.
     gfpf_u64 carry = 0;
 #pragma unroll
-    for (int d = 0; d < GFPF_K; ++d) {
-        const gfpf_u64 s = tile[x + d * plane] + carry;
-        carry = s >= GFPF_R_VALUE;
-        tile[x + d * plane] = carry ? s - GFPF_R_VALUE : s;
-    }
+    for (int d = 0; d < GFPF_K; ++d) tile[x + d * plane] = gfpf_add_digit(tile[x + d * plane], 0, carry);
+    // The subtraction in 64-bit compares, as gfpf_tile_mul's (the PTX chain
+    // spilled there).
     gfpf_u64 borrow = 0;
-    gfpf_tile_sub_digit(tile, x, tile[x], top + carry, borrow);
-    for (int t = 1; t < GFPF_K && borrow != 0; ++t) gfpf_tile_sub_digit(tile, x + t * plane, tile[x + t * plane], 0, borrow);
+    tile[x] = gfpf_sub_digit_wide(tile[x], top + carry, borrow);
+    for (int t = 1; t < GFPF_K && borrow != 0; ++t) tile[x + t * plane] = gfpf_sub_digit_wide(tile[x + t * plane], 0, borrow);
     if (borrow) gfpf_tile_increment(tile, x, plane);
 }
 #endif
@@ -1567,8 +1578,9 @@ GFPF_FN void gfpf_team_pair_stage(const GfpfStageParams& p, Array& tile) {
 // 2^20's second pair in time: 65536 of them, 60 MiB, against 2048).
 // A warp takes 8 groups of 4 a call, two neighbouring groups of one column
 // (so eight lanes a twiddle), its staging in the tile's scratch elements (16
-// warps × 120 words of 4096 at t8's DFT_16).
-template <class Tile, int R, int R_LOG2, bool IN_TIME, class Array>
+// warps × 120 words of 4096 at t8's DFT_16). WITH_ROWS: the kernel runs
+// gfpf_pair_tensor_row_twiddles too (what changes is only how G is made).
+template <class Tile, int R, int R_LOG2, bool IN_TIME, bool WITH_ROWS, class Array>
 GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
     constexpr int warps = Tile::threads / 32, groups = Tile::dfts * R * (R / 4);
     static_assert(groups % (8 * warps) == 0, "whole calls of 8 groups a warp");
@@ -1593,7 +1605,14 @@ GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
         for (int call = 0; call < groups / (8 * warps); ++call) {
             const int group = (call * warps + warp) * 8 + (lane >> 2);
             const int g = group / (R * (R / 4)), lo = group / (R / 4) % R, hi = group % (R / 4) * 4 + (lane & 3);
-            const gfpf_u64 G = (gfpf_u64)blockIdx.x * Tile::dfts + g, c = G & ((1ull << log2_s) - 1);
+            // Made in 32 bits where the kernel runs the row pass too (blocks
+            // below 2^30, N below 2^40): there ptxas spilled the 64-bit
+            // form across the stages on sm_90, and in the kernel without
+            // the row pass a value of its own with the 32-bit form
+            // (t8, NVRTC 12.9, 2026-11-28).
+            const gfpf_u64 G = WITH_ROWS ? (gfpf_u64)(unsigned)(blockIdx.x * Tile::dfts + g)
+                                         : (gfpf_u64)blockIdx.x * Tile::dfts + g;
+            const gfpf_u64 c = G & ((1ull << log2_s) - 1);
             const int j = IN_TIME ? lo : gfpf_bit_reverse<R>(lo);
             const gfpf_u64 u = IN_TIME ? p.step : p.step << R_LOG2;
             const gfpf_u64 e = G < supers ? (gfpf_u64)j * c * u : 0, split = p.tensor_split_bits;
@@ -1639,21 +1658,44 @@ GFPF_FN void gfpf_pair_tensor_row_twiddles(const GfpfStageParams& p, Array& tile
     for (int call = 0; call < elements / (32 * warps); ++call) {
         const int t = (call * warps + warp) * 32 + lane;
         const int g = t / (R * R), hi = t / R % R, col = t % R;
-        const gfpf_u64 c = ((gfpf_u64)blockIdx.x * Tile::dfts + g) & ((1ull << log2_s) - 1);
+        const gfpf_u64 c = (unsigned)(blockIdx.x * Tile::dfts + g) & ((1ull << log2_s) - 1);
         const int a = IN_TIME ? hi : gfpf_bit_reverse<R>(hi);
         gfpf_tile_mul_shared_twiddles<8>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
                                          sr + (unsigned)c * R + a, tile, staging);
     }
     __syncthreads();
-    // B: element t = (hi, col, g), four lanes an (hi, col) of the four
-    // super-DFTs.
-#pragma unroll
-    for (int call = 0; call < elements / (32 * warps); ++call) {
-        const int t = (call * warps + warp) * 32 + lane;
-        const int g = t % Tile::dfts, hi = t / Tile::dfts / R, col = t / Tile::dfts % R;
-        const int a = IN_TIME ? hi : gfpf_bit_reverse<R>(hi), b = IN_TIME ? gfpf_bit_reverse<R>(col) : col;
-        gfpf_tile_mul_shared_twiddles<4>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
-                                         2 * sr + (unsigned)(a * R + b), tile, staging);
+    // B: B(a, b) = B(b, a), so the elements of (a, b) and (b, a) in the four
+    // super-DFTs share a twiddle, eight lanes a twiddle (lane 4·side + g of
+    // a set, side 1 the transposed pair), and the diagonal's (a, a) four, in
+    // sets of two twiddles' four: R(R − 1)/8 calls of eight lanes a twiddle
+    // and R/8 of four, R²/8 in all as before. The pairs a < b by their
+    // circular distance d = b − a: 1 ≤ d < R/2 from every a, d = R/2 from
+    // a < R/2. With four lanes a twiddle throughout, t8 2^20's first pair
+    // staged 15.7M sectors of tables where it stages 12.0M, and the model
+    // put it at 0.140 ms, bound by that traffic, where it puts it at 0.119
+    // (gpu-model --transform t8:20, at the floor, 2026-11-28).
+    static_assert(R % 8 == 0, "whole calls of sets of eight lanes and of four");
+    constexpr int calls = R * R / 8 / warps, pair_calls = R * (R - 1) / 8, near = R * (R / 2 - 1);
+    static_assert(calls * warps == R * R / 8, "the block's warps take every call");
+    const int g = lane & 3;
+#pragma unroll 1
+    for (int call = 0; call < calls; ++call) {
+        const int m = call * warps + warp;
+        if (m < pair_calls) {
+            const int pair = m * 4 + (lane >> 3);
+            const int low = pair < near ? pair / (R / 2 - 1) : pair - near;
+            const int high = (low + (pair < near ? pair % (R / 2 - 1) + 1 : R / 2)) & (R - 1);
+            const bool side = (lane >> 2) & 1;
+            const int a = side ? high : low, b = side ? low : high;
+            const int hi = IN_TIME ? a : gfpf_bit_reverse<R>(a), col = IN_TIME ? gfpf_bit_reverse<R>(b) : b;
+            gfpf_tile_mul_shared_twiddles<8>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
+                                             2 * sr + (unsigned)(low * R + high), tile, staging);
+        } else {
+            const int a = (m - pair_calls) * 8 + (lane >> 2);
+            const int hi = IN_TIME ? a : gfpf_bit_reverse<R>(a), col = IN_TIME ? gfpf_bit_reverse<R>(a) : a;
+            gfpf_tile_mul_shared_twiddles<4>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
+                                             2 * sr + (unsigned)(a * R + a), tile, staging);
+        }
     }
 }
 #endif
@@ -1683,7 +1725,7 @@ GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {
     __syncthreads();
 #ifdef GFPF_SHARED_TWIDDLES
     if constexpr (TENSOR && IN_TIME) {
-        gfpf_pair_tensor_twiddles<Tile, R, R_LOG2, IN_TIME>(p, tile);
+        gfpf_pair_tensor_twiddles<Tile, R, R_LOG2, IN_TIME, TENSOR_ROWS>(p, tile);
         __syncthreads();
     }
 #endif
@@ -1707,7 +1749,7 @@ GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {
     if (!Tile::layers_end_at_block_barrier || VARIANT2 == GFPF_TWIDDLE_OUTPUTS) __syncthreads();
 #ifdef GFPF_SHARED_TWIDDLES
     if constexpr (TENSOR && !IN_TIME) {
-        gfpf_pair_tensor_twiddles<Tile, R, R_LOG2, IN_TIME>(p, tile);
+        gfpf_pair_tensor_twiddles<Tile, R, R_LOG2, IN_TIME, TENSOR_ROWS>(p, tile);
         __syncthreads();
     }
 #endif
@@ -2038,6 +2080,43 @@ GFPF_FN void gfpf_pointwise_mul_lanes(const GfpfStageParams& p, gfpf_u64 thread)
 
 GFPF_LANE_KERNEL(gfpf_scale_lanes, gfpf_scale_lanes, GFPF_LANE_ELEMENTWISE_BLOCKS)
 GFPF_LANE_KERNEL(gfpf_pointwise_mul_lanes, gfpf_pointwise_mul_lanes, GFPF_LANE_ELEMENTWISE_BLOCKS)
+#endif
+
+#ifdef GFPF_SHARED_TWIDDLES
+// x ← x·N^{-1} on the tensor cores: every element shares the one constant,
+// so a block stages its table (p.tensor_table: gfpf_kernels::tensor::
+// shared_twiddle_table of N^{-1}) once and each warp multiplies its 32
+// elements, one a thread, eight lanes a set
+// (gfpf_tile_mul_shared_twiddles<8, STAGED>), through shared memory (digit
+// d of thread t's element at d·128 + t). Elements past p.threads are 0
+// and not stored (every lane of a warp takes part in its products).
+// Where a segment's eight lanes took a product each (gfpf_scale_lanes, 574
+// instructions a lane), a thread runs one product of 407 beside its shared
+// words (the model's charges).
+#define GFPF_SCALE_MMA_THREADS 128
+GFPF_FN void gfpf_scale_elements_mma_block(const GfpfStageParams& p) {
+    constexpr int threads = GFPF_SCALE_MMA_THREADS, staging = GFPF_K * threads;
+    GFPF_SHARED_ARRAY(gfpf_u64, tile, GFPF_K * threads + GFPF_SHARED_TWIDDLE_WORDS);
+    const int t = threadIdx.x;
+    for (int i = t; i < GFPF_SHARED_TWIDDLE_WORDS; i += threads)
+        tile[staging + i] = GFPF_TENSOR_TABLE_READ((const gfpf_u64*)p.tensor_table, i);
+    const gfpf_u64 j = (gfpf_u64)blockIdx.x * threads + t;
+    const bool running = j < p.threads;
+    gfpf_u64* dst = (gfpf_u64*)p.dst;
+#pragma unroll
+    for (int d = 0; d < GFPF_K; ++d) tile[t + d * threads] = running ? GFPF_GLOBAL_READ(dst, d * p.pitch + j) : 0;
+    __syncthreads();
+    // Its own element's digits are the thread's last writes in the call.
+    gfpf_tile_mul_shared_twiddles<8, true>(tile, t, threads, (const gfpf_u64*)p.tensor_table, 0, tile, staging);
+#pragma unroll
+    for (int d = 0; d < GFPF_K; ++d)
+        if (running) GFPF_GLOBAL_WRITE(dst, d * p.pitch + j, (gfpf_u64)tile[t + d * threads]);
+}
+GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_scale_elements_mma, gfpf_scale_elements_mma_block, GFPF_SCALE_MMA_THREADS, 8)
+#elif GFPF_K == 8
+// Where r is out of the tensor cores' products' range, the symbol runs
+// gfpf_scale's products, so that every k = 8 module has it.
+GFPF_KERNEL(gfpf_scale_elements_mma, gfpf_scale_thread)
 #endif
 
 

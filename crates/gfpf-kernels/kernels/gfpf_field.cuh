@@ -121,8 +121,9 @@ GFPF_FN void gfpf_increment(GfpfElem& x) {
 
 // Digit a − b − borrow of a subtraction chain (digits below r, the top one
 // possibly r): the value lies in [−r, r], so adding r back is exact;
-// `borrow` becomes the borrow out.
-GFPF_FN gfpf_u64 gfpf_sub_digit(gfpf_u64 a, gfpf_u64 b, gfpf_u64& borrow) {
+// `borrow` becomes the borrow out. In 64-bit words with compares: any r
+// (gfpf_sub_digit below is the form a field's kernels take).
+GFPF_FN gfpf_u64 gfpf_sub_digit_wide(gfpf_u64 a, gfpf_u64 b, gfpf_u64& borrow) {
     const gfpf_u64 d1 = a - b, diff = d1 - borrow;
     const gfpf_u64 under = (a < b) | (d1 < borrow);
     borrow = under;
@@ -132,13 +133,78 @@ GFPF_FN gfpf_u64 gfpf_sub_digit(gfpf_u64 a, gfpf_u64 b, gfpf_u64& borrow) {
 // Digit a + b + carry of an addition chain (digits below r, the top one
 // possibly r): the true sum is below 2r + 1 < 2^65, so at most one add
 // overflows and s − r (wrapping) is then exact; `carry` becomes the carry
-// out.
-GFPF_FN gfpf_u64 gfpf_add_digit(gfpf_u64 a, gfpf_u64 b, gfpf_u64& carry) {
+// out. In 64-bit words with compares, as gfpf_sub_digit_wide.
+GFPF_FN gfpf_u64 gfpf_add_digit_wide(gfpf_u64 a, gfpf_u64 b, gfpf_u64& carry) {
     const gfpf_u64 s1 = a + b, s = s1 + carry;
     const gfpf_u64 over = (s1 < a) | (s < s1) | (s >= GFPF_R_VALUE);
     carry = over;
     return over ? s - GFPF_R_VALUE : s;
 }
+
+#if ((GFPF_R) & 0xffffffffull) == 0
+// r = r_high·2^32 (every t-preset, p8, p16): a digit's sum or difference is
+// a 64-bit add of 32-bit halves, and whether r goes or comes back, and
+// what that changes, is the high half's alone. The add is the machine's
+// carry chain, in PTX (add.cc, addc: NVRTC made 64-bit compares of the C
+// form); a butterfly of t8 elements in shared memory takes 179 instructions
+// besides its loads and stores where the C form took 337, the butterfly
+// with its shift 253 against 410 (probe kernels, NVRTC 12.9, sm_90,
+// nvdisasm 13.5, 2026-11-28).
+#define GFPF_R_HIGH ((gfpf_u32)((GFPF_R) >> 32))
+
+// (s1·2^32 + s0, top) = a + b + carry_in over 32-bit halves (carry_in 0 or
+// 1; top the carry out of the high half). The host emulator runs the same
+// four PTX instructions by the PTX ISA's semantics (CC.CF the carry flag).
+GFPF_FN void gfpf_add_halves(gfpf_u32 carry_in, gfpf_u32 a0, gfpf_u32 a1, gfpf_u32 b0, gfpf_u32 b1, gfpf_u32& s0,
+                             gfpf_u32& s1, gfpf_u32& top) {
+#ifdef GFPF_HOST_EMULATION
+    gfpf_u64 t = (gfpf_u64)carry_in + 0xffffffffu;  // add.cc.u32 c, carry_in, -1
+    t = (gfpf_u64)a0 + b0 + (t >> 32);               // addc.cc.u32 s0, a0, b0
+    s0 = (gfpf_u32)t;
+    t = (gfpf_u64)a1 + b1 + (t >> 32);  // addc.cc.u32 s1, a1, b1
+    s1 = (gfpf_u32)t;
+    top = (gfpf_u32)(t >> 32);  // addc.u32 top, 0, 0
+#else
+    asm("{\n\t.reg .u32 c;\n\t"
+        "add.cc.u32 c, %3, -1;\n\t"
+        "addc.cc.u32 %0, %4, %6;\n\t"
+        "addc.cc.u32 %1, %5, %7;\n\t"
+        "addc.u32 %2, 0, 0;\n\t}"
+        : "=r"(s0), "=r"(s1), "=r"(top)
+        : "r"(carry_in), "r"(a0), "r"(a1), "r"(b0), "r"(b1));
+#endif
+}
+
+// Digit a − b − borrow of a subtraction chain (digits below r, the top one
+// possibly r): the value lies in [−r, r], so adding r back is exact;
+// `borrow` becomes the borrow out. As a + ~b + (1 − borrow), whose carry
+// out is the borrow's complement: the form in which ptxas chains it.
+GFPF_FN gfpf_u64 gfpf_sub_digit(gfpf_u64 a, gfpf_u64 b, gfpf_u64& borrow) {
+    gfpf_u32 low, high, no_borrow;
+    gfpf_add_halves((gfpf_u32)(1 - borrow), (gfpf_u32)a, (gfpf_u32)(a >> 32), ~(gfpf_u32)b, ~(gfpf_u32)(b >> 32), low,
+                    high, no_borrow);
+    borrow = no_borrow == 0;
+    if (!no_borrow) high += GFPF_R_HIGH;
+    return ((gfpf_u64)high << 32) | low;
+}
+
+// Digit a + b + carry of an addition chain (digits below r, the top one
+// possibly r): the sum is below 2r + 1, so taking r off once leaves a
+// digit; `carry` becomes the carry out. The sum (below 2^65) reaches r
+// exactly where its high part reaches r_high.
+GFPF_FN gfpf_u64 gfpf_add_digit(gfpf_u64 a, gfpf_u64 b, gfpf_u64& carry) {
+    gfpf_u32 low, high, top;
+    gfpf_add_halves((gfpf_u32)carry, (gfpf_u32)a, (gfpf_u32)(a >> 32), (gfpf_u32)b, (gfpf_u32)(b >> 32), low, high,
+                    top);
+    const bool over = top | (high >= GFPF_R_HIGH);
+    carry = over;
+    if (over) high -= GFPF_R_HIGH;
+    return ((gfpf_u64)high << 32) | low;
+}
+#else
+GFPF_FN gfpf_u64 gfpf_sub_digit(gfpf_u64 a, gfpf_u64 b, gfpf_u64& borrow) { return gfpf_sub_digit_wide(a, b, borrow); }
+GFPF_FN gfpf_u64 gfpf_add_digit(gfpf_u64 a, gfpf_u64 b, gfpf_u64& carry) { return gfpf_add_digit_wide(a, b, carry); }
+#endif
 
 // x - y (digits below r, top digit possibly r); canonical result. Inline,
 // so that a caller keeping x in registers (gfpf_subtract_carry) does not

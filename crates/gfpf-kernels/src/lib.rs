@@ -542,6 +542,8 @@ pub fn occupancy_budget(kernel: &Kernel, k: usize) -> Option<f64> {
         // SM at 64 registers (t8), else the team kernels' 3/4 (t4).
         Kernel::TeamPair { radix, .. } => team_pair_tile(radix, k).map(|t| if t.threads > 512 { 0.5 } else { 0.75 }),
         Kernel::LaneScale | Kernel::LanePointwiseMul => Some(if d <= 2 { 0.5 } else { 0.3125 }),
+        // Blocks of 128, eight an SM (64 registers a thread).
+        Kernel::ScaleMma => Some(0.5),
         _ => None,
     }
 }
@@ -555,6 +557,13 @@ pub fn device_elementwise_kernels(k: usize) -> (Kernel, Kernel, usize) {
     } else {
         (Kernel::Scale, Kernel::PointwiseMul, 1)
     }
+}
+
+/// Whether fields of k digits have [`Kernel::ScaleMma`] (the tensor cores'
+/// products by a shared constant: k = 8, every such module; where r is out
+/// of their range the symbol runs [`Kernel::Scale`]'s products).
+pub fn scale_mma_available(k: usize) -> bool {
+    k == tensor::SHARED_TWIDDLE_DIGITS
 }
 
 /// Where `cargo xtask codegen` writes [`CODELETS_HEADER`], relative to this
@@ -728,6 +737,11 @@ pub enum Kernel {
     /// As [`Kernel::Scale`], each element over the lanes of a warp segment
     /// ([`lane_segment`] threads an element).
     LaneScale,
+    /// As [`Kernel::Scale`] on the tensor cores, one element a thread: every
+    /// element shares the constant N^{-1}, whose table
+    /// ([`tensor::shared_twiddle_table`]) a block stages once; k = 8
+    /// ([`scale_mma_available`]).
+    ScaleMma,
     /// dst\[j\] ← dst\[j\]·src\[j\] for every element: the pointwise product of
     /// two transforms (polynomial products on the device).
     PointwiseMul,
@@ -769,6 +783,7 @@ impl Kernel {
             Kernel::Scale => "gfpf_scale".to_owned(),
             Kernel::PointwiseMul => "gfpf_pointwise_mul".to_owned(),
             Kernel::LaneScale => "gfpf_scale_lanes".to_owned(),
+            Kernel::ScaleMma => "gfpf_scale_elements_mma".to_owned(),
             Kernel::LanePointwiseMul => "gfpf_pointwise_mul_lanes".to_owned(),
         }
     }
@@ -790,6 +805,7 @@ impl Kernel {
             | Kernel::TeamPair { .. }
             | Kernel::Scale
             | Kernel::LaneScale
+            | Kernel::ScaleMma
             | Kernel::PointwiseMul
             | Kernel::LanePointwiseMul => ModulePart::Teams,
         }
@@ -808,7 +824,9 @@ impl Kernel {
             | Kernel::ElementTeamPair { radix, .. }
             | Kernel::ElementTeamPairMma { radix, .. }
             | Kernel::TeamPair { radix, .. } => Some(radix),
-            Kernel::Scale | Kernel::PointwiseMul | Kernel::LaneScale | Kernel::LanePointwiseMul => None,
+            Kernel::Scale | Kernel::PointwiseMul | Kernel::LaneScale | Kernel::ScaleMma | Kernel::LanePointwiseMul => {
+                None
+            }
         }
     }
 }
