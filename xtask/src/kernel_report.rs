@@ -112,6 +112,18 @@ pub fn kernel_of(symbol: &str) -> Option<Kernel> {
 /// `…_elements_mma`, `…_elements_mma_both` or `…_team`.
 fn pair_kernel_of(symbol: &str) -> Option<Kernel> {
     let rest = symbol.strip_prefix("gfpf_dft")?;
+    for (suffix, in_time) in [
+        ("_plain_inputs_elements_mma_rows", true),
+        ("_outputs_plain_elements_mma_rows", false),
+    ] {
+        if let Some(radices) = rest.strip_suffix(suffix) {
+            let (radix, again) = radices.split_once('x')?;
+            return (radix == again)
+                .then(|| radix.parse().ok())
+                .flatten()
+                .map(|radix| Kernel::ElementTeamPairRowsMma { radix, in_time });
+        }
+    }
     for (suffix, in_time, both_stages) in [
         ("_inputs_inputs_elements_mma", true, false),
         ("_inputs_inputs_elements_mma_both", true, true),

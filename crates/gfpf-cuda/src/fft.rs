@@ -95,11 +95,12 @@ pub struct CudaFft<const K: usize> {
     tensor_tables: Mutex<Vec<(TensorTableKey, Arc<CudaSlice<u64>>)>>,
 }
 
-/// A [`Kernel::ElementTeamPairMma`] launch's kernel (in time or not, both
-/// stages or not) and its first stage's log2 stride, twiddle step and
-/// `tensor_split_bits` ([`crate::params::tensor_stage_params`]), which fix
-/// its tensor-core tables.
-type TensorTableKey = (Kernel, u64, u64, u64);
+/// A launch's kernel with tensor-core tables ([`Kernel::ElementTeamPairMma`]
+/// in time or not, both stages or not; [`Kernel::ElementTeamPairRowsMma`];
+/// [`Kernel::ScaleMma`]) and its parameters' log2 stride, twiddle step,
+/// `tensor_split_bits` and `tensor_scale`
+/// ([`crate::params::tensor_stage_params`]), which fix its tables.
+type TensorTableKey = (Kernel, u64, u64, u64, u64);
 
 impl<const K: usize> std::fmt::Debug for CudaFft<K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -158,7 +159,13 @@ impl<const K: usize> CudaFft<K> {
     /// stage has `params` on the device ([`tensor_twiddle_table`]), made
     /// and uploaded on first use.
     fn tensor_table(&self, params: &StageParams, kernel: &Kernel) -> Result<Arc<CudaSlice<u64>>, CudaError> {
-        let key = (*kernel, params.log2_stride, params.step, params.tensor_split_bits);
+        let key = (
+            *kernel,
+            params.log2_stride,
+            params.step,
+            params.tensor_split_bits,
+            params.tensor_scale,
+        );
         let mut tables = self.tensor_tables.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, table)) = tables.iter().find(|(k, _)| *k == key) {
             return Ok(table.clone());

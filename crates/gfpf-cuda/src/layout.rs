@@ -95,7 +95,11 @@ pub fn device_twiddle_table<const K: usize>(fft: &PreparedFft<K>) -> Result<Vec<
 /// w^e the kernel multiplies by in turn. With both stages' (and b = 0)
 /// the other stage's follow: entry s·R + c·R + a is w^(a·c·u), then entry
 /// 2·s·R + a·R + b is w^(a·b·s·u), the two factors of its twiddle
-/// (`gfpf_pair_tensor_row_twiddles`). For [`gfpf_kernels::Kernel::ScaleMma`]
+/// (`gfpf_pair_tensor_row_twiddles`). For
+/// [`gfpf_kernels::Kernel::ElementTeamPairRowsMma`] (s = 1) entry a·R + b
+/// is w^(a·b·u), B alone. With `params.tensor_scale` the B entries are
+/// times N^{-1} (the inverse's scale folded in). For
+/// [`gfpf_kernels::Kernel::ScaleMma`]
 /// one table, N^{-1}'s (N = 2^`params.log2_n`).
 /// Where the field has no such products
 /// ([`gfpf_kernels::tensor::shared_twiddles_available`]), and for other
@@ -113,13 +117,14 @@ pub fn tensor_twiddle_table<const K: usize>(
         let n_inv = field.inverse(&n).expect("N = 2^log2_n is a unit: p is odd");
         return Ok(shared_twiddle_table(field, &n_inv).unwrap_or_else(|| vec![0]));
     }
-    let gfpf_kernels::Kernel::ElementTeamPairMma {
-        radix,
-        in_time,
-        both_stages,
-    } = *kernel
-    else {
-        return Ok(vec![0]);
+    let (radix, in_time, both_stages, rows_only) = match *kernel {
+        gfpf_kernels::Kernel::ElementTeamPairMma {
+            radix,
+            in_time,
+            both_stages,
+        } => (radix, in_time, both_stages, false),
+        gfpf_kernels::Kernel::ElementTeamPairRowsMma { radix, in_time } => (radix, in_time, false, true),
+        _ => return Ok(vec![0]),
     };
     if !shared_twiddles_available(&gfpf_kernels::DeviceConstants::of(field)) {
         return Ok(vec![0]);
@@ -132,8 +137,18 @@ pub fn tensor_twiddle_table<const K: usize>(
     } else {
         (1u64 << params.log2_stride) / r
     };
-    let u = if in_time { params.step / r } else { params.step };
+    // The first stage's step: a rows-only pair's in time is plain (step
+    // 0), and would have its blocks as every twiddled stage does (pairs
+    // have N ≥ 2k, so in whole exponents).
+    let step = if rows_only && in_time {
+        1u64 << params.log2_blocks
+    } else {
+        params.step
+    };
+    let u = if in_time { step / r } else { step };
     let mut exponents: Vec<u64> = match params.tensor_split_bits {
+        // s = 1 and c = 0: B = w^(a·b·u) alone.
+        _ if rows_only => (0..r).flat_map(|a| (0..r).map(move |b| a * b * s * u)).collect(),
         0 => (0..s).flat_map(|c| (0..r).map(move |j| j * c * r * u)).collect(),
         b => (0..1u64 << b)
             .chain((0..1u64 << (params.log2_n - b)).map(|e1| e1 << b))
@@ -143,10 +158,22 @@ pub fn tensor_twiddle_table<const K: usize>(
         exponents.extend((0..s).flat_map(|c| (0..r).map(move |a| a * c * u)));
         exponents.extend((0..r).flat_map(|a| (0..r).map(move |b| a * b * s * u)));
     }
+    // B's entries: every one of a rows-only pair's, the last R² with both
+    // stages'; times N^{-1} where the inverse's scale is folded in.
+    let b_from = if rows_only {
+        0
+    } else {
+        exponents.len().saturating_sub((r * r) as usize)
+    };
+    let scale = (params.tensor_scale != 0 && (rows_only || both_stages)).then(|| {
+        field
+            .inverse(&field.from_u64(1u64 << params.log2_n))
+            .expect("N = 2^log2_n is a unit: p is odd")
+    });
     let entries = exponents.len();
     let mut out = try_words(entries * SHARED_TWIDDLE_WORDS, entries, "tensor-core twiddle tables")?;
     let mask = (1u64 << params.twiddle_bits) - 1;
-    for e in exponents {
+    for (i, e) in exponents.into_iter().enumerate() {
         let (q, m) = ((e >> params.twiddle_bits) as usize, (e & mask) as usize);
         let shift = match q {
             0 => 0,
@@ -155,7 +182,10 @@ pub fn tensor_twiddle_table<const K: usize>(
         };
         let digits: [u64; K] = device_table[m * K..(m + 1) * K].try_into().expect("K words an entry");
         let entry = field.element(digits).expect("the device table's entries are canonical");
-        let w = field.mul_pow_r(&entry, shift);
+        let mut w = field.mul_pow_r(&entry, shift);
+        if let Some(n_inv) = scale.filter(|_| i >= b_from) {
+            w = field.mul(&w, &n_inv);
+        }
         out.extend(shared_twiddle_table(field, &w).expect("available for the field, checked above"));
     }
     Ok(out)
@@ -280,8 +310,6 @@ mod tests {
             // digit-reversed order; u = the first stage's step, whose stride
             // is R·s): the columns' (c, j) at w^(j·c·R·u), the rows' A at
             // w^(a·c·u), B at w^(a·b·s·u).
-            // (The inverse's pair from digit-reversed order has a plain
-            // first stage: no tensor cores.)
             let s = 16u64;
             for order in [Order::Natural, Order::DigitReversed] {
                 let prepared = crate::prepared::Prepared::new(&f, 1 << 12, direction, order).unwrap();
@@ -293,6 +321,38 @@ mod tests {
                     let n_inv = f.inverse(&f.from_u64(1 << 12)).unwrap();
                     let table = tensor_twiddle_table(&f, &device_table, &scale.params, &scale.kernel).unwrap();
                     assert_eq!(Some(table), gfpf_kernels::tensor::shared_twiddle_table(&f, &n_inv));
+                }
+                // The inverse's pair of s = 1 from digit-reversed order (first
+                // stage plain): B alone, ω_(R²)^(a·b) = w^(a·b·N/R²).
+                let rows = launches
+                    .iter()
+                    .find(|l| matches!(l.kernel, gfpf_kernels::Kernel::ElementTeamPairRowsMma { .. }));
+                assert_eq!(
+                    rows.is_some(),
+                    (direction, order) == (Direction::Inverse, Order::DigitReversed)
+                );
+                // The inverse's B tables carry N^{-1} (its scale folded in).
+                let n_inv = f.inverse(&f.from_u64(1 << 12)).unwrap();
+                let scaled = |params: &crate::params::StageParams, e: u64| {
+                    assert_eq!(params.tensor_scale, u64::from(direction == Direction::Inverse));
+                    let w_e = f.pow_u64(&w, e);
+                    let w_e = if params.tensor_scale != 0 {
+                        f.mul(&w_e, &n_inv)
+                    } else {
+                        w_e
+                    };
+                    shared_twiddle_table(&f, &w_e).unwrap()
+                };
+                if let Some(rows) = rows {
+                    let table = tensor_twiddle_table(&f, &device_table, &rows.params, &rows.kernel).unwrap();
+                    assert_eq!(table.len(), 256 * SHARED_TWIDDLE_WORDS);
+                    for (a, b) in [(0u64, 0u64), (1, 1), (3, 7), (7, 3), (15, 15)] {
+                        assert_eq!(
+                            entry(&table, (a * 16 + b) as usize),
+                            scaled(&rows.params, a * b * 16),
+                            "B({a}, {b})"
+                        );
+                    }
                 }
                 let Some(launch) = launches
                     .into_iter()
@@ -318,7 +378,11 @@ mod tests {
                     let what = format!("{direction:?}, in time {in_time}, ({c}, {j})");
                     assert_eq!(entry(&both, (c * 16 + j) as usize), of(j * c * 16 * u), "{what}");
                     assert_eq!(entry(&both, (256 + c * 16 + j) as usize), of(j * c * u), "{what}");
-                    assert_eq!(entry(&both, (512 + c * 16 + j) as usize), of(c * j * s * u), "{what}");
+                    assert_eq!(
+                        entry(&both, (512 + c * 16 + j) as usize),
+                        scaled(&params, c * j * s * u),
+                        "{what}"
+                    );
                 }
             }
         }

@@ -39,7 +39,9 @@ pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
         Kernel::ElementTeamDft { radix, .. } => {
             element_team_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32)
         }
-        Kernel::ElementTeamPair { radix, .. } | Kernel::ElementTeamPairMma { radix, .. } => {
+        Kernel::ElementTeamPair { radix, .. }
+        | Kernel::ElementTeamPairMma { radix, .. }
+        | Kernel::ElementTeamPairRowsMma { radix, .. } => {
             element_team_pair_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32)
         }
         Kernel::TeamPair { radix, .. } => team_pair_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
@@ -52,7 +54,9 @@ pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
 /// a block's static shared memory allows at t8), none for the others.
 pub fn dynamic_shared_bytes(kernel: &Kernel, k: usize) -> u32 {
     match *kernel {
-        Kernel::ElementTeamPair { radix, .. } | Kernel::ElementTeamPairMma { radix, .. } => {
+        Kernel::ElementTeamPair { radix, .. }
+        | Kernel::ElementTeamPairMma { radix, .. }
+        | Kernel::ElementTeamPairRowsMma { radix, .. } => {
             element_team_pair_tile(radix, k).map_or(0, |t| (t.words * 8) as u32)
         }
         _ => 0,
@@ -252,6 +256,12 @@ pub struct StageParams {
     /// b > 0, one an exponent's low b bits and one its high bits, two
     /// products a twiddle ([`gfpf_kernels::tensor::split_twiddle_bits`]).
     pub tensor_split_bits: u64,
+    /// 1 where the tables' B factors ([`Kernel::ElementTeamPairRowsMma`]'s,
+    /// or [`Kernel::ElementTeamPairMma`]'s with both stages) carry N^{-1}:
+    /// an inverse's scale folded into the one factor every element of the
+    /// launch takes, in place of the scale's launch. Read on the host only
+    /// (what changes is the tables).
+    pub tensor_scale: u64,
 }
 
 // SAFETY: StageParams is #[repr(C)], made only of u64 words (no padding, no
@@ -299,11 +309,14 @@ impl Launch {
             | Kernel::ElementTeamDft { .. }
             | Kernel::ElementTeamPair { .. }
             | Kernel::ElementTeamPairMma { .. }
+            | Kernel::ElementTeamPairRowsMma { .. }
             | Kernel::TeamPair { .. } => table,
             Kernel::PointwiseMul | Kernel::LanePointwiseMul => 0,
         };
         params.tensor_table = match self.kernel {
-            Kernel::ElementTeamPairMma { .. } | Kernel::ScaleMma => tensor_table,
+            Kernel::ElementTeamPairMma { .. } | Kernel::ElementTeamPairRowsMma { .. } | Kernel::ScaleMma => {
+                tensor_table
+            }
             _ => 0,
         };
         params
@@ -311,11 +324,16 @@ impl Launch {
 }
 
 /// The parameters a launch's tensor-core tables follow from
-/// ([`crate::tensor_twiddle_table`]): a [`Kernel::ElementTeamPairMma`]'s
-/// first stage's (the launch's own), a [`Kernel::ScaleMma`]'s (its N);
+/// ([`crate::tensor_twiddle_table`]): a [`Kernel::ElementTeamPairMma`]'s or
+/// [`Kernel::ElementTeamPairRowsMma`]'s first stage's (the launch's own), a
+/// [`Kernel::ScaleMma`]'s (its N);
 /// `None` for launches that read no such table.
 pub fn tensor_stage_params(launch: &Launch) -> Option<StageParams> {
-    matches!(launch.kernel, Kernel::ElementTeamPairMma { .. } | Kernel::ScaleMma).then_some(launch.params)
+    matches!(
+        launch.kernel,
+        Kernel::ElementTeamPairMma { .. } | Kernel::ElementTeamPairRowsMma { .. } | Kernel::ScaleMma
+    )
+    .then_some(launch.params)
 }
 
 /// Which kernels run the base-DFT stages.
@@ -469,7 +487,7 @@ pub fn launches_with_on(plan: &Plan, batch: usize, stage_kernels: StageKernels, 
     ) {
         return single;
     }
-    let mut out = Vec::with_capacity(single.len());
+    let mut out = Vec::with_capacity(single.len() + 1);
     let mut t = 0;
     while t < single.len() {
         let paired = (t + 1 < single.len())
@@ -496,7 +514,37 @@ pub fn launches_with_on(plan: &Plan, batch: usize, stage_kernels: StageKernels, 
             }
         }
     }
+    fold_scale_into_tables(&mut out);
     out
+}
+
+/// An inverse's scale by N^{-1} (its last launch, in place) folded into
+/// the tensor cores' tables of the first launch whose every element takes
+/// one B factor there ([`Kernel::ElementTeamPairRowsMma`], the inverse's
+/// first pair from digit-reversed order; [`Kernel::ElementTeamPairMma`]
+/// with both stages, from natural order): its B tables times N^{-1}
+/// ([`StageParams::tensor_scale`]) and the scale's pass gone. t8 2^20's
+/// inverse from digit-reversed order: 0.050 ms of 0.368 at the floor
+/// (gpu-model --transform t8:20 --product, H100 model, 2026-11-28).
+fn fold_scale_into_tables(launches: &mut Vec<Launch>) {
+    let Some(last) = launches.last() else {
+        return;
+    };
+    let in_place_scale =
+        matches!(last.kernel, Kernel::Scale | Kernel::LaneScale | Kernel::ScaleMma) && last.src == last.dst;
+    let takes_b = |l: &Launch| {
+        matches!(
+            l.kernel,
+            Kernel::ElementTeamPairRowsMma { .. } | Kernel::ElementTeamPairMma { both_stages: true, .. }
+        )
+    };
+    if !in_place_scale {
+        return;
+    }
+    if let Some(launch) = launches.iter_mut().find(|l| takes_b(l)) {
+        launch.params.tensor_scale = 1;
+        launches.pop();
+    }
 }
 
 /// The launch that runs two consecutive stages of `plan` (with their
@@ -626,9 +674,23 @@ pub fn pair_stages(
         // them: products by split tables would take three a twiddle there,
         // as long as the per-thread product.
         let both_stages = split_bits == Some(0) && 2 * s * radix + radix * radix <= device.tensor_twiddles_max;
+        // A pair of s = 1 whose other stage is plain: its twiddles are B
+        // alone, R² tables.
+        let rows_only = !segments
+            && s == 1
+            && device.tensor_cores
+            && element_team_pair_mma_available(radix, k)
+            && radix * radix <= device.tensor_twiddles_max
+            && if in_time {
+                first == CodeletTwiddles::None && second == CodeletTwiddles::Inputs
+            } else {
+                first == CodeletTwiddles::Outputs && second == CodeletTwiddles::None
+            };
         Launch {
             kernel: if segments {
                 Kernel::TeamPair { radix, first, second }
+            } else if rows_only {
+                Kernel::ElementTeamPairRowsMma { radix, in_time }
             } else if tensor {
                 Kernel::ElementTeamPairMma {
                     radix,
@@ -672,6 +734,7 @@ fn stage_launches(plan: &Plan, batch: usize, stage_kernels: StageKernels, device
         radix_log2,
         tensor_table: 0,
         tensor_split_bits: 0,
+        tensor_scale: 0,
     };
     // (Field-by-field updates of a copy: struct-update syntax here hit a
     // rustc 1.95 internal compiler error, "broken MIR", on the array field.)
@@ -844,6 +907,7 @@ fn pointwise_mul_params(dst: u64, src: u64, len: usize, threads_per_element: usi
         radix_log2: [0; MAX_RADICES],
         tensor_table: 0,
         tensor_split_bits: 0,
+        tensor_scale: 0,
     }
 }
 
@@ -868,7 +932,7 @@ mod tests {
 
     #[test]
     fn params_are_words_only() {
-        assert_eq!(size_of::<StageParams>(), (16 + MAX_RADICES) * 8);
+        assert_eq!(size_of::<StageParams>(), (17 + MAX_RADICES) * 8);
     }
 
     /// The device's plans (the remainder radix outermost) give every stage
@@ -1228,9 +1292,21 @@ mod pair_tests {
             (10, 0)
         );
         let inverse = device(20, 8, Direction::Inverse, Order::DigitReversed, 1);
+        // The scale by N^{-1} folded into the first pair's B tables.
         assert_eq!(
             kernels(&inverse),
-            [pair(16, Plain, Inputs), mma(false), element(Inputs), Kernel::ScaleMma]
+            [
+                Kernel::ElementTeamPairRowsMma {
+                    radix: 16,
+                    in_time: true
+                },
+                mma(false),
+                element(Inputs),
+            ]
+        );
+        assert_eq!(
+            inverse.iter().map(|l| l.params.tensor_scale).collect::<Vec<_>>(),
+            [1, 0, 0]
         );
         // The stride-1 pairs take one run of R² words a super-DFT.
         assert_eq!(digit_reversed[2].params.log2_stride, 0);
@@ -1443,10 +1519,24 @@ mod pair_tests {
         );
         let batch = device(12, 8, Direction::Forward, Order::Natural, 256);
         assert_eq!(batch.len(), 2, "256 x 2^12: the gather, then a pair");
-        // 2^9 = 2·16·16: the DFT_2 stage stays single.
+        // 2^9 = 2·16·16: the DFT_2 stage stays single; the pair of s = 1
+        // (its second stage plain) takes its twiddles, B alone, on the
+        // tensor cores, as the plain pair's products on a device without.
         let odd = device(9, 8, Direction::Forward, Order::DigitReversed, 1 << 12);
         assert_eq!(
             odd.iter().map(|l| l.kernel).collect::<Vec<_>>()[1],
+            Kernel::ElementTeamPairRowsMma {
+                radix: 16,
+                in_time: false
+            }
+        );
+        let older = DeviceShape {
+            tensor_cores: false,
+            ..DeviceShape::H100
+        };
+        let odd_plan = device_plan(9, 8, Direction::Forward, Order::DigitReversed);
+        assert_eq!(
+            launches_on(&odd_plan, 1 << 12, &older)[1].kernel,
             pair(16, Outputs, Plain)
         );
         assert!(matches!(odd[0].kernel, Kernel::ElementTeamDft { radix: 2, .. }));

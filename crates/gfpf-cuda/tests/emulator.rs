@@ -885,9 +885,24 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
                     "{} {order:?} {direction:?} x{batch}, tensor cores {tensor_cores}: {kernels:?}",
                     preset.name()
                 );
+                // The inverse from digit-reversed order: its pair of s = 1
+                // (first stage plain) takes B alone on the tensor cores
+                // (R² = 256 tables), and the scale by N^{-1} runs there too.
+                if direction == Direction::Inverse && order == Order::DigitReversed {
+                    let rows = Kernel::ElementTeamPairRowsMma {
+                        radix: 16,
+                        in_time: true,
+                    };
+                    assert_eq!(kernels.contains(&rows), tensor_cores && tables_max >= 256, "{what}");
+                    // The scale by N^{-1}: folded into that pair's tables,
+                    // else on the tensor cores alone.
+                    let launches = fft.launches(batch);
+                    let folded = launches.iter().any(|l| l.kernel == rows && l.params.tensor_scale == 1);
+                    assert_eq!(folded, kernels.contains(&rows), "{what}");
+                    assert_eq!(kernels.contains(&Kernel::ScaleMma), tensor_cores && !folded, "{what}");
+                }
                 // Forward: in time from natural order, in frequency to
-                // digit-reversed order (the inverse's pair from
-                // digit-reversed order has a plain first stage at 2^12).
+                // digit-reversed order.
                 if direction == Direction::Forward {
                     let in_time = order == Order::Natural;
                     let twiddles = if in_time {
@@ -973,6 +988,58 @@ fn tensor_core_pairs_match_the_cpu_t8_p8() {
     // The plain pairs of DFT_16 × DFT_16, on devices without the tensor
     // cores.
     tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[2], &both, false, h100);
+}
+
+/// The pairs of s = 1 whose other stage is plain take their twiddles, B
+/// alone, on the tensor cores (Kernel::ElementTeamPairRowsMma): in
+/// frequency the last pair of a forward transform to digit-reversed order
+/// of an even number of DFT_16 stages (2^8, and 2^9 after a DFT_2), in time
+/// the first of the inverse from it; t8 and p8 against gfpf-cpu, forward
+/// and back.
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn tensor_core_rows_pairs_match_the_cpu_t8_p8() {
+    rows_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8);
+    rows_pairs_match_the_cpu::<8>(gfpf_field::Preset::P8);
+}
+
+fn rows_pairs_match_the_cpu<const K: usize>(preset: gfpf_field::Preset) {
+    use gfpf_kernels::Kernel;
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (tensor-core pairs of B alone, {}): {why}", preset.name());
+        return;
+    }
+    let field = Field::<K>::preset(preset).unwrap();
+    for n in [1 << 8, 1 << 9] {
+        let batch = 3;
+        let x = gfpf_testkit::oracle::sample(&field, n * batch, 41);
+        let mut natural = x.clone();
+        let cpu = gfpf_cpu::CpuFft::try_new(&field, n, Direction::Forward, Order::Natural).unwrap();
+        for chunk in natural.chunks_mut(n) {
+            cpu.process(chunk).unwrap();
+        }
+        let mut data = x.clone();
+        for (direction, in_time) in [(Direction::Forward, false), (Direction::Inverse, true)] {
+            let fft = EmulatedFft::try_new(&field, n, direction, Order::DigitReversed, kernel_dir())
+                .unwrap()
+                .with_stage_kernels(StageKernels::ElementTeams);
+            let kernels: Vec<Kernel> = fft.launches(batch).iter().map(|l| l.kernel).collect();
+            let what = format!(
+                "{} 2^{} {direction:?} x{batch}: {kernels:?}",
+                preset.name(),
+                n.trailing_zeros()
+            );
+            assert!(
+                kernels.contains(&Kernel::ElementTeamPairRowsMma { radix: 16, in_time }),
+                "{what}"
+            );
+            gfpf_executor::Transform::process(&fft, &mut data).unwrap();
+            assert_forward_or_back(fft.plan(), Order::DigitReversed, &natural, &x, &data, &what);
+        }
+    }
 }
 
 /// Teams of segments take one element a segment (split teams) where a

@@ -40,6 +40,7 @@ struct GfpfStageParams {
     gfpf_u64 radix_log2[GFPF_MAX_RADICES]; // log2 K_1, ..., log2 K_s
     gfpf_u64 tensor_table;  // the pair's twiddle tables for the tensor cores (gfpf_pair_tensor_twiddles)
     gfpf_u64 tensor_split_bits; // 0: tensor_table by (c, j); b: by the exponent's b low bits, then the rest
+    gfpf_u64 tensor_scale;  // (host only) the tables' B factors carry N^{-1}
 };
 
 // Element j of a digit-major buffer (`site`: the caller's line, for the
@@ -1483,7 +1484,13 @@ GFPF_FN void gfpf_pair_move(const GfpfStageParams& p, Array& tile, bool load) {
     for (int w = threadIdx.x; w < D * R * R * GFPF_K; w += Tile::threads) {
         const int d = w / (D * R * R), e = w % (D * R * R);
         const int g = columns ? e % D : e / (R * R), j = columns ? e / D : e % (R * R);
-        if (first_g + g >= supers) continue;
+        if (first_g + g >= supers) {
+            // Past the last super-DFT (a block's last of s = 1): zeros, which
+            // the tensor cores' passes read (every lane of a warp takes
+            // part) and nothing stores.
+            if (load) tile[d * Tile::plane + Tile::at(g, j / R, j % R)] = 0;
+            continue;
+        }
         const gfpf_u64 at = d * p.pitch + gfpf_pair_position<R_LOG2, IN_TIME>(p, first_g + g, j);
         if (load) {
             tile[d * Tile::plane + Tile::at(g, j / R, j % R)] = GFPF_GLOBAL_READ((const gfpf_u64*)p.src, at);
@@ -1627,6 +1634,40 @@ GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
 #endif
 
 #ifdef GFPF_SHARED_TWIDDLES
+// Call m of B's pass (gfpf_pair_tensor_row_twiddles): B(a, b) = B(b, a),
+// so the elements of (a, b) and (b, a) in the four super-DFTs share a
+// twiddle, eight lanes a twiddle (lane 4·side + g of a set, side 1 the
+// transposed pair), and the diagonal's (a, a) four, in sets of two
+// twiddles' four: calls m < R(R − 1)/8 of eight lanes a twiddle, then R/8
+// of four (R²/8 in all, as four lanes a twiddle throughout took). The pairs
+// a < b by their circular distance d = b − a: 1 ≤ d < R/2 from every a,
+// d = R/2 from a < R/2. `pairs`: m is known to be below R(R − 1)/8. With
+// four lanes a twiddle throughout, t8 2^20's first pair staged 15.7M
+// sectors of tables where it stages 12.0M, and the model put it at 0.140
+// ms, bound by that traffic, where it puts it at 0.119 (gpu-model
+// --transform t8:20, at the floor, 2026-11-28).
+template <class Tile, int R, bool IN_TIME, class Array>
+GFPF_FN void gfpf_pair_b_call(const GfpfStageParams& p, Array& tile, int m, bool pairs, unsigned b_tables,
+                              int staging) {
+    constexpr int pair_calls = R * (R - 1) / 8, near = R * (R / 2 - 1);
+    const int lane = threadIdx.x & 31, g = lane & 3;
+    if (pairs || m < pair_calls) {
+        const int pair = m * 4 + (lane >> 3);
+        const int low = pair < near ? pair / (R / 2 - 1) : pair - near;
+        const int high = (low + (pair < near ? pair % (R / 2 - 1) + 1 : R / 2)) & (R - 1);
+        const bool side = (lane >> 2) & 1;
+        const int a = side ? high : low, b = side ? low : high;
+        const int hi = IN_TIME ? a : gfpf_bit_reverse<R>(a), col = IN_TIME ? gfpf_bit_reverse<R>(b) : b;
+        gfpf_tile_mul_shared_twiddles<8>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
+                                         b_tables + (unsigned)(low * R + high), tile, staging);
+    } else {
+        const int a = (m - pair_calls) * 8 + (lane >> 2);
+        const int hi = IN_TIME ? a : gfpf_bit_reverse<R>(a), col = IN_TIME ? gfpf_bit_reverse<R>(a) : a;
+        gfpf_tile_mul_shared_twiddles<4>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
+                                         b_tables + (unsigned)(a * R + a), tile, staging);
+    }
+}
+
 // The twiddles between an element-team pair's stages, on the tensor cores
 // (p.tensor_split_bits = 0): in time the second stage's inputs, in
 // frequency the first stage's outputs; the stages' DFTs run plain. In
@@ -1641,7 +1682,12 @@ GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
 // lanes a twiddle, one element of each of the block's four super-DFTs
 // (entry 2·s·R + a·R + b). The passes group the elements differently, so
 // the block meets between them.
-template <class Tile, int R, int R_LOG2, bool IN_TIME, class Array>
+//
+// A_PASS false: a pair of s = 1 whose other stage is plain (in time the
+// first, from a digit-reversed input or the transform's first stage; in
+// frequency the second), where c = 0 makes A = 1: B alone, entry a·R + b
+// of p.tensor_table (gfpf_kernels::Kernel::ElementTeamPairRowsMma).
+template <class Tile, int R, int R_LOG2, bool IN_TIME, bool A_PASS = true, class Array>
 GFPF_FN void gfpf_pair_tensor_row_twiddles(const GfpfStageParams& p, Array& tile) {
     constexpr int warps = Tile::threads / 32, elements = Tile::dfts * R * R;
     static_assert(elements % (32 * warps) == 0, "whole calls of 32 elements a warp");
@@ -1654,48 +1700,36 @@ GFPF_FN void gfpf_pair_tensor_row_twiddles(const GfpfStageParams& p, Array& tile
     // A: element t = (g, hi, col) of the block, eight lanes a row's half
     // (rolled: unrolled, the kernels in frequency spilled 4 to 16 bytes on
     // sm_90).
+    if constexpr (A_PASS) {
 #pragma unroll 1
-    for (int call = 0; call < elements / (32 * warps); ++call) {
-        const int t = (call * warps + warp) * 32 + lane;
-        const int g = t / (R * R), hi = t / R % R, col = t % R;
-        const gfpf_u64 c = (unsigned)(blockIdx.x * Tile::dfts + g) & ((1ull << log2_s) - 1);
-        const int a = IN_TIME ? hi : gfpf_bit_reverse<R>(hi);
-        gfpf_tile_mul_shared_twiddles<8>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
-                                         sr + (unsigned)c * R + a, tile, staging);
-    }
-    __syncthreads();
-    // B: B(a, b) = B(b, a), so the elements of (a, b) and (b, a) in the four
-    // super-DFTs share a twiddle, eight lanes a twiddle (lane 4·side + g of
-    // a set, side 1 the transposed pair), and the diagonal's (a, a) four, in
-    // sets of two twiddles' four: R(R − 1)/8 calls of eight lanes a twiddle
-    // and R/8 of four, R²/8 in all as before. The pairs a < b by their
-    // circular distance d = b − a: 1 ≤ d < R/2 from every a, d = R/2 from
-    // a < R/2. With four lanes a twiddle throughout, t8 2^20's first pair
-    // staged 15.7M sectors of tables where it stages 12.0M, and the model
-    // put it at 0.140 ms, bound by that traffic, where it puts it at 0.119
-    // (gpu-model --transform t8:20, at the floor, 2026-11-28).
-    static_assert(R % 8 == 0, "whole calls of sets of eight lanes and of four");
-    constexpr int calls = R * R / 8 / warps, pair_calls = R * (R - 1) / 8, near = R * (R / 2 - 1);
-    static_assert(calls * warps == R * R / 8, "the block's warps take every call");
-    const int g = lane & 3;
-#pragma unroll 1
-    for (int call = 0; call < calls; ++call) {
-        const int m = call * warps + warp;
-        if (m < pair_calls) {
-            const int pair = m * 4 + (lane >> 3);
-            const int low = pair < near ? pair / (R / 2 - 1) : pair - near;
-            const int high = (low + (pair < near ? pair % (R / 2 - 1) + 1 : R / 2)) & (R - 1);
-            const bool side = (lane >> 2) & 1;
-            const int a = side ? high : low, b = side ? low : high;
-            const int hi = IN_TIME ? a : gfpf_bit_reverse<R>(a), col = IN_TIME ? gfpf_bit_reverse<R>(b) : b;
-            gfpf_tile_mul_shared_twiddles<8>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
-                                             2 * sr + (unsigned)(low * R + high), tile, staging);
-        } else {
-            const int a = (m - pair_calls) * 8 + (lane >> 2);
-            const int hi = IN_TIME ? a : gfpf_bit_reverse<R>(a), col = IN_TIME ? gfpf_bit_reverse<R>(a) : a;
-            gfpf_tile_mul_shared_twiddles<4>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
-                                             2 * sr + (unsigned)(a * R + a), tile, staging);
+        for (int call = 0; call < elements / (32 * warps); ++call) {
+            const int t = (call * warps + warp) * 32 + lane;
+            const int g = t / (R * R), hi = t / R % R, col = t % R;
+            const gfpf_u64 c = (unsigned)(blockIdx.x * Tile::dfts + g) & ((1ull << log2_s) - 1);
+            const int a = IN_TIME ? hi : gfpf_bit_reverse<R>(hi);
+            gfpf_tile_mul_shared_twiddles<8>(tile, Tile::at(g, hi, col), Tile::plane,
+                                             (const gfpf_u64*)p.tensor_table, sr + (unsigned)c * R + a, tile, staging);
         }
+        __syncthreads();
+    }
+    // B's tables: after the columns' and A's, or alone.
+    const unsigned b_tables = A_PASS ? 2 * sr : 0;
+    // B: R²/8 calls of the block's warps (gfpf_pair_b_call).
+    static_assert(R % 8 == 0, "whole calls of sets of eight lanes and of four");
+    constexpr int calls = R * R / 8 / warps, pair_calls = R * (R - 1) / 8;
+    static_assert(calls * warps == R * R / 8, "the block's warps take every call");
+    static_assert((calls - 1) * warps <= pair_calls, "a warp's calls but its last take pairs");
+    // Rolled with the A pass before it, unrolled without (each form spilled
+    // 8-24 bytes of the other kernel on sm_90, its counter or addresses:
+    // t8, NVRTC 12.9, 2026-11-28).
+    if constexpr (A_PASS) {
+#pragma unroll 1
+        for (int call = 0; call < calls; ++call)
+            gfpf_pair_b_call<Tile, R, IN_TIME>(p, tile, call * warps + warp, false, b_tables, staging);
+    } else {
+#pragma unroll
+        for (int call = 0; call < calls; ++call)
+            gfpf_pair_b_call<Tile, R, IN_TIME>(p, tile, call * warps + warp, call < calls - 1, b_tables, staging);
     }
 }
 #endif
@@ -1715,10 +1749,14 @@ GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {
     // time the first's inputs, in frequency the second's outputs) takes
     // them on the tensor cores; with TENSOR_ROWS too the other stage's,
     // between the two (gfpf_pair_tensor_row_twiddles). Those stages' DFTs
-    // run plain.
-    static_assert(!(TENSOR || TENSOR_ROWS) || (!Tile::segments && VARIANT1 == VARIANT2 && VARIANT1 != GFPF_PLAIN),
-                  "an element-team pair, both stages' twiddles on their inputs or both on their outputs");
-    static_assert(!TENSOR_ROWS || TENSOR, "the rows' twiddles with the columns'");
+    // run plain. TENSOR_ROWS alone: a pair of s = 1 whose other stage is
+    // plain, its twiddles B alone.
+    static_assert(!(TENSOR || TENSOR_ROWS) || !Tile::segments, "an element-team pair");
+    static_assert(!TENSOR || (VARIANT1 == VARIANT2 && VARIANT1 != GFPF_PLAIN),
+                  "both stages' twiddles on their inputs or both on their outputs");
+    static_assert(!TENSOR_ROWS || TENSOR || (VARIANT1 == GFPF_PLAIN && VARIANT2 == GFPF_TWIDDLE_INPUTS) ||
+                      (VARIANT1 == GFPF_TWIDDLE_OUTPUTS && VARIANT2 == GFPF_PLAIN),
+                  "the rows' twiddles with the columns', or alone where the other stage is plain");
     constexpr int FIRST = (TENSOR && IN_TIME) || (TENSOR_ROWS && !IN_TIME) ? GFPF_PLAIN : VARIANT1;
     constexpr int SECOND = (TENSOR && !IN_TIME) || (TENSOR_ROWS && IN_TIME) ? GFPF_PLAIN : VARIANT2;
     gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, true);
@@ -1737,7 +1775,7 @@ GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {
     if (!Tile::layers_end_at_block_barrier || VARIANT1 == GFPF_TWIDDLE_OUTPUTS) __syncthreads();
 #ifdef GFPF_SHARED_TWIDDLES
     if constexpr (TENSOR_ROWS) {
-        gfpf_pair_tensor_row_twiddles<Tile, R, R_LOG2, IN_TIME>(p, tile);
+        gfpf_pair_tensor_row_twiddles<Tile, R, R_LOG2, IN_TIME, TENSOR>(p, tile);
         __syncthreads();
     }
 #endif
@@ -2027,11 +2065,19 @@ GFPF_ELEMENT_TEAM_RADICES(GFPF_ELEMENT_TEAM_KERNELS)
         (gfpf_dft_element_team_pair<R, V, V, GFPF_ELEMENT_TEAM_PAIR_MMA_TENSOR,                          \
                                     (GFPF_ELEMENT_TEAM_PAIR_MMA_TENSOR && (rows))>),                     \
         GfpfElementTeamPairTile<R>::threads, GFPF_ELEMENT_TEAM_PAIR_MMA_BLOCKS(R))
-#define GFPF_ELEMENT_TEAM_PAIR_MMA_KERNEL(R)                                              \
-    GFPF_ELEMENT_TEAM_PAIR_MMA_VARIANT(R, inputs, GFPF_TWIDDLE_INPUTS, , false)           \
-    GFPF_ELEMENT_TEAM_PAIR_MMA_VARIANT(R, inputs, GFPF_TWIDDLE_INPUTS, _both, true)       \
-    GFPF_ELEMENT_TEAM_PAIR_MMA_VARIANT(R, outputs, GFPF_TWIDDLE_OUTPUTS, , false)         \
-    GFPF_ELEMENT_TEAM_PAIR_MMA_VARIANT(R, outputs, GFPF_TWIDDLE_OUTPUTS, _both, true)
+// B alone on the tensor cores (gfpf_kernels::Kernel::ElementTeamPairRowsMma):
+// the pairs of s = 1 whose other stage is plain.
+#define GFPF_ELEMENT_TEAM_PAIR_MMA_ROWS(R, first, second, V1, V2)                                    \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##x##R##_##first##_##second##_elements_mma_rows,          \
+                                (gfpf_dft_element_team_pair<R, V1, V2, false, GFPF_ELEMENT_TEAM_PAIR_MMA_TENSOR>), \
+                                GfpfElementTeamPairTile<R>::threads, GFPF_ELEMENT_TEAM_PAIR_MMA_BLOCKS(R))
+#define GFPF_ELEMENT_TEAM_PAIR_MMA_KERNEL(R)                                                  \
+    GFPF_ELEMENT_TEAM_PAIR_MMA_VARIANT(R, inputs, GFPF_TWIDDLE_INPUTS, , false)               \
+    GFPF_ELEMENT_TEAM_PAIR_MMA_VARIANT(R, inputs, GFPF_TWIDDLE_INPUTS, _both, true)           \
+    GFPF_ELEMENT_TEAM_PAIR_MMA_VARIANT(R, outputs, GFPF_TWIDDLE_OUTPUTS, , false)             \
+    GFPF_ELEMENT_TEAM_PAIR_MMA_VARIANT(R, outputs, GFPF_TWIDDLE_OUTPUTS, _both, true)         \
+    GFPF_ELEMENT_TEAM_PAIR_MMA_ROWS(R, plain, inputs, GFPF_PLAIN, GFPF_TWIDDLE_INPUTS)        \
+    GFPF_ELEMENT_TEAM_PAIR_MMA_ROWS(R, outputs, plain, GFPF_TWIDDLE_OUTPUTS, GFPF_PLAIN)
 
 GFPF_ELEMENT_TEAM_PAIR_RADICES(GFPF_ELEMENT_TEAM_PAIR_KERNELS)
 GFPF_ELEMENT_TEAM_PAIR_MMA_RADICES(GFPF_ELEMENT_TEAM_PAIR_MMA_KERNEL)

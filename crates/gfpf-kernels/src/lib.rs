@@ -353,7 +353,8 @@ pub fn element_team_pair_tile(radix: usize, k: usize) -> Option<TeamTile> {
 /// [`team_pair_tile`] has; each in the pairs of twiddle placements that
 /// plans make (decimation in time: none or inputs, then inputs; in
 /// frequency: outputs, then outputs or none), and
-/// [`Kernel::ElementTeamPairMma`] where [`element_team_pair_mma_available`].
+/// [`Kernel::ElementTeamPairMma`] and [`Kernel::ElementTeamPairRowsMma`]
+/// where [`element_team_pair_mma_available`].
 pub fn device_pair_kernels(k: usize, radix: usize) -> Vec<Kernel> {
     use CodeletTwiddles::{Inputs, None as Plain, Outputs};
     let placements = [(Plain, Inputs), (Inputs, Inputs), (Outputs, Outputs), (Outputs, Plain)];
@@ -372,6 +373,7 @@ pub fn device_pair_kernels(k: usize, radix: usize) -> Vec<Kernel> {
                 in_time,
                 both_stages,
             }));
+            kernels.push(Kernel::ElementTeamPairRowsMma { radix, in_time });
         }
     }
     if team_pair_tile(radix, k).is_some() {
@@ -537,7 +539,9 @@ pub fn occupancy_budget(kernel: &Kernel, k: usize) -> Option<f64> {
         Kernel::ElementTeamDft { .. } => Some(if k <= 8 { 0.5 } else { 0.25 }),
         // As a stage's threads, with its tile's dynamic shared memory (two
         // blocks of 512 threads an SM at t8).
-        Kernel::ElementTeamPair { .. } | Kernel::ElementTeamPairMma { .. } => Some(0.5),
+        Kernel::ElementTeamPair { .. } | Kernel::ElementTeamPairMma { .. } | Kernel::ElementTeamPairRowsMma { .. } => {
+            Some(0.5)
+        }
         // A team stage's threads, in blocks of up to 1024: one such block an
         // SM at 64 registers (t8), else the team kernels' 3/4 (t4).
         Kernel::TeamPair { radix, .. } => team_pair_tile(radix, k).map(|t| if t.threads > 512 { 0.5 } else { 0.75 }),
@@ -720,6 +724,21 @@ pub enum Kernel {
         /// four super-DFTs, four lanes a twiddle.
         both_stages: bool,
     },
+    /// A pair of s = 1 (the smaller stride) whose other stage is plain, as
+    /// [`Kernel::ElementTeamPair`] with its twiddles on the tensor cores:
+    /// in time the first stage plain and the second's inputs, in
+    /// frequency the first's outputs and the second plain. With c = 0 their
+    /// twiddles are [`Kernel::ElementTeamPairMma`]'s B = ω_(R²)^(a·b·u)
+    /// alone, R² tables (t8: the inverse's first pair from digit-reversed
+    /// order, whose DFTs are consecutive; where k = 8, as
+    /// [`element_team_pair_mma_available`]).
+    ElementTeamPairRowsMma {
+        /// K, both stages'.
+        radix: usize,
+        /// In time (first stage plain, second twiddles its inputs) or in
+        /// frequency (first twiddles its outputs, second plain).
+        in_time: bool,
+    },
     /// Two consecutive stages of base DFT_K in one launch as
     /// [`Kernel::ElementTeamPair`], each DFT over a team of segments as
     /// [`Kernel::TeamDft`] does ([`team_pair_tile`]: one super-DFT of K²
@@ -777,6 +796,10 @@ impl Kernel {
                 let both = if both_stages { "_both" } else { "" };
                 format!("gfpf_dft{radix}x{radix}_{v}_{v}_elements_mma{both}")
             }
+            Kernel::ElementTeamPairRowsMma { radix, in_time } => {
+                let placement = if in_time { "plain_inputs" } else { "outputs_plain" };
+                format!("gfpf_dft{radix}x{radix}_{placement}_elements_mma_rows")
+            }
             Kernel::TeamPair { radix, first, second } => {
                 format!("gfpf_dft{radix}x{radix}_{}_{}_team", variant(first), variant(second))
             }
@@ -802,6 +825,7 @@ impl Kernel {
             | Kernel::ElementTeamDft { .. }
             | Kernel::ElementTeamPair { .. }
             | Kernel::ElementTeamPairMma { .. }
+            | Kernel::ElementTeamPairRowsMma { .. }
             | Kernel::TeamPair { .. }
             | Kernel::Scale
             | Kernel::LaneScale
@@ -823,6 +847,7 @@ impl Kernel {
             | Kernel::ElementTeamDft { radix, .. }
             | Kernel::ElementTeamPair { radix, .. }
             | Kernel::ElementTeamPairMma { radix, .. }
+            | Kernel::ElementTeamPairRowsMma { radix, .. }
             | Kernel::TeamPair { radix, .. } => Some(radix),
             Kernel::Scale | Kernel::PointwiseMul | Kernel::LaneScale | Kernel::ScaleMma | Kernel::LanePointwiseMul => {
                 None
