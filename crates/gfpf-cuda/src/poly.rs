@@ -35,25 +35,26 @@ use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
 /// The least padded product length N (a power of two ≥ la + lb − 1) for
 /// which [`CudaMulAlgorithm::Auto`] takes the word-size primes. From the
 /// time model's contest (`cargo xtask gpu-model --contest`, H100 SXM
-/// constants, commit b74d0d6, 2026-11-28; modelled, not measured; in
+/// constants, commit de12b75, 2026-11-28; modelled, not measured; in
 /// docs/BENCHMARKS.md; the big prime's three transforms counted as the
 /// device runs them, two forward to digit-reversed order and the inverse
 /// from it), n × n products (N = 2n) through word-size primes take, of
-/// the big prime's time: t8 0.53–0.80 from n = 2^15 to 2^20 (3.1 against
-/// 4.8 ms at 2^20), p8 0.45–0.72, t16 0.52–0.80 (to 2^19, where t16's
-/// 31-bit primes end); below, t8 0.99–1.64, p8 0.94–1.57, t16 1.60–1.95.
-/// At the model's floor the word-size primes lead from n = 2^15 too (t8
-/// 0.61–0.91; 2.41 against 3.12 ms at 2^20). One threshold for every k:
-/// below it k = 8 gains at most 6% (p8 at n = 2^14) and k = 16 loses 60%
-/// or more. Past the 31-bit primes' reach (t8 and p8 products of 2^21 ×
-/// 2^21 coefficients and longer, t16 from 2^20) an H100's primes below
-/// 2^50 in FP64 take 0.70–0.79 of the big prime's time to 2^23 at t8,
-/// 0.66–0.75 at p8, 0.55–0.63 at t16 (at the floor 0.88–1.00, 0.82–0.94,
-/// 0.39–0.45; the 62-bit integers a GPU without fast FP64 takes:
-/// 0.81–0.91 at t8 and p8, 0.60–0.64 at t16, at the floor 0.92–1.01 and
-/// 0.38–0.40, commit ba38ff8, before the tensor-core pairs), so `Auto`
-/// takes them there as well, on the fitted figures as below, until a GPU
-/// measures both.
+/// the big prime's time: at n = 2^15 and 2^16 t8 0.77 and 0.76, p8 0.62
+/// and 0.65, t16 0.80 and 0.55; below, t8 0.99–1.63, p8 0.95–1.56, t16
+/// 1.60–1.95. From n = 2^17 k = 8's tensor-core kernels bring the two
+/// within the model's reach of each other: t8 0.86–1.16 to 2^23 (3.09
+/// against 3.60 ms at 2^20), p8 0.80–1.04, while at the model's floor
+/// the big prime leads there (t8 small / big 1.04–1.36, p8 0.98–1.28);
+/// t16's word-size primes stay ahead, 0.52–0.63 (their 50-bit primes in
+/// FP64 past 2^19). One threshold for every k: below it k = 8 gains at
+/// most 5% (p8 at n = 2^14) and k = 16 loses 60% or more; past n = 2^16
+/// at k = 8 the model does not tell them apart, so `Auto` keeps the
+/// word-size primes (on the fitted figures, as below) until a GPU
+/// measures both (`gfpf bench --device cuda` prints them side by side).
+/// On a GPU without fast FP64 the 62-bit integers take 0.81–0.91 of the
+/// big prime's time at t8 and p8, 0.60–0.64 at t16 (at the floor
+/// 0.92–1.01 and 0.38–0.40; commit ba38ff8, before the tensor-core
+/// pairs).
 pub const AUTO_MULTIMODULAR_MIN_N: usize = 1 << 16;
 
 impl CudaMulAlgorithm {
