@@ -315,13 +315,8 @@ mod tests {
                 let prepared = crate::prepared::Prepared::new(&f, 1 << 12, direction, order).unwrap();
                 let device_table = device_twiddle_table(&prepared.fft).unwrap();
                 let launches = crate::params::launches(prepared.plan(), 256);
-                // The inverse's scale: one table, N^{-1}'s.
-                if let Some(scale) = launches.iter().find(|l| l.kernel == gfpf_kernels::Kernel::ScaleMma) {
-                    assert_eq!(direction, Direction::Inverse);
-                    let n_inv = f.inverse(&f.from_u64(1 << 12)).unwrap();
-                    let table = tensor_twiddle_table(&f, &device_table, &scale.params, &scale.kernel).unwrap();
-                    assert_eq!(Some(table), gfpf_kernels::tensor::shared_twiddle_table(&f, &n_inv));
-                }
+                // Both inverses fold their scale into B's tables (below).
+                assert!(launches.iter().all(|l| l.kernel != gfpf_kernels::Kernel::ScaleMma));
                 // The inverse's pair of s = 1 from digit-reversed order (first
                 // stage plain): B alone, ω_(R²)^(a·b) = w^(a·b·N/R²).
                 let rows = launches
@@ -386,6 +381,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The scale by N^{-1} on the tensor cores where no launch has B tables
+    /// to fold it into (t8 2^9's inverse in natural order): one table,
+    /// N^{-1}'s.
+    #[test]
+    fn the_scale_table_is_n_inverses() {
+        use gfpf_plan::{Direction, Order};
+        let f = Field::<8>::preset(Preset::T8).unwrap();
+        let prepared = crate::prepared::Prepared::new(&f, 1 << 9, Direction::Inverse, Order::Natural).unwrap();
+        let device_table = device_twiddle_table(&prepared.fft).unwrap();
+        let launches = crate::params::launches(prepared.plan(), 1);
+        let scale = launches.last().unwrap();
+        assert_eq!(scale.kernel, gfpf_kernels::Kernel::ScaleMma);
+        let n_inv = f.inverse(&f.from_u64(1 << 9)).unwrap();
+        let table = tensor_twiddle_table(&f, &device_table, &scale.params, &scale.kernel).unwrap();
+        assert_eq!(Some(table), gfpf_kernels::tensor::shared_twiddle_table(&f, &n_inv));
     }
 
     #[test]
