@@ -1006,6 +1006,46 @@ fn tensor_core_rows_pairs_match_the_cpu_t8_p8() {
     rows_pairs_match_the_cpu::<8>(gfpf_field::Preset::P8);
 }
 
+/// The scale by N^{-1} on the tensor cores (Kernel::ScaleMma) where a block's
+/// 128 threads pass the last element (batch·N of 48, 96 and 192): every
+/// lane of a warp takes part in its products, those past the end on zeros
+/// they do not store. t8 and p8, forward then back against gfpf-cpu.
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn tensor_core_scale_past_the_last_element_t8_p8() {
+    scale_past_the_last_element::<8>(gfpf_field::Preset::T8);
+    scale_past_the_last_element::<8>(gfpf_field::Preset::P8);
+}
+
+fn scale_past_the_last_element<const K: usize>(preset: gfpf_field::Preset) {
+    use gfpf_kernels::Kernel;
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (the scale on the tensor cores, {}): {why}", preset.name());
+        return;
+    }
+    let field = Field::<K>::preset(preset).unwrap();
+    for n in [16, 32, 64] {
+        let batch = 3;
+        let x = gfpf_testkit::oracle::sample(&field, n * batch, 43);
+        let mut data = x.clone();
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let fft = EmulatedFft::try_new(&field, n, direction, Order::Natural, kernel_dir())
+                .unwrap()
+                .with_stage_kernels(StageKernels::Teams);
+            let kernels: Vec<Kernel> = fft.launches(batch).iter().map(|l| l.kernel).collect();
+            let what = format!("{} {n} {direction:?} x{batch}: {kernels:?}", preset.name());
+            if direction == Direction::Inverse {
+                assert_eq!(kernels.last(), Some(&Kernel::ScaleMma), "{what}");
+            }
+            gfpf_executor::Transform::process(&fft, &mut data).unwrap();
+        }
+        assert!(data == x, "{} {n}: forward then back", preset.name());
+    }
+}
+
 fn rows_pairs_match_the_cpu<const K: usize>(preset: gfpf_field::Preset) {
     use gfpf_kernels::Kernel;
     if let Some(why) = emulator_unavailable() {
