@@ -1218,6 +1218,25 @@ fn count_oriented(
 /// A big-prime product's three transforms of 2^`log2_n` as the device runs
 /// them (`gfpf_cuda::CudaPolyMul`): two forward to digit-reversed order
 /// (in frequency) and the inverse from it, the pointwise product left out;
+/// each orientation counted once, with how many times a product runs it.
+fn product_transforms(
+    preset: Preset,
+    log2_n: u32,
+    batch: usize,
+    stages: StageKernels,
+    args: &GpuModelArgs,
+    reports: &mut Reports,
+) -> Result<Vec<(Direction, f64, Transform)>, String> {
+    [(Direction::Forward, 2.0), (Direction::Inverse, 1.0)]
+        .into_iter()
+        .map(|(direction, times)| {
+            let oriented = (direction, Order::DigitReversed);
+            count_oriented(preset, log2_n, batch, stages, oriented, args, reports).map(|t| (direction, times, t))
+        })
+        .collect()
+}
+
+/// [`product_transforms`] on the device's kernels, one transform a launch:
 /// seconds on `model` and at its floor.
 fn product_transforms_seconds(
     preset: Preset,
@@ -1228,16 +1247,7 @@ fn product_transforms_seconds(
 ) -> Result<(f64, f64), String> {
     let stages = StageKernels::for_device(preset.k());
     let mut seconds = (0.0, 0.0);
-    for (direction, times) in [(Direction::Forward, 2.0), (Direction::Inverse, 1.0)] {
-        let t = count_oriented(
-            preset,
-            log2_n,
-            1,
-            stages,
-            (direction, Order::DigitReversed),
-            args,
-            reports,
-        )?;
+    for (_, times, t) in product_transforms(preset, log2_n, 1, stages, args, reports)? {
         seconds.0 += times * t.seconds(model).0;
         seconds.1 += times * t.seconds(&model.floor()).0;
     }
@@ -1393,12 +1403,8 @@ fn run_transforms(args: &GpuModelArgs, reports: &mut Reports) -> Result<(), Stri
             print_transform(&t, &floor, fitted.as_ref());
             continue;
         }
-        // Two forward transforms to digit-reversed order and the inverse
-        // from it (product_transforms_seconds).
         let mut sums = (0.0, 0.0);
-        for (direction, times) in [(Direction::Forward, 2.0), (Direction::Inverse, 1.0)] {
-            let oriented = (direction, Order::DigitReversed);
-            let t = count_oriented(spec.preset, spec.log2_n, spec.batch, stages, oriented, args, reports)?;
+        for (direction, times, t) in product_transforms(spec.preset, spec.log2_n, spec.batch, stages, args, reports)? {
             println!(
                 "{} 2^{} x{} {direction:?} with digit-reversed order ({stages:?}), {times} a product:",
                 spec.preset.name(),
