@@ -111,11 +111,14 @@ pub fn tensor_twiddle_table<const K: usize>(
     kernel: &gfpf_kernels::Kernel,
 ) -> Result<Vec<u64>, TransformError> {
     use gfpf_kernels::tensor::{SHARED_TWIDDLE_WORDS, shared_twiddle_table, shared_twiddles_available};
+    let n_inv = || {
+        field
+            .inverse(&field.from_u64(1u64 << params.log2_n))
+            .expect("N = 2^log2_n is a unit: p is odd")
+    };
     if *kernel == gfpf_kernels::Kernel::ScaleMma {
         // One table: N^{-1}'s.
-        let n = field.from_u64(1u64 << params.log2_n);
-        let n_inv = field.inverse(&n).expect("N = 2^log2_n is a unit: p is odd");
-        return Ok(shared_twiddle_table(field, &n_inv).unwrap_or_else(|| vec![0]));
+        return Ok(shared_twiddle_table(field, &n_inv()).unwrap_or_else(|| vec![0]));
     }
     let (radix, in_time, both_stages, rows_only) = match *kernel {
         gfpf_kernels::Kernel::ElementTeamPairMma {
@@ -165,11 +168,7 @@ pub fn tensor_twiddle_table<const K: usize>(
     } else {
         exponents.len().saturating_sub((r * r) as usize)
     };
-    let scale = (params.tensor_scale != 0 && (rows_only || both_stages)).then(|| {
-        field
-            .inverse(&field.from_u64(1u64 << params.log2_n))
-            .expect("N = 2^log2_n is a unit: p is odd")
-    });
+    let scale = (params.tensor_scale != 0 && (rows_only || both_stages)).then(n_inv);
     let entries = exponents.len();
     let mut out = try_words(entries * SHARED_TWIDDLE_WORDS, entries, "tensor-core twiddle tables")?;
     let mask = (1u64 << params.twiddle_bits) - 1;

@@ -662,12 +662,10 @@ pub fn pair_stages(
         } else {
             (split_twiddle_entries(log2_n) <= device.tensor_twiddles_max).then(|| u64::from(split_twiddle_bits(log2_n)))
         };
-        let tensor = !segments
-            && both_twiddled
-            && s >= ELEMENT_TEAM_PAIR_COLUMNS
-            && device.tensor_cores
-            && element_team_pair_mma_available(radix, k)
-            && split_bits.is_some();
+        // Teams of threads whose device and field take the tensor cores'
+        // products by a shared twiddle.
+        let mma = !segments && device.tensor_cores && element_team_pair_mma_available(radix, k);
+        let tensor = mma && both_twiddled && s >= ELEMENT_TEAM_PAIR_COLUMNS && split_bits.is_some();
         params.tensor_split_bits = if tensor { split_bits.unwrap_or(0) } else { 0 };
         // The other stage's twiddles too where the first tables are one a
         // twiddle and the other's (s·R rows' and R² constants') fit beside
@@ -676,10 +674,8 @@ pub fn pair_stages(
         let both_stages = split_bits == Some(0) && 2 * s * radix + radix * radix <= device.tensor_twiddles_max;
         // A pair of s = 1 whose other stage is plain: its twiddles are B
         // alone, R² tables.
-        let rows_only = !segments
+        let rows_only = mma
             && s == 1
-            && device.tensor_cores
-            && element_team_pair_mma_available(radix, k)
             && radix * radix <= device.tensor_twiddles_max
             && if in_time {
                 first == CodeletTwiddles::None && second == CodeletTwiddles::Inputs
@@ -746,20 +742,21 @@ fn stage_launches(plan: &Plan, batch: usize, stage_kernels: StageKernels, device
                 // Over lanes with the lane stage kernels, as the device runs
                 // it; on the tensor cores where they take the field's
                 // products by a constant (one element a thread).
-                let (scale, _, per_element) = match stage_kernels {
+                let device_families = matches!(
+                    stage_kernels,
                     StageKernels::DigitsOverLanes
-                    | StageKernels::DftTeams
-                    | StageKernels::ElementTeams
-                    | StageKernels::Teams
-                        if device.tensor_cores && scale_mma_available(plan.digits()) =>
-                    {
-                        (Kernel::ScaleMma, Kernel::PointwiseMul, 1)
-                    }
-                    StageKernels::DigitsOverLanes
-                    | StageKernels::DftTeams
-                    | StageKernels::ElementTeams
-                    | StageKernels::Teams => device_elementwise_kernels(plan.digits()),
-                    _ => device_elementwise_kernels(usize::MAX),
+                        | StageKernels::DftTeams
+                        | StageKernels::ElementTeams
+                        | StageKernels::Teams
+                );
+                let (scale, per_element) = if !device_families {
+                    let (scale, _, per_element) = device_elementwise_kernels(usize::MAX);
+                    (scale, per_element)
+                } else if device.tensor_cores && scale_mma_available(plan.digits()) {
+                    (Kernel::ScaleMma, 1)
+                } else {
+                    let (scale, _, per_element) = device_elementwise_kernels(plan.digits());
+                    (scale, per_element)
                 };
                 params.threads = (batch * n * per_element) as u64;
                 scale
