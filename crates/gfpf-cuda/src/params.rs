@@ -45,6 +45,7 @@ pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
             element_team_pair_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32)
         }
         Kernel::TeamPair { radix, .. } => team_pair_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
+        Kernel::ScaleMma => gfpf_kernels::SCALE_MMA_THREADS as u32,
         _ => THREADS_PER_BLOCK,
     }
 }

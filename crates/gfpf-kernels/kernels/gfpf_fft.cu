@@ -2138,8 +2138,8 @@ GFPF_LANE_KERNEL(gfpf_pointwise_mul_lanes, gfpf_pointwise_mul_lanes, GFPF_LANE_E
 // and not stored (every lane of a warp takes part in its products).
 // Where a segment's eight lanes took a product each (gfpf_scale_lanes, 574
 // instructions a lane), a thread runs one product of 407 beside its shared
-// words (the model's charges).
-#define GFPF_SCALE_MMA_THREADS 128
+// words (the model's charges). A block's threads: GFPF_SCALE_MMA_THREADS
+// (gfpf_kernels::SCALE_MMA_THREADS, which the host launches).
 GFPF_FN void gfpf_scale_elements_mma_block(const GfpfStageParams& p) {
     constexpr int threads = GFPF_SCALE_MMA_THREADS, staging = GFPF_K * threads;
     GFPF_SHARED_ARRAY(gfpf_u64, tile, GFPF_K * threads + GFPF_SHARED_TWIDDLE_WORDS);

@@ -563,6 +563,11 @@ pub fn device_elementwise_kernels(k: usize) -> (Kernel, Kernel, usize) {
     }
 }
 
+/// Threads of a [`Kernel::ScaleMma`] block, one element each (the kernels'
+/// `GFPF_SCALE_MMA_THREADS`): four warps, eight blocks an SM at 64
+/// registers.
+pub const SCALE_MMA_THREADS: usize = 128;
+
 /// Whether fields of k digits have [`Kernel::ScaleMma`] (the tensor cores'
 /// products by a shared constant: k = 8, every such module; where r is out
 /// of their range the symbol runs [`Kernel::Scale`]'s products).
@@ -1058,6 +1063,7 @@ fn prelude_of(
     // Scale, pointwise products, the multi-modular projection and join.
     writeln!(w, "#define GFPF_ELEMENTWISE_KERNELS {}", u8::from(teams_part)).unwrap();
     writeln!(w, "#define GFPF_PAIR_COLUMNS {ELEMENT_TEAM_PAIR_COLUMNS}").unwrap();
+    writeln!(w, "#define GFPF_SCALE_MMA_THREADS {SCALE_MMA_THREADS}").unwrap();
     writeln!(w, "#define GFPF_LANE_TILE_WORDS {LANE_TILE_WORDS}").unwrap();
     writeln!(
         w,
