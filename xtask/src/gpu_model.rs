@@ -269,13 +269,17 @@ const LANE_MUL_TAIL_SHORT_DIVISION: f64 = 324.0;
 /// ptxas fits it in 64 registers), which the same probes, before and
 /// after, put at 33, 73, 158 and 332 instructions fewer a butterfly, 15,
 /// 35, 76 and 117 a shift (NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-28).
-/// Against a lane product's 574 instructions on each of t8's 8 lanes
-/// (4.6k), a butterfly's 121 (968) and a shift's 161 (1.3k).
+/// Then the product's column sums in 32-bit carry chains
+/// (`gfpf_column_mac`), which the same probe of the product, before and
+/// after, puts at 16, 138, 549 and 2971 instructions fewer (Möller–Granlund's
+/// divisions throughout; p8's 546; NVRTC 12.9, sm_90, nvdisasm 13.5,
+/// 2026-11-28). Against a lane product's 574 instructions on each of t8's
+/// 8 lanes (4.6k), a butterfly's 121 (968) and a shift's 161 (1.3k).
 const TILE_OP_INSTRUCTIONS: &[(usize, [f64; 4])] = &[
-    (2, [303.0, 31.0, 66.0, 52.0]),
-    (4, [699.0, 55.0, 112.0, 93.0]),
-    (8, [1835.0, 103.0, 184.0, 173.0]),
-    (16, [5672.0, 199.0, 344.0, 381.0]),
+    (2, [287.0, 31.0, 66.0, 52.0]),
+    (4, [561.0, 55.0, 112.0, 93.0]),
+    (8, [1286.0, 103.0, 184.0, 173.0]),
+    (16, [2701.0, 199.0, 344.0, 381.0]),
 ];
 
 /// SASS instructions of a butterfly whose difference takes its shift by r^i
@@ -295,10 +299,12 @@ const TILE_ADD_SUB_MUL_POW_R_INSTRUCTIONS: &[(usize, f64)] = &[(2, 86.0), (4, 14
 /// products plus the change a probe of `gfpf_tile_mul` under the kernels'
 /// register bound (`__launch_bounds__(128, 8)`) measured, before and after
 /// (t2 440 → 392, t4 976 → 864, t8 2280 → 2208, t16 7624 → 7712 with the
-/// probe's loads and stores; NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-26).
-/// At t16 ptxas saves the chains' predicates in registers (P2R and LOP3)
-/// and the product grows; the device runs teams of segments there.
-const TILE_MUL_SHORT_DIVISION_INSTRUCTIONS: &[(usize, f64)] = &[(2, 255.0), (4, 587.0), (8, 1763.0), (16, 5760.0)];
+/// probe's loads and stores; NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-26);
+/// then with the column sums in 32-bit carry chains, 20, 120, 567 and 3290
+/// fewer (the same probe, t2 291 → 271, t4 681 → 561, t8 1904 → 1337, t16
+/// 7220 → 3930; 2026-11-28: at t16 the 128-bit sums had ptxas save their
+/// carries' predicates in registers, P2R and LOP3).
+const TILE_MUL_SHORT_DIVISION_INSTRUCTIONS: &[(usize, f64)] = &[(2, 235.0), (4, 467.0), (8, 1196.0), (16, 2470.0)];
 
 /// SASS instructions of a lane's product on the tensor cores by a twiddle
 /// four lanes of its warp share (`gfpf_tile_mul_shared_twiddles`, k = 8)
@@ -319,7 +325,12 @@ const TILE_MUL_SHARED_INSTRUCTIONS: f64 = 447.0;
 /// one table staged and 10 IMMA a set, 132 instructions an iteration, 670
 /// on the probe's common path less the empty probe's, beside 113 shared
 /// words (same probes); 37 fewer with the closing carry chain's sums in
-/// PTX, as there (36 at p8).
+/// PTX, as there (36 at p8). Sixteen lanes a twiddle
+/// (`gfpf_tile_mul_shared_twiddles<16>`, the pairs' column and A passes)
+/// are charged the same, about 14 instructions a call over: they stage a
+/// table in two of the four sets, a staging 11 instructions beside its
+/// loads and stores, and test which set stages (a probe's SASS, NVRTC
+/// 12.9, sm_90, nvdisasm 13.5, 2026-11-28).
 const TILE_MUL_SHARED8_INSTRUCTIONS: f64 = 407.0;
 
 /// The element teams' operations in `ops`, charged [`TILE_OP_INSTRUCTIONS`],

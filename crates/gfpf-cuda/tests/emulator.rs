@@ -933,19 +933,20 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
                     assert_eq!(splits, want, "{what}");
                     // The tensor cores' tables counted apart (the model reads
                     // them from L2): a warp stages one 960-byte table (30
-                    // sectors) a set of eight lanes, two a set of four, in
-                    // four sets a call and two calls a pass (16 warps a
-                    // block); a pass a factor of the first stage's (one or
-                    // two), and with the second stage's an eight-lane pass
-                    // (A) and B's: a block's 30 calls of eight lanes a
-                    // twiddle ((a, b) with (b, a)) and 2 of four (the
-                    // diagonal), 136 tables. None reads another table.
+                    // sectors) two sets of sixteen lanes, one a set of
+                    // eight, two a set of four, in four sets a call and two
+                    // calls a pass (16 warps a block); a sixteen-lane pass a
+                    // factor of the first stage's (one or two), and with the
+                    // second stage's a sixteen-lane pass (A) and B's: a
+                    // block's 30 calls of eight lanes a twiddle ((a, b) with
+                    // (b, a)) and 2 of four (the diagonal), 136 tables. None
+                    // reads another table.
                     if tensor_cores && batch == 1 {
                         let counts = fft.launch_counts(1, u32::MAX).unwrap();
                         let launch = counts.iter().find(|c| c.kernel == mma).unwrap();
                         let (warps, blocks) = (launch.threads / 32, launch.threads / 512);
                         let factors = if split_bits == 0 { 1 } else { 2 };
-                        let (eight_lane_passes, b_tables) = if both_stages {
+                        let (sixteen_lane_passes, b_tables) = if both_stages {
                             (factors + 1, 30 * 4 + 2 * 8)
                         } else {
                             (factors, 0)
@@ -953,7 +954,7 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
                         let t = launch.traffic;
                         assert_eq!(
                             t.tensor_table_sectors,
-                            warps * 2 * 4 * 30 * eight_lane_passes + blocks * 30 * b_tables,
+                            warps * 2 * 2 * 30 * sixteen_lane_passes + blocks * 30 * b_tables,
                             "{what}"
                         );
                         assert_eq!(t.tensor_table_sectors == t.table_sectors, both_stages, "{what}");

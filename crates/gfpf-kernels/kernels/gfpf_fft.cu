@@ -1020,36 +1020,16 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
 #pragma unroll
     for (int t = 0; t < GFPF_K; ++t) {
         // u_t = Σ_{j≤t} x_j·w_{t−j} − Σ_{j>t} x_j·w_{t+k−j} (gfpf_mul's
-        // column), its products' low and high words summed apart as signed
-        // 128-bit numbers (the signs are known here: adds and subtracts that
-        // carry word to word, where gfpf_mul compares after each product),
-        // plus the offset o = o2·2^128 + o1·2^64 + o0 (gfpf_acc_add_offset's)
-        // as the sums' first terms: o0 in the low words', o1 + o2·2^64 in
-        // the high words' (both far below 2^127 with their k products).
-        // Added after the sums (a 192-bit add a column) the product took
-        // 1891 instructions at t8, 1835 so (probe kernels, NVRTC 12.9,
-        // sm_90, nvdisasm, 2026-11-25).
-        gfpf_u128 low = t == 0 ? (gfpf_u64)GFPF_OFFSET_FIRST_0 : (gfpf_u64)GFPF_OFFSET_REST_0;
-        gfpf_u128 high = t == 0 ? ((gfpf_u128)GFPF_OFFSET_FIRST_2 << 64) | (gfpf_u64)GFPF_OFFSET_FIRST_1
-                                : ((gfpf_u128)GFPF_OFFSET_REST_2 << 64) | (gfpf_u64)GFPF_OFFSET_REST_1;
+        // column) plus the offset, in 32-bit carry chains (gfpf_column_mac):
+        // the negative terms, the offset less them, the positive terms.
+        GfpfColumnSum minus = {{0, 0, 0, 0, 0}, {0, 0, 0}};
 #pragma unroll
-        for (int j = 0; j < GFPF_K; ++j) {
-            const gfpf_u128 product = (gfpf_u128)a.d[j] * (gfpf_u64)tile[w_at + ((t - j) & (GFPF_K - 1)) * w_plane];
-            if (j <= t) {
-                low += (gfpf_u64)product;
-                high += (gfpf_u64)(product >> 64);
-            } else {
-                low -= (gfpf_u64)product;
-                high -= (gfpf_u64)(product >> 64);
-            }
-        }
-        // u_t = low + high·2^64 mod 2^192, each half sign-extended.
-        const gfpf_u128 middle = (low >> 64) + (gfpf_u64)high;
-        GfpfAcc acc;
-        acc.w0 = (gfpf_u64)low;
-        acc.w1 = (gfpf_u64)middle;
-        acc.w2 = (gfpf_u64)(middle >> 64) + (gfpf_u64)(high >> 64) - (gfpf_u64)(low >> 127);
-        tile[x + t * plane] = gfpf_carry_digit(acc, c0, c1);
+        for (int j = t + 1; j < GFPF_K; ++j)
+            gfpf_column_mac(minus, a.d[j], tile[w_at + ((t - j) & (GFPF_K - 1)) * w_plane]);
+        GfpfColumnSum sum = gfpf_column_offset_less(t, minus, t < GFPF_K - 1);
+#pragma unroll
+        for (int j = 0; j <= t; ++j) gfpf_column_mac(sum, a.d[j], tile[w_at + (t - j) * w_plane]);
+        tile[x + t * plane] = gfpf_column_digit(sum, c0, c1);
     }
     gfpf_u64 high, low;
     gfpf_split_carry(c0, c1, high, low);
@@ -1096,14 +1076,19 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
 // r + 2^32) and subtracts the carry past digit 7.
 // `staging` holds a set's tables (8/SHARED_BY·GFPF_SHARED_TWIDDLE_WORDS
 // words from staging_at, even), the warp's own. Every lane of the warp
-// calls it. The element-team pairs take it, eight lanes a twiddle
-// (gfpf_pair_tensor_twiddles, gfpf_pair_tensor_row_twiddles) and four. On
+// calls it. The element-team pairs take it, sixteen lanes a twiddle
+// (gfpf_pair_tensor_twiddles, gfpf_pair_tensor_row_twiddles' A), eight
+// (B's pairs) and four (its diagonal). On
 // a lane's path a product takes 717 instructions (eight lanes a twiddle)
-// or 915 (four) where gfpf_tile_mul takes 2190, all with a probe's loads
+// or 915 (four) where gfpf_tile_mul took 2190 (1337 since its columns run in
+// 32-bit carry chains, gfpf_column_mac), all with a probe's loads
 // and stores (47; 64 registers, no spills; NVRTC 12.9, sm_90, nvdisasm
 // 13.5, 2026-11-28); 37 fewer each with the closing chain's sums in PTX
 // (gfpf_add_digit), same day.
 //
+// SHARED_BY = 16: lanes 16h … 16h + 15 share one, sets 2h and 2h + 1, whose
+// table is staged once for both (half the table traffic of eight lanes a
+// twiddle: a tile column's sixteen elements, or a row's).
 // STAGED: the set's one table (SHARED_BY = 8, every lane's twiddle the same)
 // is in `staging` already, put there once for many calls (the scale by
 // N^{-1}, gfpf_scale_elements_mma); table and twiddle are not read.
@@ -1111,9 +1096,9 @@ template <int SHARED_BY, bool STAGED = false, class Array, class Staging>
 GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, const gfpf_u64* table,
                                                 unsigned twiddle, Staging& staging, int staging_at) {
     static_assert(!STAGED || SHARED_BY == 8, "one table staged for every set");
-    static_assert(SHARED_BY == 4 || SHARED_BY == 8, "four or eight lanes a twiddle");
-    constexpr int twiddles = 8 / SHARED_BY;  // a set's
-    GFPF_COUNT_OP(SHARED_BY == 8 ? GFPF_OP_TILE_MUL_SHARED8 : GFPF_OP_TILE_MUL_SHARED);
+    static_assert(SHARED_BY == 4 || SHARED_BY == 8 || SHARED_BY == 16, "four, eight or sixteen lanes a twiddle");
+    constexpr int twiddles = SHARED_BY == 4 ? 2 : 1;  // a set's
+    GFPF_COUNT_OP(SHARED_BY >= 8 ? GFPF_OP_TILE_MUL_SHARED8 : GFPF_OP_TILE_MUL_SHARED);
     const unsigned lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
     // M·(r + 1) on column 0, M·(r − 1) on the others: M·(r^8 + 1) ≡ 0 in all.
     // M = 2^(15 + shift) (r ≥ 2^(63 − shift)) makes it at least 2^78, past
@@ -1129,10 +1114,12 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, c
         // are bytes 0..3 and 4..7 of digit 4k + q, so that a lane's B
         // registers are one digit's halves and its A' registers one
         // table row's four words.
-        if (!STAGED) {
+        if (!STAGED && (SHARED_BY < 16 || set % 2 == 0)) {
             const unsigned w0 = __shfl_sync(0xffffffffu, twiddle, 8 * set);
             const unsigned w1 = __shfl_sync(0xffffffffu, twiddle, 8 * set + 4);
             GFPF_CHECK(SHARED_BY == 4 || w0 == w1, "eight lanes of a set share a twiddle");
+            GFPF_CHECK(SHARED_BY < 16 || w0 == __shfl_sync(0xffffffffu, twiddle, 8 * set + 8),
+                       "sixteen lanes of two sets share a twiddle");
             const gfpf_u64* from0 = table + (gfpf_u64)w0 * GFPF_SHARED_TWIDDLE_WORDS;
             const gfpf_u64* from1 = table + (gfpf_u64)w1 * GFPF_SHARED_TWIDDLE_WORDS;
 #pragma unroll
@@ -1583,8 +1570,8 @@ GFPF_FN void gfpf_team_pair_stage(const GfpfStageParams& p, Array& tile) {
 // e mod 2^b (w^(e mod 2^b)) and 2^b + ⌊e/2^b⌋ (w^(2^b·⌊e/2^b⌋)), e =
 // j·c·u, where the s·R tables of the first would not stay in L2 (t8
 // 2^20's second pair in time: 65536 of them, 60 MiB, against 2048).
-// A warp takes 8 groups of 4 a call, two neighbouring groups of one column
-// (so eight lanes a twiddle), its staging in the tile's scratch elements (16
+// A warp takes 8 groups of 4 a call, R/4 neighbouring groups of one column
+// (so sixteen lanes a twiddle from R = 16, else eight), its staging in the tile's scratch elements (16
 // warps × 120 words of 4096 at t8's DFT_16). WITH_ROWS: the kernel runs
 // gfpf_pair_tensor_row_twiddles too (what changes is only how G is made).
 template <class Tile, int R, int R_LOG2, bool IN_TIME, bool WITH_ROWS, class Array>
@@ -1626,7 +1613,7 @@ GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
             const unsigned twiddle = factors == 1 ? (G < supers ? (unsigned)(c * R + j) : 0u)
                                      : f == 0     ? (unsigned)(e & ((1ull << split) - 1))
                                                   : (unsigned)((1ull << split) + (e >> split));
-            gfpf_tile_mul_shared_twiddles<8>(tile, Tile::at(g, hi, lo), Tile::plane, (const gfpf_u64*)p.tensor_table,
+            gfpf_tile_mul_shared_twiddles<R % 16 == 0 ? 16 : 8>(tile, Tile::at(g, hi, lo), Tile::plane, (const gfpf_u64*)p.tensor_table,
                                              twiddle, tile, Tile::scratch + warp * GFPF_SHARED_TWIDDLE_WORDS);
         }
     }
@@ -1677,7 +1664,7 @@ GFPF_FN void gfpf_pair_b_call(const GfpfStageParams& p, Array& tile, int m, bool
 // down column q and leaves its output o at row rev(o), which takes
 // w^(o·(c + q·s)·u), u = step. Either is A·B, with a = hi in time, rev(hi)
 // in frequency, and b = q: A = w^(a·c·u), the same for the R elements of
-// row hi, eight lanes a twiddle (entry s·R + c·R + a of p.tensor_table),
+// row hi, sixteen lanes a twiddle from R = 16 (entry s·R + c·R + a of p.tensor_table),
 // and B = w^(a·b·s·u) = ω_(R²)^(a·b), the same for every super-DFT, four
 // lanes a twiddle, one element of each of the block's four super-DFTs
 // (entry 2·s·R + a·R + b). The passes group the elements differently, so
@@ -1697,7 +1684,7 @@ GFPF_FN void gfpf_pair_tensor_row_twiddles(const GfpfStageParams& p, Array& tile
     const gfpf_u64 log2_s = gfpf_pair_log2_s<R_LOG2, IN_TIME>(p);
     const unsigned sr = (unsigned)R << log2_s;
     const int staging = Tile::scratch + warp * 2 * GFPF_SHARED_TWIDDLE_WORDS;
-    // A: element t = (g, hi, col) of the block, eight lanes a row's half
+    // A: element t = (g, hi, col) of the block, sixteen lanes a row
     // (rolled: unrolled, the kernels in frequency spilled 4 to 16 bytes on
     // sm_90).
     if constexpr (A_PASS) {
@@ -1707,7 +1694,7 @@ GFPF_FN void gfpf_pair_tensor_row_twiddles(const GfpfStageParams& p, Array& tile
             const int g = t / (R * R), hi = t / R % R, col = t % R;
             const gfpf_u64 c = (unsigned)(blockIdx.x * Tile::dfts + g) & ((1ull << log2_s) - 1);
             const int a = IN_TIME ? hi : gfpf_bit_reverse<R>(hi);
-            gfpf_tile_mul_shared_twiddles<8>(tile, Tile::at(g, hi, col), Tile::plane,
+            gfpf_tile_mul_shared_twiddles<R % 16 == 0 ? 16 : 8>(tile, Tile::at(g, hi, col), Tile::plane,
                                              (const gfpf_u64*)p.tensor_table, sr + (unsigned)c * R + a, tile, staging);
         }
         __syncthreads();

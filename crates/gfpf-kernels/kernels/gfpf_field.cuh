@@ -402,6 +402,170 @@ GFPF_FN gfpf_u64 gfpf_carry_digit(GfpfAcc acc, gfpf_u64& c0, gfpf_u64& c1) {
     return rem >> s;
 }
 
+// ---- a product's column in 32-bit carry chains ------------------------------
+//
+// A column's terms x·w (x, w < 2^64) summed in 32-bit words: `even` (five
+// words) takes x0·w0 + x1·w1·2^64, `odd` (three words, weight 2^32) x0·w1 +
+// x1·w0, each term in one PTX chain of mad.lo.cc / madc.hi.cc, which ptxas
+// makes IMAD.WIDE.U32 with carries, the carries out of the chains kept for
+// the column's end (gfpf_column_digit). gfpf_tile_mul's product took 1234
+// instructions at t8 so where its 128-bit sums of 64-bit products took
+// 1798 (probe kernels beside their loads and stores, the x = −1 branch
+// left out; NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-28). The host
+// emulator runs the same instructions by the PTX ISA's semantics (CC.CF
+// the carry, or the borrow of sub.cc and subc).
+struct GfpfColumnSum {
+    gfpf_u32 even[5];
+    gfpf_u32 odd[3];
+};
+
+// The offset's high word (gfpf_column_offset_less) fits the fifth even
+// word with room for the carries of 2^31 terms.
+static_assert((gfpf_u64)(GFPF_OFFSET_FIRST_2) < (1ull << 31) && (gfpf_u64)(GFPF_OFFSET_REST_2) < (1ull << 31),
+              "the offsets' high words fit 31 bits");
+
+#ifdef GFPF_HOST_EMULATION
+// d = a + b + CC.CF (the flag in and out when `in` and `out`).
+static inline gfpf_u32 gfpf_emu_add(gfpf_u32 a, gfpf_u32 b, gfpf_u32& cf, bool in, bool out) {
+    const gfpf_u64 t = (gfpf_u64)a + b + (in ? cf : 0);
+    if (out) cf = (gfpf_u32)(t >> 32);
+    return (gfpf_u32)t;
+}
+// d = a − (b + CC.CF) (the borrow in and out when `in` and `out`).
+static inline gfpf_u32 gfpf_emu_sub(gfpf_u32 a, gfpf_u32 b, gfpf_u32& cf, bool in, bool out) {
+    const gfpf_u64 t = (gfpf_u64)a - b - (in ? cf : 0);
+    if (out) cf = (gfpf_u32)(t >> 63);
+    return (gfpf_u32)t;
+}
+#endif
+
+// s += x·w.
+GFPF_FN void gfpf_column_mac(GfpfColumnSum& s, gfpf_u64 x, gfpf_u64 w) {
+    const gfpf_u32 x0 = (gfpf_u32)x, x1 = (gfpf_u32)(x >> 32), w0 = (gfpf_u32)w, w1 = (gfpf_u32)(w >> 32);
+#ifdef GFPF_HOST_EMULATION
+    const gfpf_u64 p00 = (gfpf_u64)x0 * w0, p11 = (gfpf_u64)x1 * w1, p01 = (gfpf_u64)x0 * w1,
+                   p10 = (gfpf_u64)x1 * w0;
+    gfpf_u32 cf = 0;
+    s.even[0] = gfpf_emu_add(s.even[0], (gfpf_u32)p00, cf, false, true);          // mad.lo.cc
+    s.even[1] = gfpf_emu_add(s.even[1], (gfpf_u32)(p00 >> 32), cf, true, true);   // madc.hi.cc
+    s.even[2] = gfpf_emu_add(s.even[2], (gfpf_u32)p11, cf, true, true);           // madc.lo.cc
+    s.even[3] = gfpf_emu_add(s.even[3], (gfpf_u32)(p11 >> 32), cf, true, true);   // madc.hi.cc
+    s.even[4] = gfpf_emu_add(s.even[4], 0, cf, true, false);                      // addc
+    s.odd[0] = gfpf_emu_add(s.odd[0], (gfpf_u32)p01, cf, false, true);            // mad.lo.cc
+    s.odd[1] = gfpf_emu_add(s.odd[1], (gfpf_u32)(p01 >> 32), cf, true, true);     // madc.hi.cc
+    s.odd[2] = gfpf_emu_add(s.odd[2], 0, cf, true, false);                        // addc
+    s.odd[0] = gfpf_emu_add(s.odd[0], (gfpf_u32)p10, cf, false, true);            // mad.lo.cc
+    s.odd[1] = gfpf_emu_add(s.odd[1], (gfpf_u32)(p10 >> 32), cf, true, true);     // madc.hi.cc
+    s.odd[2] = gfpf_emu_add(s.odd[2], 0, cf, true, false);                        // addc
+#else
+    asm("mad.lo.cc.u32 %0, %5, %6, %0;\n\t"
+        "madc.hi.cc.u32 %1, %5, %6, %1;\n\t"
+        "madc.lo.cc.u32 %2, %7, %8, %2;\n\t"
+        "madc.hi.cc.u32 %3, %7, %8, %3;\n\t"
+        "addc.u32 %4, %4, 0;"
+        : "+r"(s.even[0]), "+r"(s.even[1]), "+r"(s.even[2]), "+r"(s.even[3]), "+r"(s.even[4])
+        : "r"(x0), "r"(w0), "r"(x1), "r"(w1));
+    asm("mad.lo.cc.u32 %0, %3, %4, %0;\n\t"
+        "madc.hi.cc.u32 %1, %3, %4, %1;\n\t"
+        "addc.u32 %2, %2, 0;\n\t"
+        "mad.lo.cc.u32 %0, %5, %6, %0;\n\t"
+        "madc.hi.cc.u32 %1, %5, %6, %1;\n\t"
+        "addc.u32 %2, %2, 0;"
+        : "+r"(s.odd[0]), "+r"(s.odd[1]), "+r"(s.odd[2])
+        : "r"(x0), "r"(w1), "r"(x1), "r"(w0));
+#endif
+}
+
+// The offset (gfpf_acc_add_offset's, digit t) less a column's negative
+// terms, from which its positive ones go on (odd words 0): the offset,
+// k(r + 2)(r ± 1), exceeds the k − 1 negative terms' sum (below
+// (k − 1)·r²), and is below 2^159, so five words hold it and the positive
+// terms to come; `any`: whether there are negative terms (none in the last
+// column). The negative terms first and then this: one sum live at a
+// time, where two apart (joined at the column's end) spilled 4 to 8 bytes
+// in t8's DFT_16 pair kernels at 64 registers (NVRTC 12.9, 2026-11-28).
+GFPF_FN GfpfColumnSum gfpf_column_offset_less(int t, const GfpfColumnSum& minus, bool any) {
+    const gfpf_u64 o0 = t == 0 ? (gfpf_u64)(GFPF_OFFSET_FIRST_0) : (gfpf_u64)(GFPF_OFFSET_REST_0);
+    const gfpf_u64 o1 = t == 0 ? (gfpf_u64)(GFPF_OFFSET_FIRST_1) : (gfpf_u64)(GFPF_OFFSET_REST_1);
+    const gfpf_u32 o2 = (gfpf_u32)(t == 0 ? (gfpf_u64)(GFPF_OFFSET_FIRST_2) : (gfpf_u64)(GFPF_OFFSET_REST_2));
+    GfpfColumnSum s = {{(gfpf_u32)o0, (gfpf_u32)(o0 >> 32), (gfpf_u32)o1, (gfpf_u32)(o1 >> 32), o2}, {0, 0, 0}};
+    if (!any) return s;
+    gfpf_u32* e = s.even;
+#ifdef GFPF_HOST_EMULATION
+    gfpf_u32 cf = 0;
+    e[0] = gfpf_emu_sub(e[0], minus.even[0], cf, false, true);  // sub.cc
+    e[1] = gfpf_emu_sub(e[1], minus.even[1], cf, true, true);   // subc.cc
+    e[2] = gfpf_emu_sub(e[2], minus.even[2], cf, true, true);
+    e[3] = gfpf_emu_sub(e[3], minus.even[3], cf, true, true);
+    e[4] = gfpf_emu_sub(e[4], minus.even[4], cf, true, false);  // subc
+    e[1] = gfpf_emu_sub(e[1], minus.odd[0], cf, false, true);   // sub.cc
+    e[2] = gfpf_emu_sub(e[2], minus.odd[1], cf, true, true);
+    e[3] = gfpf_emu_sub(e[3], minus.odd[2], cf, true, true);
+    e[4] = gfpf_emu_sub(e[4], 0, cf, true, false);
+#else
+    asm("sub.cc.u32 %0, %0, %5;\n\t"
+        "subc.cc.u32 %1, %1, %6;\n\t"
+        "subc.cc.u32 %2, %2, %7;\n\t"
+        "subc.cc.u32 %3, %3, %8;\n\t"
+        "subc.u32 %4, %4, %9;\n\t"
+        "sub.cc.u32 %1, %1, %10;\n\t"
+        "subc.cc.u32 %2, %2, %11;\n\t"
+        "subc.cc.u32 %3, %3, %12;\n\t"
+        "subc.u32 %4, %4, 0;"
+        : "+r"(e[0]), "+r"(e[1]), "+r"(e[2]), "+r"(e[3]), "+r"(e[4])
+        : "r"(minus.even[0]), "r"(minus.even[1]), "r"(minus.even[2]), "r"(minus.even[3]), "r"(minus.even[4]),
+          "r"(minus.odd[0]), "r"(minus.odd[1]), "r"(minus.odd[2]));
+#endif
+    return s;
+}
+
+// Digit t of a carry chain from a column's sum (gfpf_column_offset_less's,
+// then its positive terms): (sum + carry) mod r, the carry (c1·2^64 + c0,
+// below 2^128) becoming its quotient by r, as gfpf_carry_digit.
+GFPF_FN gfpf_u64 gfpf_column_digit(GfpfColumnSum sum, gfpf_u64& c0, gfpf_u64& c1) {
+    gfpf_u32 top;
+    const gfpf_u32 k0 = (gfpf_u32)c0, k1 = (gfpf_u32)(c0 >> 32), k2 = (gfpf_u32)c1, k3 = (gfpf_u32)(c1 >> 32);
+    gfpf_u32* e = sum.even;
+#ifdef GFPF_HOST_EMULATION
+    gfpf_u32 cf = 0;
+    e[0] = gfpf_emu_add(e[0], k0, cf, false, true);  // add.cc
+    e[1] = gfpf_emu_add(e[1], k1, cf, true, true);   // addc.cc
+    e[2] = gfpf_emu_add(e[2], k2, cf, true, true);
+    e[3] = gfpf_emu_add(e[3], k3, cf, true, true);
+    e[4] = gfpf_emu_add(e[4], 0, cf, true, true);
+    top = gfpf_emu_add(0, 0, cf, true, false);      // addc
+    e[1] = gfpf_emu_add(e[1], sum.odd[0], cf, false, true);
+    e[2] = gfpf_emu_add(e[2], sum.odd[1], cf, true, true);
+    e[3] = gfpf_emu_add(e[3], sum.odd[2], cf, true, true);
+    e[4] = gfpf_emu_add(e[4], 0, cf, true, true);
+    top = gfpf_emu_add(top, 0, cf, true, false);
+#else
+    asm("add.cc.u32 %0, %0, %6;\n\t"
+        "addc.cc.u32 %1, %1, %7;\n\t"
+        "addc.cc.u32 %2, %2, %8;\n\t"
+        "addc.cc.u32 %3, %3, %9;\n\t"
+        "addc.cc.u32 %4, %4, 0;\n\t"
+        "addc.u32 %5, 0, 0;\n\t"
+        "add.cc.u32 %1, %1, %10;\n\t"
+        "addc.cc.u32 %2, %2, %11;\n\t"
+        "addc.cc.u32 %3, %3, %12;\n\t"
+        "addc.cc.u32 %4, %4, 0;\n\t"
+        "addc.u32 %5, %5, 0;"
+        : "+r"(e[0]), "+r"(e[1]), "+r"(e[2]), "+r"(e[3]), "+r"(e[4]), "=r"(top)
+        : "r"(k0), "r"(k1), "r"(k2), "r"(k3), "r"(sum.odd[0]), "r"(sum.odd[1]), "r"(sum.odd[2]));
+#endif
+    const gfpf_u64 w2 = ((gfpf_u64)top << 32) | e[4], w1 = ((gfpf_u64)e[3] << 32) | e[2],
+                   w0 = ((gfpf_u64)e[1] << 32) | e[0];
+    // (value mod r, value div r) as gfpf_carry_digit divides.
+    const unsigned s = GFPF_R_SHIFT;
+    gfpf_u64 q_hi, q_lo, rem;
+    gfpf_div_rem_small_high(gfpf_shl_words(w2, w1, s), gfpf_shl_words(w1, w0, s), q_hi, rem);
+    gfpf_div_rem_scaled(rem, w0 << s, q_lo, rem);
+    c0 = q_lo;
+    c1 = q_hi;
+    return rem >> s;
+}
+
 // The carry c1·2^64 + c0 past digit k − 1 as a·r + b (b < r; a < r since the
 // carry is below r^2).
 GFPF_FN void gfpf_split_carry(gfpf_u64 c0, gfpf_u64 c1, gfpf_u64& a, gfpf_u64& b) {
