@@ -149,10 +149,10 @@ pub struct GpuModelArgs {
     /// they have a tile.
     #[arg(long, value_enum, default_value_t = Family::Device, requires = "transform")]
     family: Family,
-    /// With --transform: a product's three transforms of that length as the
-    /// device runs them (two forward to digit-reversed order, the inverse
-    /// from it), each one's launches, then their sum as the contest's
-    /// product rows count it.
+    /// With --transform: a product of that length as the device runs it
+    /// (two forward transforms to digit-reversed order, the pointwise
+    /// product, the inverse from it), each one's launches, then their sum
+    /// as the contest's product rows count it.
     #[arg(long, requires = "transform")]
     product: bool,
 }
@@ -1226,10 +1226,28 @@ fn count_oriented(
     }
 }
 
-/// A big-prime product's three transforms of 2^`log2_n` as the device runs
-/// them (`gfpf_cuda::CudaPolyMul`): two forward to digit-reversed order
-/// (in frequency) and the inverse from it, the pointwise product left out;
-/// each orientation counted once, with how many times a product runs it.
+/// What a big-prime product runs on the device (`gfpf_cuda::CudaPolyMul`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ProductPart {
+    /// A transform of that direction, digit-reversed order between.
+    Transform(Direction),
+    /// The pointwise product of the two transforms.
+    Pointwise,
+}
+
+impl std::fmt::Display for ProductPart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProductPart::Transform(direction) => write!(f, "{direction:?} with digit-reversed order"),
+            ProductPart::Pointwise => write!(f, "the pointwise product"),
+        }
+    }
+}
+
+/// A big-prime product of 2^`log2_n` as the device runs it
+/// (`gfpf_cuda::CudaPolyMul`): two forward transforms to digit-reversed
+/// order (in frequency), the pointwise product, and the inverse from it;
+/// each counted once, with how many times a product runs it.
 fn product_transforms(
     preset: Preset,
     log2_n: u32,
@@ -1237,17 +1255,74 @@ fn product_transforms(
     stages: StageKernels,
     args: &GpuModelArgs,
     reports: &mut Reports,
-) -> Result<Vec<(Direction, f64, Transform)>, String> {
-    [(Direction::Forward, 2.0), (Direction::Inverse, 1.0)]
+) -> Result<Vec<(ProductPart, f64, Transform)>, String> {
+    let mut parts = [(Direction::Forward, 2.0), (Direction::Inverse, 1.0)]
         .into_iter()
         .map(|(direction, times)| {
             let oriented = (direction, Order::DigitReversed);
-            count_oriented(preset, log2_n, batch, stages, oriented, args, reports).map(|t| (direction, times, t))
+            count_oriented(preset, log2_n, batch, stages, oriented, args, reports)
+                .map(|t| (ProductPart::Transform(direction), times, t))
         })
-        .collect()
+        .collect::<Result<Vec<_>, String>>()?;
+    let pointwise = count_pointwise(preset, log2_n, batch, args, reports)?;
+    parts.insert(1, (ProductPart::Pointwise, 1.0, pointwise));
+    Ok(parts)
 }
 
-/// [`product_transforms`] on the device's kernels, one transform a launch:
+/// The pointwise product of two transforms of batch × 2^`log2_n` as the
+/// device runs it (`gfpf_kernels::device_elementwise_kernels`), counted on
+/// sampled blocks: two operands read, one written (1.5 passes over one).
+fn count_pointwise(
+    preset: Preset,
+    log2_n: u32,
+    batch: usize,
+    args: &GpuModelArgs,
+    reports: &mut Reports,
+) -> Result<Transform, String> {
+    match preset.k() {
+        2 => counted_pointwise::<2>(preset, log2_n, batch, args, reports),
+        4 => counted_pointwise::<4>(preset, log2_n, batch, args, reports),
+        8 => counted_pointwise::<8>(preset, log2_n, batch, args, reports),
+        16 => counted_pointwise::<16>(preset, log2_n, batch, args, reports),
+        32 => counted_pointwise::<32>(preset, log2_n, batch, args, reports),
+        64 => counted_pointwise::<64>(preset, log2_n, batch, args, reports),
+        128 => counted_pointwise::<128>(preset, log2_n, batch, args, reports),
+        k => Err(format!("no preset has k = {k}")),
+    }
+}
+
+fn counted_pointwise<const K: usize>(
+    preset: Preset,
+    log2_n: u32,
+    batch: usize,
+    args: &GpuModelArgs,
+    reports: &mut Reports,
+) -> Result<Transform, String> {
+    let field = Field::<K>::preset(preset).map_err(|e| e.to_string())?;
+    let dir = std::env::temp_dir().join("gfpf-gpu-model");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let len = batch << log2_n;
+    let c = gfpf_testkit::emulator::EmulatedPolyMul::new(&field, &dir)
+        .pointwise_counts(len, args.sample_blocks)
+        .map_err(|e| e.to_string())?;
+    let launch = LaunchInput {
+        resources: reports.kernel(preset, radix_of(&c.kernel), &c.kernel),
+        pipes: reports.kernel_pipes(preset, radix_of(&c.kernel), &c.kernel.symbol()),
+        symbol: c.kernel.symbol(),
+        threads: c.threads,
+        threads_per_block: c.threads_per_block,
+        traffic: c.traffic,
+        k: K as f64,
+        short_division: short_division(&field),
+        table_bytes: 0.0,
+    };
+    Ok(Transform {
+        launches: vec![launch],
+        data_bytes: len as f64 * K as f64 * 8.0,
+    })
+}
+
+/// [`product_transforms`] on the device's kernels, one product a launch:
 /// seconds on `model` and at its floor.
 fn product_transforms_seconds(
     preset: Preset,
@@ -1415,9 +1490,9 @@ fn run_transforms(args: &GpuModelArgs, reports: &mut Reports) -> Result<(), Stri
             continue;
         }
         let mut sums = (0.0, 0.0);
-        for (direction, times, t) in product_transforms(spec.preset, spec.log2_n, spec.batch, stages, args, reports)? {
+        for (part, times, t) in product_transforms(spec.preset, spec.log2_n, spec.batch, stages, args, reports)? {
             println!(
-                "{} 2^{} x{} {direction:?} with digit-reversed order ({stages:?}), {times} a product:",
+                "{} 2^{} x{} {part} ({stages:?}), {times} a product:",
                 spec.preset.name(),
                 spec.log2_n,
                 spec.batch
@@ -1428,7 +1503,7 @@ fn run_transforms(args: &GpuModelArgs, reports: &mut Reports) -> Result<(), Stri
         }
         let fitted_ms = fitted.map_or(String::new(), |_| format!("{:.4} ms fitted, ", sums.0 * 1e3));
         println!(
-            "  a product's three transforms: {fitted_ms}{:.4} ms at the floor",
+            "  a product (its three transforms and the pointwise product): {fitted_ms}{:.4} ms at the floor",
             sums.1 * 1e3
         );
     }
@@ -1579,12 +1654,12 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
     print_multimodular(args, &model, &mut reports)
 }
 
-/// The products through word-size primes: every launch, beside three
-/// big-prime transforms of the padded length (two forward, one inverse:
-/// what a product takes on the device, less its pointwise product).
+/// The products through word-size primes: every launch, beside the
+/// big-prime product of the padded length (two forward transforms, the
+/// pointwise product, one inverse: what a product takes on the device).
 fn print_multimodular(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Result<(), String> {
     println!(
-        "\nproducts of n x n coefficients through word-size primes (projection, NTTs, the inverse NTT making the pointwise product, join by the explicit CRT), same model; big prime: 3 transforms of 2n on the device's kernels (two forward to digit-reversed order, the inverse from it):"
+        "\nproducts of n x n coefficients through word-size primes (projection, NTTs, the inverse NTT making the pointwise product, join by the explicit CRT), same model; big prime: the product of 2n on the device's kernels (two forward transforms to digit-reversed order, the pointwise product, the inverse from it):"
     );
     println!(
         "{:<5} {:>8} {:>9} | {:>8} {:>9} {:>10} {:>9} {:<26} | {:>10}",

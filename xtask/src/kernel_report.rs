@@ -78,6 +78,8 @@ pub fn kernel_of(symbol: &str) -> Option<Kernel> {
         "gfpf_scale_lanes" => return Some(Kernel::LaneScale),
         "gfpf_scale_elements_mma" => return Some(Kernel::ScaleMma),
         "gfpf_pointwise_mul_lanes" => return Some(Kernel::LanePointwiseMul),
+        "gfpf_scale_elements" => return Some(Kernel::ScaleElements),
+        "gfpf_pointwise_mul_elements" => return Some(Kernel::PointwiseMulElements),
         _ => {}
     }
     if let Some(pair) = pair_kernel_of(symbol) {

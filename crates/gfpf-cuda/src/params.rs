@@ -46,6 +46,7 @@ pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
         }
         Kernel::TeamPair { radix, .. } => team_pair_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
         Kernel::ScaleMma => gfpf_kernels::SCALE_MMA_THREADS as u32,
+        Kernel::ScaleElements | Kernel::PointwiseMulElements => gfpf_kernels::ELEMENTWISE_THREADS as u32,
         _ => THREADS_PER_BLOCK,
     }
 }
@@ -300,7 +301,7 @@ impl Launch {
         params.dst = address(self.dst);
         params.table = match self.kernel {
             // ScaleMma's fallback (r out of the tensor cores' range) reads it.
-            Kernel::Scale | Kernel::LaneScale | Kernel::ScaleMma => n_inv,
+            Kernel::Scale | Kernel::LaneScale | Kernel::ScaleMma | Kernel::ScaleElements => n_inv,
             Kernel::BaseDft { .. }
             | Kernel::TiledDft { .. }
             | Kernel::LaneDft { .. }
@@ -312,7 +313,7 @@ impl Launch {
             | Kernel::ElementTeamPairMma { .. }
             | Kernel::ElementTeamPairRowsMma { .. }
             | Kernel::TeamPair { .. } => table,
-            Kernel::PointwiseMul | Kernel::LanePointwiseMul => 0,
+            Kernel::PointwiseMul | Kernel::LanePointwiseMul | Kernel::PointwiseMulElements => 0,
         };
         params.tensor_table = match self.kernel {
             Kernel::ElementTeamPairMma { .. } | Kernel::ElementTeamPairRowsMma { .. } | Kernel::ScaleMma => {
@@ -531,8 +532,10 @@ fn fold_scale_into_tables(launches: &mut Vec<Launch>) {
     let Some(last) = launches.last() else {
         return;
     };
-    let in_place_scale =
-        matches!(last.kernel, Kernel::Scale | Kernel::LaneScale | Kernel::ScaleMma) && last.src == last.dst;
+    let in_place_scale = matches!(
+        last.kernel,
+        Kernel::Scale | Kernel::LaneScale | Kernel::ScaleMma | Kernel::ScaleElements
+    ) && last.src == last.dst;
     let takes_b = |l: &Launch| {
         matches!(
             l.kernel,
@@ -1192,8 +1195,9 @@ mod tests {
         let inverse = Plan::try_new(512, 8, Direction::Inverse, Order::Natural).unwrap();
         let l = launches_with(&inverse, 1, StageKernels::ThreadPerDft);
         assert_eq!(l.last().unwrap().kernel, Kernel::Scale);
-        // On the tensor cores at k = 8, one thread an element; over a
-        // segment's k lanes without them.
+        // On the tensor cores at k = 8, one thread an element; one thread an
+        // element on its threads without them (and at k = 4); over a
+        // segment's k lanes above k = 16.
         let device = launches(&inverse, 1);
         assert_eq!(device.last().unwrap().kernel, Kernel::ScaleMma);
         assert_eq!(device.last().unwrap().params.threads, 512, "one thread an element");
@@ -1201,15 +1205,18 @@ mod tests {
             tensor_cores: false,
             ..DeviceShape::H100
         };
-        let lanes = launches_with_on(&inverse, 1, StageKernels::Teams, &older);
-        assert_eq!(lanes.last().unwrap().kernel, Kernel::LaneScale);
-        assert_eq!(lanes.last().unwrap().params.threads, 512 * 8, "k threads an element");
+        let elements = launches_with_on(&inverse, 1, StageKernels::Teams, &older);
+        assert_eq!(elements.last().unwrap().kernel, Kernel::ScaleElements);
+        assert_eq!(elements.last().unwrap().params.threads, 512, "one thread an element");
         let t4 = launches(&Plan::try_new(512, 4, Direction::Inverse, Order::Natural).unwrap(), 1);
         assert_eq!(
             t4.last().unwrap().kernel,
-            Kernel::LaneScale,
+            Kernel::ScaleElements,
             "k = 4: no tensor-core products"
         );
+        let t32 = launches(&Plan::try_new(1024, 32, Direction::Inverse, Order::Natural).unwrap(), 1);
+        assert_eq!(t32.last().unwrap().kernel, Kernel::LaneScale);
+        assert_eq!(t32.last().unwrap().params.threads, 1024 * 32, "k lanes an element");
         // ScaleMma reads N^{-1} (its fallback where r is out of the tensor
         // cores' range) and its table.
         let bound = device.last().unwrap().bind(10, 20, 30, 40, 50);

@@ -29,7 +29,7 @@ use gfpf_plan::{Direction, Order};
 use crate::fft::launch_kernel;
 use crate::multimodular::{CudaMultiModular, MultiModularPlan, WordSizePlan, WordSizes};
 use crate::ntt::{F64Word, NttWord};
-use crate::params::{THREADS_PER_BLOCK, pointwise_mul};
+use crate::params::{block_threads, pointwise_mul};
 use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
 
 /// The least padded product length N (a power of two ≥ la + lb − 1) for
@@ -344,17 +344,10 @@ impl<const K: usize> CudaPolyMul<K> {
             let stream = self.device.stream();
             let (a_ptr, _a_sync) = a.words.device_ptr_mut(stream);
             let (b_ptr, _b_sync) = b.words.device_ptr(stream);
+            let (kernel, params) = pointwise_mul(K, a_ptr, b_ptr, s);
             // SAFETY: a and b hold S elements each, digit-major with pitch S,
             // which is all the pointwise kernel addresses for these parameters.
-            unsafe {
-                launch_kernel(
-                    &self.device,
-                    &plans.pointwise,
-                    &pointwise_mul(K, a_ptr, b_ptr, s).1,
-                    THREADS_PER_BLOCK,
-                    0,
-                )?
-            };
+            unsafe { launch_kernel(&self.device, &plans.pointwise, &params, block_threads(&kernel, K), 0)? };
         }
         plans.inverse.process_device(a, None)
     }

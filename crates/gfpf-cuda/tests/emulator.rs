@@ -188,11 +188,12 @@ macro_rules! product_tests {
 
 gfpf_field::for_each_preset!(product_tests!());
 
-/// The device's field product (the pointwise kernel, an element over the
-/// lanes of a segment) against gfpf-cpu on every pair of edge values (0, 1,
-/// p − 1 with its top digit r, r − 1, p − 2 with every digit r − 1, r^(k−1),
-/// …) and random ones, where sign, carry and complement bounds are tightest.
-fn lane_products_match_cpu_on_edge_values<const K: usize>(preset: gfpf_field::Preset) {
+/// The device's field product (the pointwise kernel: one element a thread
+/// up to k = 16, an element over the lanes of a segment above) against
+/// gfpf-cpu on every pair of edge values (0, 1, p − 1 with its top digit r,
+/// r − 1, p − 2 with every digit r − 1, r^(k−1), …) and random ones, where
+/// sign, carry and complement bounds are tightest.
+fn pointwise_products_match_cpu_on_edge_values<const K: usize>(preset: gfpf_field::Preset) {
     if let Some(why) = emulator_unavailable() {
         eprintln!("SKIPPED (emulated lane products, {}): {why}", preset.name());
         return;
@@ -203,6 +204,13 @@ fn lane_products_match_cpu_on_edge_values<const K: usize>(preset: gfpf_field::Pr
     values.push(field.sub(&field.minus_one(), &field.one()));
     values.push(field.sub(&field.minus_one(), &two));
     let (a, b): (Vec<_>, Vec<_>) = values.iter().flat_map(|x| values.iter().map(move |y| (*x, *y))).unzip();
+    let (_, kernel, _) = gfpf_kernels::device_elementwise_kernels(K);
+    let want = if K <= gfpf_kernels::ELEMENT_PRODUCTS_MAX_K {
+        gfpf_kernels::Kernel::PointwiseMulElements
+    } else {
+        gfpf_kernels::Kernel::LanePointwiseMul
+    };
+    assert_eq!(kernel, want, "{}", preset.name());
     let mul = gfpf_testkit::emulator::EmulatedPolyMul::new(&field, kernel_dir());
     let got = mul
         .pointwise(&a, &b)
@@ -221,8 +229,21 @@ fn lane_products_match_cpu_on_edge_values<const K: usize>(preset: gfpf_field::Pr
     not(gfpf_cxx),
     ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
 )]
+fn element_products_on_edge_values() {
+    pointwise_products_match_cpu_on_edge_values::<2>(gfpf_field::Preset::T2);
+    pointwise_products_match_cpu_on_edge_values::<4>(gfpf_field::Preset::T4);
+    pointwise_products_match_cpu_on_edge_values::<8>(gfpf_field::Preset::T8);
+    pointwise_products_match_cpu_on_edge_values::<8>(gfpf_field::Preset::P8);
+    pointwise_products_match_cpu_on_edge_values::<16>(gfpf_field::Preset::T16);
+}
+
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
 fn lane_products_on_edge_values_one_digit_a_lane() {
-    lane_products_match_cpu_on_edge_values::<8>(gfpf_field::Preset::T8);
+    pointwise_products_match_cpu_on_edge_values::<32>(gfpf_field::Preset::T32);
 }
 
 #[test]
@@ -231,8 +252,8 @@ fn lane_products_on_edge_values_one_digit_a_lane() {
     ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
 )]
 fn lane_products_on_edge_values_several_digits_a_lane() {
-    lane_products_match_cpu_on_edge_values::<64>(gfpf_field::Preset::T64);
-    lane_products_match_cpu_on_edge_values::<128>(gfpf_field::Preset::P128);
+    pointwise_products_match_cpu_on_edge_values::<64>(gfpf_field::Preset::T64);
+    pointwise_products_match_cpu_on_edge_values::<128>(gfpf_field::Preset::P128);
 }
 
 /// The kernels of a modified gfpf_fft.cu for t8, or `None` (with the reason
@@ -370,7 +391,8 @@ fn barriers_each_needed_in_tiled_stages() {
     // The transforms: 2^11 and 2^12 in natural order, and 2^12 in
     // digit-reversed order (decimation in frequency: twiddled outputs);
     // the inverse of 2^10, whose scale by N^{-1} runs on the tensor cores
-    // (Kernel::ScaleMma).
+    // (Kernel::ScaleMma), or without them one element a thread
+    // (Kernel::ScaleElements).
     let sizes = [
         (n, Order::Natural, Direction::Forward),
         (paired, Order::Natural, Direction::Forward),
@@ -404,21 +426,24 @@ fn barriers_each_needed_in_tiled_stages() {
     // Every tiled family: one thread per DFT, a segment per DFT, teams of
     // segments and teams of threads on whole elements (the device's at k ≤ 16).
     // (family, which size, tensor-core twiddle tables split in two: a
-    // device whose bound, 128, the 2^12 pair's 256 (c, lo) tables exceed)
+    // device whose bound, 128, the 2^12 pair's 256 (c, lo) tables exceed,
+    // tensor cores: without, the inverse's scale runs one element a thread
+    // on the threads, Kernel::ScaleElements)
     let families = [
-        (StageKernels::TiledStrideOne, 0, false),
-        (StageKernels::DigitsOverLanes, 0, false),
-        (StageKernels::DftTeams, 0, false),
-        (StageKernels::ElementTeams, 0, false),
-        (StageKernels::ElementTeams, 1, false),
-        (StageKernels::ElementTeams, 1, true),
-        (StageKernels::ElementTeams, 2, false),
-        (StageKernels::DftTeams, 1, false),
-        (StageKernels::DftTeams, 2, false),
-        (StageKernels::DftTeams, 3, false),
-        (StageKernels::ElementTeams, 4, false),
+        (StageKernels::TiledStrideOne, 0, false, true),
+        (StageKernels::DigitsOverLanes, 0, false, true),
+        (StageKernels::DftTeams, 0, false, true),
+        (StageKernels::ElementTeams, 0, false, true),
+        (StageKernels::ElementTeams, 1, false, true),
+        (StageKernels::ElementTeams, 1, true, true),
+        (StageKernels::ElementTeams, 2, false, true),
+        (StageKernels::DftTeams, 1, false, true),
+        (StageKernels::DftTeams, 2, false, true),
+        (StageKernels::DftTeams, 3, false, true),
+        (StageKernels::ElementTeams, 4, false, true),
+        (StageKernels::ElementTeams, 4, false, false),
     ];
-    let run = |(family, size, split): (StageKernels, usize, bool)| {
+    let run = |(family, size, split, tensor_cores): (StageKernels, usize, bool, bool)| {
         let kernels = t8_kernels_from(&source, &radices, "tiled kernels").unwrap();
         let (n, order, direction) = sizes[size];
         let device = gfpf_cuda::params::DeviceShape {
@@ -427,6 +452,7 @@ fn barriers_each_needed_in_tiled_stages() {
             } else {
                 gfpf_cuda::params::TENSOR_TWIDDLES_MAX
             },
+            tensor_cores,
             ..gfpf_cuda::params::DeviceShape::H100
         };
         let fft = EmulatedFft::with_kernels(&field, n, direction, order, kernels)
@@ -473,7 +499,7 @@ fn barriers_each_needed_in_tiled_stages() {
     }
     // And kept again, the library agrees once more (the switch was the cause).
     skip(-1);
-    assert!(run((StageKernels::ElementTeams, 1, true)).unwrap() == wants[1]);
+    assert!(run((StageKernels::ElementTeams, 1, true, true)).unwrap() == wants[1]);
 }
 
 /// The t8 test kernels, `(name, source)`: each source defines

@@ -2115,6 +2115,57 @@ GFPF_LANE_KERNEL(gfpf_scale_lanes, gfpf_scale_lanes, GFPF_LANE_ELEMENTWISE_BLOCK
 GFPF_LANE_KERNEL(gfpf_pointwise_mul_lanes, gfpf_pointwise_mul_lanes, GFPF_LANE_ELEMENTWISE_BLOCKS)
 #endif
 
+#if GFPF_K <= 16
+// dst[j] ← dst[j]·y_j, one element a thread (gfpf_kernels::Kernel::
+// PointwiseMulElements, ScaleElements): y_j = src[j] (SCALE false) or
+// N^{-1} (p.table). A block of GFPF_ELEMENTWISE_THREADS threads stages its
+// elements in shared memory (digit d of thread t's at d·threads + t, its
+// factor's at (k + d)·threads + t, or N^{-1}'s digit d, one copy for the
+// block, at 2k·threads + d), so its loads and stores are whole sectors, and
+// each thread runs one gfpf_tile_mul: 1196 instructions at t8 beside its
+// shared words, where a segment's eight lanes took 574 each
+// (gfpf_pointwise_mul_lanes, 4.6k an element; probes, NVRTC 12.9, sm_90,
+// nvdisasm 13.5). A thread reads only its own element's words, and N^{-1}
+// after the block's barrier. Elements past p.threads load and store nothing.
+template <bool SCALE>
+GFPF_FN void gfpf_mul_elements_block(const GfpfStageParams& p) {
+    constexpr int threads = GFPF_ELEMENTWISE_THREADS, factors = GFPF_K * threads, inverse = 2 * GFPF_K * threads;
+    GFPF_SHARED_ARRAY(gfpf_u64, tile, 2 * GFPF_K * threads + (SCALE ? GFPF_K : 0));
+    const int t = threadIdx.x;
+    const gfpf_u64 j = (gfpf_u64)blockIdx.x * threads + t;
+    const bool running = j < p.threads;
+    gfpf_u64* dst = (gfpf_u64*)p.dst;
+    if (SCALE) {
+        for (int d = t; d < GFPF_K; d += threads) tile[inverse + d] = GFPF_TABLE_READ((const gfpf_u64*)p.table, d);
+    }
+    if (running) {
+#pragma unroll
+        for (int d = 0; d < GFPF_K; ++d) {
+            tile[t + d * threads] = GFPF_GLOBAL_READ(dst, d * p.pitch + j);
+            if (!SCALE) tile[factors + t + d * threads] = GFPF_GLOBAL_READ((const gfpf_u64*)p.src, d * p.pitch + j);
+        }
+    }
+    if (SCALE) __syncthreads();
+    if (!running) return;
+    if (SCALE) {
+        gfpf_tile_mul(tile, t, threads, inverse, 1);
+    } else {
+        gfpf_tile_mul(tile, t, threads, factors + t, threads);
+    }
+#pragma unroll
+    for (int d = 0; d < GFPF_K; ++d) GFPF_GLOBAL_WRITE(dst, d * p.pitch + j, (gfpf_u64)tile[t + d * threads]);
+}
+GFPF_FN void gfpf_pointwise_mul_elements_block(const GfpfStageParams& p) { gfpf_mul_elements_block<false>(p); }
+GFPF_FN void gfpf_scale_elements_block(const GfpfStageParams& p) { gfpf_mul_elements_block<true>(p); }
+// Eight blocks an SM (64 registers, 16 KiB of shared memory a block at t8),
+// four at k = 16 (32 KiB).
+#define GFPF_ELEMENTWISE_BLOCKS (GFPF_K <= 8 ? 8 : 4)
+GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_pointwise_mul_elements, gfpf_pointwise_mul_elements_block, GFPF_ELEMENTWISE_THREADS,
+                            GFPF_ELEMENTWISE_BLOCKS)
+GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_scale_elements, gfpf_scale_elements_block, GFPF_ELEMENTWISE_THREADS,
+                            GFPF_ELEMENTWISE_BLOCKS)
+#endif
+
 #ifdef GFPF_SHARED_TWIDDLES
 // x ← x·N^{-1} on the tensor cores: every element shares the one constant,
 // so a block stages its table (p.tensor_table: gfpf_kernels::tensor::

@@ -548,20 +548,42 @@ pub fn occupancy_budget(kernel: &Kernel, k: usize) -> Option<f64> {
         Kernel::LaneScale | Kernel::LanePointwiseMul => Some(if d <= 2 { 0.5 } else { 0.3125 }),
         // Blocks of 128, eight an SM (64 registers a thread).
         Kernel::ScaleMma => Some(0.5),
+        // Blocks of 128, eight an SM up to k = 8 (64 registers, 16 KiB of
+        // shared memory a block), four at k = 16.
+        Kernel::ScaleElements | Kernel::PointwiseMulElements => Some(if k <= 8 { 0.5 } else { 0.25 }),
         _ => None,
     }
 }
 
 /// The element-wise kernels (scale by N^{-1}, pointwise product) the device
-/// launches over k digits, and the threads each element takes: over the
-/// lanes of a warp segment where [`lane_kernels_available`], else one thread.
+/// launches over k digits, and the threads each element takes: one element
+/// a thread through shared memory up to [`ELEMENT_PRODUCTS_MAX_K`]
+/// ([`Kernel::ScaleElements`], [`Kernel::PointwiseMulElements`]), over the
+/// lanes of a warp segment above where [`lane_kernels_available`], else one
+/// thread.
 pub fn device_elementwise_kernels(k: usize) -> (Kernel, Kernel, usize) {
-    if lane_kernels_available(k) {
+    if k <= ELEMENT_PRODUCTS_MAX_K {
+        (Kernel::ScaleElements, Kernel::PointwiseMulElements, 1)
+    } else if lane_kernels_available(k) {
         (Kernel::LaneScale, Kernel::LanePointwiseMul, lane_segment(k))
     } else {
         (Kernel::Scale, Kernel::PointwiseMul, 1)
     }
 }
+
+/// The widest field whose element-wise products run one element a thread
+/// ([`Kernel::PointwiseMulElements`], [`Kernel::ScaleElements`]): the
+/// element teams' product with its column sums in 32-bit carry chains
+/// takes 1196 instructions at t8 and 2470 at t16 beside its shared words,
+/// where a segment's lanes took 574 each at t8 (4.6k an element) and more
+/// at t16 (`gpu-model`'s charges, from probe kernels: NVRTC 12.9, sm_90,
+/// nvdisasm 13.5, 2026-11-28). Above, an element's digits take a lane
+/// each.
+pub const ELEMENT_PRODUCTS_MAX_K: usize = 16;
+
+/// Threads of a [`Kernel::ScaleElements`] or [`Kernel::PointwiseMulElements`]
+/// block, one element each (the kernels' `GFPF_ELEMENTWISE_THREADS`).
+pub const ELEMENTWISE_THREADS: usize = 128;
 
 /// Threads of a [`Kernel::ScaleMma`] block, one element each (the kernels'
 /// `GFPF_SCALE_MMA_THREADS`): four warps, eight blocks an SM at 64
@@ -772,6 +794,13 @@ pub enum Kernel {
     /// As [`Kernel::PointwiseMul`], each element over the lanes of a warp
     /// segment ([`lane_segment`] threads an element).
     LanePointwiseMul,
+    /// As [`Kernel::Scale`], one element a thread through shared memory in
+    /// blocks of [`ELEMENTWISE_THREADS`]: the element teams' product
+    /// (k ≤ [`ELEMENT_PRODUCTS_MAX_K`]).
+    ScaleElements,
+    /// As [`Kernel::PointwiseMul`], one element a thread as
+    /// [`Kernel::ScaleElements`].
+    PointwiseMulElements,
 }
 
 impl Kernel {
@@ -813,6 +842,8 @@ impl Kernel {
             Kernel::LaneScale => "gfpf_scale_lanes".to_owned(),
             Kernel::ScaleMma => "gfpf_scale_elements_mma".to_owned(),
             Kernel::LanePointwiseMul => "gfpf_pointwise_mul_lanes".to_owned(),
+            Kernel::ScaleElements => "gfpf_scale_elements".to_owned(),
+            Kernel::PointwiseMulElements => "gfpf_pointwise_mul_elements".to_owned(),
         }
     }
 }
@@ -836,7 +867,9 @@ impl Kernel {
             | Kernel::LaneScale
             | Kernel::ScaleMma
             | Kernel::PointwiseMul
-            | Kernel::LanePointwiseMul => ModulePart::Teams,
+            | Kernel::LanePointwiseMul
+            | Kernel::ScaleElements
+            | Kernel::PointwiseMulElements => ModulePart::Teams,
         }
     }
 
@@ -854,9 +887,13 @@ impl Kernel {
             | Kernel::ElementTeamPairMma { radix, .. }
             | Kernel::ElementTeamPairRowsMma { radix, .. }
             | Kernel::TeamPair { radix, .. } => Some(radix),
-            Kernel::Scale | Kernel::PointwiseMul | Kernel::LaneScale | Kernel::ScaleMma | Kernel::LanePointwiseMul => {
-                None
-            }
+            Kernel::Scale
+            | Kernel::PointwiseMul
+            | Kernel::LaneScale
+            | Kernel::ScaleMma
+            | Kernel::LanePointwiseMul
+            | Kernel::ScaleElements
+            | Kernel::PointwiseMulElements => None,
         }
     }
 }
@@ -1064,6 +1101,7 @@ fn prelude_of(
     writeln!(w, "#define GFPF_ELEMENTWISE_KERNELS {}", u8::from(teams_part)).unwrap();
     writeln!(w, "#define GFPF_PAIR_COLUMNS {ELEMENT_TEAM_PAIR_COLUMNS}").unwrap();
     writeln!(w, "#define GFPF_SCALE_MMA_THREADS {SCALE_MMA_THREADS}").unwrap();
+    writeln!(w, "#define GFPF_ELEMENTWISE_THREADS {ELEMENTWISE_THREADS}").unwrap();
     writeln!(w, "#define GFPF_LANE_TILE_WORDS {LANE_TILE_WORDS}").unwrap();
     writeln!(
         w,
@@ -1303,6 +1341,8 @@ mod tests {
         let names = [
             (Kernel::Scale, "gfpf_scale"),
             (Kernel::PointwiseMul, "gfpf_pointwise_mul"),
+            (Kernel::ScaleElements, "gfpf_scale_elements"),
+            (Kernel::PointwiseMulElements, "gfpf_pointwise_mul_elements"),
             (
                 Kernel::BaseDft {
                     radix: 16,

@@ -929,6 +929,41 @@ impl<const K: usize> EmulatedPolyMul<K> {
     }
 }
 
+impl<const K: usize> EmulatedPolyMul<K> {
+    /// The pointwise product of two transforms of `len` elements, counted
+    /// on about `sample_blocks` of its blocks (scaled to the launch), as
+    /// [`EmulatedFft::launch_counts`] counts a transform's launches.
+    pub fn pointwise_counts(&self, len: usize, sample_blocks: u32) -> Result<LaunchCounts, EmulatorError> {
+        let kernels = HostKernels::build(&self.field, &self.dir)?;
+        let (kernel, _) = pointwise_mul(K, 0, 0, len);
+        let mut a = vec![0u64; K * len];
+        let b = vec![0u64; K * len];
+        let params = pointwise_mul(K, a.as_mut_ptr() as u64, b.as_ptr() as u64, len).1;
+        let threads_per_block = block_threads(&kernel, K);
+        let blocks = params.threads.div_ceil(u64::from(threads_per_block));
+        let stride = blocks.div_ceil(u64::from(sample_blocks.max(1))).max(1);
+        let run = blocks.div_ceil(stride);
+        // SAFETY: both buffers hold `len` elements digit-major with pitch
+        // `len`, as pointwise_mul binds them.
+        let traffic = unsafe {
+            kernels.launch_kernel_sampled(
+                &kernel,
+                &params,
+                threads_per_block,
+                0,
+                true,
+                u32::try_from(stride).unwrap_or(u32::MAX),
+            )?
+        };
+        Ok(LaunchCounts {
+            kernel,
+            threads: params.threads,
+            threads_per_block,
+            traffic: traffic.scaled(blocks as f64 / run as f64),
+        })
+    }
+}
+
 /// `a` times `b` element by element through the pointwise kernel; both hold
 /// the same number of elements digit-major (pitch: that number).
 fn pointwise_words<const K: usize>(kernels: &HostKernels, a: Vec<u64>, b: Vec<u64>) -> Result<Vec<u64>, EmulatorError> {

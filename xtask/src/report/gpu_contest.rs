@@ -254,9 +254,9 @@ pub fn section(c: &GpuContest) -> String {
     table(&mut md, &c.dft, "N", &n);
     md.push_str(&verdict(&c.dft, &n));
     md.push_str(
-        "\n### Products\n\nProducts of n × n coefficients (N = 2n): the big prime's three transforms of N \
-         as the device runs them (two forward to digit-reversed order, in frequency, and the inverse from it; \
-         the pointwise product left out) against the whole small-prime product \
+        "\n### Products\n\nProducts of n × n coefficients (N = 2n): the big prime's whole product as the \
+         device runs it (two forward transforms of N to digit-reversed order, in frequency, the pointwise \
+         product, and the inverse from it) against the whole small-prime product \
          (two projections, two forward NTTs, the inverse NTT whose first launch makes the pointwise product, \
          the join), s primes for \
          n·p².\n\n",
