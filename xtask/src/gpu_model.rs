@@ -562,6 +562,8 @@ struct LaunchInput {
     /// The twiddle table's bytes (`device_twiddle_entries` elements of k
     /// words).
     table_bytes: f64,
+    /// The tensor cores' tables' bytes (`gfpf_cuda::tensor_twiddle_table`).
+    tensor_table_bytes: f64,
     /// The kernel's machine code counted by pipe, where nvdisasm read it
     /// (`kernels --report --pipes`).
     pipes: Option<PipeMix>,
@@ -618,17 +620,21 @@ impl LaunchInput {
         let t = &self.traffic;
         let table_bytes = 32.0 * t.table_sectors as f64;
         let data_bytes = t.bytes_moved() as f64 - table_bytes;
-        // A table that fits half of L2 is read from there; the tensor
-        // cores' tables (at most TENSOR_TWIDDLES_MAX of 960 bytes, 3.75
-        // MiB) always do.
+        // A table that fits half of L2 is read from there, the tensor
+        // cores' as the twiddle table's (theirs up to TENSOR_TWIDDLES_MAX
+        // of 960 bytes, 3.75 MiB, do; streamed ones, up to
+        // TENSOR_STREAMED_TWIDDLES_MAX, 60 MiB, come from DRAM).
         let tensor_table_bytes = 32.0 * t.tensor_table_sectors as f64;
         let own_table_bytes = table_bytes - tensor_table_bytes;
-        let table_seconds = tensor_table_bytes / (L2_BYTES_PER_S * share)
-            + if self.table_bytes <= L2_BYTES / 2.0 {
-                own_table_bytes / (L2_BYTES_PER_S * share)
-            } else {
-                own_table_bytes / (DRAM_BYTES_PER_S * share)
-            };
+        let table_seconds = if self.tensor_table_bytes <= L2_BYTES / 2.0 {
+            tensor_table_bytes / (L2_BYTES_PER_S * share)
+        } else {
+            tensor_table_bytes / (DRAM_BYTES_PER_S * share)
+        } + if self.table_bytes <= L2_BYTES / 2.0 {
+            own_table_bytes / (L2_BYTES_PER_S * share)
+        } else {
+            own_table_bytes / (DRAM_BYTES_PER_S * share)
+        };
         let memory = (data_bytes + local) / (DRAM_BYTES_PER_S * share) + table_seconds;
         let waves = (blocks / (SMS * blocks_per_sm)).ceil();
         let path_cycles = instructions(&self.traffic.path_ops, self.k, self.short_division)
@@ -839,6 +845,7 @@ fn counted<const K: usize>(
             k: K as f64,
             short_division: short_division(&field),
             table_bytes: gfpf_cuda::params::device_twiddle_entries(1 << log2_n, K) as f64 * K as f64 * 8.0,
+            tensor_table_bytes: c.tensor_table_bytes as f64,
         })
         .collect();
     Ok(Transform {
@@ -910,6 +917,7 @@ fn count_ntt<W: NttWord>(
             k: 1.0,
             short_division: false,
             table_bytes: (primes * ntt.plan().twiddle_words_per_prime()) as f64 * word_bytes,
+            tensor_table_bytes: 0.0,
         })
         .collect();
     Ok(Transform {
@@ -1025,6 +1033,7 @@ fn count_small_primes<const K: usize, W: NttWord>(
             k: K as f64,
             short_division: short,
             table_bytes,
+            tensor_table_bytes: 0.0,
         })
         .collect();
     Ok(Transform {
@@ -1315,6 +1324,7 @@ fn counted_pointwise<const K: usize>(
         k: K as f64,
         short_division: short_division(&field),
         table_bytes: 0.0,
+        tensor_table_bytes: 0.0,
     };
     Ok(Transform {
         launches: vec![launch],
@@ -1768,6 +1778,7 @@ mod tests {
             k: 8.0,
             short_division: true,
             table_bytes: 0.0,
+            tensor_table_bytes: 0.0,
             pipes,
         }
     }

@@ -180,6 +180,7 @@ impl CudaDevice {
                 max_shared_bytes_per_block: u32::try_from(max_shared_bytes_per_block).unwrap_or(0),
                 tensor_cores: compute_capability.0 >= 8,
                 tensor_twiddles_max: crate::params::TENSOR_TWIDDLES_MAX,
+                tensor_streamed_twiddles_max: crate::params::TENSOR_STREAMED_TWIDDLES_MAX,
             },
             modules: Mutex::new(HashMap::new()),
         }))

@@ -15,12 +15,26 @@ use gfpf_kernels::{
 /// bytes (3.75 MiB, gfpf_kernels::tensor::SHARED_TWIDDLE_WORDS), which stay
 /// in an H100's 50 MB L2 beside the data, as the twiddle table's 4 MiB do
 /// ([`FULL_TWIDDLE_TABLE_MAX_BYTES`]). One a (c, lo) twiddle, s·R, where
-/// they fit (t8 2^20's pair of strides 16 and 256: 256); else one an
-/// exponent's low and one its high half, two products a twiddle
-/// ([`gfpf_kernels::tensor::split_twiddle_entries`]: the pair of 4096 and
-/// 65536, whose s·R would be 65536 tables, 60 MiB from DRAM, takes 2048);
-/// else none (products on the threads).
+/// they fit (t8 2^20's pair of strides 16 and 256: 256), or streamed from
+/// device memory up to [`TENSOR_STREAMED_TWIDDLES_MAX`] (the pair of 4096
+/// and 65536: 65536, 60 MiB); else one an exponent's low and one its high
+/// half, two products a twiddle
+/// ([`gfpf_kernels::tensor::split_twiddle_entries`], 2048 at 2^20, where
+/// nothing is streamed); else none (products on the threads).
 pub const TENSOR_TWIDDLES_MAX: usize = 4096;
+
+/// The most tables, past [`TENSOR_TWIDDLES_MAX`], that a
+/// [`Kernel::ElementTeamPairMma`] launch reads one a (c, lo) twiddle from
+/// device memory ([`DeviceShape::tensor_streamed_twiddles_max`]): 65536 of
+/// 960 bytes, 60 MiB, where the split tables would take two products a
+/// twiddle. Each table serves a column's sixteen elements, so streaming
+/// them adds 47% to the launch's data bytes (960 a table against 16 × 64
+/// read and written), whatever the transform's length or batch, and
+/// takes one product on the tensor cores an element off: t8 2^20's second
+/// pair (s = 4096) 8.6k → 7.3k instructions a thread. A device holds the
+/// tables while the plan lives (60 MiB at 2^20 beside the 64 MiB of a
+/// transform's data).
+pub const TENSOR_STREAMED_TWIDDLES_MAX: usize = 65536;
 
 /// Threads per block of every launch but the tiled stages'. One thread holds
 /// a whole DFT_K of k-digit elements (local memory), so blocks are kept small.
@@ -114,6 +128,9 @@ pub struct DeviceShape {
     /// read: [`TENSOR_TWIDDLES_MAX`] on every device (tests lower it to
     /// run the split tables on short transforms).
     pub tensor_twiddles_max: usize,
+    /// The most it may read from device memory where it reads each once:
+    /// [`TENSOR_STREAMED_TWIDDLES_MAX`] on every device (0: never).
+    pub tensor_streamed_twiddles_max: usize,
 }
 
 impl DeviceShape {
@@ -123,6 +140,7 @@ impl DeviceShape {
         max_shared_bytes_per_block: 232_448,
         tensor_cores: true,
         tensor_twiddles_max: TENSOR_TWIDDLES_MAX,
+        tensor_streamed_twiddles_max: TENSOR_STREAMED_TWIDDLES_MAX,
     };
 
     /// The fewest threads a stage takes as teams of threads on whole
@@ -661,7 +679,9 @@ pub fn pair_stages(
             second == CodeletTwiddles::Outputs
         };
         let log2_n = plan.len().trailing_zeros();
-        let split_bits = if s * radix <= device.tensor_twiddles_max {
+        // One table a (c, lo) twiddle in L2 or streamed from device memory,
+        // else split (in L2).
+        let split_bits = if s * radix <= device.tensor_twiddles_max.max(device.tensor_streamed_twiddles_max) {
             Some(0)
         } else {
             (split_twiddle_entries(log2_n) <= device.tensor_twiddles_max).then(|| u64::from(split_twiddle_bits(log2_n)))
@@ -1269,11 +1289,22 @@ mod pair_tests {
         // Both pairs take their first stage's twiddles on the tensor cores:
         // that of strides 16 and 256 by its 256 (c, lo) twiddles' tables,
         // and its second stage's too (256 + 256 more); that of 4096 and
-        // 65536, whose 65536 would exceed TENSOR_TWIDDLES_MAX, by the
-        // exponent's 10 low bits and 10 high ones (2048 tables).
+        // 65536 by its 65536, past TENSOR_TWIDDLES_MAX, streamed from device
+        // memory; without streamed tables, by the exponent's 10 low bits and
+        // 10 high ones (2048 tables).
         assert_eq!(kernels(&natural), [element(Plain), mma(true), mma(false)]);
         assert_eq!(
             (natural[1].params.tensor_split_bits, natural[2].params.tensor_split_bits),
+            (0, 0)
+        );
+        let in_l2_only = DeviceShape {
+            tensor_streamed_twiddles_max: 0,
+            ..DeviceShape::H100
+        };
+        let split = launches_on(&device_plan(20, 8, Direction::Forward, Order::Natural), 1, &in_l2_only);
+        assert_eq!(kernels(&split), kernels(&natural));
+        assert_eq!(
+            (split[1].params.tensor_split_bits, split[2].params.tensor_split_bits),
             (0, 10)
         );
         assert_eq!(natural[1].params.threads, 1 << 19);
@@ -1282,7 +1313,7 @@ mod pair_tests {
         assert_eq!((natural[2].src, natural[2].dst), (Buffer::Scratch, Buffer::Data));
         let digit_reversed = device(20, 8, Direction::Forward, Order::DigitReversed, 1);
         // In frequency the second stage's output twiddles are the ones a
-        // column shares: split tables for the pair of strides 65536 and
+        // column shares: streamed tables for the pair of strides 65536 and
         // 4096 (s = 4096), one a twiddle and the first stage's too for
         // that of 256 and 16.
         assert_eq!(
@@ -1294,7 +1325,7 @@ mod pair_tests {
                 digit_reversed[0].params.tensor_split_bits,
                 digit_reversed[1].params.tensor_split_bits
             ),
-            (10, 0)
+            (0, 0)
         );
         let inverse = device(20, 8, Direction::Inverse, Order::DigitReversed, 1);
         // The scale by N^{-1} folded into the first pair's B tables.
@@ -1325,10 +1356,10 @@ mod pair_tests {
     /// frequency whose second twiddles its outputs, take those twiddles on
     /// the tensor cores where k = 8, the stage's tables (s·R, one a (c, j)
     /// twiddle, or the exponent's split in two) stay within
-    /// TENSOR_TWIDDLES_MAX and the device has int8 m16n8k32: t8 2^20's
-    /// pairs of strides 16 and 256 and of 4096 and 65536 (split), both
-    /// orders; a batch of 256 × 2^12's pair; p8's; t8 2^24's first (its
-    /// second's split tables would take 8192); not t4's (k = 4), nor the
+    /// TENSOR_TWIDDLES_MAX (or TENSOR_STREAMED_TWIDDLES_MAX, one a twiddle)
+    /// and the device has int8 m16n8k32: t8 2^20's pairs of strides 16 and
+    /// 256 and of 4096 and 65536 (streamed), both orders; a batch of 256 ×
+    /// 2^12's pair; p8's; t8 2^24's first two; not t4's (k = 4), nor the
     /// inverse's pair from digit-reversed order whose first stage is plain,
     /// nor on a device without such tensor cores.
     #[test]
@@ -1359,24 +1390,28 @@ mod pair_tests {
         };
         let t8_20 = device_plan(20, 8, Direction::Forward, Order::Natural);
         assert_eq!(mma(&launches_on(&t8_20, 1, &older)), none);
+        // Unsplit tables (one a (c, lo) twiddle) within the streamed bound,
+        // split ones within L2's.
         let tables = |stage: StageParams| match stage.tensor_split_bits {
-            0 => 16 << stage.log2_stride,
+            0 => (16 << stage.log2_stride, TENSOR_STREAMED_TWIDDLES_MAX),
             b => {
                 assert_eq!(u64::from(split_twiddle_bits(stage.log2_n as u32)), b);
-                split_twiddle_entries(stage.log2_n as u32)
+                (split_twiddle_entries(stage.log2_n as u32), TENSOR_TWIDDLES_MAX)
             }
         };
         for log2_n in [21, 22, 24] {
             for l in device(log2_n, 8, Direction::Forward, Order::Natural, 1) {
                 if let Some(stage) = tensor_stage_params(&l) {
-                    assert!(tables(stage) <= TENSOR_TWIDDLES_MAX, "2^{log2_n}: {stage:?}");
+                    let (count, most) = tables(stage);
+                    assert!(count <= most, "2^{log2_n}: {stage:?}");
                 }
             }
         }
-        // 2^21 and 2^22 split by 11 bits (4096 tables); 2^24's second
-        // pair would take 8192, so its products stay on the threads.
+        // 2^22's second pair streams its 65536 tables, as 2^24's (whose
+        // split ones would take 8192); its third (s = 65536, 2^20 tables)
+        // keeps its products on the threads.
         assert_eq!(mma(&device(22, 8, Direction::Forward, Order::Natural, 1)), [16, 4096]);
-        assert_eq!(mma(&device(24, 8, Direction::Forward, Order::Natural, 1)), [16]);
+        assert_eq!(mma(&device(24, 8, Direction::Forward, Order::Natural, 1)), [16, 4096]);
     }
 
     /// On a device whose blocks take less shared memory than a pair of teams

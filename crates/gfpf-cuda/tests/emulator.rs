@@ -452,6 +452,11 @@ fn barriers_each_needed_in_tiled_stages() {
             } else {
                 gfpf_cuda::params::TENSOR_TWIDDLES_MAX
             },
+            tensor_streamed_twiddles_max: if split {
+                0
+            } else {
+                gfpf_cuda::params::TENSOR_STREAMED_TWIDDLES_MAX
+            },
             tensor_cores,
             ..gfpf_cuda::params::DeviceShape::H100
         };
@@ -868,22 +873,25 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
     batches: &[usize],
     orders: &[Order],
     tensor_cores: bool,
-    tables_max: usize,
+    (tables_max, streamed_max): (usize, usize),
 ) {
     use gfpf_cuda::params::DeviceShape;
     use gfpf_kernels::Kernel;
     // At 2^12 (s = 16) the pair's tables: both stages' one a twiddle
     // (2·s·R + R² = 768) within the H100's bound; the first stage's alone
-    // (s·R = 256) within 256; the first's split by the exponent's six low
-    // bits and six high ones (64 + 64) within 128.
+    // (s·R = 256) within 256, or streamed past 128; the first's split by
+    // the exponent's six low bits and six high ones (64 + 64) within 128
+    // where none are streamed.
     let device = DeviceShape {
         tensor_cores,
         tensor_twiddles_max: tables_max,
+        tensor_streamed_twiddles_max: streamed_max,
         ..DeviceShape::H100
     };
-    let (both_stages, split_bits) = match tables_max {
-        256 => (false, 0),
-        128 => (false, 6),
+    let (both_stages, split_bits) = match (tables_max, streamed_max) {
+        (256, _) => (false, 0),
+        (128, 0) => (false, 6),
+        (128, _) => (false, 0),
         _ => (true, 0),
     };
     if let Some(why) = emulator_unavailable() {
@@ -1002,16 +1010,21 @@ fn tensor_core_pairs_match_the_cpu_t8_p8() {
     // p8 (Möller–Granlund's divisions, r below 2^60) in one batch: the
     // batch only moves which super-DFTs a block takes.
     let both = [Order::Natural, Order::DigitReversed];
-    let h100 = gfpf_cuda::params::TENSOR_TWIDDLES_MAX;
+    let h100 = (
+        gfpf_cuda::params::TENSOR_TWIDDLES_MAX,
+        gfpf_cuda::params::TENSOR_STREAMED_TWIDDLES_MAX,
+    );
     // Both stages' twiddles on the tensor cores (t8 2^20's first pair).
     tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[1, 2], &both, true, h100);
     tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::P8, &[1], &both, true, h100);
-    // The first stage's alone, one table a twiddle.
-    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[2], &both, true, 256);
+    // The first stage's alone, one table a twiddle, in L2 or streamed (as
+    // t8 2^20's second pair takes them).
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[2], &both, true, (256, 0));
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[1], &both, true, (128, h100.1));
     // The first stage's alone, two products a twiddle by the split tables
-    // that t8 2^20's second pair takes (there b = 10).
-    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[1, 2], &both, true, 128);
-    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::P8, &[1], &both, true, 128);
+    // (where none are streamed).
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[1, 2], &both, true, (128, 0));
+    tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::P8, &[1], &both, true, (128, 0));
     // The plain pairs of DFT_16 × DFT_16, on devices without the tensor
     // cores.
     tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[2], &both, false, h100);

@@ -1568,11 +1568,14 @@ GFPF_FN void gfpf_team_pair_stage(const GfpfStageParams& p, Array& tile) {
 // p.tensor_split_bits = 0 it is entry c·R + j of p.tensor_table
 // (gfpf_cuda::tensor_twiddle_table); with b, two products by entries
 // e mod 2^b (w^(e mod 2^b)) and 2^b + ⌊e/2^b⌋ (w^(2^b·⌊e/2^b⌋)), e =
-// j·c·u, where the s·R tables of the first would not stay in L2 (t8
-// 2^20's second pair in time: 65536 of them, 60 MiB, against 2048).
+// j·c·u, where the s·R tables of the first would neither stay in L2 nor
+// be streamed from device memory (gfpf_cuda::params::
+// TENSOR_STREAMED_TWIDDLES_MAX: t8 2^20's second pair in time streams its
+// 65536, 60 MiB, where the split tables would be 2048).
 // A warp takes 8 groups of 4 a call, R/4 neighbouring groups of one column
-// (so sixteen lanes a twiddle from R = 16, else eight), its staging in the tile's scratch elements (16
-// warps × 120 words of 4096 at t8's DFT_16). WITH_ROWS: the kernel runs
+// (so sixteen lanes a twiddle from R = 16, else eight), its staging in
+// the tile's scratch elements (16 warps × 120 words of 4096 at t8's
+// DFT_16). WITH_ROWS: the kernel runs
 // gfpf_pair_tensor_row_twiddles too (what changes is only how G is made).
 template <class Tile, int R, int R_LOG2, bool IN_TIME, bool WITH_ROWS, class Array>
 GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {

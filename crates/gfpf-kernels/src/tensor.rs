@@ -79,7 +79,8 @@ pub fn split_twiddle_bits(log2_n: u32) -> u32 {
 }
 
 /// Entries of the split tables of [`split_twiddle_bits`]: 2^b + N/2^b (t8
-/// 2^20: 2048, against 65536 for its second pair's (c, lo) twiddles).
+/// 2^20: 2048, against 65536 for its second pair's (c, lo) twiddles, which
+/// a device streams instead: `gfpf_cuda::params::TENSOR_STREAMED_TWIDDLES_MAX`).
 pub fn split_twiddle_entries(log2_n: u32) -> usize {
     let b = split_twiddle_bits(log2_n);
     (1usize << b) + (1usize << (log2_n - b))

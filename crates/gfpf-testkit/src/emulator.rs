@@ -140,6 +140,10 @@ pub struct LaunchCounts {
     /// Global traffic and operations of the whole launch (`path_ops`: the
     /// busiest thread's of the blocks run).
     pub traffic: LaunchTraffic,
+    /// Bytes of the tensor cores' tables the launch reads from
+    /// (`gfpf_cuda::tensor_twiddle_table`; 0 for the launches that read
+    /// none): whether they stay in L2 is the model's question.
+    pub tensor_table_bytes: u64,
 }
 
 /// Field operations an emulated launch ran (`GfpfEmuOp` in
@@ -817,6 +821,11 @@ impl<const K: usize> EmulatedFft<K> {
                 threads: params.threads,
                 threads_per_block,
                 traffic: traffic.scaled(blocks as f64 / run as f64),
+                tensor_table_bytes: if tensor_table.len() > 1 {
+                    8 * tensor_table.len() as u64
+                } else {
+                    0
+                },
             });
         }
         Ok(out)
@@ -960,6 +969,7 @@ impl<const K: usize> EmulatedPolyMul<K> {
             threads: params.threads,
             threads_per_block,
             traffic: traffic.scaled(blocks as f64 / run as f64),
+            tensor_table_bytes: 0,
         })
     }
 }
