@@ -801,6 +801,32 @@ fn radix_of(kernel: &Kernel) -> usize {
     kernel.radix().unwrap_or(2)
 }
 
+/// A launch of a field's kernels as the model takes it: its counts, the
+/// kernel's machine-code resources (with the dynamic shared memory the
+/// device gives it) and the field's twiddle table of `table_bytes`.
+fn field_launch<const K: usize>(
+    preset: Preset,
+    field: &Field<K>,
+    c: gfpf_testkit::emulator::LaunchCounts,
+    table_bytes: f64,
+    reports: &mut Reports,
+) -> LaunchInput {
+    LaunchInput {
+        resources: reports
+            .kernel(preset, radix_of(&c.kernel), &c.kernel)
+            .map(|r| r.with_dynamic_shared(gfpf_cuda::dynamic_shared_bytes(&c.kernel, K))),
+        pipes: reports.kernel_pipes(preset, radix_of(&c.kernel), &c.kernel.symbol()),
+        symbol: c.kernel.symbol(),
+        threads: c.threads,
+        threads_per_block: c.threads_per_block,
+        traffic: c.traffic,
+        k: K as f64,
+        short_division: short_division(field),
+        table_bytes,
+        tensor_table_bytes: c.tensor_table_bytes as f64,
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn counted<const K: usize>(
     preset: Preset,
@@ -831,22 +857,10 @@ fn counted<const K: usize>(
         .map_err(|e| e.to_string())?
         .with_stage_kernels(stages);
     let counts = fft.launch_counts(batch, sample_blocks).map_err(|e| e.to_string())?;
+    let table_bytes = gfpf_cuda::params::device_twiddle_entries(1 << log2_n, K) as f64 * K as f64 * 8.0;
     let launches = counts
         .into_iter()
-        .map(|c| LaunchInput {
-            resources: reports
-                .kernel(preset, radix_of(&c.kernel), &c.kernel)
-                .map(|r| r.with_dynamic_shared(gfpf_cuda::dynamic_shared_bytes(&c.kernel, K))),
-            pipes: reports.kernel_pipes(preset, radix_of(&c.kernel), &c.kernel.symbol()),
-            symbol: c.kernel.symbol(),
-            threads: c.threads,
-            threads_per_block: c.threads_per_block,
-            traffic: c.traffic,
-            k: K as f64,
-            short_division: short_division(&field),
-            table_bytes: gfpf_cuda::params::device_twiddle_entries(1 << log2_n, K) as f64 * K as f64 * 8.0,
-            tensor_table_bytes: c.tensor_table_bytes as f64,
-        })
+        .map(|c| field_launch(preset, &field, c, table_bytes, reports))
         .collect();
     Ok(Transform {
         launches,
@@ -1300,6 +1314,7 @@ fn count_pointwise(
     }
 }
 
+/// [`count_pointwise`] over a field of K digits.
 fn counted_pointwise<const K: usize>(
     preset: Preset,
     log2_n: u32,
@@ -1314,20 +1329,8 @@ fn counted_pointwise<const K: usize>(
     let c = gfpf_testkit::emulator::EmulatedPolyMul::new(&field, &dir)
         .pointwise_counts(len, args.sample_blocks)
         .map_err(|e| e.to_string())?;
-    let launch = LaunchInput {
-        resources: reports.kernel(preset, radix_of(&c.kernel), &c.kernel),
-        pipes: reports.kernel_pipes(preset, radix_of(&c.kernel), &c.kernel.symbol()),
-        symbol: c.kernel.symbol(),
-        threads: c.threads,
-        threads_per_block: c.threads_per_block,
-        traffic: c.traffic,
-        k: K as f64,
-        short_division: short_division(&field),
-        table_bytes: 0.0,
-        tensor_table_bytes: 0.0,
-    };
     Ok(Transform {
-        launches: vec![launch],
+        launches: vec![field_launch(preset, &field, c, 0.0, reports)],
         data_bytes: len as f64 * K as f64 * 8.0,
     })
 }
