@@ -209,7 +209,12 @@ pub fn instructions(ops: &FieldOps, k: f64, short_division: bool) -> f64 {
     } else {
         LANE_MUL_TAIL
     };
-    let lane_mul = segment * step + tail * digits;
+    let chains = digits == 1.0 && segment >= 16.0;
+    let lane_mul = if chains {
+        segment * LANE_MUL_CHAINS_STEP + tail + LANE_MUL_CHAINS_END
+    } else {
+        segment * step + tail * digits
+    };
     ops.mul as f64 * serial_mul
         + ops.add_sub as f64 * serial_add_sub
         + ops.mul_pow_r as f64 * serial_shift
@@ -488,10 +493,24 @@ const NTT_MMA_TILE_INSTRUCTIONS: f64 = 49.0;
 /// SASS instructions of one column step of a lane product (D² products of
 /// 64×64→128 bits, two shuffles a digit, the complement select) by digits
 /// a lane D: the loop bodies of the probe kernels at t8/t32 (D = 1), t64
-/// and t128 (NVRTC 12.9, sm_90, nvdisasm, 2026-11-25). The segment-per-DFT
-/// kernels of 16 words a lane branch on the sign instead (50 at D = 1);
-/// the model charges every product the branch-free step.
+/// and t128 (NVRTC 12.9, sm_90, nvdisasm, 2026-11-25); at D = 1 over 16
+/// lanes or 32, [`LANE_MUL_CHAINS_STEP`]. The segment-per-DFT kernels of
+/// 16 words a lane branch on the sign instead (50 at D = 1); the model
+/// charges every product the branch-free step.
 const LANE_MUL_STEP: &[(usize, f64)] = &[(1, 30.0), (2, 89.0), (4, 309.0)];
+
+/// A column step at one digit a lane over 16 lanes or 32 (t16, t32), whose
+/// products run in 32-bit carry chains (`gfpf_column_mac`, the operand
+/// complemented): 25 against 30, and [`LANE_MUL_CHAINS_END`] once a
+/// product (probe kernels' loops and wholes, t8, t16 and t32 alike; NVRTC
+/// 12.9, sm_90, nvdisasm 13.5, 2026-11-28).
+const LANE_MUL_CHAINS_STEP: f64 = 25.0;
+
+/// SASS instructions such a lane product takes past its steps to join its
+/// carry chains' sums and take off the complemented operands'
+/// x·(2^64 − 1) (a probe's whole kernel grew by 24 where its loop shrank
+/// by 5).
+const LANE_MUL_CHAINS_END: f64 = 24.0;
 
 /// Bytes of local memory a thread's operations read and write when its
 /// elements live there (one thread per DFT): a product reads two elements

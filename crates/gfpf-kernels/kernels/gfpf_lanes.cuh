@@ -431,6 +431,43 @@ GFPF_FN void gfpf_lane_column_sums(GfpfLanes l, const GfpfLaneElem& x, const Gfp
                                    GfpfAcc (&acc)[GFPF_LANE_DIGITS]) {
     constexpr int S = GFPF_LANE_SEGMENT, D = GFPF_LANE_DIGITS;
     const int i = l.index();
+#if GFPF_LANE_DIGITS == 1 && GFPF_LANE_SEGMENT >= 16
+    // One digit a lane over 16 or 32: each product in 32-bit carry chains
+    // (gfpf_column_mac), a subtracted one as x·~y = x·(2^64 − 1) − x·y,
+    // whose x·(2^64 − 1) comes off once at the end (`taken`, the sum of
+    // those x). A column step 25 instructions against 30, the end 24 more
+    // (a probe's SASS, t8, t16 and t32 alike: NVRTC 12.9, sm_90, nvdisasm
+    // 13.5, 2026-11-28): a gain from 16 steps. Not below: at 4 and 8 it
+    // gains nothing, and t4's and p4's DFT_8 pairs of segment teams spilled
+    // 8–16 bytes at their 40 registers.
+    GfpfColumnSum sum = {{0, 0, 0, 0, 0}, {0, 0, 0}};
+    gfpf_u128 taken = 0;
+#pragma unroll 1
+    for (int jl = 0; jl < S; ++jl) {
+        gfpf_u64 xj[1], yr[1];
+        gfpf_lane_column_operands(l, x, y, jl, xj, yr);
+        const bool low = i < jl;
+        const gfpf_u32 flip = 0u - (gfpf_u32)gfpf_lane_column_subtracts(low, 0, 0);
+        const gfpf_u64 flip64 = ((gfpf_u64)flip << 32) | flip;
+        gfpf_column_mac(sum, xj[0], gfpf_lane_column_partner(yr, low, 0, 0) ^ flip64);
+        taken += xj[0] & flip64;
+    }
+    // acc = even + odd·2^32 + taken − taken·2^64, mod 2^192.
+    const gfpf_u32* e = sum.even;
+    gfpf_u128 bottom = ((gfpf_u128)(((gfpf_u64)e[3] << 32) | e[2]) << 64) | (((gfpf_u64)e[1] << 32) | e[0]);
+    gfpf_u64 top = e[4];
+    const gfpf_u128 odd = ((gfpf_u128)sum.odd[2] << 96) | ((gfpf_u128)sum.odd[1] << 64) | ((gfpf_u128)sum.odd[0] << 32);
+    bottom += odd;
+    top += bottom < odd;
+    bottom += taken;
+    top += bottom < taken;
+    const gfpf_u128 shifted = taken << 64;
+    top -= (gfpf_u64)(taken >> 64) + (bottom < shifted);
+    bottom -= shifted;
+    acc[0].w0 = (gfpf_u64)bottom;
+    acc[0].w1 = (gfpf_u64)(bottom >> 64);
+    acc[0].w2 = top;
+#else
     gfpf_u128 low_sum[D], high_sum[D];
 #pragma unroll
     for (int h = 0; h < D; ++h) {
@@ -472,6 +509,7 @@ GFPF_FN void gfpf_lane_column_sums(GfpfLanes l, const GfpfLaneElem& x, const Gfp
         acc[h].w1 = (gfpf_u64)middle;
         acc[h].w2 = (gfpf_u64)(middle >> 64) + (gfpf_u64)(high_sum[h] >> 64) - complements;
     }
+#endif
 }
 
 // gfpf_lane_column_sums with a branch on each product's sign: where the
