@@ -1256,16 +1256,11 @@ fn count_oriented(
     reports: &mut Reports,
 ) -> Result<Transform, String> {
     let s = args.sample_blocks;
-    match preset.k() {
-        2 => counted::<2>(preset, log2_n, batch, stages, oriented, s, reports),
-        4 => counted::<4>(preset, log2_n, batch, stages, oriented, s, reports),
-        8 => counted::<8>(preset, log2_n, batch, stages, oriented, s, reports),
-        16 => counted::<16>(preset, log2_n, batch, stages, oriented, s, reports),
-        32 => counted::<32>(preset, log2_n, batch, stages, oriented, s, reports),
-        64 => counted::<64>(preset, log2_n, batch, stages, oriented, s, reports),
-        128 => counted::<128>(preset, log2_n, batch, stages, oriented, s, reports),
-        k => Err(format!("no preset has k = {k}")),
-    }
+    gfpf_field::dispatch_k!(
+        preset.k(),
+        K => counted::<K>(preset, log2_n, batch, stages, oriented, s, reports),
+        _ => Err(format!("no preset has k = {}", preset.k())),
+    )
 }
 
 /// What a big-prime product runs on the device (`gfpf_cuda::CudaPolyMul`).
@@ -1321,16 +1316,11 @@ fn count_pointwise(
     args: &GpuModelArgs,
     reports: &mut Reports,
 ) -> Result<Transform, String> {
-    match preset.k() {
-        2 => counted_pointwise::<2>(preset, log2_n, batch, args, reports),
-        4 => counted_pointwise::<4>(preset, log2_n, batch, args, reports),
-        8 => counted_pointwise::<8>(preset, log2_n, batch, args, reports),
-        16 => counted_pointwise::<16>(preset, log2_n, batch, args, reports),
-        32 => counted_pointwise::<32>(preset, log2_n, batch, args, reports),
-        64 => counted_pointwise::<64>(preset, log2_n, batch, args, reports),
-        128 => counted_pointwise::<128>(preset, log2_n, batch, args, reports),
-        k => Err(format!("no preset has k = {k}")),
-    }
+    gfpf_field::dispatch_k!(
+        preset.k(),
+        K => counted_pointwise::<K>(preset, log2_n, batch, args, reports),
+        _ => Err(format!("no preset has k = {}", preset.k())),
+    )
 }
 
 /// [`count_pointwise`] over a field of K digits.

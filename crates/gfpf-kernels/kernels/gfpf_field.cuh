@@ -386,14 +386,11 @@ GFPF_FN gfpf_u64 gfpf_shl_words(gfpf_u64 hi, gfpf_u64 lo, unsigned s) {
     return (hi << s) | ((lo >> 1) >> (63 - s));
 }
 
-// Digit t of a carry chain in base r: (acc + carry) mod r, the carry
-// (c1·2^64 + c0, below 2^128) becoming (acc + carry) div r. acc is
-// nonnegative after its offset and below 2^192 − 2^128.
-GFPF_FN gfpf_u64 gfpf_carry_digit(GfpfAcc acc, gfpf_u64& c0, gfpf_u64& c1) {
+// acc mod r, returned, and acc div r into c1·2^64 + c0 (acc below 2^192 −
+// 2^128 with the carry in it): shift once, two 2-by-1 divisions, the first
+// of a small high word.
+GFPF_FN gfpf_u64 gfpf_acc_digit(const GfpfAcc& acc, gfpf_u64& c0, gfpf_u64& c1) {
     const unsigned s = GFPF_R_SHIFT;
-    gfpf_acc_add(acc, c0, c1, 0);
-    // (acc mod r, acc div r): shift once, two 2-by-1 divisions, the first of
-    // a small high word.
     gfpf_u64 q_hi, q_lo, rem;
     gfpf_div_rem_small_high(gfpf_shl_words(acc.w2, acc.w1, s), gfpf_shl_words(acc.w1, acc.w0, s), q_hi, rem);
     gfpf_div_rem_scaled(rem, acc.w0 << s, q_lo, rem);
@@ -402,13 +399,21 @@ GFPF_FN gfpf_u64 gfpf_carry_digit(GfpfAcc acc, gfpf_u64& c0, gfpf_u64& c1) {
     return rem >> s;
 }
 
+// Digit t of a carry chain in base r: (acc + carry) mod r, the carry
+// (c1·2^64 + c0, below 2^128) becoming (acc + carry) div r. acc is
+// nonnegative after its offset and below 2^192 − 2^128.
+GFPF_FN gfpf_u64 gfpf_carry_digit(GfpfAcc acc, gfpf_u64& c0, gfpf_u64& c1) {
+    gfpf_acc_add(acc, c0, c1, 0);
+    return gfpf_acc_digit(acc, c0, c1);
+}
+
 // ---- a product's column in 32-bit carry chains ------------------------------
 //
 // A column's terms x·w (x, w < 2^64) summed in 32-bit words: `even` (five
 // words) takes x0·w0 + x1·w1·2^64, `odd` (three words, weight 2^32) x0·w1 +
 // x1·w0, each term in one PTX chain of mad.lo.cc / madc.hi.cc, which ptxas
 // makes IMAD.WIDE.U32 with carries, the carries out of the chains kept for
-// the column's end (gfpf_column_digit). gfpf_tile_mul's product took 1234
+// the column's end (gfpf_column_digit). gfpf_tile_mul's product took 1231
 // instructions at t8 so where its 128-bit sums of 64-bit products took
 // 1798 (probe kernels beside their loads and stores, the x = −1 branch
 // left out; NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-28). The host
@@ -554,16 +559,8 @@ GFPF_FN gfpf_u64 gfpf_column_digit(GfpfColumnSum sum, gfpf_u64& c0, gfpf_u64& c1
         : "+r"(e[0]), "+r"(e[1]), "+r"(e[2]), "+r"(e[3]), "+r"(e[4]), "=r"(top)
         : "r"(k0), "r"(k1), "r"(k2), "r"(k3), "r"(sum.odd[0]), "r"(sum.odd[1]), "r"(sum.odd[2]));
 #endif
-    const gfpf_u64 w2 = ((gfpf_u64)top << 32) | e[4], w1 = ((gfpf_u64)e[3] << 32) | e[2],
-                   w0 = ((gfpf_u64)e[1] << 32) | e[0];
-    // (value mod r, value div r) as gfpf_carry_digit divides.
-    const unsigned s = GFPF_R_SHIFT;
-    gfpf_u64 q_hi, q_lo, rem;
-    gfpf_div_rem_small_high(gfpf_shl_words(w2, w1, s), gfpf_shl_words(w1, w0, s), q_hi, rem);
-    gfpf_div_rem_scaled(rem, w0 << s, q_lo, rem);
-    c0 = q_lo;
-    c1 = q_hi;
-    return rem >> s;
+    const GfpfAcc acc = {((gfpf_u64)e[1] << 32) | e[0], ((gfpf_u64)e[3] << 32) | e[2], ((gfpf_u64)top << 32) | e[4]};
+    return gfpf_acc_digit(acc, c0, c1);
 }
 
 // The carry c1·2^64 + c0 past digit k − 1 as a·r + b (b < r; a < r since the

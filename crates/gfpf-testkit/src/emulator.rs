@@ -528,6 +528,43 @@ impl HostKernels {
         }
     }
 
+    /// `kernel` launched with `params` (the device's block size), counted on
+    /// about `sample_blocks` of its blocks and scaled to the whole launch;
+    /// `tensor_table_bytes` as [`LaunchCounts`] holds them.
+    ///
+    /// # Safety
+    /// As [`HostKernels::launch`].
+    unsafe fn counted_launch(
+        &self,
+        kernel: &Kernel,
+        params: &StageParams,
+        sample_blocks: u32,
+        tensor_table_bytes: u64,
+    ) -> Result<LaunchCounts, EmulatorError> {
+        let threads_per_block = block_threads(kernel, self.k);
+        let blocks = params.threads.div_ceil(u64::from(threads_per_block));
+        let stride = blocks.div_ceil(u64::from(sample_blocks.max(1))).max(1);
+        let run = blocks.div_ceil(stride);
+        // SAFETY: as the caller promises.
+        let traffic = unsafe {
+            self.launch_kernel_sampled(
+                kernel,
+                params,
+                threads_per_block,
+                0,
+                true,
+                u32::try_from(stride).unwrap_or(u32::MAX),
+            )?
+        };
+        Ok(LaunchCounts {
+            kernel: *kernel,
+            threads: params.threads,
+            threads_per_block,
+            traffic: traffic.scaled(blocks as f64 / run as f64),
+            tensor_table_bytes,
+        })
+    }
+
     /// As [`HostKernels::launch`], for the kernel named `symbol` (a kernel of
     /// a modified source, declared with `GFPF_KERNEL` or `GFPF_BLOCK_KERNEL`).
     ///
@@ -800,32 +837,16 @@ impl<const K: usize> EmulatedFft<K> {
                 n_inv.as_ptr() as u64,
                 tensor_table.as_ptr() as u64,
             );
-            let threads_per_block = block_threads(&launch.kernel, K);
-            let blocks = params.threads.div_ceil(u64::from(threads_per_block));
-            let stride = blocks.div_ceil(u64::from(sample_blocks.max(1))).max(1);
-            let run = blocks.div_ceil(stride);
+            let tensor_table_bytes = if tensor_table.len() > 1 {
+                8 * tensor_table.len() as u64
+            } else {
+                0
+            };
             // SAFETY: the buffers hold batch·N elements digit-major, the
             // table and N^{-1} as run_words_with binds them.
-            let traffic = unsafe {
-                self.kernels.launch_kernel_sampled(
-                    &launch.kernel,
-                    &params,
-                    threads_per_block,
-                    0,
-                    true,
-                    u32::try_from(stride).unwrap_or(u32::MAX),
-                )?
-            };
-            out.push(LaunchCounts {
-                kernel: launch.kernel,
-                threads: params.threads,
-                threads_per_block,
-                traffic: traffic.scaled(blocks as f64 / run as f64),
-                tensor_table_bytes: if tensor_table.len() > 1 {
-                    8 * tensor_table.len() as u64
-                } else {
-                    0
-                },
+            out.push(unsafe {
+                self.kernels
+                    .counted_launch(&launch.kernel, &params, sample_blocks, tensor_table_bytes)?
             });
         }
         Ok(out)
@@ -944,33 +965,12 @@ impl<const K: usize> EmulatedPolyMul<K> {
     /// [`EmulatedFft::launch_counts`] counts a transform's launches.
     pub fn pointwise_counts(&self, len: usize, sample_blocks: u32) -> Result<LaunchCounts, EmulatorError> {
         let kernels = HostKernels::build(&self.field, &self.dir)?;
-        let (kernel, _) = pointwise_mul(K, 0, 0, len);
         let mut a = vec![0u64; K * len];
         let b = vec![0u64; K * len];
-        let params = pointwise_mul(K, a.as_mut_ptr() as u64, b.as_ptr() as u64, len).1;
-        let threads_per_block = block_threads(&kernel, K);
-        let blocks = params.threads.div_ceil(u64::from(threads_per_block));
-        let stride = blocks.div_ceil(u64::from(sample_blocks.max(1))).max(1);
-        let run = blocks.div_ceil(stride);
+        let (kernel, params) = pointwise_mul(K, a.as_mut_ptr() as u64, b.as_ptr() as u64, len);
         // SAFETY: both buffers hold `len` elements digit-major with pitch
         // `len`, as pointwise_mul binds them.
-        let traffic = unsafe {
-            kernels.launch_kernel_sampled(
-                &kernel,
-                &params,
-                threads_per_block,
-                0,
-                true,
-                u32::try_from(stride).unwrap_or(u32::MAX),
-            )?
-        };
-        Ok(LaunchCounts {
-            kernel,
-            threads: params.threads,
-            threads_per_block,
-            traffic: traffic.scaled(blocks as f64 / run as f64),
-            tensor_table_bytes: 0,
-        })
+        unsafe { kernels.counted_launch(&kernel, &params, sample_blocks, 0) }
     }
 }
 
