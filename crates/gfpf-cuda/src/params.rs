@@ -128,8 +128,9 @@ pub struct DeviceShape {
     /// read: [`TENSOR_TWIDDLES_MAX`] on every device (tests lower it to
     /// run the split tables on short transforms).
     pub tensor_twiddles_max: usize,
-    /// The most it may read from device memory where it reads each once:
-    /// [`TENSOR_STREAMED_TWIDDLES_MAX`] on every device (0: never).
+    /// The most it may read from device memory past those, one a (c, lo)
+    /// twiddle: [`TENSOR_STREAMED_TWIDDLES_MAX`] on every device (0:
+    /// never).
     pub tensor_streamed_twiddles_max: usize,
 }
 
