@@ -18,7 +18,7 @@ fn main() {
     for cfg in ["gfpf_cuda_driver", "gfpf_nvrtc", "gfpf_cxx"] {
         println!("cargo::rustc-check-cfg=cfg({cfg})");
     }
-    for var in ["GFPF_CUDA_TESTS", "CUDA_PATH", "CXX"] {
+    for var in ["GFPF_CUDA_TESTS", "CUDA_PATH", "CXX", "LD_LIBRARY_PATH"] {
         println!("cargo::rerun-if-env-changed={var}");
     }
     println!("cargo::rerun-if-changed=build.rs");

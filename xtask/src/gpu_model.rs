@@ -1382,8 +1382,7 @@ fn count_device(
 
 /// The device's kernels' nearest alternative, for comparison: teams of
 /// segments where the device runs teams of threads on whole elements for
-/// the stages that fill it (k ≤ 8); at k = 16, where the device keeps teams
-/// of segments, those teams of threads; above, a segment per DFT.
+/// the stages that fill it (k ≤ 16); above, a segment per DFT.
 fn count_alternative(
     preset: Preset,
     log2_n: u32,
@@ -1393,7 +1392,6 @@ fn count_alternative(
 ) -> Result<Option<Transform>, String> {
     let alternative = match StageKernels::for_device(preset.k()) {
         StageKernels::Teams => StageKernels::DftTeams,
-        StageKernels::DftTeams if gfpf_kernels::element_team_kernels_available(preset.k()) => StageKernels::Teams,
         StageKernels::DftTeams => StageKernels::DigitsOverLanes,
         _ => return Ok(None),
     };
@@ -1624,7 +1622,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         );
     }
     println!(
-        "\nthe device's kernels now (digits over lanes, k/32 a lane from k = 64; tiled DFTs shared by teams of threads on whole elements up to k = 8 where a stage fills the device, of segments elsewhere), same model; floor: the path term at {DEPENDENT_ISSUE_CYCLES} cycles an instruction; alt. (floor): up to k = 8 teams of segments throughout (the device's kernels before), at k = 16 teams of threads where a stage fills the device, above a segment per DFT everywhere:"
+        "\nthe device's kernels now (digits over lanes, k/32 a lane from k = 64; tiled DFTs shared by teams of threads on whole elements up to k = 16 where a stage fills the device, of segments elsewhere), same model; floor: the path term at {DEPENDENT_ISSUE_CYCLES} cycles an instruction; alt. (floor): up to k = 16 teams of segments throughout (the device's kernels before), above a segment per DFT everywhere:"
     );
     println!(
         "{:<5} {:>8} {:>5} | {:>8} {:>7} {:>9} {:>9} {:>10} {:>9} {:>18} {:<22} | {:>10} {:>7}",

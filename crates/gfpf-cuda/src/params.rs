@@ -385,7 +385,7 @@ pub enum StageKernels {
     /// natural input and stride ≥ the tile's DFTs) run as
     /// [`Kernel::TeamDft`] where a team's tile fits
     /// ([`gfpf_kernels::team_tile`]): each DFT shared by a team of up to
-    /// four warps' segments, what the device runs from k = 16; as
+    /// four warps' segments, what the device runs from k = 32; as
     /// [`Kernel::SplitTeamDft`] (a segment an element) where
     /// [`split_team_tile_on`] on the device.
     DftTeams,
@@ -395,7 +395,7 @@ pub enum StageKernels {
     /// [`gfpf_kernels::ELEMENT_TEAMS_MAX_K`]) and the stage's columns allow,
     /// whatever the stage's size (the emulator's and the model's family).
     ElementTeams,
-    /// What the device runs up to k = [`gfpf_kernels::DEVICE_ELEMENT_TEAMS_MAX_K`]:
+    /// What the device runs up to k = [`gfpf_kernels::ELEMENT_TEAMS_MAX_K`]:
     /// [`StageKernels::ElementTeams`] for the stages that take at least
     /// [`ELEMENT_TEAMS_MIN_THREADS`] threads so (that fill the device),
     /// [`StageKernels::DftTeams`] for the others.
@@ -406,7 +406,7 @@ impl StageKernels {
     /// What the device runs over k digits ([`gfpf_kernels::device_stage_kernels`]):
     /// its modules hold only these kernels.
     pub fn for_device(k: usize) -> Self {
-        if gfpf_kernels::element_team_kernels_available(k) && k <= gfpf_kernels::DEVICE_ELEMENT_TEAMS_MAX_K {
+        if gfpf_kernels::element_team_kernels_available(k) {
             StageKernels::Teams
         } else if gfpf_kernels::team_kernels_available(k) {
             StageKernels::DftTeams
@@ -438,9 +438,9 @@ pub fn launches_on(plan: &Plan, batch: usize, device: &DeviceShape) -> Vec<Launc
 /// what a [`crate::CudaFft`] loads. A batch's stages run as split teams up
 /// to a wave, as teams of segments past it (in pairs where
 /// [`team_pair_fits`], which a wave's rounding can turn on and off as the
-/// batch grows) and, up to k = 8, as teams of threads once they fill the
+/// batch grows) and, up to k = 16, as teams of threads once they fill the
 /// device ([`DeviceShape::element_teams_min_threads`], batch·N/2 threads;
-/// every stage of a plan takes the same threads). So up to k = 8 every
+/// every stage of a plan takes the same threads). So up to k = 16 every
 /// batch until the first that fills the device (at most 2^17 batches, for N
 /// = 2, whose plans have no pairs), above the first past a wave.
 pub fn kernels_of_any_batch(plan: &Plan, device: &DeviceShape) -> Vec<Kernel> {
@@ -970,12 +970,7 @@ mod tests {
     #[test]
     fn device_plans_put_every_stage_in_a_team() {
         for (k, from) in [(4usize, 6), (8, 5), (16, 6)] {
-            let device = if k <= 8 {
-                StageKernels::Teams
-            } else {
-                StageKernels::DftTeams
-            };
-            assert_eq!(StageKernels::for_device(k), device);
+            assert_eq!(StageKernels::for_device(k), StageKernels::Teams);
             for (log2_n, batch) in (from..=20).flat_map(|log2_n| [(log2_n, 1), (log2_n, 1 << 12)]) {
                 for (direction, order) in [
                     (Direction::Forward, Order::Natural),

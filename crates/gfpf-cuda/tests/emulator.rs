@@ -33,7 +33,7 @@ const TILED: u8 = 1;
 /// lanes of a warp segment (k/32 digits a lane from k = 64), warp
 /// collectives; each DFT of a tiled stage shared by a team of segments
 /// through shared memory (or of threads on whole elements where a stage of
-/// k ≤ 8 fills the device: the `element_teams` suite runs those at every
+/// k ≤ 16 fills the device: the `element_teams` suite runs those at every
 /// size; the tiled stages with a segment per DFT, which the device no longer
 /// runs, are checked at t8 by `barriers_each_needed_in_tiled_stages`).
 const LANES: u8 = 2;

@@ -237,19 +237,18 @@ pub fn split_team_tile(radix: usize, k: usize) -> Option<TeamTile> {
     (radix * lane_segment(k) <= 128).then(|| team_tile_of(radix, k, radix))?
 }
 
-/// The largest k whose tiled stages can run as [`Kernel::ElementTeamDft`]
-/// (the device's are up to [`DEVICE_ELEMENT_TEAMS_MAX_K`]): a thread holds
-/// an element in registers through a product (2k of them), and at k = 16
-/// its kernels already take 104–128 registers.
+/// The largest k whose tiled stages run as [`Kernel::ElementTeamDft`], on
+/// the device and in the emulator: a thread holds an element in registers
+/// through a product (2k of them), and at k = 16 its kernels take 74–128
+/// registers and 48 words of tile a thread, a quarter of the SM. There the
+/// model has them ahead of teams of segments since the product's columns
+/// run in carry chains (t16 2^20: 1.96 ms fitted and 0.89 at the floor
+/// against 2.52 and 2.39; 2^17: 0.245 and 0.119 against 0.348 and 0.299;
+/// `cargo xtask gpu-model --fit --transform t16:20 --family elements`,
+/// H100, 2026-11-28), where before them it had them behind on the fitted
+/// path cost (2^20: 3.73 ms against 3.11, 2026-11-25). A model, until a
+/// GPU measures both.
 pub const ELEMENT_TEAMS_MAX_K: usize = 16;
-
-/// The largest k whose device runs [`Kernel::ElementTeamDft`] (for the
-/// stages that fill it): at k = 16 the model has them slower than teams of
-/// segments (t16 2^20: 3.73 ms against 3.11 on the fitted path cost, though
-/// 1.67 against 2.98 at its floor: each thread's 5.7k-instruction products
-/// at a quarter of the SM), so there they run in the emulator and the model
-/// only until a GPU measures both (`cargo xtask gpu-model`, 2026-11-25).
-pub const DEVICE_ELEMENT_TEAMS_MAX_K: usize = 8;
 
 /// Whether the stages over k digits can run as [`Kernel::ElementTeamDft`]:
 /// lanes available (the stages a team cannot take run over lanes) and k ≤
@@ -317,10 +316,9 @@ pub const ELEMENT_TEAM_PAIR_MAX_BYTES: usize = 166_912;
 
 /// The tile of a launch of two stages of DFT_radix over k digits
 /// ([`Kernel::ElementTeamPair`], mirrored by `GfpfElementTeamPairTile` in
-/// kernels/gfpf_fft.cu), or `None` where the device does not run element
-/// teams (k > [`DEVICE_ELEMENT_TEAMS_MAX_K`]), radix is not 2k, the tile
-/// would exceed
-/// [`ELEMENT_TEAM_PAIR_MAX_BYTES`], or a block would hold less than a warp
+/// kernels/gfpf_fft.cu), or `None` where [`element_team_tile`] has none,
+/// radix is not 2k, the tile would exceed [`ELEMENT_TEAM_PAIR_MAX_BYTES`]
+/// (k = 16: 4 super-DFTs of 32² elements, 2048 threads and 784 KiB), or a block would hold less than a warp
 /// (DFT_2: the teams' twiddles are staged a warp at a time). A block takes
 /// [`ELEMENT_TEAM_PAIR_COLUMNS`] super-DFTs of radix² elements, radix/2
 /// threads a DFT, radix DFTs a super-DFT in each stage; in each digit plane
@@ -332,7 +330,7 @@ pub fn element_team_pair_tile(radix: usize, k: usize) -> Option<TeamTile> {
     // Only 2k, the device plans' radix: a plan's other radix is its one
     // remainder, never two stages in a row (and t8's DFT_4 pair spilled at
     // the 64 registers its 32-thread blocks allow).
-    if k > DEVICE_ELEMENT_TEAMS_MAX_K || radix != 2 * k || element_team_tile(radix, k).is_none() {
+    if radix != 2 * k || element_team_tile(radix, k).is_none() {
         return None;
     }
     let team = radix / 2;
@@ -461,18 +459,18 @@ pub fn device_base_sizes(k: usize) -> Vec<usize> {
 /// The stage kernels the device launches for base DFT_`radix` over k
 /// digits where [`lane_kernels_available`]: [`Kernel::LaneDft`] and, for
 /// tiled stages, [`Kernel::TeamDft`] (every radix up to
-/// [`device_max_radix`] has a team tile) and up to k =
-/// [`DEVICE_ELEMENT_TEAMS_MAX_K`] [`Kernel::ElementTeamDft`]; elsewhere
+/// [`device_max_radix`] has a team tile) and, where
+/// [`element_team_tile`] has a tile, [`Kernel::ElementTeamDft`]; elsewhere
 /// [`Kernel::BaseDft`] (one thread per DFT). Device modules hold only
 /// these; the other families (tiled one thread per DFT, tiled a segment per
 /// DFT) run in the host emulator only.
 pub fn device_stage_kernels(k: usize, radix: usize, twiddles: CodeletTwiddles) -> Vec<Kernel> {
     if lane_kernels_available(k) {
-        // Both teams up to k = DEVICE_ELEMENT_TEAMS_MAX_K: of threads for the
+        // Both teams up to k = ELEMENT_TEAMS_MAX_K: of threads for the
         // stages that fill the device, of segments for the others
         // (gfpf_cuda::params).
         let mut kernels = Vec::new();
-        if k <= DEVICE_ELEMENT_TEAMS_MAX_K && element_team_tile(radix, k).is_some() {
+        if element_team_tile(radix, k).is_some() {
             kernels.push(Kernel::ElementTeamDft { radix, twiddles });
         }
         let tiled = if team_tile(radix, k).is_some() {
@@ -534,8 +532,8 @@ pub fn occupancy_budget(kernel: &Kernel, k: usize) -> Option<f64> {
         }),
         // A thread holds an element and a product's working set in
         // registers, and two elements and a scratch one in shared memory:
-        // half the SM (up to k = DEVICE_ELEMENT_TEAMS_MAX_K; at k = 16, in
-        // the emulator and the model only, a quarter).
+        // half the SM up to k = 8; at k = 16 a quarter (48 words of tile
+        // a thread).
         Kernel::ElementTeamDft { .. } => Some(if k <= 8 { 0.5 } else { 0.25 }),
         // As a stage's threads, with its tile's dynamic shared memory (two
         // blocks of 512 threads an SM at t8).
@@ -1050,7 +1048,7 @@ fn prelude_of(
         .collect();
     let element_teams: String = radices
         .iter()
-        .filter(|&&r| element_team_tile(r, c.k).is_some() && (all_families || c.k <= DEVICE_ELEMENT_TEAMS_MAX_K))
+        .filter(|&&r| element_team_tile(r, c.k).is_some())
         .map(|r| format!(" X({r})"))
         .collect();
     writeln!(w, "#define GFPF_TEAM_RADICES(X){}", only(teams_part, teams)).unwrap();
