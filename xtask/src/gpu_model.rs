@@ -642,18 +642,23 @@ impl LaunchInput {
         // A table that fits half of L2 is read from there, the tensor
         // cores' as the twiddle table's (theirs up to TENSOR_TWIDDLES_MAX
         // of 960 bytes, 3.75 MiB, do; streamed ones, up to
-        // TENSOR_STREAMED_TWIDDLES_MAX, 60 MiB, come from DRAM).
+        // TENSOR_STREAMED_TWIDDLES_MAX for each stage, 60 MiB, come from
+        // DRAM), but for the R² tables every block reads (B's, 240 KiB),
+        // which stay in L2 beside any.
         let tensor_table_bytes = 32.0 * t.tensor_table_sectors as f64;
+        let resident_bytes = 32.0 * t.tensor_resident_sectors as f64;
         let own_table_bytes = table_bytes - tensor_table_bytes;
-        let table_seconds = if self.tensor_table_bytes <= L2_BYTES / 2.0 {
-            tensor_table_bytes / (L2_BYTES_PER_S * share)
-        } else {
-            tensor_table_bytes / (DRAM_BYTES_PER_S * share)
-        } + if self.table_bytes <= L2_BYTES / 2.0 {
-            own_table_bytes / (L2_BYTES_PER_S * share)
-        } else {
-            own_table_bytes / (DRAM_BYTES_PER_S * share)
-        };
+        let table_seconds = resident_bytes / (L2_BYTES_PER_S * share)
+            + if self.tensor_table_bytes <= L2_BYTES / 2.0 {
+                (tensor_table_bytes - resident_bytes) / (L2_BYTES_PER_S * share)
+            } else {
+                (tensor_table_bytes - resident_bytes) / (DRAM_BYTES_PER_S * share)
+            }
+            + if self.table_bytes <= L2_BYTES / 2.0 {
+                own_table_bytes / (L2_BYTES_PER_S * share)
+            } else {
+                own_table_bytes / (DRAM_BYTES_PER_S * share)
+            };
         let memory = (data_bytes + local) / (DRAM_BYTES_PER_S * share) + table_seconds;
         let waves = (blocks / (SMS * blocks_per_sm)).ceil();
         let path_cycles = instructions(&self.traffic.path_ops, self.k, self.short_division)

@@ -17,7 +17,8 @@ use gfpf_kernels::{
 /// ([`FULL_TWIDDLE_TABLE_MAX_BYTES`]). One a (c, lo) twiddle, s·R, where
 /// they fit (t8 2^20's pair of strides 16 and 256: 256), or streamed from
 /// device memory up to [`TENSOR_STREAMED_TWIDDLES_MAX`] (the pair of 4096
-/// and 65536: 65536, 60 MiB); else one an exponent's low and one its high
+/// and 65536: 65536, 60 MiB, and as many for its second stage); else one
+/// an exponent's low and one its high
 /// half, two products a twiddle
 /// ([`gfpf_kernels::tensor::split_twiddle_entries`], 2048 at 2^20, where
 /// nothing is streamed); else none (products on the threads).
@@ -25,15 +26,21 @@ pub const TENSOR_TWIDDLES_MAX: usize = 4096;
 
 /// The most tables, past [`TENSOR_TWIDDLES_MAX`], that a
 /// [`Kernel::ElementTeamPairMma`] launch reads one a (c, lo) twiddle from
-/// device memory ([`DeviceShape::tensor_streamed_twiddles_max`]): 65536 of
-/// 960 bytes, 60 MiB, where the split tables would take two products a
-/// twiddle. Each table serves a column's sixteen elements, so streaming
-/// them adds 47% to the launch's data bytes (960 a table against 16 × 64
-/// read and written), whatever the transform's length or batch, and
-/// takes one product on the tensor cores an element off: t8 2^20's second
-/// pair (s = 4096) 8.6k → 7.3k instructions a thread. A device holds the
-/// tables while the plan lives (60 MiB at 2^20 beside the 64 MiB of a
-/// transform's data).
+/// device memory for its first stage's twiddles, and as many (c, hi) for
+/// the second's with B's R² ([`DeviceShape::tensor_streamed_twiddles_max`]):
+/// 65536 of 960 bytes, 60 MiB a stage, where the split tables would take
+/// two products a twiddle and the second stage's would stay on the threads.
+/// Each table serves sixteen elements (a column's, or a row's), so
+/// streaming them adds 47% a stage to the launch's data bytes (960 a table
+/// against 16 × 64 read and written), whatever the transform's length or
+/// batch. The first stage's took one product on the tensor cores an
+/// element off t8 2^20's second pair (s = 4096: 8.6k → 7.3k instructions a
+/// thread), the second's a product on the threads for two on the tensor
+/// cores (7.3k → 6.7k, 0.125 → 0.115 ms at the model's floor, bound by
+/// issue where the 120 MiB of tables and the data take about 0.09 ms from
+/// DRAM; `cargo xtask gpu-model --transform t8:20`, H100, 2026-11-28). A
+/// device holds the tables while the plan lives (120 MiB from 2^20, beside
+/// the 64 MiB of a transform's data at 2^20).
 pub const TENSOR_STREAMED_TWIDDLES_MAX: usize = 65536;
 
 /// Threads per block of every launch but the tiled stages'. One thread holds
@@ -693,10 +700,13 @@ pub fn pair_stages(
         let tensor = mma && both_twiddled && s >= ELEMENT_TEAM_PAIR_COLUMNS && split_bits.is_some();
         params.tensor_split_bits = if tensor { split_bits.unwrap_or(0) } else { 0 };
         // The other stage's twiddles too where the first tables are one a
-        // twiddle and the other's (s·R rows' and R² constants') fit beside
-        // them: products by split tables would take three a twiddle there,
-        // as long as the per-thread product.
-        let both_stages = split_bits == Some(0) && 2 * s * radix + radix * radix <= device.tensor_twiddles_max;
+        // twiddle: their s·R rows' and R² constants' tables in L2 beside
+        // them, or streamed beside them where the first's are (as many
+        // again, and R²). Products by split tables would take three a
+        // twiddle there, as long as the per-thread product.
+        let both_stages = split_bits == Some(0)
+            && (2 * s * radix + radix * radix <= device.tensor_twiddles_max
+                || s * radix <= device.tensor_streamed_twiddles_max);
         // A pair of s = 1 whose other stage is plain: its twiddles are B
         // alone, R² tables.
         let rows_only = mma
@@ -1286,9 +1296,10 @@ mod pair_tests {
         // that of strides 16 and 256 by its 256 (c, lo) twiddles' tables,
         // and its second stage's too (256 + 256 more); that of 4096 and
         // 65536 by its 65536, past TENSOR_TWIDDLES_MAX, streamed from device
-        // memory; without streamed tables, by the exponent's 10 low bits and
-        // 10 high ones (2048 tables).
-        assert_eq!(kernels(&natural), [element(Plain), mma(true), mma(false)]);
+        // memory, and its second stage's by 65536 + 256 more streamed;
+        // without streamed tables, by the exponent's 10 low bits and 10 high
+        // ones (2048 tables), its second stage's on the threads.
+        assert_eq!(kernels(&natural), [element(Plain), mma(true), mma(true)]);
         assert_eq!(
             (natural[1].params.tensor_split_bits, natural[2].params.tensor_split_bits),
             (0, 0)
@@ -1298,7 +1309,7 @@ mod pair_tests {
             ..DeviceShape::H100
         };
         let split = launches_on(&device_plan(20, 8, Direction::Forward, Order::Natural), 1, &in_l2_only);
-        assert_eq!(kernels(&split), kernels(&natural));
+        assert_eq!(kernels(&split), [element(Plain), mma(true), mma(false)]);
         assert_eq!(
             (split[1].params.tensor_split_bits, split[2].params.tensor_split_bits),
             (0, 10)
@@ -1310,11 +1321,11 @@ mod pair_tests {
         let digit_reversed = device(20, 8, Direction::Forward, Order::DigitReversed, 1);
         // In frequency the second stage's output twiddles are the ones a
         // column shares: streamed tables for the pair of strides 65536 and
-        // 4096 (s = 4096), one a twiddle and the first stage's too for
-        // that of 256 and 16.
+        // 4096 (s = 4096), one a twiddle, and L2's for that of 256 and 16;
+        // both take the first stage's too.
         assert_eq!(
             kernels(&digit_reversed),
-            [mma_in_frequency(false), mma_in_frequency(true), element(Plain)]
+            [mma_in_frequency(true), mma_in_frequency(true), element(Plain)]
         );
         assert_eq!(
             (
@@ -1332,7 +1343,7 @@ mod pair_tests {
                     radix: 16,
                     in_time: true
                 },
-                mma(false),
+                mma(true),
                 element(Inputs),
             ]
         );

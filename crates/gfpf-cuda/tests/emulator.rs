@@ -878,10 +878,10 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
     use gfpf_cuda::params::DeviceShape;
     use gfpf_kernels::Kernel;
     // At 2^12 (s = 16) the pair's tables: both stages' one a twiddle
-    // (2·s·R + R² = 768) within the H100's bound; the first stage's alone
-    // (s·R = 256) within 256, or streamed past 128; the first's split by
-    // the exponent's six low bits and six high ones (64 + 64) within 128
-    // where none are streamed.
+    // (2·s·R + R² = 768) within the H100's bound, or streamed past 128;
+    // the first stage's alone (s·R = 256) within 256 where none are
+    // streamed; the first's split by the exponent's six low bits and six
+    // high ones (64 + 64) within 128 where none are streamed.
     let device = DeviceShape {
         tensor_cores,
         tensor_twiddles_max: tables_max,
@@ -889,9 +889,8 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
         ..DeviceShape::H100
     };
     let (both_stages, split_bits) = match (tables_max, streamed_max) {
-        (256, _) => (false, 0),
+        (256, 0) => (false, 0),
         (128, 0) => (false, 6),
-        (128, _) => (false, 0),
         _ => (true, 0),
     };
     if let Some(why) = emulator_unavailable() {
@@ -992,6 +991,9 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
                             "{what}"
                         );
                         assert_eq!(t.tensor_table_sectors == t.table_sectors, both_stages, "{what}");
+                        // B's, which every block reads, counted apart (the
+                        // model reads them from L2 whatever the others).
+                        assert_eq!(t.tensor_resident_sectors, blocks * 30 * b_tables, "{what}");
                     }
                 }
                 gfpf_executor::Transform::process(&fft, &mut data).unwrap();
@@ -1017,8 +1019,8 @@ fn tensor_core_pairs_match_the_cpu_t8_p8() {
     // Both stages' twiddles on the tensor cores (t8 2^20's first pair).
     tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[1, 2], &both, true, h100);
     tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::P8, &[1], &both, true, h100);
-    // The first stage's alone, one table a twiddle, in L2 or streamed (as
-    // t8 2^20's second pair takes them).
+    // The first stage's alone, one table a twiddle in L2; both stages',
+    // streamed (as t8 2^20's second pair takes them).
     tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[2], &both, true, (256, 0));
     tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[1], &both, true, (128, h100.1));
     // The first stage's alone, two products a twiddle by the split tables

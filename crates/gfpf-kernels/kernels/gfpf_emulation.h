@@ -117,6 +117,9 @@ struct GfpfEmuLaunch {
     // (GFPF_TENSOR_TABLE_READ): a few MiB at most, in L2 whatever the
     // transform's own twiddle table.
     unsigned long long tensor_table_sectors, tensor_table_bytes;
+    // Out: of those, the sectors of the tables every block reads
+    // (GFPF_RESIDENT_TABLE_READS), which stay in L2.
+    unsigned long long tensor_resident_sectors;
     // Out: field operations (GfpfEmuOp) summed over threads, and those of
     // the thread that ran the most (the launch's longest serial path).
     unsigned long long ops[GFPF_OP_COUNT];
@@ -188,14 +191,24 @@ struct Block {
     bool counting = false;
     unsigned long long requests = 0, sectors_read = 0, sectors_written = 0, bytes_read = 0, bytes_written = 0;
     unsigned long long table_sectors = 0, table_bytes = 0, tensor_table_sectors = 0, tensor_table_bytes = 0;
+    unsigned long long tensor_resident_sectors = 0;
     // Warp-wide accesses of tables: 1, of the tensor cores' tables: 2.
     std::unordered_map<unsigned long long, int> table_keys;
+    // Per thread of the running block: whether its tensor-core table reads
+    // are of the tables every block reads (GFPF_RESIDENT_TABLE_READS); and
+    // per warp-wide access, the places those lanes read (lane by lane: the
+    // lanes of one access may be at different calls where some skip a read).
+    std::vector<unsigned char> resident;
+    std::unordered_map<unsigned long long, std::vector<std::pair<uintptr_t, unsigned long long>>> resident_sectors;
     // Operations per thread of the running block, and the launch's totals.
     std::vector<std::array<unsigned long long, GFPF_OP_COUNT>> thread_ops;
     unsigned long long ops[GFPF_OP_COUNT] = {}, path_ops[GFPF_OP_COUNT] = {};
 
     void count_op(int op) {
         if (counting) ++thread_ops[running][op];
+    }
+    void resident_reads(bool on) {
+        if (counting) resident[running] = on;
     }
     void fold_ops() {
         unsigned long long longest = 0;
@@ -228,6 +241,7 @@ struct Block {
         sectors[key].push_back({(uintptr_t)base, offset});
         access_bytes[key] = bytes;
         if (table) table_keys[key] = table;
+        if (table == 2 && resident[t]) resident_sectors[key].push_back({(uintptr_t)base, offset >> 5});
     }
     // Folds the block's accesses into the totals: the sectors a warp-wide
     // access touched and the bytes it used, each counted once (lanes reading
@@ -257,9 +271,14 @@ struct Block {
                 }
             }
         }
+        for (auto& [key, list] : resident_sectors) {
+            std::sort(list.begin(), list.end());
+            tensor_resident_sectors += std::unique(list.begin(), list.end()) - list.begin();
+        }
         sectors.clear();
         access_bytes.clear();
         table_keys.clear();
+        resident_sectors.clear();
     }
     void (*entry)(void*) = nullptr;
     void* entry_arg = nullptr;
@@ -596,6 +615,7 @@ inline bool run_block(Block& b, unsigned schedule) {
     b.generation = ++block_generation;
     b.accesses.clear();
     b.thread_ops.assign(b.counting ? n : 0, {});
+    b.resident.assign(b.counting ? n : 0, 0);
     for (unsigned t = 0; t < n; ++t) {
         Fiber& f = b.fibers[t];
         void* stack = stacks.get(t);
@@ -700,6 +720,7 @@ inline int launch(const char* name, GfpfEmuLaunch& launch, F body) {
     launch.table_bytes = b.table_bytes;
     launch.tensor_table_sectors = b.tensor_table_sectors;
     launch.tensor_table_bytes = b.tensor_table_bytes;
+    launch.tensor_resident_sectors = b.tensor_resident_sectors;
     for (int i = 0; i < GFPF_OP_COUNT; ++i) {
         launch.ops[i] = b.ops[i];
         launch.path_ops[i] = b.path_ops[i];
@@ -807,6 +828,7 @@ inline void gfpf_global_write(T* base, unsigned long long i, T v, int site) {
 #define GFPF_TABLE_READ_AT(base, i, site) gfpf_table_read((base), (i), (site))
 #define GFPF_TABLE_READ(base, i) GFPF_TABLE_READ_AT(base, i, __LINE__)
 #define GFPF_TENSOR_TABLE_READ(base, i) gfpf_table_read((base), (i), __LINE__, 2)
+#define GFPF_RESIDENT_TABLE_READS(on) gfpf_emu::block().resident_reads(on)
 #define GFPF_GLOBAL_WRITE_AT(base, i, v, site) gfpf_global_write((base), (i), (v), (site))
 #define GFPF_GLOBAL_READ(base, i) GFPF_GLOBAL_READ_AT(base, i, __LINE__)
 #define GFPF_GLOBAL_WRITE(base, i, v) GFPF_GLOBAL_WRITE_AT(base, i, v, __LINE__)

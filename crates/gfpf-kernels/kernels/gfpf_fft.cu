@@ -1641,6 +1641,8 @@ GFPF_FN void gfpf_pair_b_call(const GfpfStageParams& p, Array& tile, int m, bool
                               int staging) {
     constexpr int pair_calls = R * (R - 1) / 8, near = R * (R / 2 - 1);
     const int lane = threadIdx.x & 31, g = lane & 3;
+    // B's R² tables: every block reads them.
+    GFPF_RESIDENT_TABLE_READS(true);
     if (pairs || m < pair_calls) {
         const int pair = m * 4 + (lane >> 3);
         const int low = pair < near ? pair / (R / 2 - 1) : pair - near;
@@ -1656,6 +1658,7 @@ GFPF_FN void gfpf_pair_b_call(const GfpfStageParams& p, Array& tile, int m, bool
         gfpf_tile_mul_shared_twiddles<4>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
                                          b_tables + (unsigned)(a * R + a), tile, staging);
     }
+    GFPF_RESIDENT_TABLE_READS(false);
 }
 
 // The twiddles between an element-team pair's stages, on the tensor cores

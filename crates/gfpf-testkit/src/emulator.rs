@@ -121,6 +121,10 @@ pub struct LaunchTraffic {
     pub tensor_table_sectors: u64,
     /// Bytes the reads of the tensor cores' tables used.
     pub tensor_table_bytes: u64,
+    /// Of the tensor cores' table sectors, those of the tables every block
+    /// reads (B's R² in the element-team pairs), which stay in L2 however
+    /// large the launch's other tables.
+    pub tensor_resident_sectors: u64,
     /// The field operations of all threads.
     pub ops: FieldOps,
     /// Those of the thread that ran the most: the launch's longest serial
@@ -301,6 +305,7 @@ impl LaunchTraffic {
             table_bytes: s(self.table_bytes),
             tensor_table_sectors: s(self.tensor_table_sectors),
             tensor_table_bytes: s(self.tensor_table_bytes),
+            tensor_resident_sectors: s(self.tensor_resident_sectors),
             ops: self.ops.scaled(factor),
             path_ops: self.path_ops,
         }
