@@ -35,24 +35,26 @@ use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
 /// The least padded product length N (a power of two ≥ la + lb − 1) for
 /// which [`CudaMulAlgorithm::Auto`] takes the word-size primes. From the
 /// time model's contest (`cargo xtask gpu-model --contest`, H100 SXM
-/// constants, kernels of commit 5ede505, 2026-11-28; modelled, not
+/// constants, kernels of commit 4991d19, 2026-11-28; modelled, not
 /// measured; in docs/BENCHMARKS.md; the big prime's whole product as the
 /// device runs it, two forward transforms to digit-reversed order, the
 /// pointwise product and the inverse from it), n × n products (N = 2n)
 /// through word-size primes take, of the big prime's time: at n = 2^15 and
-/// 2^16 t8 0.73 and 0.81, p8 0.59 and 0.68, t16 0.78 and 0.53; below, t8
-/// 0.92–1.43, p8 0.88–1.36, t16 1.44–1.63. From n = 2^17 the model leans
+/// 2^16 t8 0.73 and 0.84, p8 0.59 and 0.72, t16 0.80 and 0.76; below, t8
+/// 0.92–1.43, p8 0.88–1.36, t16 1.48–1.67. From n = 2^17 the model leans
 /// to the big prime at k = 8 (its pairs' twiddles on the tensor cores): t8
-/// 0.95–1.23 fitted (3.09 against 3.27 ms at 2^20), p8 0.88–1.09; at its
-/// floor t8 1.10–1.48 and p8 1.03–1.40. t16's word-size primes stay ahead,
-/// 0.51–0.62 (their 50-bit primes in FP64 past 2^19). One threshold for
-/// every k: below it k = 8 gains at most 12% (p8 at n = 2^14) and k = 16
-/// loses 44% or more. Past n = 2^16 at k = 8 the big prime's lead rests on
-/// what only a GPU can confirm (the tensor cores' tables read from L2 and
-/// device memory beside the data, the fitted path cost), and at n = 2^20
-/// the fitted figures still put the word-size primes ahead, so `Auto` keeps
-/// them there until a GPU measures both (`gfpf bench --device cuda` prints
-/// them side by side). On a GPU without fast FP64 the 62-bit integers take
+/// 0.98–1.28 fitted (3.09 against 3.16 ms at 2^20), p8 0.92–1.14; at its
+/// floor t8 1.13–1.53 and p8 1.06–1.45. At t16 (teams of threads on whole
+/// elements since 871d9af) the word-size primes lead on the fitted path
+/// cost, 0.67–0.81 (their 50-bit primes in FP64 past 2^19), and the big
+/// prime at the floor from n = 2^16, 1.03–1.20. One threshold for every k:
+/// below it k = 8 gains at most 12% (p8 at n = 2^14) and k = 16 loses 48%
+/// or more. Past n = 2^16 the big prime's lead rests on what only a GPU can
+/// confirm (the tensor cores' tables read from L2 and device memory beside
+/// the data at k = 8, the fitted path cost at both), and at n = 2^20 the
+/// fitted figures still put the word-size primes ahead at k = 8, so `Auto`
+/// keeps them there until a GPU measures both (`gfpf bench --device cuda`
+/// prints them side by side). On a GPU without fast FP64 the 62-bit integers take
 /// 0.81–0.91 of the big prime's time at t8 and p8, 0.60–0.64 at t16 (at
 /// the floor 0.92–1.01 and 0.38–0.40; commit ba38ff8, before the
 /// tensor-core pairs).
