@@ -648,17 +648,13 @@ impl LaunchInput {
         let tensor_table_bytes = 32.0 * t.tensor_table_sectors as f64;
         let resident_bytes = 32.0 * t.tensor_resident_sectors as f64;
         let own_table_bytes = table_bytes - tensor_table_bytes;
-        let table_seconds = resident_bytes / (L2_BYTES_PER_S * share)
-            + if self.tensor_table_bytes <= L2_BYTES / 2.0 {
-                (tensor_table_bytes - resident_bytes) / (L2_BYTES_PER_S * share)
-            } else {
-                (tensor_table_bytes - resident_bytes) / (DRAM_BYTES_PER_S * share)
-            }
-            + if self.table_bytes <= L2_BYTES / 2.0 {
-                own_table_bytes / (L2_BYTES_PER_S * share)
-            } else {
-                own_table_bytes / (DRAM_BYTES_PER_S * share)
-            };
+        let seconds = |bytes: f64, in_l2: bool| bytes / (if in_l2 { L2_BYTES_PER_S } else { DRAM_BYTES_PER_S } * share);
+        let table_seconds = seconds(resident_bytes, true)
+            + seconds(
+                tensor_table_bytes - resident_bytes,
+                self.tensor_table_bytes <= L2_BYTES / 2.0,
+            )
+            + seconds(own_table_bytes, self.table_bytes <= L2_BYTES / 2.0);
         let memory = (data_bytes + local) / (DRAM_BYTES_PER_S * share) + table_seconds;
         let waves = (blocks / (SMS * blocks_per_sm)).ceil();
         let path_cycles = instructions(&self.traffic.path_ops, self.k, self.short_division)
