@@ -26,7 +26,8 @@ use gfpf_cuda::Kernel;
 use gfpf_cuda::resources::{MODULE_COMPILE_BUDGET, ModuleResources, SmLimits, nvrtc_resources, parse_ptxas_report};
 use gfpf_field::Preset;
 use gfpf_kernels::{
-    ModulePart, device_base_sizes, module_name, part_module_name, translation_unit, translation_unit_all_families,
+    ModulePart, device_base_sizes, device_module_parts, module_name, part_module_name, translation_unit,
+    translation_unit_all_families,
 };
 use gfpf_plan::CodeletTwiddles;
 
@@ -183,10 +184,9 @@ fn compile_one(preset: &str, radix: &str, arch: &str, families: &str, pipes: boo
     let (name, unit) = match families {
         "all" => (module_name(&c, &[radix]), translation_unit_all_families(&c, &[radix])),
         part => {
-            let part = ModulePart::ALL
-                .into_iter()
-                .find(|p| p.name() == part)
-                .ok_or_else(|| format!("families {part}: all, or a module part (segments, teams)"))?;
+            let part = ModulePart::ALL.into_iter().find(|p| p.name() == part).ok_or_else(|| {
+                format!("families {part}: all, or a module part (segments, teams, pairs, tensor_pairs)")
+            })?;
             (
                 part_module_name(&c, &[radix], part),
                 translation_unit(&c, &[radix], part),
@@ -265,7 +265,7 @@ fn parse_child(out: &str) -> Result<ModuleResources, String> {
 /// of the device's module.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Families {
-    /// Every family, both parts ([`translation_unit_all_families`]).
+    /// Every family, every part ([`translation_unit_all_families`]).
     All,
     /// One part of the device's module, as the device loads it.
     Device(ModulePart),
@@ -390,7 +390,7 @@ fn print_row(
         )
     });
     println!(
-        "{preset:<6} {module:>15} {arch:<6} {:<22} {:>5} {stack:>7} {:>9} {:>6} {:>6.0}% {seconds:>7.1}s{pipes}",
+        "{preset:<6} {module:>19} {arch:<6} {:<22} {:>5} {stack:>7} {:>9} {:>6} {:>6.0}% {seconds:>7.1}s{pipes}",
         f.name.trim_start_matches("gfpf_"),
         f.registers,
         format!("{}/{}", f.spill_store_bytes, f.spill_load_bytes),
@@ -430,19 +430,23 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
         String::new()
     };
     println!(
-        "{:<6} {:>15} {:<6} {:<22} {:>5} {:>7} {:>9} {:>6} {:>7} {:>8}{pipe_columns}",
+        "{:<6} {:>19} {:<6} {:<22} {:>5} {:>7} {:>9} {:>6} {:>7} {:>8}{pipe_columns}",
         "preset", "module", "arch", "kernel", "regs", "stack", "spill s/l", "smem", "occup.", "cpu"
     );
     let mut over = Vec::new();
     let (mut fft_kernels, mut within) = (0usize, 0usize);
     for &preset in &presets {
         let k = preset.k();
-        let units: Vec<Families> = if args.all_families {
-            vec![Families::All]
-        } else {
-            ModulePart::ALL.into_iter().map(Families::Device).collect()
-        };
         for radix in device_base_sizes(k) {
+            // The parts that hold a kernel the device launches.
+            let units: Vec<Families> = if args.all_families {
+                vec![Families::All]
+            } else {
+                device_module_parts(k, radix)
+                    .into_iter()
+                    .map(Families::Device)
+                    .collect()
+            };
             for (limits, families) in archs.iter().flat_map(|l| units.iter().map(move |f| (l, *f))) {
                 let module = match families {
                     Families::All => format!("DFT_{radix}"),
@@ -451,7 +455,7 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
                 let report = match compile_in_child(preset, radix, limits.arch, families, args.pipes, timeout) {
                     Ok(report) => report,
                     Err(e) => {
-                        println!("{:<6} {module:>15} {:<6} {e}", preset.name(), limits.arch);
+                        println!("{:<6} {module:>19} {:<6} {e}", preset.name(), limits.arch);
                         over.push(format!("{} {module} {}: {e}", preset.name(), limits.arch));
                         continue;
                     }
@@ -522,7 +526,7 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
         let report = match compile_ntt_in_child(limits.arch, args.pipes, timeout) {
             Ok(report) => report,
             Err(e) => {
-                println!("{:<6} {:>15} {:<6} {e}", "ntt", "NTT", limits.arch);
+                println!("{:<6} {:>19} {:<6} {e}", "ntt", "NTT", limits.arch);
                 over.push(format!("{NTT_MODULE} {}: {e}", limits.arch));
                 continue;
             }

@@ -11,7 +11,7 @@ use clap::Args;
 use gfpf_cuda::PtxCompiler;
 use gfpf_field::{Field, Preset};
 use gfpf_kernels::DeviceConstants;
-use gfpf_kernels::{ModulePart, device_base_sizes, part_module_name, translation_unit};
+use gfpf_kernels::{device_base_sizes, device_module_parts, part_module_name, translation_unit};
 
 use crate::{codegen, workspace_root};
 
@@ -71,7 +71,7 @@ pub fn run(args: &BuildKernelsArgs) -> Result<(), String> {
             if radix > args.max_radix {
                 continue;
             }
-            for part in ModulePart::ALL {
+            for part in device_module_parts(preset.k(), radix) {
                 let name = part_module_name(&c, &[radix], part);
                 let source = translation_unit(&c, &[radix], part);
                 let cu = out.join(format!("{name}.cu"));

@@ -999,13 +999,13 @@ mod tests {
                             plan.radices()
                         );
                     }
-                    // So a transform, whatever its batch, loads the teams'
-                    // part of its modules alone.
+                    // So a transform, whatever its batch, loads no
+                    // segments' part of its modules.
                     if batch == 1 {
                         for kernel in kernels_of_any_batch(&plan, &DeviceShape::H100) {
-                            assert_eq!(
+                            assert_ne!(
                                 kernel.module_part(),
-                                gfpf_kernels::ModulePart::Teams,
+                                gfpf_kernels::ModulePart::Segments,
                                 "k = {k}, 2^{log2_n} {direction:?} {order:?}: {kernel:?}"
                             );
                         }

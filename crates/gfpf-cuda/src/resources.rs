@@ -141,8 +141,9 @@ pub fn parse_ptxas_report(log: &str) -> Vec<KernelResources> {
 /// modules at once on few cores, and their wall times grow with the sharing
 /// (t8's DFT_16 module, whole: 19.1 s of CPU on sm_90 and 21.0 s on sm_80
 /// on the project VM, 26–29 s of wall time among three other compiles on
-/// its two cores, and 30.1 s on the CI machine, 2026-11-27; in its two
-/// parts, gfpf_kernels::ModulePart, 10.3 s each on sm_80, 2026-11-28).
+/// its two cores, and 30.1 s on the CI machine, 2026-11-27; in its parts,
+/// gfpf_kernels::ModulePart, at most 15.9 s on sm_80, the pairs on the
+/// threads, 2026-11-28).
 pub const MODULE_COMPILE_BUDGET: Duration = Duration::from_secs(30);
 
 /// The calling thread's CPU time so far (`CLOCK_THREAD_CPUTIME_ID`); zero

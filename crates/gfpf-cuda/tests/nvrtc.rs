@@ -1,5 +1,6 @@
 //! The device kernels compile with NVRTC to machine code (sm_90, and sm_80
-//! at k = 8), two modules per base size (gfpf_kernels::ModulePart) as the
+//! at k = 8), up to four modules per base size (gfpf_kernels::ModulePart,
+//! those that hold a kernel its plans launch) as the
 //! executor loads them, where the NVRTC library
 //! is present; ignored, saying why, where it was not found when the tests
 //! were built (CI; build.rs). This catches CUDA-only
@@ -15,8 +16,8 @@ use gfpf_cuda::params::block_threads;
 use gfpf_cuda::resources::{MODULE_COMPILE_BUDGET, SmLimits, nvrtc_resources};
 use gfpf_field::{Field, Preset};
 use gfpf_kernels::{
-    DeviceConstants, ModulePart, device_base_sizes, device_elementwise_kernels, device_pair_kernels,
-    device_stage_kernels, occupancy_budget, part_module_name, translation_unit,
+    DeviceConstants, ModulePart, device_base_sizes, device_elementwise_kernels, device_module_parts,
+    device_pair_kernels, device_stage_kernels, occupancy_budget, part_module_name, translation_unit,
 };
 use gfpf_plan::CodeletTwiddles;
 
@@ -33,9 +34,9 @@ fn nvrtc_unavailable() -> Option<String> {
 /// Held shared by every compile, and alone by a module's second compile
 /// over the budget: a compile's CPU time grows when the other core runs
 /// another (the project VM's two cores share a physical one: t8's DFT_16
-/// teams part for sm_80 took 26.8 s of CPU alone, 39.6 and 41.7 s beside
-/// another compile, 2026-11-28), so the budget is judged on a compile
-/// that runs alone.
+/// teams part, its pairs then in it, for sm_80 took 26.8 s of CPU alone,
+/// 39.6 and 41.7 s beside another compile, 2026-11-28), so the budget is
+/// judged on a compile that runs alone.
 static COMPILES: std::sync::RwLock<()> = std::sync::RwLock::new(());
 
 fn compiles<const K: usize>(preset: Preset, arch: SmLimits) {
@@ -61,10 +62,10 @@ fn compiles<const K: usize>(preset: Preset, arch: SmLimits) {
     if arch.arch == SmLimits::SM80.arch {
         radices = radices.split_off(radices.len().saturating_sub(1));
     }
-    // Each base size's two parts (gfpf_kernels::ModulePart).
+    // Each base size's parts (gfpf_kernels::device_module_parts).
     let units: Vec<(usize, ModulePart)> = radices
         .iter()
-        .flat_map(|&radix| ModulePart::ALL.map(|part| (radix, part)))
+        .flat_map(|&radix| device_module_parts(K, radix).into_iter().map(move |part| (radix, part)))
         .collect();
     let reports: Vec<_> = units
         .chunks(2)

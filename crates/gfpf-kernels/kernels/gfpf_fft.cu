@@ -361,12 +361,26 @@ struct GfpfLaneOps {
     }
 };
 
+// Whether DFT_R's lane codelets twiddle in a loop that is not unrolled
+// (gfpf_lane_codelet): where a lane holds 16 words, one digit each (with
+// more, the product is out of line, GFPF_LANE_OUT_OF_LINE). t8's DFT_16
+// lane kernels took NVRTC 28.7 s for sm_80 and 21–27 s for sm_90 with
+// their fifteen twiddles unrolled, 8.4 s of it ptxas's for the twiddled
+// inputs' kernel alone (cargo xtask kernels --one t8 16 ARCH segments,
+// NVRTC 12.9, project VM, 2026-11-28).
+#define GFPF_LANE_TWIDDLE_LOOP(R) (GFPF_LANE_DIGITS == 1 && GFPF_LANE_WORDS(R) == 16)
+
 // DFT_R over lanes on this lane's digits x, the outputs handed to
-// store(i, x[i]) one by one. Twiddled outputs: the plain codelet, then each
-// output twiddled as it leaves (the generated _twiddle_outputs codelets are
-// the plain ones followed by twiddle(x[i], i), i ≥ 1), so that registers free
-// up as the outputs go: with all sixteen held through their products,
-// DFT_16's kernel spilled.
+// store(i, x[i]) one by one. Twiddled inputs: each input twiddled, then the
+// plain codelet; twiddled outputs: the plain codelet, then each output
+// twiddled as it leaves (the generated _twiddle_inputs and _twiddle_outputs
+// codelets are the plain ones preceded or followed by twiddle(x[i], i),
+// i ≥ 1). Unrolled, an output's registers free up as it goes. Where
+// GFPF_LANE_TWIDDLE_LOOP, the twiddles run in a loop that keeps one copy of
+// the product: each pass twiddles x[1] and moves x[2..R-1] down a place (in
+// registers: the moves' indices are constants), a twiddled input going to
+// x[R-1], so that after R - 1 passes each input is twiddled once and back
+// in its place, and each output has left in its turn.
 template <int R, int VARIANT, class Store>
 GFPF_FN void gfpf_lane_codelet(const GfpfStageParams& p, const GfpfLanes& lanes, gfpf_u64 unit,
                                GfpfLaneElem (&x)[R], Store store) {
@@ -376,12 +390,40 @@ GFPF_FN void gfpf_lane_codelet(const GfpfStageParams& p, const GfpfLanes& lanes,
     o.table = (const gfpf_u64*)p.table;
     o.twiddle_bits = p.twiddle_bits;
     o.unit = unit;
-    constexpr bool outputs = VARIANT == GFPF_TWIDDLE_OUTPUTS;
-    GfpfCodelet<R, outputs ? GFPF_PLAIN : VARIANT>::run(o, x);
+    constexpr bool inputs = VARIANT == GFPF_TWIDDLE_INPUTS, outputs = VARIANT == GFPF_TWIDDLE_OUTPUTS;
+    if constexpr (!GFPF_LANE_TWIDDLE_LOOP(R)) {
+        GfpfCodelet<R, outputs ? GFPF_PLAIN : VARIANT>::run(o, x);
 #pragma unroll
-    for (int i = 0; i < R; ++i) {
-        if (outputs && i > 0) o.twiddle(x[i], i);
-        store(i, x[i]);
+        for (int i = 0; i < R; ++i) {
+            if (outputs && i > 0) o.twiddle(x[i], i);
+            store(i, x[i]);
+        }
+    } else {
+        if constexpr (inputs) {
+#pragma unroll 1
+            for (int i = 1; i < R; ++i) {
+                GfpfLaneElem twiddled = x[1];
+                o.twiddle(twiddled, i);
+#pragma unroll
+                for (int j = 1; j + 1 < R; ++j) x[j] = x[j + 1];
+                x[R - 1] = twiddled;
+            }
+        }
+        GfpfCodelet<R, GFPF_PLAIN>::run(o, x);
+        if constexpr (outputs) {
+            store(0, x[0]);
+#pragma unroll 1
+            for (int i = 1; i < R; ++i) {
+                GfpfLaneElem twiddled = x[1];
+                o.twiddle(twiddled, i);
+                store(i, twiddled);
+#pragma unroll
+                for (int j = 1; j + 1 < R; ++j) x[j] = x[j + 1];
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < R; ++i) store(i, x[i]);
+        }
     }
 }
 
@@ -1923,12 +1965,18 @@ GFPF_TILED_RADICES(GFPF_TILED_KERNELS)
     (GFPF_LANE_DIGITS == 1   ? GFPF_LANE_BLOCKS_ONE_DIGIT(R)                                  \
      : GFPF_LANE_DIGITS == 2 ? GFPF_LANE_BLOCKS_TWO_DIGITS(R)                                 \
                              : GFPF_LANE_BLOCKS_FOUR_DIGITS(R))
+// The twiddled kernels: where a lane holds 16 words of one digit, twiddled
+// in a loop (GFPF_LANE_TWIDDLE_LOOP), which holds every element through
+// each product: 6 blocks an SM (80 registers; at 64 t8's DFT_16 kept
+// stack frames of 8 and 56 bytes on sm_90, and at 80 one of 8 on sm_80,
+// cargo xtask kernels --one, NVRTC 12.9, 2026-11-28).
+#define GFPF_LANE_TWIDDLED_BLOCKS(R) GFPF_SM80_BLOCKS(GFPF_LANE_TWIDDLE_LOOP(R) ? 6 : GFPF_LANE_BLOCKS(R))
 // The element-wise kernels (one product a lane): 64 registers up to k = 64.
 #define GFPF_LANE_ELEMENTWISE_BLOCKS GFPF_SM80_BLOCKS(GFPF_LANE_DIGITS <= 2 ? 8 : 5)
 #define GFPF_LANE_KERNELS(R)                                                                                      \
     GFPF_LANE_KERNEL(gfpf_dft##R##_plain_lanes, (gfpf_dft_lanes<R, GFPF_PLAIN>), GFPF_LANE_BLOCKS(R))           \
-    GFPF_LANE_KERNEL(gfpf_dft##R##_inputs_lanes, (gfpf_dft_lanes<R, GFPF_TWIDDLE_INPUTS>), GFPF_SM80_BLOCKS(GFPF_LANE_BLOCKS(R))) \
-    GFPF_LANE_KERNEL(gfpf_dft##R##_outputs_lanes, (gfpf_dft_lanes<R, GFPF_TWIDDLE_OUTPUTS>), GFPF_SM80_BLOCKS(GFPF_LANE_BLOCKS(R)))
+    GFPF_LANE_KERNEL(gfpf_dft##R##_inputs_lanes, (gfpf_dft_lanes<R, GFPF_TWIDDLE_INPUTS>), GFPF_LANE_TWIDDLED_BLOCKS(R)) \
+    GFPF_LANE_KERNEL(gfpf_dft##R##_outputs_lanes, (gfpf_dft_lanes<R, GFPF_TWIDDLE_OUTPUTS>), GFPF_LANE_TWIDDLED_BLOCKS(R))
 
 GFPF_LANE_RADICES(GFPF_LANE_KERNELS)
 

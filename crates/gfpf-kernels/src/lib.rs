@@ -11,11 +11,11 @@
 //! * `kernels/gfpf_fft.cu`: the stage kernels ([`Kernel`]) and `gfpf_scale`.
 //!
 //! A module is one translation unit per (field, base sizes) and
-//! [`ModulePart`] (the DFTs of one thread or warp segment each, or the
-//! teams' and the element-wise kernels): the `#define`s of
-//! [`DeviceConstants`] followed by the sources with their `#include`s
+//! [`ModulePart`] (the DFTs of one thread or warp segment each, the teams'
+//! one stage a launch with the element-wise kernels, or their pairs): the
+//! `#define`s of [`DeviceConstants`] followed by the sources with their `#include`s
 //! inlined, so a compiler (NVRTC, nvcc, or a host C++ compiler for the
-//! emulator, whose units hold both parts) needs no include paths. gfpf-cuda
+//! emulator, whose units hold every part) needs no include paths. gfpf-cuda
 //! compiles and launches them.
 //!
 //! ```
@@ -494,9 +494,12 @@ pub fn device_stage_kernels(k: usize, radix: usize, twiddles: CodeletTwiddles) -
 /// no spills), or `None` for kernels the device does not launch.
 ///
 /// A lane holds R·D words of a DFT_R (D = [`lane_digits`]). One digit a lane:
-/// half the SM's threads up to DFT_16 (16 words in 32 of 64 registers);
-/// DFT_32 and DFT_64 hold 64 and 128 registers of data alone, so a quarter
-/// and an eighth (fusing stages through shared memory is the way to more).
+/// half the SM's threads up to DFT_16 (16 words in 32 of 64 registers),
+/// 3/8 for a twiddled DFT_16, whose twiddles run in a loop that holds every
+/// element through each product (one copy of the product: its kernels
+/// compile in about half the time); DFT_32 and DFT_64 hold 64 and 128
+/// registers of data alone, so a quarter and an eighth (fusing stages
+/// through shared memory is the way to more).
 /// A team's DFTs ([`Kernel::TeamDft`], two elements a lane): 3/4 with one
 /// digit a lane, half with two, a quarter with four.
 /// Several digits a lane (k ≥ 64): a product's working set grows with them
@@ -511,6 +514,11 @@ pub fn occupancy_budget(kernel: &Kernel, k: usize) -> Option<f64> {
     }
     let d = lane_digits(k);
     match *kernel {
+        // A twiddled DFT of 16 words a lane holds them all through the
+        // product of its loop (the kernels' GFPF_LANE_TWIDDLED_BLOCKS).
+        Kernel::LaneDft { radix, twiddles } if d == 1 && radix == 16 && twiddles != CodeletTwiddles::None => {
+            Some(0.375)
+        }
         Kernel::LaneDft { radix, .. } | Kernel::LaneTiledDft { radix, .. } => Some(match (d, radix * d) {
             (1, ..=16) => 0.5,
             (1, 32) => 0.25,
@@ -854,13 +862,11 @@ impl Kernel {
             Kernel::BaseDft { .. } | Kernel::TiledDft { .. } | Kernel::LaneDft { .. } | Kernel::LaneTiledDft { .. } => {
                 ModulePart::Segments
             }
+            Kernel::ElementTeamPair { .. } | Kernel::TeamPair { .. } => ModulePart::Pairs,
+            Kernel::ElementTeamPairMma { .. } | Kernel::ElementTeamPairRowsMma { .. } => ModulePart::TensorPairs,
             Kernel::TeamDft { .. }
             | Kernel::SplitTeamDft { .. }
             | Kernel::ElementTeamDft { .. }
-            | Kernel::ElementTeamPair { .. }
-            | Kernel::ElementTeamPairMma { .. }
-            | Kernel::ElementTeamPairRowsMma { .. }
-            | Kernel::TeamPair { .. }
             | Kernel::Scale
             | Kernel::LaneScale
             | Kernel::ScaleMma
@@ -911,36 +917,74 @@ pub fn base_sizes(k: usize) -> Vec<usize> {
     (1..=(2 * k).trailing_zeros()).map(|b| 1 << b).collect()
 }
 
-/// The two device modules of one field and base size: the kernels that
-/// give each DFT to one thread or one warp segment, and the rest. Apart,
-/// each compiles in about half the time of the whole, and a transform
-/// loads only the part its launches take (t4, t8 and t16 transforms of
-/// 2^6 to 2^20, of any batch, take the teams' alone). t8's DFT_16 module
-/// took 22.1 s of CPU whole for sm_80, 11.8 s with its lane kernels alone
-/// and 10.3 s without them (NVRTC 12.9, project VM, 2026-11-28).
+/// The parts of the device module of one field and base size: the kernels
+/// that give each DFT to one thread or one warp segment, the teams' one
+/// stage a launch with the element-wise kernels, the teams' two stages a
+/// launch, and those pairs with products on the tensor cores. Apart, each
+/// compiles in a fraction of the time of the whole, and a transform loads
+/// only the parts its launches take (t4, t8 and t16 transforms of 2^6 to
+/// 2^20, of any batch, none of the segments'). t8's DFT_16 teams and pairs
+/// in one part took 31.1 s of CPU for sm_80, over the 30 s budget
+/// (gfpf-cuda's `MODULE_COMPILE_BUDGET`), 14.3 s of it ptxas's on the
+/// pairs; in these four parts 8.0–14.4 s each on sm_80 and sm_90 (the
+/// NVRTC test, NVRTC 12.9, project VM, 2026-11-28). `cargo xtask kernels
+/// --report` prints each part's time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ModulePart {
     /// A DFT a thread ([`Kernel::BaseDft`], [`Kernel::TiledDft`]) or a warp
     /// segment ([`Kernel::LaneDft`], [`Kernel::LaneTiledDft`]), its R
     /// elements in registers.
     Segments,
-    /// A DFT shared by a team through shared memory (one stage or two a
-    /// launch), and the element-wise kernels (scale, pointwise product, the
-    /// multi-modular projection and join).
+    /// A DFT shared by a team through shared memory, one stage a launch
+    /// ([`Kernel::TeamDft`], [`Kernel::SplitTeamDft`],
+    /// [`Kernel::ElementTeamDft`]), and the element-wise kernels (scale,
+    /// pointwise product, the multi-modular projection and join).
     Teams,
+    /// Two stages a launch by a team, products on the threads
+    /// ([`Kernel::ElementTeamPair`], [`Kernel::TeamPair`]).
+    Pairs,
+    /// Two stages a launch by a team of threads with a stage's twiddle
+    /// products on the tensor cores ([`Kernel::ElementTeamPairMma`],
+    /// [`Kernel::ElementTeamPairRowsMma`]).
+    TensorPairs,
 }
 
 impl ModulePart {
-    /// Both parts.
-    pub const ALL: [ModulePart; 2] = [ModulePart::Segments, ModulePart::Teams];
+    /// Every part.
+    pub const ALL: [ModulePart; 4] = [
+        ModulePart::Segments,
+        ModulePart::Teams,
+        ModulePart::Pairs,
+        ModulePart::TensorPairs,
+    ];
 
-    /// The part's name in its module's name: `segments` or `teams`.
+    /// The part's name in its module's name: `segments`, `teams`, `pairs`
+    /// or `tensor_pairs`.
     pub fn name(self) -> &'static str {
         match self {
             ModulePart::Segments => "segments",
             ModulePart::Teams => "teams",
+            ModulePart::Pairs => "pairs",
+            ModulePart::TensorPairs => "tensor_pairs",
         }
     }
+}
+
+/// The parts of base DFT_`radix`'s device module over k digits that hold a
+/// kernel the device launches ([`device_stage_kernels`],
+/// [`device_pair_kernels`]; the teams' part always, with the element-wise
+/// kernels), in [`ModulePart::ALL`]'s order.
+pub fn device_module_parts(k: usize, radix: usize) -> Vec<ModulePart> {
+    let mut kernels: Vec<Kernel> = [CodeletTwiddles::None, CodeletTwiddles::Inputs, CodeletTwiddles::Outputs]
+        .into_iter()
+        .flat_map(|twiddles| device_stage_kernels(k, radix, twiddles))
+        .chain(device_pair_kernels(k, radix))
+        .collect();
+    kernels.push(Kernel::Scale);
+    ModulePart::ALL
+        .into_iter()
+        .filter(|&part| kernels.iter().any(|kernel| kernel.module_part() == part))
+        .collect()
 }
 
 /// A name for the module of one field and set of base sizes, usable as a
@@ -967,7 +1011,7 @@ pub fn part_module_name(constants: &DeviceConstants, radices: &[usize], part: Mo
 /// sizes (see kernels/gfpf_field.cuh). A device unit holds the stage
 /// kernels the device launches ([`device_stage_kernels`]) of one
 /// [`ModulePart`]; with `all_families` (host emulation, reports) every
-/// family of stage kernels, both parts.
+/// family of stage kernels, every part.
 pub fn prelude(constants: &DeviceConstants, radices: &[usize], all_families: bool) -> String {
     prelude_of(constants, radices, all_families, false, None)
 }
@@ -975,7 +1019,7 @@ pub fn prelude(constants: &DeviceConstants, radices: &[usize], all_families: boo
 /// [`prelude`]; with `device_shared_memory`, a family's kernels only where
 /// their tiles fit a block's static shared memory (units that a device
 /// compiler reads, not the host emulator's); with `part`, only that part's
-/// kernels (the other part's lists left empty).
+/// kernels (the other parts' lists left empty).
 fn prelude_of(
     constants: &DeviceConstants,
     radices: &[usize],
@@ -1007,8 +1051,11 @@ fn prelude_of(
     };
     let lanes = lane_kernels_available(c.k);
     // Each list only in its part's units (empty in the other's).
-    let segments = part != Some(ModulePart::Teams);
-    let teams_part = part != Some(ModulePart::Segments);
+    let in_part = |p: ModulePart| part.is_none_or(|part| part == p);
+    let segments = in_part(ModulePart::Segments);
+    let teams_part = in_part(ModulePart::Teams);
+    let pairs_part = in_part(ModulePart::Pairs);
+    let tensor_pairs_part = in_part(ModulePart::TensorPairs);
     let only = |keep: bool, list: String| if keep { list } else { String::new() };
     writeln!(
         w,
@@ -1075,13 +1122,13 @@ fn prelude_of(
     writeln!(
         w,
         "#define GFPF_ELEMENT_TEAM_PAIR_RADICES(X){}",
-        only(teams_part, with_tile(element_team_pair_tile))
+        only(pairs_part, with_tile(element_team_pair_tile))
     )
     .unwrap();
     writeln!(
         w,
         "#define GFPF_TEAM_PAIR_RADICES(X){}",
-        only(teams_part, with_tile(team_pair_tile))
+        only(pairs_part, with_tile(team_pair_tile))
     )
     .unwrap();
     let mma_pairs: String = radices
@@ -1092,7 +1139,7 @@ fn prelude_of(
     writeln!(
         w,
         "#define GFPF_ELEMENT_TEAM_PAIR_MMA_RADICES(X){}",
-        only(teams_part, mma_pairs)
+        only(tensor_pairs_part, mma_pairs)
     )
     .unwrap();
     // Scale, pointwise products, the multi-modular projection and join.
@@ -1147,7 +1194,7 @@ pub fn host_translation_unit_of(fft_source: &str, constants: &DeviceConstants, r
     s
 }
 
-/// A device unit with every family of stage kernels, both parts and the
+/// A device unit with every family of stage kernels, every part and the
 /// ones the device does not launch included: for reports and models that
 /// compare them (`cargo xtask gpu-model`).
 pub fn translation_unit_all_families(constants: &DeviceConstants, radices: &[usize]) -> String {
@@ -1286,26 +1333,35 @@ mod tests {
                 .map(|l| l.split("(X)").next().unwrap().trim_start_matches("#define ").to_owned())
                 .collect()
         };
-        let segments = translation_unit(&c, &[16], ModulePart::Segments);
-        let teams = translation_unit(&c, &[16], ModulePart::Teams);
-        assert_eq!(lists(&segments), ["GFPF_LANE_RADICES"]);
+        let units = ModulePart::ALL.map(|part| translation_unit(&c, &[16], part));
+        let unit = |part: ModulePart| &units[ModulePart::ALL.iter().position(|&p| p == part).unwrap()];
+        assert_eq!(lists(unit(ModulePart::Segments)), ["GFPF_LANE_RADICES"]);
         assert_eq!(
-            lists(&teams),
+            lists(unit(ModulePart::Teams)),
             [
                 "GFPF_TEAM_RADICES",
                 "GFPF_SPLIT_TEAM_RADICES",
-                "GFPF_ELEMENT_TEAM_RADICES",
-                "GFPF_ELEMENT_TEAM_PAIR_RADICES",
-                "GFPF_TEAM_PAIR_RADICES",
-                "GFPF_ELEMENT_TEAM_PAIR_MMA_RADICES"
+                "GFPF_ELEMENT_TEAM_RADICES"
             ]
         );
-        assert!(segments.contains("#define GFPF_ELEMENTWISE_KERNELS 0\n"));
-        assert!(teams.contains("#define GFPF_ELEMENTWISE_KERNELS 1\n"));
+        assert_eq!(
+            lists(unit(ModulePart::Pairs)),
+            ["GFPF_ELEMENT_TEAM_PAIR_RADICES", "GFPF_TEAM_PAIR_RADICES"]
+        );
+        assert_eq!(
+            lists(unit(ModulePart::TensorPairs)),
+            ["GFPF_ELEMENT_TEAM_PAIR_MMA_RADICES"]
+        );
+        for part in ModulePart::ALL {
+            let elementwise = u8::from(part == ModulePart::Teams);
+            assert!(
+                unit(part).contains(&format!("#define GFPF_ELEMENTWISE_KERNELS {elementwise}\n")),
+                "{part:?}"
+            );
+        }
         assert!(host_translation_unit(&c, &[16]).contains("#define GFPF_ELEMENTWISE_KERNELS 1\n"));
         for twiddles in [CodeletTwiddles::None, CodeletTwiddles::Inputs, CodeletTwiddles::Outputs] {
             for kernel in device_stage_kernels(8, 16, twiddles) {
-                let part = kernel.module_part();
                 let list = match kernel {
                     Kernel::LaneDft { .. } => "GFPF_LANE_RADICES",
                     Kernel::TeamDft { .. } => "GFPF_TEAM_RADICES",
@@ -1313,7 +1369,7 @@ mod tests {
                     Kernel::ElementTeamDft { .. } => "GFPF_ELEMENT_TEAM_RADICES",
                     other => panic!("t8 DFT_16 launches no {other:?}"),
                 };
-                let unit = |p| if p == ModulePart::Segments { &segments } else { &teams };
+                let part = kernel.module_part();
                 assert!(
                     lists(unit(part)).iter().any(|l| l == list),
                     "{kernel:?} outside {part:?}"
@@ -1321,8 +1377,24 @@ mod tests {
             }
         }
         for kernel in device_pair_kernels(8, 16) {
-            assert_eq!(kernel.module_part(), ModulePart::Teams);
+            let list = match kernel {
+                Kernel::ElementTeamPair { .. } => "GFPF_ELEMENT_TEAM_PAIR_RADICES",
+                Kernel::TeamPair { .. } => "GFPF_TEAM_PAIR_RADICES",
+                Kernel::ElementTeamPairMma { .. } | Kernel::ElementTeamPairRowsMma { .. } => {
+                    "GFPF_ELEMENT_TEAM_PAIR_MMA_RADICES"
+                }
+                other => panic!("t8 DFT_16 pairs no {other:?}"),
+            };
+            let part = kernel.module_part();
+            assert!(
+                lists(unit(part)).iter().any(|l| l == list),
+                "{kernel:?} outside {part:?}"
+            );
         }
+        // Every part holds a kernel t8's DFT_16 launches; t64's DFT_16 has
+        // no pairs.
+        assert_eq!(device_module_parts(8, 16), ModulePart::ALL);
+        assert_eq!(device_module_parts(64, 16), [ModulePart::Segments, ModulePart::Teams]);
         // A DFT a thread (fields without lane kernels): the segments' part.
         assert_eq!(
             Kernel::BaseDft {
