@@ -1,7 +1,7 @@
 //! A CUDA device: its context, the stream transforms run on, and the kernel
 //! modules compiled for it (lazily, once per field, base size and
 //! [`gfpf_kernels::ModulePart`]: a transform compiles only the parts its
-//! launches take).
+//! launches take, those it lacks at once, a thread each).
 //!
 //! **Loading a module**, first found wins:
 //! 1. `$GFPF_PTX_DIR/<module>.sm_XY.cubin`, then `.ptx` (built ahead by
@@ -257,6 +257,40 @@ impl CudaDevice {
         // are built in parallel, publish instead of holding their cells).
         cell.get_or_init(|| self.load_module(&name, &translation_unit(constants, &radices, part)))
             .clone()
+    }
+
+    /// Loads these parts of the modules of one field ((base size K, part)
+    /// pairs, as [`CudaDevice::module`]), the ones not yet loaded compiled
+    /// at once, a thread each: a plan's first use waits for its longest
+    /// compile rather than the sum of them (a t8 transform of 2^20 takes
+    /// DFT_16's teams and tensor pairs, 8.0 and 10.5 s of NVRTC for sm_90
+    /// on the project VM, 2026-11-28). Every part is tried; the first
+    /// failure is returned.
+    pub(crate) fn load_modules(
+        &self,
+        constants: &DeviceConstants,
+        parts: &[(usize, ModulePart)],
+    ) -> Result<(), CudaError> {
+        let mut parts = parts.to_vec();
+        parts.sort_by_key(|&(radix, part)| (radix, part.name()));
+        parts.dedup();
+        if parts.len() <= 1 {
+            return parts
+                .iter()
+                .try_for_each(|&(radix, part)| self.module(constants, radix, part).map(drop));
+        }
+        std::thread::scope(|scope| {
+            let loads: Vec<_> = parts
+                .iter()
+                .map(|&(radix, part)| scope.spawn(move || self.module(constants, radix, part).map(drop)))
+                .collect();
+            // Every thread joined before the first failure is returned.
+            let results: Vec<Result<(), CudaError>> = loads
+                .into_iter()
+                .map(|load| load.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+                .collect();
+            results.into_iter().collect()
+        })
     }
 
     /// The word-size NTT module (kernels/gfpf_ntt.cu), loaded once per

@@ -125,11 +125,14 @@ impl<const K: usize> CudaFft<K> {
         let constants = DeviceConstants::of(field);
         let mut functions = Vec::new();
         // Every kernel a batch can take: split teams, teams of segments,
-        // teams of threads (params::kernels_of_any_batch).
-        for kernel in kernels_of_any_batch(prepared.plan(), &device.shape()) {
-            // DFT_K kernels from the module of K, the part that has them;
-            // scale from the teams' part of the first base size's.
-            let radix = kernel.radix().unwrap_or(prepared.radices[0]);
+        // teams of threads (params::kernels_of_any_batch). DFT_K kernels
+        // from the module of K, the part that has them; scale from the
+        // teams' part of the first base size's. Those parts compiled at once.
+        let kernels = kernels_of_any_batch(prepared.plan(), &device.shape());
+        let module_of = |kernel: &Kernel| (kernel.radix().unwrap_or(prepared.radices[0]), kernel.module_part());
+        device.load_modules(&constants, &kernels.iter().map(module_of).collect::<Vec<_>>())?;
+        for kernel in kernels {
+            let (radix, _) = module_of(&kernel);
             let f = device
                 .module(&constants, radix, kernel.module_part())?
                 .load_function(&kernel.symbol())
