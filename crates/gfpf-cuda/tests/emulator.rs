@@ -121,6 +121,83 @@ mod thread_per_dft {
     );
 }
 
+/// Every stage over the lanes of a segment (StageKernels::DigitsOverLanes)
+/// at k = 8 and 16, whose twiddled lane DFT_16 (a segment a DFT, or tiled
+/// from k = 16) runs its twiddles in a loop that rotates the elements
+/// through registers (the kernels' GFPF_LANE_TWIDDLE_LOOP; the device's
+/// plans take those kernels only at strides below a team's columns, which
+/// the lane suite's sizes do not reach): twiddled inputs and outputs, both
+/// directions and orders, against gfpf-cpu.
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn lane_dft16_twiddles_in_a_loop() {
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (lane DFT_16 twiddles): {why}");
+        return;
+    }
+    fn check<const K: usize>(preset: gfpf_field::Preset) {
+        use gfpf_cuda::Kernel;
+        use gfpf_plan::CodeletTwiddles;
+        let field = Field::<K>::preset(preset).unwrap();
+        let n = 1 << 9;
+        let x = gfpf_testkit::oracle::sample(&field, n, 11);
+        let mut placements = Vec::new();
+        for (direction, order) in [
+            (Direction::Forward, Order::Natural),
+            (Direction::Forward, Order::DigitReversed),
+            (Direction::Inverse, Order::Natural),
+            (Direction::Inverse, Order::DigitReversed),
+        ] {
+            // Base DFTs up to 16 (k = 16's plans would take DFT_32).
+            let fft = EmulatedFft::try_new(&field, n, direction, order, kernel_dir())
+                .unwrap()
+                .with_max_radix(16)
+                .unwrap()
+                .with_stage_kernels(StageKernels::DigitsOverLanes);
+            for launch in gfpf_cuda::params::launches_with(fft.plan(), 1, StageKernels::DigitsOverLanes) {
+                if let Kernel::LaneDft { radix: 16, twiddles } | Kernel::LaneTiledDft { radix: 16, twiddles } =
+                    launch.kernel
+                {
+                    placements.push(twiddles);
+                }
+            }
+            // In natural order against gfpf-cpu's; in digit-reversed order
+            // by this plan's digit reversal (the forward's outputs, the
+            // inverse's inputs).
+            let mut natural = x.clone();
+            gfpf_cpu::CpuFft::try_new(&field, n, direction, Order::Natural)
+                .unwrap()
+                .process(&mut natural)
+                .unwrap();
+            let reversed =
+                |v: &[gfpf_field::Element<K>]| -> Vec<_> { (0..n).map(|l| v[fft.plan().digit_reverse(l)]).collect() };
+            let (mut got, want) = match (order, direction) {
+                (Order::Natural, _) => (x.clone(), natural),
+                (Order::DigitReversed, Direction::Forward) => (x.clone(), reversed(&natural)),
+                (Order::DigitReversed, Direction::Inverse) => (reversed(&x), natural),
+            };
+            gfpf_executor::Transform::process(&fft, &mut got).unwrap();
+            assert!(
+                got == want,
+                "{}: 2^9 {direction:?} {order:?} differs from gfpf-cpu",
+                preset.name()
+            );
+        }
+        for twiddles in [CodeletTwiddles::Inputs, CodeletTwiddles::Outputs] {
+            assert!(
+                placements.contains(&twiddles),
+                "{}: a lane DFT_16 with {twiddles:?} twiddles in {placements:?}",
+                preset.name()
+            );
+        }
+    }
+    check::<8>(gfpf_field::Preset::T8);
+    check::<16>(gfpf_field::Preset::P16);
+}
+
 /// Four digits a lane (k = 128) above N = 2k, where twiddles come from the
 /// table and are multiplied over the lanes (the lane suite stops at 2k
 /// there: its twiddles are shifts): N = 2^9 forward against rug.
