@@ -260,27 +260,37 @@ impl CudaDevice {
     }
 
     /// Loads these parts of the modules of one field ((base size K, part)
-    /// pairs, as [`CudaDevice::module`]), the ones not yet loaded compiled
-    /// at once, a thread each: a plan's first use waits for its longest
-    /// compile rather than the sum of them (a t8 transform of 2^20 takes
-    /// DFT_16's teams and tensor pairs, 8.0 and 10.5 s of NVRTC for sm_90
-    /// on the project VM, 2026-11-28). Every part is tried; the first
+    /// pairs, as [`CudaDevice::module`]); those not loaded yet compile at
+    /// once, a thread each, where two or more do: a plan's first use waits
+    /// for its longest compile rather than the sum of them (a t8 transform
+    /// of 2^20 takes DFT_16's teams and tensor pairs, 8.0 and 10.5 s of
+    /// NVRTC for sm_90 on the project VM, 2026-11-28), and a plan whose
+    /// parts are loaded starts no thread. Every part is tried; the first
     /// failure is returned.
     pub(crate) fn load_modules(
         &self,
         constants: &DeviceConstants,
         parts: &[(usize, ModulePart)],
     ) -> Result<(), CudaError> {
-        let mut parts = parts.to_vec();
-        parts.sort_by_key(|&(radix, part)| (radix, part.name()));
-        parts.dedup();
-        if parts.len() <= 1 {
-            return parts
+        let loaded = |radix: usize, part: ModulePart| {
+            let name = part_module_name(constants, &[radix], part);
+            let modules = self.modules.lock().unwrap_or_else(|e| e.into_inner());
+            modules.get(&name).is_some_and(|cell| cell.get().is_some())
+        };
+        let mut pending: Vec<(usize, ModulePart)> = parts
+            .iter()
+            .copied()
+            .filter(|&(radix, part)| !loaded(radix, part))
+            .collect();
+        pending.sort();
+        pending.dedup();
+        if pending.len() < 2 {
+            return pending
                 .iter()
                 .try_for_each(|&(radix, part)| self.module(constants, radix, part).map(drop));
         }
         std::thread::scope(|scope| {
-            let loads: Vec<_> = parts
+            let loads: Vec<_> = pending
                 .iter()
                 .map(|&(radix, part)| scope.spawn(move || self.module(constants, radix, part).map(drop)))
                 .collect();

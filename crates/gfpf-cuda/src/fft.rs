@@ -132,9 +132,9 @@ impl<const K: usize> CudaFft<K> {
         let module_of = |kernel: &Kernel| (kernel.radix().unwrap_or(prepared.radices[0]), kernel.module_part());
         device.load_modules(&constants, &kernels.iter().map(module_of).collect::<Vec<_>>())?;
         for kernel in kernels {
-            let (radix, _) = module_of(&kernel);
+            let (radix, part) = module_of(&kernel);
             let f = device
-                .module(&constants, radix, kernel.module_part())?
+                .module(&constants, radix, part)?
                 .load_function(&kernel.symbol())
                 .map_err(|e| CudaError::driver("loading a kernel", 0, e))?;
             crate::device::allow_dynamic_shared(&f, dynamic_shared_bytes(&kernel, K))?;

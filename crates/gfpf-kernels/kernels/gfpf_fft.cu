@@ -399,27 +399,23 @@ GFPF_FN void gfpf_lane_codelet(const GfpfStageParams& p, const GfpfLanes& lanes,
             store(i, x[i]);
         }
     } else {
+        // A pass: x[1]·t_i, x[2..R-1] moved down a place.
+        const auto twiddle_next = [&](int i) {
+            GfpfLaneElem twiddled = x[1];
+            o.twiddle(twiddled, i);
+#pragma unroll
+            for (int j = 1; j + 1 < R; ++j) x[j] = x[j + 1];
+            return twiddled;
+        };
         if constexpr (inputs) {
 #pragma unroll 1
-            for (int i = 1; i < R; ++i) {
-                GfpfLaneElem twiddled = x[1];
-                o.twiddle(twiddled, i);
-#pragma unroll
-                for (int j = 1; j + 1 < R; ++j) x[j] = x[j + 1];
-                x[R - 1] = twiddled;
-            }
+            for (int i = 1; i < R; ++i) x[R - 1] = twiddle_next(i);
         }
         GfpfCodelet<R, GFPF_PLAIN>::run(o, x);
         if constexpr (outputs) {
             store(0, x[0]);
 #pragma unroll 1
-            for (int i = 1; i < R; ++i) {
-                GfpfLaneElem twiddled = x[1];
-                o.twiddle(twiddled, i);
-                store(i, twiddled);
-#pragma unroll
-                for (int j = 1; j + 1 < R; ++j) x[j] = x[j + 1];
-            }
+            for (int i = 1; i < R; ++i) store(i, twiddle_next(i));
         } else {
 #pragma unroll
             for (int i = 0; i < R; ++i) store(i, x[i]);

@@ -929,7 +929,7 @@ pub fn base_sizes(k: usize) -> Vec<usize> {
 /// pairs; in these four parts 8.0–14.4 s each on sm_80 and sm_90 (the
 /// NVRTC test, NVRTC 12.9, project VM, 2026-11-28). `cargo xtask kernels
 /// --report` prints each part's time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ModulePart {
     /// A DFT a thread ([`Kernel::BaseDft`], [`Kernel::TiledDft`]) or a warp
     /// segment ([`Kernel::LaneDft`], [`Kernel::LaneTiledDft`]), its R
