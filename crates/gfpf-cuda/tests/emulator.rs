@@ -8,7 +8,7 @@ use gfpf_cuda::params::StageKernels;
 use gfpf_field::Field;
 use gfpf_plan::{Direction, Order};
 use gfpf_testkit::Executor;
-use gfpf_testkit::emulator::{EmulatedFft, EmulatorError, emulator_unavailable};
+use gfpf_testkit::emulator::{EmulatedFft, EmulatorError, FiberSwitch, emulator_unavailable};
 
 /// Where the compiled kernels are cached (one library per field).
 fn kernel_dir() -> &'static Path {
@@ -336,12 +336,25 @@ fn lane_products_on_edge_values_several_digits_a_lane() {
 /// The kernels of a modified gfpf_fft.cu for t8, or `None` (with the reason
 /// printed) where no host compiler runs.
 fn t8_kernels_from(source: &str, radices: &[usize], what: &str) -> Option<gfpf_testkit::emulator::HostKernels> {
+    t8_kernels_switching(source, radices, what, FiberSwitch::Native)
+}
+
+/// As [`t8_kernels_from`], the fibers switched by `switch`.
+fn t8_kernels_switching(
+    source: &str,
+    radices: &[usize],
+    what: &str,
+    switch: FiberSwitch,
+) -> Option<gfpf_testkit::emulator::HostKernels> {
     if let Some(why) = emulator_unavailable() {
         eprintln!("SKIPPED ({what}): {why}");
         return None;
     }
     let field = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
-    Some(gfpf_testkit::emulator::HostKernels::build_from(source, &field, radices, kernel_dir()).unwrap())
+    Some(
+        gfpf_testkit::emulator::HostKernels::build_from_switching(source, &field, radices, kernel_dir(), switch)
+            .unwrap(),
+    )
 }
 
 /// `source` with each barrier at `places` (byte offset, statement) behind a
@@ -605,11 +618,17 @@ fn t8_test_kernel_sources() -> Vec<(&'static str, String)> {
 
 /// Every t8 test kernel appended to gfpf_fft.cu in one library, each in a
 /// namespace of its own (a library a kernel took a compile each, 1.5 s of
-/// the suite's CPU apiece); `None` (the reason printed) where no host
-/// compiler runs.
-fn t8_test_kernels() -> Option<&'static gfpf_testkit::emulator::HostKernels> {
-    static LIBRARY: std::sync::OnceLock<Option<gfpf_testkit::emulator::HostKernels>> = std::sync::OnceLock::new();
-    LIBRARY
+/// the suite's CPU apiece), its fibers switched by `switch`; `None` (the
+/// reason printed) where no host compiler runs.
+fn t8_test_kernels(switch: FiberSwitch) -> Option<&'static gfpf_testkit::emulator::HostKernels> {
+    type Library = std::sync::OnceLock<Option<gfpf_testkit::emulator::HostKernels>>;
+    static NATIVE: Library = std::sync::OnceLock::new();
+    static PORTABLE: Library = std::sync::OnceLock::new();
+    let library = match switch {
+        FiberSwitch::Native => &NATIVE,
+        FiberSwitch::Portable => &PORTABLE,
+    };
+    library
         .get_or_init(|| {
             let mut source = format!("{}\n", gfpf_kernels::FFT_SOURCE);
             for (name, kernel) in t8_test_kernel_sources() {
@@ -621,7 +640,7 @@ fn t8_test_kernels() -> Option<&'static gfpf_testkit::emulator::HostKernels> {
                 source.push_str(&format!("namespace {name}_source {{\n{kernel}\n}}\n#undef E\n"));
             }
             // One base size: the test kernels need none of the codelets.
-            t8_kernels_from(&source, &[2], "test kernels")
+            t8_kernels_switching(&source, &[2], "test kernels", switch)
         })
         .as_ref()
 }
@@ -633,15 +652,37 @@ fn run_test_kernel(name: &str, threads: u64, block: u32, words: usize) -> Option
     run_test_kernel_on(name, threads, block, vec![0u64; words])
 }
 
+/// As [`run_test_kernel`], the fibers switched by `switch`.
+fn run_test_kernel_switching(
+    switch: FiberSwitch,
+    name: &str,
+    threads: u64,
+    block: u32,
+    words: usize,
+) -> Option<Result<Vec<u64>, EmulatorError>> {
+    run_test_kernel_on_switching(switch, name, threads, block, vec![0u64; words])
+}
+
 /// As [`run_test_kernel`], on a buffer the kernel reads as well (its
 /// inputs).
 fn run_test_kernel_on(
     name: &str,
     threads: u64,
     block: u32,
+    buffer: Vec<u64>,
+) -> Option<Result<Vec<u64>, EmulatorError>> {
+    run_test_kernel_on_switching(FiberSwitch::Native, name, threads, block, buffer)
+}
+
+/// As [`run_test_kernel_on`], the fibers switched by `switch`.
+fn run_test_kernel_on_switching(
+    switch: FiberSwitch,
+    name: &str,
+    threads: u64,
+    block: u32,
     mut buffer: Vec<u64>,
 ) -> Option<Result<Vec<u64>, EmulatorError>> {
-    let kernels = t8_test_kernels()?;
+    let kernels = t8_test_kernels(switch)?;
     let words = buffer.len();
     let (_, mut params) = gfpf_cuda::params::pointwise_mul(8, buffer.as_mut_ptr() as u64, 0, words);
     params.threads = threads;
@@ -708,16 +749,20 @@ fn tensor_core_products_by_shared_twiddles_match_the_cpu() {
     ];
     twiddles.extend(gfpf_testkit::oracle::sample(&field, 4, 22));
     let tables = gfpf_kernels::tensor::shared_twiddle_tables(&field, &twiddles).unwrap();
-    for rotation in 0..8 {
+    // The matrix products are warp collectives: with either fiber switch.
+    for (switch, rotation) in [FiberSwitch::Native, FiberSwitch::Portable]
+        .into_iter()
+        .flat_map(|switch| (0..8).map(move |rotation| (switch, rotation)))
+    {
         let mut buffer = vec![0u64; 1472];
         for m in 0..32 {
             buffer[8 * m..8 * m + 8].copy_from_slice(xs[(m + 4 * rotation) % 32].digits());
         }
         buffer[256..1216].copy_from_slice(&tables);
-        let Some(out) = run_test_kernel_on("gfpf_test_shared_twiddles", 32, 32, buffer) else {
+        let Some(out) = run_test_kernel_on_switching(switch, "gfpf_test_shared_twiddles", 32, 32, buffer) else {
             return;
         };
-        let out = out.unwrap_or_else(|e| panic!("rotation {rotation}: {e}"));
+        let out = out.unwrap_or_else(|e| panic!("{switch:?}, rotation {rotation}: {e}"));
         for m in 0..32 {
             let (x, w) = (&xs[(m + 4 * rotation) % 32], &twiddles[m / 4]);
             assert_eq!(
@@ -748,11 +793,18 @@ GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
 "#;
 
 /// Shuffles (index, up, down, xor, with widths), ballots, any and all, as
-/// CUDA documents them, on two warps of one block and a second block.
+/// CUDA documents them, on two warps of one block and a second block, with
+/// the native and the portable fiber switch.
 #[test]
 fn warp_collectives_follow_cuda() {
+    for switch in [FiberSwitch::Native, FiberSwitch::Portable] {
+        warp_collectives_follow_cuda_switching(switch);
+    }
+}
+
+fn warp_collectives_follow_cuda_switching(switch: FiberSwitch) {
     let n = 128u64;
-    let Some(out) = run_test_kernel("gfpf_test_warp_collectives", n, 64, 6 * n as usize) else {
+    let Some(out) = run_test_kernel_switching(switch, "gfpf_test_warp_collectives", n, 64, 6 * n as usize) else {
         return;
     };
     let out = out.unwrap();
@@ -1584,19 +1636,22 @@ const BROKEN_KERNELS: [(&str, &str, &str); 3] = [
 
 /// The emulator's other checks: a thread that leaves before a barrier its
 /// block waits at, a warp collective one lane skips, a shared word read
-/// before any thread wrote it.
+/// before any thread wrote it; with the native and the portable fiber
+/// switch.
 #[test]
 fn broken_kernels_are_named() {
-    for (name, _, expected) in BROKEN_KERNELS {
-        let Some(result) = run_test_kernel(name, 64, 64, 64) else {
-            return;
-        };
-        match result {
-            Err(EmulatorError::Kernel(message)) => assert!(
-                message.contains(expected) && message.contains(&format!("kernel {name}, block 0")),
-                "{message}"
-            ),
-            other => panic!("{name}: expected \"{expected}\", got {other:?}"),
+    for switch in [FiberSwitch::Native, FiberSwitch::Portable] {
+        for (name, _, expected) in BROKEN_KERNELS {
+            let Some(result) = run_test_kernel_switching(switch, name, 64, 64, 64) else {
+                return;
+            };
+            match result {
+                Err(EmulatorError::Kernel(message)) => assert!(
+                    message.contains(expected) && message.contains(&format!("kernel {name}, block 0")),
+                    "{switch:?}: {message}"
+                ),
+                other => panic!("{switch:?}, {name}: expected \"{expected}\", got {other:?}"),
+            }
         }
     }
 }

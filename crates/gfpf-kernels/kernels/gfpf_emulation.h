@@ -1,8 +1,8 @@
 // The block-level emulator of the CUDA kernels on the host (GFPF_HOST_EMULATION
 // only): a launch runs block after block, and the threads of a block run as
-// fibers (ucontext) on one OS thread, switching at every barrier and warp
-// collective, so that kernels whose threads share memory and meet at barriers
-// run from the same source as on the device:
+// fibers on one OS thread, switching at every barrier and warp collective, so
+// that kernels whose threads share memory and meet at barriers run from the
+// same source as on the device:
 //
 //   threadIdx, blockIdx, blockDim, gridDim (x only: launches are 1-D);
 //   __syncthreads(), __syncwarp(mask);
@@ -31,6 +31,7 @@
 
 #include <setjmp.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <ucontext.h>
 
 #include <algorithm>
@@ -150,14 +151,81 @@ struct MmaFragments {
     unsigned a[4], b[2], c[4], d[4];
 };
 
-struct Fiber {
-    // The first entry goes through ucontext (a fresh stack); every switch
-    // after it through _setjmp/_longjmp, which, unlike swapcontext, does not
-    // save and restore the signal mask (a system call per switch, which made
-    // kernels with a warp collective per digit operation ~10x slower).
-    ucontext_t context;
+// A saved point of execution: a fiber's, or the scheduler's (the OS
+// thread's own stack, in run_block).
+//
+// On x86-64 a switch saves the callee-saved registers on the running stack
+// and moves the stack pointer (gfpf_emu_switch below). The emulator switches
+// at every warp collective; glibc's _setjmp/_longjmp do bookkeeping a fiber
+// does not need (pointer mangling, cleanup handlers: 14% of the lane
+// suite's time in perf), and with fibers switching to one another rather
+// than through the scheduler that suite ran in 27.6 and 28.9 s against 45.1
+// and 37.9 s, alternated (project VM, 2026-11-28). Elsewhere, or with
+// GFPF_EMU_PORTABLE_SWITCH defined, the portable path: the first entry
+// through ucontext (a fresh stack), every switch after it through
+// _setjmp/_longjmp, which, unlike swapcontext, do not save and restore the
+// signal mask (a system call a switch).
+#if defined(__x86_64__) && !defined(GFPF_EMU_PORTABLE_SWITCH)
+#define GFPF_EMU_ASM_SWITCH 1
+}  // namespace gfpf_emu
+// Saves the callee-saved registers (System V: rbx, rbp, r12-r15) on the
+// running stack, stores its pointer in *from and resumes the stack `to`:
+// its registers popped, then its return address. The kernels leave the
+// x87 control word and MXCSR as they find them, so they are not switched.
+extern "C" void gfpf_emu_switch(void** from, void* to);
+asm(R"(
+    .pushsection .text
+    .p2align 4
+    .globl gfpf_emu_switch
+    .hidden gfpf_emu_switch
+    .type gfpf_emu_switch, @function
+gfpf_emu_switch:
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    ret
+    .size gfpf_emu_switch, .-gfpf_emu_switch
+    .popsection
+)");
+namespace gfpf_emu {
+struct Context {
+    void* sp = nullptr;
+};
+#else
+#define GFPF_EMU_ASM_SWITCH 0
+struct Context {
     jmp_buf resume;
-    bool started = false;
+    ucontext_t start;      // a fiber's first entry
+    bool started = false;  // the scheduler's context starts true
+};
+#endif
+
+// Saves the running context in `from` and resumes `to`; returns when
+// something switches back to `from`.
+inline void switch_context(Context& from, Context& to) {
+#if GFPF_EMU_ASM_SWITCH
+    gfpf_emu_switch(&from.sp, to.sp);
+#else
+    if (_setjmp(from.resume)) return;
+    if (to.started) _longjmp(to.resume, 1);
+    to.started = true;
+    setcontext(&to.start);
+#endif
+}
+
+struct Fiber {
+    Context context;
     State state = State::Running;
     // A pending warp collective.
     WarpOp op = WarpOp::Sync;
@@ -169,15 +237,15 @@ struct Fiber {
 };
 
 struct Block;
-inline thread_local Block* current = nullptr;
 
 struct Block {
     const char* kernel = "";
     dim3 block_idx{0, 1, 1}, block_dim{1, 1, 1}, grid_dim{1, 1, 1};
     std::vector<Fiber> fibers;
-    ucontext_t scheduler;
-    jmp_buf scheduler_resume;
+    // run_block's, where the block returns when it ends or fails.
+    Context scheduler;
     unsigned running = 0;  // the fiber now running
+    unsigned schedule = 0;
     unsigned epoch = 1;    // barrier intervals passed + 1
     std::vector<unsigned> warp_epoch;
     unsigned long long generation = 0;
@@ -287,11 +355,24 @@ struct Block {
 
     // Records the first error and stops the calling fiber for good.
     [[noreturn]] void fail(const std::string& what);
-    void yield(State state) {
-        Fiber& f = fibers[running];
-        f.state = state;
-        if (!_setjmp(f.resume)) _longjmp(scheduler_resume, 1);
+    // The running fiber stops in `state` (at a barrier, in a warp
+    // collective, exited); returns when the schedule resumes it.
+    void yield(State state);
+    // Thread t's position in the schedule (0: ascending, 1: descending).
+    unsigned position(unsigned t) const { return schedule == 0 ? t : unsigned(fibers.size()) - 1 - t; }
+    // The first fiber at or after schedule position p that can run; -1 if none.
+    int runnable_from(unsigned p) const {
+        const unsigned n = unsigned(fibers.size());
+        for (; p < n; ++p) {
+            const unsigned t = position(p);
+            if (fibers[t].state == State::Running) return int(t);
+        }
+        return -1;
     }
+    // The end of a round (every fiber that could run has run once): resolves
+    // the warp collectives, or releases a barrier, until some fiber can run;
+    // it, or -1 when the block has ended (error empty) or failed.
+    int next_round(bool progressed);
 };
 
 inline std::string where(const Block& b) {
@@ -301,10 +382,28 @@ inline std::string where(const Block& b) {
 inline void Block::fail(const std::string& what) {
     if (error.empty()) error = where(*this) + ": " + what;
     fibers[running].state = State::Exited;
-    _longjmp(scheduler_resume, 1);
+    switch_context(fibers[running].context, scheduler);
+    __builtin_unreachable();
 }
 
-inline Block& block() { return *current; }
+// The start of every fiber's stack region (kStackBytes long, aligned to
+// kStackBytes): the block its fiber runs in, which block() finds from the
+// stack pointer (a thread_local took a __tls_get_addr call each time, 5% of
+// the emulator suite: perf, project VM, 2026-11-28). A page that faults
+// follows it, so that a fiber overflowing its stack stops there.
+struct StackHeader {
+    Block* block;
+};
+
+inline StackHeader& stack_header(const void* on_stack) {
+    return *reinterpret_cast<StackHeader*>(uintptr_t(on_stack) & ~uintptr_t(kStackBytes - 1));
+}
+
+// The running block. Kernel code alone calls it, on its fiber's stack.
+inline Block& block() {
+    char probe;
+    return *stack_header(&probe).block;
+}
 
 // Counts the blocks run on this OS thread: a shared array whose stamp differs
 // from the running block's starts fresh.
@@ -481,6 +580,23 @@ inline unsigned long long collective(WarpOp op, unsigned mask, unsigned long lon
     return f.result;
 }
 
+// D = A·B + C of one m16n8k32 matrix product, B given transposed (bt[n][k]
+// = B[k][n]); u8 × u8 products, s32 accumulation wrapping modulo 2^32 (no
+// .satfinite). At -O3 under GCC whatever the kernels' level: the emulator's
+// tensor-core kernels spent most of their time here at -Og.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3")))
+#endif
+inline void mma_m16n8k32(const unsigned (&a)[16][32], const unsigned (&bt)[8][32], const unsigned (&c)[16][8],
+                         unsigned (&d)[16][8]) {
+    for (unsigned row = 0; row < 16; ++row)
+        for (unsigned col = 0; col < 8; ++col) {
+            unsigned sum = c[row][col];
+            for (unsigned k = 0; k < 32; ++k) sum += a[row][k] * bt[col][k];
+            d[row][col] = sum;
+        }
+}
+
 // Completes the warp collective of warp w if every lane of its mask waits at
 // it; false if some lane has not arrived yet.
 inline bool resolve_warp(Block& b, unsigned w) {
@@ -518,25 +634,20 @@ inline bool resolve_warp(Block& b, unsigned w) {
             b.error = where(b) + ": a matrix product in warp " + std::to_string(w) + " without all 32 lanes";
             return false;
         }
-        unsigned a[16][32], bm[32][8], c[16][8];
+        unsigned a[16][32], bt[8][32], c[16][8], d[16][8];
         for (unsigned l = 0; l < kWarp; ++l) {
             const auto* f = reinterpret_cast<const MmaFragments*>(uintptr_t(b.fibers[first + l].value));
             const unsigned g = l >> 2, t = l & 3;
             for (unsigned i = 0; i < 16; ++i)
                 a[g + (i >> 2 & 1) * 8][4 * t + (i & 3) + (i >= 8 ? 16 : 0)] = f->a[i >> 2] >> 8 * (i & 3) & 0xff;
-            for (unsigned i = 0; i < 8; ++i) bm[4 * t + (i & 3) + (i >= 4 ? 16 : 0)][g] = f->b[i >> 2] >> 8 * (i & 3) & 0xff;
+            for (unsigned i = 0; i < 8; ++i) bt[g][4 * t + (i & 3) + (i >= 4 ? 16 : 0)] = f->b[i >> 2] >> 8 * (i & 3) & 0xff;
             for (unsigned i = 0; i < 4; ++i) c[g + (i >> 1) * 8][2 * t + (i & 1)] = f->c[i];
         }
+        mma_m16n8k32(a, bt, c, d);
         for (unsigned l = 0; l < kWarp; ++l) {
             auto* f = reinterpret_cast<MmaFragments*>(uintptr_t(b.fibers[first + l].value));
             const unsigned g = l >> 2, t = l & 3;
-            for (unsigned i = 0; i < 4; ++i) {
-                const unsigned row = g + (i >> 1) * 8, col = 2 * t + (i & 1);
-                // s32 accumulation wraps modulo 2^32 (no .satfinite).
-                unsigned sum = c[row][col];
-                for (unsigned k = 0; k < 32; ++k) sum += a[row][k] * bm[k][col];
-                f->d[i] = sum;
-            }
+            for (unsigned i = 0; i < 4; ++i) f->d[i] = d[g + (i >> 1) * 8][2 * t + (i & 1)];
             b.fibers[first + l].state = State::Running;
         }
         return true;
@@ -579,105 +690,165 @@ inline bool resolve_warp(Block& b, unsigned w) {
     return true;
 }
 
+// The end of a round: as run_block's loop did before the fibers switched to
+// one another directly, and in the same order, so that both schedules and
+// every check are as they were.
+inline int Block::next_round(bool progressed) {
+    const unsigned n = unsigned(fibers.size());
+    for (;;) {
+        for (unsigned w = 0; w < warps(); ++w) {
+            if (resolve_warp(*this, w)) progressed = true;
+            if (!error.empty()) return -1;
+        }
+        if (!progressed) {
+            unsigned at_barrier = 0, exited = 0, at_warp = 0;
+            for (const Fiber& f : fibers) {
+                at_barrier += f.state == State::Barrier;
+                exited += f.state == State::Exited;
+                at_warp += f.state == State::Warp;
+            }
+            if (exited == n) return -1;
+            if (at_warp > 0) {
+                error = where(*this) + ": deadlock: a warp collective waits for a lane that waits at __syncthreads()";
+                return -1;
+            }
+            if (exited > 0) {
+                for (unsigned t = 0; t < n; ++t)
+                    if (fibers[t].state == State::Exited) {
+                        error = where(*this) + ": thread " + std::to_string(t) + " exited while " +
+                                std::to_string(at_barrier) + " threads wait at __syncthreads()";
+                        break;
+                    }
+                return -1;
+            }
+            ++epoch;
+            for (Fiber& f : fibers) f.state = State::Running;
+        }
+        const int next = runnable_from(0);
+        if (next >= 0) return next;
+        progressed = false;
+    }
+}
+
+inline void Block::yield(State state) {
+    const unsigned t = running;
+    fibers[t].state = state;
+    int next = error.empty() ? runnable_from(position(t) + 1) : -1;
+    if (next < 0 && error.empty()) next = next_round(true);
+    if (next == int(t)) return;
+    if (next < 0) {
+        switch_context(fibers[t].context, scheduler);
+        return;
+    }
+    running = unsigned(next);
+    switch_context(fibers[t].context, fibers[next].context);
+}
+
 // ---- running a block and a launch --------------------------------------
 
 struct Stacks {
     std::vector<void*> stacks;
+    size_t page = size_t(sysconf(_SC_PAGESIZE));
     ~Stacks() {
         for (void* s : stacks) munmap(s, kStackBytes);
     }
+    // Region i, aligned to kStackBytes, its second page a guard; null if
+    // the system refuses it.
     void* get(size_t i) {
         while (stacks.size() <= i) {
-            void* s = mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                           -1, 0);
+            // Twice the size, then the unaligned ends returned.
+            char* s = static_cast<char*>(mmap(nullptr, 2 * kStackBytes, PROT_READ | PROT_WRITE,
+                                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
             if (s == MAP_FAILED) return nullptr;
-            stacks.push_back(s);
+            char* aligned = reinterpret_cast<char*>((uintptr_t(s) + kStackBytes - 1) & ~uintptr_t(kStackBytes - 1));
+            if (aligned > s) munmap(s, size_t(aligned - s));
+            if (s + kStackBytes > aligned) munmap(aligned + kStackBytes, size_t(s + kStackBytes - aligned));
+            if (mprotect(aligned + page, page, PROT_NONE) != 0) {
+                munmap(aligned, kStackBytes);
+                return nullptr;
+            }
+            stacks.push_back(aligned);
         }
         return stacks[i];
     }
+    // Where a fiber's stack may grow down to in region `stack`: past its
+    // header and guard pages.
+    size_t usable_from() const { return 2 * page; }
 };
 
 inline thread_local Stacks stacks;
 
-inline void fiber_main() {
+// Where thread t's stack starts below the top of its region. The regions are
+// kStackBytes apart, so unstaggered every fiber's hot frames would share one
+// set of each cache level that indexes by address bits below 2 MiB (the L1
+// and L2): resuming a fiber then missed both, most of the time of a kernel
+// with a warp collective per digit operation. Steps of 17 cache lines spread
+// 64 threads over every set of a 4 KiB L1 way, and 1024 over a 64 KiB L2 way.
+inline size_t stack_stagger(unsigned t) { return size_t(t % 1024) * 17 * 64 % 65536; }
+
+// Every fiber starts here, and never returns: it ends by switching away.
+[[noreturn]] inline void fiber_main() {
     Block& b = block();
     b.entry(b.entry_arg);
-    b.fibers[b.running].state = State::Exited;
-    _longjmp(b.scheduler_resume, 1);
+    b.yield(State::Exited);
+    __builtin_unreachable();
 }
 
-// Runs one block to the end; false (with b.error) on any failed check.
+// Gives fiber f the stack `stack`, to start at fiber_main when resumed.
+inline void prepare_fiber(Fiber& f, void* stack, size_t bytes) {
+#if GFPF_EMU_ASM_SWITCH
+    // What gfpf_emu_switch pops: six registers, then fiber_main as the
+    // return address, which leaves the stack pointer 8 bytes off 16-byte
+    // alignment at its entry, as after a call.
+    auto* top = reinterpret_cast<void**>((uintptr_t(stack) + bytes) & ~uintptr_t(15));
+    *--top = nullptr;
+    *--top = reinterpret_cast<void*>(&fiber_main);
+    for (int r = 0; r < 6; ++r) *--top = nullptr;
+    f.context.sp = top;
+#else
+    getcontext(&f.context.start);
+    f.context.start.uc_stack.ss_sp = stack;
+    f.context.start.uc_stack.ss_size = bytes;
+    f.context.start.uc_link = nullptr;
+    makecontext(&f.context.start, fiber_main, 0);
+    f.context.started = false;
+#endif
+}
+
+// Runs one block to the end; false (with b.error) on any failed check. The
+// fibers switch to one another directly, in the schedule's order within a
+// round (Block::yield); the last of a round ends it (Block::next_round).
 inline bool run_block(Block& b, unsigned schedule) {
     unsigned n = b.block_dim.x;
     b.fibers.assign(n, Fiber{});
     b.warp_epoch.assign(b.warps(), 0);
     b.epoch = 1;
+    b.schedule = schedule;
     b.generation = ++block_generation;
     b.accesses.clear();
     b.thread_ops.assign(b.counting ? n : 0, {});
     b.resident.assign(b.counting ? n : 0, 0);
+#if !GFPF_EMU_ASM_SWITCH
+    b.scheduler.started = true;
+#endif
     for (unsigned t = 0; t < n; ++t) {
-        Fiber& f = b.fibers[t];
         void* stack = stacks.get(t);
         if (stack == nullptr) {
             b.error = where(b) + ": cannot reserve a stack for thread " + std::to_string(t);
             return false;
         }
-        getcontext(&f.context);
-        f.context.uc_stack.ss_sp = stack;
-        f.context.uc_stack.ss_size = kStackBytes;
-        f.context.uc_link = &b.scheduler;
-        makecontext(&f.context, fiber_main, 0);
+        stack_header(stack).block = &b;
+        const size_t bottom = stacks.usable_from();
+        prepare_fiber(b.fibers[t], static_cast<char*>(stack) + bottom, kStackBytes - bottom - stack_stagger(t));
     }
-    for (;;) {
-        bool progressed = false;
-        for (unsigned i = 0; i < n; ++i) {
-            unsigned t = schedule == 0 ? i : n - 1 - i;
-            if (b.fibers[t].state != State::Running) continue;
-            b.running = t;
-            // The fiber comes back here by _longjmp when it yields or exits;
-            // nothing of this frame changes while it runs.
-            if (!_setjmp(b.scheduler_resume)) {
-                Fiber& f = b.fibers[t];
-                if (f.started) _longjmp(f.resume, 1);
-                f.started = true;
-                swapcontext(&b.scheduler, &f.context);
-            }
-            if (!b.error.empty()) return false;
-            progressed = true;
-        }
-        for (unsigned w = 0; w < b.warps(); ++w) {
-            if (resolve_warp(b, w)) progressed = true;
-            if (!b.error.empty()) return false;
-        }
-        if (progressed) continue;
-        unsigned at_barrier = 0, exited = 0, at_warp = 0;
-        for (const Fiber& f : b.fibers) {
-            at_barrier += f.state == State::Barrier;
-            exited += f.state == State::Exited;
-            at_warp += f.state == State::Warp;
-        }
-        if (exited == n) {
-            b.fold_traffic();
-            if (b.counting) b.fold_ops();
-            return true;
-        }
-        if (at_warp > 0) {
-            b.error = where(b) + ": deadlock: a warp collective waits for a lane that waits at __syncthreads()";
-            return false;
-        }
-        if (exited > 0) {
-            for (unsigned t = 0; t < n; ++t)
-                if (b.fibers[t].state == State::Exited) {
-                    b.error = where(b) + ": thread " + std::to_string(t) + " exited while " +
-                              std::to_string(at_barrier) + " threads wait at __syncthreads()";
-                    break;
-                }
-            return false;
-        }
-        ++b.epoch;
-        for (Fiber& f : b.fibers) f.state = State::Running;
+    if (n > 0) {
+        b.running = b.position(0);
+        switch_context(b.scheduler, b.fibers[b.running].context);
     }
+    if (!b.error.empty()) return false;
+    b.fold_traffic();
+    if (b.counting) b.fold_ops();
+    return true;
 }
 
 template <class F>
@@ -697,8 +868,6 @@ inline int launch(const char* name, GfpfEmuLaunch& launch, F body) {
     b.counting = launch.count_traffic != 0;
     b.dynamic_shared_bytes = launch.dynamic_shared_bytes;
     b.entry_arg = &body;
-    Block* saved = current;
-    current = &b;
     int status = 0;
     const unsigned long long stride = launch.block_stride == 0 ? 1 : launch.block_stride;
     for (unsigned long long g = 0; g < launch.grid_x; g += stride) {
@@ -710,7 +879,6 @@ inline int launch(const char* name, GfpfEmuLaunch& launch, F body) {
             break;
         }
     }
-    current = saved;
     launch.requests = b.requests;
     launch.sectors_read = b.sectors_read;
     launch.sectors_written = b.sectors_written;

@@ -339,6 +339,31 @@ impl ExecutorError for EmulatorError {
 /// time and runs about as fast).
 const HOST_COMPILER_FLAGS: [&str; 3] = ["-std=c++17", "-Og", "-ffp-contract=off"];
 
+/// How the fibers of an emulated block switch from one to the next
+/// (kernels/gfpf_emulation.h).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FiberSwitch {
+    /// The fastest the host has: a few instructions that save the
+    /// callee-saved registers and move the stack pointer on x86-64, the
+    /// portable switch elsewhere.
+    #[default]
+    Native,
+    /// ucontext for a fiber's first entry, `_setjmp`/`_longjmp` after it:
+    /// what hosts without a native switch run, built on any host so that
+    /// its tests run everywhere.
+    Portable,
+}
+
+impl FiberSwitch {
+    /// The compiler flags that select it.
+    fn flags(self) -> &'static [&'static str] {
+        match self {
+            FiberSwitch::Native => &[],
+            FiberSwitch::Portable => &["-DGFPF_EMU_PORTABLE_SWITCH=1"],
+        }
+    }
+}
+
 /// The C++ compiler the emulator uses: `$CXX`, else `c++`.
 pub fn host_compiler() -> String {
     std::env::var("CXX").unwrap_or_else(|_| "c++".to_owned())
@@ -384,32 +409,56 @@ impl HostKernels {
         radices: &[usize],
         dir: &Path,
     ) -> Result<Self, EmulatorError> {
+        Self::build_from_switching(fft_source, field, radices, dir, FiberSwitch::Native)
+    }
+
+    /// As [`HostKernels::build_from`], its fibers switched by `switch`.
+    pub fn build_from_switching<const K: usize>(
+        fft_source: &str,
+        field: &Field<K>,
+        radices: &[usize],
+        dir: &Path,
+        switch: FiberSwitch,
+    ) -> Result<Self, EmulatorError> {
         let constants = DeviceConstants::of(field);
         let source = host_translation_unit_of(fft_source, &constants, radices);
-        Self::build_source(&module_name(&constants, radices), &source, dir, K)
+        Self::build_source(&module_name(&constants, radices), &source, dir, K, switch)
     }
 
     /// The word-size NTT kernels (kernels/gfpf_ntt.cu), compiled into (or
     /// reused from) `dir`.
     pub fn build_ntt(dir: &Path) -> Result<Self, EmulatorError> {
-        Self::build_source("gfpf_ntt", &gfpf_kernels::ntt_translation_unit(true), dir, 0)
+        Self::build_source(
+            "gfpf_ntt",
+            &gfpf_kernels::ntt_translation_unit(true),
+            dir,
+            0,
+            FiberSwitch::Native,
+        )
     }
 
     /// As [`HostKernels::build_ntt`], from `ntt_source` in place of
     /// kernels/gfpf_ntt.cu (a modified kernel, for the emulator's own tests).
     pub fn build_ntt_from(ntt_source: &str, dir: &Path) -> Result<Self, EmulatorError> {
         let unit = gfpf_kernels::ntt_translation_unit_of(ntt_source, true);
-        Self::build_source("gfpf_ntt", &unit, dir, 0)
+        Self::build_source("gfpf_ntt", &unit, dir, 0, FiberSwitch::Native)
     }
 
     /// Compiles (or reuses, keyed by `name` and a hash of `source` and the
     /// flags) one
     /// host-emulation translation unit and loads it.
     /// `k`: the field's digits (0 for the NTT's module).
-    fn build_source(name: &str, source: &str, dir: &Path, k: usize) -> Result<Self, EmulatorError> {
+    fn build_source(
+        name: &str,
+        source: &str,
+        dir: &Path,
+        k: usize,
+        switch: FiberSwitch,
+    ) -> Result<Self, EmulatorError> {
         let mut hasher = DefaultHasher::new();
         source.hash(&mut hasher);
         HOST_COMPILER_FLAGS.hash(&mut hasher);
+        switch.flags().hash(&mut hasher);
         let stem = format!("{name}-{:016x}", hasher.finish());
         let path = dir.join(format!("{stem}.so"));
         // One build of each library at a time in this process (tests on
@@ -441,6 +490,7 @@ impl HostKernels {
             std::fs::write(&src, source).map_err(|e| emulator_error("writing the source", e))?;
             let out = Command::new(host_compiler())
                 .args(HOST_COMPILER_FLAGS)
+                .args(switch.flags())
                 .args(["-shared", "-fPIC", "-w", "-o"])
                 .arg(&tmp)
                 .arg(&src)
