@@ -386,17 +386,24 @@ inline void Block::fail(const std::string& what) {
     __builtin_unreachable();
 }
 
-// The start of every fiber's stack region (kStackBytes long, aligned to
+// At the bottom of every fiber's stack region (kStackBytes long, aligned to
 // kStackBytes): the block its fiber runs in, which block() finds from the
 // stack pointer (a thread_local took a __tls_get_addr call each time, 5% of
-// the emulator suite: perf, project VM, 2026-11-28). A page that faults
-// follows it, so that a fiber overflowing its stack stops there.
+// the emulator suite: perf, project VM, 2026-11-28). Each region's header
+// sits in its own cache line of the region's first kHeaderSpan bytes, by
+// the region's address: at one offset, the headers of a block's fibers
+// would share one set of the L1 and L2 (as unstaggered stacks would, see
+// stack_stagger). A page that faults follows, so that a fiber overflowing
+// its stack stops there.
 struct StackHeader {
     Block* block;
 };
+constexpr size_t kHeaderSpan = size_t(64) << 10;
 
 inline StackHeader& stack_header(const void* on_stack) {
-    return *reinterpret_cast<StackHeader*>(uintptr_t(on_stack) & ~uintptr_t(kStackBytes - 1));
+    const uintptr_t region = uintptr_t(on_stack) & ~uintptr_t(kStackBytes - 1);
+    const uintptr_t line = (region / kStackBytes) % (kHeaderSpan / 64);
+    return *reinterpret_cast<StackHeader*>(region + line * 64);
 }
 
 // The running block. Kernel code alone calls it, on its fiber's stack.
@@ -580,21 +587,38 @@ inline unsigned long long collective(WarpOp op, unsigned mask, unsigned long lon
     return f.result;
 }
 
-// D = A·B + C of one m16n8k32 matrix product, B given transposed (bt[n][k]
-// = B[k][n]); u8 × u8 products, s32 accumulation wrapping modulo 2^32 (no
-// .satfinite). At -O3 under GCC whatever the kernels' level: the emulator's
-// tensor-core kernels spent most of their time here at -Og.
+// The warp of b whose first thread is `first` completes its m16n8k32 matrix
+// product: D = A·B + C from every lane's fragments, each lane's d written
+// and the lanes set running; u8 × u8 products, s32 accumulation wrapping
+// modulo 2^32 (no .satfinite). At -O3 under GCC whatever the kernels'
+// level (-Og): the tensor-core pairs' test spent a quarter of its time here
+// at -Og. (Not the rest of the runtime: GCC does not inline across
+// functions of different levels, and the calls cost more than -O2 saved.)
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3")))
 #endif
-inline void mma_m16n8k32(const unsigned (&a)[16][32], const unsigned (&bt)[8][32], const unsigned (&c)[16][8],
-                         unsigned (&d)[16][8]) {
-    for (unsigned row = 0; row < 16; ++row)
-        for (unsigned col = 0; col < 8; ++col) {
+inline void mma_warp(Block& b, unsigned first) {
+    unsigned a[16][32], bt[8][32], c[16][8];
+    for (unsigned l = 0; l < kWarp; ++l) {
+        const auto* f = reinterpret_cast<const MmaFragments*>(uintptr_t(b.fibers[first + l].value));
+        const unsigned g = l >> 2, t = l & 3;
+        for (unsigned i = 0; i < 16; ++i)
+            a[g + (i >> 2 & 1) * 8][4 * t + (i & 3) + (i >= 8 ? 16 : 0)] = f->a[i >> 2] >> 8 * (i & 3) & 0xff;
+        // B transposed: bt[n][k] = B[k][n].
+        for (unsigned i = 0; i < 8; ++i) bt[g][4 * t + (i & 3) + (i >= 4 ? 16 : 0)] = f->b[i >> 2] >> 8 * (i & 3) & 0xff;
+        for (unsigned i = 0; i < 4; ++i) c[g + (i >> 1) * 8][2 * t + (i & 1)] = f->c[i];
+    }
+    for (unsigned l = 0; l < kWarp; ++l) {
+        auto* f = reinterpret_cast<MmaFragments*>(uintptr_t(b.fibers[first + l].value));
+        const unsigned g = l >> 2, t = l & 3;
+        for (unsigned i = 0; i < 4; ++i) {
+            const unsigned row = g + (i >> 1) * 8, col = 2 * t + (i & 1);
             unsigned sum = c[row][col];
             for (unsigned k = 0; k < 32; ++k) sum += a[row][k] * bt[col][k];
-            d[row][col] = sum;
+            f->d[i] = sum;
         }
+        b.fibers[first + l].state = State::Running;
+    }
 }
 
 // Completes the warp collective of warp w if every lane of its mask waits at
@@ -634,22 +658,7 @@ inline bool resolve_warp(Block& b, unsigned w) {
             b.error = where(b) + ": a matrix product in warp " + std::to_string(w) + " without all 32 lanes";
             return false;
         }
-        unsigned a[16][32], bt[8][32], c[16][8], d[16][8];
-        for (unsigned l = 0; l < kWarp; ++l) {
-            const auto* f = reinterpret_cast<const MmaFragments*>(uintptr_t(b.fibers[first + l].value));
-            const unsigned g = l >> 2, t = l & 3;
-            for (unsigned i = 0; i < 16; ++i)
-                a[g + (i >> 2 & 1) * 8][4 * t + (i & 3) + (i >= 8 ? 16 : 0)] = f->a[i >> 2] >> 8 * (i & 3) & 0xff;
-            for (unsigned i = 0; i < 8; ++i) bt[g][4 * t + (i & 3) + (i >= 4 ? 16 : 0)] = f->b[i >> 2] >> 8 * (i & 3) & 0xff;
-            for (unsigned i = 0; i < 4; ++i) c[g + (i >> 1) * 8][2 * t + (i & 1)] = f->c[i];
-        }
-        mma_m16n8k32(a, bt, c, d);
-        for (unsigned l = 0; l < kWarp; ++l) {
-            auto* f = reinterpret_cast<MmaFragments*>(uintptr_t(b.fibers[first + l].value));
-            const unsigned g = l >> 2, t = l & 3;
-            for (unsigned i = 0; i < 4; ++i) f->d[i] = d[g + (i >> 1) * 8][2 * t + (i & 1)];
-            b.fibers[first + l].state = State::Running;
-        }
+        mma_warp(b, first);
         return true;
     }
     unsigned long long ballot = 0;
@@ -752,8 +761,11 @@ struct Stacks {
     ~Stacks() {
         for (void* s : stacks) munmap(s, kStackBytes);
     }
-    // Region i, aligned to kStackBytes, its second page a guard; null if
-    // the system refuses it.
+    // Where a region's guard page starts: the first page past its header's
+    // span.
+    size_t guard() const { return (kHeaderSpan + page - 1) / page * page; }
+    // Region i, aligned to kStackBytes, a page past its header's span a
+    // guard; null if the system refuses it.
     void* get(size_t i) {
         while (stacks.size() <= i) {
             // Twice the size, then the unaligned ends returned.
@@ -763,7 +775,7 @@ struct Stacks {
             char* aligned = reinterpret_cast<char*>((uintptr_t(s) + kStackBytes - 1) & ~uintptr_t(kStackBytes - 1));
             if (aligned > s) munmap(s, size_t(aligned - s));
             if (s + kStackBytes > aligned) munmap(aligned + kStackBytes, size_t(s + kStackBytes - aligned));
-            if (mprotect(aligned + page, page, PROT_NONE) != 0) {
+            if (mprotect(aligned + guard(), page, PROT_NONE) != 0) {
                 munmap(aligned, kStackBytes);
                 return nullptr;
             }
@@ -772,8 +784,8 @@ struct Stacks {
         return stacks[i];
     }
     // Where a fiber's stack may grow down to in region `stack`: past its
-    // header and guard pages.
-    size_t usable_from() const { return 2 * page; }
+    // header's span and the guard page.
+    size_t usable_from() const { return guard() + page; }
 };
 
 inline thread_local Stacks stacks;
