@@ -649,7 +649,7 @@ fn t8_test_kernels(switch: FiberSwitch) -> Option<&'static gfpf_testkit::emulato
 /// threads in blocks of `block`; the words it wrote to its output (`words`
 /// long).
 fn run_test_kernel(name: &str, threads: u64, block: u32, words: usize) -> Option<Result<Vec<u64>, EmulatorError>> {
-    run_test_kernel_on(name, threads, block, vec![0u64; words])
+    run_test_kernel_switching(FiberSwitch::Native, name, threads, block, words)
 }
 
 /// As [`run_test_kernel`], the fibers switched by `switch`.
@@ -663,18 +663,8 @@ fn run_test_kernel_switching(
     run_test_kernel_on_switching(switch, name, threads, block, vec![0u64; words])
 }
 
-/// As [`run_test_kernel`], on a buffer the kernel reads as well (its
-/// inputs).
-fn run_test_kernel_on(
-    name: &str,
-    threads: u64,
-    block: u32,
-    buffer: Vec<u64>,
-) -> Option<Result<Vec<u64>, EmulatorError>> {
-    run_test_kernel_on_switching(FiberSwitch::Native, name, threads, block, buffer)
-}
-
-/// As [`run_test_kernel_on`], the fibers switched by `switch`.
+/// As [`run_test_kernel_switching`], on a buffer the kernel reads as well
+/// (its inputs).
 fn run_test_kernel_on_switching(
     switch: FiberSwitch,
     name: &str,

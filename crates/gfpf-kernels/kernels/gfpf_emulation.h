@@ -398,6 +398,8 @@ inline void Block::fail(const std::string& what) {
 struct StackHeader {
     Block* block;
 };
+// The bytes over which stacks and headers are spread: one way of the L2
+// (1 MiB, 16 ways), a multiple of an L1 way (4 KiB).
 constexpr size_t kHeaderSpan = size_t(64) << 10;
 
 inline StackHeader& stack_header(const void* on_stack) {
@@ -740,10 +742,12 @@ inline int Block::next_round(bool progressed) {
 }
 
 inline void Block::yield(State state) {
+    // No error is pending here: fail() and next_round() hand a failed
+    // block straight back to the scheduler.
     const unsigned t = running;
     fibers[t].state = state;
-    int next = error.empty() ? runnable_from(position(t) + 1) : -1;
-    if (next < 0 && error.empty()) next = next_round(true);
+    int next = runnable_from(position(t) + 1);
+    if (next < 0) next = next_round(true);
     if (next == int(t)) return;
     if (next < 0) {
         switch_context(fibers[t].context, scheduler);
@@ -796,7 +800,7 @@ inline thread_local Stacks stacks;
 // and L2): resuming a fiber then missed both, most of the time of a kernel
 // with a warp collective per digit operation. Steps of 17 cache lines spread
 // 64 threads over every set of a 4 KiB L1 way, and 1024 over a 64 KiB L2 way.
-inline size_t stack_stagger(unsigned t) { return size_t(t % 1024) * 17 * 64 % 65536; }
+inline size_t stack_stagger(unsigned t) { return size_t(t % 1024) * 17 * 64 % kHeaderSpan; }
 
 // Every fiber starts here, and never returns: it ends by switching away.
 [[noreturn]] inline void fiber_main() {
@@ -843,6 +847,7 @@ inline bool run_block(Block& b, unsigned schedule) {
 #if !GFPF_EMU_ASM_SWITCH
     b.scheduler.started = true;
 #endif
+    const size_t bottom = stacks.usable_from();
     for (unsigned t = 0; t < n; ++t) {
         void* stack = stacks.get(t);
         if (stack == nullptr) {
@@ -850,7 +855,6 @@ inline bool run_block(Block& b, unsigned schedule) {
             return false;
         }
         stack_header(stack).block = &b;
-        const size_t bottom = stacks.usable_from();
         prepare_fiber(b.fibers[t], static_cast<char*>(stack) + bottom, kStackBytes - bottom - stack_stagger(t));
     }
     if (n > 0) {
