@@ -1,7 +1,8 @@
 //! `cargo xtask gpu-model`: a traffic and time model of the CUDA executor on
-//! an H100, from what the block-level emulator counts and what ptxas
-//! reports, calibrated on the kernels' one measured table. Every time it
-//! prints is a model, never a measurement.
+//! an H100 (or, with `--gpu h200`, an H200: [`Gpu`]), from what the
+//! block-level emulator counts and what ptxas reports, calibrated on the
+//! kernels' one measured table (an H100's). Every time it prints is a
+//! model, never a measurement.
 //!
 //! Per launch (one stage), from the emulator on a sample of blocks scaled to
 //! the launch: 32-byte sectors moved in global memory, the field operations
@@ -14,7 +15,8 @@
 //!   scheduler are resident;
 //! * memory: data sectors moved plus, for kernels with a stack frame, the
 //!   bytes their operations move through local memory times the fitted
-//!   [`Model::local_dram_factor`], at the measured 3.0 TB/s; twiddle-table
+//!   [`Model::local_dram_factor`], at the GPU's copy bandwidth (the
+//!   H100's measured 3.0 TB/s); twiddle-table
 //!   sectors at an assumed L2 bandwidth where the table fits half of L2,
 //!   the tensor cores' tables' (a few MiB at most) at it always (both
 //!   less where the grid fills few SMs);
@@ -48,15 +50,71 @@ use crate::pipe_mix::{Pipe, PipeMix};
 use crate::report::gpu_contest::{self, ContestRow, GpuContest};
 use crate::transform_spec::TransformSpec;
 
-/// H100 SXM as measured or specified: SMs, the clock under load (Hz),
-/// device-to-device copy bandwidth counting read + write (B/s, measured
-/// 2026-11-23), L1 per SM and L2 (bytes).
-const SMS: f64 = 132.0;
-const CLOCK_HZ: f64 = 1.755e9;
-const DRAM_BYTES_PER_S: f64 = 3.0e12;
-const L2_BYTES: f64 = 50.0 * 1024.0 * 1024.0;
+/// A GPU as the model sees it: SMs, the clock under load, the
+/// device-to-device copy bandwidth (counting read + write), L2's size and
+/// read bandwidth.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Gpu {
+    /// What the figures call it.
+    pub name: &'static str,
+    /// Streaming multiprocessors.
+    pub sms: f64,
+    /// The clock under load (Hz).
+    pub clock_hz: f64,
+    /// Device-to-device copy bandwidth, read + write (B/s).
+    pub copy_bytes_per_s: f64,
+    /// Where the copy bandwidth comes from, for the reports.
+    pub copy_source: &'static str,
+    /// L2 (bytes).
+    pub l2_bytes: f64,
+}
+
+/// The H100 SXM the executor's rows were measured on (2026-11-23): 132 SMs,
+/// 50 MiB of L2, and the copy bandwidth measured there, 3.0 TB/s (its
+/// HBM3's specified 3.35 TB/s).
+pub const H100_SXM: Gpu = Gpu {
+    name: "H100 SXM",
+    sms: 132.0,
+    clock_hz: 1.755e9,
+    copy_bytes_per_s: 3.0e12,
+    copy_source: "measured on one, 2026-11-23",
+    l2_bytes: 50.0 * 1024.0 * 1024.0,
+};
+
+/// The H200 SXM: the H100's GH100 chip (132 SMs, the same clocks, 50 MiB
+/// of L2) with HBM3e specified at 4.8 TB/s. Its copy bandwidth has not been
+/// measured: 4.3 TB/s is the H100's measured share of its specified rate
+/// (3.0 of 3.35 TB/s) applied to 4.8, an assumption that `gfpf bench
+/// --device cuda`, which measures the copy on the device, checks.
+pub const H200_SXM: Gpu = Gpu {
+    name: "H200 SXM",
+    copy_bytes_per_s: 4.8e12 * (3.0 / 3.35),
+    copy_source: "assumed: the H100's measured 3.0 of its specified 3.35 TB/s, applied to the H200's 4.8",
+    ..H100_SXM
+};
+
+/// The GPU `cargo xtask gpu-model --gpu` models.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GpuChoice {
+    /// [`H100_SXM`], where the model's fit was measured.
+    #[default]
+    H100,
+    /// [`H200_SXM`]: the same chip with faster memory.
+    H200,
+}
+
+impl GpuChoice {
+    /// The GPU's constants.
+    pub fn gpu(self) -> Gpu {
+        match self {
+            GpuChoice::H100 => H100_SXM,
+            GpuChoice::H200 => H200_SXM,
+        }
+    }
+}
+
 /// L2 read bandwidth: an assumption (published microbenchmarks of H100
-/// report 5–7 TB/s), not measured here.
+/// report 5–7 TB/s), not measured here; the H200's L2 is the H100's.
 const L2_BYTES_PER_S: f64 = 5.5e12;
 /// Warp instructions an SM issues a clock (4 schedulers).
 const ISSUE_PER_CLOCK: f64 = 4.0;
@@ -113,6 +171,12 @@ pub struct GpuModelCli {
 /// Options of `cargo xtask gpu-model`.
 #[derive(Args, Debug)]
 pub struct GpuModelArgs {
+    /// The GPU modelled: the H100 SXM the fit was measured on, or the
+    /// H200 SXM (the same chip, memory 1.43 times as fast; its copy
+    /// bandwidth assumed, not measured). `--contest` writes each one's
+    /// figures to its own file and section.
+    #[arg(long, value_enum, default_value_t = GpuChoice::H100)]
+    gpu: GpuChoice,
     /// Blocks of each launch the emulator runs (the rest are alike).
     #[arg(long, default_value_t = 24)]
     sample_blocks: u32,
@@ -532,6 +596,9 @@ pub struct Model {
     /// documents leave open and a GPU settles. Off in the fit and the
     /// reported figures.
     pub half_rate_pipes: bool,
+    /// The GPU modelled: [`H100_SXM`] in the fit (its rows were measured
+    /// there), then the one `--gpu` names ([`Model::on`]).
+    pub gpu: Gpu,
 }
 
 impl Model {
@@ -542,6 +609,24 @@ impl Model {
         Model {
             path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES.min(self.path_cycles_per_instruction),
             ..*self
+        }
+    }
+
+    /// The same constants on `gpu`: the fitted path cost and local-memory
+    /// factor carry over to a GPU of the same SMs and clock (the H200 is
+    /// the H100's chip), the memory term takes its bandwidth.
+    fn on(&self, gpu: Gpu) -> Model {
+        Model { gpu, ..*self }
+    }
+
+    /// The model with the path term at [`DEPENDENT_ISSUE_CYCLES`] and no
+    /// fit: what the runs without `--fit` print.
+    fn unfitted(gpu: Gpu) -> Model {
+        Model {
+            local_dram_factor: 1.0,
+            path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES,
+            half_rate_pipes: false,
+            gpu,
         }
     }
 
@@ -620,13 +705,14 @@ impl LaunchInput {
         let blocks = self.threads.div_ceil(u64::from(self.threads_per_block)) as f64;
         let resident_threads = self.occupancy() * 2048.0;
         let blocks_per_sm = (resident_threads / f64::from(self.threads_per_block)).floor().max(1.0);
-        let sms_used = blocks.min(SMS);
+        let gpu = &m.gpu;
+        let sms_used = blocks.min(gpu.sms);
         let warps_per_scheduler =
             (blocks / sms_used).min(blocks_per_sm) * f64::from(self.threads_per_block) / 32.0 / 4.0;
         let issue_efficiency = (warps_per_scheduler / WARPS_TO_HIDE_LATENCY).min(1.0);
         let warp_instructions = instructions(&self.traffic.ops, self.k, self.short_division) / 32.0;
         let pipes = if m.half_rate_pipes { self.pipe_factor() } else { 1.0 };
-        let issue = warp_instructions * pipes / (sms_used * ISSUE_PER_CLOCK * CLOCK_HZ * issue_efficiency);
+        let issue = warp_instructions * pipes / (sms_used * ISSUE_PER_CLOCK * gpu.clock_hz * issue_efficiency);
         // Elements in local memory (a stack frame) cost DRAM traffic in
         // proportion to the bytes the operations move through it.
         let stack = self.resources.as_ref().map_or(0.0, |r| f64::from(r.stack_frame_bytes));
@@ -635,7 +721,7 @@ impl LaunchInput {
         } else {
             0.0
         };
-        let share = (2.0 * sms_used / SMS).min(1.0);
+        let share = (2.0 * sms_used / gpu.sms).min(1.0);
         let t = &self.traffic;
         let table_bytes = 32.0 * t.table_sectors as f64;
         let data_bytes = t.bytes_moved() as f64 - table_bytes;
@@ -648,19 +734,20 @@ impl LaunchInput {
         let tensor_table_bytes = 32.0 * t.tensor_table_sectors as f64;
         let resident_bytes = 32.0 * t.tensor_resident_sectors as f64;
         let own_table_bytes = table_bytes - tensor_table_bytes;
-        let seconds = |bytes: f64, in_l2: bool| bytes / (if in_l2 { L2_BYTES_PER_S } else { DRAM_BYTES_PER_S } * share);
+        let seconds =
+            |bytes: f64, in_l2: bool| bytes / (if in_l2 { L2_BYTES_PER_S } else { gpu.copy_bytes_per_s } * share);
         let table_seconds = seconds(resident_bytes, true)
             + seconds(
                 tensor_table_bytes - resident_bytes,
-                self.tensor_table_bytes <= L2_BYTES / 2.0,
+                self.tensor_table_bytes <= gpu.l2_bytes / 2.0,
             )
-            + seconds(own_table_bytes, self.table_bytes <= L2_BYTES / 2.0);
-        let memory = (data_bytes + local) / (DRAM_BYTES_PER_S * share) + table_seconds;
-        let waves = (blocks / (SMS * blocks_per_sm)).ceil();
+            + seconds(own_table_bytes, self.table_bytes <= gpu.l2_bytes / 2.0);
+        let memory = (data_bytes + local) / (gpu.copy_bytes_per_s * share) + table_seconds;
+        let waves = (blocks / (gpu.sms * blocks_per_sm)).ceil();
         let path_cycles = instructions(&self.traffic.path_ops, self.k, self.short_division)
             * m.path_cycles_per_instruction
             + self.traffic.path_ops.barriers as f64 * BARRIER_CYCLES;
-        let path = path_cycles / CLOCK_HZ * waves;
+        let path = path_cycles / gpu.clock_hz * waves;
         let (time, bound) = [(issue, Bound::Issue), (memory, Bound::Memory), (path, Bound::Path)]
             .into_iter()
             .fold((0.0, Bound::Issue), |best, t| if t.0 > best.0 { t } else { best });
@@ -1181,7 +1268,8 @@ fn contest_preset<const K: usize>(
 }
 
 /// The contest (`--contest`): every row counted, printed, and written to
-/// docs/benchmarks/gpu_contest.json and docs/BENCHMARKS.md.
+/// the GPU's file in docs/benchmarks (gpu_contest.json for the H100,
+/// gpu_contest_h200.json) and its section of docs/BENCHMARKS.md.
 fn run_contest(model: &Model, args: &GpuModelArgs, reports: &mut Reports) -> Result<(), String> {
     let (mut dft, mut products) = (Vec::new(), Vec::new());
     for name in CONTEST_PRESETS {
@@ -1198,12 +1286,19 @@ fn run_contest(model: &Model, args: &GpuModelArgs, reports: &mut Reports) -> Res
         .parent()
         .ok_or("xtask has no parent directory")?;
     let commit = crate::report::git(root, &["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".into());
+    let gpu = &model.gpu;
     let contest = GpuContest {
+        gpu: gpu.name.to_owned(),
         model: format!(
-            "The time model of `cargo xtask gpu-model`: H100 SXM constants (132 SMs at {:.3} GHz, the copy \
-             bandwidth of 3.0 TB/s measured on one), machine-code resources from NVRTC for sm_90, path cost \
-             fitted on the executor's measured rows of 2026-11-23 ({:.1} cycles an instruction, floor {:.0}).",
-            CLOCK_HZ / 1e9,
+            "The time model of `cargo xtask gpu-model`: {} constants ({} SMs at {:.3} GHz, the copy \
+             bandwidth of {:.2} TB/s, {}), machine-code resources from NVRTC for sm_90, path cost \
+             fitted on the executor's measured rows of 2026-11-23 on an H100 ({:.1} cycles an instruction, \
+             floor {:.0}).",
+            gpu.name,
+            gpu.sms,
+            gpu.clock_hz / 1e9,
+            gpu.copy_bytes_per_s / 1e12,
+            gpu.copy_source,
             model.path_cycles_per_instruction,
             model.floor().path_cycles_per_instruction
         ),
@@ -1217,11 +1312,11 @@ fn run_contest(model: &Model, args: &GpuModelArgs, reports: &mut Reports) -> Res
         "
 {section}"
     );
-    let data = gpu_contest::data_path(root);
+    let data = gpu_contest::data_path(root, gpu.name);
     std::fs::write(&data, contest.to_json()).map_err(|e| format!("cannot write {}: {e}", data.display()))?;
     let benchmarks = root.join("docs").join("BENCHMARKS.md");
     let old = std::fs::read_to_string(&benchmarks).map_err(|e| format!("cannot read {}: {e}", benchmarks.display()))?;
-    std::fs::write(&benchmarks, gpu_contest::splice(&old, &section))
+    std::fs::write(&benchmarks, gpu_contest::splice(&old, gpu.name, &section))
         .map_err(|e| format!("cannot write {}: {e}", benchmarks.display()))?;
     println!("wrote {} and its section of {}", data.display(), benchmarks.display());
     Ok(())
@@ -1408,6 +1503,7 @@ fn fit(today: &[(Transform, f64)]) -> Model {
             local_dram_factor: 1.0,
             path_cycles_per_instruction: 1.0,
             half_rate_pipes: false,
+            gpu: H100_SXM,
         },
     );
     for a in 0..=40 {
@@ -1416,6 +1512,7 @@ fn fit(today: &[(Transform, f64)]) -> Model {
                 local_dram_factor: 0.01 * 1.15f64.powi(a),
                 path_cycles_per_instruction: 0.5 * 1.12f64.powi(b),
                 half_rate_pipes: false,
+                gpu: H100_SXM,
             };
             let err: f64 = today
                 .iter()
@@ -1480,13 +1577,10 @@ fn fitted_model(args: &GpuModelArgs, reports: &mut Reports) -> Result<Model, Str
 /// The transforms named by `--transform`: every launch, then the time at
 /// the floor (and fitted with `--fit`).
 fn run_transforms(args: &GpuModelArgs, reports: &mut Reports) -> Result<(), String> {
-    let floor = Model {
-        local_dram_factor: 1.0,
-        path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES,
-        half_rate_pipes: false,
-    };
+    let gpu = args.gpu.gpu();
+    let floor = Model::unfitted(gpu);
     let fitted = if args.fit {
-        let model = fitted_model(args, reports)?;
+        let model = fitted_model(args, reports)?.on(gpu);
         println!(
             "fitted on today's one-thread-per-DFT kernels: {:.1} cycles per instruction on a thread's serial path",
             model.path_cycles_per_instruction
@@ -1558,16 +1652,20 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         timeout: Duration::from_secs(args.timeout_s),
         pipes,
     };
-    println!("MODEL, not a measurement: H100 SXM (132 SMs, 3.0 TB/s measured copy, {CLOCK_HZ:.3e} Hz)");
+    let gpu = args.gpu.gpu();
+    println!(
+        "MODEL, not a measurement: {} ({} SMs, {:.3e} Hz, {:.2} TB/s of copy, {})",
+        gpu.name,
+        gpu.sms,
+        gpu.clock_hz,
+        gpu.copy_bytes_per_s / 1e12,
+        gpu.copy_source
+    );
     if args.small_primes_only {
         println!(
             "--small-primes-only: no fit; the path term at {DEPENDENT_ISSUE_CYCLES} cycles an instruction throughout"
         );
-        let floor = Model {
-            local_dram_factor: 1.0,
-            path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES,
-            half_rate_pipes: false,
-        };
+        let floor = Model::unfitted(gpu);
         print_ntt(args, &floor, &mut reports)?;
         return print_multimodular(args, &floor, &mut reports);
     }
@@ -1575,7 +1673,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         return run_transforms(args, &mut reports);
     }
     if args.contest {
-        let model = fitted_model(args, &mut reports)?;
+        let model = fitted_model(args, &mut reports)?.on(gpu);
         return run_contest(&model, args, &mut reports);
     }
     let mut today = Vec::new();
@@ -1620,6 +1718,15 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
             t.passes(),
             100.0 * t.data_efficiency(),
             100.0 * t.bytes_used() / t.bytes_moved()
+        );
+    }
+    // The fit and its rows are the H100's; the device's kernels on the GPU
+    // asked for.
+    let model = model.on(gpu);
+    if gpu != H100_SXM {
+        println!(
+            "\nthe fitted constants carried over to the {} (the same SMs and clock)",
+            gpu.name
         );
     }
     println!(
@@ -1750,7 +1857,7 @@ fn print_ntt(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Resul
         };
         let (s, bounds) = t.seconds(model);
         let (floor, _) = t.seconds(&floor_model);
-        let copy = 2.0 * t.data_bytes / DRAM_BYTES_PER_S;
+        let copy = 2.0 * t.data_bytes / model.gpu.copy_bytes_per_s;
         if args.launches {
             t.print_launches(model);
         }
@@ -1794,15 +1901,36 @@ mod tests {
         }
     }
 
+    /// The H200 changes the memory term alone: a launch bound by its data
+    /// takes the H100's time over the copy bandwidths' ratio, one bound by
+    /// its instructions the same time on both.
+    #[test]
+    fn the_h200_speeds_the_memory_term_alone() {
+        let work = |l: &LaunchInput, gpu: Gpu, bound: Bound| {
+            let (seconds, b) = l.seconds(&Model::unfitted(gpu));
+            assert_eq!(b, bound, "{}", gpu.name);
+            seconds - LAUNCH_SECONDS
+        };
+        let mut memory = products_launch(None);
+        memory.traffic.ops.mul = 0;
+        memory.traffic.sectors_read = 1 << 22;
+        memory.traffic.sectors_written = 1 << 22;
+        let ratio = work(&memory, H100_SXM, Bound::Memory) / work(&memory, H200_SXM, Bound::Memory);
+        assert!((ratio - 4.8 / 3.35).abs() < 1e-9, "{ratio}");
+        let issue = products_launch(None);
+        assert_eq!(
+            work(&issue, H100_SXM, Bound::Issue),
+            work(&issue, H200_SXM, Bound::Issue)
+        );
+        assert_eq!(GpuChoice::H200.gpu(), H200_SXM);
+        assert_eq!(GpuChoice::default().gpu(), H100_SXM);
+    }
+
     /// The issue term grows by 2 × the busier pipe's share, at least 1,
     /// and only in the half-rate model.
     #[test]
     fn half_rate_pipes_scale_the_issue_term() {
-        let floor = Model {
-            local_dram_factor: 1.0,
-            path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES,
-            half_rate_pipes: false,
-        };
+        let floor = Model::unfitted(H100_SXM);
         let work = |l: &LaunchInput, m: &Model| {
             let (seconds, bound) = l.seconds(m);
             assert_eq!(bound, Bound::Issue);

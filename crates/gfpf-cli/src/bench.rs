@@ -32,7 +32,8 @@ pub struct BenchArgs {
     device: crate::DeviceArg,
     /// With --device cuda: the time model's figures to print beside the
     /// measured ones, with measured / modelled (the file `cargo xtask
-    /// gpu-model --contest` writes: docs/benchmarks/gpu_contest.json).
+    /// gpu-model --contest` writes: docs/benchmarks/gpu_contest.json for an
+    /// H100, gpu_contest_h200.json with `--gpu h200`).
     #[arg(long, value_name = "FILE")]
     model: Option<std::path::PathBuf>,
 }

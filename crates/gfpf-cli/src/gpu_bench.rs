@@ -404,9 +404,17 @@ pub fn run(primes: &[FieldSpec], quick: bool, model: Option<&ModelFigures>) -> R
     println!("  bytes over passes = stages × (read + write) of the data; the CPU column is all {threads} host cores.");
     if let Some(m) = model {
         println!(
-            "  model: the time model of `cargo xtask gpu-model` (an H100 SXM) at commit {}, {}: fitted (floor);",
-            m.commit, m.date
+            "  model: the time model of `cargo xtask gpu-model` (an {}) at commit {}, {}: fitted (floor);",
+            m.gpu, m.commit, m.date
         );
+        if !m.models(&device.name()) {
+            println!(
+                "  NOTE: the model is of an {}, this device is {}: set their times side by side with care \
+                 (docs/benchmarks has a model file for each GPU modelled).",
+                m.gpu,
+                device.name()
+            );
+        }
         println!("  GPU/model = measured over the fitted model (below 1: faster than modelled).");
     }
     println!();

@@ -1,6 +1,7 @@
 //! The GPU time model's figures, for `gfpf bench --device cuda --model FILE`
 //! to print beside what the GPU measures: the file `cargo xtask gpu-model
-//! --contest` writes (docs/benchmarks/gpu_contest.json), with the modelled
+//! --contest` writes (docs/benchmarks/gpu_contest.json for an H100,
+//! gpu_contest_h200.json for an H200), with the modelled
 //! forward DFT_N and n × n products of the big prime (and of word-size
 //! primes) for t8, p8 and t16, N = 2^12 to 2^24.
 
@@ -26,6 +27,9 @@ pub struct ModelRow {
 /// A model file's rows and what it was counted at.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModelFigures {
+    /// The GPU modelled ("H100 SXM", "H200 SXM"; files without one are
+    /// the H100's).
+    pub gpu: String,
     /// The commit its kernels were counted at.
     pub commit: String,
     /// The day it was run.
@@ -64,11 +68,19 @@ impl ModelFigures {
                 .collect()
         };
         Ok(ModelFigures {
+            gpu: text_of("gpu").unwrap_or_else(|_| "H100 SXM".to_owned()),
             commit: text_of("commit")?,
             date: text_of("date")?,
             dft: rows("dft")?,
             products: rows("products")?,
         })
+    }
+
+    /// Whether the model's GPU is `device_name` (as the driver names it,
+    /// "NVIDIA H200"): its first word ("H200") is among the name's.
+    pub fn models(&self, device_name: &str) -> bool {
+        let model = self.gpu.split_whitespace().next().unwrap_or_default();
+        device_name.split_whitespace().any(|w| w.eq_ignore_ascii_case(model))
     }
 
     /// The modelled forward DFT_N of `preset` (one transform), if any.
@@ -110,12 +122,26 @@ mod tests {
     fn the_repository_model_file_parses() {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/benchmarks/gpu_contest.json");
         let figures = ModelFigures::read(&path).unwrap();
+        assert_eq!(figures.gpu, "H100 SXM");
         let row = figures.dft("t8", 1 << 20).unwrap();
         assert!(row.big_ms.0 > row.big_ms.1 && row.big_ms.1 > 0.0, "{row:?}");
         assert!(figures.product("t8", 1 << 20).unwrap().small_ms.is_some());
         assert!(figures.product("t8", 1 << 12).is_some());
         assert!(figures.dft("t8", 3 << 10).is_none());
         assert!(figures.dft("t2", 1 << 12).is_none());
+    }
+
+    /// The model's GPU against the driver's name for the device.
+    #[test]
+    fn the_model_names_its_gpu() {
+        let h200 = r#"{"gpu": "H200 SXM", "commit": "abc", "date": "2026-11-29", "dft": [], "products": []}"#;
+        let figures = ModelFigures::parse(h200).unwrap();
+        assert_eq!(figures.gpu, "H200 SXM");
+        assert!(figures.models("NVIDIA H200"));
+        assert!(!figures.models("NVIDIA H100 80GB HBM3"));
+        let h100 = ModelFigures::parse(r#"{"commit": "abc", "date": "d", "dft": [], "products": []}"#).unwrap();
+        assert!(h100.models("NVIDIA H100 80GB HBM3"));
+        assert!(!h100.models("NVIDIA H200"));
     }
 
     #[test]

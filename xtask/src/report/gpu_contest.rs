@@ -12,8 +12,27 @@ use super::time_ms;
 #[cfg(any(feature = "model", test))]
 use serde_json::json;
 
-/// The section's heading, by which the report and the model task find it.
+/// The section's heading, by which the report and the model task find it
+/// (the H100's contest: the GPU the model was fitted on).
 pub const HEADING: &str = "## Big prime against small primes on the GPU (thesis chapter 7, model)";
+
+/// The GPUs whose contests the model writes: name (as the model's
+/// `Gpu::name` and the JSON's "gpu"), the data file in docs/benchmarks,
+/// the section's heading, and the `gpu-model` flag that writes it.
+pub const GPUS: &[(&str, &str, &str, &str)] = &[
+    ("H100 SXM", "gpu_contest.json", HEADING, ""),
+    (
+        "H200 SXM",
+        "gpu_contest_h200.json",
+        "## Big prime against small primes on an H200 (thesis chapter 7, model)",
+        " --gpu h200",
+    ),
+];
+
+/// `gpu`'s entry of [`GPUS`] (the H100's for a name it lacks).
+fn gpu_entry(gpu: &str) -> &'static (&'static str, &'static str, &'static str, &'static str) {
+    GPUS.iter().find(|(name, ..)| *name == gpu).unwrap_or(&GPUS[0])
+}
 
 /// The heading the section goes before when BENCHMARKS.md has none yet.
 #[cfg(any(feature = "model", test))]
@@ -49,6 +68,8 @@ pub struct ContestRow {
 /// The model's contest: the DFT (benchmark 1) and the products.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GpuContest {
+    /// The GPU modelled (a name of [`GPUS`]).
+    pub gpu: String,
     /// What the figures are (the model's description and constants).
     pub model: String,
     /// The commit the kernels were counted at.
@@ -97,6 +118,7 @@ impl GpuContest {
     #[cfg(any(feature = "model", test))]
     pub fn to_json(&self) -> String {
         let v = json!({
+            "gpu": self.gpu,
             "model": self.model,
             "commit": self.commit,
             "date": self.date,
@@ -124,6 +146,8 @@ impl GpuContest {
                 .collect()
         };
         Ok(GpuContest {
+            // Files written before the H200 was modelled are the H100's.
+            gpu: text_of("gpu").unwrap_or_else(|_| GPUS[0].0.to_owned()),
             model: text_of("model")?,
             commit: text_of("commit")?,
             date: text_of("date")?,
@@ -133,21 +157,23 @@ impl GpuContest {
     }
 }
 
-/// Where the contest's data live.
-pub fn data_path(root: &Path) -> PathBuf {
-    root.join("docs").join("benchmarks").join("gpu_contest.json")
+/// Where `gpu`'s contest data live.
+pub fn data_path(root: &Path, gpu: &str) -> PathBuf {
+    root.join("docs").join("benchmarks").join(gpu_entry(gpu).1)
 }
 
-/// The contest's data, if the model task has written them.
-pub fn load(root: &Path) -> Result<Option<GpuContest>, String> {
-    let path = data_path(root);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => GpuContest::from_json(&text)
-            .map(Some)
-            .map_err(|e| format!("{}: {e}", path.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+/// The contests' data the model task has written, in [`GPUS`]' order.
+pub fn load(root: &Path) -> Result<Vec<GpuContest>, String> {
+    let mut contests = Vec::new();
+    for (gpu, ..) in GPUS {
+        let path = data_path(root, gpu);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => contests.push(GpuContest::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        }
     }
+    Ok(contests)
 }
 
 fn table(md: &mut String, rows: &[ContestRow], size_header: &str, size: &impl Fn(u32) -> String) {
@@ -225,12 +251,13 @@ fn verdict(rows: &[ContestRow], size: &impl Fn(u32) -> String) -> String {
 /// The section's markdown.
 pub fn section(c: &GpuContest) -> String {
     let mut md = String::new();
-    let _ = writeln!(md, "{HEADING}\n");
+    let (_, file, heading, flag) = gpu_entry(&c.gpu);
+    let _ = writeln!(md, "{heading}\n");
     let _ = writeln!(
         md,
         "**Modelled, not measured**: no GPU was at hand. {} Kernels counted in the block-level emulator at \
-         commit {}, {}. Reproduce: `cargo xtask gpu-model --contest` (rewrites this section and \
-         `docs/benchmarks/gpu_contest.json`). Each time is given on the model's fitted path cost and at \
+         commit {}, {}. Reproduce: `cargo xtask gpu-model --contest{flag}` (rewrites this section and \
+         `docs/benchmarks/{file}`). Each time is given on the model's fitted path cost and at \
          its floor (the path term at its least), since the fit was made on the old one-thread-per-DFT \
          kernels.\n",
         c.model, c.commit, c.date
@@ -239,7 +266,7 @@ pub fn section(c: &GpuContest) -> String {
         "Small primes: 31-bit primes q with 2^log2(N) dividing q − 1, Montgomery and Shoup products on the \
          32-bit multiplier (kernels/gfpf_ntt.cu, kernels/gfpf_multimodular.cuh). 41 such primes reach N = \
          2^21, 18 reach 2^22, 7 reach 2^24; where fewer exist than a row needs, the row takes primes c·2^32 \
-         + 1 below 2^50 whose NTTs run in FP64, as an H100 does (its FP64 rate is its integer rate; marked \
+         + 1 below 2^50 whose NTTs run in FP64, as an H100 or H200 does (its FP64 rate is its integer rate; marked \
          \"50-bit\": 0.6 times as many primes, 1.5 times the work an NTT butterfly); a GPU without fast \
          FP64 takes primes c·2^32 + 1 below 2^62 in 64-bit integers there (\"62-bit\": half as many \
          primes, four times the work a butterfly; `cargo xtask gpu-model` prints both).\n\n",
@@ -268,15 +295,16 @@ pub fn section(c: &GpuContest) -> String {
     md
 }
 
-/// Rewrites the section in `benchmarks_md` (replacing the old one, or
+/// Rewrites `gpu`'s section in `benchmarks_md` (replacing the old one, or
 /// inserting it before the products against GMP, or at the end).
 #[cfg(any(feature = "model", test))]
-pub fn splice(benchmarks_md: &str, section: &str) -> String {
-    if let Some(start) = benchmarks_md.find(HEADING) {
-        let rest = &benchmarks_md[start + HEADING.len()..];
+pub fn splice(benchmarks_md: &str, gpu: &str, section: &str) -> String {
+    let heading = gpu_entry(gpu).2;
+    if let Some(start) = benchmarks_md.find(heading) {
+        let rest = &benchmarks_md[start + heading.len()..];
         let end = rest
             .find("\n## ")
-            .map_or(benchmarks_md.len(), |i| start + HEADING.len() + i + 1);
+            .map_or(benchmarks_md.len(), |i| start + heading.len() + i + 1);
         return format!("{}{section}{}", &benchmarks_md[..start], &benchmarks_md[end..]);
     }
     match benchmarks_md.find(NEXT_HEADING) {
@@ -302,6 +330,7 @@ mod tests {
             prime_bits: if log2_n == 23 { 62 } else { 31 },
         };
         GpuContest {
+            gpu: "H100 SXM".into(),
             model: "H100".into(),
             commit: "abc".into(),
             date: "2026-11-25".into(),
@@ -336,14 +365,53 @@ mod tests {
         // Rows without prime_bits (written before 62-bit primes) are 31-bit.
         let old = c.to_json().replace("\"prime_bits\": 31,", "");
         assert_eq!(GpuContest::from_json(&old).unwrap().dft[0].prime_bits, 31);
+        // Files without a GPU (written before the H200 was modelled) are the
+        // H100's.
+        let old = c.to_json().replace("\"gpu\": \"H100 SXM\",", "");
+        assert!(!old.contains("\"gpu\""));
+        assert_eq!(GpuContest::from_json(&old).unwrap().gpu, "H100 SXM");
+    }
+
+    /// Each GPU's contest has its own heading, file and flag, and an
+    /// H200's section goes after the H100's, before the products.
+    #[test]
+    fn each_gpu_has_its_section() {
+        let h100 = contest();
+        let h200 = GpuContest {
+            gpu: "H200 SXM".into(),
+            ..contest()
+        };
+        let md = section(&h200);
+        assert!(md.starts_with(GPUS[1].2), "{md}");
+        assert!(md.contains("`cargo xtask gpu-model --contest --gpu h200`"), "{md}");
+        assert!(md.contains("`docs/benchmarks/gpu_contest_h200.json`"), "{md}");
+        assert!(section(&h100).contains("`cargo xtask gpu-model --contest` (rewrites"));
+        assert_eq!(
+            data_path(Path::new("r"), "H200 SXM"),
+            Path::new("r/docs/benchmarks/gpu_contest_h200.json")
+        );
+        assert_eq!(
+            data_path(Path::new("r"), "H100 SXM"),
+            Path::new("r/docs/benchmarks/gpu_contest.json")
+        );
+        let doc = format!("# b\n\n{NEXT_HEADING}\n\ny\n");
+        let both = splice(&splice(&doc, "H100 SXM", &section(&h100)), "H200 SXM", &md);
+        let at = |h: &str| both.find(h).unwrap();
+        assert!(
+            at(HEADING) < at(GPUS[1].2) && at(GPUS[1].2) < at(NEXT_HEADING),
+            "{both}"
+        );
+        // Rewriting one leaves the other.
+        let again = splice(&both, "H100 SXM", &section(&h100));
+        assert_eq!(again, both);
     }
 
     #[test]
     fn splice_replaces_or_inserts() {
         let doc = format!("# b\n\n## A\n\nx\n\n{NEXT_HEADING}\n\ny\n");
-        let once = splice(&doc, &format!("{HEADING}\n\nold\n\n"));
+        let once = splice(&doc, "H100 SXM", &format!("{HEADING}\n\nold\n\n"));
         assert!(once.find(HEADING).unwrap() < once.find(NEXT_HEADING).unwrap());
-        let twice = splice(&once, &format!("{HEADING}\n\nnew\n\n"));
+        let twice = splice(&once, "H100 SXM", &format!("{HEADING}\n\nnew\n\n"));
         assert!(
             twice.contains("new") && !twice.contains("old") && twice.contains("## A\n\nx") && twice.contains("\ny\n")
         );

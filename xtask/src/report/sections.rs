@@ -294,7 +294,7 @@ pub(super) fn other_sections(md: &mut String, inputs: &mut Inputs) -> Result<(),
         .parent()
         .and_then(|docs| docs.parent())
         .ok_or("the charts' directory is not docs/benchmarks")?;
-    if let Some(contest) = super::gpu_contest::load(root)? {
+    for contest in super::gpu_contest::load(root)? {
         md.push_str(&super::gpu_contest::section(&contest));
     }
     per_preset_section(
