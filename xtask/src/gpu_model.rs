@@ -1926,6 +1926,27 @@ mod tests {
         assert_eq!(GpuChoice::default().gpu(), H100_SXM);
     }
 
+    /// Every GPU `--gpu` takes has its own contest file, section and flag
+    /// in the report's table (gpu_contest::GPUS, which cannot see these
+    /// constants): a name missing there would fall back to the H100's file.
+    #[test]
+    fn every_gpu_has_its_contest_entry() {
+        use clap::ValueEnum;
+        for choice in GpuChoice::value_variants() {
+            let gpu = choice.gpu();
+            let entry = gpu_contest::GPUS.iter().find(|(name, ..)| *name == gpu.name);
+            let Some(&(_, _, _, flag)) = entry else {
+                panic!("{}: no contest entry", gpu.name)
+            };
+            let expected = if *choice == GpuChoice::default() {
+                String::new()
+            } else {
+                format!(" --gpu {}", choice.to_possible_value().unwrap().get_name())
+            };
+            assert_eq!(flag, expected, "{}", gpu.name);
+        }
+    }
+
     /// The issue term grows by 2 × the busier pipe's share, at least 1,
     /// and only in the half-rate model.
     #[test]

@@ -386,10 +386,11 @@ pub fn run(primes: &[FieldSpec], quick: bool, model: Option<&ModelFigures>) -> R
     let ntt = measure_ntt(&device, quick, &bar)?;
     bar.finish_and_clear();
     let (shape, (driver_major, driver_minor)) = (device.shape(), device.driver_cuda_version());
+    let name = device.name();
     println!(
         "gfpf bench --device cuda{}: {} (compute capability {}.{}, {} SMs, {} KiB of shared memory a block,",
         if quick { " --quick" } else { "" },
-        device.name(),
+        name,
         device.compute_capability().0,
         device.compute_capability().1,
         shape.multiprocessors,
@@ -407,12 +408,11 @@ pub fn run(primes: &[FieldSpec], quick: bool, model: Option<&ModelFigures>) -> R
             "  model: the time model of `cargo xtask gpu-model` (an {}) at commit {}, {}: fitted (floor);",
             m.gpu, m.commit, m.date
         );
-        if !m.models(&device.name()) {
+        if !m.models(&name) {
             println!(
-                "  NOTE: the model is of an {}, this device is {}: set their times side by side with care \
+                "  NOTE: the model is of an {}, this device is {name}: set their times side by side with care \
                  (docs/benchmarks has a model file for each GPU modelled).",
-                m.gpu,
-                device.name()
+                m.gpu
             );
         }
         println!("  GPU/model = measured over the fitted model (below 1: faster than modelled).");
