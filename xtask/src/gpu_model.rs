@@ -6,11 +6,13 @@
 //!
 //! Per launch (one stage), from the emulator on a sample of blocks scaled to
 //! the launch: 32-byte sectors moved in global memory, the field operations
-//! run (per thread, and on the busiest thread's serial path); from ptxas
+//! run (per thread, per warp, and on the busiest warp's serial path: a
+//! warp runs every branch any of its lanes takes, so it runs each
+//! operation as often as the lane that runs it most); from ptxas
 //! (NVRTC, sm_90): registers, stack frame, theoretical occupancy. Then
 //!
-//! * issue: warp instructions (operations × the instruction estimates of
-//!   [`instructions`], over 32 lanes) at 4 a clock per SM on the SMs the
+//! * issue: warp instructions (the warps' operations × the instruction
+//!   estimates of [`instructions`]) at 4 a clock per SM on the SMs the
 //!   grid fills, slowed where fewer than [`WARPS_TO_HIDE_LATENCY`] warps a
 //!   scheduler are resident;
 //! * memory: data sectors moved plus, for kernels with a stack frame, the
@@ -20,7 +22,7 @@
 //!   sectors at an assumed L2 bandwidth where the table fits half of L2,
 //!   the tensor cores' tables' (a few MiB at most) at it always (both
 //!   less where the grid fills few SMs);
-//! * path: the busiest thread's instructions at the fitted
+//! * path: the busiest warp's instructions at the fitted
 //!   [`Model::path_cycles_per_instruction`] and its barriers at
 //!   [`BARRIER_CYCLES`], once per wave of blocks;
 //!
@@ -118,6 +120,12 @@ impl GpuChoice {
 const L2_BYTES_PER_S: f64 = 5.5e12;
 /// Warp instructions an SM issues a clock (4 schedulers).
 const ISSUE_PER_CLOCK: f64 = 4.0;
+/// Shared-memory wavefronts an SM serves a clock: its 32 banks of 4 bytes
+/// give 128 bytes a clock (the CUDA C++ Programming Guide's bank model for
+/// compute capability 5.0 and later; about 30 TB/s over an H100's 132 SMs
+/// at its clock under load). A warp-wide access takes a wavefront for
+/// each word its busiest bank serves ([`LaunchTraffic::shared_wavefronts`]).
+const SHARED_WAVEFRONTS_PER_CLOCK: f64 = 1.0;
 /// Resident warps a scheduler needs to issue every clock through the
 /// latency of dependent integer instructions (~4 cycles) with some slack.
 const WARPS_TO_HIDE_LATENCY: f64 = 6.0;
@@ -679,6 +687,8 @@ enum Bound {
     Issue,
     Memory,
     Path,
+    /// The shared memory's banks.
+    Shared,
 }
 
 impl LaunchInput {
@@ -691,6 +701,18 @@ impl LaunchInput {
         self.pipes.map_or(1.0, |p| {
             (2.0 * p.share(Pipe::Alu)).max(2.0 * p.share(Pipe::Fma)).max(1.0)
         })
+    }
+
+    /// SMs the launch's blocks reach on `gpu`.
+    fn sms_used(&self, gpu: &Gpu) -> f64 {
+        let blocks = self.threads.div_ceil(u64::from(self.threads_per_block)) as f64;
+        blocks.min(gpu.sms)
+    }
+
+    /// Seconds the shared memory's banks take for the launch's wavefronts
+    /// on the SMs it reaches.
+    fn shared_seconds(&self, m: &Model) -> f64 {
+        self.traffic.shared_wavefronts as f64 / (self.sms_used(&m.gpu) * SHARED_WAVEFRONTS_PER_CLOCK * m.gpu.clock_hz)
     }
 
     fn occupancy(&self) -> f64 {
@@ -710,7 +732,7 @@ impl LaunchInput {
         let warps_per_scheduler =
             (blocks / sms_used).min(blocks_per_sm) * f64::from(self.threads_per_block) / 32.0 / 4.0;
         let issue_efficiency = (warps_per_scheduler / WARPS_TO_HIDE_LATENCY).min(1.0);
-        let warp_instructions = instructions(&self.traffic.ops, self.k, self.short_division) / 32.0;
+        let warp_instructions = instructions(&self.traffic.warp_ops, self.k, self.short_division);
         let pipes = if m.half_rate_pipes { self.pipe_factor() } else { 1.0 };
         let issue = warp_instructions * pipes / (sms_used * ISSUE_PER_CLOCK * gpu.clock_hz * issue_efficiency);
         // Elements in local memory (a stack frame) cost DRAM traffic in
@@ -748,9 +770,15 @@ impl LaunchInput {
             * m.path_cycles_per_instruction
             + self.traffic.path_ops.barriers as f64 * BARRIER_CYCLES;
         let path = path_cycles / gpu.clock_hz * waves;
-        let (time, bound) = [(issue, Bound::Issue), (memory, Bound::Memory), (path, Bound::Path)]
-            .into_iter()
-            .fold((0.0, Bound::Issue), |best, t| if t.0 > best.0 { t } else { best });
+        let shared = self.shared_seconds(m);
+        let (time, bound) = [
+            (issue, Bound::Issue),
+            (memory, Bound::Memory),
+            (path, Bound::Path),
+            (shared, Bound::Shared),
+        ]
+        .into_iter()
+        .fold((0.0, Bound::Issue), |best, t| if t.0 > best.0 { t } else { best });
         (time + LAUNCH_SECONDS, bound)
     }
 }
@@ -762,9 +790,32 @@ struct Transform {
     data_bytes: f64,
 }
 
+/// The operations on a path, each with its count and its instructions
+/// ([`instructions`] of it alone), the most instructions first; barriers
+/// with their count alone (the path charges them cycles).
+fn path_breakdown(ops: &FieldOps, k: f64, short_division: bool) -> String {
+    let mut parts: Vec<(f64, String)> = ops
+        .counts()
+        .into_iter()
+        .filter(|&(_, count)| count > 0)
+        .map(|(name, count)| {
+            let alone = FieldOps::only(name, count).expect("a field's own name");
+            let instr = instructions(&alone, k, short_division);
+            let text = if name == "barriers" {
+                format!("{count} {name}")
+            } else {
+                format!("{count} {name} {:.2}k", instr / 1e3)
+            };
+            (instr, text)
+        })
+        .collect();
+    parts.sort_by(|a, b| b.0.total_cmp(&a.0));
+    parts.into_iter().map(|(_, text)| text).collect::<Vec<_>>().join(", ")
+}
+
 impl Transform {
-    /// A line a launch (`--launches`): kernel, threads, sectors, busiest
-    /// path, occupancy, modelled time and bound.
+    /// Two lines a launch (`--launches`): kernel, threads, sectors, busiest
+    /// path, occupancy, modelled time and bound; the path's operations.
     fn print_launches(&self, m: &Model) {
         for l in &self.launches {
             let tr = &l.traffic;
@@ -780,6 +831,17 @@ impl Transform {
                 100.0 * l.occupancy(),
                 seconds * 1e3
             );
+            println!("        path: {}", path_breakdown(&tr.path_ops, l.k, l.short_division));
+            if tr.shared_requests > 0 {
+                println!(
+                    "        shared memory: {} warp-wide accesses, {} wavefronts ({:.2}x the conflict-free {}), {:.4} ms of its banks",
+                    tr.shared_requests,
+                    tr.shared_wavefronts,
+                    tr.shared_wavefronts as f64 / tr.shared_ideal_wavefronts.max(1) as f64,
+                    tr.shared_ideal_wavefronts,
+                    l.shared_seconds(m) * 1e3
+                );
+            }
         }
     }
 
@@ -1553,10 +1615,11 @@ fn half_rate_line(t: &Transform, floor: &Model, fitted: Option<&Model>) -> Strin
 fn bound_names(bounds: &[Bound]) -> String {
     let n = |b: Bound| bounds.iter().filter(|&&x| x == b).count();
     format!(
-        "issue {} mem {} path {}",
+        "issue {} mem {} path {} shared {}",
         n(Bound::Issue),
         n(Bound::Memory),
-        n(Bound::Path)
+        n(Bound::Path),
+        n(Bound::Shared)
     )
 }
 
@@ -1887,6 +1950,7 @@ mod tests {
     fn products_launch(pipes: Option<PipeMix>) -> LaunchInput {
         let mut traffic = LaunchTraffic::default();
         traffic.ops.mul = 1 << 20;
+        traffic.warp_ops.mul = 1 << 15;
         LaunchInput {
             symbol: "gfpf_probe".to_owned(),
             threads: 1 << 20,
@@ -1913,6 +1977,7 @@ mod tests {
         };
         let mut memory = products_launch(None);
         memory.traffic.ops.mul = 0;
+        memory.traffic.warp_ops.mul = 0;
         memory.traffic.sectors_read = 1 << 22;
         memory.traffic.sectors_written = 1 << 22;
         let ratio = work(&memory, H100_SXM, Bound::Memory) / work(&memory, H200_SXM, Bound::Memory);

@@ -606,6 +606,8 @@ fn t8_test_kernel_sources() -> Vec<(&'static str, String)> {
         ("gfpf_test_element_team_edges", element_team_edges_kernel()),
         ("gfpf_test_lane_edges", lane_edges_kernel()),
         ("gfpf_test_shared_twiddles", SHARED_TWIDDLES_KERNEL.to_owned()),
+        ("gfpf_test_divergent_warp", DIVERGENT_WARP_KERNEL.to_owned()),
+        ("gfpf_test_shared_banks", SHARED_BANKS_KERNEL.to_owned()),
     ];
     for (name, body, _) in BROKEN_KERNELS {
         sources.push((
@@ -681,6 +683,91 @@ fn run_test_kernel_on_switching(
     Some(unsafe { kernels.launch_symbol(name, &params, block, 0, false) }.map(|_| buffer))
 }
 
+/// The kernel of `a_divergent_warp_runs_both_branches`: in warp 0, lane 0
+/// counts a product and the other lanes two butterflies; in warp 1 every
+/// lane one butterfly.
+const DIVERGENT_WARP_KERNEL: &str = r#"
+GFPF_FN void gfpf_test_body(const GfpfStageParams&) {
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (warp == 0 && lane == 0) {
+        GFPF_COUNT_OP(GFPF_OP_TILE_MUL);
+    } else if (warp == 0) {
+        GFPF_COUNT_OP(GFPF_OP_TILE_ADD_SUB);
+        GFPF_COUNT_OP(GFPF_OP_TILE_ADD_SUB);
+    } else {
+        GFPF_COUNT_OP(GFPF_OP_TILE_ADD_SUB);
+    }
+}
+GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
+"#;
+
+/// Test kernel `name` over `threads` threads in one block, its traffic and
+/// operations counted, on a buffer of `words` zeros it may write; `None`
+/// where no host compiler runs.
+fn counted_test_kernel(
+    name: &str,
+    threads: u32,
+    words: usize,
+) -> Option<(gfpf_testkit::emulator::LaunchTraffic, Vec<u64>)> {
+    let kernels = t8_test_kernels(FiberSwitch::Native)?;
+    let mut buffer = vec![0u64; words];
+    let (_, mut params) = gfpf_cuda::params::pointwise_mul(8, buffer.as_mut_ptr() as u64, 0, words);
+    params.threads = u64::from(threads);
+    // SAFETY: the counted test kernels write at most `words` words of
+    // `buffer` and read nothing of it.
+    let traffic = unsafe { kernels.launch_symbol(name, &params, threads, 0, true) }.unwrap();
+    Some((traffic, buffer))
+}
+
+/// The counts a warp's path takes: a warp runs every branch any of its
+/// lanes takes, so its path holds warp 0's product (lane 0's) and its two
+/// butterflies (the other lanes'), where the busiest thread ran only the
+/// butterflies; the warps issue one product and three butterflies, the
+/// threads run 94.
+#[test]
+fn a_divergent_warp_runs_both_branches() {
+    let Some((traffic, _)) = counted_test_kernel("gfpf_test_divergent_warp", 64, 1) else {
+        return;
+    };
+    assert_eq!((traffic.ops.tile_mul, traffic.ops.tile_add_sub), (1, 94));
+    assert_eq!((traffic.warp_ops.tile_mul, traffic.warp_ops.tile_add_sub), (1, 3));
+    assert_eq!((traffic.path_ops.tile_mul, traffic.path_ops.tile_add_sub), (1, 2));
+}
+
+/// The kernel of `shared_accesses_take_their_banks_wavefronts`: one warp
+/// writes 17 rows of 32 words (8 bytes each), then reads word l (lane l),
+/// word 0 (every lane), word 16·l and word 17·l.
+const SHARED_BANKS_KERNEL: &str = r#"
+GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
+    GFPF_SHARED_ARRAY(gfpf_u64, tile, 17 * 32);
+    gfpf_u64* out = (gfpf_u64*)p.dst;
+    const unsigned l = threadIdx.x;
+    for (int j = 0; j < 17; ++j) tile[j * 32 + l] = j * 32 + l;
+    __syncwarp();
+    const gfpf_u64 own = tile[l], first = tile[0], strided = tile[16 * l], odd = tile[17 * l];
+    out[l] = own + first + strided + odd;
+}
+GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
+"#;
+
+/// Shared-memory accesses take the wavefronts the device's 32 banks of 4
+/// bytes need: a row of consecutive 8-byte words two (each bank holds two
+/// of their 4-byte halves), one word read by every lane one (a
+/// broadcast), words 16·l (128 bytes apart, all in banks 0 and 1) 32, an
+/// odd stride 17·l two.
+#[test]
+fn shared_accesses_take_their_banks_wavefronts() {
+    let Some((traffic, buffer)) = counted_test_kernel("gfpf_test_shared_banks", 32, 32) else {
+        return;
+    };
+    // Word w holds w: l, 0, 16·l and 17·l summed.
+    let expected: Vec<u64> = (0..32).map(|l| 34 * l).collect();
+    assert_eq!(buffer, expected);
+    assert_eq!(traffic.shared_requests, 17 + 4);
+    assert_eq!(traffic.shared_wavefronts, 17 * 2 + 2 + 1 + 32 + 2);
+    assert_eq!(traffic.shared_ideal_wavefronts, 17 * 2 + 2 + 1 + 2 + 2);
+}
+
 /// The kernel of `tensor_core_products_by_shared_twiddles_match_the_cpu`:
 /// `gfpf_tile_mul_shared_twiddles` over one warp, x_m·w_(m/4) for 32
 /// elements in a tile of digit planes 37 words apart, lane m's element at
@@ -695,7 +782,7 @@ GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
     const unsigned lane = threadIdx.x & 31;
     const int plane = 37, slot = (5 * lane + 3) % 32;
     GFPF_SHARED_ARRAY(gfpf_u64, tile, 37 * GFPF_K);
-    GFPF_SHARED_ARRAY(gfpf_u64, staging, 2 * GFPF_SHARED_TWIDDLE_WORDS);
+    GFPF_SHARED_ARRAY(gfpf_u64, staging, 2 * GFPF_SHARED_TWIDDLE_STAGED_WORDS);
     for (int t = 0; t < GFPF_K; ++t) tile[slot + t * plane] = GFPF_GLOBAL_READ(buffer, GFPF_K * lane + t);
     __syncwarp();
     gfpf_tile_mul_shared_twiddles<4>(tile, slot, plane, buffer + 256, lane >> 2, staging, 0);
@@ -889,7 +976,7 @@ fn team_pairs_match_the_cpu() {
 }
 
 /// On a device whose blocks take less shared memory than a pair of teams of
-/// threads (t8: 100 KiB; 99 KB at compute capability 8.6 and 8.9) the
+/// threads (t8: 105.6 KiB; 99 KB at compute capability 8.6 and 8.9) the
 /// stages that fill it run as teams of threads one a launch, and in pairs
 /// where the pair fits: both give gfpf-cpu's output. t8 2^12 on a device of
 /// one SM, which a single transform fills (its launches as

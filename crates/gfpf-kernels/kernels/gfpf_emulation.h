@@ -121,10 +121,25 @@ struct GfpfEmuLaunch {
     // Out: of those, the sectors of the tables every block reads
     // (GFPF_RESIDENT_TABLE_READS), which stay in L2.
     unsigned long long tensor_resident_sectors;
-    // Out: field operations (GfpfEmuOp) summed over threads, and those of
-    // the thread that ran the most (the launch's longest serial path).
+    // Out: field operations (GfpfEmuOp) summed over threads; those of the
+    // warp that ran the most (the launch's longest serial path); and summed
+    // over warps (what the warps issue). A warp runs every branch any of
+    // its lanes takes, so a warp's count of each operation is that of the
+    // lane that ran it most: a lower bound on what it issues where lanes
+    // run one operation in different branches, exact where they diverge
+    // only by running an operation or not.
     unsigned long long ops[GFPF_OP_COUNT];
     unsigned long long path_ops[GFPF_OP_COUNT];
+    unsigned long long warp_ops[GFPF_OP_COUNT];
+    // Out: shared memory as the device's 32 banks of 4 bytes serve it. A
+    // warp-wide access is the n-th access of each lane of a warp to one
+    // array since the warp last met (__syncthreads or __syncwarp); it takes
+    // as many wavefronts (bank cycles) as the most distinct 4-byte words
+    // any one bank holds among them (lanes reading one word share it), and
+    // at best its distinct words over 32.
+    unsigned long long shared_requests;
+    unsigned long long shared_wavefronts;
+    unsigned long long shared_ideal_wavefronts;
 };
 
 
@@ -270,7 +285,18 @@ struct Block {
     std::unordered_map<unsigned long long, std::vector<std::pair<uintptr_t, unsigned long long>>> resident_sectors;
     // Operations per thread of the running block, and the launch's totals.
     std::vector<std::array<unsigned long long, GFPF_OP_COUNT>> thread_ops;
-    unsigned long long ops[GFPF_OP_COUNT] = {}, path_ops[GFPF_OP_COUNT] = {};
+    unsigned long long ops[GFPF_OP_COUNT] = {}, path_ops[GFPF_OP_COUNT] = {}, warp_ops[GFPF_OP_COUNT] = {};
+    // Shared accesses: each thread's count since its warp last met (with
+    // the meeting it counts from), and per warp-wide access the 4-byte
+    // words its lanes touched, by byte offset from the array's start (each
+    // array taken to start at bank 0).
+    struct SharedCount {
+        unsigned epoch = 0, warp_epoch = 0, n = 0;
+    };
+    std::vector<SharedCount> shared_counts;
+    std::unordered_map<unsigned long long, std::vector<unsigned long long>> shared_words;
+    std::unordered_map<const void*, unsigned> shared_arrays;
+    unsigned long long shared_requests = 0, shared_wavefronts = 0, shared_ideal_wavefronts = 0;
 
     void count_op(int op) {
         if (counting) ++thread_ops[running][op];
@@ -278,20 +304,65 @@ struct Block {
     void resident_reads(bool on) {
         if (counting) resident[running] = on;
     }
+    // The block's counts into the launch's: every thread's into `ops`; each
+    // warp's, an operation as often as the lane that ran it most, into
+    // `warp_ops`, and into `path_ops` where the warp ran the most.
     void fold_ops() {
         unsigned long long longest = 0;
         for (unsigned long long p : path_ops) longest += p;
-        for (const auto& t : thread_ops) {
+        for (size_t first = 0; first < thread_ops.size(); first += kWarp) {
+            std::array<unsigned long long, GFPF_OP_COUNT> warp{};
+            const size_t end = std::min(thread_ops.size(), first + kWarp);
+            for (size_t t = first; t < end; ++t) {
+                for (int i = 0; i < GFPF_OP_COUNT; ++i) {
+                    ops[i] += thread_ops[t][i];
+                    warp[i] = std::max(warp[i], thread_ops[t][i]);
+                }
+            }
             unsigned long long sum = 0;
             for (int i = 0; i < GFPF_OP_COUNT; ++i) {
-                ops[i] += t[i];
-                sum += t[i];
+                warp_ops[i] += warp[i];
+                sum += warp[i];
             }
             if (sum > longest) {
                 longest = sum;
-                for (int i = 0; i < GFPF_OP_COUNT; ++i) path_ops[i] = t[i];
+                for (int i = 0; i < GFPF_OP_COUNT; ++i) path_ops[i] = warp[i];
             }
         }
+    }
+
+    // Thread `running`'s access to `bytes` bytes at byte `offset` of the
+    // shared array `array` (one access however many words: a 16-byte load
+    // is one).
+    void record_shared(const void* array, unsigned long long offset, unsigned bytes, bool write) {
+        if (!counting) return;
+        const unsigned t = running, w = t / kWarp;
+        SharedCount& c = shared_counts[t];
+        if (c.epoch != epoch || c.warp_epoch != warp_epoch[w]) c = SharedCount{epoch, warp_epoch[w], 0};
+        const auto id = shared_arrays.emplace(array, unsigned(shared_arrays.size())).first->second;
+        // (warp, array, meeting, access number, write): the meeting as the
+        // pair of epochs, which only grow.
+        const unsigned long long key = ((unsigned long long)w << 54) ^ ((unsigned long long)id << 48) ^
+                                       ((unsigned long long)epoch << 32) ^ ((unsigned long long)warp_epoch[w] << 20) ^
+                                       ((unsigned long long)c.n << 1) ^ (write ? 1 : 0);
+        ++c.n;
+        auto& words = shared_words[key];
+        for (unsigned long long at = offset / 4; at < (offset + bytes + 3) / 4; ++at) words.push_back(at);
+    }
+    // Folds the block's shared accesses into the totals.
+    void fold_shared() {
+        for (auto& [key, words] : shared_words) {
+            std::sort(words.begin(), words.end());
+            words.erase(std::unique(words.begin(), words.end()), words.end());
+            unsigned per_bank[kWarp] = {};
+            unsigned most = 0;
+            for (unsigned long long at : words) most = std::max(most, ++per_bank[at % kWarp]);
+            ++shared_requests;
+            shared_wavefronts += most;
+            shared_ideal_wavefronts += (words.size() + kWarp - 1) / kWarp;
+        }
+        shared_words.clear();
+        shared_arrays.clear();
     }
 
     // `offset` bytes into the buffer at `base`: sectors are counted from the
@@ -458,6 +529,8 @@ struct SharedArray {
     unsigned long long generation = 0;
 
     explicit SharedArray(const char* n, bool is_dynamic = false) : name(n), dynamic(is_dynamic) {}
+    // Within read4: its words are recorded as one access.
+    bool in_wide_access = false;
     // Words in bounds for the running block: N, or for dynamic shared
     // memory the launch's bytes (set by attach).
     size_t bound = N;
@@ -497,6 +570,7 @@ struct SharedArray {
         unsigned t = b.running;
         if (i >= bound) b.fail("thread " + std::to_string(t) + " reads " + word(i) + " past the end");
         b.count_op(GFPF_OP_SHARED);
+        if (!in_wide_access) b.record_shared(this, i * sizeof(T), sizeof(T), false);
         Shadow& s = shadow_of(i);
         if (!s.written) b.fail("thread " + std::to_string(t) + " reads " + word(i) + ", which no thread has written");
         if (s.writer != t && same_interval(b, t, s.writer, s.write_epoch, s.write_warp_epoch))
@@ -529,6 +603,7 @@ struct SharedArray {
         unsigned t = b.running;
         if (i >= bound) b.fail("thread " + std::to_string(t) + " writes " + word(i) + " past the end");
         b.count_op(GFPF_OP_SHARED);
+        b.record_shared(this, i * sizeof(T), sizeof(T), true);
         Shadow& s = shadow_of(i);
         if (s.written && s.writer != t && same_interval(b, t, s.writer, s.write_epoch, s.write_warp_epoch))
             b.fail("race on " + word(i) + ": threads " + std::to_string(s.writer) + " and " + std::to_string(t) +
@@ -553,7 +628,10 @@ struct SharedArray {
     void read4(size_t i, U (&out)[4]) {
         Block& b = block();
         if (i % 4 != 0) b.fail("thread " + std::to_string(b.running) + " reads four words of " + word(i) + ", not 16-byte aligned");
+        b.record_shared(this, i * sizeof(T), 4 * sizeof(T), false);
+        in_wide_access = true;
         for (size_t k = 0; k < 4; ++k) out[k] = U(read(i + k));
+        in_wide_access = false;
         if (b.counting) b.thread_ops[b.running][GFPF_OP_SHARED] -= 3;
     }
 
@@ -843,6 +921,7 @@ inline bool run_block(Block& b, unsigned schedule) {
     b.generation = ++block_generation;
     b.accesses.clear();
     b.thread_ops.assign(b.counting ? n : 0, {});
+    b.shared_counts.assign(b.counting ? n : 0, {});
     b.resident.assign(b.counting ? n : 0, 0);
 #if !GFPF_EMU_ASM_SWITCH
     b.scheduler.started = true;
@@ -863,7 +942,10 @@ inline bool run_block(Block& b, unsigned schedule) {
     }
     if (!b.error.empty()) return false;
     b.fold_traffic();
-    if (b.counting) b.fold_ops();
+    if (b.counting) {
+        b.fold_ops();
+        b.fold_shared();
+    }
     return true;
 }
 
@@ -908,7 +990,11 @@ inline int launch(const char* name, GfpfEmuLaunch& launch, F body) {
     for (int i = 0; i < GFPF_OP_COUNT; ++i) {
         launch.ops[i] = b.ops[i];
         launch.path_ops[i] = b.path_ops[i];
+        launch.warp_ops[i] = b.warp_ops[i];
     }
+    launch.shared_requests = b.shared_requests;
+    launch.shared_wavefronts = b.shared_wavefronts;
+    launch.shared_ideal_wavefronts = b.shared_ideal_wavefronts;
     return status;
 }
 

@@ -1082,14 +1082,28 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
     if (borrow) gfpf_tile_increment(tile, x, plane);
 }
 
+// Words of one twiddle's table for gfpf_tile_mul_shared_twiddles
+// (gfpf_kernels::tensor::shared_twiddle_table, which documents its layout).
+#define GFPF_SHARED_TWIDDLE_WORDS 120
+// Staged in shared memory (k = 8 whatever r, so that the element-team
+// pairs' tiles, gfpf_kernels::element_team_pair_tile, depend on k alone),
+// a table's 15 rows of 8 words are 10 words
+// apart: a set's lanes read 16 bytes each of up to 11 rows at once (row
+// g − j + 7 for lane 4g + q, j = 4k + q), and rows 64 bytes apart would
+// share two 64-byte halves of the banks (6 wavefronts where 2 serve them:
+// `cargo xtask gpu-model --transform t8:20`'s shared-memory line). 80
+// bytes apart, rows δ and δ + 8 alone share banks; 16-byte loads stay
+// aligned.
+#define GFPF_SHARED_TWIDDLE_ROW_WORDS 10
+#define GFPF_SHARED_TWIDDLE_STAGED_WORDS (15 * GFPF_SHARED_TWIDDLE_ROW_WORDS)
+// Word i of a table where it is staged.
+GFPF_FN int gfpf_shared_twiddle_staged(int i) { return (i >> 3) * GFPF_SHARED_TWIDDLE_ROW_WORDS + (i & 7); }
+
 // Fields of 8 digits with 2^49 ≤ r ≤ 2^64 − 2^32, so that a column's carry
 // (below 2^81/r) is a 32-bit word and a digit plus a carry a 64-bit one
 // (gfpf_kernels::tensor::shared_twiddles_available).
 #if GFPF_K == 8 && GFPF_R >= 0x2000000000000ull && GFPF_R <= 0xffffffff00000000ull
 #define GFPF_SHARED_TWIDDLES 1
-// Words of one twiddle's table for gfpf_tile_mul_shared_twiddles
-// (gfpf_kernels::tensor::shared_twiddle_table, which documents its layout).
-#define GFPF_SHARED_TWIDDLE_WORDS 120
 
 // x·w in place for the 32 elements of a warp, one a lane (digit d of lane
 // L's element at tile[x + d·plane], x lane L's own), on the tensor cores,
@@ -1112,8 +1126,8 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
 // columns), divides it by r, adds the carry from digit g − 1 and writes
 // digit g in place; the element's lane then carries the digits (each below
 // r + 2^32) and subtracts the carry past digit 7.
-// `staging` holds a set's tables (8/SHARED_BY·GFPF_SHARED_TWIDDLE_WORDS
-// words from staging_at, even), the warp's own. Every lane of the warp
+// `staging` holds a set's tables (8/SHARED_BY·GFPF_SHARED_TWIDDLE_STAGED_WORDS
+// words from staging_at, even, gfpf_shared_twiddle_staged), the warp's own. Every lane of the warp
 // calls it. The element-team pairs take it, sixteen lanes a twiddle
 // (gfpf_pair_tensor_twiddles, gfpf_pair_tensor_row_twiddles' A), eight
 // (B's pairs) and four (its diagonal). On
@@ -1160,13 +1174,17 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, c
                        "sixteen lanes of two sets share a twiddle");
             const gfpf_u64* from0 = table + (gfpf_u64)w0 * GFPF_SHARED_TWIDDLE_WORDS;
             const gfpf_u64* from1 = table + (gfpf_u64)w1 * GFPF_SHARED_TWIDDLE_WORDS;
+            // Word 32·c + lane goes 4·c rows past where word `lane` does
+            // (each word's place made apart, p8's pair kernel with both
+            // passes kept 8 bytes of stack on sm_90: NVRTC 12.9,
+            // 2026-11-29).
+            const int lane_at = staging_at + gfpf_shared_twiddle_staged((int)lane);
 #pragma unroll
             for (int c = 0; c < (GFPF_SHARED_TWIDDLE_WORDS + 31) / 32; ++c) {
-                const int i = 32 * c + (int)lane;
+                const int i = 32 * c + (int)lane, at = lane_at + 4 * c * GFPF_SHARED_TWIDDLE_ROW_WORDS;
                 if (i < GFPF_SHARED_TWIDDLE_WORDS) {
-                    staging[staging_at + i] = GFPF_TENSOR_TABLE_READ(from0, i);
-                    if (twiddles == 2)
-                        staging[staging_at + GFPF_SHARED_TWIDDLE_WORDS + i] = GFPF_TENSOR_TABLE_READ(from1, i);
+                    staging[at] = GFPF_TENSOR_TABLE_READ(from0, i);
+                    if (twiddles == 2) staging[at + GFPF_SHARED_TWIDDLE_STAGED_WORDS] = GFPF_TENSOR_TABLE_READ(from1, i);
                 }
             }
         }
@@ -1183,7 +1201,8 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, c
             for (int k = 0; k < 2; ++k) {
                 const gfpf_u64 b = mine ? digits[k] : 0;
                 // Row δ = g − j + 7 of the table, j = 4k + q.
-                const int at = staging_at + h * GFPF_SHARED_TWIDDLE_WORDS + ((int)g - 4 * k - (int)q + 7) * 8;
+                const int at = staging_at + h * GFPF_SHARED_TWIDDLE_STAGED_WORDS +
+                               ((int)g - 4 * k - (int)q + 7) * GFPF_SHARED_TWIDDLE_ROW_WORDS;
 #pragma unroll
                 for (int t = 0; t < 4; ++t) {
                     const gfpf_u64 a0 = staging[at + 2 * t], a1 = staging[at + 2 * t + 1];
@@ -1342,10 +1361,12 @@ GFPF_FN void gfpf_tile_twiddle(const GfpfStageParams& p, Array& tile, int x, gfp
 // __syncwarp; the twiddles w^(slot·unit) of the variant on the inputs or
 // outputs. Every lane of the warp calls it (the twiddles' staging shuffles),
 // those past the launch (`running` false) doing nothing else.
-// Where FUSED, a butterfly whose difference takes a shift runs both in one
-// operation (gfpf_tile_add_sub_mul_pow_r), else apart (the pair kernels
-// whose stages both twiddle their outputs: fused, t8's spilled 4 bytes at
-// 64 registers on sm_80).
+// Where FUSED, every butterfly of a layer with a shift runs both in one
+// operation (gfpf_tile_add_sub_mul_pow_r), by r^0 where j = 0: a warp's
+// lanes take every j, and a branch on it would have the warp run the plain
+// butterfly and the fused one in turn. Else apart (the pair kernels whose
+// stages both twiddle their outputs: fused, t8's spilled 4 bytes at 64
+// registers on sm_80), the lanes with j = 0 idle through the shift.
 template <class Tile, int R, int VARIANT, bool FUSED = true, class Array>
 GFPF_FN void gfpf_element_team_dft(const GfpfStageParams& p, Array& tile, int own, int spacing, int member,
                                    gfpf_u64 unit, bool running) {
@@ -1363,8 +1384,8 @@ GFPF_FN void gfpf_element_team_dft(const GfpfStageParams& p, Array& tile, int ow
             const int j = member & (h - 1), i0 = 2 * (member - j) + j, i1 = i0 + h;
             // y·ρ^j, ρ = r^(k/h) = ω_{2h}, the layer's root.
             const int forward = j * (GFPF_K / h);
-            const int shift = p.inverse != 0 ? 2 * GFPF_K - forward : forward;
-            if (FUSED && j != 0) {
+            const int shift = p.inverse != 0 && forward != 0 ? 2 * GFPF_K - forward : forward;
+            if (FUSED && h > 1) {
                 gfpf_tile_add_sub_mul_pow_r(tile, own + i0 * spacing, own + i1 * spacing, plane, shift);
             } else {
                 gfpf_tile_add_sub(tile, own + i0 * spacing, own + i1 * spacing, plane);
@@ -1452,7 +1473,10 @@ struct GfpfElementTeamPairTile {
     static constexpr int super = R * row;
     static constexpr int plane = dfts * super + 1;
     static constexpr int scratch = GFPF_K * plane;
-    static constexpr int words = scratch + GFPF_K * threads;
+    // Then k words a thread, or at k = 8 the tensor cores' staging where it
+    // takes more (two tables a warp, gfpf_pair_tensor_row_twiddles).
+    static constexpr int staging = GFPF_K == 8 ? threads / 32 * 2 * GFPF_SHARED_TWIDDLE_STAGED_WORDS : 0;
+    static constexpr int words = scratch + (GFPF_K * threads > staging ? GFPF_K * threads : staging);
 
     // Element (hi, lo) of the block's super-DFT g, digit plane 0.
     GFPF_METHOD static int at(int g, int hi, int lo) { return g * super + hi * row + lo; }
@@ -1619,7 +1643,7 @@ template <class Tile, int R, int R_LOG2, bool IN_TIME, bool WITH_ROWS, class Arr
 GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
     constexpr int warps = Tile::threads / 32, groups = Tile::dfts * R * (R / 4);
     static_assert(groups % (8 * warps) == 0, "whole calls of 8 groups a warp");
-    static_assert(warps * GFPF_SHARED_TWIDDLE_WORDS <= GFPF_K * Tile::threads, "staging within the scratch");
+    static_assert(warps * GFPF_SHARED_TWIDDLE_STAGED_WORDS <= Tile::words - Tile::scratch, "staging within the scratch");
     static_assert(R % 8 == 0, "a set's eight lanes within a column");
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const gfpf_u64 supers = p.threads / (R * Tile::dft_threads);
@@ -1655,7 +1679,7 @@ GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
                                      : f == 0     ? (unsigned)(e & ((1ull << split) - 1))
                                                   : (unsigned)((1ull << split) + (e >> split));
             gfpf_tile_mul_shared_twiddles<R % 16 == 0 ? 16 : 8>(tile, Tile::at(g, hi, lo), Tile::plane, (const gfpf_u64*)p.tensor_table,
-                                             twiddle, tile, Tile::scratch + warp * GFPF_SHARED_TWIDDLE_WORDS);
+                                             twiddle, tile, Tile::scratch + warp * GFPF_SHARED_TWIDDLE_STAGED_WORDS);
         }
     }
 }
@@ -1723,11 +1747,12 @@ GFPF_FN void gfpf_pair_tensor_row_twiddles(const GfpfStageParams& p, Array& tile
     constexpr int warps = Tile::threads / 32, elements = Tile::dfts * R * R;
     static_assert(elements % (32 * warps) == 0, "whole calls of 32 elements a warp");
     static_assert(Tile::dfts == 4, "four super-DFTs a block share B, four lanes a twiddle");
-    static_assert(warps * 2 * GFPF_SHARED_TWIDDLE_WORDS <= GFPF_K * Tile::threads, "staging within the scratch");
+    static_assert(warps * 2 * GFPF_SHARED_TWIDDLE_STAGED_WORDS <= Tile::words - Tile::scratch,
+                  "staging within the scratch");
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const gfpf_u64 log2_s = gfpf_pair_log2_s<R_LOG2, IN_TIME>(p);
     const unsigned sr = (unsigned)R << log2_s;
-    const int staging = Tile::scratch + warp * 2 * GFPF_SHARED_TWIDDLE_WORDS;
+    const int staging = Tile::scratch + warp * 2 * GFPF_SHARED_TWIDDLE_STAGED_WORDS;
     // A: element t = (g, hi, col) of the block, sixteen lanes a row
     // (rolled: unrolled, the kernels in frequency spilled 4 to 16 bytes on
     // sm_90).
@@ -2087,7 +2112,7 @@ GFPF_ELEMENT_TEAM_RADICES(GFPF_ELEMENT_TEAM_KERNELS)
 #else
 #define GFPF_ELEMENT_TEAM_PAIR_MMA_TENSOR false
 #endif
-// Below sm_90 a block's 100 KiB tile leaves room for one an SM (sm_80: 163
+// Below sm_90 a block's 105.6 KiB tile leaves room for one an SM (sm_80: 163
 // KB), so its bound asks for one: at two, p8's Möller–Granlund divisions
 // kept 8 bytes of stack on sm_80 (cargo xtask kernels --report, NVRTC 12.9,
 // 2026-11-28).
@@ -2230,10 +2255,10 @@ GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_scale_elements, gfpf_scale_elements_block, GFPF
 // (gfpf_kernels::SCALE_MMA_THREADS, which the host launches).
 GFPF_FN void gfpf_scale_elements_mma_block(const GfpfStageParams& p) {
     constexpr int threads = GFPF_SCALE_MMA_THREADS, staging = GFPF_K * threads;
-    GFPF_SHARED_ARRAY(gfpf_u64, tile, GFPF_K * threads + GFPF_SHARED_TWIDDLE_WORDS);
+    GFPF_SHARED_ARRAY(gfpf_u64, tile, GFPF_K * threads + GFPF_SHARED_TWIDDLE_STAGED_WORDS);
     const int t = threadIdx.x;
     for (int i = t; i < GFPF_SHARED_TWIDDLE_WORDS; i += threads)
-        tile[staging + i] = GFPF_TENSOR_TABLE_READ((const gfpf_u64*)p.tensor_table, i);
+        tile[staging + gfpf_shared_twiddle_staged(i)] = GFPF_TENSOR_TABLE_READ((const gfpf_u64*)p.tensor_table, i);
     const gfpf_u64 j = (gfpf_u64)blockIdx.x * threads + t;
     const bool running = j < p.threads;
     gfpf_u64* dst = (gfpf_u64*)p.dst;

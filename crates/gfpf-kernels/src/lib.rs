@@ -309,7 +309,7 @@ pub const ELEMENT_TEAM_PAIR_COLUMNS: usize = 4;
 
 /// The most dynamic shared memory a block of [`Kernel::ElementTeamPair`]
 /// may take: sm_80's limit a block (163 KB). Devices that give a block less
-/// than a pair takes (t8's 100 KiB against the 99 KB of compute capability
+/// than a pair takes (t8's 105.6 KiB against the 99 KB of compute capability
 /// 8.6 and 8.9) run those stages one a launch (gfpf-cuda's
 /// `params::launches_on`).
 pub const ELEMENT_TEAM_PAIR_MAX_BYTES: usize = 166_912;
@@ -323,9 +323,11 @@ pub const ELEMENT_TEAM_PAIR_MAX_BYTES: usize = 166_912;
 /// [`ELEMENT_TEAM_PAIR_COLUMNS`] super-DFTs of radix² elements, radix/2
 /// threads a DFT, radix DFTs a super-DFT in each stage; in each digit plane
 /// a super-DFT's rows of radix + 1 words (odd), then a pad word, then k
-/// words a thread (a twiddle's digits while it multiplies). `words` is the
-/// launch's dynamic shared memory in 64-bit words: at t8, DFT_16, 512
-/// threads and 12 808 words (100 KiB), two blocks an SM.
+/// words a thread (a twiddle's digits while it multiplies) or, at k = 8
+/// where they take more, two staged tensor-core tables a warp
+/// ([`tensor::SHARED_TWIDDLE_STAGED_WORDS`]). `words` is the launch's
+/// dynamic shared memory in 64-bit words: at t8, DFT_16, 512 threads and
+/// 13 512 words (105.6 KiB), two blocks an SM.
 pub fn element_team_pair_tile(radix: usize, k: usize) -> Option<TeamTile> {
     // Only 2k, the device plans' radix: a plan's other radix is its one
     // remainder, never two stages in a row (and t8's DFT_4 pair spilled at
@@ -336,7 +338,12 @@ pub fn element_team_pair_tile(radix: usize, k: usize) -> Option<TeamTile> {
     let team = radix / 2;
     let dfts = ELEMENT_TEAM_PAIR_COLUMNS;
     let threads = dfts * radix * team;
-    let words = k * (dfts * radix * (radix + 1) + 1) + k * threads;
+    let staging = if k == tensor::SHARED_TWIDDLE_DIGITS {
+        threads / 32 * 2 * tensor::SHARED_TWIDDLE_STAGED_WORDS
+    } else {
+        0
+    };
+    let words = k * (dfts * radix * (radix + 1) + 1) + (k * threads).max(staging);
     (threads.is_multiple_of(32) && words * 8 <= ELEMENT_TEAM_PAIR_MAX_BYTES).then_some(TeamTile {
         threads,
         team,

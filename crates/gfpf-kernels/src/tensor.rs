@@ -22,6 +22,16 @@ pub const SHARED_TWIDDLE_DIGITS: usize = 8;
 /// δ × 2 halves × 4 words, 960 bytes.
 pub const SHARED_TWIDDLE_WORDS: usize = (2 * SHARED_TWIDDLE_DIGITS - 1) * 2 * 4;
 
+/// Words from one row of a table to the next where a warp stages it in
+/// shared memory (`GFPF_SHARED_TWIDDLE_ROW_WORDS`): 10 for the rows' 8, so
+/// that the rows a set's lanes read at once fall in different banks but
+/// for rows δ and δ + 8.
+pub const SHARED_TWIDDLE_ROW_WORDS: usize = 10;
+
+/// 64-bit words of shared memory one staged table takes
+/// (`GFPF_SHARED_TWIDDLE_STAGED_WORDS`).
+pub const SHARED_TWIDDLE_STAGED_WORDS: usize = (2 * SHARED_TWIDDLE_DIGITS - 1) * SHARED_TWIDDLE_ROW_WORDS;
+
 /// Whether a field's kernels have `gfpf_tile_mul_shared_twiddles`: k =
 /// [`SHARED_TWIDDLE_DIGITS`] and 2^49 ≤ r ≤ 2^64 − 2^32, so that a column's
 /// carry (below 2^81/r) is a 32-bit word and a digit plus a carry fits a

@@ -127,9 +127,26 @@ pub struct LaunchTraffic {
     pub tensor_resident_sectors: u64,
     /// The field operations of all threads.
     pub ops: FieldOps,
-    /// Those of the thread that ran the most: the launch's longest serial
-    /// path.
+    /// Those of the warp that ran the most: the launch's longest serial
+    /// path. A warp runs every branch any of its lanes takes, so its count
+    /// of an operation is that of the lane that ran it most (a lower bound
+    /// where lanes run one operation in different branches).
     pub path_ops: FieldOps,
+    /// The warps' counts, so reckoned, summed over the launch's warps: what
+    /// they issue (`ops` over 32 where every warp's lanes run alike).
+    pub warp_ops: FieldOps,
+    /// Warp-wide shared-memory accesses: the n-th access of each lane of a
+    /// warp to one array since the warp last met.
+    pub shared_requests: u64,
+    /// The bank cycles they take on the device's 32 banks of 4 bytes: for
+    /// each, the most distinct 4-byte words one bank holds among those its
+    /// lanes touch (lanes touching one word share it; each array taken to
+    /// start at bank 0).
+    pub shared_wavefronts: u64,
+    /// The fewest they could take: each access's distinct 4-byte words
+    /// over 32, rounded up (`shared_wavefronts` over this is the bank
+    /// conflicts' factor).
+    pub shared_ideal_wavefronts: u64,
 }
 
 /// One launch's counts ([`EmulatedFft::launch_counts`]).
@@ -142,7 +159,7 @@ pub struct LaunchCounts {
     /// Threads per block.
     pub threads_per_block: u32,
     /// Global traffic and operations of the whole launch (`path_ops`: the
-    /// busiest thread's of the blocks run).
+    /// busiest warp's of the blocks run).
     pub traffic: LaunchTraffic,
     /// Bytes of the tensor cores' tables the launch reads from
     /// (`gfpf_cuda::tensor_twiddle_table`; 0 for the launches that read
@@ -246,49 +263,73 @@ pub struct FieldOps {
     pub tile_mul_shared8: u64,
 }
 
-impl FieldOps {
-    /// Every count multiplied by `factor` (rounded): counts of sampled blocks
-    /// scaled to the whole launch.
-    pub fn scaled(&self, factor: f64) -> FieldOps {
-        let s = |x: u64| (x as f64 * factor).round() as u64;
-        FieldOps {
-            mul: s(self.mul),
-            add_sub: s(self.add_sub),
-            mul_pow_r: s(self.mul_pow_r),
-            lane_mul: s(self.lane_mul),
-            lane_add_sub: s(self.lane_add_sub),
-            lane_mul_pow_r: s(self.lane_mul_pow_r),
-            collectives: s(self.collectives),
-            shared_words: s(self.shared_words),
-            barriers: s(self.barriers),
-            ntt_butterflies: s(self.ntt_butterflies),
-            ntt_groups: s(self.ntt_groups),
-            mm_products: s(self.mm_products),
-            mm_digits: s(self.mm_digits),
-            mm_macs: s(self.mm_macs),
-            mm_primes: s(self.mm_primes),
-            mm_terms: s(self.mm_terms),
-            tile_mul: s(self.tile_mul),
-            tile_add_sub: s(self.tile_add_sub),
-            tile_mul_pow_r: s(self.tile_mul_pow_r),
-            tile_stages: s(self.tile_stages),
-            ntt62_butterflies: s(self.ntt62_butterflies),
-            ntt62_groups: s(self.ntt62_groups),
-            mm62_products: s(self.mm62_products),
-            mm62_macs: s(self.mm62_macs),
-            mm62_terms: s(self.mm62_terms),
-            ntt50_butterflies: s(self.ntt50_butterflies),
-            ntt50_groups: s(self.ntt50_groups),
-            ntt_mma_tiles: s(self.ntt_mma_tiles),
-            lane_add_or_sub: s(self.lane_add_or_sub),
-            lane_sub_mul_pow_r: s(self.lane_sub_mul_pow_r),
-            lane_add: s(self.lane_add),
-            tile_add_sub_mul_pow_r: s(self.tile_add_sub_mul_pow_r),
-            tile_mul_shared: s(self.tile_mul_shared),
-            tile_mul_shared8: s(self.tile_mul_shared8),
+/// `FieldOps`' methods over its every field, named once.
+macro_rules! field_ops_methods {
+    ($($field:ident),* $(,)?) => {
+        impl FieldOps {
+            /// Every count multiplied by `factor` (rounded): counts of
+            /// sampled blocks scaled to the whole launch.
+            pub fn scaled(&self, factor: f64) -> FieldOps {
+                let s = |x: u64| (x as f64 * factor).round() as u64;
+                FieldOps { $($field: s(self.$field)),* }
+            }
+
+            /// Each count with its field's name, in declaration order.
+            pub fn counts(&self) -> Vec<(&'static str, u64)> {
+                vec![$((stringify!($field), self.$field)),*]
+            }
+
+            /// The field `name` at `count`, every other at 0 (`None` where
+            /// no field has that name): one operation's share of a linear
+            /// cost.
+            pub fn only(name: &str, count: u64) -> Option<FieldOps> {
+                let mut ops = FieldOps::default();
+                match name {
+                    $(stringify!($field) => ops.$field = count,)*
+                    _ => return None,
+                }
+                Some(ops)
+            }
         }
-    }
+    };
 }
+
+field_ops_methods!(
+    mul,
+    add_sub,
+    mul_pow_r,
+    lane_mul,
+    lane_add_sub,
+    lane_mul_pow_r,
+    collectives,
+    shared_words,
+    barriers,
+    ntt_butterflies,
+    ntt_groups,
+    mm_products,
+    mm_digits,
+    mm_macs,
+    mm_primes,
+    mm_terms,
+    tile_mul,
+    tile_add_sub,
+    tile_mul_pow_r,
+    tile_stages,
+    ntt62_butterflies,
+    ntt62_groups,
+    mm62_products,
+    mm62_macs,
+    mm62_terms,
+    ntt50_butterflies,
+    ntt50_groups,
+    ntt_mma_tiles,
+    lane_add_or_sub,
+    lane_sub_mul_pow_r,
+    lane_add,
+    tile_add_sub_mul_pow_r,
+    tile_mul_shared,
+    tile_mul_shared8,
+);
 
 impl LaunchTraffic {
     /// Every count multiplied by `factor` (rounded) but the busiest
@@ -308,6 +349,10 @@ impl LaunchTraffic {
             tensor_resident_sectors: s(self.tensor_resident_sectors),
             ops: self.ops.scaled(factor),
             path_ops: self.path_ops,
+            warp_ops: self.warp_ops.scaled(factor),
+            shared_requests: s(self.shared_requests),
+            shared_wavefronts: s(self.shared_wavefronts),
+            shared_ideal_wavefronts: s(self.shared_ideal_wavefronts),
         }
     }
 
@@ -1400,7 +1445,7 @@ pub struct CountedLaunch {
     /// Bytes of dynamic shared memory a block (the word-size NTT's tile).
     pub dynamic_shared_bytes: u32,
     /// Traffic and operations of the whole launch (`path_ops`: the busiest
-    /// thread's of the blocks run).
+    /// warp's of the blocks run).
     pub traffic: LaunchTraffic,
 }
 
