@@ -728,7 +728,7 @@ impl LaunchInput {
         let resident_threads = self.occupancy() * 2048.0;
         let blocks_per_sm = (resident_threads / f64::from(self.threads_per_block)).floor().max(1.0);
         let gpu = &m.gpu;
-        let sms_used = blocks.min(gpu.sms);
+        let sms_used = self.sms_used(gpu);
         let warps_per_scheduler =
             (blocks / sms_used).min(blocks_per_sm) * f64::from(self.threads_per_block) / 32.0 / 4.0;
         let issue_efficiency = (warps_per_scheduler / WARPS_TO_HIDE_LATENCY).min(1.0);
@@ -814,8 +814,9 @@ fn path_breakdown(ops: &FieldOps, k: f64, short_division: bool) -> String {
 }
 
 impl Transform {
-    /// Two lines a launch (`--launches`): kernel, threads, sectors, busiest
-    /// path, occupancy, modelled time and bound; the path's operations.
+    /// A launch's lines (`--launches`): kernel, threads, sectors, busiest
+    /// path, occupancy, modelled time and bound; the path's operations;
+    /// its shared memory, where it takes any.
     fn print_launches(&self, m: &Model) {
         for l in &self.launches {
             let tr = &l.traffic;
@@ -1963,6 +1964,28 @@ mod tests {
             tensor_table_bytes: 0.0,
             pipes,
         }
+    }
+
+    /// A launch whose shared memory takes the most time is bound by it:
+    /// one wavefront a clock on each SM its blocks reach.
+    #[test]
+    fn shared_wavefronts_take_a_clock_each_an_sm() {
+        let mut shared = products_launch(None);
+        shared.traffic.ops.mul = 0;
+        shared.traffic.warp_ops.mul = 0;
+        shared.traffic.shared_wavefronts = 1 << 30;
+        let model = Model::unfitted(H100_SXM);
+        let (seconds, bound) = shared.seconds(&model);
+        assert_eq!(bound, Bound::Shared);
+        let expected = (1u64 << 30) as f64 / (H100_SXM.sms * H100_SXM.clock_hz);
+        assert!((seconds - LAUNCH_SECONDS - expected).abs() < 1e-12, "{seconds}");
+        // On 8 blocks, 8 SMs' banks.
+        shared.threads = 8 * u64::from(shared.threads_per_block);
+        let (few, _) = shared.seconds(&model);
+        assert!(
+            (few - LAUNCH_SECONDS - expected * H100_SXM.sms / 8.0).abs() < 1e-9,
+            "{few}"
+        );
     }
 
     /// The H200 changes the memory term alone: a launch bound by its data

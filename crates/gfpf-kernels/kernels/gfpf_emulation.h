@@ -341,7 +341,9 @@ struct Block {
         if (c.epoch != epoch || c.warp_epoch != warp_epoch[w]) c = SharedCount{epoch, warp_epoch[w], 0};
         const auto id = shared_arrays.emplace(array, unsigned(shared_arrays.size())).first->second;
         // (warp, array, meeting, access number, write): the meeting as the
-        // pair of epochs, which only grow.
+        // pair of epochs, which only grow; fields of 5, 6, 16, 12 and 19
+        // bits, apart while a block's barriers, a warp's meetings and a
+        // lane's accesses between two stay below 2^16, 2^12 and 2^19.
         const unsigned long long key = ((unsigned long long)w << 54) ^ ((unsigned long long)id << 48) ^
                                        ((unsigned long long)epoch << 32) ^ ((unsigned long long)warp_epoch[w] << 20) ^
                                        ((unsigned long long)c.n << 1) ^ (write ? 1 : 0);
