@@ -734,6 +734,27 @@ fn a_divergent_warp_runs_both_branches() {
     assert_eq!((traffic.path_ops.tile_mul, traffic.path_ops.tile_add_sub), (1, 2));
 }
 
+/// A warp's tensor-core products stage their tables with rows 80 bytes
+/// apart (`GFPF_SHARED_TWIDDLE_ROW_WORDS`), so that the 16-byte reads of a
+/// set's lanes, up to 11 of a table's rows at once, fall in different
+/// banks but for rows δ and δ + 8: one warp's products by 8 twiddles
+/// (zeros: the addresses do not depend on the values) take 492 wavefronts
+/// for 218 accesses, where rows 64 bytes apart took 980 (the conflict-free
+/// count is 300).
+#[test]
+fn tensor_core_tables_are_staged_across_the_banks() {
+    let Some((traffic, _)) = counted_test_kernel("gfpf_test_shared_twiddles", 32, 1472) else {
+        return;
+    };
+    assert_eq!(traffic.shared_requests, 218);
+    assert_eq!(traffic.shared_ideal_wavefronts, 300);
+    assert!(
+        traffic.shared_wavefronts <= 500,
+        "{} wavefronts: the staged tables' rows share banks",
+        traffic.shared_wavefronts
+    );
+}
+
 /// The kernel of `shared_accesses_take_their_banks_wavefronts`: one warp
 /// writes 17 rows of 32 words (8 bytes each), then reads word l (lane l),
 /// word 0 (every lane), word 16·l and word 17·l.
