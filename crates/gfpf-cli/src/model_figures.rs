@@ -124,7 +124,10 @@ mod tests {
         let figures = ModelFigures::read(&path).unwrap();
         assert_eq!(figures.gpu, "H100 SXM");
         let row = figures.dft("t8", 1 << 20).unwrap();
-        assert!(row.big_ms.0 > row.big_ms.1 && row.big_ms.1 > 0.0, "{row:?}");
+        // Fitted, then the floor: never below it (equal where the launches
+        // are bound by a term the path cost does not enter, as t8 2^20's
+        // pairs by their shared memory).
+        assert!(row.big_ms.0 >= row.big_ms.1 && row.big_ms.1 > 0.0, "{row:?}");
         assert!(figures.product("t8", 1 << 20).unwrap().small_ms.is_some());
         assert!(figures.product("t8", 1 << 12).is_some());
         assert!(figures.dft("t8", 3 << 10).is_none());
