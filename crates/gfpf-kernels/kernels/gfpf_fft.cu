@@ -1087,14 +1087,14 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
 #define GFPF_SHARED_TWIDDLE_WORDS 120
 // Staged in shared memory (k = 8 whatever r, so that the element-team
 // pairs' tiles, gfpf_kernels::element_team_pair_tile, depend on k alone),
-// a table's 15 rows of 8 words are 10 words
-// apart: a set's lanes read 16 bytes each of up to 11 rows at once (row
-// g − j + 7 for lane 4g + q, j = 4k + q), and rows 64 bytes apart would
-// share two 64-byte halves of the banks (6 wavefronts where 2 serve them:
-// `cargo xtask gpu-model --transform t8:20`'s shared-memory line). 80
-// bytes apart, rows δ and δ + 8 alone share banks; 16-byte loads stay
-// aligned.
-#define GFPF_SHARED_TWIDDLE_ROW_WORDS 10
+// a table's 15 rows of 8 words are GFPF_SHARED_TWIDDLE_ROW_WORDS = 10
+// words apart (the prelude's, gfpf_kernels::tensor::
+// SHARED_TWIDDLE_ROW_WORDS): a set's lanes read 16 bytes each of up to 11
+// rows at once (row g − j + 7 for lane 4g + q, j = 4k + q), and rows 64
+// bytes apart would share two 64-byte halves of the banks (6 wavefronts
+// where 2 serve them: `cargo xtask gpu-model --transform t8:20`'s
+// shared-memory line). 80 bytes apart, rows δ and δ + 8 alone share
+// banks; 16-byte loads stay aligned.
 #define GFPF_SHARED_TWIDDLE_STAGED_WORDS (15 * GFPF_SHARED_TWIDDLE_ROW_WORDS)
 // Word i of a table where it is staged.
 GFPF_FN int gfpf_shared_twiddle_staged(int i) { return (i >> 3) * GFPF_SHARED_TWIDDLE_ROW_WORDS + (i & 7); }

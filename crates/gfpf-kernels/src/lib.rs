@@ -1152,6 +1152,12 @@ fn prelude_of(
     // Scale, pointwise products, the multi-modular projection and join.
     writeln!(w, "#define GFPF_ELEMENTWISE_KERNELS {}", u8::from(teams_part)).unwrap();
     writeln!(w, "#define GFPF_PAIR_COLUMNS {ELEMENT_TEAM_PAIR_COLUMNS}").unwrap();
+    writeln!(
+        w,
+        "#define GFPF_SHARED_TWIDDLE_ROW_WORDS {}",
+        tensor::SHARED_TWIDDLE_ROW_WORDS
+    )
+    .unwrap();
     writeln!(w, "#define GFPF_SCALE_MMA_THREADS {SCALE_MMA_THREADS}").unwrap();
     writeln!(w, "#define GFPF_ELEMENTWISE_THREADS {ELEMENTWISE_THREADS}").unwrap();
     writeln!(w, "#define GFPF_LANE_TILE_WORDS {LANE_TILE_WORDS}").unwrap();
