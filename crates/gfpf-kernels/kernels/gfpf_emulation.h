@@ -286,15 +286,28 @@ struct Block {
     // Operations per thread of the running block, and the launch's totals.
     std::vector<std::array<unsigned long long, GFPF_OP_COUNT>> thread_ops;
     unsigned long long ops[GFPF_OP_COUNT] = {}, path_ops[GFPF_OP_COUNT] = {}, warp_ops[GFPF_OP_COUNT] = {};
-    // Shared accesses: each thread's count since its warp last met (with
-    // the meeting it counts from), and per warp-wide access the 4-byte
-    // words its lanes touched, by byte offset from the array's start (each
-    // array taken to start at bank 0).
+    // Shared accesses: each thread's count at each site (the code address
+    // that indexed the array) since its warp last met (with the meeting it
+    // counts from), and per warp-wide access the 4-byte words its lanes
+    // touched, by byte offset from the array's start (each array taken to
+    // start at bank 0). A warp-wide access is the n-th access of each lane
+    // at one site: lanes that skip an access (a predicated store, a loop
+    // that ends early on some lanes) shift only that site's count, as on
+    // the device, where each is its own instruction.
     struct SharedCount {
         unsigned epoch = 0, warp_epoch = 0, n = 0;
     };
-    std::vector<SharedCount> shared_counts;
-    std::unordered_map<unsigned long long, std::vector<unsigned long long>> shared_words;
+    std::unordered_map<unsigned long long, SharedCount> shared_counts;  // (thread, site) -> count
+    struct SharedAccessKey {
+        unsigned long long meeting, place;
+        bool operator==(const SharedAccessKey& o) const { return meeting == o.meeting && place == o.place; }
+    };
+    struct SharedAccessHash {
+        size_t operator()(const SharedAccessKey& k) const {
+            return std::hash<unsigned long long>()(k.meeting * 0x9E3779B97F4A7C15ull ^ k.place);
+        }
+    };
+    std::unordered_map<SharedAccessKey, std::vector<unsigned long long>, SharedAccessHash> shared_words;
     std::unordered_map<const void*, unsigned> shared_arrays;
     unsigned long long shared_requests = 0, shared_wavefronts = 0, shared_ideal_wavefronts = 0;
 
@@ -332,21 +345,25 @@ struct Block {
     }
 
     // Thread `running`'s access to `bytes` bytes at byte `offset` of the
-    // shared array `array` (one access however many words: a 16-byte load
-    // is one).
-    void record_shared(const void* array, unsigned long long offset, unsigned bytes, bool write) {
+    // shared array `array` from code address `site` (one access however
+    // many words: a 16-byte load is one).
+    void record_shared(const void* array, unsigned long long offset, unsigned bytes, bool write, const void* site) {
         if (!counting) return;
         const unsigned t = running, w = t / kWarp;
-        SharedCount& c = shared_counts[t];
+        // User-space code addresses are below 2^47.
+        const unsigned long long place = (unsigned long long)(uintptr_t)site & ((1ull << 47) - 1);
+        SharedCount& c = shared_counts[((unsigned long long)t << 47) ^ place];
         if (c.epoch != epoch || c.warp_epoch != warp_epoch[w]) c = SharedCount{epoch, warp_epoch[w], 0};
         const auto id = shared_arrays.emplace(array, unsigned(shared_arrays.size())).first->second;
-        // (warp, array, meeting, access number, write): the meeting as the
-        // pair of epochs, which only grow; fields of 5, 6, 16, 12 and 19
-        // bits, apart while a block's barriers, a warp's meetings and a
-        // lane's accesses between two stay below 2^16, 2^12 and 2^19.
-        const unsigned long long key = ((unsigned long long)w << 54) ^ ((unsigned long long)id << 48) ^
-                                       ((unsigned long long)epoch << 32) ^ ((unsigned long long)warp_epoch[w] << 20) ^
-                                       ((unsigned long long)c.n << 1) ^ (write ? 1 : 0);
+        // (warp, array, meeting, write) and (site, access number there):
+        // the meeting as the pair of epochs, which only grow; fields of 5,
+        // 6, 16, 16 and 1 bits and of 47 and 17, apart while a block's
+        // barriers, a warp's meetings and a lane's accesses at one site
+        // between two stay below 2^16, 2^16 and 2^17.
+        const SharedAccessKey key{((unsigned long long)w << 54) ^ ((unsigned long long)id << 48) ^
+                                      ((unsigned long long)epoch << 32) ^ ((unsigned long long)warp_epoch[w] << 1) ^
+                                      (write ? 1 : 0),
+                                  place ^ ((unsigned long long)c.n << 47)};
         ++c.n;
         auto& words = shared_words[key];
         for (unsigned long long at = offset / 4; at < (offset + bytes + 3) / 4; ++at) words.push_back(at);
@@ -566,13 +583,13 @@ struct SharedArray {
     }
     std::string word(size_t i) const { return std::string("shared ") + name + "[" + std::to_string(i) + "]"; }
 
-    T read(size_t i) {
+    T read(size_t i, const void* site) {
         attach();
         Block& b = block();
         unsigned t = b.running;
         if (i >= bound) b.fail("thread " + std::to_string(t) + " reads " + word(i) + " past the end");
         b.count_op(GFPF_OP_SHARED);
-        if (!in_wide_access) b.record_shared(this, i * sizeof(T), sizeof(T), false);
+        if (!in_wide_access) b.record_shared(this, i * sizeof(T), sizeof(T), false, site);
         Shadow& s = shadow_of(i);
         if (!s.written) b.fail("thread " + std::to_string(t) + " reads " + word(i) + ", which no thread has written");
         if (s.writer != t && same_interval(b, t, s.writer, s.write_epoch, s.write_warp_epoch))
@@ -599,13 +616,13 @@ struct SharedArray {
         return words[i];
     }
 
-    void write(size_t i, T v) {
+    void write(size_t i, T v, const void* site) {
         attach();
         Block& b = block();
         unsigned t = b.running;
         if (i >= bound) b.fail("thread " + std::to_string(t) + " writes " + word(i) + " past the end");
         b.count_op(GFPF_OP_SHARED);
-        b.record_shared(this, i * sizeof(T), sizeof(T), true);
+        b.record_shared(this, i * sizeof(T), sizeof(T), true, site);
         Shadow& s = shadow_of(i);
         if (s.written && s.writer != t && same_interval(b, t, s.writer, s.write_epoch, s.write_warp_epoch))
             b.fail("race on " + word(i) + ": threads " + std::to_string(s.writer) + " and " + std::to_string(t) +
@@ -627,27 +644,33 @@ struct SharedArray {
     // Four neighbouring words from i, a multiple of four, in one access (a
     // 16-byte load on the device): checked word by word, counted once.
     template <class U>
-    void read4(size_t i, U (&out)[4]) {
+    __attribute__((noinline)) void read4(size_t i, U (&out)[4]) {
+        const void* site = __builtin_return_address(0);
         Block& b = block();
         if (i % 4 != 0) b.fail("thread " + std::to_string(b.running) + " reads four words of " + word(i) + ", not 16-byte aligned");
-        b.record_shared(this, i * sizeof(T), 4 * sizeof(T), false);
+        b.record_shared(this, i * sizeof(T), 4 * sizeof(T), false, site);
         in_wide_access = true;
-        for (size_t k = 0; k < 4; ++k) out[k] = U(read(i + k));
+        for (size_t k = 0; k < 4; ++k) out[k] = U(read(i + k, site));
         in_wide_access = false;
         if (b.counting) b.thread_ops[b.running][GFPF_OP_SHARED] -= 3;
     }
 
+    // An indexed word, with the code address that indexed it (its site:
+    // one instruction on the device, whichever lanes reach it).
     struct Ref {
         SharedArray* array;
         size_t i;
-        operator T() const { return array->read(i); }
+        const void* site;
+        operator T() const { return array->read(i, site); }
         Ref& operator=(T v) {
-            array->write(i, v);
+            array->write(i, v, site);
             return *this;
         }
         Ref& operator=(const Ref& other) { return *this = T(other); }
     };
-    Ref operator[](size_t i) { return Ref{this, i}; }
+    // Not inlined, so that each place in the kernels that indexes an array
+    // has its own return address.
+    __attribute__((noinline)) Ref operator[](size_t i) { return Ref{this, i, __builtin_return_address(0)}; }
 };
 
 // ---- warp collectives --------------------------------------------------
@@ -923,7 +946,7 @@ inline bool run_block(Block& b, unsigned schedule) {
     b.generation = ++block_generation;
     b.accesses.clear();
     b.thread_ops.assign(b.counting ? n : 0, {});
-    b.shared_counts.assign(b.counting ? n : 0, {});
+    b.shared_counts.clear();
     b.resident.assign(b.counting ? n : 0, 0);
 #if !GFPF_EMU_ASM_SWITCH
     b.scheduler.started = true;
