@@ -741,14 +741,15 @@ fn a_divergent_warp_runs_both_branches() {
 /// banks but for rows δ and δ + 8: one warp's products by 8 twiddles
 /// (zeros: the addresses do not depend on the values) take 476 wavefronts
 /// for 210 accesses, where rows 64 bytes apart took 964 (the conflict-free
-/// count is 292).
+/// count is 420, most of it the table's 8-byte reads at two wavefronts
+/// each).
 #[test]
 fn tensor_core_tables_are_staged_across_the_banks() {
     let Some((traffic, _)) = counted_test_kernel("gfpf_test_shared_twiddles", 32, 1472) else {
         return;
     };
     assert_eq!(traffic.shared_requests, 210);
-    assert_eq!(traffic.shared_ideal_wavefronts, 292);
+    assert_eq!(traffic.shared_ideal_wavefronts, 420);
     assert!(
         traffic.shared_wavefronts <= 480,
         "{} wavefronts: the staged tables' rows share banks",
@@ -758,7 +759,7 @@ fn tensor_core_tables_are_staged_across_the_banks() {
 
 /// The kernel of `shared_accesses_take_their_banks_wavefronts`: one warp
 /// writes 17 rows of 32 words (8 bytes each), then reads word l (lane l),
-/// word 0 (every lane), word 16·l and word 17·l.
+/// word 0 (every lane), word 16·l and word 17·l, and lanes 0..15 word l.
 const SHARED_BANKS_KERNEL: &str = r#"
 GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
     GFPF_SHARED_ARRAY(gfpf_u64, tile, 17 * 32);
@@ -767,7 +768,9 @@ GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
     for (int j = 0; j < 17; ++j) tile[j * 32 + l] = j * 32 + l;
     __syncwarp();
     const gfpf_u64 own = tile[l], first = tile[0], strided = tile[16 * l], odd = tile[17 * l];
-    out[l] = own + first + strided + odd;
+    gfpf_u64 half = 0;
+    if (l < 16) half = tile[l];
+    out[l] = own + first + strided + odd + half;
 }
 GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
 "#;
@@ -775,19 +778,21 @@ GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
 /// Shared-memory accesses take the wavefronts the device's 32 banks of 4
 /// bytes need: a row of consecutive 8-byte words two (each bank holds two
 /// of their 4-byte halves), one word read by every lane one (a
-/// broadcast), words 16·l (128 bytes apart, all in banks 0 and 1) 32, an
-/// odd stride 17·l two.
+/// broadcast: the lanes' registers pack two to one), words 16·l (128
+/// bytes apart, all in banks 0 and 1) 32, an odd stride 17·l two; and
+/// half a warp's 8-byte words, which its banks serve at once, two, as the
+/// crossbar moves one 32-bit register of every lane a wavefront.
 #[test]
 fn shared_accesses_take_their_banks_wavefronts() {
     let Some((traffic, buffer)) = counted_test_kernel("gfpf_test_shared_banks", 32, 32) else {
         return;
     };
-    // Word w holds w: l, 0, 16·l and 17·l summed.
-    let expected: Vec<u64> = (0..32).map(|l| 34 * l).collect();
+    // Word w holds w: l, 0, 16·l, 17·l and (lanes 0..15) l summed.
+    let expected: Vec<u64> = (0..32).map(|l| 34 * l + if l < 16 { l } else { 0 }).collect();
     assert_eq!(buffer, expected);
-    assert_eq!(traffic.shared_requests, 17 + 4);
-    assert_eq!(traffic.shared_wavefronts, 17 * 2 + 2 + 1 + 32 + 2);
-    assert_eq!(traffic.shared_ideal_wavefronts, 17 * 2 + 2 + 1 + 2 + 2);
+    assert_eq!(traffic.shared_requests, 17 + 5);
+    assert_eq!(traffic.shared_wavefronts, 17 * 2 + 2 + 1 + 32 + 2 + 2);
+    assert_eq!(traffic.shared_ideal_wavefronts, 17 * 2 + 2 + 1 + 2 + 2 + 2);
 }
 
 /// The kernel of `a_skipped_shared_access_is_its_own_instruction`: one

@@ -307,7 +307,17 @@ struct Block {
             return std::hash<unsigned long long>()(k.meeting * 0x9E3779B97F4A7C15ull ^ k.place);
         }
     };
-    std::unordered_map<SharedAccessKey, std::vector<unsigned long long>, SharedAccessHash> shared_words;
+    // One warp-wide access: the 4-byte words its lanes touched, each lane's
+    // byte offset (−1: the lane did not take part) and the bytes a lane
+    // moves.
+    struct SharedAccess {
+        std::vector<unsigned long long> words;
+        long long lane_at[kWarp];
+        unsigned bytes = 0;
+        bool write = false;
+        SharedAccess() { std::fill(lane_at, lane_at + kWarp, -1ll); }
+    };
+    std::unordered_map<SharedAccessKey, SharedAccess, SharedAccessHash> shared_words;
     std::unordered_map<const void*, unsigned> shared_arrays;
     unsigned long long shared_requests = 0, shared_wavefronts = 0, shared_ideal_wavefronts = 0;
 
@@ -365,20 +375,49 @@ struct Block {
                                       (write ? 1 : 0),
                                   place ^ ((unsigned long long)c.n << 47)};
         ++c.n;
-        auto& words = shared_words[key];
-        for (unsigned long long at = offset / 4; at < (offset + bytes + 3) / 4; ++at) words.push_back(at);
+        SharedAccess& access = shared_words[key];
+        for (unsigned long long at = offset / 4; at < (offset + bytes + 3) / 4; ++at) access.words.push_back(at);
+        access.lane_at[t % kWarp] = (long long)offset;
+        access.bytes = bytes;
+        access.write = write;
+    }
+    // Wavefronts a warp-wide access takes, and those it would take without
+    // bank conflicts. The banks serve a wavefront's 32 4-byte words, one
+    // each: as many wavefronts as the most distinct words one bank holds.
+    // And a wavefront moves one 32-bit register of every lane (128 bytes a
+    // clock): at least bytes/4 for a lane's bytes, whatever the lanes
+    // share, halved for a load whose lanes pair up on one address (lanes l
+    // and l ^ 1, or l and l ^ 2, wherever both take part), which packs two
+    // lanes' registers into one. (NVIDIA's answer on its developer forum,
+    // "Unexpected shared memory bank conflict", 2019, for compute
+    // capability 7.x: an LDS.128 takes 4 requests, 2 with the pairing.
+    // Taken to hold on sm_80 and sm_90 until a GPU measures it.)
+    static std::pair<unsigned, unsigned> shared_wavefronts_of(SharedAccess& access) {
+        auto& words = access.words;
+        std::sort(words.begin(), words.end());
+        words.erase(std::unique(words.begin(), words.end()), words.end());
+        unsigned per_bank[kWarp] = {};
+        unsigned most = 0;
+        for (unsigned long long at : words) most = std::max(most, ++per_bank[at % kWarp]);
+        unsigned registers = (access.bytes + 3) / 4;
+        auto paired = [&](unsigned x) {
+            for (unsigned l = 0; l < kWarp; ++l) {
+                const long long a = access.lane_at[l], b = access.lane_at[l ^ x];
+                if (a >= 0 && b >= 0 && a != b) return false;
+            }
+            return true;
+        };
+        if (!access.write && (paired(1) || paired(2))) registers = (registers + 1) / 2;
+        const unsigned ideal = std::max<unsigned>(unsigned((words.size() + kWarp - 1) / kWarp), registers);
+        return {std::max(most, registers), ideal};
     }
     // Folds the block's shared accesses into the totals.
     void fold_shared() {
-        for (auto& [key, words] : shared_words) {
-            std::sort(words.begin(), words.end());
-            words.erase(std::unique(words.begin(), words.end()), words.end());
-            unsigned per_bank[kWarp] = {};
-            unsigned most = 0;
-            for (unsigned long long at : words) most = std::max(most, ++per_bank[at % kWarp]);
+        for (auto& [key, access] : shared_words) {
+            const auto [wavefronts, ideal] = shared_wavefronts_of(access);
             ++shared_requests;
-            shared_wavefronts += most;
-            shared_ideal_wavefronts += (words.size() + kWarp - 1) / kWarp;
+            shared_wavefronts += wavefronts;
+            shared_ideal_wavefronts += ideal;
         }
         shared_words.clear();
         shared_arrays.clear();

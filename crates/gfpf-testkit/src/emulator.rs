@@ -136,16 +136,19 @@ pub struct LaunchTraffic {
     /// they issue (`ops` over 32 where every warp's lanes run alike).
     pub warp_ops: FieldOps,
     /// Warp-wide shared-memory accesses: the n-th access of each lane of a
-    /// warp to one array since the warp last met.
+    /// warp at one site (the code that indexed the array, one instruction
+    /// on the device) to one array since the warp last met.
     pub shared_requests: u64,
-    /// The bank cycles they take on the device's 32 banks of 4 bytes: for
-    /// each, the most distinct 4-byte words one bank holds among those its
-    /// lanes touch (lanes touching one word share it; each array taken to
-    /// start at bank 0).
+    /// The wavefronts (bank cycles) they take on the device's 32 banks of
+    /// 4 bytes: for each, the most distinct 4-byte words one bank holds
+    /// among those its lanes touch (lanes touching one word share it; each
+    /// array taken to start at bank 0), and at least one for each 4 bytes
+    /// a lane moves (a wavefront carries one 32-bit register of every
+    /// lane), half as many for a load whose lanes pair up on one address.
     pub shared_wavefronts: u64,
     /// The fewest they could take: each access's distinct 4-byte words
-    /// over 32, rounded up (`shared_wavefronts` over this is the bank
-    /// conflicts' factor).
+    /// over 32, rounded up, or its registers where more
+    /// (`shared_wavefronts` over this is the bank conflicts' factor).
     pub shared_ideal_wavefronts: u64,
 }
 
