@@ -1040,7 +1040,7 @@ fn team_pairs_match_the_cpu() {
 }
 
 /// On a device whose blocks take less shared memory than a pair of teams of
-/// threads (t8: 105.6 KiB; 99 KB at compute capability 8.6 and 8.9) the
+/// threads (t8: 106.6 KiB; 99 KB at compute capability 8.6 and 8.9) the
 /// stages that fill it run as teams of threads one a launch, and in pairs
 /// where the pair fits: both give gfpf-cpu's output. t8 2^12 on a device of
 /// one SM, which a single transform fills (its launches as

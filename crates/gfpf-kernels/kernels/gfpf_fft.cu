@@ -1470,7 +1470,14 @@ struct GfpfElementTeamPairTile {
     // Rows of R + 1 words (odd: a column's elements, and a row's of
     // neighbouring teams, in different banks).
     static constexpr int row = R + 1;
-    static constexpr int super = R * row;
+    // At R = 16 super-DFTs 276 words apart, 4 modulo the 16 pairs of banks
+    // an 8-byte word takes: B's tensor-core pass (gfpf_pair_b_call) takes
+    // one element of each of the four a set, (a, b) and (b, a) 17·(a + b)
+    // apart from its super-DFT's start, and at 272 words apart a set's
+    // eight elements shared a bank pair (8 wavefronts a digit load where 2
+    // serve); the strided loads and stores too take the four's elements
+    // at once (gpu-model --transform t8:20's shared-memory line).
+    static constexpr int super = R * row + (R == 16 ? 4 : 0);
     static constexpr int plane = dfts * super + 1;
     static constexpr int scratch = GFPF_K * plane;
     // Then k words a thread, or at k = 8 the tensor cores' staging where it
@@ -1561,7 +1568,17 @@ GFPF_FN void gfpf_pair_move(const GfpfStageParams& p, Array& tile, bool load) {
 template <class Tile, int R, int R_LOG2, bool IN_TIME, bool SECOND, int VARIANT, bool FUSED, class Array>
 GFPF_FN void gfpf_pair_stage(const GfpfStageParams& p, Array& tile) {
     const int t = threadIdx.x / Tile::team, member = threadIdx.x % Tile::team;
-    const int g = t / R, q = t % R;
+    const int g = t / R;
+    // At R = 16 a warp's four teams take DFTs q = 4b + (b ^ w) (b = 0..3,
+    // warp w of the super-DFT): places {0, 5, 10, 15}, {1, 4, 11, 14} …,
+    // and their bit reverses in the other stage, fall in the bank pairs of
+    // a layer's elements (i0 or i1 of each butterfly, 17 words or 1 apart)
+    // as evenly as four places can: a warp's 8 accesses to the layers'
+    // elements in a stage take 20 wavefronts where four neighbouring DFTs
+    // took 24 (16 without conflicts, which none of the 1820 sets of four
+    // places reaches; enumerated, row and column, both stages).
+    const int team_in_super = t % R;
+    const int q = R == 16 ? 4 * (team_in_super & 3) + ((team_in_super & 3) ^ (team_in_super >> 2)) : team_in_super;
     const gfpf_u64 G = (gfpf_u64)blockIdx.x * Tile::dfts + g;
     const bool running = G < p.threads / (R * Tile::dft_threads);
     constexpr bool rows = IN_TIME != SECOND;
@@ -1663,7 +1680,14 @@ GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
 #pragma unroll 1
         for (int call = 0; call < groups / (8 * warps); ++call) {
             const int group = (call * warps + warp) * 8 + (lane >> 2);
-            const int g = group / (R * (R / 4)), lo = group / (R / 4) % R, hi = group % (R / 4) * 4 + (lane & 3);
+            // Lanes 16h … 16h + 15 take column lo's rows: at R = 16 set 2h's
+            // the even ones, set 2h + 1's the odd ones, so that the
+            // product's digit loads and stores (lane 4g + q on element g of
+            // its set, digit 4k + q; element 2q + e, digit g) spread over
+            // the bank pairs two to each (rows 17 words apart: four
+            // neighbouring rows of a set put four to some).
+            const int g = group / (R * (R / 4)), lo = group / (R / 4) % R;
+            const int hi = R == 16 ? 2 * (lane & 7) + ((lane >> 3) & 1) : group % (R / 4) * 4 + (lane & 3);
             // Made in 32 bits where the kernel runs the row pass too (blocks
             // below 2^30, N below 2^40): there ptxas spilled the 64-bit
             // form across the stages on sm_90, and in the kernel without
@@ -1759,8 +1783,11 @@ GFPF_FN void gfpf_pair_tensor_row_twiddles(const GfpfStageParams& p, Array& tile
     if constexpr (A_PASS) {
 #pragma unroll 1
         for (int call = 0; call < elements / (32 * warps); ++call) {
+            // Set 2h the row's even columns, set 2h + 1 its odd ones, as
+            // gfpf_pair_tensor_twiddles takes a column's rows.
             const int t = (call * warps + warp) * 32 + lane;
-            const int g = t / (R * R), hi = t / R % R, col = t % R;
+            const int g = t / (R * R), hi = t / R % R;
+            const int col = R == 16 ? 2 * (lane & 7) + ((lane >> 3) & 1) : t % R;
             const gfpf_u64 c = (unsigned)(blockIdx.x * Tile::dfts + g) & ((1ull << log2_s) - 1);
             const int a = IN_TIME ? hi : gfpf_bit_reverse<R>(hi);
             gfpf_tile_mul_shared_twiddles<R % 16 == 0 ? 16 : 8>(tile, Tile::at(g, hi, col), Tile::plane,

@@ -309,7 +309,7 @@ pub const ELEMENT_TEAM_PAIR_COLUMNS: usize = 4;
 
 /// The most dynamic shared memory a block of [`Kernel::ElementTeamPair`]
 /// may take: sm_80's limit a block (163 KB). Devices that give a block less
-/// than a pair takes (t8's 105.6 KiB against the 99 KB of compute capability
+/// than a pair takes (t8's 106.6 KiB against the 99 KB of compute capability
 /// 8.6 and 8.9) run those stages one a launch (gfpf-cuda's
 /// `params::launches_on`).
 pub const ELEMENT_TEAM_PAIR_MAX_BYTES: usize = 166_912;
@@ -322,12 +322,13 @@ pub const ELEMENT_TEAM_PAIR_MAX_BYTES: usize = 166_912;
 /// (DFT_2: the teams' twiddles are staged a warp at a time). A block takes
 /// [`ELEMENT_TEAM_PAIR_COLUMNS`] super-DFTs of radix² elements, radix/2
 /// threads a DFT, radix DFTs a super-DFT in each stage; in each digit plane
-/// a super-DFT's rows of radix + 1 words (odd), then a pad word, then k
+/// a super-DFT's rows of radix + 1 words (odd; [`element_team_pair_super_words`]
+/// from one super-DFT to the next), then a pad word, then k
 /// words a thread (a twiddle's digits while it multiplies) or, at k = 8
 /// where they take more, two staged tensor-core tables a warp
 /// ([`tensor::SHARED_TWIDDLE_STAGED_WORDS`]). `words` is the launch's
 /// dynamic shared memory in 64-bit words: at t8, DFT_16, 512 threads and
-/// 13 512 words (105.6 KiB), two blocks an SM.
+/// 13 640 words (106.6 KiB), two blocks an SM.
 pub fn element_team_pair_tile(radix: usize, k: usize) -> Option<TeamTile> {
     // Only 2k, the device plans' radix: a plan's other radix is its one
     // remainder, never two stages in a row (and t8's DFT_4 pair spilled at
@@ -343,13 +344,23 @@ pub fn element_team_pair_tile(radix: usize, k: usize) -> Option<TeamTile> {
     } else {
         0
     };
-    let words = k * (dfts * radix * (radix + 1) + 1) + (k * threads).max(staging);
+    let words = k * (dfts * element_team_pair_super_words(radix) + 1) + (k * threads).max(staging);
     (threads.is_multiple_of(32) && words * 8 <= ELEMENT_TEAM_PAIR_MAX_BYTES).then_some(TeamTile {
         threads,
         team,
         dfts,
         words,
     })
+}
+
+/// Words from one super-DFT of [`element_team_pair_tile`] to the next in a
+/// digit plane: radix rows of radix + 1 words, and at radix 16 four more,
+/// so that the four super-DFTs start 4 apart modulo the 16 pairs of banks
+/// an 8-byte word takes (the tensor cores' B pass takes one element of
+/// each of them in a set of eight lanes, which at 272 words apart shared
+/// a bank pair: `GfpfElementTeamPairTile::super` in kernels/gfpf_fft.cu).
+pub fn element_team_pair_super_words(radix: usize) -> usize {
+    radix * (radix + 1) + if radix == 16 { 4 } else { 0 }
 }
 
 /// The kernels that run two stages of DFT_`radix` over k digits in one
