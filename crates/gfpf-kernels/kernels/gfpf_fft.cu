@@ -1710,14 +1710,23 @@ GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
 #endif
 
 #ifdef GFPF_SHARED_TWIDDLES
+// v with `bit` inserted at place `at` (v's bits from `at` up move up one).
+GFPF_FN int gfpf_insert_bit(int v, int at, int bit) { return (v >> at) << (at + 1) | bit << at | (v & ((1 << at) - 1)); }
+
 // Call m of B's pass (gfpf_pair_tensor_row_twiddles): B(a, b) = B(b, a),
 // so the elements of (a, b) and (b, a) in the four super-DFTs share a
 // twiddle, eight lanes a twiddle (lane 4·side + g of a set, side 1 the
 // transposed pair), and the diagonal's (a, a) four, in sets of two
 // twiddles' four: calls m < R(R − 1)/8 of eight lanes a twiddle, then R/8
 // of four (R²/8 in all, as four lanes a twiddle throughout took). The pairs
-// a < b by their circular distance d = b − a: 1 ≤ d < R/2 from every a,
-// d = R/2 from a < R/2. `pairs`: m is known to be below R(R − 1)/8. With
+// {a, a ^ δ}, δ = 1 … R − 1: call m takes δ = ⌊m/2⌋ + 1 and the four a
+// whose bit t (δ's top bit) is 0 and bit c (3 below δ = 8, else 2) is m
+// mod 2, the set's index in the other two bits. Their elements'
+// places mod 4 (a + rev(b), or rev(a) + b, over rows of 17 words) then
+// take each class twice, and with the super-DFTs 4 apart modulo the 16
+// bank pairs a call's 32 elements fall two to a bank pair for the
+// closing carries (by circular distance, up to six: enumerated).
+// `pairs`: m is known to be below R(R − 1)/8. With
 // four lanes a twiddle throughout, t8 2^20's first pair staged 15.7M
 // sectors of tables where it stages 12.0M, and the model put it at 0.140
 // ms, bound by that traffic, where it puts it at 0.119 (gpu-model
@@ -1725,14 +1734,20 @@ GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
 template <class Tile, int R, bool IN_TIME, class Array>
 GFPF_FN void gfpf_pair_b_call(const GfpfStageParams& p, Array& tile, int m, bool pairs, unsigned b_tables,
                               int staging) {
-    constexpr int pair_calls = R * (R - 1) / 8, near = R * (R / 2 - 1);
+    constexpr int pair_calls = R * (R - 1) / 8;
     const int lane = threadIdx.x & 31, g = lane & 3;
     // B's R² tables: every block reads them.
     GFPF_RESIDENT_TABLE_READS(true);
+    static_assert(R == 16, "the pairs by XOR of four bits");
     if (pairs || m < pair_calls) {
-        const int pair = m * 4 + (lane >> 3);
-        const int low = pair < near ? pair / (R / 2 - 1) : pair - near;
-        const int high = (low + (pair < near ? pair % (R / 2 - 1) + 1 : R / 2)) & (R - 1);
+        const int delta = m / 2 + 1, set = lane >> 3;
+        const int top = delta >= 8 ? 3 : delta >= 4 ? 2 : delta >= 2 ? 1 : 0, chosen = delta >= 8 ? 2 : 3;
+        // The set's two bits in the other two places: bit 0 at the lower
+        // of top and chosen first, then the other at the higher.
+        const int lower = top < chosen ? top : chosen, higher = top < chosen ? chosen : top;
+        const int low = gfpf_insert_bit(gfpf_insert_bit(set, lower, lower == top ? 0 : m & 1), higher,
+                                        higher == top ? 0 : m & 1);
+        const int high = low ^ delta;
         const bool side = (lane >> 2) & 1;
         const int a = side ? high : low, b = side ? low : high;
         const int hi = IN_TIME ? a : gfpf_bit_reverse<R>(a), col = IN_TIME ? gfpf_bit_reverse<R>(b) : b;
