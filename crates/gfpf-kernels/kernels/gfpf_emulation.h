@@ -132,11 +132,13 @@ struct GfpfEmuLaunch {
     unsigned long long path_ops[GFPF_OP_COUNT];
     unsigned long long warp_ops[GFPF_OP_COUNT];
     // Out: shared memory as the device's 32 banks of 4 bytes serve it. A
-    // warp-wide access is the n-th access of each lane of a warp to one
-    // array since the warp last met (__syncthreads or __syncwarp); it takes
-    // as many wavefronts (bank cycles) as the most distinct 4-byte words
-    // any one bank holds among them (lanes reading one word share it), and
-    // at best its distinct words over 32.
+    // warp-wide access is the n-th access of each lane of a warp at one
+    // site (the code that indexed the array) to one array since the warp
+    // last met (__syncthreads or __syncwarp); it takes as many wavefronts
+    // (bank cycles) as the most distinct 4-byte words any one bank holds
+    // among them (lanes reading one word share it), and at least one for
+    // each 4 bytes a lane moves (Block::shared_wavefronts_of); at best its
+    // distinct words over 32, or those registers.
     unsigned long long shared_requests;
     unsigned long long shared_wavefronts;
     unsigned long long shared_ideal_wavefronts;
