@@ -1472,11 +1472,11 @@ struct GfpfElementTeamPairTile {
     static constexpr int row = R + 1;
     // At R = 16 super-DFTs 276 words apart, 4 modulo the 16 pairs of banks
     // an 8-byte word takes: B's tensor-core pass (gfpf_pair_b_call) takes
-    // one element of each of the four a set, (a, b) and (b, a) 17·(a + b)
-    // apart from its super-DFT's start, and at 272 words apart a set's
-    // eight elements shared a bank pair (8 wavefronts a digit load where 2
-    // serve); the strided loads and stores too take the four's elements
-    // at once (gpu-model --transform t8:20's shared-memory line).
+    // one element of each of the four a set, at the same place in each,
+    // and at 272 words apart a set's four elements of one side shared a
+    // bank pair (8 wavefronts a digit load where 2 serve); the strided
+    // loads too take the four's elements at once (gpu-model --transform
+    // t8:20's shared-memory line).
     static constexpr int super = R * row + (R == 16 ? 4 : 0);
     static constexpr int plane = dfts * super + 1;
     static constexpr int scratch = GFPF_K * plane;
@@ -1656,6 +1656,15 @@ GFPF_FN void gfpf_team_pair_stage(const GfpfStageParams& p, Array& tile) {
 // the tile's scratch elements (16 warps × 120 words of 4096 at t8's
 // DFT_16). WITH_ROWS: the kernel runs
 // gfpf_pair_tensor_row_twiddles too (what changes is only how G is made).
+// Lane l's element of a row (or column) of 16 that lanes 16h … 16h + 15
+// take in the tensor-core pair passes: set 2h (lanes 16h … 16h + 7) the
+// even ones, set 2h + 1 the odd ones, so that a product's digit loads and
+// stores (lane 4g + q on element g of its set, digit 4k + q; element
+// 2q + e, digit g) spread over the bank pairs two to each (rows or
+// elements 17 words or 1 apart: eight neighbours of a set put four to
+// some).
+GFPF_FN int gfpf_pair_interleaved(int lane) { return 2 * (lane & 7) + ((lane >> 3) & 1); }
+
 template <class Tile, int R, int R_LOG2, bool IN_TIME, bool WITH_ROWS, class Array>
 GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
     constexpr int warps = Tile::threads / 32, groups = Tile::dfts * R * (R / 4);
@@ -1680,14 +1689,9 @@ GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
 #pragma unroll 1
         for (int call = 0; call < groups / (8 * warps); ++call) {
             const int group = (call * warps + warp) * 8 + (lane >> 2);
-            // Lanes 16h … 16h + 15 take column lo's rows: at R = 16 set 2h's
-            // the even ones, set 2h + 1's the odd ones, so that the
-            // product's digit loads and stores (lane 4g + q on element g of
-            // its set, digit 4k + q; element 2q + e, digit g) spread over
-            // the bank pairs two to each (rows 17 words apart: four
-            // neighbouring rows of a set put four to some).
+            // Lanes 16h … 16h + 15 take column lo's rows, interleaved at R = 16.
             const int g = group / (R * (R / 4)), lo = group / (R / 4) % R;
-            const int hi = R == 16 ? 2 * (lane & 7) + ((lane >> 3) & 1) : group % (R / 4) * 4 + (lane & 3);
+            const int hi = R == 16 ? gfpf_pair_interleaved(lane) : group % (R / 4) * 4 + (lane & 3);
             // Made in 32 bits where the kernel runs the row pass too (blocks
             // below 2^30, N below 2^40): there ptxas spilled the 64-bit
             // form across the stages on sm_90, and in the kernel without
@@ -1798,11 +1802,11 @@ GFPF_FN void gfpf_pair_tensor_row_twiddles(const GfpfStageParams& p, Array& tile
     if constexpr (A_PASS) {
 #pragma unroll 1
         for (int call = 0; call < elements / (32 * warps); ++call) {
-            // Set 2h the row's even columns, set 2h + 1 its odd ones, as
+            // A row's columns interleaved at R = 16, as
             // gfpf_pair_tensor_twiddles takes a column's rows.
             const int t = (call * warps + warp) * 32 + lane;
             const int g = t / (R * R), hi = t / R % R;
-            const int col = R == 16 ? 2 * (lane & 7) + ((lane >> 3) & 1) : t % R;
+            const int col = R == 16 ? gfpf_pair_interleaved(lane) : t % R;
             const gfpf_u64 c = (unsigned)(blockIdx.x * Tile::dfts + g) & ((1ull << log2_s) - 1);
             const int a = IN_TIME ? hi : gfpf_bit_reverse<R>(hi);
             gfpf_tile_mul_shared_twiddles<R % 16 == 0 ? 16 : 8>(tile, Tile::at(g, hi, col), Tile::plane,
