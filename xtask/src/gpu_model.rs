@@ -384,39 +384,46 @@ const TILE_ADD_SUB_MUL_POW_R_INSTRUCTIONS: &[(usize, f64)] = &[(2, 86.0), (4, 14
 const TILE_MUL_SHORT_DIVISION_INSTRUCTIONS: &[(usize, f64)] = &[(2, 235.0), (4, 467.0), (8, 1196.0), (16, 2470.0)];
 
 /// SASS instructions of a lane's product on the tensor cores by a twiddle
-/// four lanes of its warp share (`gfpf_tile_mul_shared_twiddles`, k = 8)
-/// beside its 192 shared-memory words (staging its set's two tables, B's
-/// and A's loads, its digits' stores, the closing carry chain; 2
-/// instructions each as the model charges them): 868 on a probe's common
-/// path less an empty probe's 47 (18 IMMA, 16 16-byte and 2 8-byte loads,
-/// two short divisions and the carries' shuffles a set of four, 182 an
-/// iteration; NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-28), against 1763
-/// for [`TILE_MUL_SHORT_DIVISION_INSTRUCTIONS`]' t8 product beside its own;
-/// 37 fewer with the closing carry chain's sums in PTX (`gfpf_add_halves`;
-/// a probe's static count before and after, t8 and p8, NVRTC 12.9, sm_90,
-/// nvdisasm 13.5, 2026-11-28).
-const TILE_MUL_SHARED_INSTRUCTIONS: f64 = 447.0;
+/// four lanes of its warp share (`gfpf_tile_mul_shared_twiddles_sets<4>`,
+/// k = 8) beside its 192 shared-memory words (staging its set's two
+/// tables, B's and A's loads, its digits' stores, the closing carry chain;
+/// 2 instructions each as the model charges them): 989 on a probe's
+/// common path less an empty probe's (18 IMMA, 16 16-byte and 2 8-byte
+/// loads, two short divisions and the carries' shuffles a set of four, 223
+/// an iteration), against 1763 for [`TILE_MUL_SHORT_DIVISION_INSTRUCTIONS`]'
+/// t8 product beside its own (probes of one warp's 32 products, NVRTC
+/// 12.9, sm_90, nvdisasm 13.5, 2026-11-29; 447 by the probes of
+/// 2026-11-28, before the lane was read again where the carries leave).
+const TILE_MUL_SHARED_INSTRUCTIONS: f64 = 605.0;
 
 /// As [`TILE_MUL_SHARED_INSTRUCTIONS`] with eight lanes a twiddle
-/// (`gfpf_tile_mul_shared_twiddles<8>`, what the element-team pairs run):
-/// one table staged and 10 IMMA a set, 132 instructions an iteration, 670
-/// on the probe's common path less the empty probe's, beside 113 shared
-/// words (same probes); 37 fewer with the closing carry chain's sums in
-/// PTX, as there (36 at p8). Sixteen lanes a twiddle
-/// (`gfpf_tile_mul_shared_twiddles<16>`, the pairs' column and A passes)
-/// are charged the same, about 14 instructions a call over: they stage a
-/// table in two of the four sets, a staging 11 instructions beside its
-/// loads and stores, and test which set stages (a probe's SASS, NVRTC
-/// 12.9, sm_90, nvdisasm 13.5, 2026-11-28).
-const TILE_MUL_SHARED8_INSTRUCTIONS: f64 = 407.0;
+/// (`gfpf_tile_mul_shared_twiddles_sets<8>`, the element-team pairs' B
+/// pass): one table staged and 10 IMMA a set, 138 instructions an
+/// iteration, 680 on the probe's common path less the empty probe's,
+/// beside 113 shared words (same probes; 407 on 2026-11-28).
+const TILE_MUL_SHARED8_INSTRUCTIONS: f64 = 454.0;
+
+/// As [`TILE_MUL_SHARED_INSTRUCTIONS`] with sixteen lanes a twiddle, the
+/// twiddle the B operand and the elements A's rows
+/// (`gfpf_tile_mul_shared_twiddles_rows`, the pairs' column and A passes):
+/// per group of sixteen, a table staged with its words' halves swapped
+/// (four loads, shuffles and stores a lane), 22 IMMA, four short
+/// divisions, 397 instructions an iteration, 69 of them moves that put a
+/// row's digits in A's register order for each product; 876 on the
+/// probe's common path less the empty probe's, beside 73 shared words
+/// (same probes). More instructions than eight lanes' 454, for half the
+/// table reads (a group's sixteen products read its table once).
+const TILE_MUL_SHARED16_INSTRUCTIONS: f64 = 731.0;
 
 /// The element teams' operations in `ops`, charged [`TILE_OP_INSTRUCTIONS`],
-/// [`TILE_MUL_SHARED_INSTRUCTIONS`], [`TILE_MUL_SHARED8_INSTRUCTIONS`]
-/// and [`TILE_ADD_SUB_MUL_POW_R_INSTRUCTIONS`] (none below k = 2 or above
+/// [`TILE_MUL_SHARED_INSTRUCTIONS`], [`TILE_MUL_SHARED8_INSTRUCTIONS`],
+/// [`TILE_MUL_SHARED16_INSTRUCTIONS`] and
+/// [`TILE_ADD_SUB_MUL_POW_R_INSTRUCTIONS`] (none below k = 2 or above
 /// 16: those fields have no element teams).
 fn tile_instructions(ops: &FieldOps, k: usize, short_division: bool) -> f64 {
     let shared = ops.tile_mul_shared as f64 * TILE_MUL_SHARED_INSTRUCTIONS
-        + ops.tile_mul_shared8 as f64 * TILE_MUL_SHARED8_INSTRUCTIONS;
+        + ops.tile_mul_shared8 as f64 * TILE_MUL_SHARED8_INSTRUCTIONS
+        + ops.tile_mul_shared16 as f64 * TILE_MUL_SHARED16_INSTRUCTIONS;
     if ops.tile_mul + ops.tile_stages + ops.tile_add_sub + ops.tile_mul_pow_r + ops.tile_add_sub_mul_pow_r == 0 {
         return shared;
     }
@@ -722,8 +729,18 @@ impl LaunchInput {
         }
     }
 
-    /// Modelled seconds and the bound.
+    /// Modelled seconds and the bound: the largest of [`Self::terms`], and
+    /// the launch's own cost.
     fn seconds(&self, m: &Model) -> (f64, Bound) {
+        let (time, bound) = self
+            .terms(m)
+            .into_iter()
+            .fold((0.0, Bound::Issue), |best, t| if t.0 > best.0 { t } else { best });
+        (time + LAUNCH_SECONDS, bound)
+    }
+
+    /// Seconds each bound alone would take: issue, memory, path, shared.
+    fn terms(&self, m: &Model) -> [(f64, Bound); 4] {
         let blocks = self.threads.div_ceil(u64::from(self.threads_per_block)) as f64;
         let resident_threads = self.occupancy() * 2048.0;
         let blocks_per_sm = (resident_threads / f64::from(self.threads_per_block)).floor().max(1.0);
@@ -771,15 +788,12 @@ impl LaunchInput {
             + self.traffic.path_ops.barriers as f64 * BARRIER_CYCLES;
         let path = path_cycles / gpu.clock_hz * waves;
         let shared = self.shared_seconds(m);
-        let (time, bound) = [
+        [
             (issue, Bound::Issue),
             (memory, Bound::Memory),
             (path, Bound::Path),
             (shared, Bound::Shared),
         ]
-        .into_iter()
-        .fold((0.0, Bound::Issue), |best, t| if t.0 > best.0 { t } else { best });
-        (time + LAUNCH_SECONDS, bound)
     }
 }
 
@@ -832,6 +846,8 @@ impl Transform {
                 100.0 * l.occupancy(),
                 seconds * 1e3
             );
+            let terms = l.terms(m).map(|(s, bound)| format!("{bound:?} {:.4}", s * 1e3));
+            println!("        each bound alone (ms): {}", terms.join(", "));
             println!("        path: {}", path_breakdown(&tr.path_ops, l.k, l.short_division));
             if tr.shared_requests > 0 {
                 println!(

@@ -605,7 +605,8 @@ fn t8_test_kernel_sources() -> Vec<(&'static str, String)> {
         ("gfpf_test_warp_collectives", WARP_COLLECTIVES_KERNEL.to_owned()),
         ("gfpf_test_element_team_edges", element_team_edges_kernel()),
         ("gfpf_test_lane_edges", lane_edges_kernel()),
-        ("gfpf_test_shared_twiddles", SHARED_TWIDDLES_KERNEL.to_owned()),
+        ("gfpf_test_shared_twiddles", shared_twiddles_kernel(4)),
+        ("gfpf_test_shared_twiddles16", shared_twiddles_kernel(16)),
         ("gfpf_test_divergent_warp", DIVERGENT_WARP_KERNEL.to_owned()),
         ("gfpf_test_shared_banks", SHARED_BANKS_KERNEL.to_owned()),
         ("gfpf_test_shared_skipped", SHARED_SKIPPED_KERNEL.to_owned()),
@@ -745,7 +746,7 @@ fn a_divergent_warp_runs_both_branches() {
 /// each).
 #[test]
 fn tensor_core_tables_are_staged_across_the_banks() {
-    let Some((traffic, _)) = counted_test_kernel("gfpf_test_shared_twiddles", 32, 1472) else {
+    let Some((traffic, _)) = counted_test_kernel("gfpf_test_shared_twiddles", 32, 1473) else {
         return;
     };
     assert_eq!(traffic.shared_requests, 210);
@@ -755,6 +756,25 @@ fn tensor_core_tables_are_staged_across_the_banks() {
         "{} wavefronts: the staged tables' rows share banks",
         traffic.shared_wavefronts
     );
+}
+
+/// Sixteen lanes a twiddle (the twiddle the tensor cores' B operand, the
+/// elements A's rows: `gfpf_tile_mul_shared_twiddles_rows`) read each
+/// table once for sixteen products where sets of eight columns read it
+/// twice: one warp's 32 products, with the test kernel's own 16 loads and
+/// stores a lane, take 90 accesses and 202 wavefronts (180 conflict-free;
+/// the tables' reads 32 accesses), where four lanes a twiddle take 210 and
+/// 476 (128 of them table reads).
+#[test]
+fn tensor_core_rows_read_each_table_once() {
+    let Some((rows, _)) = counted_test_kernel("gfpf_test_shared_twiddles16", 32, 1473) else {
+        return;
+    };
+    assert_eq!(rows.ops.tile_mul_shared16, 32);
+    assert_eq!(rows.ops.shared_words, 2864);
+    assert_eq!(rows.shared_requests, 90);
+    assert_eq!(rows.shared_ideal_wavefronts, 180);
+    assert_eq!(rows.shared_wavefronts, 202);
 }
 
 /// The kernel of `shared_accesses_take_their_banks_wavefronts`: one warp
@@ -833,14 +853,16 @@ fn a_skipped_shared_access_is_its_own_instruction() {
 }
 
 /// The kernel of `tensor_core_products_by_shared_twiddles_match_the_cpu`:
-/// `gfpf_tile_mul_shared_twiddles` over one warp, x_m·w_(m/4) for 32
-/// elements in a tile of digit planes 37 words apart, lane m's element at
-/// slot 5m + 3 mod 32 (so that a lane's element is not its index).
+/// `gfpf_tile_mul_shared_twiddles<SHARED_BY>` over one warp, x_m·w_t for 32
+/// elements in a tile of digit planes 37 words apart, t = (m / SHARED_BY +
+/// o) mod 8, lane m's element at slot 5m + 3 mod 32 (so that a lane's
+/// element is not its index).
 ///
 /// The buffer: x (32 elements of 8 digits) at words 0..256, the 8
 /// twiddles' tables (gfpf_kernels::tensor::shared_twiddle_tables) at
-/// 256..1216, x_m·w_(m/4) at 1216..1472.
-const SHARED_TWIDDLES_KERNEL: &str = r#"
+/// 256..1216, x_m·w_t at 1216..1472, and o at 1472.
+fn shared_twiddles_kernel(shared_by: usize) -> String {
+    r#"
 GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
     gfpf_u64* buffer = (gfpf_u64*)p.dst;
     const unsigned lane = threadIdx.x & 31;
@@ -848,19 +870,25 @@ GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
     GFPF_SHARED_ARRAY(gfpf_u64, tile, 37 * GFPF_K);
     GFPF_SHARED_ARRAY(gfpf_u64, staging, 2 * GFPF_SHARED_TWIDDLE_STAGED_WORDS);
     for (int t = 0; t < GFPF_K; ++t) tile[slot + t * plane] = GFPF_GLOBAL_READ(buffer, GFPF_K * lane + t);
+    const unsigned twiddle = (lane / SHARED_BY + (unsigned)GFPF_GLOBAL_READ(buffer, 1472)) % 8;
     __syncwarp();
-    gfpf_tile_mul_shared_twiddles<4>(tile, slot, plane, buffer + 256, lane >> 2, staging, 0);
+    gfpf_tile_mul_shared_twiddles<SHARED_BY>(tile, slot, plane, buffer + 256, twiddle, staging, 0);
     __syncwarp();
     for (int t = 0; t < GFPF_K; ++t) GFPF_GLOBAL_WRITE(buffer, 1216 + GFPF_K * lane + t, (gfpf_u64)tile[slot + t * plane]);
 }
 GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
-"#;
+"#
+    .replace("SHARED_BY", &shared_by.to_string())
+}
 
-/// Products by twiddles that four elements each share, on the tensor cores
-/// (`gfpf_tile_mul_shared_twiddles`, [`SHARED_TWIDDLES_KERNEL`]), against
-/// gfpf-cpu: 32 elements (0, 1, p − 1 with its top digit r, r − 1, r, r^7,
-/// p − 2 among them) by 8 twiddles (1, p − 1, r, r^7 and random ones), in
-/// 8 launches that rotate the elements so that each meets every twiddle.
+/// Products by twiddles that four or sixteen elements each share, on the
+/// tensor cores (`gfpf_tile_mul_shared_twiddles`, [`shared_twiddles_kernel`]:
+/// sets of eight columns, and the twiddle as B with sixteen elements as
+/// rows), against gfpf-cpu: 32 elements (0, 1, p − 1 with its top digit r,
+/// r − 1, r, r^7, p − 2 among them) by 8 twiddles (1, p − 1, r, r^7 and
+/// random ones), in launches that rotate the elements (and with sixteen
+/// lanes a twiddle, the twiddles) so that each element meets every
+/// twiddle.
 #[test]
 #[cfg_attr(
     not(gfpf_cxx),
@@ -890,27 +918,36 @@ fn tensor_core_products_by_shared_twiddles_match_the_cpu() {
     ];
     twiddles.extend(gfpf_testkit::oracle::sample(&field, 4, 22));
     let tables = gfpf_kernels::tensor::shared_twiddle_tables(&field, &twiddles).unwrap();
+    // (kernel, lanes a twiddle, twiddle offsets): sixteen lanes take two
+    // twiddles a launch, so four offsets meet all eight.
+    let kernels = [
+        ("gfpf_test_shared_twiddles", 4, 0..1),
+        ("gfpf_test_shared_twiddles16", 16, 0..4),
+    ];
     // The matrix products are warp collectives: with either fiber switch.
-    for (switch, rotation) in [FiberSwitch::Native, FiberSwitch::Portable]
+    for (switch, (kernel, shared_by, offsets)) in [FiberSwitch::Native, FiberSwitch::Portable]
         .into_iter()
-        .flat_map(|switch| (0..8).map(move |rotation| (switch, rotation)))
+        .flat_map(|switch| kernels.clone().into_iter().map(move |k| (switch, k)))
     {
-        let mut buffer = vec![0u64; 1472];
-        for m in 0..32 {
-            buffer[8 * m..8 * m + 8].copy_from_slice(xs[(m + 4 * rotation) % 32].digits());
-        }
-        buffer[256..1216].copy_from_slice(&tables);
-        let Some(out) = run_test_kernel_on_switching(switch, "gfpf_test_shared_twiddles", 32, 32, buffer) else {
-            return;
-        };
-        let out = out.unwrap_or_else(|e| panic!("{switch:?}, rotation {rotation}: {e}"));
-        for m in 0..32 {
-            let (x, w) = (&xs[(m + 4 * rotation) % 32], &twiddles[m / 4]);
-            assert_eq!(
-                out[1216 + 8 * m..1216 + 8 * m + 8],
-                field.mul(x, w).digits()[..],
-                "{x:?} · {w:?}"
-            );
+        for (rotation, offset) in (0..8).flat_map(|r| offsets.clone().map(move |o| (r, 2 * o))) {
+            let mut buffer = vec![0u64; 1473];
+            for m in 0..32 {
+                buffer[8 * m..8 * m + 8].copy_from_slice(xs[(m + 4 * rotation) % 32].digits());
+            }
+            buffer[256..1216].copy_from_slice(&tables);
+            buffer[1472] = offset as u64;
+            let Some(out) = run_test_kernel_on_switching(switch, kernel, 32, 32, buffer) else {
+                return;
+            };
+            let out = out.unwrap_or_else(|e| panic!("{kernel}, {switch:?}, rotation {rotation}: {e}"));
+            for m in 0..32 {
+                let (x, w) = (&xs[(m + 4 * rotation) % 32], &twiddles[(m / shared_by + offset) % 8]);
+                assert_eq!(
+                    out[1216 + 8 * m..1216 + 8 * m + 8],
+                    field.mul(x, w).digits()[..],
+                    "{kernel}: {x:?} · {w:?}"
+                );
+            }
         }
     }
 }

@@ -84,7 +84,8 @@ enum GfpfEmuOp {
     GFPF_OP_TILE_ADD_SUB_MUL_POW_R = 31, // gfpf_tile_add_sub_mul_pow_r: one thread's butterfly, its difference times r^i
     GFPF_OP_TILE_MUL_SHARED = 32, // gfpf_tile_mul_shared_twiddles<4>: a lane's product on the tensor cores
     GFPF_OP_TILE_MUL_SHARED8 = 33, // gfpf_tile_mul_shared_twiddles<8>: the same, eight lanes a twiddle
-    GFPF_OP_COUNT = 34
+    GFPF_OP_TILE_MUL_SHARED16 = 34, // gfpf_tile_mul_shared_twiddles<16>: the same, sixteen lanes a twiddle
+    GFPF_OP_COUNT = 35
 };
 
 // What the Rust side passes with every launch (crates/gfpf-testkit/src/emulator.rs,
@@ -166,6 +167,8 @@ enum class WarpOp { Idx, Up, Down, Xor, Ballot, Any, All, Sync, Mma };
 // and 2t + 1.
 struct MmaFragments {
     unsigned a[4], b[2], c[4], d[4];
+    // A's or B's bytes signed (mma…s32.s8.u8.s32, …u8.s8…), else unsigned.
+    bool a_signed, b_signed;
 };
 
 // A saved point of execution: a fiber's, or the scheduler's (the OS
@@ -745,13 +748,21 @@ __attribute__((optimize("O3")))
 #endif
 inline void mma_warp(Block& b, unsigned first) {
     unsigned a[16][32], bt[8][32], c[16][8];
+    const auto* lead = reinterpret_cast<const MmaFragments*>(uintptr_t(b.fibers[first].value));
+    const bool a_signed = lead->a_signed, b_signed = lead->b_signed;
+    // A signed byte as its value modulo 2^32, as the products' sums are.
+    const auto value = [](unsigned byte, bool is_signed) {
+        return is_signed ? unsigned(int(static_cast<signed char>(byte))) : byte;
+    };
     for (unsigned l = 0; l < kWarp; ++l) {
         const auto* f = reinterpret_cast<const MmaFragments*>(uintptr_t(b.fibers[first + l].value));
         const unsigned g = l >> 2, t = l & 3;
         for (unsigned i = 0; i < 16; ++i)
-            a[g + (i >> 2 & 1) * 8][4 * t + (i & 3) + (i >= 8 ? 16 : 0)] = f->a[i >> 2] >> 8 * (i & 3) & 0xff;
+            a[g + (i >> 2 & 1) * 8][4 * t + (i & 3) + (i >= 8 ? 16 : 0)] =
+                value(f->a[i >> 2] >> 8 * (i & 3) & 0xff, a_signed);
         // B transposed: bt[n][k] = B[k][n].
-        for (unsigned i = 0; i < 8; ++i) bt[g][4 * t + (i & 3) + (i >= 4 ? 16 : 0)] = f->b[i >> 2] >> 8 * (i & 3) & 0xff;
+        for (unsigned i = 0; i < 8; ++i)
+            bt[g][4 * t + (i & 3) + (i >= 4 ? 16 : 0)] = value(f->b[i >> 2] >> 8 * (i & 3) & 0xff, b_signed);
         for (unsigned i = 0; i < 4; ++i) c[g + (i >> 1) * 8][2 * t + (i & 1)] = f->c[i];
     }
     for (unsigned l = 0; l < kWarp; ++l) {
@@ -1114,8 +1125,10 @@ inline T __shfl_xor_sync(unsigned mask, T v, int lane_mask, int width = 32) {
         gfpf_emu::collective(gfpf_emu::WarpOp::Xor, mask, gfpf_emu_bits(v), lane_mask, width));
 }
 namespace gfpf_emu {
-// mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 over the calling warp:
-// f.d = A·B + C from every lane's fragments (all 32 lanes take part).
+// mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 (.s8 for A's or B's
+// type where f.a_signed or f.b_signed, every lane's the same) over the
+// calling warp: f.d = A·B + C from every lane's fragments (all 32 lanes
+// take part).
 inline void mma_m16n8k32_u8(MmaFragments& f) {
     collective(WarpOp::Mma, 0xffffffffu, (unsigned long long)uintptr_t(&f), 0, kWarp);
 }

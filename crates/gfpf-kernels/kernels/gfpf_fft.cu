@@ -1105,6 +1105,75 @@ GFPF_FN int gfpf_shared_twiddle_staged(int i) { return (i >> 3) * GFPF_SHARED_TW
 #if GFPF_K == 8 && GFPF_R >= 0x2000000000000ull && GFPF_R <= 0xffffffff00000000ull
 #define GFPF_SHARED_TWIDDLES 1
 
+// This thread's lane, read where it is used: a function of threadIdx.x is
+// one NVVM hoists out of loops and ahead of a pair kernel's stages, and
+// ptxas then holds it through them at 64 registers (t8's and p8's
+// tensor-core pairs spilled 8 bytes on sm_90 so: the lane's place in a
+// row, the source of a carry's shuffle; NVRTC 12.9, 2026-11-29). A
+// volatile read stays where it is.
+GFPF_FN unsigned gfpf_lane_here() {
+#ifdef GFPF_HOST_EMULATION
+    return threadIdx.x & 31;
+#else
+    unsigned lane;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+    return lane;
+#endif
+}
+
+// The offset of column d of a tensor-core product
+// (gfpf_tile_mul_shared_twiddles), whose sum is Σ_β 2^(8β)·T_β less
+// (2^64 − 1)·S_d (S_d the sum of the element's bytes above digit d, at
+// most 7·8·255 < 2^14): M·(r + 1) on column 0 (`first`) and M·(r − 1) on
+// the others, M·(r^8 + 1) ≡ 0 over them all. M = 2^(15 + shift), r ≥
+// 2^(63 − shift), makes it at least 2^78, past (2^64 − 1)·S_d, and keeps
+// it below 2^79, so that the column is nonnegative. (Constants, not
+// registers held through the sets: held, they spilled in the pair kernel
+// at 64 registers.)
+GFPF_FN gfpf_u128 gfpf_tensor_column_offset(bool first) {
+    constexpr gfpf_u64 m = 1ull << (15 + GFPF_R_SHIFT);
+    return (gfpf_u128)m * (GFPF_R_VALUE - 1) + (first ? 2 * m : 0);
+}
+
+// A tensor-core product's column `sum` (offset, below 2^81) divided by r:
+// its digit and its carry to the next column (below 2^81/r ≤ 2^32).
+GFPF_FN void gfpf_tensor_column_divide(gfpf_u128 sum, gfpf_u64& carry, gfpf_u64& digit) {
+    // Divided by r as the carry chains divide (normalised by r's shift):
+    // the short division where the field has one, exact while the high
+    // word times its constant is below r·2^shift (t8: 2^17·2^35), else
+    // Möller–Granlund's.
+    GFPF_CHECK((gfpf_u64)(sum >> 64) < (1u << 17), "a tensor-core column past 2^81");
+    const gfpf_u128 scaled = sum << GFPF_R_SHIFT;
+#if GFPF_SMALL_HIGH_FORM == 0
+    gfpf_div_rem_scaled((gfpf_u64)(scaled >> 64), (gfpf_u64)scaled, carry, digit);
+#else
+    static_assert(GFPF_SMALL_HIGH_CONST < (GFPF_R_NORM >> (17 + GFPF_R_SHIFT)),
+                  "the short division takes the columns' high words");
+    gfpf_div_rem_short((gfpf_u64)(scaled >> 64), (gfpf_u64)scaled, carry, digit);
+#endif
+    digit >>= GFPF_R_SHIFT;
+}
+
+// The end of a tensor-core product on the element at tile[x] (digit d at
+// x + d·plane), each digit below r + 2^32 with its carry from the digit
+// below added (a column is below 2^80), `top` the carry past digit 7 and
+// `low` (below 2^31) to add to digit 0: one carry chain in place (a digit
+// plus its carry is below 2r, so gfpf_add_digit's one r off leaves a
+// digit), then the carries past the top subtracted from digit 0 up while
+// the borrow lasts, as gfpf_tile_mul's.
+template <class Array>
+GFPF_FN void gfpf_tensor_product_close(Array& tile, int x, int plane, unsigned top, gfpf_u64 low = 0) {
+    gfpf_u64 carry = 0;
+#pragma unroll
+    for (int d = 0; d < GFPF_K; ++d) tile[x + d * plane] = gfpf_add_digit(tile[x + d * plane], d == 0 ? low : 0, carry);
+    // The subtraction in 64-bit compares, as gfpf_tile_mul's (the PTX chain
+    // spilled there).
+    gfpf_u64 borrow = 0;
+    tile[x] = gfpf_sub_digit_wide(tile[x], top + carry, borrow);
+    for (int t = 1; t < GFPF_K && borrow != 0; ++t) tile[x + t * plane] = gfpf_sub_digit_wide(tile[x + t * plane], 0, borrow);
+    if (borrow) gfpf_tile_increment(tile, x, plane);
+}
+
 // x·w in place for the 32 elements of a warp, one a lane (digit d of lane
 // L's element at tile[x + d·plane], x lane L's own), on the tensor cores,
 // where each SHARED_BY lanes (4h … 4h + 3, or 8h … 8h + 7) share a twiddle
@@ -1127,37 +1196,27 @@ GFPF_FN int gfpf_shared_twiddle_staged(int i) { return (i >> 3) * GFPF_SHARED_TW
 // digit g in place; the element's lane then carries the digits (each below
 // r + 2^32) and subtracts the carry past digit 7.
 // `staging` holds a set's tables (8/SHARED_BY·GFPF_SHARED_TWIDDLE_STAGED_WORDS
-// words from staging_at, even, gfpf_shared_twiddle_staged), the warp's own. Every lane of the warp
-// calls it. The element-team pairs take it, sixteen lanes a twiddle
-// (gfpf_pair_tensor_twiddles, gfpf_pair_tensor_row_twiddles' A), eight
-// (B's pairs) and four (its diagonal). On
-// a lane's path a product takes 717 instructions (eight lanes a twiddle)
-// or 915 (four) where gfpf_tile_mul took 2190 (1337 since its columns run in
-// 32-bit carry chains, gfpf_column_mac), all with a probe's loads
-// and stores (47; 64 registers, no spills; NVRTC 12.9, sm_90, nvdisasm
-// 13.5, 2026-11-28); 37 fewer each with the closing chain's sums in PTX
-// (gfpf_add_digit), same day.
+// words from staging_at, even, gfpf_shared_twiddle_staged), the warp's own.
+// Every lane of the warp calls it. The element-team pairs' B pass takes
+// it, eight lanes a twiddle (its pairs) and four (its diagonal); sixteen
+// (the pairs' column and A passes) take gfpf_tile_mul_shared_twiddles_rows.
+// On a lane's path a product takes 680 instructions (eight lanes a
+// twiddle) or 989 (four), with a probe's loads and stores less an empty
+// probe's, where gfpf_tile_mul took 2190 (1337 since its columns run in
+// 32-bit carry chains, gfpf_column_mac; 64 registers, no spills; NVRTC
+// 12.9, sm_90, nvdisasm 13.5, 2026-11-29).
 //
-// SHARED_BY = 16: lanes 16h … 16h + 15 share one, sets 2h and 2h + 1, whose
-// table is staged once for both (half the table traffic of eight lanes a
-// twiddle: a tile column's sixteen elements, or a row's).
 // STAGED: the set's one table (SHARED_BY = 8, every lane's twiddle the same)
 // is in `staging` already, put there once for many calls (the scale by
 // N^{-1}, gfpf_scale_elements_mma); table and twiddle are not read.
 template <int SHARED_BY, bool STAGED = false, class Array, class Staging>
-GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, const gfpf_u64* table,
-                                                unsigned twiddle, Staging& staging, int staging_at) {
+GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_sets(Array& tile, int x, int plane, const gfpf_u64* table,
+                                                     unsigned twiddle, Staging& staging, int staging_at) {
     static_assert(!STAGED || SHARED_BY == 8, "one table staged for every set");
-    static_assert(SHARED_BY == 4 || SHARED_BY == 8 || SHARED_BY == 16, "four, eight or sixteen lanes a twiddle");
+    static_assert(SHARED_BY == 4 || SHARED_BY == 8, "four or eight lanes a twiddle");
     constexpr int twiddles = SHARED_BY == 4 ? 2 : 1;  // a set's
-    GFPF_COUNT_OP(SHARED_BY >= 8 ? GFPF_OP_TILE_MUL_SHARED8 : GFPF_OP_TILE_MUL_SHARED);
+    GFPF_COUNT_OP(SHARED_BY == 8 ? GFPF_OP_TILE_MUL_SHARED8 : GFPF_OP_TILE_MUL_SHARED);
     const unsigned lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
-    // M·(r + 1) on column 0, M·(r − 1) on the others: M·(r^8 + 1) ≡ 0 in all.
-    // M = 2^(15 + shift) (r ≥ 2^(63 − shift)) makes it at least 2^78, past
-    // (2^64 − 1)·S_d (S_d ≤ 7·8·255 < 2^14), and keeps it below 2^79.
-    // (Constants, not registers held through the sets: held, they spilled
-    // in the pair kernel at 64 registers.)
-    constexpr gfpf_u64 m = 1ull << (15 + GFPF_R_SHIFT);
     unsigned top = 0;
 #pragma unroll 1
     for (int set = 0; set < 4; ++set) {
@@ -1166,12 +1225,10 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, c
         // are bytes 0..3 and 4..7 of digit 4k + q, so that a lane's B
         // registers are one digit's halves and its A' registers one
         // table row's four words.
-        if (!STAGED && (SHARED_BY < 16 || set % 2 == 0)) {
+        if (!STAGED) {
             const unsigned w0 = __shfl_sync(0xffffffffu, twiddle, 8 * set);
             const unsigned w1 = __shfl_sync(0xffffffffu, twiddle, 8 * set + 4);
             GFPF_CHECK(SHARED_BY == 4 || w0 == w1, "eight lanes of a set share a twiddle");
-            GFPF_CHECK(SHARED_BY < 16 || w0 == __shfl_sync(0xffffffffu, twiddle, 8 * set + 8),
-                       "sixteen lanes of two sets share a twiddle");
             const gfpf_u64* from0 = table + (gfpf_u64)w0 * GFPF_SHARED_TWIDDLE_WORDS;
             const gfpf_u64* from1 = table + (gfpf_u64)w1 * GFPF_SHARED_TWIDDLE_WORDS;
             // Word 32·c + lane goes 4·c rows past where word `lane` does
@@ -1230,45 +1287,181 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, c
             const gfpf_u64 odd = (gfpf_u64)(acc[1][e] + (acc[1][e + 2] << 8)) |
                                  (gfpf_u64)(acc[3][e] + (acc[3][e + 2] << 8)) << 32;
             const gfpf_u64 s = sums[e];
-            const gfpf_u128 sum = (gfpf_u128)even + ((gfpf_u128)odd << 16) + (gfpf_u128)m * (GFPF_R_VALUE - 1) +
-                                  (g == 0 ? 2 * m : 0) + s - ((gfpf_u128)s << 64);
-            // Divided by r as the carry chains divide (normalised by r's
-            // shift): the short division where the field has one, exact
-            // while the high word times its constant is below r·2^shift
-            // (t8: 2^17·2^35), else Möller–Granlund's.
-            GFPF_CHECK((gfpf_u64)(sum >> 64) < (1u << 17), "a tensor-core column past 2^81");
-            const gfpf_u128 scaled = sum << GFPF_R_SHIFT;
             gfpf_u64 carry, digit;
-#if GFPF_SMALL_HIGH_FORM == 0
-            gfpf_div_rem_scaled((gfpf_u64)(scaled >> 64), (gfpf_u64)scaled, carry, digit);
-#else
-            static_assert(GFPF_SMALL_HIGH_CONST < (GFPF_R_NORM >> (17 + GFPF_R_SHIFT)),
-                          "the short division takes the columns' high words");
-            gfpf_div_rem_short((gfpf_u64)(scaled >> 64), (gfpf_u64)scaled, carry, digit);
-#endif
-            digit >>= GFPF_R_SHIFT;
-            // Carries below 2^81/r ≤ 2^32: shuffled as 32-bit words.
-            const unsigned from_below = __shfl_sync(0xffffffffu, (unsigned)carry, (lane + 28) & 31);
-            const unsigned from_top = __shfl_sync(0xffffffffu, (unsigned)carry, 28 + ((lane & 7) >> 1));
-            const int element = __shfl_sync(0xffffffffu, x, 8 * set + 2 * q + e);
-            tile[element + (int)g * plane] = digit + (g == 0 ? 0 : from_below);
-            if ((lane >> 3) == (unsigned)set && (lane & 1) == (unsigned)e) top = from_top;
+            gfpf_tensor_column_divide((gfpf_u128)even + ((gfpf_u128)odd << 16) + gfpf_tensor_column_offset(g == 0) + s -
+                                          ((gfpf_u128)s << 64),
+                                      carry, digit);
+            // Carries below 2^81/r ≤ 2^32: shuffled as 32-bit words. The
+            // lane read again here (gfpf_lane_here): its functions held
+            // from the loop's start spilled at 64 registers on sm_90.
+            const unsigned here = gfpf_lane_here();
+            const unsigned from_below = __shfl_sync(0xffffffffu, (unsigned)carry, (here + 28) & 31);
+            const unsigned from_top = __shfl_sync(0xffffffffu, (unsigned)carry, 28 + ((here & 7) >> 1));
+            const int element = __shfl_sync(0xffffffffu, x, 8 * set + 2 * (here & 3) + e);
+            tile[element + (int)(here >> 2) * plane] = digit + (here < 4 ? 0 : from_below);
+            if ((here >> 3) == (unsigned)set && (here & 1) == (unsigned)e) top = from_top;
         }
         __syncwarp();
     }
-    // Digits below r + 2^32 (a column is below 2^80): one carry chain in
-    // place (a digit plus its carry is below 2r, so gfpf_add_digit's one r
-    // off leaves a digit), then the carries past the top subtracted from
-    // digit 0 up while the borrow lasts, as gfpf_tile_mul's.
-    gfpf_u64 carry = 0;
+    gfpf_tensor_product_close(tile, x, plane, top);
+}
+
+// As gfpf_tile_mul_shared_twiddles_sets where lanes 16h … 16h + 15 share a
+// twiddle (a tile column's sixteen elements, or a row's): the twiddle is
+// the product's B operand and the group's 16 elements A's rows. Output
+// (β, d) of element e is Σ_(j,b) x_e(j,b)·A'((β, d), (j, b)), so A is X
+// (row i: lane 16h + i's element, K-tile k's columns 4q.. and 16 + 4q.. the
+// bytes 0..3 and 4..7 of digit 4k + q, as the sets' B) and B of n-tile β
+// is A'ᵀ over (j, b) and d: column d is table row δ = d − j + 7's bytes of
+// β, and the 16 bytes a lane of the sets reads there for A' rows 8β + d
+// are the B of n-tiles 2t and 2t + 1. A group's 16 elements read the
+// table once (4 KiB), where two sets of 8 read it each (8 KiB), in 16
+// products by the table and 2 by the ones (S_d), where two sets take 20.
+// Lane 4g + q ends with columns d = 2q and 2q + 1 of rows g and g + 8.
+template <class Array, class Staging>
+GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_rows(Array& tile, int x, int plane, const gfpf_u64* table,
+                                                     unsigned twiddle, Staging& staging, int staging_at) {
+    GFPF_COUNT_OP(GFPF_OP_TILE_MUL_SHARED16);
+    unsigned top = 0;
+#pragma unroll 1
+    for (int h = 0; h < 2; ++h) {
+        const unsigned lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+        // The group's table, staged by the warp.
+        const unsigned w = __shfl_sync(0xffffffffu, twiddle, 16 * h);
+        GFPF_CHECK(w == __shfl_sync(0xffffffffu, twiddle, 16 * h + (lane & 15)), "sixteen lanes share a twiddle");
+        // Staged as B's fragments: word β of a row its bytes of β, bytes
+        // 0..3 and 4..7 of each digit in its two halves, where the table
+        // has words 2t and 2t + 1 each with half of β = 2t's and half of
+        // 2t + 1's: lanes l and l ^ 1 hold the two and swap halves.
+        const gfpf_u64* from = table + (gfpf_u64)w * GFPF_SHARED_TWIDDLE_WORDS;
+        const int lane_at = staging_at + gfpf_shared_twiddle_staged((int)lane);
+#pragma unroll 1
+        for (int c = 0; c < (GFPF_SHARED_TWIDDLE_WORDS + 31) / 32; ++c) {
+            const int i = 32 * c + (int)lane;
+            const gfpf_u64 own = i < GFPF_SHARED_TWIDDLE_WORDS ? GFPF_TENSOR_TABLE_READ(from, i) : 0;
+            const gfpf_u64 other = __shfl_xor_sync(0xffffffffu, own, 1);
+            const gfpf_u64 b = lane & 1 ? (other >> 32) | (own & 0xffffffff00000000ull)
+                                        : (own & 0xffffffffull) | (other << 32);
+            if (i < GFPF_SHARED_TWIDDLE_WORDS) staging[lane_at + 4 * c * GFPF_SHARED_TWIDDLE_ROW_WORDS] = b;
+        }
+        // A's rows g and g + 8 (registers 0 and 2, bytes 0..3 and 4..7 of a
+        // digit, and 1 and 3): lanes 16h + λ(g) and 16h + λ(g) + 1, λ(g) =
+        // 2·⌊g/2⌋ + 8·(g mod 2). Any order gives the same products; this
+        // one is for the pair tiles (gfpf_pair_interleaved: lane l's element
+        // at place 2·(l mod 8) + ⌊l/8⌋ mod 2 of a row or column, 17 words
+        // apart, digit planes ≡ 9 mod 16 words): rows g take the places
+        // with bit 1 clear, rows g + 8 those with it set, so that each
+        // load's and store's 32 words fall two to a bank pair (eight
+        // neighbouring places put four to some; enumerated).
+        const int lambda = 2 * ((int)g >> 1) + 8 * ((int)g & 1);
+        const int row0 = __shfl_sync(0xffffffffu, x, 16 * h + lambda);
+        const int row1 = __shfl_sync(0xffffffffu, x, 16 * h + lambda + 1);
+        unsigned rows[2][4];
 #pragma unroll
-    for (int d = 0; d < GFPF_K; ++d) tile[x + d * plane] = gfpf_add_digit(tile[x + d * plane], 0, carry);
-    // The subtraction in 64-bit compares, as gfpf_tile_mul's (the PTX chain
-    // spilled there).
-    gfpf_u64 borrow = 0;
-    tile[x] = gfpf_sub_digit_wide(tile[x], top + carry, borrow);
-    for (int t = 1; t < GFPF_K && borrow != 0; ++t) tile[x + t * plane] = gfpf_sub_digit_wide(tile[x + t * plane], 0, borrow);
-    if (borrow) gfpf_tile_increment(tile, x, plane);
+        for (int k = 0; k < 2; ++k) {
+            const gfpf_u64 d0 = tile[row0 + (4 * k + (int)q) * plane], d1 = tile[row1 + (4 * k + (int)q) * plane];
+            rows[k][0] = (unsigned)d0;
+            rows[k][1] = (unsigned)d1;
+            rows[k][2] = (unsigned)(d0 >> 32);
+            rows[k][3] = (unsigned)(d1 >> 32);
+        }
+        // The staged table seen by the warp, and the rows' digits read by
+        // it before any is written.
+        __syncwarp();
+        // P_t = T_2t + 2^8·T_(2t+1) of the four columns a lane ends with,
+        // in the accumulators' order: (row g, 2q), (g, 2q + 1), (g + 8, 2q),
+        // (g + 8, 2q + 1): T_(2t+1) summed over the K-tiles, shifted, then
+        // T_2t summed onto it, in one accumulator. S_d (B's column d
+        // ones, or −128s, in the rows of digits above d) goes in with
+        // them: + S_d into P_0 and − 2^8·S_d into T_7 (twice −128·S_d, B's
+        // bytes signed), so that Σ 2^(16t)·P_t is the column less
+        // (2^64 − 1)·S_d and no register holds S_d (held, t8's and p8's
+        // pair kernels spilled at 64 registers on sm_90). P_0 stays below
+        // 2^31 and P_3 within ±2^30.
+        unsigned p[4][4];
+#pragma unroll
+        for (int t = 0; t < 4; ++t) {
+#pragma unroll
+            for (int i = 0; i < 4; ++i) p[t][i] = 0;
+#pragma unroll
+            for (int half = 1; half >= 0; --half) {
+#pragma unroll
+                for (int k = 0; k < 2; ++k) {
+                    // Row δ = d − j + 7 of the table, d = g, j = 4k + q.
+                    const gfpf_u64 b = staging[staging_at + ((int)g - 4 * k - (int)q + 7) * GFPF_SHARED_TWIDDLE_ROW_WORDS +
+                                               2 * t + half];
+                    gfpf_mma_m16n8k32_u8(p[t], rows[k], (unsigned)b, (unsigned)(b >> 32), p[t]);
+                    // Read where used (gfpf_lane_here): hoisted, the four
+                    // patterns took registers through the pair kernels'
+                    // stages.
+                    const unsigned here = gfpf_lane_here();
+                    const bool above = 4 * k + (here & 3) > (here >> 2);
+                    if (t == 3 && half == 1) {
+                        const unsigned minus_128 = above ? 0x80808080u : 0u;
+                        gfpf_mma_m16n8k32_u8<false, true>(p[t], rows[k], minus_128, minus_128, p[t]);
+                        gfpf_mma_m16n8k32_u8<false, true>(p[t], rows[k], minus_128, minus_128, p[t]);
+                    }
+                    if (t == 0 && half == 0) {
+                        const unsigned one = above ? 0x01010101u : 0u;
+                        gfpf_mma_m16n8k32_u8(p[t], rows[k], one, one, p[t]);
+                    }
+                }
+                if (half == 1) {
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) p[t][i] <<= 8;
+                }
+            }
+        }
+        // Row by row (the carries and digits of one held at a time): column
+        // 2q takes lane 4g + q − 1's carry from column 2q − 1, column 2q + 1
+        // its own from 2q, and column 7's is the top of its row's element;
+        // carries below 2^81/r ≤ 2^32, shuffled as 32-bit words. The lane
+        // read again here (gfpf_lane_here): its functions held from the
+        // loop's start spilled at 64 registers on sm_90.
+        const unsigned lane2 = gfpf_lane_here();
+        const int d = 2 * (int)(lane2 & 3);
+#pragma unroll
+        for (int row = 0; row < 2; ++row) {
+            gfpf_u64 carry[2], digit[2];
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+                const int i = 2 * row + e;
+                const gfpf_u64 even = p[0][i] | (gfpf_u64)p[2][i] << 32;
+                const long long odd = (long long)p[1][i] + (long long)(int)p[3][i] * (1ll << 32);
+                gfpf_tensor_column_divide((gfpf_u128)even + ((gfpf_u128)odd << 16) + gfpf_tensor_column_offset(false),
+                                          carry[e], digit[e]);
+            }
+            const unsigned below = __shfl_sync(0xffffffffu, (unsigned)carry[1], (lane2 + 31) & 31);
+            // Lane 16h + l's element is row g_l (+ 8 where l is odd),
+            // g_l = 2·(⌊l/2⌋ mod 4) + ⌊l/8⌋ mod 2 (λ's inverse).
+            const unsigned row_top =
+                __shfl_sync(0xffffffffu, (unsigned)carry[1], 4 * (2 * ((lane2 >> 1) & 3) + ((lane2 >> 3) & 1)) + 3);
+            const int at = row == 0 ? row0 : row1;
+            tile[at + d * plane] = digit[0] + ((lane2 & 3) == 0 ? 0 : below);
+            tile[at + (d + 1) * plane] = digit[1] + (unsigned)carry[0];
+            if ((lane2 >> 4) == (unsigned)h && (lane2 & 1) == (unsigned)row) top = row_top;
+        }
+        __syncwarp();
+    }
+    // Column 0's 2M of the offsets (gfpf_tensor_column_offset) added to
+    // its digit instead: the same sum, and no lane's columns differ in
+    // their offset (each lane's own, hoisted out of the pair kernels'
+    // loops, spilled at 64 registers on sm_90).
+    gfpf_tensor_product_close(tile, x, plane, top, 1ull << (16 + GFPF_R_SHIFT));
+}
+
+// x·w in place for the 32 elements of a warp, SHARED_BY lanes a twiddle:
+// gfpf_tile_mul_shared_twiddles_rows where sixteen share one, else
+// gfpf_tile_mul_shared_twiddles_sets.
+template <int SHARED_BY, bool STAGED = false, class Array, class Staging>
+GFPF_FN void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, const gfpf_u64* table, unsigned twiddle,
+                                           Staging& staging, int staging_at) {
+    if constexpr (SHARED_BY == 16) {
+        static_assert(!STAGED, "the rows stage their tables");
+        gfpf_tile_mul_shared_twiddles_rows(tile, x, plane, table, twiddle, staging, staging_at);
+    } else {
+        gfpf_tile_mul_shared_twiddles_sets<SHARED_BY, STAGED>(tile, x, plane, table, twiddle, staging, staging_at);
+    }
 }
 #endif
 
@@ -1806,7 +1999,9 @@ GFPF_FN void gfpf_pair_tensor_row_twiddles(const GfpfStageParams& p, Array& tile
             // gfpf_pair_tensor_twiddles takes a column's rows.
             const int t = (call * warps + warp) * 32 + lane;
             const int g = t / (R * R), hi = t / R % R;
-            const int col = R == 16 ? gfpf_pair_interleaved(lane) : t % R;
+            // (The lane read here: gfpf_pair_interleaved(lane), made before
+            // the first stage and held through it, spilled on sm_90.)
+            const int col = R == 16 ? gfpf_pair_interleaved((int)gfpf_lane_here()) : t % R;
             const gfpf_u64 c = (unsigned)(blockIdx.x * Tile::dfts + g) & ((1ull << log2_s) - 1);
             const int a = IN_TIME ? hi : gfpf_bit_reverse<R>(hi);
             gfpf_tile_mul_shared_twiddles<R % 16 == 0 ? 16 : 8>(tile, Tile::at(g, hi, col), Tile::plane,

@@ -15,6 +15,9 @@
 #define GFPF_MMA_FN static __device__ __forceinline__
 #endif
 
+// A_SIGNED, B_SIGNED: A's or B's bytes are signed (mma…s32.s8.u8.s32,
+// …u8.s8…), the sums' values modulo 2^32 as ever.
+template <bool A_SIGNED = false, bool B_SIGNED = false>
 GFPF_MMA_FN void gfpf_mma_m16n8k32_u8(unsigned (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1,
                                       const unsigned (&c)[4]) {
 #ifdef GFPF_HOST_EMULATION
@@ -25,15 +28,27 @@ GFPF_MMA_FN void gfpf_mma_m16n8k32_u8(unsigned (&d)[4], const unsigned (&a)[4], 
     }
     f.b[0] = b0;
     f.b[1] = b1;
+    f.a_signed = A_SIGNED;
+    f.b_signed = B_SIGNED;
     gfpf_emu::mma_m16n8k32_u8(f);
     for (int i = 0; i < 4; ++i) d[i] = f.d[i];
 #elif __CUDA_ARCH__ >= 800
-    asm volatile(
-        "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%10, %11, %12, %13};\n"
-        : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "r"(c[0]), "r"(c[1]), "r"(c[2]),
-          "r"(c[3]));
+#define GFPF_MMA_U8(types)                                                                                   \
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32." types ".s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, " \
+                 "{%8, %9}, {%10, %11, %12, %13};\n"                                                         \
+                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])                                           \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "r"(c[0]), "r"(c[1]),      \
+                   "r"(c[2]), "r"(c[3]))
+    if (A_SIGNED && B_SIGNED) {
+        GFPF_MMA_U8("s8.s8");
+    } else if (A_SIGNED) {
+        GFPF_MMA_U8("s8.u8");
+    } else if (B_SIGNED) {
+        GFPF_MMA_U8("u8.s8");
+    } else {
+        GFPF_MMA_U8("u8.u8");
+    }
+#undef GFPF_MMA_U8
 #else
     __trap();
 #endif

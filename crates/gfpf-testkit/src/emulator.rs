@@ -264,6 +264,9 @@ pub struct FieldOps {
     pub tile_mul_shared: u64,
     /// As `tile_mul_shared`, eight lanes a twiddle.
     pub tile_mul_shared8: u64,
+    /// As `tile_mul_shared`, sixteen lanes a twiddle (the twiddle the
+    /// tensor cores' B operand, the elements A's rows).
+    pub tile_mul_shared16: u64,
 }
 
 /// `FieldOps`' methods over its every field, named once.
@@ -332,6 +335,7 @@ field_ops_methods!(
     tile_add_sub_mul_pow_r,
     tile_mul_shared,
     tile_mul_shared8,
+    tile_mul_shared16,
 );
 
 impl LaunchTraffic {
