@@ -35,27 +35,27 @@ use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
 /// The least padded product length N (a power of two ≥ la + lb − 1) for
 /// which [`CudaMulAlgorithm::Auto`] takes the word-size primes. From the
 /// time model's contest (`cargo xtask gpu-model --contest`, H100 SXM
-/// constants, kernels of commit 2149d10, 2026-11-29; modelled, not
+/// constants, kernels of commit b42ad0c, 2026-11-29; modelled, not
 /// measured; in docs/BENCHMARKS.md; the big prime's whole product as the
 /// device runs it, two forward transforms to digit-reversed order, the
 /// pointwise product and the inverse from it), n × n products (N = 2n)
 /// through word-size primes take, of the big prime's time, from n = 2^15:
-/// t8 0.73–1.15 on the fitted path cost and 0.61–0.95 at its floor, p8
-/// 0.59–1.06 and 0.58–0.91, t16 0.67–0.81 and 0.61–1.11 (at t16 the big
-/// prime leads at the floor from n = 2^20, by 3–11%); below, t8 0.92–1.43
-/// fitted, p8 0.88–1.36, t16 1.48–1.67. The big prime's pairs at k = 8
-/// are bound by their shared memory's banks since the model counts them
-/// (t8 n = 2^20: 3.43 ms fitted and 3.31 at the floor against the word
-/// sizes' 3.09 and 2.46), so at the floor the word-size primes lead at
-/// k = 8 from n = 2^14, and fitted the big prime leads by 2–15% at
-/// n = 2^17, 2^18 and from 2^21. One threshold for every k: below it k = 8
-/// would gain at most 12% fitted (30% at the floor; p8 at n = 2^14, 0.88
-/// and 0.70) and k = 16 lose 48% or more fitted. Where the model's two figures disagree only
-/// a GPU settles it (`gfpf bench --device cuda` prints both side by
-/// side). On a GPU without fast FP64 the 62-bit integers take 0.81–0.91
-/// of the big prime's time at t8 and p8, 0.60–0.64 at t16 (at the floor
-/// 0.92–1.01 and 0.38–0.40; commit ba38ff8, before the tensor-core pairs
-/// and the shared-memory term).
+/// t8 0.73–1.18 on the fitted path cost and 0.61–1.20 at its floor, p8
+/// 0.59–1.06 and 0.58–1.15, t16 0.67–0.81 and 0.61–1.11; below, t8
+/// 0.92–1.42 fitted, p8 0.87–1.36, t16 1.48–1.67. At k = 8 the two sides
+/// now alternate with n: the word-size primes lead on both figures at n =
+/// 2^15, 2^16 and 2^20 (t8 2^20: 3.09 against 3.51 ms fitted, 2.46 against
+/// 2.58 at the floor), the big prime at 2^17, 2^18 and from 2^21 (by 6–20%),
+/// since its pairs take their twiddles as the tensor cores' B operand
+/// (the floor fell, the fitted path rose). One threshold for every k:
+/// k = 16 would lose 48% or more fitted below it, and k = 8 lose at most
+/// 20% above it where the big prime leads; a choice by (k, n) from the
+/// contest's table would take those back, and where the model's two
+/// figures disagree only a GPU settles it (`gfpf bench --device cuda`
+/// prints both side by side). On a GPU without fast FP64 the 62-bit
+/// integers take 0.81–0.91 of the big prime's time at t8 and p8,
+/// 0.60–0.64 at t16 (at the floor 0.92–1.01 and 0.38–0.40; commit
+/// ba38ff8, before the tensor-core pairs and the shared-memory term).
 pub const AUTO_MULTIMODULAR_MIN_N: usize = 1 << 16;
 
 impl CudaMulAlgorithm {
