@@ -1348,7 +1348,8 @@ fn contest_preset<const K: usize>(
 
 /// The contest (`--contest`): every row counted, printed, and written to
 /// the GPU's file in docs/benchmarks (gpu_contest.json for the H100,
-/// gpu_contest_h200.json) and its section of docs/BENCHMARKS.md.
+/// gpu_contest_h200.json) and its section of docs/BENCHMARKS.md; the
+/// H100's also regenerates the products' table `Auto` reads (`codegen`).
 fn run_contest(model: &Model, args: &GpuModelArgs, reports: &mut Reports) -> Result<(), String> {
     let (mut dft, mut products) = (Vec::new(), Vec::new());
     for name in CONTEST_PRESETS {
@@ -1398,6 +1399,11 @@ fn run_contest(model: &Model, args: &GpuModelArgs, reports: &mut Reports) -> Res
     std::fs::write(&benchmarks, gpu_contest::splice(&old, gpu.name, &section))
         .map_err(|e| format!("cannot write {}: {e}", benchmarks.display()))?;
     println!("wrote {} and its section of {}", data.display(), benchmarks.display());
+    // The device products' Auto reads the H100's table (gfpf-cuda's
+    // product_contest), generated from that JSON.
+    if gpu.name == gpu_contest::GPUS[0].0 {
+        crate::codegen::run(false)?;
+    }
     Ok(())
 }
 

@@ -50,6 +50,7 @@ pub mod ntt;
 pub mod params;
 mod poly;
 mod prepared;
+pub mod product_contest;
 pub mod resources;
 mod timing;
 
@@ -62,5 +63,5 @@ pub use gfpf_kernels::Kernel;
 pub use layout::{device_twiddle_table, from_digit_major, tensor_twiddle_table, to_digit_major, try_to_digit_major};
 pub use multimodular::CudaMultiModular;
 pub use params::{THREADS_PER_BLOCK, block_threads, dynamic_shared_bytes};
-pub use poly::{AUTO_MULTIMODULAR_MIN_N, CudaMulAlgorithm, CudaPolyMul};
+pub use poly::{AUTO_MULTIMODULAR_MIN_N, CudaMulAlgorithm, CudaPolyMul, ModelledProduct};
 pub use timing::median;

@@ -33,37 +33,116 @@ use crate::params::{block_threads, pointwise_mul};
 use crate::{CudaDevice, CudaError, CudaFft, DeviceBuffer};
 
 /// The least padded product length N (a power of two ≥ la + lb − 1) for
-/// which [`CudaMulAlgorithm::Auto`] takes the word-size primes. From the
-/// time model's contest (`cargo xtask gpu-model --contest`, H100 SXM
-/// constants, kernels of commit b42ad0c, 2026-11-29; modelled, not
-/// measured; in docs/BENCHMARKS.md; the big prime's whole product as the
-/// device runs it, two forward transforms to digit-reversed order, the
-/// pointwise product and the inverse from it), n × n products (N = 2n)
-/// through word-size primes take, of the big prime's time, from n = 2^15:
-/// t8 0.73–1.18 on the fitted path cost and 0.61–1.20 at its floor, p8
-/// 0.59–1.06 and 0.58–1.15, t16 0.67–0.81 and 0.61–1.11; below, t8
-/// 0.92–1.42 fitted, p8 0.87–1.36, t16 1.48–1.67. At k = 8 the two sides
-/// now alternate with n: the word-size primes lead on both figures at n =
-/// 2^15, 2^16 and 2^20 (t8 2^20: 3.09 against 3.51 ms fitted, 2.46 against
-/// 2.58 at the floor), the big prime at 2^17, 2^18 and from 2^21 (by 6–20%),
-/// since its pairs take their twiddles as the tensor cores' B operand
-/// (the floor fell, the fitted path rose). One threshold for every k:
-/// k = 16 would lose 48% or more fitted below it, and k = 8 lose at most
-/// 20% above it where the big prime leads; a choice by (k, n) from the
-/// contest's table would take those back, and where the model's two
-/// figures disagree only a GPU settles it (`gfpf bench --device cuda`
-/// prints both side by side). On a GPU without fast FP64 the 62-bit
-/// integers take 0.81–0.91 of the big prime's time at t8 and p8,
-/// 0.60–0.64 at t16 (at the floor 0.92–1.01 and 0.38–0.40; commit
-/// ba38ff8, before the tensor-core pairs and the shared-memory term).
+/// which [`CudaMulAlgorithm::Auto`] takes the word-size primes over a field
+/// whose k the model's contest ([`ModelledProduct`]) has not counted (k = 2
+/// and 4; every k it has counted, 8 and 16, is chosen by its table). From
+/// the contest of commit b42ad0c (H100 SXM constants, 2026-11-29; modelled,
+/// not measured): from n = 2^15 the word-size primes take t8 0.73–1.18 of
+/// the big prime's time on the fitted path cost, p8 0.59–1.06, t16
+/// 0.67–0.81; below, t8 0.92–1.42, p8 0.87–1.36, t16 1.48–1.67.
 pub const AUTO_MULTIMODULAR_MIN_N: usize = 1 << 16;
+
+/// One row of the time model's product contest (`cargo xtask gpu-model
+/// --contest`, written into docs/benchmarks/gpu_contest.json and generated
+/// from it into [`crate::product_contest::MODELLED_PRODUCTS`]): an n × n
+/// product of padded length N = 2^log2_n over a preset, the word-size
+/// primes' modelled time over the big prime's, both as the device runs
+/// them (the big prime's two forward transforms, pointwise product and
+/// inverse; the primes' projection, NTTs and CRT). Modelled, not measured.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ModelledProduct {
+    /// The preset's name.
+    pub preset: &'static str,
+    /// Its number of digits.
+    pub k: usize,
+    /// log2 of the padded length N.
+    pub log2_n: u32,
+    /// Word-size primes over big prime on the model's fitted path cost;
+    /// `None` where too few word-size primes reach N.
+    pub small_over_big: Option<f64>,
+    /// The same at the model's floor (every launch at its binding bound
+    /// with the path at its issue rate).
+    pub small_over_big_floor: Option<f64>,
+}
+
+impl ModelledProduct {
+    /// A row of the table.
+    pub const fn new(
+        preset: &'static str,
+        k: usize,
+        log2_n: u32,
+        small_over_big: Option<f64>,
+        small_over_big_floor: Option<f64>,
+    ) -> Self {
+        ModelledProduct {
+            preset,
+            k,
+            log2_n,
+            small_over_big,
+            small_over_big_floor,
+        }
+    }
+
+    /// Whether the word-size primes lead here: the geometric mean of the
+    /// two ratios is below 1. Where the fitted figure and the floor
+    /// disagree, the larger margin decides; only a GPU settles which
+    /// figure holds (`gfpf bench --device cuda` prints both products).
+    pub fn word_size_primes_lead(&self) -> bool {
+        match (self.small_over_big, self.small_over_big_floor) {
+            (Some(fitted), Some(floor)) => fitted * floor < 1.0,
+            _ => false,
+        }
+    }
+
+    /// The row [`CudaMulAlgorithm::Auto`] reads for a product of padded
+    /// length 2^`log2_n` over `field`: its preset's rows, else (a custom
+    /// field or a preset the contest lacks) those of the first preset of
+    /// its k; below the least N counted the least one's row and above the
+    /// largest the largest's. `None` where no preset of its k was counted.
+    ///
+    /// ```
+    /// use gfpf_cuda::ModelledProduct;
+    /// use gfpf_field::{Field, Preset};
+    ///
+    /// // A 2^20 × 2^20 product at t8 pads to N = 2^21.
+    /// let t8 = Field::<8>::preset(Preset::T8)?;
+    /// let row = ModelledProduct::for_product(&t8, 21).expect("t8 is in the contest");
+    /// assert_eq!((row.preset, row.log2_n), ("t8", 21));
+    /// println!(
+    ///     "word-size primes / big prime: {:?} fitted, {:?} at the floor; Auto takes the {}",
+    ///     row.small_over_big,
+    ///     row.small_over_big_floor,
+    ///     if row.word_size_primes_lead() { "word-size primes" } else { "big prime" },
+    /// );
+    /// # Ok::<(), gfpf_field::FieldError>(())
+    /// ```
+    pub fn for_product<const K: usize>(field: &Field<K>, log2_n: u32) -> Option<&'static ModelledProduct> {
+        let rows = crate::product_contest::MODELLED_PRODUCTS;
+        let preset = field
+            .name()
+            .filter(|name| rows.iter().any(|row| row.preset == *name))
+            .or_else(|| rows.iter().find(|row| row.k == K).map(|row| row.preset))?;
+        let mut of_preset = rows.iter().filter(|row| row.preset == preset);
+        let first = of_preset.next()?;
+        let (least, largest) = of_preset.fold((first, first), |(least, largest), row| {
+            (
+                if row.log2_n < least.log2_n { row } else { least },
+                if row.log2_n > largest.log2_n { row } else { largest },
+            )
+        });
+        let log2_n = log2_n.clamp(least.log2_n, largest.log2_n);
+        rows.iter().find(|row| row.preset == preset && row.log2_n == log2_n)
+    }
+}
 
 impl CudaMulAlgorithm {
     /// What this comes to for a product of `len_a` by `len_b` coefficients
     /// over `field`: [`CudaMulAlgorithm::BigPrime`] or
     /// [`CudaMulAlgorithm::MultiModular`], never `Auto`. `Auto` takes the
-    /// word-size primes when the padded length is at least
-    /// [`AUTO_MULTIMODULAR_MIN_N`] and they can take the product: k ≤ 16,
+    /// word-size primes where the model's contest has them lead at the
+    /// padded length ([`ModelledProduct::for_product`], and from
+    /// [`AUTO_MULTIMODULAR_MIN_N`] for a k it has not counted) and they can
+    /// take the product: k ≤ 16,
     /// and enough primes with the 2-adicity its length asks (31-bit primes
     /// up to 2^21 coefficients at t8 and 2^20 at t16, 62-bit ones past
     /// that, up to 2^29), on a device of integer word sizes
@@ -84,7 +163,7 @@ impl CudaMulAlgorithm {
     ) -> CudaMulAlgorithm {
         match self {
             CudaMulAlgorithm::Auto
-                if auto_tries_multimodular(len_a, len_b)
+                if auto_tries_multimodular(field, len_a, len_b)
                     && WordSizePlan::try_new(field, len_a, len_b, sizes).is_ok() =>
             {
                 CudaMulAlgorithm::MultiModular
@@ -96,14 +175,22 @@ impl CudaMulAlgorithm {
 }
 
 /// Whether `Auto` tries the word-size primes for a product of these
-/// lengths: a padded length of at least [`AUTO_MULTIMODULAR_MIN_N`] (whether
-/// they reach it is then their plan's to say).
-fn auto_tries_multimodular(len_a: usize, len_b: usize) -> bool {
-    len_a
+/// lengths over `field`: where the model's contest has them lead at the
+/// padded length, or past [`AUTO_MULTIMODULAR_MIN_N`] for a k it has not
+/// counted (whether they reach it is then their plan's to say).
+fn auto_tries_multimodular<const K: usize>(field: &Field<K>, len_a: usize, len_b: usize) -> bool {
+    let Some(n) = len_a
         .saturating_add(len_b)
         .saturating_sub(1)
         .checked_next_power_of_two()
-        .is_none_or(|n| n >= AUTO_MULTIMODULAR_MIN_N)
+    else {
+        // Past usize: the plans refuse it with their own error.
+        return true;
+    };
+    match ModelledProduct::for_product(field, n.trailing_zeros()) {
+        Some(row) => row.word_size_primes_lead(),
+        None => n >= AUTO_MULTIMODULAR_MIN_N,
+    }
 }
 
 /// A word-size primes' engine in any width.
@@ -127,10 +214,9 @@ impl<const K: usize> MultiModularEngine<K> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum CudaMulAlgorithm {
-    /// Word-size primes for products of padded length at least
-    /// [`AUTO_MULTIMODULAR_MIN_N`] that they can take (k ≤ 16; up to 2^29
-    /// coefficients), otherwise the big prime (the
-    /// default).
+    /// Word-size primes where the model's contest has them lead
+    /// ([`ModelledProduct`]) and they can take the product (k ≤ 16; up to
+    /// 2^29 coefficients), otherwise the big prime (the default).
     #[default]
     Auto,
     /// Padded transforms over GF(p) itself, up to 2^v coefficients.
@@ -293,7 +379,7 @@ impl<const K: usize> CudaPolyMul<K> {
             CudaMulAlgorithm::MultiModular => self.multimodular_engine(a.len(), b.len())?.mul(a, b),
             // As CudaMulAlgorithm::resolve decides, through the engines'
             // cache: where the primes do not reach, the plan says so.
-            CudaMulAlgorithm::Auto if auto_tries_multimodular(a.len(), b.len()) => {
+            CudaMulAlgorithm::Auto if auto_tries_multimodular(&self.field, a.len(), b.len()) => {
                 match self.multimodular_engine(a.len(), b.len()) {
                     Ok(engine) => engine.mul(a, b),
                     Err(CudaError::Ntt(_)) => self.mul_big_prime(a, b),
@@ -358,7 +444,7 @@ impl<const K: usize> CudaPolyMul<K> {
 mod tests {
     use gfpf_field::{Field, Preset};
 
-    use super::CudaMulAlgorithm;
+    use super::{AUTO_MULTIMODULAR_MIN_N, CudaMulAlgorithm, ModelledProduct};
     use crate::multimodular::{MultiModularPlan31 as MultiModularPlan, MultiModularPlan62};
 
     fn auto<const K: usize>(preset: Preset, len_a: usize, len_b: usize) -> CudaMulAlgorithm {
@@ -368,38 +454,34 @@ mod tests {
     #[test]
     fn auto_takes_word_size_primes_on_long_products() {
         use CudaMulAlgorithm::{BigPrime, MultiModular};
-        // From a padded length of 2^16 at t8, p8 and t16.
+        // Fields whose k the contest has not counted (t4, p4): from a padded
+        // length of AUTO_MULTIMODULAR_MIN_N.
+        let min = AUTO_MULTIMODULAR_MIN_N;
         for (la, lb) in [
-            (1 << 15, 1 << 15),
-            (1 << 15, 2),
-            ((1 << 15) + 1, 1 << 15),
+            (min / 2, min / 2),
+            (min / 2, 2),
+            (min / 2 + 1, min / 2),
             (1 << 19, 1 << 19),
         ] {
-            assert_eq!(auto::<8>(Preset::T8, la, lb), MultiModular, "t8 {la}x{lb}");
-            assert_eq!(auto::<8>(Preset::P8, la, lb), MultiModular, "p8 {la}x{lb}");
-            assert_eq!(auto::<16>(Preset::T16, la, lb), MultiModular, "t16 {la}x{lb}");
+            assert_eq!(auto::<4>(Preset::T4, la, lb), MultiModular, "t4 {la}x{lb}");
+            assert_eq!(auto::<4>(Preset::P4, la, lb), MultiModular, "p4 {la}x{lb}");
         }
-        assert_eq!(auto::<8>(Preset::T8, 1 << 20, 1 << 20), MultiModular);
-        // Shorter products keep the big prime's few launches.
         for (la, lb) in [
             (1, 1),
             (3, 70),
-            (1 << 12, 1 << 12),
-            (1 << 15, 1),
-            (1 << 14, (1 << 14) + 1),
+            (min / 4, min / 4),
+            (min / 2, 1),
+            (min / 4, min / 4 + 1),
         ] {
-            assert_eq!(auto::<8>(Preset::T8, la, lb), BigPrime, "t8 {la}x{lb}");
-            assert_eq!(auto::<16>(Preset::T16, la, lb), BigPrime, "t16 {la}x{lb}");
+            assert_eq!(auto::<4>(Preset::T4, la, lb), BigPrime, "t4 {la}x{lb}");
         }
         // Too few primes of 31 bits have the 2-adicity (18 at 2^22 for t8's
         // 35, 41 at 2^21 for t16's 68): 62-bit ones take those products (18
         // at t8 for 2^21 × 2^21), up to 2^29 coefficients.
+        let t8 = Field::<8>::preset(Preset::T8).unwrap();
         for (la, lb) in [(1 << 21, 1 << 21), (1 << 28, 1 << 28), (1 << 29, 1)] {
-            assert_eq!(auto::<8>(Preset::T8, la, lb), MultiModular, "t8 {la}x{lb}");
+            assert_eq!(MultiModular.resolve(&t8, la, lb), MultiModular, "t8 {la}x{lb}");
         }
-        // t16 past 2^19 × 2^19: 41 primes of 31 bits have 2^21 | q − 1, it
-        // needs 68; 34 of 62 bits.
-        assert_eq!(auto::<16>(Preset::T16, 1 << 20, 1 << 20), MultiModular);
         let t16 = Field::<16>::preset(Preset::T16).unwrap();
         assert!(matches!(
             MultiModularPlan::try_new(&t16, 1 << 20, 1 << 20),
@@ -444,6 +526,106 @@ mod tests {
         let t64 = Field::<64>::preset(Preset::T64).unwrap();
         assert_eq!(MultiModular.resolve(&t64, 100, 100), MultiModular);
         assert_eq!(BigPrime.resolve(&t64, 100, 100), BigPrime);
+    }
+
+    /// Every row of the contest's table: `Auto` takes the word-size primes
+    /// for n × n products of its N exactly where the row has them lead, and
+    /// a product one longer takes the next row's choice.
+    #[test]
+    fn auto_follows_the_modelled_contest() {
+        use crate::product_contest::MODELLED_PRODUCTS;
+        let choice = |lead: bool| {
+            if lead {
+                CudaMulAlgorithm::MultiModular
+            } else {
+                CudaMulAlgorithm::BigPrime
+            }
+        };
+        let mut checked = 0;
+        for row in MODELLED_PRODUCTS {
+            let n = 1usize << row.log2_n;
+            let (half, longer) = ((n / 2, n / 2), (n / 2 + 1, n / 2 + 1));
+            let next = MODELLED_PRODUCTS
+                .iter()
+                .find(|r| r.preset == row.preset && r.log2_n == row.log2_n + 1)
+                .unwrap_or(row);
+            let preset = Preset::from_name(row.preset).unwrap();
+            let (got, got_longer) = match row.k {
+                8 => (auto::<8>(preset, half.0, half.1), auto::<8>(preset, longer.0, longer.1)),
+                16 => (
+                    auto::<16>(preset, half.0, half.1),
+                    auto::<16>(preset, longer.0, longer.1),
+                ),
+                k => panic!("{}: k = {k} has no case here", row.preset),
+            };
+            assert_eq!(
+                got,
+                choice(row.word_size_primes_lead()),
+                "{} 2^{}",
+                row.preset,
+                row.log2_n
+            );
+            assert_eq!(
+                got_longer,
+                choice(next.word_size_primes_lead()),
+                "{} past 2^{}",
+                row.preset,
+                row.log2_n
+            );
+            checked += 1;
+        }
+        // The thesis's contest: t8, p8 and t16 from 2^12 to 2^24.
+        assert_eq!(checked, 3 * 13);
+        for preset in ["t8", "p8", "t16"] {
+            let sizes: Vec<u32> = MODELLED_PRODUCTS
+                .iter()
+                .filter(|r| r.preset == preset)
+                .map(|r| r.log2_n)
+                .collect();
+            assert_eq!(sizes, (12..=24).collect::<Vec<_>>(), "{preset}");
+        }
+    }
+
+    /// Below and above the sizes counted, the nearest row decides; a preset
+    /// the contest lacks (p16) and a custom field take the rows of the
+    /// first preset of their k.
+    #[test]
+    fn auto_reads_the_nearest_row_and_the_same_k() {
+        let t8 = Field::<8>::preset(Preset::T8).unwrap();
+        let row = |field: &Field<8>, log2_n| ModelledProduct::for_product(field, log2_n).unwrap();
+        assert_eq!(row(&t8, 0).log2_n, 12);
+        assert_eq!(row(&t8, 5).log2_n, 12);
+        assert_eq!(row(&t8, 30).log2_n, 24);
+        assert_eq!(row(&t8, 17).preset, "t8");
+        let p8 = Field::<8>::preset(Preset::P8).unwrap();
+        assert_eq!(row(&p8, 17).preset, "p8");
+        let custom = Field::<8>::custom(t8.r(), t8.sparse()).unwrap();
+        assert_eq!(custom.name(), None);
+        assert_eq!(row(&custom, 17), row(&t8, 17));
+        let p16 = Field::<16>::preset(Preset::P16).unwrap();
+        assert_eq!(ModelledProduct::for_product(&p16, 20).unwrap().preset, "t16");
+        for (la, lb) in [(1, 1), (1 << 19, 1 << 19), (1 << 22, 1 << 22)] {
+            let n = (la + lb - 1usize).next_power_of_two().trailing_zeros();
+            let lead = ModelledProduct::for_product(&p16, n).unwrap().word_size_primes_lead();
+            assert_eq!(
+                auto::<16>(Preset::P16, la, lb) == CudaMulAlgorithm::MultiModular,
+                lead,
+                "p16 {la}x{lb}"
+            );
+        }
+        let t4 = Field::<4>::preset(Preset::T4).unwrap();
+        assert_eq!(ModelledProduct::for_product(&t4, 20), None);
+    }
+
+    /// The geometric mean of the two figures decides where they disagree.
+    #[test]
+    fn word_size_primes_lead_on_the_two_figures_together() {
+        let row = |fitted, floor| ModelledProduct::new("t8", 8, 20, fitted, floor);
+        assert!(row(Some(0.9), Some(0.95)).word_size_primes_lead());
+        assert!(row(Some(1.2), Some(0.8)).word_size_primes_lead());
+        assert!(!row(Some(0.9), Some(1.2)).word_size_primes_lead());
+        assert!(!row(Some(1.0), Some(1.0)).word_size_primes_lead());
+        assert!(!row(None, None).word_size_primes_lead());
     }
 
     /// The engines' cache key: the shape of the plan `try_new` makes,

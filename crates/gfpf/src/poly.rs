@@ -70,8 +70,9 @@ impl<const K: usize> PolyRing<K> {
     /// the device's primes do not reach: k ≥ 32, or a product too long for
     /// enough of them), `Auto` to the schoolbook on the host for the
     /// shortest operands and otherwise to the device's own choice (word-size
-    /// primes from a padded length of [`gfpf_cuda::AUTO_MULTIMODULAR_MIN_N`]
-    /// where they reach, the big prime otherwise, by the time model), and
+    /// primes where the time model's contest has them lead at the padded
+    /// length and they reach it, [`gfpf_cuda::ModelledProduct`]; the big
+    /// prime otherwise), and
     /// `Schoolbook` to the host.
     pub fn with_options(field: &Field<K>, options: RingOptions) -> Result<Self, Error> {
         // Auto keeps products on the CPU: GPU products have not been timed
