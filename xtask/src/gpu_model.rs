@@ -367,8 +367,12 @@ const TILE_OP_INSTRUCTIONS: &[(usize, [f64; 4])] = &[
 /// 179 + 131, 343 + 239 and 663 + 471 (15 + 7, 29 + 13, 57 + 25, 113 + 49
 /// words) in the same probes (NVRTC 12.9, sm_90, nvdisasm 13.5,
 /// 2026-11-27); with the PTX carry chains 31, 71, 157 and 326 fewer (same
-/// probes, 2026-11-28).
-const TILE_ADD_SUB_MUL_POW_R_INSTRUCTIONS: &[(usize, f64)] = &[(2, 86.0), (4, 148.0), (8, 258.0), (16, 481.0)];
+/// probes, 2026-11-28); then the sum's loads in an order chosen by lane
+/// (`y_first`: the order's test and two selects), 8 more at t8 (probes of
+/// the operation without its x = −1 test, before and after, NVRTC 12.9,
+/// sm_90, nvdisasm 13.5, 2026-11-29), taken at every k as those
+/// instructions do not depend on it.
+const TILE_ADD_SUB_MUL_POW_R_INSTRUCTIONS: &[(usize, f64)] = &[(2, 94.0), (4, 156.0), (8, 266.0), (16, 489.0)];
 
 /// The element teams' product by k where the field's short division serves
 /// the first division of every carry digit and the carry past the top

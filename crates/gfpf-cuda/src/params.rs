@@ -434,7 +434,7 @@ pub fn launches(plan: &Plan, batch: usize) -> Vec<Launch> {
 /// threads from its [`DeviceShape::element_teams_min_threads`], teams of
 /// segments paired by [`team_pair_fits`] at its SMs, and stages paired
 /// only where the pair's [`dynamic_shared_bytes`] fit its blocks, one stage
-/// a launch elsewhere. At t8 a pair of teams of threads takes 106.6 KiB, past
+/// a launch elsewhere. At t8 a pair of teams of threads takes 106.8 KiB, past
 /// the 99 KB of compute capability 8.6 and 8.9 (RTX 30 and 40, A10, L4,
 /// L40): there 2^20 runs in five launches, as it did before the pairs.
 pub fn launches_on(plan: &Plan, batch: usize, device: &DeviceShape) -> Vec<Launch> {
@@ -1422,7 +1422,7 @@ mod pair_tests {
     }
 
     /// On a device whose blocks take less shared memory than a pair of teams
-    /// of threads (t8: 106.6 KiB; 99 KB at compute capability 8.6 and 8.9,
+    /// of threads (t8: 106.8 KiB; 99 KB at compute capability 8.6 and 8.9,
     /// 64 KiB at 7.5) those stages run one a launch, as single stages; a
     /// limit that holds the pair changes nothing, and teams of segments
     /// (static shared memory) pair as before.

@@ -610,6 +610,8 @@ fn t8_test_kernel_sources() -> Vec<(&'static str, String)> {
         ("gfpf_test_divergent_warp", DIVERGENT_WARP_KERNEL.to_owned()),
         ("gfpf_test_shared_banks", SHARED_BANKS_KERNEL.to_owned()),
         ("gfpf_test_shared_skipped", SHARED_SKIPPED_KERNEL.to_owned()),
+        ("gfpf_test_pair_teams_banks", pair_teams_banks_kernel(true)),
+        ("gfpf_test_pair_teams_banks_x_first", pair_teams_banks_kernel(false)),
     ];
     for (name, body, _) in BROKEN_KERNELS {
         sources.push((
@@ -813,6 +815,67 @@ fn shared_accesses_take_their_banks_wavefronts() {
     assert_eq!(traffic.shared_requests, 17 + 5);
     assert_eq!(traffic.shared_wavefronts, 17 * 2 + 2 + 1 + 32 + 2 + 2);
     assert_eq!(traffic.shared_ideal_wavefronts, 17 * 2 + 2 + 1 + 2 + 2 + 2);
+}
+
+/// The kernel of `pair_teams_load_two_to_a_bank_pair`: one warp of the
+/// DFT_16 pair tile's first super-DFT, its four teams on rows 0, 5, 10 and
+/// 15 (the pair stage's places q = 4b + b for its first warp), one DFT_16
+/// of zeros each (`gfpf_element_team_dft`, plain); with `y_first` false
+/// the same layers with every butterfly's sum loading x first.
+fn pair_teams_banks_kernel(y_first: bool) -> String {
+    let dft = if y_first {
+        "gfpf_element_team_dft<Tile, 16, GFPF_PLAIN>(p, tile, own, 1, member, 0, true);"
+    } else {
+        r#"for (int h = 8; h >= 1; h /= 2) {
+        const int j = member & (h - 1), i0 = 2 * (member - j) + j, i1 = i0 + h;
+        if (h > 1) {
+            gfpf_tile_add_sub_mul_pow_r(tile, own + i0, own + i1, Tile::plane, j * (GFPF_K / h));
+        } else {
+            gfpf_tile_add_sub(tile, own + i0, own + i1, Tile::plane);
+        }
+        __syncwarp();
+    }"#
+    };
+    format!(
+        r#"
+GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {{
+    using Tile = GfpfElementTeamPairTile<16>;
+    GFPF_SHARED_ARRAY(gfpf_u64, tile, Tile::scratch);
+    for (int w = threadIdx.x; w < Tile::scratch; w += 32) tile[w] = 0;
+    __syncwarp();
+    const int b = threadIdx.x / 8, member = threadIdx.x % 8;
+    const int own = Tile::at(0, 4 * b + b, 0);
+    {dft}
+}}
+GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
+"#
+    )
+}
+
+/// A warp of the DFT_16 pair tile's teams (its rows 17 words apart, digit
+/// planes 5 modulo the 16 bank pairs apart) loads each butterfly's sum y
+/// first where x's bank pair has the layer's bit set, in its third and
+/// fourth teams where clear: each of those loads falls two to a bank pair
+/// where four teams' x (or y) put up to three. The layers' accesses take
+/// 424 wavefronts where loading x first took 460 (364 the conflict-free
+/// count: the rotated loads of the difference and the stores keep theirs),
+/// beside the 556 of zeroing the tile.
+#[test]
+fn pair_teams_load_two_to_a_bank_pair() {
+    let Some((oriented, _)) = counted_test_kernel("gfpf_test_pair_teams_banks", 32, 1) else {
+        return;
+    };
+    let (x_first, _) = counted_test_kernel("gfpf_test_pair_teams_banks_x_first", 32, 1).unwrap();
+    assert_eq!(oriented.shared_requests, x_first.shared_requests);
+    assert_eq!(oriented.shared_ideal_wavefronts, x_first.shared_ideal_wavefronts);
+    assert_eq!(
+        (
+            oriented.shared_wavefronts,
+            x_first.shared_wavefronts,
+            oriented.shared_ideal_wavefronts
+        ),
+        (556 + 424, 556 + 460, 556 + 364)
+    );
 }
 
 /// The kernel of `a_skipped_shared_access_is_its_own_instruction`: one
@@ -1077,7 +1140,7 @@ fn team_pairs_match_the_cpu() {
 }
 
 /// On a device whose blocks take less shared memory than a pair of teams of
-/// threads (t8: 106.6 KiB; 99 KB at compute capability 8.6 and 8.9) the
+/// threads (t8: 106.8 KiB; 99 KB at compute capability 8.6 and 8.9) the
 /// stages that fill it run as teams of threads one a launch, and in pairs
 /// where the pair fits: both give gfpf-cpu's output. t8 2^12 on a device of
 /// one SM, which a single transform fills (its launches as
@@ -1565,7 +1628,8 @@ GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
             tile[x + d * plane] = gfpf_test_values[a * GFPF_K + d];
             tile[y + d * plane] = gfpf_test_values[b * GFPF_K + d];
         }
-        gfpf_tile_add_sub_mul_pow_r(tile, x, y, plane, i);
+        // Odd threads load y first: the same result either way.
+        gfpf_tile_add_sub_mul_pow_r(tile, x, y, plane, i, (t & 1) != 0);
         gfpf_u64* at = out + E * E * 3 * GFPF_K + E * 2 * GFPF_K * GFPF_K + t * 2 * GFPF_K;
         for (int d = 0; d < GFPF_K; ++d) {
             at[d] = tile[x + d * plane];
@@ -1579,7 +1643,7 @@ GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
 
 /// The element teams' operations on whole elements in shared memory
 /// (`gfpf_tile_mul`, `gfpf_tile_add_sub`, `gfpf_tile_mul_pow_r`,
-/// `gfpf_tile_add_sub_mul_pow_r` with its two paths) against
+/// `gfpf_tile_add_sub_mul_pow_r` with its two paths and both load orders) against
 /// gfpf-cpu on every pair of t8's edge values (0, 1, p − 1 with its top
 /// digit r, r, r − 1, r², r^(k−1), −r) and four random ones, every shift
 /// 0 ≤ i < 2k: the rare paths (a carry or borrow out of the top digit, a

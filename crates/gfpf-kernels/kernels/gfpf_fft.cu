@@ -994,10 +994,13 @@ GFPF_TILE_OP void gfpf_tile_mul_pow_r(Array& tile, int x, int plane, int i) {
 // subtraction, the two swapped for i ≥ k. Its digits are made first, from
 // the rotated reads, and kept in registers while the sum is written over
 // x. Where x or y is −1 (top digit r, which a rotation would move) the two
-// operations run apart.
+// operations run apart. With `y_first` the sum's loads (and the test for
+// −1) take y before x, which both orders allow: a caller picks it by lane
+// so that a warp's first loads fall two to a bank pair.
 template <class Array>
-GFPF_TILE_OP void gfpf_tile_add_sub_mul_pow_r(Array& tile, int x, int y, int plane, int i) {
-    if (tile[x + (GFPF_K - 1) * plane] == GFPF_R_VALUE || tile[y + (GFPF_K - 1) * plane] == GFPF_R_VALUE) {
+GFPF_TILE_OP void gfpf_tile_add_sub_mul_pow_r(Array& tile, int x, int y, int plane, int i, bool y_first = false) {
+    const int first = y_first ? y : x, second = y_first ? x : y;
+    if (tile[first + (GFPF_K - 1) * plane] == GFPF_R_VALUE || tile[second + (GFPF_K - 1) * plane] == GFPF_R_VALUE) {
         gfpf_tile_add_sub(tile, x, y, plane);
         gfpf_tile_mul_pow_r(tile, y, plane, i);
         return;
@@ -1021,7 +1024,7 @@ GFPF_TILE_OP void gfpf_tile_add_sub_mul_pow_r(Array& tile, int x, int y, int pla
     gfpf_u64 carry = 0;
 #pragma unroll
     for (int d = 0; d < GFPF_K; ++d) {
-        tile[x + d * plane] = gfpf_add_digit(tile[x + d * plane], tile[y + d * plane], carry);
+        tile[x + d * plane] = gfpf_add_digit(tile[first + d * plane], tile[second + d * plane], carry);
         tile[y + d * plane] = difference[d];
     }
     // A carry out of digit k − 1 is r^k = −1; a borrow added r^k = −1 too
@@ -1579,7 +1582,14 @@ GFPF_FN void gfpf_element_team_dft(const GfpfStageParams& p, Array& tile, int ow
             const int forward = j * (GFPF_K / h);
             const int shift = p.inverse != 0 && forward != 0 ? 2 * GFPF_K - forward : forward;
             if (FUSED && h > 1) {
-                gfpf_tile_add_sub_mul_pow_r(tile, own + i0 * spacing, own + i1 * spacing, plane, shift);
+                // y first where x's bank pair has the layer's bit set, in
+                // the warp's third and fourth teams where clear: in the
+                // pairs' tiles (places ≡ own + i mod 16 a digit plane)
+                // each of x's and y's loads then falls two to a bank pair
+                // where the 4 DFTs' x (or y) put up to three.
+                const int x = own + i0 * spacing;
+                const bool y_first = ((x & h) != 0) != ((threadIdx.x & 16) != 0);
+                gfpf_tile_add_sub_mul_pow_r(tile, x, own + i1 * spacing, plane, shift, y_first);
             } else {
                 gfpf_tile_add_sub(tile, own + i0 * spacing, own + i1 * spacing, plane);
                 if (j != 0) gfpf_tile_mul_pow_r(tile, own + i1 * spacing, plane, shift);
@@ -1671,7 +1681,12 @@ struct GfpfElementTeamPairTile {
     // loads too take the four's elements at once (gpu-model --transform
     // t8:20's shared-memory line).
     static constexpr int super = R * row + (R == 16 ? 4 : 0);
-    static constexpr int plane = dfts * super + 1;
+    // Digit planes 5 modulo the 16 bank pairs apart at R = 16 (1
+    // elsewhere): a team's rotated loads (digit (t − s) mod k, s by lane,
+    // gfpf_tile_add_sub_mul_pow_r's difference) one plane apart put a
+    // layer's lanes on two bank pairs (gfpf_kernels::
+    // element_team_pair_plane_words, which has the figures).
+    static constexpr int plane = dfts * super + (R == 16 ? 5 : 1);
     static constexpr int scratch = GFPF_K * plane;
     // Then k words a thread, or at k = 8 the tensor cores' staging where it
     // takes more (two tables a warp, gfpf_pair_tensor_row_twiddles).
@@ -1732,7 +1747,14 @@ GFPF_FN void gfpf_pair_move(const GfpfStageParams& p, Array& tile, bool load) {
     const bool columns = gfpf_pair_log2_s<R_LOG2, IN_TIME>(p) != 0;
     for (int w = threadIdx.x; w < D * R * R * GFPF_K; w += Tile::threads) {
         const int d = w / (D * R * R), e = w % (D * R * R);
-        const int g = columns ? e % D : e / (R * R), j = columns ? e / D : e % (R * R);
+        // Stored by columns at R = 16, a warp's eight j of its four
+        // super-DFTs take lo with bits 0, 2 and 3 of e / D's bits 0–2, so
+        // that their tile places rev(lo) (4 apart a super-DFT) fall two to
+        // a bank pair; eight neighbouring lo, whose reverses are all even
+        // or all odd, put four (gpu-model --transform t8:20's shared line).
+        const int u = columns ? e / D : 0;
+        const int lo_order = R == 16 && !load ? (u & 1) | (u >> 3 & 1) << 1 | (u >> 1 & 3) << 2 : u & (R - 1);
+        const int g = columns ? e % D : e / (R * R), j = columns ? (u & ~(R - 1)) | lo_order : e % (R * R);
         if (first_g + g >= supers) {
             // Past the last super-DFT (a block's last of s = 1): zeros, which
             // the tensor cores' passes read (every lane of a warp takes

@@ -309,7 +309,7 @@ pub const ELEMENT_TEAM_PAIR_COLUMNS: usize = 4;
 
 /// The most dynamic shared memory a block of [`Kernel::ElementTeamPair`]
 /// may take: sm_80's limit a block (163 KB). Devices that give a block less
-/// than a pair takes (t8's 106.6 KiB against the 99 KB of compute capability
+/// than a pair takes (t8's 106.8 KiB against the 99 KB of compute capability
 /// 8.6 and 8.9) run those stages one a launch (gfpf-cuda's
 /// `params::launches_on`).
 pub const ELEMENT_TEAM_PAIR_MAX_BYTES: usize = 166_912;
@@ -323,12 +323,13 @@ pub const ELEMENT_TEAM_PAIR_MAX_BYTES: usize = 166_912;
 /// [`ELEMENT_TEAM_PAIR_COLUMNS`] super-DFTs of radix² elements, radix/2
 /// threads a DFT, radix DFTs a super-DFT in each stage; in each digit plane
 /// a super-DFT's rows of radix + 1 words (odd; [`element_team_pair_super_words`]
-/// from one super-DFT to the next), then a pad word, then k
+/// from one super-DFT to the next), then pad words
+/// ([`element_team_pair_plane_words`]), then k
 /// words a thread (a twiddle's digits while it multiplies) or, at k = 8
 /// where they take more, two staged tensor-core tables a warp
 /// ([`tensor::SHARED_TWIDDLE_STAGED_WORDS`]). `words` is the launch's
 /// dynamic shared memory in 64-bit words: at t8, DFT_16, 512 threads and
-/// 13 640 words (106.6 KiB), two blocks an SM.
+/// 13 672 words (106.8 KiB), two blocks an SM.
 pub fn element_team_pair_tile(radix: usize, k: usize) -> Option<TeamTile> {
     // Only 2k, the device plans' radix: a plan's other radix is its one
     // remainder, never two stages in a row (and t8's DFT_4 pair spilled at
@@ -344,7 +345,7 @@ pub fn element_team_pair_tile(radix: usize, k: usize) -> Option<TeamTile> {
     } else {
         0
     };
-    let words = k * (dfts * element_team_pair_super_words(radix) + 1) + (k * threads).max(staging);
+    let words = k * element_team_pair_plane_words(radix) + (k * threads).max(staging);
     (threads.is_multiple_of(32) && words * 8 <= ELEMENT_TEAM_PAIR_MAX_BYTES).then_some(TeamTile {
         threads,
         team,
@@ -361,6 +362,19 @@ pub fn element_team_pair_tile(radix: usize, k: usize) -> Option<TeamTile> {
 /// a bank pair: `GfpfElementTeamPairTile::super` in kernels/gfpf_fft.cu).
 pub fn element_team_pair_super_words(radix: usize) -> usize {
     radix * (radix + 1) + if radix == 16 { 4 } else { 0 }
+}
+
+/// Words from one digit plane of [`element_team_pair_tile`] to the next:
+/// its super-DFTs and a pad, at radix 16 five words so that planes are 5
+/// modulo the 16 bank pairs apart (1 elsewhere). A team's butterflies load
+/// the difference's digits rotated, digit (t − s) mod k of their elements
+/// with s by lane, and one plane apart those of a layer's eight lanes fell
+/// on two bank pairs: that load took 1.83 times its conflict-free
+/// wavefronts, five apart 1.29 (t8 2^20, `cargo xtask gpu-model
+/// --transform t8:20`, 2026-11-29; every residue tried, 5 and 13 the
+/// least). `GfpfElementTeamPairTile::plane` in kernels/gfpf_fft.cu.
+pub fn element_team_pair_plane_words(radix: usize) -> usize {
+    ELEMENT_TEAM_PAIR_COLUMNS * element_team_pair_super_words(radix) + if radix == 16 { 5 } else { 1 }
 }
 
 /// The kernels that run two stages of DFT_`radix` over k digits in one
