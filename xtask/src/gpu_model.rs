@@ -43,7 +43,7 @@ use gfpf_cuda::params::StageKernels;
 use gfpf_cuda::resources::{KernelResources, ModuleResources, SmLimits};
 use gfpf_field::{Field, Preset};
 use gfpf_plan::{Direction, Order};
-use gfpf_testkit::emulator::{EmulatedFft, EmulatedNtt, FieldOps, HostKernels, LaunchTraffic};
+use gfpf_testkit::emulator::{EmulatedFft, EmulatedNtt, FieldOps, HostKernels, LaunchTraffic, SharedSite};
 
 use gfpf_cuda::multimodular::{MultiModularPlan, WordSizePlan, WordSizes};
 
@@ -221,6 +221,12 @@ pub struct GpuModelArgs {
     /// they have a tile.
     #[arg(long, value_enum, default_value_t = Family::Device, requires = "transform")]
     family: Family,
+    /// With --transform: each launch's N source lines that take the most
+    /// shared-memory wavefronts, with their conflict factors (the
+    /// emulator's libraries built with line tables; `addr2line`, of
+    /// binutils, names the lines).
+    #[arg(long, value_name = "N", requires = "transform")]
+    sites: Option<usize>,
     /// With --transform: a product of that length as the device runs it
     /// (two forward transforms to digit-reversed order, the pointwise
     /// product, the inverse from it), each one's launches, then their sum
@@ -690,6 +696,9 @@ struct LaunchInput {
     /// The kernel's machine code counted by pipe, where nvdisasm read it
     /// (`kernels --report --pipes`).
     pipes: Option<PipeMix>,
+    /// The source lines with the most shared-memory wavefronts (`--sites`;
+    /// else none).
+    shared_sites: Vec<SharedSite>,
 }
 
 /// Which term of a launch's time is the largest.
@@ -862,6 +871,17 @@ impl Transform {
                     tr.shared_ideal_wavefronts,
                     l.shared_seconds(m) * 1e3
                 );
+                for site in &l.shared_sites {
+                    println!(
+                        "          {:>5.1}% {:>9} wavefronts ({:.2}x the conflict-free), {:>8} accesses  {}:{}",
+                        100.0 * site.wavefronts as f64 / tr.shared_wavefronts.max(1) as f64,
+                        site.wavefronts,
+                        site.wavefronts as f64 / site.ideal_wavefronts.max(1) as f64,
+                        site.requests,
+                        site.file,
+                        site.line
+                    );
+                }
             }
         }
     }
@@ -1014,6 +1034,7 @@ fn field_launch<const K: usize>(
         short_division: short_division(field),
         table_bytes,
         tensor_table_bytes: c.tensor_table_bytes as f64,
+        shared_sites: c.shared_sites,
     }
 }
 
@@ -1024,7 +1045,7 @@ fn counted<const K: usize>(
     batch: usize,
     stages: StageKernels,
     (direction, order): (Direction, Order),
-    sample_blocks: u32,
+    (sample_blocks, sites): (u32, usize),
     reports: &mut Reports,
 ) -> Result<Transform, String> {
     let field = Field::<K>::preset(preset).map_err(|e| e.to_string())?;
@@ -1037,8 +1058,12 @@ fn counted<const K: usize>(
         StageKernels::ThreadPerDft => gfpf_kernels::base_sizes(K),
         _ => gfpf_kernels::device_base_sizes(K),
     };
-    let kernels =
-        HostKernels::build_from(gfpf_kernels::FFT_SOURCE, &field, &radices, &dir).map_err(|e| e.to_string())?;
+    let kernels = if sites > 0 {
+        HostKernels::build_from_with_line_tables(gfpf_kernels::FFT_SOURCE, &field, &radices, &dir)
+    } else {
+        HostKernels::build_from(gfpf_kernels::FFT_SOURCE, &field, &radices, &dir)
+    }
+    .map_err(|e| e.to_string())?;
     let fft = EmulatedFft::with_kernels(&field, 1 << log2_n, direction, order, kernels)
         .and_then(|f| match stages {
             StageKernels::ThreadPerDft => f.with_host_plan(),
@@ -1050,7 +1075,18 @@ fn counted<const K: usize>(
     let table_bytes = gfpf_cuda::params::device_twiddle_entries(1 << log2_n, K) as f64 * K as f64 * 8.0;
     let launches = counts
         .into_iter()
-        .map(|c| field_launch(preset, &field, c, table_bytes, reports))
+        .map(|mut c| {
+            // The sites' counts are the blocks run; scaled as the launch's.
+            let counted: u64 = c.shared_sites.iter().map(|s| s.wavefronts).sum();
+            let scale = c.traffic.shared_wavefronts as f64 / counted.max(1) as f64;
+            let scaled = |x: u64| (x as f64 * scale).round() as u64;
+            c.shared_sites.truncate(sites);
+            for site in &mut c.shared_sites {
+                (site.requests, site.wavefronts) = (scaled(site.requests), scaled(site.wavefronts));
+                site.ideal_wavefronts = scaled(site.ideal_wavefronts);
+            }
+            field_launch(preset, &field, c, table_bytes, reports)
+        })
         .collect();
     Ok(Transform {
         launches,
@@ -1122,6 +1158,7 @@ fn count_ntt<W: NttWord>(
             short_division: false,
             table_bytes: (primes * ntt.plan().twiddle_words_per_prime()) as f64 * word_bytes,
             tensor_table_bytes: 0.0,
+            shared_sites: Vec::new(),
         })
         .collect();
     Ok(Transform {
@@ -1238,6 +1275,7 @@ fn count_small_primes<const K: usize, W: NttWord>(
             short_division: short,
             table_bytes,
             tensor_table_bytes: 0.0,
+            shared_sites: Vec::new(),
         })
         .collect();
     Ok(Transform {
@@ -1440,7 +1478,7 @@ fn count_oriented(
     args: &GpuModelArgs,
     reports: &mut Reports,
 ) -> Result<Transform, String> {
-    let s = args.sample_blocks;
+    let s = (args.sample_blocks, args.sites.unwrap_or(0));
     gfpf_field::dispatch_k!(
         preset.k(),
         K => counted::<K>(preset, log2_n, batch, stages, oriented, s, reports),
@@ -1989,6 +2027,7 @@ mod tests {
             table_bytes: 0.0,
             tensor_table_bytes: 0.0,
             pipes,
+            shared_sites: Vec::new(),
         }
     }
 

@@ -878,6 +878,58 @@ fn pair_teams_load_two_to_a_bank_pair() {
     );
 }
 
+/// Built with line tables, the emulator counts a launch's shared accesses
+/// by source line, and they add up to the launch's: the kernel of
+/// `shared_accesses_take_their_banks_wavefronts`, its lines 6 (17 rows of
+/// stores), 8 (four loads, the strided one 32 wavefronts) and 10 (half a
+/// warp's load).
+#[test]
+fn shared_accesses_are_counted_by_source_line() {
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (shared accesses by line): {why}");
+        return;
+    }
+    if std::process::Command::new("addr2line")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED (shared accesses by line): no addr2line (binutils) to name the lines");
+        return;
+    }
+    let field = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
+    let source = format!(
+        "{}\n#line 1 \"banks_test.cu\"\n{SHARED_BANKS_KERNEL}",
+        gfpf_kernels::FFT_SOURCE
+    );
+    let kernels =
+        gfpf_testkit::emulator::HostKernels::build_from_with_line_tables(&source, &field, &[2], kernel_dir()).unwrap();
+    let mut buffer = vec![0u64; 32];
+    let (_, mut params) = gfpf_cuda::params::pointwise_mul(8, buffer.as_mut_ptr() as u64, 0, 32);
+    params.threads = 32;
+    // SAFETY: the kernel writes the 32 words of `buffer` and nothing else.
+    let traffic = unsafe { kernels.launch_symbol("gfpf_test_kernel", &params, 32, 0, true) }.unwrap();
+    let sites = kernels.take_shared_sites().unwrap();
+    let counts: Vec<(&str, u32, u64, u64, u64)> = sites
+        .iter()
+        .map(|s| (s.file.as_str(), s.line, s.requests, s.wavefronts, s.ideal_wavefronts))
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            ("banks_test.cu", 8, 4, 2 + 1 + 32 + 2, 2 + 1 + 2 + 2),
+            ("banks_test.cu", 6, 17, 34, 34),
+            ("banks_test.cu", 10, 1, 2, 2),
+        ]
+    );
+    assert_eq!(
+        sites.iter().map(|s| s.wavefronts).sum::<u64>(),
+        traffic.shared_wavefronts
+    );
+    // Taken: the next call has none.
+    assert!(kernels.take_shared_sites().unwrap().is_empty());
+}
+
 /// The kernel of `a_skipped_shared_access_is_its_own_instruction`: one
 /// warp writes 64 words, then lanes 0..15 read word 2·l and every lane
 /// word 2·l + 1, without meeting between.

@@ -32,12 +32,14 @@
 #include <setjmp.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <dlfcn.h>
 #include <ucontext.h>
 
 #include <algorithm>
 #include <cmath>
 #include <array>
 #include <cstdint>
+#include <map>
 #include <unordered_map>
 #include <cstdio>
 #include <cstring>
@@ -153,6 +155,19 @@ constexpr unsigned kWarp = 32;
 // its codelet a few copies more. Reserved, not committed: pages are touched
 // only as deep as a thread's stack goes.
 constexpr size_t kStackBytes = size_t(2) << 20;
+
+// Shared-memory counts by site (the code address that indexed the array),
+// summed over launches while `on` (gfpf_emu_shared_sites_count): warp-wide
+// accesses, their wavefronts and the conflict-free count, for reports of
+// where a kernel's bank conflicts are (`cargo xtask gpu-model --sites`).
+struct SharedSites {
+    bool on = false;
+    std::map<unsigned long long, std::array<unsigned long long, 3>> by_site;
+};
+inline SharedSites& shared_sites() {
+    static SharedSites sites;
+    return sites;
+}
 
 enum class State { Running, Barrier, Warp, Exited };
 
@@ -420,6 +435,12 @@ struct Block {
     void fold_shared() {
         for (auto& [key, access] : shared_words) {
             const auto [wavefronts, ideal] = shared_wavefronts_of(access);
+            if (shared_sites().on) {
+                auto& site = shared_sites().by_site[key.place & ((1ull << 47) - 1)];
+                site[0] += 1;
+                site[1] += wavefronts;
+                site[2] += ideal;
+            }
             ++shared_requests;
             shared_wavefronts += wavefronts;
             shared_ideal_wavefronts += ideal;
@@ -1076,6 +1097,33 @@ inline int launch(const char* name, GfpfEmuLaunch& launch, F body) {
 }
 
 }  // namespace gfpf_emu
+
+// Counts shared-memory accesses by site from now on (`on` nonzero), or stops
+// and forgets them.
+extern "C" void gfpf_emu_shared_sites_count(int on) {
+    gfpf_emu::shared_sites().on = on != 0;
+    gfpf_emu::shared_sites().by_site.clear();
+}
+
+// Writes up to `capacity` sites' counts as (offset of the site's code in this
+// library, warp-wide accesses, wavefronts, conflict-free wavefronts), forgets
+// them all and returns how many there were.
+extern "C" unsigned long long gfpf_emu_shared_sites_take(unsigned long long* out, unsigned long long capacity) {
+    auto& sites = gfpf_emu::shared_sites().by_site;
+    const unsigned long long count = sites.size();
+    unsigned long long i = 0;
+    for (const auto& [site, counts] : sites) {
+        if (i == capacity) break;
+        Dl_info info{};
+        const unsigned long long base =
+            dladdr(reinterpret_cast<void*>(site), &info) != 0 ? reinterpret_cast<uintptr_t>(info.dli_fbase) : 0;
+        out[4 * i] = site - base;
+        for (int c = 0; c < 3; ++c) out[4 * i + 1 + c] = counts[c];
+        ++i;
+    }
+    sites.clear();
+    return count;
+}
 
 // CUDA's built-in variables and intrinsics, on the running block.
 #define threadIdx (dim3{gfpf_emu::block().running, 0, 0})

@@ -87,10 +87,10 @@ pub fn ntt_translation_unit(host_emulation: bool) -> String {
 pub fn ntt_translation_unit_of(ntt_source: &str, host_emulation: bool) -> String {
     let mut s = String::new();
     if host_emulation {
-        s.push_str("#define GFPF_HOST_EMULATION 1\n");
+        s.push_str("#define GFPF_HOST_EMULATION 1\n#line 1 \"gfpf_emulation.h\"\n");
         s.push_str(EMULATION_HEADER);
     }
-    inline_includes(ntt_source, &mut s);
+    inline_includes("gfpf_ntt.cu", ntt_source, &mut s);
     s
 }
 
@@ -1210,7 +1210,7 @@ fn prelude_of(
 /// [`part_module_name`]'s.
 pub fn translation_unit(constants: &DeviceConstants, radices: &[usize], part: ModulePart) -> String {
     let mut s = prelude_of(constants, radices, false, false, Some(part));
-    inline_includes(FFT_SOURCE, &mut s);
+    inline_includes("gfpf_fft.cu", FFT_SOURCE, &mut s);
     s
 }
 
@@ -1225,10 +1225,11 @@ pub fn host_translation_unit(constants: &DeviceConstants, radices: &[usize]) -> 
 /// delete its barriers one at a time to show that each is needed).
 pub fn host_translation_unit_of(fft_source: &str, constants: &DeviceConstants, radices: &[usize]) -> String {
     let mut s = String::new();
-    s.push_str("#define GFPF_HOST_EMULATION 1\n");
+    s.push_str("#define GFPF_HOST_EMULATION 1\n#line 1 \"gfpf_emulation.h\"\n");
     s.push_str(EMULATION_HEADER);
+    s.push_str("#line 1 \"(prelude)\"\n");
     s.push_str(&prelude_of(constants, radices, true, false, None));
-    inline_includes(fft_source, &mut s);
+    inline_includes("gfpf_fft.cu", fft_source, &mut s);
     s
 }
 
@@ -1237,22 +1238,32 @@ pub fn host_translation_unit_of(fft_source: &str, constants: &DeviceConstants, r
 /// compare them (`cargo xtask gpu-model`).
 pub fn translation_unit_all_families(constants: &DeviceConstants, radices: &[usize]) -> String {
     let mut s = prelude_of(constants, radices, true, true, None);
-    inline_includes(FFT_SOURCE, &mut s);
+    inline_includes("gfpf_fft.cu", FFT_SOURCE, &mut s);
     s
 }
 
-fn inline_includes(source: &str, out: &mut String) {
-    for line in source.lines() {
+/// Appends `source` (the kernel file `name`) to `out` with its includes of
+/// the headers above replaced by their text, each piece under a `#line`
+/// directive that names its file and line, so that compilers' messages and
+/// the emulator's line tables (`cargo xtask gpu-model --sites`) point at
+/// the kernel files, not at the unit.
+fn inline_includes(name: &str, source: &str, out: &mut String) {
+    let _ = writeln!(out, "#line 1 \"{name}\"");
+    for (number, line) in source.lines().enumerate() {
         let included = match line.trim() {
-            "#include \"gfpf_field.cuh\"" => Some(FIELD_HEADER),
-            "#include \"gfpf_lanes.cuh\"" => Some(LANES_HEADER),
-            "#include \"generated/codelets.cuh\"" => Some(CODELETS_HEADER),
-            "#include \"gfpf_multimodular.cuh\"" => Some(MULTIMODULAR_HEADER),
-            "#include \"gfpf_mma.cuh\"" => Some(MMA_HEADER),
+            "#include \"gfpf_field.cuh\"" => Some(("gfpf_field.cuh", FIELD_HEADER)),
+            "#include \"gfpf_lanes.cuh\"" => Some(("gfpf_lanes.cuh", LANES_HEADER)),
+            "#include \"generated/codelets.cuh\"" => Some(("generated/codelets.cuh", CODELETS_HEADER)),
+            "#include \"gfpf_multimodular.cuh\"" => Some(("gfpf_multimodular.cuh", MULTIMODULAR_HEADER)),
+            "#include \"gfpf_mma.cuh\"" => Some(("gfpf_mma.cuh", MMA_HEADER)),
             _ => None,
         };
         match included {
-            Some(text) => inline_includes(text, out),
+            Some((header, text)) => {
+                inline_includes(header, text, out);
+                // Back in `name`, at the line after the include.
+                let _ = writeln!(out, "#line {} \"{name}\"", number + 2);
+            }
             None => {
                 out.push_str(line);
                 out.push('\n');

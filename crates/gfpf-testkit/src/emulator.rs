@@ -153,7 +153,7 @@ pub struct LaunchTraffic {
 }
 
 /// One launch's counts ([`EmulatedFft::launch_counts`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LaunchCounts {
     /// The kernel.
     pub kernel: Kernel,
@@ -168,6 +168,10 @@ pub struct LaunchCounts {
     /// (`gfpf_cuda::tensor_twiddle_table`; 0 for the launches that read
     /// none): whether they stay in L2 is the model's question.
     pub tensor_table_bytes: u64,
+    /// Shared-memory accesses by source line, most wavefronts first, where
+    /// the kernels were built with line tables
+    /// ([`HostKernels::build_from_with_line_tables`]); else empty.
+    pub shared_sites: Vec<SharedSite>,
 }
 
 /// Field operations an emulated launch ran (`GfpfEmuOp` in
@@ -442,6 +446,26 @@ pub struct HostKernels {
     /// The field's k, where the kernels are a field's (the stage kernels'
     /// dynamic shared memory depends on it; 0 for the NTT's).
     k: usize,
+    /// Compiled with line tables: [`LaunchCounts::shared_sites`] filled.
+    line_tables: bool,
+}
+
+/// One source line's shared-memory accesses in a launch
+/// ([`LaunchCounts::shared_sites`]): warp-wide accesses, the wavefronts the
+/// banks take for them, and those they would take without conflicts, over
+/// the blocks counted (not scaled to the launch).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedSite {
+    /// The kernel file (`gfpf_fft.cu`, `gfpf_lanes.cuh`, ...), or `?`.
+    pub file: String,
+    /// Its line (0 where unknown).
+    pub line: u32,
+    /// Warp-wide accesses.
+    pub requests: u64,
+    /// Wavefronts.
+    pub wavefronts: u64,
+    /// Wavefronts without bank conflicts.
+    pub ideal_wavefronts: u64,
 }
 
 impl HostKernels {
@@ -464,6 +488,28 @@ impl HostKernels {
         Self::build_from_switching(fft_source, field, radices, dir, FiberSwitch::Native)
     }
 
+    /// As [`HostKernels::build_from`], compiled with line tables (`-g1`), so
+    /// that [`EmulatedFft::launch_counts`] reports each launch's
+    /// shared-memory accesses by source line ([`LaunchCounts::shared_sites`];
+    /// `addr2line`, of binutils, names them).
+    pub fn build_from_with_line_tables<const K: usize>(
+        fft_source: &str,
+        field: &Field<K>,
+        radices: &[usize],
+        dir: &Path,
+    ) -> Result<Self, EmulatorError> {
+        let constants = DeviceConstants::of(field);
+        let source = host_translation_unit_of(fft_source, &constants, radices);
+        Self::build_source(
+            &module_name(&constants, radices),
+            &source,
+            dir,
+            K,
+            FiberSwitch::Native,
+            true,
+        )
+    }
+
     /// As [`HostKernels::build_from`], its fibers switched by `switch`.
     pub fn build_from_switching<const K: usize>(
         fft_source: &str,
@@ -474,7 +520,7 @@ impl HostKernels {
     ) -> Result<Self, EmulatorError> {
         let constants = DeviceConstants::of(field);
         let source = host_translation_unit_of(fft_source, &constants, radices);
-        Self::build_source(&module_name(&constants, radices), &source, dir, K, switch)
+        Self::build_source(&module_name(&constants, radices), &source, dir, K, switch, false)
     }
 
     /// The word-size NTT kernels (kernels/gfpf_ntt.cu), compiled into (or
@@ -486,6 +532,7 @@ impl HostKernels {
             dir,
             0,
             FiberSwitch::Native,
+            false,
         )
     }
 
@@ -493,24 +540,28 @@ impl HostKernels {
     /// kernels/gfpf_ntt.cu (a modified kernel, for the emulator's own tests).
     pub fn build_ntt_from(ntt_source: &str, dir: &Path) -> Result<Self, EmulatorError> {
         let unit = gfpf_kernels::ntt_translation_unit_of(ntt_source, true);
-        Self::build_source("gfpf_ntt", &unit, dir, 0, FiberSwitch::Native)
+        Self::build_source("gfpf_ntt", &unit, dir, 0, FiberSwitch::Native, false)
     }
 
     /// Compiles (or reuses, keyed by `name` and a hash of `source` and the
     /// flags) one
     /// host-emulation translation unit and loads it.
-    /// `k`: the field's digits (0 for the NTT's module).
+    /// `k`: the field's digits (0 for the NTT's module); `line_tables`:
+    /// compiled with `-g1` and counting shared accesses by site.
     fn build_source(
         name: &str,
         source: &str,
         dir: &Path,
         k: usize,
         switch: FiberSwitch,
+        line_tables: bool,
     ) -> Result<Self, EmulatorError> {
+        let line_table_flags: &[&str] = if line_tables { &["-g1"] } else { &[] };
         let mut hasher = DefaultHasher::new();
         source.hash(&mut hasher);
         HOST_COMPILER_FLAGS.hash(&mut hasher);
         switch.flags().hash(&mut hasher);
+        line_table_flags.hash(&mut hasher);
         let stem = format!("{name}-{:016x}", hasher.finish());
         let path = dir.join(format!("{stem}.so"));
         // One build of each library at a time in this process (tests on
@@ -543,6 +594,7 @@ impl HostKernels {
             let out = Command::new(host_compiler())
                 .args(HOST_COMPILER_FLAGS)
                 .args(switch.flags())
+                .args(line_table_flags)
                 .args(["-shared", "-fPIC", "-w", "-o"])
                 .arg(&tmp)
                 .arg(&src)
@@ -561,7 +613,87 @@ impl HostKernels {
         // C++ with no initialisers that run on load.
         let library = unsafe { libloading::Library::new(&path) }
             .map_err(|e| EmulatorError::Host(format!("loading {}: {e}", path.display())))?;
-        Ok(HostKernels { library, path, k })
+        let kernels = HostKernels {
+            library,
+            path,
+            k,
+            line_tables,
+        };
+        if line_tables {
+            kernels.count_shared_sites(true)?;
+        }
+        Ok(kernels)
+    }
+
+    /// Turns the library's count of shared accesses by site on or off
+    /// (either forgets what it had).
+    fn count_shared_sites(&self, on: bool) -> Result<(), EmulatorError> {
+        // SAFETY: gfpf_emulation.h defines it with this signature.
+        let function = unsafe {
+            self.library
+                .get::<unsafe extern "C" fn(i32)>(b"gfpf_emu_shared_sites_count")
+        }
+        .map_err(|e| EmulatorError::Host(format!("gfpf_emu_shared_sites_count in {}: {e}", self.path.display())))?;
+        // SAFETY: it takes an int and touches only the library's own table.
+        unsafe { function(i32::from(on)) };
+        Ok(())
+    }
+
+    /// The shared accesses counted by site since the last call (of kernels
+    /// built with line tables; none for others), by source line
+    /// (`addr2line` names the sites from the line tables), most wavefronts
+    /// first: [`EmulatedFft::launch_counts`] takes them after each launch.
+    pub fn take_shared_sites(&self) -> Result<Vec<SharedSite>, EmulatorError> {
+        if !self.line_tables {
+            return Ok(Vec::new());
+        }
+        type Take = unsafe extern "C" fn(*mut u64, u64) -> u64;
+        // SAFETY: gfpf_emulation.h defines it with this signature.
+        let take = unsafe { self.library.get::<Take>(b"gfpf_emu_shared_sites_take") }
+            .map_err(|e| EmulatorError::Host(format!("gfpf_emu_shared_sites_take in {}: {e}", self.path.display())))?;
+        let mut counts = vec![0u64; 4 * 4096];
+        // SAFETY: the buffer holds the 4096 sites' quadruples the call is
+        // told it may write.
+        let sites = unsafe { take(counts.as_mut_ptr(), 4096) } as usize;
+        counts.truncate(4 * sites.min(4096));
+        if counts.is_empty() {
+            return Ok(Vec::new());
+        }
+        // A site is the return address of the accessor's call: the call's
+        // own line is a byte before it.
+        let addresses: Vec<String> = counts
+            .chunks(4)
+            .map(|c| format!("{:#x}", c[0].saturating_sub(1)))
+            .collect();
+        let out = Command::new("addr2line")
+            .arg("-e")
+            .arg(&self.path)
+            .args(&addresses)
+            .output()
+            .map_err(|e| EmulatorError::Host(format!("running addr2line (binutils) to name the sites: {e}")))?;
+        let names = String::from_utf8_lossy(&out.stdout);
+        let mut by_line: std::collections::BTreeMap<(String, u32), [u64; 3]> = std::collections::BTreeMap::new();
+        for (c, name) in counts.chunks(4).zip(names.lines().chain(std::iter::repeat("?:0"))) {
+            let (file, line) = name.rsplit_once(':').unwrap_or((name, "0"));
+            let file = file.rsplit('/').next().unwrap_or(file).to_owned();
+            let line = line.split_whitespace().next().and_then(|l| l.parse().ok()).unwrap_or(0);
+            let entry = by_line.entry((file, line)).or_default();
+            for i in 0..3 {
+                entry[i] += c[1 + i];
+            }
+        }
+        let mut sites: Vec<SharedSite> = by_line
+            .into_iter()
+            .map(|((file, line), [requests, wavefronts, ideal_wavefronts])| SharedSite {
+                file,
+                line,
+                requests,
+                wavefronts,
+                ideal_wavefronts,
+            })
+            .collect();
+        sites.sort_by(|a, b| b.wavefronts.cmp(&a.wavefronts).then(a.line.cmp(&b.line)));
+        Ok(sites)
     }
 
     /// The compiled library's path.
@@ -669,6 +801,11 @@ impl HostKernels {
             threads_per_block,
             traffic: traffic.scaled(blocks as f64 / run as f64),
             tensor_table_bytes,
+            shared_sites: if self.line_tables {
+                self.take_shared_sites()?
+            } else {
+                Vec::new()
+            },
         })
     }
 
