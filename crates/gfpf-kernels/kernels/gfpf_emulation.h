@@ -160,14 +160,15 @@ constexpr size_t kStackBytes = size_t(2) << 20;
 // summed over launches while `on` (gfpf_emu_shared_sites_count): warp-wide
 // accesses, their wavefronts and the conflict-free count, for reports of
 // where a kernel's bank conflicts are (`cargo xtask gpu-model --sites`).
+// One table a library: internal linkage, not an inline function's static,
+// which g++ makes one object for every library a process loads
+// (STB_GNU_UNIQUE), so that one library's count took others' launches.
 struct SharedSites {
     bool on = false;
     std::map<unsigned long long, std::array<unsigned long long, 3>> by_site;
 };
-inline SharedSites& shared_sites() {
-    static SharedSites sites;
-    return sites;
-}
+static SharedSites shared_sites_of_this_library;
+inline SharedSites& shared_sites() { return shared_sites_of_this_library; }
 
 enum class State { Running, Barrier, Warp, Exited };
 
