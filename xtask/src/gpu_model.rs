@@ -1076,15 +1076,7 @@ fn counted<const K: usize>(
     let launches = counts
         .into_iter()
         .map(|mut c| {
-            // The sites' counts are the blocks run; scaled as the launch's.
-            let counted: u64 = c.shared_sites.iter().map(|s| s.wavefronts).sum();
-            let scale = c.traffic.shared_wavefronts as f64 / counted.max(1) as f64;
-            let scaled = |x: u64| (x as f64 * scale).round() as u64;
             c.shared_sites.truncate(sites);
-            for site in &mut c.shared_sites {
-                (site.requests, site.wavefronts) = (scaled(site.requests), scaled(site.wavefronts));
-                site.ideal_wavefronts = scaled(site.ideal_wavefronts);
-            }
             field_launch(preset, &field, c, table_bytes, reports)
         })
         .collect();

@@ -122,16 +122,11 @@ impl ModelledProduct {
             .name()
             .filter(|name| rows.iter().any(|row| row.preset == *name))
             .or_else(|| rows.iter().find(|row| row.k == K).map(|row| row.preset))?;
-        let mut of_preset = rows.iter().filter(|row| row.preset == preset);
-        let first = of_preset.next()?;
-        let (least, largest) = of_preset.fold((first, first), |(least, largest), row| {
-            (
-                if row.log2_n < least.log2_n { row } else { least },
-                if row.log2_n > largest.log2_n { row } else { largest },
-            )
-        });
-        let log2_n = log2_n.clamp(least.log2_n, largest.log2_n);
-        rows.iter().find(|row| row.preset == preset && row.log2_n == log2_n)
+        let of_preset = || rows.iter().filter(move |row| row.preset == preset);
+        let least = of_preset().map(|row| row.log2_n).min()?;
+        let largest = of_preset().map(|row| row.log2_n).max()?;
+        let log2_n = log2_n.clamp(least, largest);
+        of_preset().find(|row| row.log2_n == log2_n)
     }
 }
 

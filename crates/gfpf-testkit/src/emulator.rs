@@ -451,9 +451,10 @@ pub struct HostKernels {
 }
 
 /// One source line's shared-memory accesses in a launch
-/// ([`LaunchCounts::shared_sites`]): warp-wide accesses, the wavefronts the
-/// banks take for them, and those they would take without conflicts, over
-/// the blocks counted (not scaled to the launch).
+/// ([`LaunchCounts::shared_sites`], scaled to the whole launch as its
+/// traffic; [`HostKernels::take_shared_sites`], over the blocks run):
+/// warp-wide accesses, the wavefronts the banks take for them, and those
+/// they would take without conflicts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SharedSite {
     /// The kernel file (`gfpf_fft.cu`, `gfpf_lanes.cuh`, ...), or `?`.
@@ -498,16 +499,7 @@ impl HostKernels {
         radices: &[usize],
         dir: &Path,
     ) -> Result<Self, EmulatorError> {
-        let constants = DeviceConstants::of(field);
-        let source = host_translation_unit_of(fft_source, &constants, radices);
-        Self::build_source(
-            &module_name(&constants, radices),
-            &source,
-            dir,
-            K,
-            FiberSwitch::Native,
-            true,
-        )
+        Self::build_field(fft_source, field, radices, dir, FiberSwitch::Native, true)
     }
 
     /// As [`HostKernels::build_from`], its fibers switched by `switch`.
@@ -518,9 +510,22 @@ impl HostKernels {
         dir: &Path,
         switch: FiberSwitch,
     ) -> Result<Self, EmulatorError> {
+        Self::build_field(fft_source, field, radices, dir, switch, false)
+    }
+
+    /// A field's kernels from `fft_source` for the base sizes `radices`,
+    /// as [`HostKernels::build_source`] builds them.
+    fn build_field<const K: usize>(
+        fft_source: &str,
+        field: &Field<K>,
+        radices: &[usize],
+        dir: &Path,
+        switch: FiberSwitch,
+        line_tables: bool,
+    ) -> Result<Self, EmulatorError> {
         let constants = DeviceConstants::of(field);
         let source = host_translation_unit_of(fft_source, &constants, radices);
-        Self::build_source(&module_name(&constants, radices), &source, dir, K, switch, false)
+        Self::build_source(&module_name(&constants, radices), &source, dir, K, switch, line_tables)
     }
 
     /// The word-size NTT kernels (kernels/gfpf_ntt.cu), compiled into (or
@@ -651,11 +656,17 @@ impl HostKernels {
         // SAFETY: gfpf_emulation.h defines it with this signature.
         let take = unsafe { self.library.get::<Take>(b"gfpf_emu_shared_sites_take") }
             .map_err(|e| EmulatorError::Host(format!("gfpf_emu_shared_sites_take in {}: {e}", self.path.display())))?;
-        let mut counts = vec![0u64; 4 * 4096];
-        // SAFETY: the buffer holds the 4096 sites' quadruples the call is
-        // told it may write.
-        let sites = unsafe { take(counts.as_mut_ptr(), 4096) } as usize;
-        counts.truncate(4 * sites.min(4096));
+        const MOST_SITES: usize = 4096;
+        let mut counts = vec![0u64; 4 * MOST_SITES];
+        // SAFETY: the buffer holds the MOST_SITES sites' quadruples the call
+        // is told it may write.
+        let sites = unsafe { take(counts.as_mut_ptr(), MOST_SITES as u64) } as usize;
+        if sites > MOST_SITES {
+            return Err(EmulatorError::Host(format!(
+                "{sites} shared-memory sites in one launch, past the {MOST_SITES} a report takes"
+            )));
+        }
+        counts.truncate(4 * sites);
         if counts.is_empty() {
             return Ok(Vec::new());
         }
@@ -795,17 +806,21 @@ impl HostKernels {
                 u32::try_from(stride).unwrap_or(u32::MAX),
             )?
         };
+        let scale = blocks as f64 / run as f64;
+        let scaled = |x: u64| (x as f64 * scale).round() as u64;
+        let mut shared_sites = self.take_shared_sites()?;
+        for site in &mut shared_sites {
+            site.requests = scaled(site.requests);
+            site.wavefronts = scaled(site.wavefronts);
+            site.ideal_wavefronts = scaled(site.ideal_wavefronts);
+        }
         Ok(LaunchCounts {
             kernel: *kernel,
             threads: params.threads,
             threads_per_block,
-            traffic: traffic.scaled(blocks as f64 / run as f64),
+            traffic: traffic.scaled(scale),
             tensor_table_bytes,
-            shared_sites: if self.line_tables {
-                self.take_shared_sites()?
-            } else {
-                Vec::new()
-            },
+            shared_sites,
         })
     }
 
