@@ -33,6 +33,8 @@ use gfpf_plan::CodeletTwiddles;
 
 use crate::kernels::constants;
 use crate::pipe_mix::{self, NO_NVDISASM, Pipe, PipeMix, find_nvdisasm};
+use crate::probes;
+use crate::tile_costs::{self, TileOp};
 
 /// Options of `cargo xtask kernels`.
 #[derive(Args, Debug)]
@@ -59,6 +61,12 @@ pub struct KernelsArgs {
     /// (see xtask/src/pipe_mix.rs).
     #[arg(long)]
     pipes: bool,
+    /// Print the element teams' operations' machine instructions on a
+    /// lane's common path and their shared-memory words, as the time model
+    /// charges them (probe kernels, `xtask/src/probes.cu`; default preset
+    /// t8, architecture sm_90; needs nvdisasm).
+    #[arg(long)]
+    probe: bool,
     /// Internal: compile one module (PRESET RADIX ARCH FAMILIES) and print
     /// its report.
     #[arg(long, num_args = 4, hide = true)]
@@ -181,6 +189,9 @@ fn compile_one(preset: &str, radix: &str, arch: &str, families: &str, pipes: boo
     let preset = Preset::from_name(preset).map_err(|e| e.to_string())?;
     let radix: usize = radix.parse().map_err(|e| format!("radix {radix}: {e}"))?;
     let c = constants(preset)?;
+    if families == PROBES {
+        return compile_probes(&c, radix, arch);
+    }
     let (name, unit) = match families {
         "all" => (module_name(&c, &[radix]), translation_unit_all_families(&c, &[radix])),
         part => {
@@ -197,6 +208,90 @@ fn compile_one(preset: &str, radix: &str, arch: &str, families: &str, pipes: boo
     println!("{}", report.log);
     print_pipes(&name, &report, pipes)?;
     print_compile_time(&report);
+    Ok(())
+}
+
+/// The child's argument for the probe kernels' unit.
+const PROBES: &str = "probes";
+
+/// The child of `--probe`: the field's DFT_`radix` teams unit with the probe
+/// kernels, compiled with `GFPF_PROBE`, each function's count printed
+/// ([`probes::ProbeCount::to_line`]).
+fn compile_probes(c: &gfpf_kernels::DeviceConstants, radix: usize, arch: &str) -> Result<(), String> {
+    let nvdisasm = find_nvdisasm().ok_or_else(|| format!("--probe: {NO_NVDISASM}"))?;
+    let name = format!("{}_probes", part_module_name(c, &[radix], ModulePart::Teams));
+    let unit = format!(
+        "#define GFPF_PROBE 1\n{}\n{}",
+        translation_unit(c, &[radix], ModulePart::Teams),
+        probes::PROBES_SOURCE
+    );
+    let report = nvrtc_resources(&name, &unit, limits(arch)?.capability()).map_err(|e| e.to_string())?;
+    let listing = pipe_mix::listing_of_cubin(&nvdisasm, &name, &report.cubin)?;
+    // The listing itself where GFPF_PROBE_LISTING names a file, to read.
+    if let Some(path) = std::env::var_os("GFPF_PROBE_LISTING") {
+        std::fs::write(&path, &listing).map_err(|e| format!("writing {}: {e}", path.to_string_lossy()))?;
+    }
+    for (function, count) in probes::count_listing(&listing)? {
+        println!("{}", count.to_line(&function));
+    }
+    print_compile_time(&report);
+    Ok(())
+}
+
+/// `--probe`: each preset's operations (default t8) on `arch` (default
+/// sm_90), less the empty probe.
+fn run_probes(args: &KernelsArgs) -> Result<(), String> {
+    if find_nvdisasm().is_none() {
+        return Err(format!("--probe: {NO_NVDISASM}"));
+    }
+    let names = if args.presets.is_empty() {
+        vec!["t8".to_owned()]
+    } else {
+        args.presets.clone()
+    };
+    let arch = args.arch.as_deref().unwrap_or("sm_90");
+    limits(arch)?;
+    println!(
+        "{:<6} {:<6} {:<26} {:>7} {:>7} {:>7} {:>7}",
+        "preset", "arch", "operation", "instr", "shared", "charge", "model"
+    );
+    for name in names {
+        let preset = Preset::from_name(&name).map_err(|e| e.to_string())?;
+        let k = preset.k();
+        if !(2..=16).contains(&k) {
+            return Err(format!("{name}: the element teams run at k = 2 … 16, not {k}"));
+        }
+        let report = compile_named_in_child(
+            preset.name(),
+            2 * k,
+            arch,
+            PROBES,
+            false,
+            Duration::from_secs(args.timeout_s),
+        )?;
+        let counts: BTreeMap<String, probes::ProbeCount> =
+            report.log.lines().filter_map(probes::ProbeCount::from_line).collect();
+        let c = constants(preset)?;
+        let short_division = !matches!(
+            gfpf_kernels::SmallHighDivision::of(&c),
+            gfpf_kernels::SmallHighDivision::MollerGranlund
+        );
+        for (operation, instructions, words) in probes::operations(&counts)? {
+            let model = TileOp::of_probe(&operation)
+                .and_then(|op| tile_costs::charge(op, k, short_division))
+                .map_or_else(|| "-".to_owned(), |charge| format!("{charge:.0}"));
+            println!(
+                "{:<6} {arch:<6} {operation:<26} {instructions:>7} {words:>7} {:>7} {model:>7}",
+                preset.name(),
+                instructions - 2 * words
+            );
+        }
+    }
+    println!(
+        "(instructions on a lane's common path less the empty probe's, a loop's body once an iteration; \
+         shared: its 8-byte shared-memory words; charge: instructions less 2 a word, what the time \
+         model would charge the operation beside its words; model: what it charges, xtask/src/tile_costs.rs)"
+    );
     Ok(())
 }
 
@@ -404,8 +499,11 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
     if let [preset, radix, arch, families] = args.one.as_slice() {
         return compile_one(preset, radix, arch, families, args.pipes);
     }
+    if args.probe {
+        return run_probes(args);
+    }
     if !args.report {
-        return Err("nothing to do: `cargo xtask kernels --report`".to_owned());
+        return Err("nothing to do: `cargo xtask kernels --report` or `--probe`".to_owned());
     }
     // Said before any module compiles, not after the first.
     if args.pipes && find_nvdisasm().is_none() {

@@ -44,10 +44,14 @@ mod kernels;
 #[cfg(feature = "tasks")]
 mod pipe_mix;
 #[cfg(feature = "tasks")]
+mod probes;
+#[cfg(feature = "tasks")]
 mod pytest;
 #[cfg(feature = "tasks")]
 mod report;
 mod test;
+#[cfg(feature = "tasks")]
+mod tile_costs;
 #[cfg(feature = "tasks")]
 mod transform_spec;
 #[cfg(feature = "tasks")]

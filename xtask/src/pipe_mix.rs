@@ -141,7 +141,7 @@ pub fn parse_nvdisasm(listing: &str) -> BTreeMap<String, PipeMix> {
 
 /// The opcode of an instruction line (`/*0040*/ @!P0 IMAD.WIDE.U32 R2, …`),
 /// or `None` for any other line.
-fn opcode_of(line: &str) -> Option<&str> {
+pub(crate) fn opcode_of(line: &str) -> Option<&str> {
     let rest = line.strip_prefix("/*")?;
     let (address, rest) = rest.split_once("*/")?;
     if address.is_empty() || !address.chars().all(|c| c.is_ascii_hexdigit()) {
@@ -196,9 +196,14 @@ pub fn find_nvdisasm() -> Option<PathBuf> {
 pub const NO_NVDISASM: &str = "nvdisasm not found: set NVDISASM, put a CUDA toolkit's on PATH, or \
     `python3 -m pip install --target ~/.cache/gfpf/nvdisasm nvidia-cuda-nvdisasm`";
 
-/// `cubin`'s functions counted by pipe, through `nvdisasm` (a temporary
-/// file, removed after).
+/// `cubin`'s functions counted by pipe, through `nvdisasm`.
 pub fn of_cubin(nvdisasm: &Path, module: &str, cubin: &[u8]) -> Result<BTreeMap<String, PipeMix>, String> {
+    Ok(parse_nvdisasm(&listing_of_cubin(nvdisasm, module, cubin)?))
+}
+
+/// `cubin`'s machine code as `nvdisasm -c` lists it (a temporary file,
+/// removed after).
+pub fn listing_of_cubin(nvdisasm: &Path, module: &str, cubin: &[u8]) -> Result<String, String> {
     let path = std::env::temp_dir().join(format!("gfpf-pipes-{}-{module}.cubin", std::process::id()));
     std::fs::write(&path, cubin).map_err(|e| format!("writing {}: {e}", path.display()))?;
     let out = Command::new(nvdisasm).arg("-c").arg(&path).output();
@@ -211,7 +216,7 @@ pub fn of_cubin(nvdisasm: &Path, module: &str, cubin: &[u8]) -> Result<BTreeMap<
             String::from_utf8_lossy(&out.stderr).trim()
         ));
     }
-    Ok(parse_nvdisasm(&String::from_utf8_lossy(&out.stdout)))
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 #[cfg(test)]

@@ -953,7 +953,7 @@ GFPF_TILE_OP void gfpf_tile_mul_pow_r(Array& tile, int x, int plane, int i) {
     GFPF_COUNT_OP(GFPF_OP_TILE_MUL_POW_R);
     const int s = i >= GFPF_K ? i - GFPF_K : i;
     const bool negate = i >= GFPF_K;
-    if (tile[x + (GFPF_K - 1) * plane] == GFPF_R_VALUE) {
+    if (GFPF_RARE(tile[x + (GFPF_K - 1) * plane] == GFPF_R_VALUE)) {
         // x = −1: the result is −r^i, i.e. r^s for i ≥ k, else p − r^s.
 #pragma unroll
         for (int t = 0; t < GFPF_K; ++t) {
@@ -1000,7 +1000,7 @@ GFPF_TILE_OP void gfpf_tile_mul_pow_r(Array& tile, int x, int plane, int i) {
 template <class Array>
 GFPF_TILE_OP void gfpf_tile_add_sub_mul_pow_r(Array& tile, int x, int y, int plane, int i, bool y_first = false) {
     const int first = y_first ? y : x, second = y_first ? x : y;
-    if (tile[first + (GFPF_K - 1) * plane] == GFPF_R_VALUE || tile[second + (GFPF_K - 1) * plane] == GFPF_R_VALUE) {
+    if (GFPF_RARE(tile[first + (GFPF_K - 1) * plane] == GFPF_R_VALUE || tile[second + (GFPF_K - 1) * plane] == GFPF_R_VALUE)) {
         gfpf_tile_add_sub(tile, x, y, plane);
         gfpf_tile_mul_pow_r(tile, y, plane, i);
         return;
@@ -1047,7 +1047,7 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
 #pragma unroll
     for (int d = 0; d < GFPF_K; ++d) a.d[d] = tile[x + d * plane];
     const bool a_minus_one = a.d[GFPF_K - 1] == GFPF_R_VALUE;
-    if (a_minus_one || tile[w_at + (GFPF_K - 1) * w_plane] == GFPF_R_VALUE) {
+    if (GFPF_RARE(a_minus_one || tile[w_at + (GFPF_K - 1) * w_plane] == GFPF_R_VALUE)) {
         // x·(−1) = −x: 0 − the other one.
         gfpf_u64 borrow = 0;
 #pragma unroll
@@ -1081,8 +1081,8 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
     gfpf_u64 borrow = 0;
     tile[x] = gfpf_sub_digit_wide(tile[x], low, borrow);
     tile[x + plane] = gfpf_sub_digit_wide(tile[x + plane], high, borrow);
-    for (int t = 2; t < GFPF_K && borrow != 0; ++t) tile[x + t * plane] = gfpf_sub_digit_wide(tile[x + t * plane], 0, borrow);
-    if (borrow) gfpf_tile_increment(tile, x, plane);
+    for (int t = 2; t < GFPF_K && GFPF_RARE(borrow != 0); ++t) tile[x + t * plane] = gfpf_sub_digit_wide(tile[x + t * plane], 0, borrow);
+    if (GFPF_RARE(borrow)) gfpf_tile_increment(tile, x, plane);
 }
 
 // Words of one twiddle's table for gfpf_tile_mul_shared_twiddles
@@ -1173,8 +1173,8 @@ GFPF_FN void gfpf_tensor_product_close(Array& tile, int x, int plane, unsigned t
     // spilled there).
     gfpf_u64 borrow = 0;
     tile[x] = gfpf_sub_digit_wide(tile[x], top + carry, borrow);
-    for (int t = 1; t < GFPF_K && borrow != 0; ++t) tile[x + t * plane] = gfpf_sub_digit_wide(tile[x + t * plane], 0, borrow);
-    if (borrow) gfpf_tile_increment(tile, x, plane);
+    for (int t = 1; t < GFPF_K && GFPF_RARE(borrow != 0); ++t) tile[x + t * plane] = gfpf_sub_digit_wide(tile[x + t * plane], 0, borrow);
+    if (GFPF_RARE(borrow)) gfpf_tile_increment(tile, x, plane);
 }
 
 // x·w in place for the 32 elements of a warp, one a lane (digit d of lane

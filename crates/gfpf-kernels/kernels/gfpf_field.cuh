@@ -78,6 +78,21 @@ __device__ __forceinline__ gfpf_u64 gfpf_mul_hi(gfpf_u64 a, gfpf_u64 b) { return
 #ifndef GFPF_CHECK
 #define GFPF_CHECK(condition, what)
 #endif
+// The condition of a branch that a random input takes about never (a carry
+// or borrow past a digit that is exactly 0 or r − 1, an element −1). The
+// instruction probes (cargo xtask kernels --probe, GFPF_PROBE) take its
+// test but not its branch, so that a probe's machine code is its
+// operation's common path.
+#ifdef GFPF_PROBE
+// The condition evaluated (an empty asm takes it), the branch not taken.
+__device__ __forceinline__ bool gfpf_probe_rare(bool condition) {
+    asm volatile("" ::"r"((int)condition));
+    return false;
+}
+#define GFPF_RARE(condition) gfpf_probe_rare(condition)
+#else
+#define GFPF_RARE(condition) (condition)
+#endif
 #ifndef GFPF_SMALL_HIGH_FORM
 #define GFPF_SMALL_HIGH_FORM 0
 #endif
