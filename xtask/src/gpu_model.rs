@@ -347,11 +347,14 @@ fn tile_instructions(ops: &FieldOps, k: usize, short_division: bool) -> f64 {
         tile_costs::charge(op, k, short_division)
             .unwrap_or_else(|| panic!("no element-team instruction counts for k = {k}"))
     };
-    // The tensor cores' products: one figure each, whatever k.
-    let shared = |op: TileOp| tile_costs::charge(op, 8, short_division).expect("k = 8 has every charge");
-    let tensor = ops.tile_mul_shared as f64 * shared(TileOp::MulShared4)
-        + ops.tile_mul_shared8 as f64 * shared(TileOp::MulShared8)
-        + ops.tile_mul_shared16 as f64 * shared(TileOp::MulShared16);
+    let tensor_ops = ops.tile_mul_shared + ops.tile_mul_shared8 + ops.tile_mul_shared16;
+    let tensor = if tensor_ops == 0 {
+        0.0
+    } else {
+        ops.tile_mul_shared as f64 * charge(TileOp::MulShared4)
+            + ops.tile_mul_shared8 as f64 * charge(TileOp::MulShared8)
+            + ops.tile_mul_shared16 as f64 * charge(TileOp::MulShared16)
+    };
     if ops.tile_mul + ops.tile_stages + ops.tile_add_sub + ops.tile_mul_pow_r + ops.tile_add_sub_mul_pow_r == 0 {
         return tensor;
     }

@@ -13,10 +13,16 @@
 #define GFPF_PROBE_PLANE 65
 #define GFPF_PROBE_STAGING (GFPF_K * GFPF_PROBE_PLANE)
 
+// Then a scratch element a lane (gfpf_tile_stage_twiddles), or the tensor
+// cores' staging.
+struct GfpfProbeTile {
+    static constexpr int scratch = GFPF_PROBE_STAGING;
+    static constexpr int threads = 32;
+};
 #ifdef GFPF_SHARED_TWIDDLES
-#define GFPF_PROBE_WORDS (GFPF_PROBE_STAGING + 2 * GFPF_SHARED_TWIDDLE_STAGED_WORDS)
+#define GFPF_PROBE_WORDS (GFPF_PROBE_STAGING + 2 * GFPF_SHARED_TWIDDLE_STAGED_WORDS + GFPF_K * 32)
 #else
-#define GFPF_PROBE_WORDS GFPF_PROBE_STAGING
+#define GFPF_PROBE_WORDS (GFPF_PROBE_STAGING + GFPF_K * 32)
 #endif
 
 // The warp's 64 elements from io, and back: what every probe does.
@@ -57,6 +63,9 @@ GFPF_PROBE_KERNEL(gfpf_probe_empty, (void)lane_i; (void)lane_flag)
 GFPF_PROBE_KERNEL(gfpf_probe_tile_mul, gfpf_tile_mul(tile, x, GFPF_PROBE_PLANE, x + 32, GFPF_PROBE_PLANE))
 GFPF_PROBE_KERNEL(gfpf_probe_tile_add_sub, gfpf_tile_add_sub(tile, x, x + 32, GFPF_PROBE_PLANE))
 GFPF_PROBE_KERNEL(gfpf_probe_tile_mul_pow_r, gfpf_tile_mul_pow_r(tile, x, GFPF_PROBE_PLANE, lane_i))
+// A lane's share of staging its warp's twiddles (entry `twiddle` + lane).
+GFPF_PROBE_KERNEL(gfpf_probe_tile_stage_twiddles,
+                  gfpf_tile_stage_twiddles<GfpfProbeTile>(tile, table, (gfpf_u64)(twiddle + x)))
 // A butterfly with its difference's shift by r^i, the sum's loads in the
 // order `flag` says (gfpf_element_team_dft's).
 GFPF_PROBE_KERNEL(gfpf_probe_tile_add_sub_mul_pow_r,

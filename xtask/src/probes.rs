@@ -32,6 +32,7 @@ pub const PROBES: &[(&str, &[u64])] = &[
     ("tile_mul", &[]),
     ("tile_add_sub", &[]),
     ("tile_mul_pow_r", &[]),
+    ("tile_stage_twiddles", &[]),
     ("tile_add_sub_mul_pow_r", &[]),
     ("tile_mul_shared16", &[2, 4]),
     ("tile_mul_shared8", &[4]),
