@@ -2,9 +2,11 @@
 # Installs what building and testing gfpf needs beyond Rust, only where it is missing:
 #   sh scripts/setup.sh            m4 (rug builds GMP from source, and GMP's configure needs m4)
 #   sh scripts/setup.sh --test     also a C++ compiler (the CUDA kernels' host emulation and the
-#                                  CUDA codelets' host test compile C++ at run time) and NVRTC
+#                                  CUDA codelets' host test compile C++ at run time), NVRTC
 #                                  from PyPI into ~/.cache/gfpf/nvrtc (the kernels' NVRTC compile
-#                                  tests; `cargo xtask test` finds it there), where pip is present
+#                                  tests; `cargo xtask test` finds it there) and nvdisasm into
+#                                  ~/.cache/gfpf/nvdisasm (the instruction probes' test), where
+#                                  pip is present
 #   sh scripts/setup.sh --peers    also g++, FLINT and NTL (the NTL/FLINT comparison harness)
 #   sh scripts/setup.sh --python   also a Python virtual environment in ~/.cache/gfpf/pyenv with
 #                                  maturin and the Python package's test tools (pytest, hypothesis,
@@ -61,6 +63,21 @@ if [ "$want_cxx" = 1 ] && [ ! -e "$nvrtc_dir/nvidia/cuda_nvrtc/lib/libnvrtc.so.1
             || echo "setup.sh: NVRTC not installed; its tests will be reported as skipped" >&2
     else
         echo "setup.sh: no python3 -m pip: NVRTC not installed; its tests will be reported as skipped" >&2
+    fi
+fi
+
+# nvdisasm, so that the instruction probes (cargo xtask kernels --probe) read
+# the machine code back in the tests: PyPI's wheel into a cache directory,
+# as NVRTC. Best effort: without it their test is reported as skipped.
+nvdisasm_dir="${XDG_CACHE_HOME:-$HOME/.cache}/gfpf/nvdisasm"
+if [ "$want_cxx" = 1 ] && ! have nvdisasm && [ ! -x /usr/local/cuda/bin/nvdisasm ] \
+    && ! ls "$nvdisasm_dir"/nvidia/*/bin/nvdisasm >/dev/null 2>&1 && [ "$(uname -s)" = Linux ]; then
+    if have python3 && python3 -m pip --version >/dev/null 2>&1; then
+        echo "setup.sh: installing nvdisasm (PyPI: nvidia-cuda-nvdisasm) into $nvdisasm_dir" >&2
+        PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-check --target "$nvdisasm_dir" nvidia-cuda-nvdisasm >&2 \
+            || echo "setup.sh: nvdisasm not installed; the probes' test will be reported as skipped" >&2
+    else
+        echo "setup.sh: no python3 -m pip: nvdisasm not installed; the probes' test will be reported as skipped" >&2
     fi
 fi
 

@@ -219,19 +219,8 @@ const PROBES: &str = "probes";
 /// ([`probes::ProbeCount::to_line`]).
 fn compile_probes(c: &gfpf_kernels::DeviceConstants, radix: usize, arch: &str) -> Result<(), String> {
     let nvdisasm = find_nvdisasm().ok_or_else(|| format!("--probe: {NO_NVDISASM}"))?;
-    let name = format!("{}_probes", part_module_name(c, &[radix], ModulePart::Teams));
-    let unit = format!(
-        "#define GFPF_PROBE 1\n{}\n{}",
-        translation_unit(c, &[radix], ModulePart::Teams),
-        probes::PROBES_SOURCE
-    );
-    let report = nvrtc_resources(&name, &unit, limits(arch)?.capability()).map_err(|e| e.to_string())?;
-    let listing = pipe_mix::listing_of_cubin(&nvdisasm, &name, &report.cubin)?;
-    // The listing itself where GFPF_PROBE_LISTING names a file, to read.
-    if let Some(path) = std::env::var_os("GFPF_PROBE_LISTING") {
-        std::fs::write(&path, &listing).map_err(|e| format!("writing {}: {e}", path.to_string_lossy()))?;
-    }
-    for (function, count) in probes::count_listing(&listing)? {
+    let (counts, report) = probes::count_field(c, radix, limits(arch)?.capability(), &nvdisasm)?;
+    for (function, count) in counts {
         println!("{}", count.to_line(&function));
     }
     print_compile_time(&report);

@@ -14,8 +14,12 @@
 //! words (an 8-byte access one word, a 16-byte one two).
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
-use crate::pipe_mix::opcode_of;
+use gfpf_cuda::resources::{ModuleResources, nvrtc_resources};
+use gfpf_kernels::{DeviceConstants, ModulePart, part_module_name, translation_unit};
+
+use crate::pipe_mix::{self, opcode_of};
 
 /// The probe kernels, appended to a field's translation unit.
 pub const PROBES_SOURCE: &str = include_str!("probes.cu");
@@ -202,6 +206,29 @@ pub fn count_listing(listing: &str) -> Result<BTreeMap<String, ProbeCount>, Stri
     Ok(counts)
 }
 
+/// The field's DFT_`radix` teams unit with the probe kernels compiled by
+/// NVRTC with `GFPF_PROBE` for `capability`, read back with `nvdisasm` and
+/// counted ([`count_listing`]), with the compile's report. Where
+/// `GFPF_PROBE_LISTING` names a file, the listing is written there too.
+pub fn count_field(
+    c: &DeviceConstants,
+    radix: usize,
+    capability: (i32, i32),
+    nvdisasm: &Path,
+) -> Result<(BTreeMap<String, ProbeCount>, ModuleResources), String> {
+    let name = format!("{}_probes", part_module_name(c, &[radix], ModulePart::Teams));
+    let unit = format!(
+        "#define GFPF_PROBE 1\n{}\n{PROBES_SOURCE}",
+        translation_unit(c, &[radix], ModulePart::Teams)
+    );
+    let report = nvrtc_resources(&name, &unit, capability).map_err(|e| e.to_string())?;
+    let listing = pipe_mix::listing_of_cubin(nvdisasm, &name, &report.cubin)?;
+    if let Some(path) = std::env::var_os("GFPF_PROBE_LISTING") {
+        std::fs::write(&path, &listing).map_err(|e| format!("writing {}: {e}", path.to_string_lossy()))?;
+    }
+    Ok((count_listing(&listing)?, report))
+}
+
 /// The probes' rows: each operation's instructions and shared words less the
 /// empty probe's, by operation name (the kernel's less the prefix); an
 /// error without the empty probe.
@@ -283,6 +310,41 @@ mod tests {
             ))
         );
         assert!(operations(&BTreeMap::new()).is_err());
+    }
+
+    /// The model's charges (crate::tile_costs) are what the probes give at
+    /// k = 8, within 3% (the compiler's version moves them a little), for
+    /// the short division (t8) and Möller–Granlund's (p8): a change to an
+    /// operation that moves its machine code fails here until its charge
+    /// is counted again (`cargo xtask kernels --probe`). Skipped, with the
+    /// reason, without NVRTC or nvdisasm (`scripts/setup.sh --test`
+    /// installs both).
+    #[test]
+    fn the_models_charges_are_the_probes() {
+        use crate::tile_costs::{TileOp, charge};
+        if gfpf_cuda::PtxCompiler::find(false) != Some(gfpf_cuda::PtxCompiler::Nvrtc) {
+            eprintln!("SKIPPED (probes against the charges): the NVRTC library (libnvrtc.so) was not found");
+            return;
+        }
+        let Some(nvdisasm) = crate::pipe_mix::find_nvdisasm() else {
+            eprintln!("SKIPPED (probes against the charges): {}", crate::pipe_mix::NO_NVDISASM);
+            return;
+        };
+        for (preset, short_division) in [(gfpf_field::Preset::T8, true), (gfpf_field::Preset::P8, false)] {
+            let c = crate::kernels::constants(preset).unwrap();
+            let (counts, _) = count_field(&c, 16, (9, 0), &nvdisasm).unwrap();
+            let rows = operations(&counts).unwrap();
+            assert!(rows.len() >= 8, "{preset:?}: {rows:?}");
+            for (operation, instructions, words) in rows {
+                let op = TileOp::of_probe(&operation).unwrap_or_else(|| panic!("{operation}: no charge"));
+                let probe = (instructions - 2 * words) as f64;
+                let model = charge(op, 8, short_division).unwrap();
+                assert!(
+                    (probe - model).abs() <= 0.03 * model,
+                    "{preset:?} {operation}: the probe gives {probe}, the model charges {model}"
+                );
+            }
+        }
     }
 
     #[test]
