@@ -573,10 +573,7 @@ impl Model {
 /// ([`gfpf_kernels::SmallHighDivision`]), which the instruction counts of
 /// the lane, element-team and join kernels depend on.
 fn short_division<const K: usize>(field: &Field<K>) -> bool {
-    !matches!(
-        gfpf_kernels::SmallHighDivision::of(&gfpf_kernels::DeviceConstants::of(field)),
-        gfpf_kernels::SmallHighDivision::MollerGranlund
-    )
+    tile_costs::short_division(&gfpf_kernels::DeviceConstants::of(field))
 }
 
 /// One launch's inputs to the model.

@@ -260,11 +260,7 @@ fn run_probes(args: &KernelsArgs) -> Result<(), String> {
         )?;
         let counts: BTreeMap<String, probes::ProbeCount> =
             report.log.lines().filter_map(probes::ProbeCount::from_line).collect();
-        let c = constants(preset)?;
-        let short_division = !matches!(
-            gfpf_kernels::SmallHighDivision::of(&c),
-            gfpf_kernels::SmallHighDivision::MollerGranlund
-        );
+        let short_division = tile_costs::short_division(&constants(preset)?);
         for (operation, instructions, words) in probes::operations(&counts)? {
             let model = TileOp::of_probe(&operation)
                 .and_then(|op| tile_costs::charge(op, k, short_division))

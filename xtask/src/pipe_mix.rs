@@ -115,28 +115,35 @@ impl PipeMix {
 const LINE_PREFIX: &str = "pipes";
 
 /// Every function of an `nvdisasm` listing with its instructions counted by
-/// pipe: the functions by their `.text.NAME:` sections; an instruction is a
-/// line with an address comment (`/*0040*/`) and an opcode, its predicate
-/// (`@P0`, `@!UP1`) skipped; NOPs (padding) not counted.
+/// pipe: an instruction is a line with an address comment (`/*0040*/`) and
+/// an opcode, its predicate (`@P0`, `@!UP1`) skipped; NOPs (padding) not
+/// counted.
 pub fn parse_nvdisasm(listing: &str) -> BTreeMap<String, PipeMix> {
-    let mut mixes = BTreeMap::new();
-    let mut current: Option<String> = None;
-    for line in listing.lines() {
-        let trimmed = line.trim();
-        if let Some(name) = trimmed.strip_prefix(".text.").and_then(|l| l.strip_suffix(':')) {
-            current = Some(name.to_owned());
-            mixes.insert(name.to_owned(), PipeMix::default());
-            continue;
-        }
-        let Some(name) = &current else { continue };
-        let Some(opcode) = opcode_of(trimmed) else { continue };
-        if opcode != "NOP"
-            && let Some(mix) = mixes.get_mut(name)
-        {
-            mix.add(Pipe::of(opcode));
+    function_lines(listing)
+        .into_iter()
+        .map(|(name, lines)| {
+            let mut mix = PipeMix::default();
+            for opcode in lines.into_iter().filter_map(opcode_of).filter(|&o| o != "NOP") {
+                mix.add(Pipe::of(opcode));
+            }
+            (name, mix)
+        })
+        .collect()
+}
+
+/// A listing's functions by their `.text.NAME:` sections, each with its
+/// lines after that header, trimmed (the lines before the first section
+/// dropped).
+pub(crate) fn function_lines(listing: &str) -> Vec<(String, Vec<&str>)> {
+    let mut functions: Vec<(String, Vec<&str>)> = Vec::new();
+    for line in listing.lines().map(str::trim) {
+        if let Some(name) = line.strip_prefix(".text.").and_then(|l| l.strip_suffix(':')) {
+            functions.push((name.to_owned(), Vec::new()));
+        } else if let Some((_, lines)) = functions.last_mut() {
+            lines.push(line);
         }
     }
-    mixes
+    functions
 }
 
 /// The opcode of an instruction line (`/*0040*/ @!P0 IMAD.WIDE.U32 R2, …`),

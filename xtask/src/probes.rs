@@ -154,35 +154,28 @@ impl Function {
 /// Every function of an `nvdisasm -c` listing, by its `.text.NAME:`
 /// section, as [`crate::pipe_mix::parse_nvdisasm`] reads them.
 fn functions(listing: &str) -> BTreeMap<String, Function> {
-    let mut functions: BTreeMap<String, Function> = BTreeMap::new();
-    let mut current: Option<String> = None;
-    for line in listing.lines() {
-        let trimmed = line.trim();
-        if let Some(name) = trimmed.strip_prefix(".text.").and_then(|l| l.strip_suffix(':')) {
-            current = Some(name.to_owned());
-            functions.insert(name.to_owned(), Function::default());
-            continue;
+    let mut functions = BTreeMap::new();
+    for (name, lines) in pipe_mix::function_lines(listing) {
+        let mut function = Function::default();
+        for line in lines {
+            if let Some(label) = line.strip_suffix(':').filter(|l| l.starts_with(".L")) {
+                function.labels.insert(label.to_owned(), function.opcodes.len());
+                continue;
+            }
+            let Some(opcode) = opcode_of(line).filter(|&o| o != "NOP") else {
+                continue;
+            };
+            if opcode.starts_with("BRA")
+                && let Some(label) = line
+                    .split_once("`(")
+                    .and_then(|(_, rest)| rest.split_once(')'))
+                    .map(|(label, _)| label)
+            {
+                function.branches.push((function.opcodes.len(), label.to_owned()));
+            }
+            function.opcodes.push(opcode.to_owned());
         }
-        let Some(function) = current.as_ref().and_then(|name| functions.get_mut(name)) else {
-            continue;
-        };
-        if let Some(label) = trimmed.strip_suffix(':').filter(|l| l.starts_with(".L")) {
-            function.labels.insert(label.to_owned(), function.opcodes.len());
-            continue;
-        }
-        let Some(opcode) = opcode_of(trimmed) else { continue };
-        if opcode == "NOP" {
-            continue;
-        }
-        if opcode.starts_with("BRA")
-            && let Some(label) = trimmed
-                .split_once("`(")
-                .and_then(|(_, rest)| rest.split_once(')'))
-                .map(|(label, _)| label)
-        {
-            function.branches.push((function.opcodes.len(), label.to_owned()));
-        }
-        function.opcodes.push(opcode.to_owned());
+        functions.insert(name, function);
     }
     functions
 }
@@ -330,8 +323,9 @@ mod tests {
             eprintln!("SKIPPED (probes against the charges): {}", crate::pipe_mix::NO_NVDISASM);
             return;
         };
-        for (preset, short_division) in [(gfpf_field::Preset::T8, true), (gfpf_field::Preset::P8, false)] {
+        for preset in [gfpf_field::Preset::T8, gfpf_field::Preset::P8] {
             let c = crate::kernels::constants(preset).unwrap();
+            let short_division = crate::tile_costs::short_division(&c);
             let (counts, _) = count_field(&c, 16, (9, 0), &nvdisasm).unwrap();
             let rows = operations(&counts).unwrap();
             assert!(rows.len() >= 8, "{preset:?}: {rows:?}");

@@ -78,6 +78,16 @@ pub const THREAD_CHARGES: &[(usize, bool, [f64; 5])] = &[
 /// its products 757, 612 and 957.
 pub const TENSOR_CHARGES: &[(bool, [f64; 3])] = &[(true, [577.0, 418.0, 769.0]), (false, [757.0, 612.0, 957.0])];
 
+/// Whether a field's carry chains take the short division
+/// ([`gfpf_kernels::SmallHighDivision`]) rather than Möller–Granlund's: the
+/// charges depend on it.
+pub fn short_division(c: &gfpf_kernels::DeviceConstants) -> bool {
+    !matches!(
+        gfpf_kernels::SmallHighDivision::of(c),
+        gfpf_kernels::SmallHighDivision::MollerGranlund
+    )
+}
+
 /// The model's charge for `op` at k digits, where the field's carry chains
 /// take the short division or not; `None` where the model has no count
 /// (the element teams run at k = 2 … 16, the tensor cores' products at
