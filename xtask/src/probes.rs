@@ -162,7 +162,9 @@ fn functions(listing: &str) -> BTreeMap<String, Function> {
                 function.labels.insert(label.to_owned(), function.opcodes.len());
                 continue;
             }
-            let Some(opcode) = opcode_of(line).filter(|&o| o != "NOP") else {
+            // A trap is a rare branch's body in a probe (GFPF_RARE), off
+            // the common path.
+            let Some(opcode) = opcode_of(line).filter(|&o| o != "NOP" && o != "BPT.TRAP") else {
                 continue;
             };
             if opcode.starts_with("BRA")
@@ -268,8 +270,10 @@ mod tests {
         /*0040*/                   STS.64 [R4], R2 ;
         /*0050*/                   STS [R5], R3 ;
         /*0060*/                   EXIT ;
+.L_x_3:
+        /*0070*/                   BPT.TRAP 0x1 ;
 .L_x_2:
-        /*0070*/                   BRA `(.L_x_2);
+        /*0080*/                   BRA `(.L_x_2);
 ";
 
     #[test]
@@ -282,7 +286,8 @@ mod tests {
                 shared_words: 2
             }
         );
-        // 1 + 4·2 + 5 instructions; 1 + 4·2 + 2 words.
+        // 1 + 4·2 + 5 instructions (the trap, a rare branch's body, not
+        // counted); 1 + 4·2 + 2 words.
         assert_eq!(
             counts["gfpf_probe_tile_mul_shared8"],
             ProbeCount {

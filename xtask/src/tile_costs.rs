@@ -52,31 +52,35 @@ impl TileOp {
 /// Möller–Granlund's (the p-presets), and [product by a twiddle, a lane's
 /// share of staging its warp's twiddles, butterfly, shift by r^i, butterfly
 /// with its shift]. The charges `cargo xtask kernels --probe` gives (the
-/// common path's instructions less 2 a shared word) on t2, t4, t8, t16
-/// (short division) and p4, p8, p16 (NVRTC 12.9, sm_90, nvdisasm 13.5,
-/// 2026-11-29); k = 2 has no p-preset and takes t2's. Before, the charges
-/// were instructions less one a word, beside the model's two a word (t8's
+/// common path's instructions less 2 a shared word, each rare branch's test
+/// counted) on t2, t4, t8, t16 (short division) and p4, p8, p16 (NVRTC
+/// 12.9, sm_90, nvdisasm 13.5, 2026-11-29); k = 2 has no p-preset and
+/// takes t2's. Before, ptxas dropped the rare branches' tests from the
+/// probes (an empty asm took the condition): t16's product 3365 where its
+/// tests make it 3780, t8's 1042 where 1060, p16's 3695 where its code
+/// without them was the longer, 3625. Before that, the charges were
+/// instructions less one a word, beside the model's two a word (t8's
 /// butterfly with its shift 266 where 193), and one figure for both kinds
 /// of a k (p4's butterflies, whose r has a low half and so no PTX carry
-/// chains, take 146 and 190 where t4's take 81 and 127; t16's product 3365
-/// where it was charged 2470).
+/// chains, take 146 and 188 where t4's take 81 and 125).
 pub const THREAD_CHARGES: &[(usize, bool, [f64; 5])] = &[
-    (2, true, [208.0, 23.0, 50.0, 48.0, 79.0]),
-    (4, true, [425.0, 37.0, 81.0, 84.0, 127.0]),
-    (8, true, [1042.0, 65.0, 122.0, 146.0, 193.0]),
-    (16, true, [3365.0, 121.0, 277.0, 259.0, 464.0]),
-    (4, false, [583.0, 37.0, 146.0, 119.0, 190.0]),
-    (8, false, [1255.0, 65.0, 122.0, 146.0, 193.0]),
-    (16, false, [3695.0, 121.0, 277.0, 259.0, 464.0]),
+    (2, true, [215.0, 23.0, 50.0, 46.0, 78.0]),
+    (4, true, [436.0, 37.0, 81.0, 78.0, 125.0]),
+    (8, true, [1060.0, 65.0, 122.0, 140.0, 194.0]),
+    (16, true, [3780.0, 121.0, 277.0, 256.0, 453.0]),
+    (4, false, [590.0, 37.0, 146.0, 116.0, 188.0]),
+    (8, false, [1262.0, 65.0, 122.0, 140.0, 194.0]),
+    (16, false, [3625.0, 121.0, 277.0, 256.0, 453.0]),
 ];
 
 /// The tensor cores' products (k = 8, `gfpf_tile_mul_shared_twiddles`) by
 /// whether the field's carry chains take the short division: [four, eight,
 /// sixteen lanes a twiddle], the charges of `cargo xtask kernels --probe`
-/// on t8 and p8 (same compiler, 2026-11-29). Before, t8's figures of
+/// on t8 and p8 (same compiler, 2026-11-29; eight lanes a twiddle 418 at t8
+/// before the rare branches' tests were counted). Before, t8's figures of
 /// earlier probes (605, 454, 731) served both, where p8's divisions make
-/// its products 757, 612 and 957.
-pub const TENSOR_CHARGES: &[(bool, [f64; 3])] = &[(true, [577.0, 418.0, 769.0]), (false, [757.0, 612.0, 957.0])];
+/// its products 755, 616 and 958.
+pub const TENSOR_CHARGES: &[(bool, [f64; 3])] = &[(true, [575.0, 436.0, 770.0]), (false, [755.0, 616.0, 958.0])];
 
 /// Whether a field's carry chains take the short division
 /// ([`gfpf_kernels::SmallHighDivision`]) rather than Möller–Granlund's: the
@@ -126,14 +130,14 @@ mod tests {
 
     #[test]
     fn charges_read_the_tables_by_k_and_division() {
-        assert_eq!(charge(TileOp::AddSubMulPowR, 8, true), Some(193.0));
-        assert_eq!(charge(TileOp::Mul, 8, true), Some(1042.0));
-        assert_eq!(charge(TileOp::Mul, 8, false), Some(1255.0));
+        assert_eq!(charge(TileOp::AddSubMulPowR, 8, true), Some(194.0));
+        assert_eq!(charge(TileOp::Mul, 8, true), Some(1060.0));
+        assert_eq!(charge(TileOp::Mul, 8, false), Some(1262.0));
         assert_eq!(charge(TileOp::AddSub, 4, false), Some(146.0));
         // No p2: t2's.
-        assert_eq!(charge(TileOp::Mul, 2, false), Some(208.0));
-        assert_eq!(charge(TileOp::MulShared16, 8, true), Some(769.0));
-        assert_eq!(charge(TileOp::MulShared16, 8, false), Some(957.0));
+        assert_eq!(charge(TileOp::Mul, 2, false), Some(215.0));
+        assert_eq!(charge(TileOp::MulShared16, 8, true), Some(770.0));
+        assert_eq!(charge(TileOp::MulShared16, 8, false), Some(958.0));
         assert_eq!(charge(TileOp::MulShared16, 16, true), None);
         assert_eq!(charge(TileOp::AddSub, 32, true), None);
         assert_eq!(TileOp::of_probe("tile_mul_shared8"), Some(TileOp::MulShared8));

@@ -713,12 +713,22 @@ fn counted_test_kernel(
     threads: u32,
     words: usize,
 ) -> Option<(gfpf_testkit::emulator::LaunchTraffic, Vec<u64>)> {
+    counted_test_kernel_on(name, threads, vec![0u64; words])
+}
+
+/// [`counted_test_kernel`] on `buffer`, which the kernel may read and
+/// write.
+fn counted_test_kernel_on(
+    name: &str,
+    threads: u32,
+    mut buffer: Vec<u64>,
+) -> Option<(gfpf_testkit::emulator::LaunchTraffic, Vec<u64>)> {
     let kernels = t8_test_kernels(FiberSwitch::Native)?;
-    let mut buffer = vec![0u64; words];
+    let words = buffer.len();
     let (_, mut params) = gfpf_cuda::params::pointwise_mul(8, buffer.as_mut_ptr() as u64, 0, words);
     params.threads = u64::from(threads);
-    // SAFETY: the counted test kernels write at most `words` words of
-    // `buffer` and read nothing of it.
+    // SAFETY: the counted test kernels read and write at most `words` words
+    // of `buffer`.
     let traffic = unsafe { kernels.launch_symbol(name, &params, threads, 0, true) }.unwrap();
     Some((traffic, buffer))
 }
@@ -763,15 +773,33 @@ fn tensor_core_tables_are_staged_across_the_banks() {
 /// Sixteen lanes a twiddle (the twiddle the tensor cores' B operand, the
 /// elements A's rows: `gfpf_tile_mul_shared_twiddles_rows`) read each
 /// table once for sixteen products where sets of eight columns read it
-/// twice: one warp's 32 products, with the test kernel's own 16 loads and
-/// stores a lane, take 90 accesses and 202 wavefronts (180 conflict-free;
-/// the tables' reads 32 accesses), where four lanes a twiddle take 210 and
-/// 476 (128 of them table reads).
+/// twice: one warp's 32 products of random elements by random twiddles,
+/// with the test kernel's own 16 loads and stores a lane, take 90 accesses
+/// and 202 wavefronts (180 conflict-free; the tables' reads 32 accesses),
+/// where four lanes a twiddle take 210 and 476 (128 of them table reads).
 #[test]
 fn tensor_core_rows_read_each_table_once() {
-    let Some((rows, _)) = counted_test_kernel("gfpf_test_shared_twiddles16", 32, 1473) else {
+    // Random values, their products checked against gfpf-cpu: the counts of
+    // the common path (an element −1 borrows past the top, and reads and
+    // writes more).
+    // (oracle::sample's values past its eight edge values.)
+    let field = Field::<8>::preset(gfpf_field::Preset::T8).unwrap();
+    let xs = gfpf_testkit::oracle::sample(&field, 8 + 32, 31).split_off(8);
+    let twiddles = gfpf_testkit::oracle::sample(&field, 8 + 8, 32).split_off(8);
+    let mut buffer = vec![0u64; 1473];
+    for (m, x) in xs.iter().enumerate() {
+        buffer[8 * m..8 * m + 8].copy_from_slice(x.digits());
+    }
+    buffer[256..1216].copy_from_slice(&gfpf_kernels::tensor::shared_twiddle_tables(&field, &twiddles).unwrap());
+    let Some((rows, out)) = counted_test_kernel_on("gfpf_test_shared_twiddles16", 32, buffer) else {
         return;
     };
+    for (m, x) in xs.iter().enumerate() {
+        assert_eq!(
+            out[1216 + 8 * m..1216 + 8 * m + 8],
+            field.mul(x, &twiddles[m / 16]).digits()[..]
+        );
+    }
     assert_eq!(rows.ops.tile_mul_shared16, 32);
     assert_eq!(rows.ops.shared_words, 2864);
     assert_eq!(rows.shared_requests, 90);

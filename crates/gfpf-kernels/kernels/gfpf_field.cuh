@@ -84,9 +84,10 @@ __device__ __forceinline__ gfpf_u64 gfpf_mul_hi(gfpf_u64 a, gfpf_u64 b) { return
 // test but not its branch, so that a probe's machine code is its
 // operation's common path.
 #ifdef GFPF_PROBE
-// The condition evaluated (an empty asm takes it), the branch not taken.
+// The condition evaluated and branched on, the branch a trap (an empty asm
+// taking the condition left ptxas free to drop the test).
 __device__ __forceinline__ bool gfpf_probe_rare(bool condition) {
-    asm volatile("" ::"r"((int)condition));
+    if (condition) asm volatile("trap;");
     return false;
 }
 #define GFPF_RARE(condition) gfpf_probe_rare(condition)
