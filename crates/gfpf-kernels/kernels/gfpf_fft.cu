@@ -1177,6 +1177,88 @@ GFPF_FN void gfpf_tensor_product_close(Array& tile, int x, int plane, unsigned t
     if (GFPF_RARE(borrow)) gfpf_tile_increment(tile, x, plane);
 }
 
+// The rows product (gfpf_tile_mul_shared_twiddles_rows) closes its
+// elements in registers where the field has the short division and r a
+// multiple of 2^32 (the t-presets' k = 8): the carry chains cross a row's
+// four lanes by ballots, where a close in shared memory rereads and
+// rewrites every digit: 16 shared words fewer a product for 59 more
+// instructions (kernels --probe: 914 → 973 at t8). Möller–Granlund's
+// fields keep the close in shared memory: their pair launches are
+// issue-bound, and the instructions cost more than the banks save
+// (gpu-model --transform on random data, at the floor and with the ALU
+// at half a warp a clock: t8 2^20 0.354 → 0.333 and 0.354 → 0.343 ms, p8
+// 2^20 0.354 → 0.362 and 0.375 → 0.392; NVRTC 12.9, 2026-11-29).
+#if GFPF_SMALL_HIGH_FORM != 0 && defined(GFPF_R_HIGH)
+#define GFPF_ROWS_CLOSE_IN_REGISTERS 1
+#else
+#define GFPF_ROWS_CLOSE_IN_REGISTERS 0
+#endif
+
+#if GFPF_ROWS_CLOSE_IN_REGISTERS
+// One row of a rows product closed in registers: lane 4g + q holds digits
+// 2q (`low`) and 2q + 1 (`high`) of row g's element, each below r + 2^32
+// with the carries from the columns below added but not yet carried on,
+// and lane 4g + 3 `past_top`, the carry out of column 7 (below 2^32). Each
+// digit at r or past it gives r up and carries 1 to the next, across the
+// row's lanes by one ballot; then lane 4g subtracts the carry past the top
+// (past_top and the carry out of column 7) from digit 0 and its borrow
+// from digit 1 (r^8 = −1), `borrow` what leaves digit 1. Each step keeps
+// the element's value: where a digit r − 1 takes a carry it stays r and
+// carries nothing on (a zero element's digits, its columns the offsets
+// alone, all do), and the row is open: true then, or where `borrow`.
+GFPF_FN bool gfpf_rows_close_row(gfpf_u64& low, gfpf_u64& high, unsigned past_top, unsigned lane, gfpf_u64& borrow) {
+    GFPF_CHECK(low < GFPF_R_VALUE + (1ull << 32) && high < GFPF_R_VALUE + (1ull << 32), "a row's digit past r + 2^32");
+    // A digit reaches r where its high half reaches r's (r = r_high·2^32).
+    const bool low_carry = (gfpf_u32)(low >> 32) >= GFPF_R_HIGH, high_carry = (gfpf_u32)(high >> 32) >= GFPF_R_HIGH;
+    // Bit i: lane i's carry out (lane 4g + 3's, the one past column 7); a
+    // lane 4g's carry in none.
+    const unsigned carries_out = __ballot_sync(0xffffffffu, high_carry);
+    const unsigned carry_in = ((carries_out & 0x77777777u) << 1 >> lane) & 1;
+    low = low + carry_in - (low_carry ? GFPF_R_VALUE : 0);
+    high = high + (gfpf_u64)low_carry - (high_carry ? GFPF_R_VALUE : 0);
+    const unsigned column7 = __shfl_sync(0xffffffffu, past_top, lane | 3);
+    const bool first = (lane & 3) == 0;
+    borrow = first ? (carries_out >> (lane | 3)) & 1 : 0;
+    low = gfpf_sub_digit(low, first ? column7 : 0, borrow);
+    high = gfpf_sub_digit(high, 0, borrow);
+    return borrow != 0 || (gfpf_u32)(low >> 32) >= GFPF_R_HIGH || (gfpf_u32)(high >> 32) >= GFPF_R_HIGH;
+}
+
+// An open row (gfpf_rows_close_row) carried again: its digits, up to r,
+// below r, the carries crossing the lanes as one add of the lanes' bits (a
+// lane that makes a carry holds a 1 in both words, one that passes it on,
+// a digit r − 1, in one; a lane 4g + 3's bits cleared so that no chain
+// crosses a row), the carry past the top taken from digit 0 and what
+// borrows past digit 1 added to `borrow`.
+GFPF_FN void gfpf_rows_carry_again(gfpf_u64& low, gfpf_u64& high, unsigned lane, gfpf_u64& borrow) {
+    const bool low_makes = low >= GFPF_R_VALUE, high_makes = high >= GFPF_R_VALUE;
+    const bool low_passes = low == GFPF_R_VALUE - 1, high_passes = high == GFPF_R_VALUE - 1;
+    const bool make = high_makes | (high_passes & low_makes), pass = make | (high_passes & low_passes);
+    const unsigned makes = __ballot_sync(0xffffffffu, make) & 0x77777777u;
+    const unsigned passes = __ballot_sync(0xffffffffu, pass) & 0x77777777u;
+    const unsigned carry_in = (((passes + makes) ^ passes ^ makes) >> lane) & 1;
+    const bool low_carry = low_makes | (low_passes & carry_in != 0);
+    const bool high_carry = high_makes | (high_passes & low_carry);
+    low = low + carry_in - (low_carry ? GFPF_R_VALUE : 0);
+    high = high + (gfpf_u64)low_carry - (high_carry ? GFPF_R_VALUE : 0);
+    const unsigned tops = __ballot_sync(0xffffffffu, high_carry);
+    gfpf_u64 more = (lane & 3) == 0 ? (tops >> (lane | 3)) & 1 : 0;
+    low = gfpf_sub_digit(low, 0, more);
+    high = gfpf_sub_digit(high, 0, more);
+    borrow += more;
+}
+
+// `amount` (at most 2) subtracted from digit 2 up of the element at
+// tile[x] (digits below r), and 1 added back where a borrow leaves the top
+// (r^8 = −1).
+template <class Array>
+GFPF_FN void gfpf_tile_borrow_from_2(Array& tile, int x, int plane, gfpf_u64 amount) {
+    gfpf_u64 borrow = 0;
+    for (int d = 2; d < GFPF_K; ++d) tile[x + d * plane] = gfpf_sub_digit_wide(tile[x + d * plane], d == 2 ? amount : 0, borrow);
+    if (borrow) gfpf_tile_increment(tile, x, plane);
+}
+#endif
+
 // x·w in place for the 32 elements of a warp, one a lane (digit d of lane
 // L's element at tile[x + d·plane], x lane L's own), on the tensor cores,
 // where each SHARED_BY lanes (4h … 4h + 3, or 8h … 8h + 7) share a twiddle
@@ -1325,7 +1407,13 @@ template <class Array, class Staging>
 GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_rows(Array& tile, int x, int plane, const gfpf_u64* table,
                                                      unsigned twiddle, Staging& staging, int staging_at) {
     GFPF_COUNT_OP(GFPF_OP_TILE_MUL_SHARED16);
-    unsigned top = 0;
+#if GFPF_ROWS_CLOSE_IN_REGISTERS
+    // Bit 4h + 2·row: this lane's part of group h's row `row` left open
+    // (gfpf_rows_close_row); the bit above, its borrow past digit 1.
+    unsigned open_rows = 0;
+#else
+    unsigned top = 0;  // the carry past digit 7 of this lane's element
+#endif
 #pragma unroll 1
     for (int h = 0; h < 2; ++h) {
         const unsigned lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
@@ -1435,22 +1523,62 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_rows(Array& tile, int x, int pla
                                           carry[e], digit[e]);
             }
             const unsigned below = __shfl_sync(0xffffffffu, (unsigned)carry[1], (lane2 + 31) & 31);
+            const int at = row == 0 ? row0 : row1;
+#if GFPF_ROWS_CLOSE_IN_REGISTERS
+            // Column 0's 2M of the offsets (gfpf_tensor_column_offset) added
+            // to its digit: the same sum, and no lane's columns differ in
+            // their offset.
+            gfpf_u64 low = digit[0] + ((lane2 & 3) == 0 ? 1ull << (16 + GFPF_R_SHIFT) : below);
+            gfpf_u64 high = digit[1] + (unsigned)carry[0];
+            gfpf_u64 borrow;
+            const bool open = gfpf_rows_close_row(low, high, (unsigned)carry[1], lane2, borrow);
+            tile[at + d * plane] = low;
+            tile[at + (d + 1) * plane] = high;
+            open_rows |= ((unsigned)open | (unsigned)borrow << 1) << (4 * h + 2 * row);
+#else
             // Lane 16h + l's element is row g_l (+ 8 where l is odd),
             // g_l = 2·(⌊l/2⌋ mod 4) + ⌊l/8⌋ mod 2 (λ's inverse).
-            const unsigned row_top =
-                __shfl_sync(0xffffffffu, (unsigned)carry[1], 4 * (2 * ((lane2 >> 1) & 3) + ((lane2 >> 3) & 1)) + 3);
-            const int at = row == 0 ? row0 : row1;
+            const unsigned row_of_lane = 2 * ((lane2 >> 1) & 3) + ((lane2 >> 3) & 1);
+            const unsigned row_top = __shfl_sync(0xffffffffu, (unsigned)carry[1], 4 * row_of_lane + 3);
             tile[at + d * plane] = digit[0] + ((lane2 & 3) == 0 ? 0 : below);
             tile[at + (d + 1) * plane] = digit[1] + (unsigned)carry[0];
             if ((lane2 >> 4) == (unsigned)h && (lane2 & 1) == (unsigned)row) top = row_top;
+#endif
         }
         __syncwarp();
     }
+#if GFPF_ROWS_CLOSE_IN_REGISTERS
+    if (GFPF_RARE(__any_sync(0xffffffffu, open_rows != 0))) {
+        // A digit r − 1 took a carry (zero elements), or a borrow left digit
+        // 1 (about never): each row read back, carried again and written
+        // again, and what borrows past digit 1 taken on by lane 4g once the
+        // row is written. (After the groups, the rows' places shuffled
+        // again: in the rows' loop, or with the places held, t8's pair
+        // kernels spilled 8 to 16 bytes at 64 registers on sm_90, NVRTC
+        // 12.9.)
+        const unsigned lane = gfpf_lane_here(), g = lane >> 2;
+        const int d = 2 * (int)(lane & 3);
+#pragma unroll 1
+        for (int i = 0; i < 4; ++i) {
+            const int h = i >> 1, row = i & 1;
+            const int at = __shfl_sync(0xffffffffu, x, 16 * h + 2 * ((int)g >> 1) + 8 * ((int)g & 1) + row);
+            gfpf_u64 low = tile[at + d * plane], high = tile[at + (d + 1) * plane];
+            gfpf_u64 borrow = (open_rows >> (2 * i + 1)) & 1;
+            gfpf_rows_carry_again(low, high, lane, borrow);
+            tile[at + d * plane] = low;
+            tile[at + (d + 1) * plane] = high;
+            // (Each row another element's: none between the rows.)
+            __syncwarp();
+            if (borrow != 0) gfpf_tile_borrow_from_2(tile, at, plane, borrow);
+        }
+    }
+#else
     // Column 0's 2M of the offsets (gfpf_tensor_column_offset) added to
     // its digit instead: the same sum, and no lane's columns differ in
     // their offset (each lane's own, hoisted out of the pair kernels'
     // loops, spilled at 64 registers on sm_90).
     gfpf_tensor_product_close(tile, x, plane, top, 1ull << (16 + GFPF_R_SHIFT));
+#endif
 }
 
 // x·w in place for the 32 elements of a warp, SHARED_BY lanes a twiddle:
@@ -1736,6 +1864,21 @@ GFPF_FN gfpf_u64 gfpf_pair_unit(const GfpfStageParams& p, const GfpfStageParams&
            stage.step;
 }
 
+// This block's index, read where it is used: NVVM makes a function of
+// blockIdx.x once for a pair launch's loads and its stores, and ptxas then
+// holds it through the stages between (t8's tensor-core pairs spilled it,
+// 8 to 12 bytes on sm_90, once their rows closed in registers; NVRTC
+// 12.9, 2026-11-29). A volatile read stays where it is.
+GFPF_FN unsigned gfpf_block_here() {
+#ifdef GFPF_HOST_EMULATION
+    return blockIdx.x;
+#else
+    unsigned block;
+    asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(block));
+    return block;
+#endif
+}
+
 // A pair launch's loads (`load`) or stores: consecutive threads on
 // neighbouring words of a digit plane (neighbouring columns g for s ≥ D,
 // neighbouring j of one run for s = 1); a store takes place (ρ, κ) to
@@ -1794,7 +1937,7 @@ GFPF_FN void gfpf_pair_stage(const GfpfStageParams& p, Array& tile) {
     // places reaches; enumerated, row and column, both stages).
     const int team_in_super = t % R;
     const int q = R == 16 ? 4 * (team_in_super & 3) + ((team_in_super & 3) ^ (team_in_super >> 2)) : team_in_super;
-    const gfpf_u64 G = (gfpf_u64)blockIdx.x * Tile::dfts + g;
+    const gfpf_u64 G = (gfpf_u64)gfpf_block_here() * Tile::dfts + g;
     const bool running = G < p.threads / (R * Tile::dft_threads);
     constexpr bool rows = IN_TIME != SECOND;
     const int place = SECOND ? gfpf_bit_reverse<R>(q) : q;
@@ -2038,18 +2181,13 @@ GFPF_FN void gfpf_pair_tensor_row_twiddles(const GfpfStageParams& p, Array& tile
     constexpr int calls = R * R / 8 / warps, pair_calls = R * (R - 1) / 8;
     static_assert(calls * warps == R * R / 8, "the block's warps take every call");
     static_assert((calls - 1) * warps <= pair_calls, "a warp's calls but its last take pairs");
-    // Rolled with the A pass before it, unrolled without (each form spilled
-    // 8-24 bytes of the other kernel on sm_90, its counter or addresses:
-    // t8, NVRTC 12.9, 2026-11-28).
-    if constexpr (A_PASS) {
-#pragma unroll 1
-        for (int call = 0; call < calls; ++call)
-            gfpf_pair_b_call<Tile, R, IN_TIME>(p, tile, call * warps + warp, false, b_tables, staging);
-    } else {
+    // Unrolled (rolled with the A pass before it, ptxas held the loop's
+    // exit test through a call and spilled it, 4 bytes on sm_90, once the
+    // rows closed in registers; before, each form had spilled 8-24 bytes of
+    // one kernel or the other: t8, NVRTC 12.9, 2026-11-28 and -29).
 #pragma unroll
-        for (int call = 0; call < calls; ++call)
-            gfpf_pair_b_call<Tile, R, IN_TIME>(p, tile, call * warps + warp, call < calls - 1, b_tables, staging);
-    }
+    for (int call = 0; call < calls; ++call)
+        gfpf_pair_b_call<Tile, R, IN_TIME>(p, tile, call * warps + warp, call < calls - 1, b_tables, staging);
 }
 #endif
 

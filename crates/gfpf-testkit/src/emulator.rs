@@ -1078,13 +1078,34 @@ impl<const K: usize> EmulatedFft<K> {
     /// What each launch of a batch of `batch` transforms does, for a time
     /// model: the global traffic and field operations of at most
     /// `sample_blocks` of its blocks, evenly spread, scaled to the whole
-    /// launch (every block of a stage does alike: addresses and the
-    /// operations run follow from indices, not values). Runs on zeros; no
-    /// result is produced.
+    /// launch (every block of a stage does alike: addresses follow from
+    /// indices, and the operations run but for branches that random values
+    /// about never take). Runs on pseudo-random digits below r (a fixed
+    /// seed), data and scratch, not zeros, whose elements take such
+    /// branches (t8's rows product carries a zero element's rows twice) or
+    /// leave others (a butterfly's borrow past the top, half of random
+    /// differences); no result is produced.
     pub fn launch_counts(&self, batch: usize, sample_blocks: u32) -> Result<Vec<LaunchCounts>, EmulatorError> {
         let len = batch * self.len();
-        let mut data = vec![0u64; K * len];
-        let mut scratch = vec![0u64; if self.plan().scratch_len() > 0 { K * len } else { 0 }];
+        // The scratch too: a launch's unsampled blocks write nothing there,
+        // and the next launch reads it.
+        let r = self.prepared.field().r();
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random_digits = |words: usize| -> Vec<u64> {
+            (0..words)
+                .map(|_| {
+                    // splitmix64: cheap, and enough for values no branch
+                    // tests.
+                    state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                    let mut z = state;
+                    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                    (z ^ (z >> 31)) % r
+                })
+                .collect()
+        };
+        let mut data = random_digits(K * len);
+        let mut scratch = random_digits(if self.plan().scratch_len() > 0 { K * len } else { 0 });
         let n_inv = *self.prepared.n_inv().digits();
         let mut out = Vec::new();
         for launch in &self.launches(batch) {
