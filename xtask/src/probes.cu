@@ -1,9 +1,11 @@
 // Instruction probes (cargo xtask kernels --probe), appended to a field's
 // DFT_2k translation unit compiled with GFPF_PROBE: each kernel runs one of
 // the element teams' operations once on one warp's elements in shared
-// memory, between the loads and stores of gfpf_probe_empty, under the pair
-// kernels' register bound (128 threads, 8 blocks an SM: 64 registers).
-// GFPF_PROBE leaves out the operations' rare branches (GFPF_RARE); the
+// memory, between the loads and stores of gfpf_probe_empty, under the
+// element teams' register bound (GFPF_ELEMENT_TEAM_SM_THREADS: 64 registers
+// up to k = 8, the pairs' too; 128 at k = 16, where under 64 the product
+// spilled, 439 local loads and stores counted as its instructions).
+// GFPF_PROBE makes the operations' rare branches traps (GFPF_RARE); the
 // probes' rolled loops are weighted by their trip counts (xtask/src/
 // probes.rs, PROBES), so that a probe less the empty probe is the
 // operation's common path on a lane.
@@ -45,7 +47,7 @@ __device__ __forceinline__ void gfpf_probe_store(const gfpf_u64* tile, gfpf_u64*
 }
 
 #define GFPF_PROBE_KERNEL(name, operation)                                                                     \
-    extern "C" __global__ void __launch_bounds__(128, 8)                                                       \
+    extern "C" __global__ void __launch_bounds__(128, GFPF_ELEMENT_TEAM_SM_THREADS / 128)                       \
         name(gfpf_u64* io, const gfpf_u64* table, unsigned twiddle, int i, int flag) {                         \
         __shared__ gfpf_u64 tile[GFPF_PROBE_WORDS];                                                            \
         /* Per lane, as in the kernels: the element, a butterfly's shift and  */                               \

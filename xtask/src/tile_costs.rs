@@ -56,9 +56,11 @@ impl TileOp {
 /// counted) on t2, t4, t8, t16 (short division) and p4, p8, p16 (NVRTC
 /// 12.9, sm_90, nvdisasm 13.5, 2026-11-29); k = 2 has no p-preset and
 /// takes t2's. Before, ptxas dropped the rare branches' tests from the
-/// probes (an empty asm took the condition): t16's product 3365 where its
-/// tests make it 3780, t8's 1042 where 1060, p16's 3695 where its code
-/// without them was the longer, 3625. Before that, the charges were
+/// probes (an empty asm took the condition; t8's product 1042 where its
+/// tests make it 1060), and the probes ran under 64 registers at every k,
+/// where k = 16's kernels have 128: there they spilled, and their local
+/// loads and stores counted (t16's product 3365, or 3780 with its tests,
+/// where it is 2887; its butterfly 277 where 217). Before that, the charges were
 /// instructions less one a word, beside the model's two a word (t8's
 /// butterfly with its shift 266 where 193), and one figure for both kinds
 /// of a k (p4's butterflies, whose r has a low half and so no PTX carry
@@ -67,10 +69,10 @@ pub const THREAD_CHARGES: &[(usize, bool, [f64; 5])] = &[
     (2, true, [215.0, 23.0, 50.0, 46.0, 78.0]),
     (4, true, [436.0, 37.0, 81.0, 78.0, 125.0]),
     (8, true, [1060.0, 65.0, 122.0, 140.0, 194.0]),
-    (16, true, [3780.0, 121.0, 277.0, 256.0, 453.0]),
+    (16, true, [2887.0, 121.0, 217.0, 255.0, 346.0]),
     (4, false, [590.0, 37.0, 146.0, 116.0, 188.0]),
     (8, false, [1262.0, 65.0, 122.0, 140.0, 194.0]),
-    (16, false, [3625.0, 121.0, 277.0, 256.0, 453.0]),
+    (16, false, [3170.0, 121.0, 217.0, 255.0, 346.0]),
 ];
 
 /// The tensor cores' products (k = 8, `gfpf_tile_mul_shared_twiddles`) by
