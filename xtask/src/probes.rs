@@ -136,6 +136,18 @@ impl Function {
                 trips.len()
             ));
         }
+        // A probe that spills counts its local loads and stores as the
+        // operation's (k = 16's did under 64 registers, where its kernels
+        // have 128).
+        if let Some(spill) = self
+            .opcodes
+            .iter()
+            .find(|o| o.starts_with("LDL") || o.starts_with("STL"))
+        {
+            return Err(format!(
+                "spills ({spill}): compiled under another register bound than its kernels'"
+            ));
+        }
         let mut count = ProbeCount::default();
         for (at, opcode) in self.opcodes.iter().enumerate() {
             let weight: u64 = loops
@@ -275,6 +287,17 @@ mod tests {
 .L_x_2:
         /*0080*/                   BRA `(.L_x_2);
 ";
+
+    /// A probe whose machine code spills is an error, not a count.
+    #[test]
+    fn a_probe_that_spills_is_an_error() {
+        let listing = LISTING.replace("STS [R5], R3", "STL [R1], R3");
+        let error = count_listing(&listing).unwrap_err();
+        assert!(
+            error.contains("gfpf_probe_tile_mul_shared8") && error.contains("spills"),
+            "{error}"
+        );
+    }
 
     #[test]
     fn probes_count_loops_by_their_trips_less_the_empty_probe() {
