@@ -1195,6 +1195,10 @@ GFPF_FN void gfpf_tensor_product_close(Array& tile, int x, int plane, unsigned t
 #endif
 
 #if GFPF_ROWS_CLOSE_IN_REGISTERS
+// Whether digit v (below 2^64) reaches r: where its high half reaches r's
+// (r = r_high·2^32).
+GFPF_FN bool gfpf_reaches_r(gfpf_u64 v) { return (gfpf_u32)(v >> 32) >= GFPF_R_HIGH; }
+
 // One row of a rows product closed in registers: lane 4g + q holds digits
 // 2q (`low`) and 2q + 1 (`high`) of row g's element, each below r + 2^32
 // with the carries from the columns below added but not yet carried on,
@@ -1208,8 +1212,7 @@ GFPF_FN void gfpf_tensor_product_close(Array& tile, int x, int plane, unsigned t
 // alone, all do), and the row is open: true then, or where `borrow`.
 GFPF_FN bool gfpf_rows_close_row(gfpf_u64& low, gfpf_u64& high, unsigned past_top, unsigned lane, gfpf_u64& borrow) {
     GFPF_CHECK(low < GFPF_R_VALUE + (1ull << 32) && high < GFPF_R_VALUE + (1ull << 32), "a row's digit past r + 2^32");
-    // A digit reaches r where its high half reaches r's (r = r_high·2^32).
-    const bool low_carry = (gfpf_u32)(low >> 32) >= GFPF_R_HIGH, high_carry = (gfpf_u32)(high >> 32) >= GFPF_R_HIGH;
+    const bool low_carry = gfpf_reaches_r(low), high_carry = gfpf_reaches_r(high);
     // Bit i: lane i's carry out (lane 4g + 3's, the one past column 7); a
     // lane 4g's carry in none.
     const unsigned carries_out = __ballot_sync(0xffffffffu, high_carry);
@@ -1221,7 +1224,7 @@ GFPF_FN bool gfpf_rows_close_row(gfpf_u64& low, gfpf_u64& high, unsigned past_to
     borrow = first ? (carries_out >> (lane | 3)) & 1 : 0;
     low = gfpf_sub_digit(low, first ? column7 : 0, borrow);
     high = gfpf_sub_digit(high, 0, borrow);
-    return borrow != 0 || (gfpf_u32)(low >> 32) >= GFPF_R_HIGH || (gfpf_u32)(high >> 32) >= GFPF_R_HIGH;
+    return borrow != 0 || gfpf_reaches_r(low) || gfpf_reaches_r(high);
 }
 
 // An open row (gfpf_rows_close_row) carried again: its digits, up to r,
@@ -1231,7 +1234,7 @@ GFPF_FN bool gfpf_rows_close_row(gfpf_u64& low, gfpf_u64& high, unsigned past_to
 // crosses a row), the carry past the top taken from digit 0 and what
 // borrows past digit 1 added to `borrow`.
 GFPF_FN void gfpf_rows_carry_again(gfpf_u64& low, gfpf_u64& high, unsigned lane, gfpf_u64& borrow) {
-    const bool low_makes = low >= GFPF_R_VALUE, high_makes = high >= GFPF_R_VALUE;
+    const bool low_makes = gfpf_reaches_r(low), high_makes = gfpf_reaches_r(high);
     const bool low_passes = low == GFPF_R_VALUE - 1, high_passes = high == GFPF_R_VALUE - 1;
     const bool make = high_makes | (high_passes & low_makes), pass = make | (high_passes & low_passes);
     const unsigned makes = __ballot_sync(0xffffffffu, make) & 0x77777777u;
@@ -1403,6 +1406,10 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_sets(Array& tile, int x, int pla
 // table once (4 KiB), where two sets of 8 read it each (8 KiB), in 16
 // products by the table and 2 by the ones (S_d), where two sets take 20.
 // Lane 4g + q ends with columns d = 2q and 2q + 1 of rows g and g + 8.
+// λ(g) = 2·⌊g/2⌋ + 8·(g mod 2): the lane, within its group of sixteen,
+// whose element is row g of a rows product (row g + 8: the lane after).
+GFPF_FN int gfpf_rows_lane_of_row(unsigned g) { return 2 * ((int)g >> 1) + 8 * ((int)g & 1); }
+
 template <class Array, class Staging>
 GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_rows(Array& tile, int x, int plane, const gfpf_u64* table,
                                                      unsigned twiddle, Staging& staging, int staging_at) {
@@ -1444,7 +1451,7 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_rows(Array& tile, int x, int pla
         // with bit 1 clear, rows g + 8 those with it set, so that each
         // load's and store's 32 words fall two to a bank pair (eight
         // neighbouring places put four to some; enumerated).
-        const int lambda = 2 * ((int)g >> 1) + 8 * ((int)g & 1);
+        const int lambda = gfpf_rows_lane_of_row(g);
         const int row0 = __shfl_sync(0xffffffffu, x, 16 * h + lambda);
         const int row1 = __shfl_sync(0xffffffffu, x, 16 * h + lambda + 1);
         unsigned rows[2][4];
@@ -1561,7 +1568,7 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_rows(Array& tile, int x, int pla
 #pragma unroll 1
         for (int i = 0; i < 4; ++i) {
             const int h = i >> 1, row = i & 1;
-            const int at = __shfl_sync(0xffffffffu, x, 16 * h + 2 * ((int)g >> 1) + 8 * ((int)g & 1) + row);
+            const int at = __shfl_sync(0xffffffffu, x, 16 * h + gfpf_rows_lane_of_row(g) + row);
             gfpf_u64 low = tile[at + d * plane], high = tile[at + (d + 1) * plane];
             gfpf_u64 borrow = (open_rows >> (2 * i + 1)) & 1;
             gfpf_rows_carry_again(low, high, lane, borrow);
