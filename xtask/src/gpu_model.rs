@@ -128,6 +128,21 @@ const ISSUE_PER_CLOCK: f64 = 4.0;
 /// at its clock under load). A warp-wide access takes a wavefront for
 /// each word its busiest bank serves ([`LaunchTraffic::shared_wavefronts`]).
 const SHARED_WAVEFRONTS_PER_CLOCK: f64 = 1.0;
+/// Shared-memory wavefronts a warp's shuffle of a 32-bit register takes
+/// (a SHFL instruction, [`FieldOps::shuffles`] in a warp's count): the CUDA
+/// C++ Programming Guide gives shuffles 32 results a clock an SM on every
+/// compute capability from 5.0, a warp a clock as the banks serve a
+/// wavefront, and Nsight Compute's guide has the load-store pipe issue them
+/// to L1TEX, whose shared-memory path serves the wavefronts. Whether a
+/// shuffle and a wavefront share that path clock for clock is not measured
+/// here; an assumption until ncu's pipe figures on a GPU settle it.
+const SHUFFLE_WAVEFRONTS: f64 = 1.0;
+/// Global sectors a wavefront of the L1 data path carries: the path
+/// moves 128 bytes a clock, and an SM's global loads and stores pass
+/// through it as its shared-memory accesses do (Nsight Compute counts both
+/// in `l1tex__data_pipe_lsu_wavefronts`); 4 sectors of 32 bytes a
+/// wavefront at best, an assumption beside the emulator's sector counts.
+const GLOBAL_SECTORS_A_WAVEFRONT: f64 = 4.0;
 /// Resident warps a scheduler needs to issue every clock through the
 /// latency of dependent integer instructions (~4 cycles) with some slack.
 const WARPS_TO_HIDE_LATENCY: f64 = 6.0;
@@ -631,10 +646,20 @@ impl LaunchInput {
         blocks.min(gpu.sms)
     }
 
-    /// Seconds the shared memory's banks take for the launch's wavefronts
-    /// on the SMs it reaches.
+    /// Wavefronts the SMs' L1 data path serves for the launch: its shared
+    /// memory's, its warps' shuffles ([`SHUFFLE_WAVEFRONTS`] each) and its
+    /// global sectors ([`GLOBAL_SECTORS_A_WAVEFRONT`] a wavefront).
+    fn data_path_wavefronts(&self) -> f64 {
+        let tr = &self.traffic;
+        tr.shared_wavefronts as f64
+            + SHUFFLE_WAVEFRONTS * tr.warp_ops.shuffles as f64
+            + (tr.sectors_read + tr.sectors_written) as f64 / GLOBAL_SECTORS_A_WAVEFRONT
+    }
+
+    /// Seconds the L1 data path (the shared memory's banks) takes for
+    /// [`Self::data_path_wavefronts`] on the SMs the launch reaches.
     fn shared_seconds(&self, m: &Model) -> f64 {
-        self.traffic.shared_wavefronts as f64 / (self.sms_used(&m.gpu) * SHARED_WAVEFRONTS_PER_CLOCK * m.gpu.clock_hz)
+        self.data_path_wavefronts() / (self.sms_used(&m.gpu) * SHARED_WAVEFRONTS_PER_CLOCK * m.gpu.clock_hz)
     }
 
     fn occupancy(&self) -> f64 {
@@ -764,13 +789,15 @@ impl Transform {
             let terms = l.terms(m).map(|(s, bound)| format!("{bound:?} {:.4}", s * 1e3));
             println!("        each bound alone (ms): {}", terms.join(", "));
             println!("        path: {}", path_breakdown(&tr.path_ops, l.k, l.short_division));
-            if tr.shared_requests > 0 {
+            if tr.shared_requests > 0 || tr.warp_ops.shuffles > 0 {
                 println!(
-                    "        shared memory: {} warp-wide accesses, {} wavefronts ({:.2}x the conflict-free {}), {:.4} ms of its banks",
+                    "        shared memory: {} warp-wide accesses, {} wavefronts ({:.2}x the conflict-free {}); with {} shuffles and {:.0} wavefronts of global sectors, {:.4} ms of the L1 data path",
                     tr.shared_requests,
                     tr.shared_wavefronts,
                     tr.shared_wavefronts as f64 / tr.shared_ideal_wavefronts.max(1) as f64,
                     tr.shared_ideal_wavefronts,
+                    tr.warp_ops.shuffles,
+                    (tr.sectors_read + tr.sectors_written) as f64 / GLOBAL_SECTORS_A_WAVEFRONT,
                     l.shared_seconds(m) * 1e3
                 );
                 for site in &l.shared_sites {
@@ -1945,6 +1972,35 @@ mod tests {
             (few - LAUNCH_SECONDS - expected * H100_SXM.sms / 8.0).abs() < 1e-9,
             "{few}"
         );
+    }
+
+    /// A warp's shuffle takes the L1 data path a wavefront's clock: a
+    /// launch of shuffles alone is bound there, and they add to its
+    /// wavefronts, as its global sectors do.
+    #[test]
+    fn shuffles_take_the_banks_clocks() {
+        let mut shuffled = products_launch(None);
+        shuffled.traffic.ops.mul = 0;
+        shuffled.traffic.warp_ops.mul = 0;
+        shuffled.traffic.warp_ops.shuffles = 1 << 29;
+        let model = Model::unfitted(H100_SXM);
+        let clock = H100_SXM.sms * H100_SXM.clock_hz;
+        let (alone, bound) = shuffled.seconds(&model);
+        assert_eq!(bound, Bound::Shared);
+        assert!(
+            (alone - LAUNCH_SECONDS - (1u64 << 29) as f64 / clock).abs() < 1e-12,
+            "{alone}"
+        );
+        shuffled.traffic.shared_wavefronts = 1 << 29;
+        let (both, _) = shuffled.seconds(&model);
+        assert!(
+            (both - LAUNCH_SECONDS - (1u64 << 30) as f64 / clock).abs() < 1e-12,
+            "{both}"
+        );
+        // Global sectors pass the same path, four a wavefront.
+        shuffled.traffic.sectors_read = 1 << 20;
+        shuffled.traffic.sectors_written = 1 << 20;
+        assert_eq!(shuffled.data_path_wavefronts(), ((1u64 << 30) + (1 << 19)) as f64);
     }
 
     /// The H200 changes the memory term alone: a launch bound by its data

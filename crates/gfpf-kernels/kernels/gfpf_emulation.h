@@ -58,7 +58,7 @@ enum GfpfEmuOp {
     GFPF_OP_LANE_MUL = 3,     // gfpf_lane_mul, per lane
     GFPF_OP_LANE_ADD_SUB = 4, // gfpf_lane_add_sub, per lane
     GFPF_OP_LANE_MUL_POW_R = 5,
-    GFPF_OP_COLLECTIVE = 6,   // a warp collective, per lane
+    GFPF_OP_COLLECTIVE = 6,   // a warp vote or __syncwarp, per lane (shuffles and matrix products apart)
     GFPF_OP_SHARED = 7,       // a shared-memory word read or written, per thread
     GFPF_OP_BARRIER = 8,      // a __syncthreads(), per thread
     GFPF_OP_NTT_BUTTERFLY = 9, // a word-size NTT butterfly in registers, its product included (gfpf_ntt.cu)
@@ -87,7 +87,9 @@ enum GfpfEmuOp {
     GFPF_OP_TILE_MUL_SHARED = 32, // gfpf_tile_mul_shared_twiddles<4>: a lane's product on the tensor cores
     GFPF_OP_TILE_MUL_SHARED8 = 33, // gfpf_tile_mul_shared_twiddles<8>: the same, eight lanes a twiddle
     GFPF_OP_TILE_MUL_SHARED16 = 34, // gfpf_tile_mul_shared_twiddles<16>: the same, sixteen lanes a twiddle
-    GFPF_OP_COUNT = 35
+    GFPF_OP_SHUFFLE = 35,     // a warp shuffle of one 32-bit register, per lane (a 64-bit value: two)
+    GFPF_OP_MMA = 36,         // a warp matrix product (mma.sync m16n8k32), per lane
+    GFPF_OP_COUNT = 37
 };
 
 // What the Rust side passes with every launch (crates/gfpf-testkit/src/emulator.rs,
@@ -342,8 +344,14 @@ struct Block {
     std::unordered_map<const void*, unsigned> shared_arrays;
     unsigned long long shared_requests = 0, shared_wavefronts = 0, shared_ideal_wavefronts = 0;
 
+    // Per thread of the running block: how deep it is in GFPF_CHECKs, whose
+    // conditions the device does not run (their operations, shuffles and
+    // accesses are not counted).
+    std::vector<unsigned> checking;
+    // Whether the running thread's operations and accesses count.
+    bool counts_here() const { return counting && checking[running] == 0; }
     void count_op(int op) {
-        if (counting) ++thread_ops[running][op];
+        if (counts_here()) ++thread_ops[running][op];
     }
     void resident_reads(bool on) {
         if (counting) resident[running] = on;
@@ -379,7 +387,7 @@ struct Block {
     // shared array `array` from code address `site` (one access however
     // many words: a 16-byte load is one).
     void record_shared(const void* array, unsigned long long offset, unsigned bytes, bool write, const void* site) {
-        if (!counting) return;
+        if (!counts_here()) return;
         const unsigned t = running, w = t / kWarp;
         // User-space code addresses are below 2^47.
         const unsigned long long place = (unsigned long long)(uintptr_t)site & ((1ull << 47) - 1);
@@ -457,7 +465,7 @@ struct Block {
     // line (`site`): lanes that skip a site (a twiddle of exponent 0) shift
     // only that site's count.
     void record(const void* base, unsigned long long offset, unsigned bytes, bool write, int site, int table = 0) {
-        if (!counting) return;
+        if (!counts_here()) return;
         unsigned t = running;
         unsigned n = accesses[((unsigned long long)t << 32) | unsigned(site)]++;
         unsigned long long key =
@@ -718,7 +726,7 @@ struct SharedArray {
         in_wide_access = true;
         for (size_t k = 0; k < 4; ++k) out[k] = U(read(i + k, site));
         in_wide_access = false;
-        if (b.counting) b.thread_ops[b.running][GFPF_OP_SHARED] -= 3;
+        if (b.counts_here()) b.thread_ops[b.running][GFPF_OP_SHARED] -= 3;
     }
 
     // An indexed word, with the code address that indexed it (its site:
@@ -741,9 +749,21 @@ struct SharedArray {
 
 // ---- warp collectives --------------------------------------------------
 
-inline unsigned long long collective(WarpOp op, unsigned mask, unsigned long long value, int operand, int width) {
-    block().count_op(GFPF_OP_COLLECTIVE);
+// `registers`: the 32-bit registers a shuffle moves (the SHFL instructions
+// it takes on the device).
+inline unsigned long long collective(WarpOp op, unsigned mask, unsigned long long value, int operand, int width,
+                                     int registers = 1) {
     Block& b = block();
+    switch (op) {
+        case WarpOp::Idx:
+        case WarpOp::Up:
+        case WarpOp::Down:
+        case WarpOp::Xor:
+            for (int i = 0; i < registers; ++i) b.count_op(GFPF_OP_SHUFFLE);
+            break;
+        case WarpOp::Mma: b.count_op(GFPF_OP_MMA); break;
+        default: b.count_op(GFPF_OP_COLLECTIVE);
+    }
     Fiber& f = b.fibers[b.running];
     unsigned lane = b.running % kWarp;
     if (!(mask >> lane & 1))
@@ -1022,6 +1042,7 @@ inline bool run_block(Block& b, unsigned schedule) {
     b.thread_ops.assign(b.counting ? n : 0, {});
     b.shared_counts.clear();
     b.resident.assign(b.counting ? n : 0, 0);
+    b.checking.assign(b.counting ? n : 0, 0);
 #if !GFPF_EMU_ASM_SWITCH
     b.scheduler.started = true;
 #endif
@@ -1147,6 +1168,11 @@ inline unsigned long long gfpf_emu_bits(T v) {
     std::memcpy(&bits, &v, sizeof v);
     return bits;
 }
+// The 32-bit registers a shuffle of a T moves: one SHFL each.
+template <class T>
+constexpr int gfpf_emu_registers() {
+    return int((sizeof(T) + 3) / 4);
+}
 template <class T>
 inline T gfpf_emu_from_bits(unsigned long long bits) {
     T v;
@@ -1156,22 +1182,22 @@ inline T gfpf_emu_from_bits(unsigned long long bits) {
 
 template <class T>
 inline T __shfl_sync(unsigned mask, T v, int src, int width = 32) {
-    return gfpf_emu_from_bits<T>(gfpf_emu::collective(gfpf_emu::WarpOp::Idx, mask, gfpf_emu_bits(v), src, width));
+    return gfpf_emu_from_bits<T>(gfpf_emu::collective(gfpf_emu::WarpOp::Idx, mask, gfpf_emu_bits(v), src, width, gfpf_emu_registers<T>()));
 }
 template <class T>
 inline T __shfl_up_sync(unsigned mask, T v, unsigned delta, int width = 32) {
     return gfpf_emu_from_bits<T>(
-        gfpf_emu::collective(gfpf_emu::WarpOp::Up, mask, gfpf_emu_bits(v), int(delta), width));
+        gfpf_emu::collective(gfpf_emu::WarpOp::Up, mask, gfpf_emu_bits(v), int(delta), width, gfpf_emu_registers<T>()));
 }
 template <class T>
 inline T __shfl_down_sync(unsigned mask, T v, unsigned delta, int width = 32) {
     return gfpf_emu_from_bits<T>(
-        gfpf_emu::collective(gfpf_emu::WarpOp::Down, mask, gfpf_emu_bits(v), int(delta), width));
+        gfpf_emu::collective(gfpf_emu::WarpOp::Down, mask, gfpf_emu_bits(v), int(delta), width, gfpf_emu_registers<T>()));
 }
 template <class T>
 inline T __shfl_xor_sync(unsigned mask, T v, int lane_mask, int width = 32) {
     return gfpf_emu_from_bits<T>(
-        gfpf_emu::collective(gfpf_emu::WarpOp::Xor, mask, gfpf_emu_bits(v), lane_mask, width));
+        gfpf_emu::collective(gfpf_emu::WarpOp::Xor, mask, gfpf_emu_bits(v), lane_mask, width, gfpf_emu_registers<T>()));
 }
 namespace gfpf_emu {
 // mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 (.s8 for A's or B's
@@ -1218,9 +1244,31 @@ inline void gfpf_global_write(T* base, unsigned long long i, T v, int site) {
 }
 // `site` tells apart the source lines that share a helper (gfpf_load).
 #define GFPF_COUNT_OP(op) gfpf_emu::block().count_op(op)
-#define GFPF_CHECK(condition, what) \
-    do {                             \
-        if (!(condition)) gfpf_emu::block().fail(what); \
+namespace gfpf_emu {
+// A GFPF_CHECK's condition, run by the emulator alone: while it runs, its
+// thread's operations and accesses do not count (a thread that yields in it,
+// at a shuffle, stays marked; the others count on).
+struct CheckScope {
+    Block& b = block();
+    unsigned thread = b.running;
+    CheckScope() {
+        if (b.counting) ++b.checking[thread];
+    }
+    ~CheckScope() {
+        if (b.counting) --b.checking[thread];
+    }
+    CheckScope(const CheckScope&) = delete;
+    CheckScope& operator=(const CheckScope&) = delete;
+};
+}  // namespace gfpf_emu
+#define GFPF_CHECK(condition, what)                         \
+    do {                                                    \
+        bool gfpf_check_holds;                              \
+        {                                                   \
+            gfpf_emu::CheckScope gfpf_check_scope;          \
+            gfpf_check_holds = (condition);                 \
+        }                                                   \
+        if (!gfpf_check_holds) gfpf_emu::block().fail(what); \
     } while (0)
 #define GFPF_GLOBAL_READ_AT(base, i, site) gfpf_global_read((base), (i), (site))
 #define GFPF_TABLE_READ_AT(base, i, site) gfpf_table_read((base), (i), (site))

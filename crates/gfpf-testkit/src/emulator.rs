@@ -191,7 +191,8 @@ pub struct FieldOps {
     pub lane_add_sub: u64,
     /// `gfpf_lane_mul_pow_r`, per lane.
     pub lane_mul_pow_r: u64,
-    /// Warp collectives (shuffles, ballots, votes), per lane.
+    /// Warp votes (ballots, `__any_sync`, `__all_sync`) and `__syncwarp`,
+    /// per lane: the collectives other than shuffles and matrix products.
     pub collectives: u64,
     /// Words of shared memory read or written, per thread.
     pub shared_words: u64,
@@ -271,6 +272,13 @@ pub struct FieldOps {
     /// As `tile_mul_shared`, sixteen lanes a twiddle (the twiddle the
     /// tensor cores' B operand, the elements A's rows).
     pub tile_mul_shared16: u64,
+    /// Warp shuffles (`__shfl*_sync`), per lane, one for each 32-bit
+    /// register moved (a 64-bit value takes two, as on the device): in a
+    /// warp's count, the SHFL instructions it issues, which the device
+    /// serves on its load-store pipe beside the shared memory's accesses.
+    pub shuffles: u64,
+    /// Warp matrix products (`mma.sync` m16n8k32), per lane.
+    pub mmas: u64,
 }
 
 /// `FieldOps`' methods over its every field, named once.
@@ -340,6 +348,8 @@ field_ops_methods!(
     tile_mul_shared,
     tile_mul_shared8,
     tile_mul_shared16,
+    shuffles,
+    mmas,
 );
 
 impl LaunchTraffic {
