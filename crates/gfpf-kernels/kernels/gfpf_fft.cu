@@ -927,16 +927,34 @@ GFPF_FN void gfpf_tile_increment(Array& tile, int x, int plane) {
 template <class Array>
 GFPF_TILE_OP void gfpf_tile_add_sub(Array& tile, int x, int y, int plane) {
     GFPF_COUNT_OP(GFPF_OP_TILE_ADD_SUB);
-    gfpf_u64 carry = 0, borrow = 0;
+    gfpf_u64 carry = 0, borrow = 0, sum_0 = 0, difference_0 = 0;
 #pragma unroll
     for (int d = 0; d < GFPF_K; ++d) {
         const gfpf_u64 a = tile[x + d * plane], b = tile[y + d * plane];
-        tile[x + d * plane] = gfpf_add_digit(a, b, carry);
-        tile[y + d * plane] = gfpf_sub_digit(a, b, borrow);
+        const gfpf_u64 sum = gfpf_add_digit(a, b, carry), difference = gfpf_sub_digit(a, b, borrow);
+        tile[x + d * plane] = sum;
+        tile[y + d * plane] = difference;
+        if (d == 0) {
+            sum_0 = sum;
+            difference_0 = difference;
+        }
     }
-    // A carry out of digit k − 1 is r^k = −1; a borrow is +1.
-    if (carry) gfpf_tile_decrement(tile, x, plane);
-    if (borrow) gfpf_tile_increment(tile, y, plane);
+    // A carry out of digit k − 1 is r^k = −1; a borrow is +1: at digit 0
+    // alone but where it is 0 (or r − 1), about always.
+    if (carry) {
+        if (GFPF_RARE(sum_0 == 0)) {
+            gfpf_tile_decrement(tile, x, plane);
+        } else {
+            tile[x] = sum_0 - 1;
+        }
+    }
+    if (borrow) {
+        if (GFPF_RARE(difference_0 == GFPF_R_VALUE - 1)) {
+            gfpf_tile_increment(tile, y, plane);
+        } else {
+            tile[y] = difference_0 + 1;
+        }
+    }
 }
 
 // Digit t of a − b into the tile, with the borrow of the chain.
@@ -987,20 +1005,31 @@ GFPF_TILE_OP void gfpf_tile_mul_pow_r(Array& tile, int x, int plane, int i) {
 }
 
 // (x, y) ← (x + y, (x − y)·r^i) in place for 0 ≤ i < 2k: gfpf_tile_add_sub
-// then gfpf_tile_mul_pow_r in two carry chains instead of three. As a shift
-// writes x·r^s = A(x) − B(x) (the digits shifted up less those wrapped past
-// r^k, s = i mod k), (x − y)·r^s = (A(x) + B(y)) − (B(x) + A(y)), and each
-// bracket takes every digit from one of the two rotated elements: one
-// subtraction, the two swapped for i ≥ k. Its digits are made first, from
-// the rotated reads, and kept in registers while the sum is written over
-// x. Where x or y is −1 (top digit r, which a rotation would move) the two
-// operations run apart. With `y_first` the sum's loads (and the test for
-// −1) take y before x, which both orders allow: a caller picks it by lane
-// so that a warp's first loads fall two to a bank pair.
+// then gfpf_tile_mul_pow_r in two carry chains instead of three, each digit
+// of x and y read once. As a shift writes x·r^s = A(x) − B(x) (the digits
+// shifted up less those wrapped past r^k, s = i mod k), (x − y)·r^s =
+// (A(x) + B(y)) − (B(x) + A(y)), and each bracket takes every digit from
+// one of the two elements: one subtraction, the two swapped for i ≥ k. Both
+// chains run over the digits in order as they are read; the difference's
+// starts at digit (k − s) mod k (its digit 0 once shifted), so the borrow
+// that crosses there is its top one, and the borrow out of digit k − 1
+// goes on into digit 0 after the loop (one digit, and further about never).
+// The sum is written as it is made; the difference, written shifted over y,
+// waits in registers until y is read. Before, the difference was made from
+// rotated reads and the sum read both elements again: 48 words a butterfly
+// where it is 32, and t8 2^20's pair launches took 13% of their shared
+// wavefronts on those second reads (gpu-model --transform t8:20 --sites);
+// the chain's restart and the shifted stores cost 39 instructions more at
+// t8 (383 against 344, probe kernels; NVRTC 12.9, sm_90, 2026-11-29).
+// Where x or y is −1 (top digit r, which a rotation would
+// move) the two operations run apart. With `y_first` the loads take y
+// before x, which both orders allow: a caller picks it by lane so that a
+// warp's first loads fall two to a bank pair.
 template <class Array>
 GFPF_TILE_OP void gfpf_tile_add_sub_mul_pow_r(Array& tile, int x, int y, int plane, int i, bool y_first = false) {
     const int first = y_first ? y : x, second = y_first ? x : y;
-    if (GFPF_RARE(tile[first + (GFPF_K - 1) * plane] == GFPF_R_VALUE || tile[second + (GFPF_K - 1) * plane] == GFPF_R_VALUE)) {
+    const gfpf_u64 first_top = tile[first + (GFPF_K - 1) * plane], second_top = tile[second + (GFPF_K - 1) * plane];
+    if (GFPF_RARE(first_top == GFPF_R_VALUE || second_top == GFPF_R_VALUE)) {
         gfpf_tile_add_sub(tile, x, y, plane);
         gfpf_tile_mul_pow_r(tile, y, plane, i);
         return;
@@ -1008,29 +1037,52 @@ GFPF_TILE_OP void gfpf_tile_add_sub_mul_pow_r(Array& tile, int x, int y, int pla
     GFPF_COUNT_OP(GFPF_OP_TILE_ADD_SUB_MUL_POW_R);
     const int s = i >= GFPF_K ? i - GFPF_K : i;
     const bool negate = i >= GFPF_K;
+    // The digit of x and y that the difference's chain starts at (its
+    // digit 0 once shifted), past the last (k) where s = 0.
+    const int start = GFPF_K - s;
     gfpf_u64 difference[GFPF_K];
-    gfpf_u64 borrow = 0;
-#pragma unroll
-    for (int t = 0; t < GFPF_K; ++t) {
-        const int from = ((t - s) & (GFPF_K - 1)) * plane;
-        const gfpf_u64 a = tile[x + from], b = tile[y + from];
-        // Digit t of A(x) + B(y) less that of B(x) + A(y), swapped where
-        // wrapped or negated (one subtraction selected: 415 instructions at
-        // t8 against 553 with both written out; probe kernels, NVRTC 12.9,
-        // sm_90, nvdisasm 13.5, 2026-11-27).
-        const bool swap = (t < s) != negate;
-        difference[t] = gfpf_sub_digit(swap ? b : a, swap ? a : b, borrow);
-    }
-    gfpf_u64 carry = 0;
+    gfpf_u64 carry = 0, borrow = 0, top_borrow = 0, sum_0 = 0;
 #pragma unroll
     for (int d = 0; d < GFPF_K; ++d) {
-        tile[x + d * plane] = gfpf_add_digit(tile[first + d * plane], tile[second + d * plane], carry);
-        tile[y + d * plane] = difference[d];
+        const gfpf_u64 u = d == GFPF_K - 1 ? first_top : tile[first + d * plane];
+        const gfpf_u64 v = d == GFPF_K - 1 ? second_top : tile[second + d * plane];
+        const gfpf_u64 sum = gfpf_add_digit(u, v, carry);
+        tile[x + d * plane] = sum;
+        if (d == 0) sum_0 = sum;
+        if (d == start) {
+            top_borrow = borrow;
+            borrow = 0;
+        }
+        // Digit d goes to d + s: wrapped past the top where d ≥ start, so
+        // subtracted (the other way for i ≥ k); u is y's digit where
+        // y_first. One select a word for both (the two apart took 28
+        // instructions more at t8).
+        const bool v_minus_u = ((d >= start) != negate) != y_first;
+        difference[d] = gfpf_sub_digit(v_minus_u ? v : u, v_minus_u ? u : v, borrow);
     }
-    // A carry out of digit k − 1 is r^k = −1; a borrow added r^k = −1 too
-    // many, so 1 back.
-    if (carry) gfpf_tile_decrement(tile, x, plane);
-    if (borrow) gfpf_tile_increment(tile, y, plane);
+    if (start != GFPF_K) {
+        difference[0] = gfpf_sub_digit(difference[0], 0, borrow);
+        if (GFPF_RARE(borrow)) {
+#pragma unroll
+            for (int d = 1; d < GFPF_K; ++d)
+                if (d < start) difference[d] = gfpf_sub_digit(difference[d], 0, borrow);
+        }
+    }
+    // A carry out of digit k − 1 is r^k = −1: 1 less, from digit 0 where it
+    // is not 0 (NVRTC loaded the sum's digits again for gfpf_tile_decrement).
+    if (carry) {
+        if (GFPF_RARE(sum_0 == 0)) {
+            gfpf_tile_decrement(tile, x, plane);
+        } else {
+            tile[x] = sum_0 - 1;
+        }
+    }
+    // What crossed past the top, one of the two at most, added r^k = −1
+    // too many: 1 back.
+    top_borrow |= borrow;
+#pragma unroll
+    for (int d = 0; d < GFPF_K; ++d) tile[y + ((d + s) & (GFPF_K - 1)) * plane] = difference[d];
+    if (top_borrow) gfpf_tile_increment(tile, y, plane);
 }
 
 // x·w in place, w's digits in shared memory (digit d at tile[w_at + d·
@@ -1698,14 +1750,23 @@ GFPF_FN void gfpf_tile_twiddle(const GfpfStageParams& p, Array& tile, int x, gfp
 // butterfly and the fused one in turn. Else apart (the pair kernels whose
 // stages both twiddle their outputs: fused, t8's spilled 4 bytes at 64
 // registers on sm_80), the lanes with j = 0 idle through the shift.
-template <class Tile, int R, int VARIANT, bool FUSED = true, class Array>
+// `unit`: the twiddles' unit, or a function that makes it (called where it
+// is used, so that nothing holds it through the layers).
+GFPF_FN gfpf_u64 gfpf_unit_value(gfpf_u64 unit) { return unit; }
+template <class MakeUnit>
+GFPF_FN gfpf_u64 gfpf_unit_value(const MakeUnit& make) {
+    return make();
+}
+
+template <class Tile, int R, int VARIANT, bool FUSED = true, class Array, class Unit>
 GFPF_FN void gfpf_element_team_dft(const GfpfStageParams& p, Array& tile, int own, int spacing, int member,
-                                   gfpf_u64 unit, bool running) {
+                                   const Unit& unit_or_maker, bool running) {
     constexpr int P = R / 2;
     constexpr int plane = Tile::plane;
     // Thread `member` twiddles inputs member and member + R/2, the ones its
     // butterfly of the first layer takes: no barrier between.
     if (VARIANT == GFPF_TWIDDLE_INPUTS) {
+        const gfpf_u64 unit = gfpf_unit_value(unit_or_maker);
         gfpf_tile_twiddle<Tile>(p, tile, own + member * spacing, unit, member, running);
         gfpf_tile_twiddle<Tile>(p, tile, own + (member + P) * spacing, unit, member + P, running);
     }
@@ -1736,6 +1797,7 @@ GFPF_FN void gfpf_element_team_dft(const GfpfStageParams& p, Array& tile, int ow
     // layer's butterfly): output at place `at` is DFT output bit_reverse(at).
     if (VARIANT == GFPF_TWIDDLE_OUTPUTS) {
         const int at = 2 * member;
+        const gfpf_u64 unit = gfpf_unit_value(unit_or_maker);
         gfpf_tile_twiddle<Tile>(p, tile, own + at * spacing, unit, gfpf_bit_reverse<R>(at), running);
         gfpf_tile_twiddle<Tile>(p, tile, own + (at + 1) * spacing, unit, gfpf_bit_reverse<R>(at + 1), running);
     }
@@ -1751,22 +1813,25 @@ GFPF_FN void gfpf_dft_element_team(const GfpfStageParams& p) {
     using Tile = GfpfElementTeamTile<R>;
     constexpr int P = Tile::team;
     GFPF_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
-    bool strided;
-    gfpf_u64 first_dft, dfts;
+    bool running;
+    const int s = threadIdx.x / P, member = threadIdx.x % P;
     {
         const GfpfTileSites<Tile, R> sites(p, P, true);
-        strided = sites.strided;
-        first_dft = sites.first_dft;
-        dfts = sites.dfts;
+        running = sites.first_dft + s < sites.dfts;
         sites.load(p, tile);
     }
-    const int s = threadIdx.x / P, member = threadIdx.x % P;
-    const bool running = first_dft + s < dfts;
     // Element i of DFT s: digit d at tile[own + i + d·plane] (one layout for
     // every stage: Tile::word takes no notice of strides).
     const int own = Tile::word(false, 0, s, 0);
-    // Stride 1: column b = 0, no twiddles.
-    const gfpf_u64 unit = strided && running ? gfpf_dft_site<R>(p, first_dft + s).b * p.step : 0;
+    // Stride 1: column b = 0, no twiddles. Made where the twiddles are:
+    // made before the layers, the kernels of twiddled outputs held it
+    // through them and spilled 4 to 8 bytes at t8 on sm_80 and sm_90 once
+    // the butterflies with a shift read each digit once.
+    const auto unit = [&]() -> gfpf_u64 {
+        const GfpfTileSites<Tile, R> here(p, P, true);
+        const gfpf_u64 dft = here.first_dft + threadIdx.x / P;
+        return here.strided && dft < here.dfts ? gfpf_dft_site<R>(p, dft).b * p.step : 0;
+    };
     gfpf_element_team_dft<Tile, R, VARIANT>(p, tile, own, 1, member, unit, running);
     const GfpfTileSites<Tile, R> sites(p, P, true);
     sites.store(p, tile, [&](int d, int s_out, int i) { return Tile::word(false, d, s_out, gfpf_bit_reverse<R>(i)); });
