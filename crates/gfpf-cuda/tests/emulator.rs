@@ -800,7 +800,7 @@ fn tensor_core_rows_read_each_table_once() {
     for (m, x) in xs.iter().enumerate() {
         buffer[8 * m..8 * m + 8].copy_from_slice(x.digits());
     }
-    buffer[256..1216].copy_from_slice(&gfpf_kernels::tensor::shared_twiddle_tables(&field, &twiddles).unwrap());
+    buffer[256..1216].copy_from_slice(&gfpf_kernels::tensor::rows_twiddle_tables(&field, &twiddles).unwrap());
     let Some((rows, out)) = counted_test_kernel_on("gfpf_test_shared_twiddles16", 32, buffer) else {
         return;
     };
@@ -1013,8 +1013,9 @@ fn a_skipped_shared_access_is_its_own_instruction() {
 /// element is not its index).
 ///
 /// The buffer: x (32 elements of 8 digits) at words 0..256, the 8
-/// twiddles' tables (gfpf_kernels::tensor::shared_twiddle_tables) at
-/// 256..1216, x_m·w_t at 1216..1472, and o at 1472.
+/// twiddles' tables (gfpf_kernels::tensor::shared_twiddle_tables, or
+/// rows_twiddle_tables for sixteen lanes a twiddle) at 256..1216, x_m·w_t
+/// at 1216..1472, and o at 1472.
 fn shared_twiddles_kernel(shared_by: usize) -> String {
     r#"
 GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
@@ -1071,15 +1072,25 @@ fn tensor_core_products_by_shared_twiddles_match_the_cpu() {
         field.mul_pow_r(&field.one(), 7),
     ];
     twiddles.extend(gfpf_testkit::oracle::sample(&field, 4, 22));
-    let tables = gfpf_kernels::tensor::shared_twiddle_tables(&field, &twiddles).unwrap();
-    // (kernel, lanes a twiddle, twiddle offsets): sixteen lanes take two
-    // twiddles a launch, so four offsets meet all eight.
+    // (kernel, lanes a twiddle, twiddle offsets, the tables as it reads
+    // them): sixteen lanes take two twiddles a launch, so four offsets meet
+    // all eight.
     let kernels = [
-        ("gfpf_test_shared_twiddles", 4, 0..1),
-        ("gfpf_test_shared_twiddles16", 16, 0..4),
+        (
+            "gfpf_test_shared_twiddles",
+            4,
+            0..1,
+            gfpf_kernels::tensor::shared_twiddle_tables(&field, &twiddles).unwrap(),
+        ),
+        (
+            "gfpf_test_shared_twiddles16",
+            16,
+            0..4,
+            gfpf_kernels::tensor::rows_twiddle_tables(&field, &twiddles).unwrap(),
+        ),
     ];
     // The matrix products are warp collectives: with either fiber switch.
-    for (switch, (kernel, shared_by, offsets)) in [FiberSwitch::Native, FiberSwitch::Portable]
+    for (switch, (kernel, shared_by, offsets, tables)) in [FiberSwitch::Native, FiberSwitch::Portable]
         .into_iter()
         .flat_map(|switch| kernels.clone().into_iter().map(move |k| (switch, k)))
     {

@@ -1479,20 +1479,18 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_rows(Array& tile, int x, int pla
         // The group's table, staged by the warp.
         const unsigned w = __shfl_sync(0xffffffffu, twiddle, 16 * h);
         GFPF_CHECK(w == __shfl_sync(0xffffffffu, twiddle, 16 * h + (lane & 15)), "sixteen lanes share a twiddle");
-        // Staged as B's fragments: word β of a row its bytes of β, bytes
-        // 0..3 and 4..7 of each digit in its two halves, where the table
-        // has words 2t and 2t + 1 each with half of β = 2t's and half of
-        // 2t + 1's: lanes l and l ^ 1 hold the two and swap halves.
+        // Staged as B's fragments, as the table holds them
+        // (gfpf_kernels::tensor::to_rows_layout): word β of a row its bytes
+        // of β, bytes 0..3 and 4..7 of each digit in its two halves. (From
+        // the sets' layout, lanes l and l ^ 1 swapped halves by a 64-bit
+        // shuffle: 8 of the 26 SHFL a lane's product issued.)
         const gfpf_u64* from = table + (gfpf_u64)w * GFPF_SHARED_TWIDDLE_WORDS;
-        const int lane_at = staging_at + gfpf_shared_twiddle_staged((int)lane);
 #pragma unroll 1
         for (int c = 0; c < (GFPF_SHARED_TWIDDLE_WORDS + 31) / 32; ++c) {
-            const int i = 32 * c + (int)lane;
-            const gfpf_u64 own = i < GFPF_SHARED_TWIDDLE_WORDS ? GFPF_TENSOR_TABLE_READ(from, i) : 0;
-            const gfpf_u64 other = __shfl_xor_sync(0xffffffffu, own, 1);
-            const gfpf_u64 b = lane & 1 ? (other >> 32) | (own & 0xffffffff00000000ull)
-                                        : (own & 0xffffffffull) | (other << 32);
-            if (i < GFPF_SHARED_TWIDDLE_WORDS) staging[lane_at + 4 * c * GFPF_SHARED_TWIDDLE_ROW_WORDS] = b;
+            const int here = (int)gfpf_lane_here(), i = 32 * c + here;
+            if (i < GFPF_SHARED_TWIDDLE_WORDS)
+                staging[staging_at + gfpf_shared_twiddle_staged(here) + 4 * c * GFPF_SHARED_TWIDDLE_ROW_WORDS] =
+                    GFPF_TENSOR_TABLE_READ(from, i);
         }
         // A's rows g and g + 8 (registers 0 and 2, bytes 0..3 and 4..7 of a
         // digit, and 1 and 3): lanes 16h + λ(g) and 16h + λ(g) + 1, λ(g) =
