@@ -154,9 +154,16 @@ pub const DFT16_MMA_FRAGMENT_WORDS: usize = 1024;
 /// dividing q − 1, in the lanes' register order (lane l's four registers of
 /// product (a, h) at words ((2a + h)·32 + l)·4 …): byte a of V[p][4m + b] =
 /// 2^(32+8b)·w16^(m·rev4(p)) mod q, w16 = [`root_of_unity`]`(q, 4)` (the
-/// root the stage kernels' rounds take), for rows p < 16 and K = 4m + b < 32
-/// of half h (m − 8h the data row). With these, the kernel's products of the
-/// data's bytes sum to 2^32·y_p mod q, y the DFT_16 in bit-reversed order.
+/// root the stage kernels' rounds take), for output places p < 16 and data
+/// rows m < 16: lane 4g + t's registers of half h take places 2g (registers
+/// 0 and 2) and 2g + 1 (1 and 3) against data rows 4t + 2h (registers 0 and
+/// 1) and 4t + 2h + 1 (2 and 3), the rows its data registers 2h and 2h + 1
+/// hold. With these, the kernel's products of the data's bytes sum to
+/// 2^32·y_p mod q, y the DFT_16 in bit-reversed order. (Lane 4g + t reads
+/// data rows 4t … 4t + 3 and writes places 2g and 2g + 1, so that a warp's
+/// eight groups meet 32 distinct banks in the stage kernel's tile, where
+/// rows t, t + 4, t + 8, t + 12 and places g, g + 8 put four lanes to a
+/// bank.)
 ///
 /// ```
 /// let fragments = gfpf_cuda::ntt::dft16_mma_fragments(2013265921).unwrap();
@@ -190,9 +197,12 @@ fn dft16_mma_fragments_of(q: u64, w16: u64) -> Vec<u32> {
             for lane in 0..32 {
                 let (g, t) = (lane >> 2, lane & 3);
                 for r in 0..4 {
-                    // Registers 0, 2: row g; 1, 3: row g + 8; 0, 1: K = 4t
-                    // + b; 2, 3: K = 16 + 4t + b, so m = 8h + t + 4·(r / 2).
-                    let (p, m) = (g + 8 * (r & 1), 8 * h + t + 4 * (r >> 1));
+                    // Registers 0, 2: row g, output place p = 2g; 1, 3: row
+                    // g + 8, place 2g + 1; 0, 1: K = 4t + b, data register
+                    // 2h of lane t; 2, 3: K = 16 + 4t + b, its register 2h
+                    // + 1; lane t's register k holds data row 4t + k, so m =
+                    // 4t + 2h + r / 2.
+                    let (p, m) = (2 * g + (r & 1), 4 * t + 2 * h + (r >> 1));
                     words[((2 * a + h) * 32 + lane) * 4 + r] =
                         (0..4).map(|b| ((v(p, m, b) >> (8 * a)) as u32 & 0xff) << (8 * b)).sum();
                 }

@@ -639,8 +639,9 @@ GFPF_NTT_FN int gfpf_ntt_round_first(int stages, int most, int i) {
 // shifted sums T_0 + 2^8·T_1 and T_2 + 2^8·T_3 (each below 2^30.01), one
 // 64-bit multiply-add joining them, the reduction.
 //
-// Lane l = 4g + t holds x at rows t, t + 4, t + 8, t + 12 of column g and
-// gets y at rows g, g + 8 of columns 2t, 2t + 1. The left operands are 1024
+// Lane l = 4g + t holds x at rows 4t … 4t + 3 of column g and gets y at
+// places 2g, 2g + 1 of columns 2t, 2t + 1 (y[i] at place 2g + ⌊i/2⌋ of
+// column 2t + (i mod 2)). The left operands are 1024
 // words a prime (gfpf_cuda's dft16_mma_fragments), from word `at` (a multiple
 // of four) of `fragments`: lane l's four registers of product (a, h) at
 // words ((2a + h)·32 + l)·4 …, one 16-byte load.
@@ -669,6 +670,9 @@ GFPF_NTT_FN void gfpf_ntt_dft16_mma(gfpf_ntt_u32 (&y)[4], const gfpf_ntt_u32 (&x
     }
 }
 
+// The bit reverse of a group's 3-bit index in a warp's eight.
+GFPF_NTT_FN int gfpf_ntt_reverse3(int v) { return (v & 1) << 2 | (v & 2) | (v >> 2 & 1); }
+
 // Where the tensor cores' left operands lie in shared memory: after the
 // tile of `words` words, its pads and w16's 8 pairs, from the next multiple
 // of four words (16-byte loads).
@@ -679,10 +683,18 @@ GFPF_NTT_FN int gfpf_ntt_mma_at(int words) {
 
 // A forward transform's last round of four stages on the tensor cores, in
 // the tile: groups of 16 neighbouring words (whose twiddles are all 1),
-// 8 a warp at a time; lane l = 4g + t reads rows t, t + 4, t + 8, t + 12 of
-// its tile's group g and writes rows g, g + 8 of groups 2t, 2t + 1 (each
-// group's 16 words in place, bit-reversed as the round in registers leaves
-// them). The DFT's left operands lie in shared memory from word mma_at.
+// 8 a warp at a time; lane l = 4g + t reads rows 4t … 4t + 3 of the warp's
+// group τ(g) and writes places 2g, 2g + 1 of groups τ(2t), τ(2t + 1), τ the
+// bit reverse of 3 bits (each group's 16 words in place, bit-reversed as
+// the round in registers leaves them). With the tile's pad word every 32,
+// group G's words start at bank 16·(G mod 2) + ⌊G/2⌋ (mod 32, from the
+// warp's first): τ(g) puts those of the groups a load or store meets at 0,
+// 1, 2, 3, 16, 17, 18, 19, and rows 4t + k, or places 2g (+ 1), fill the
+// 32 banks once. Rows t + 4k and places g, g + 8 of groups g and 2t, 2t + 1
+// put four lanes to a bank (t8's DFT at 2^24, 8 primes: the round's launch
+// took 113.8M wavefronts where its accesses need 80.2M; gpu-model,
+// 2026-11-30). The DFT's left operands lie in shared memory from word
+// mma_at.
 template <class Tile>
 GFPF_NTT_FN void gfpf_ntt_mma_round(int words, int threads, int tid, int mma_at, Tile tile, gfpf_ntt_u32 q,
                                     gfpf_ntt_u32 q_neg_inv) {
@@ -692,16 +704,16 @@ GFPF_NTT_FN void gfpf_ntt_mma_round(int words, int threads, int tid, int mma_at,
         // A group's 16 words share their pad (32-word runs from multiples
         // of 16 never straddle one), so each group's place is padded once.
         gfpf_ntt_u32 x[4], y[4];
-        const int in = gfpf_ntt_padded<gfpf_ntt_u32>(16 * (base + g)) + t;
+        const int in = gfpf_ntt_padded<gfpf_ntt_u32>(16 * (base + gfpf_ntt_reverse3(g))) + 4 * t;
 #pragma unroll
-        for (int k = 0; k < 4; ++k) x[k] = GFPF_NTT_TILE_LOAD(tile, in + 4 * k);
+        for (int k = 0; k < 4; ++k) x[k] = GFPF_NTT_TILE_LOAD(tile, in + k);
         gfpf_ntt_dft16_mma(y, x, tile, mma_at, lane, q, q_neg_inv);
         // Every lane's reads of the 8 groups before any lane's writes.
         __syncwarp();
-        const int out0 = gfpf_ntt_padded<gfpf_ntt_u32>(16 * (base + 2 * t)) + g,
-                  out1 = gfpf_ntt_padded<gfpf_ntt_u32>(16 * (base + 2 * t + 1)) + g;
+        const int out0 = gfpf_ntt_padded<gfpf_ntt_u32>(16 * (base + gfpf_ntt_reverse3(2 * t))) + 2 * g,
+                  out1 = gfpf_ntt_padded<gfpf_ntt_u32>(16 * (base + gfpf_ntt_reverse3(2 * t + 1))) + 2 * g;
 #pragma unroll
-        for (int i = 0; i < 4; ++i) GFPF_NTT_TILE_STORE(tile, (i & 1 ? out1 : out0) + 8 * (i >> 1), y[i]);
+        for (int i = 0; i < 4; ++i) GFPF_NTT_TILE_STORE(tile, (i & 1 ? out1 : out0) + (i >> 1), y[i]);
     }
 }
 
@@ -885,12 +897,13 @@ GFPF_NTT_FN void gfpf_ntt_dft16_mma_columns(const GfpfNttParams& p) {
     gfpf_ntt_u32* data = (gfpf_ntt_u32*)p.data;
     gfpf_ntt_u32 x[4], y[4];
 #pragma unroll
-    for (int k = 0; k < 4; ++k) x[k] = GFPF_NTT_READ(data, (gfpf_ntt_u64)(t + 4 * k) * columns + first + g);
+    for (int k = 0; k < 4; ++k) x[k] = GFPF_NTT_READ(data, (gfpf_ntt_u64)(4 * t + k) * columns + first + g);
     gfpf_ntt_dft16_mma(y, x, GFPF_NTT_TILE_PTR(fragments), 0, lane, q, q_neg_inv);
     if (p.other != 0) {
-        // Row g takes A^f, f = rev(g) = 2·rev3(g) (its bits: 8, 4, 2 for g's
-        // bits 0, 1, 2), row g + 8 A^(f + 1): three squarings, two products
-        // by selected powers and one by A a column, in Montgomery form.
+        // Place 2g takes A^f, f = rev(2g) = rev3(g) (its bits: 4, 2, 1 for
+        // g's bits 0, 1, 2), place 2g + 1 A^(f + 8): three squarings, two
+        // products by selected powers and one by A^8 a column, in
+        // Montgomery form.
         const gfpf_ntt_u32 one = GFPF_NTT_TABLE_READ(constants, 4);
 #pragma unroll
         for (int j = 0; j < 2; ++j) {
@@ -898,15 +911,15 @@ GFPF_NTT_FN void gfpf_ntt_dft16_mma_columns(const GfpfNttParams& p) {
             const gfpf_ntt_u32 a2 = gfpf_ntt_mul_montgomery(a1, a1, q, q_neg_inv);
             const gfpf_ntt_u32 a4 = gfpf_ntt_mul_montgomery(a2, a2, q, q_neg_inv);
             const gfpf_ntt_u32 a8 = gfpf_ntt_mul_montgomery(a4, a4, q, q_neg_inv);
-            gfpf_ntt_u32 e = gfpf_ntt_mul_montgomery(g & 1 ? a8 : one, g & 2 ? a4 : one, q, q_neg_inv);
-            e = gfpf_ntt_mul_montgomery(e, g & 4 ? a2 : one, q, q_neg_inv);
+            gfpf_ntt_u32 e = gfpf_ntt_mul_montgomery(g & 1 ? a4 : one, g & 2 ? a2 : one, q, q_neg_inv);
+            e = gfpf_ntt_mul_montgomery(e, g & 4 ? a1 : one, q, q_neg_inv);
             y[j] = gfpf_ntt_mul_montgomery(y[j], e, q, q_neg_inv);
-            y[2 + j] = gfpf_ntt_mul_montgomery(y[2 + j], gfpf_ntt_mul_montgomery(e, a1, q, q_neg_inv), q, q_neg_inv);
+            y[2 + j] = gfpf_ntt_mul_montgomery(y[2 + j], gfpf_ntt_mul_montgomery(e, a8, q, q_neg_inv), q, q_neg_inv);
         }
     }
 #pragma unroll
     for (int i = 0; i < 4; ++i)
-        GFPF_NTT_WRITE(data, (gfpf_ntt_u64)(g + 8 * (i >> 1)) * columns + first + 2 * t + (i & 1), y[i]);
+        GFPF_NTT_WRITE(data, (gfpf_ntt_u64)(2 * g + (i >> 1)) * columns + first + 2 * t + (i & 1), y[i]);
 }
 
 #ifdef GFPF_HOST_EMULATION
