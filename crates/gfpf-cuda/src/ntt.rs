@@ -155,10 +155,10 @@ pub const DFT16_MMA_FRAGMENT_WORDS: usize = 1024;
 /// product (a, h) at words ((2a + h)·32 + l)·4 …): byte a of V[p][4m + b] =
 /// 2^(32+8b)·w16^(m·rev4(p)) mod q, w16 = [`root_of_unity`]`(q, 4)` (the
 /// root the stage kernels' rounds take), for output places p < 16 and data
-/// rows m < 16: lane 4g + t's registers of half h take places 2g (registers
-/// 0 and 2) and 2g + 1 (1 and 3) against data rows 4t + 2h (registers 0 and
-/// 1) and 4t + 2h + 1 (2 and 3), the rows its data registers 2h and 2h + 1
-/// hold. With these, the kernel's products of the data's bytes sum to
+/// rows m < 16: lane 4g + t's registers of half h take places 2g (its
+/// registers 0 and 2) and 2g + 1 (registers 1 and 3) against data rows 4t +
+/// 2h (registers 0 and 1) and 4t + 2h + 1 (registers 2 and 3), the rows its
+/// data registers 2h and 2h + 1 hold. With these, the kernel's products of the data's bytes sum to
 /// 2^32·y_p mod q, y the DFT_16 in bit-reversed order. (Lane 4g + t reads
 /// data rows 4t … 4t + 3 and writes places 2g and 2g + 1, so that a warp's
 /// eight groups meet 32 distinct banks in the stage kernel's tile, where
