@@ -691,8 +691,8 @@ GFPF_NTT_FN int gfpf_ntt_mma_at(int words) {
 // warp's first): τ(g) puts those of the groups a load or store meets at 0,
 // 1, 2, 3, 16, 17, 18, 19, and rows 4t + k, or places 2g (+ 1), fill the
 // 32 banks once. Rows t + 4k and places g, g + 8 of groups g and 2t, 2t + 1
-// put four lanes to a bank (t8's DFT at 2^24, 8 primes: the round's launch
-// took 113.8M wavefronts where its accesses need 80.2M; gpu-model,
+// put four lanes to a bank (8 primes at 2^24: the round's launch took
+// 113.8M wavefronts where its accesses need 80.2M; gpu-model,
 // 2026-11-30). The DFT's left operands lie in shared memory from word
 // mma_at.
 template <class Tile>
