@@ -1483,7 +1483,10 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_rows(Array& tile, int x, int pla
         // (gfpf_kernels::tensor::to_rows_layout): word β of a row its bytes
         // of β, bytes 0..3 and 4..7 of each digit in its two halves. (From
         // the sets' layout, lanes l and l ^ 1 swapped halves by a 64-bit
-        // shuffle: 8 of the 26 SHFL a lane's product issued.)
+        // shuffle: 8 of the 26 SHFL a lane's product issued.) The lane read
+        // in the loop (gfpf_lane_here): taken from `lane`, t8's tensor-core
+        // pair kernels spilled 4 to 8 bytes on sm_90 (NVRTC 12.9,
+        // 2026-11-30).
         const gfpf_u64* from = table + (gfpf_u64)w * GFPF_SHARED_TWIDDLE_WORDS;
 #pragma unroll 1
         for (int c = 0; c < (GFPF_SHARED_TWIDDLE_WORDS + 31) / 32; ++c) {
