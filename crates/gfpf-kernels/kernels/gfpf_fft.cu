@@ -923,6 +923,29 @@ GFPF_FN void gfpf_tile_increment(Array& tile, int x, int plane) {
     }
 }
 
+// x − 1 in place where x's digit 0 is in a register (`digit_0`): one store
+// but where digit 0 is 0, the walk of gfpf_tile_decrement then (NVRTC
+// loaded the digits again for the walk where a butterfly had just written
+// them).
+template <class Array>
+GFPF_FN void gfpf_tile_decrement_from_digit_0(Array& tile, int x, gfpf_u64 digit_0, int plane) {
+    if (GFPF_RARE(digit_0 == 0)) {
+        gfpf_tile_decrement(tile, x, plane);
+    } else {
+        tile[x] = digit_0 - 1;
+    }
+}
+
+// x + 1 likewise: one store but where digit 0 is r − 1.
+template <class Array>
+GFPF_FN void gfpf_tile_increment_from_digit_0(Array& tile, int x, gfpf_u64 digit_0, int plane) {
+    if (GFPF_RARE(digit_0 == GFPF_R_VALUE - 1)) {
+        gfpf_tile_increment(tile, x, plane);
+    } else {
+        tile[x] = digit_0 + 1;
+    }
+}
+
 // (x, y) ← (x + y, x − y) in place, as gfpf_add_sub.
 template <class Array>
 GFPF_TILE_OP void gfpf_tile_add_sub(Array& tile, int x, int y, int plane) {
@@ -939,22 +962,9 @@ GFPF_TILE_OP void gfpf_tile_add_sub(Array& tile, int x, int y, int plane) {
             difference_0 = difference;
         }
     }
-    // A carry out of digit k − 1 is r^k = −1; a borrow is +1: at digit 0
-    // alone but where it is 0 (or r − 1), about always.
-    if (carry) {
-        if (GFPF_RARE(sum_0 == 0)) {
-            gfpf_tile_decrement(tile, x, plane);
-        } else {
-            tile[x] = sum_0 - 1;
-        }
-    }
-    if (borrow) {
-        if (GFPF_RARE(difference_0 == GFPF_R_VALUE - 1)) {
-            gfpf_tile_increment(tile, y, plane);
-        } else {
-            tile[y] = difference_0 + 1;
-        }
-    }
+    // A carry out of digit k − 1 is r^k = −1; a borrow is +1.
+    if (carry) gfpf_tile_decrement_from_digit_0(tile, x, sum_0, plane);
+    if (borrow) gfpf_tile_increment_from_digit_0(tile, y, difference_0, plane);
 }
 
 // Digit t of a − b into the tile, with the borrow of the chain.
@@ -1068,15 +1078,8 @@ GFPF_TILE_OP void gfpf_tile_add_sub_mul_pow_r(Array& tile, int x, int y, int pla
                 if (d < start) difference[d] = gfpf_sub_digit(difference[d], 0, borrow);
         }
     }
-    // A carry out of digit k − 1 is r^k = −1: 1 less, from digit 0 where it
-    // is not 0 (NVRTC loaded the sum's digits again for gfpf_tile_decrement).
-    if (carry) {
-        if (GFPF_RARE(sum_0 == 0)) {
-            gfpf_tile_decrement(tile, x, plane);
-        } else {
-            tile[x] = sum_0 - 1;
-        }
-    }
+    // A carry out of digit k − 1 is r^k = −1.
+    if (carry) gfpf_tile_decrement_from_digit_0(tile, x, sum_0, plane);
     // What crossed past the top, one of the two at most, added r^k = −1
     // too many: 1 back.
     top_borrow |= borrow;
