@@ -1154,6 +1154,11 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
 // shared-memory line). 80 bytes apart, rows δ and δ + 8 alone share
 // banks; 16-byte loads stay aligned.
 #define GFPF_SHARED_TWIDDLE_STAGED_WORDS (15 * GFPF_SHARED_TWIDDLE_ROW_WORDS)
+// The twiddle index that says the twiddle is 1, for the rows products
+// (gfpf_tile_mul_shared_twiddles_rows, sixteen lanes a twiddle): the
+// group's product is skipped and no table read. (The sets take a first
+// set instead.)
+#define GFPF_TWIDDLE_ONE 0xffffffffu
 // Word i of a table where it is staged.
 GFPF_FN int gfpf_shared_twiddle_staged(int i) { return (i >> 3) * GFPF_SHARED_TWIDDLE_ROW_WORDS + (i & 7); }
 
@@ -1352,9 +1357,15 @@ GFPF_FN void gfpf_tile_borrow_from_2(Array& tile, int x, int plane, gfpf_u64 amo
 // STAGED: the set's one table (SHARED_BY = 8, every lane's twiddle the same)
 // is in `staging` already, put there once for many calls (the scale by
 // N^{-1}, gfpf_scale_elements_mma); table and twiddle are not read.
+// `first_set`: the sets before it are left as they are (their twiddles 1,
+// the caller knows; the same in every lane). A start, not a test in the
+// loop: a skip tested there took 27 instructions more a set on the
+// common path, the loop's invariants no longer hoisted (kernels --probe,
+// t8, NVRTC 12.9, sm_90, 2026-11-30).
 template <int SHARED_BY, bool STAGED = false, class Array, class Staging>
 GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_sets(Array& tile, int x, int plane, const gfpf_u64* table,
-                                                     unsigned twiddle, Staging& staging, int staging_at) {
+                                                     unsigned twiddle, Staging& staging, int staging_at,
+                                                     int first_set = 0) {
     static_assert(!STAGED || SHARED_BY == 8, "one table staged for every set");
     static_assert(SHARED_BY == 4 || SHARED_BY == 8, "four or eight lanes a twiddle");
     constexpr int twiddles = SHARED_BY == 4 ? 2 : 1;  // a set's
@@ -1362,7 +1373,7 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_sets(Array& tile, int x, int pla
     const unsigned lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
     unsigned top = 0;
 #pragma unroll 1
-    for (int set = 0; set < 4; ++set) {
+    for (int set = first_set; set < 4; ++set) {
         // The set's tables (the twiddles of lanes 8·set and 8·set + 4, one
         // where SHARED_BY = 8), and X's column g: lane 8·set + g's element. K-tile k's columns 4q.. and 16 + 4q..
         // are bytes 0..3 and 4..7 of digit 4k + q, so that a lane's B
@@ -1372,6 +1383,7 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_sets(Array& tile, int x, int pla
             const unsigned w0 = __shfl_sync(0xffffffffu, twiddle, 8 * set);
             const unsigned w1 = __shfl_sync(0xffffffffu, twiddle, 8 * set + 4);
             GFPF_CHECK(SHARED_BY == 4 || w0 == w1, "eight lanes of a set share a twiddle");
+            GFPF_CHECK(w0 != GFPF_TWIDDLE_ONE && w1 != GFPF_TWIDDLE_ONE, "the sets are told 1 by their first set");
             const gfpf_u64* from0 = table + (gfpf_u64)w0 * GFPF_SHARED_TWIDDLE_WORDS;
             const gfpf_u64* from1 = table + (gfpf_u64)w1 * GFPF_SHARED_TWIDDLE_WORDS;
             // Word 32·c + lane goes 4·c rows past where word `lane` does
@@ -1481,6 +1493,16 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_rows(Array& tile, int x, int pla
         const unsigned lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
         // The group's table, staged by the warp.
         const unsigned w = __shfl_sync(0xffffffffu, twiddle, 16 * h);
+        // A group whose twiddle is 1 leaves its elements as they are (the
+        // whole warp skips it, GFPF_TWIDDLE_ONE), and the warp meets as a
+        // group's end does: where the rows close in shared memory (p8),
+        // the close writes after a call's last meeting, and the split
+        // factors' second reads the element in a later call, which a call
+        // of skips alone then orders.
+        if (w == GFPF_TWIDDLE_ONE) {
+            __syncwarp();
+            continue;
+        }
         GFPF_CHECK(w == __shfl_sync(0xffffffffu, twiddle, 16 * h + (lane & 15)), "sixteen lanes share a twiddle");
         // Staged as B's fragments, as the table holds them
         // (gfpf_kernels::tensor::to_rows_layout): word β of a row its bytes
@@ -1640,7 +1662,7 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_rows(Array& tile, int x, int pla
     // its digit instead: the same sum, and no lane's columns differ in
     // their offset (each lane's own, hoisted out of the pair kernels'
     // loops, spilled at 64 registers on sm_90).
-    gfpf_tensor_product_close(tile, x, plane, top, 1ull << (16 + GFPF_R_SHIFT));
+    gfpf_tensor_product_close(tile, x, plane, top, twiddle == GFPF_TWIDDLE_ONE ? 0 : 1ull << (16 + GFPF_R_SHIFT));
 #endif
 }
 
@@ -2140,8 +2162,18 @@ GFPF_FN void gfpf_pair_tensor_twiddles(const GfpfStageParams& p, Array& tile) {
             const unsigned twiddle = factors == 1 ? (G < supers ? (unsigned)(c * R + j) : 0u)
                                      : f == 0     ? (unsigned)(e & ((1ull << split) - 1))
                                                   : (unsigned)((1ull << split) + (e >> split));
+            // The twiddle 1: its column j = 0, its super-DFT c = 0, or past
+            // the launch (entries c·R + j with c = 0 or j = 0), or a split
+            // factor's exponent 0 (entries 0 and 2^b), in the kernel
+            // without the rows' pass alone: the one with it never takes the
+            // split (gfpf_cuda::params pairs both stages' tables with one
+            // table a twiddle only), and the test there made t8's spill 4
+            // to 16 bytes on sm_90 (NVRTC 12.9, 2026-11-30).
+            const bool one = factors == 1 ? twiddle < (unsigned)R || twiddle % R == 0
+                                          : !WITH_ROWS && twiddle == (f == 0 ? 0u : 1u << split);
             gfpf_tile_mul_shared_twiddles<R % 16 == 0 ? 16 : 8>(tile, Tile::at(g, hi, lo), Tile::plane, (const gfpf_u64*)p.tensor_table,
-                                             twiddle, tile, Tile::scratch + warp * GFPF_SHARED_TWIDDLE_STAGED_WORDS);
+                                             one ? GFPF_TWIDDLE_ONE : twiddle, tile,
+                                             Tile::scratch + warp * GFPF_SHARED_TWIDDLE_STAGED_WORDS);
         }
     }
 }
@@ -2189,8 +2221,12 @@ GFPF_FN void gfpf_pair_b_call(const GfpfStageParams& p, Array& tile, int m, bool
         const bool side = (lane >> 2) & 1;
         const int a = side ? high : low, b = side ? low : high;
         const int hi = IN_TIME ? a : gfpf_bit_reverse<R>(a), col = IN_TIME ? gfpf_bit_reverse<R>(b) : b;
-        gfpf_tile_mul_shared_twiddles<8>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
-                                         b_tables + (unsigned)(low * R + high), tile, staging);
+        // B(0, b) = 1 (unless the tables carry N^{-1}): low is 0 in set 0
+        // of the even calls (the set's bits and m mod 2 all 0), one set of
+        // each δ's eight, which the call skips.
+        const int first_set = p.tensor_scale == 0 && (m & 1) == 0 ? 1 : 0;
+        gfpf_tile_mul_shared_twiddles_sets<8>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
+                                              b_tables + (unsigned)(low * R + high), tile, staging, first_set);
     } else {
         const int a = (m - pair_calls) * 8 + (lane >> 2);
         const int hi = IN_TIME ? a : gfpf_bit_reverse<R>(a), col = IN_TIME ? gfpf_bit_reverse<R>(a) : a;
@@ -2245,8 +2281,10 @@ GFPF_FN void gfpf_pair_tensor_row_twiddles(const GfpfStageParams& p, Array& tile
             const int col = R == 16 ? gfpf_pair_interleaved((int)gfpf_lane_here()) : t % R;
             const gfpf_u64 c = (unsigned)(blockIdx.x * Tile::dfts + g) & ((1ull << log2_s) - 1);
             const int a = IN_TIME ? hi : gfpf_bit_reverse<R>(hi);
+            // A = w^(a·c·u): 1 in row a = 0 and super-DFT c = 0.
             gfpf_tile_mul_shared_twiddles<R % 16 == 0 ? 16 : 8>(tile, Tile::at(g, hi, col), Tile::plane,
-                                             (const gfpf_u64*)p.tensor_table, sr + (unsigned)c * R + a, tile, staging);
+                                             (const gfpf_u64*)p.tensor_table,
+                                             a == 0 || c == 0 ? GFPF_TWIDDLE_ONE : sr + (unsigned)c * R + a, tile, staging);
         }
         __syncthreads();
     }
