@@ -84,7 +84,10 @@ pub const THREAD_CHARGES: &[(usize, bool, [f64; 5])] = &[
 /// whether the field's carry chains take the short division: [four, eight,
 /// sixteen lanes a twiddle], the charges of `cargo xtask kernels --probe`
 /// on t8 and p8 (same compiler, 2026-11-29; eight lanes a twiddle 418 at t8
-/// before the rare branches' tests were counted). Sixteen at t8: 803 on 56
+/// before the rare branches' tests were counted). Four and eight at t8: 590
+/// and 460 since a table's stores take rows four apart (575 and 436
+/// before: the stores' addresses held apart, 2026-11-30; p8 770 and 640
+/// against 755 and 616). Sixteen at t8: 803 on 56
 /// words since a group whose twiddle is 1 is skipped (795 before the test,
 /// 2026-11-30; p8 900 against 892), 795 since its table comes in the rows'
 /// layout (861 where a lane took
@@ -92,7 +95,7 @@ pub const THREAD_CHARGES: &[(usize, bool, [f64; 5])] = &[
 /// its rows close in registers, where the close in shared memory took 770
 /// on 72. Before, t8's figures of earlier probes (605, 454, 731) served
 /// both, where p8's divisions make its products 755 and 616.
-pub const TENSOR_CHARGES: &[(bool, [f64; 3])] = &[(true, [575.0, 436.0, 803.0]), (false, [755.0, 616.0, 900.0])];
+pub const TENSOR_CHARGES: &[(bool, [f64; 3])] = &[(true, [590.0, 460.0, 803.0]), (false, [770.0, 640.0, 900.0])];
 
 /// Whether a field's carry chains take the short division
 /// ([`gfpf_kernels::SmallHighDivision`]) rather than Möller–Granlund's: the

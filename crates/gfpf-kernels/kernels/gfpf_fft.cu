@@ -1161,6 +1161,15 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
 #define GFPF_TWIDDLE_ONE 0xffffffffu
 // Word i of a table where it is staged.
 GFPF_FN int gfpf_shared_twiddle_staged(int i) { return (i >> 3) * GFPF_SHARED_TWIDDLE_ROW_WORDS + (i & 7); }
+// The word `lane` stages in a warp's first store of a table: row 4·⌊lane/8⌋,
+// column lane mod 8; its c-th store (c < 4) takes the word 8·c past it, c
+// rows down. A store then writes rows c, c + 4, c + 8 and c + 12, 40 words
+// apart (≡ 8 mod 16): each bank pair twice, as few as 32 words of 8 bytes
+// take, where words 32·c … 32·c + 31 (rows 4c … 4c + 3, 10 words apart)
+// put three on some (1.38x the conflict-free wavefronts: gpu-model
+// --transform t8:20 --sites, 2026-11-30). Its global reads take the same
+// eight sectors, four rows' 64 bytes.
+GFPF_FN int gfpf_shared_twiddle_first_word(int lane) { return 32 * (lane >> 3) + (lane & 7); }
 
 // Fields of 8 digits with 2^49 ≤ r ≤ 2^64 − 2^32, so that a column's carry
 // (below 2^81/r) is a 32-bit word and a digit plus a carry a 64-bit one
@@ -1386,15 +1395,21 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_sets(Array& tile, int x, int pla
             GFPF_CHECK(w0 != GFPF_TWIDDLE_ONE && w1 != GFPF_TWIDDLE_ONE, "the sets are told 1 by their first set");
             const gfpf_u64* from0 = table + (gfpf_u64)w0 * GFPF_SHARED_TWIDDLE_WORDS;
             const gfpf_u64* from1 = table + (gfpf_u64)w1 * GFPF_SHARED_TWIDDLE_WORDS;
-            // Word 32·c + lane goes 4·c rows past where word `lane` does
-            // (each word's place made apart, p8's pair kernel with both
-            // passes kept 8 bytes of stack on sm_90: NVRTC 12.9,
-            // 2026-11-29).
-            const int lane_at = staging_at + gfpf_shared_twiddle_staged((int)lane);
+            // Store c's word goes c rows past the first's (each word's place
+            // made apart, p8's pair kernel with both passes kept 8 bytes of
+            // stack on sm_90: NVRTC 12.9, 2026-11-29).
+            // (The row's test, c + 4·⌊lane/8⌋ < 15, on c and the lane, and
+            // the word's index in 64 bits: in 32, each read made its own
+            // 64-bit address, 79 instructions more on the probe's path at
+            // eight lanes a twiddle.)
+            const int first = gfpf_shared_twiddle_first_word((int)lane);
+            const int lane_at = staging_at + gfpf_shared_twiddle_staged(first);
+            static_assert(GFPF_SHARED_TWIDDLE_WORDS == 15 * 8, "15 rows, the last store's fourth past them");
 #pragma unroll
-            for (int c = 0; c < (GFPF_SHARED_TWIDDLE_WORDS + 31) / 32; ++c) {
-                const int i = 32 * c + (int)lane, at = lane_at + 4 * c * GFPF_SHARED_TWIDDLE_ROW_WORDS;
-                if (i < GFPF_SHARED_TWIDDLE_WORDS) {
+            for (int c = 0; c < 4; ++c) {
+                const int at = lane_at + c * GFPF_SHARED_TWIDDLE_ROW_WORDS;
+                const gfpf_u64 i = (gfpf_u64)first + 8 * c;
+                if (c < 3 || (lane >> 3) < 3) {
                     staging[at] = GFPF_TENSOR_TABLE_READ(from0, i);
                     if (twiddles == 2) staging[at + GFPF_SHARED_TWIDDLE_STAGED_WORDS] = GFPF_TENSOR_TABLE_READ(from1, i);
                 }
@@ -1515,9 +1530,9 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_rows(Array& tile, int x, int pla
         const gfpf_u64* from = table + (gfpf_u64)w * GFPF_SHARED_TWIDDLE_WORDS;
 #pragma unroll 1
         for (int c = 0; c < (GFPF_SHARED_TWIDDLE_WORDS + 31) / 32; ++c) {
-            const int here = (int)gfpf_lane_here(), i = 32 * c + here;
+            const int first = gfpf_shared_twiddle_first_word((int)gfpf_lane_here()), i = first + 8 * c;
             if (i < GFPF_SHARED_TWIDDLE_WORDS)
-                staging[staging_at + gfpf_shared_twiddle_staged(here) + 4 * c * GFPF_SHARED_TWIDDLE_ROW_WORDS] =
+                staging[staging_at + gfpf_shared_twiddle_staged(first) + c * GFPF_SHARED_TWIDDLE_ROW_WORDS] =
                     GFPF_TENSOR_TABLE_READ(from, i);
         }
         // A's rows g and g + 8 (registers 0 and 2, bytes 0..3 and 4..7 of a
