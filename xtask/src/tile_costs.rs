@@ -57,8 +57,13 @@ impl TileOp {
 /// 12.9, sm_90, nvdisasm 13.5, 2026-11-29); k = 2 has no p-preset and
 /// takes t2's. The butterflies' figures are those since they take the
 /// sum's carry past the top (and a plain butterfly's borrow) at digit 0,
-/// the walk over the digits a rare branch, and the butterfly with its
-/// shift reads each digit once (t8: butterfly 236 instructions on 57 words
+/// the walk over the digits a rare branch, the butterfly with its
+/// shift reads each digit once, and the shifts' increment (r^k = −1 added
+/// once too many) carries past a digit in a rare branch
+/// (`gfpf_tile_increment`, 2026-11-30, the device's code the same: t8's
+/// shift 140 and butterfly with its shift 222 before, the increment's k
+/// steps counted)
+/// (t8: butterfly 236 instructions on 57 words
 /// before, 111 on 34; with its shift 344 on 75, 322 on 50; charges 122 and
 /// 194 before). Before, ptxas dropped the rare branches' tests from the
 /// probes (an empty asm took the condition; t8's product 1042 where its
@@ -71,13 +76,13 @@ impl TileOp {
 /// of a k (p4's butterflies, whose r has a low half and so no PTX carry
 /// chains, take 146 and 188 where t4's take 81 and 125).
 pub const THREAD_CHARGES: &[(usize, bool, [f64; 5])] = &[
-    (2, true, [215.0, 23.0, 20.0, 46.0, 88.0]),
-    (4, true, [436.0, 37.0, 27.0, 78.0, 136.0]),
-    (8, true, [1060.0, 65.0, 43.0, 140.0, 222.0]),
-    (16, true, [2887.0, 121.0, 62.0, 255.0, 396.0]),
-    (4, false, [590.0, 37.0, 100.0, 116.0, 205.0]),
-    (8, false, [1262.0, 65.0, 43.0, 140.0, 222.0]),
-    (16, false, [3170.0, 121.0, 62.0, 255.0, 396.0]),
+    (2, true, [215.0, 23.0, 20.0, 32.0, 77.0]),
+    (4, true, [436.0, 37.0, 27.0, 53.0, 111.0]),
+    (8, true, [1060.0, 65.0, 43.0, 95.0, 179.0]),
+    (16, true, [2887.0, 121.0, 62.0, 179.0, 315.0]),
+    (4, false, [590.0, 37.0, 100.0, 88.0, 183.0]),
+    (8, false, [1262.0, 65.0, 43.0, 95.0, 179.0]),
+    (16, false, [3170.0, 121.0, 62.0, 179.0, 315.0]),
 ];
 
 /// The tensor cores' products (k = 8, `gfpf_tile_mul_shared_twiddles`) by
@@ -145,7 +150,7 @@ mod tests {
 
     #[test]
     fn charges_read_the_tables_by_k_and_division() {
-        assert_eq!(charge(TileOp::AddSubMulPowR, 8, true), Some(222.0));
+        assert_eq!(charge(TileOp::AddSubMulPowR, 8, true), Some(179.0));
         assert_eq!(charge(TileOp::Mul, 8, true), Some(1060.0));
         assert_eq!(charge(TileOp::Mul, 8, false), Some(1262.0));
         assert_eq!(charge(TileOp::AddSub, 4, false), Some(100.0));

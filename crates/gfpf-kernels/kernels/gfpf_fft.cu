@@ -911,11 +911,16 @@ GFPF_FN void gfpf_tile_decrement(Array& tile, int x, int plane) {
 }
 
 // x + 1 in place (digits below r), as gfpf_increment: r^k − 1 + 1 gives p − 1.
+// A carry past a digit (one of r − 1) is the rare branch: the probes then
+// count the first step alone, the common path (with the walk counted, the
+// shifts' charges took its k steps: t8's shift 140 instructions and
+// butterfly with its shift 222, where 95 and 179; the device's code the
+// same, 2026-11-30).
 template <class Array>
 GFPF_FN void gfpf_tile_increment(Array& tile, int x, int plane) {
     for (int d = 0; d < GFPF_K; ++d) {
         const gfpf_u64 v = tile[x + d * plane] + 1;
-        if (v != GFPF_R_VALUE) {
+        if (!GFPF_RARE(v == GFPF_R_VALUE)) {
             tile[x + d * plane] = v;
             return;
         }
