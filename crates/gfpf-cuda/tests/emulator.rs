@@ -592,38 +592,33 @@ fn barriers_each_needed_in_tiled_stages() {
         .unwrap()
         .process(&mut p8_want)
         .unwrap();
-    let p8_library = std::cell::OnceCell::new();
-    let p8_noticed = |i: i32| -> Option<String> {
-        let library = p8_library.get_or_init(|| {
-            gfpf_testkit::emulator::HostKernels::build_from_switching(
-                &source,
-                &p8_field,
-                &[16],
-                kernel_dir(),
-                FiberSwitch::Native,
-            )
-            .unwrap()
-        });
-        // SAFETY: with_barrier_switch defines int gfpf_test_skip_barrier(int).
-        unsafe { library.call_with_int("gfpf_test_skip_barrier", i) }.unwrap();
-        let device = gfpf_cuda::params::DeviceShape {
-            tensor_twiddles_max: 128,
-            tensor_streamed_twiddles_max: 0,
-            tensor_cores: true,
-            ..gfpf_cuda::params::DeviceShape::H100
-        };
-        let kernels = gfpf_testkit::emulator::HostKernels::build_from_switching(
+    // One library (each run's handle loads the same one): the held handle
+    // keeps its switch between runs, as the t8 library's does.
+    let p8_kernels = || {
+        gfpf_testkit::emulator::HostKernels::build_from_switching(
             &source,
             &p8_field,
             &[16],
             kernel_dir(),
             FiberSwitch::Native,
         )
-        .unwrap();
-        let fft = EmulatedFft::with_kernels(&p8_field, paired, Direction::Forward, Order::Natural, kernels)
+        .unwrap()
+    };
+    let p8_split = gfpf_cuda::params::DeviceShape {
+        tensor_twiddles_max: 128,
+        tensor_streamed_twiddles_max: 0,
+        tensor_cores: true,
+        ..gfpf_cuda::params::DeviceShape::H100
+    };
+    let p8_library = std::cell::OnceCell::new();
+    let p8_noticed = |i: i32| -> Option<String> {
+        let library = p8_library.get_or_init(p8_kernels);
+        // SAFETY: with_barrier_switch defines int gfpf_test_skip_barrier(int).
+        unsafe { library.call_with_int("gfpf_test_skip_barrier", i) }.unwrap();
+        let fft = EmulatedFft::with_kernels(&p8_field, paired, Direction::Forward, Order::Natural, p8_kernels())
             .unwrap()
             .with_stage_kernels(StageKernels::ElementTeams)
-            .on_device(device);
+            .on_device(p8_split);
         let mut x = p8_input.clone();
         let noticed = match gfpf_executor::Transform::process(&fft, &mut x) {
             Err(e @ (EmulatorError::Kernel(_) | EmulatorError::ScheduleDependent { .. })) => {
