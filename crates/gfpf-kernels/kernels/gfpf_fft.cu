@@ -1927,12 +1927,13 @@ struct GfpfElementTeamPairTile {
     // loads too take the four's elements at once (gpu-model --transform
     // t8:20's shared-memory line).
     static constexpr int super = R * row + (R == 16 ? 4 : 0);
-    // Digit planes 5 modulo the 16 bank pairs apart at R = 16 (1
-    // elsewhere): a team's rotated loads (digit (t − s) mod k, s by lane,
-    // gfpf_tile_add_sub_mul_pow_r's difference) one plane apart put a
-    // layer's lanes on two bank pairs (gfpf_kernels::
-    // element_team_pair_plane_words, which has the figures).
-    static constexpr int plane = dfts * super + (R == 16 ? 5 : 1);
+    // Digit planes 3 modulo the 16 bank pairs apart at R = 16 (1
+    // elsewhere): the difference's shifted stores (digit d to plane
+    // (d + s) mod k, s by lane, gfpf_tile_add_sub_mul_pow_r) and the
+    // tensor cores' digit loads (digit 4k + q in lane 4g + q) take
+    // several planes at once (gfpf_kernels::element_team_pair_plane_words,
+    // which has the figures).
+    static constexpr int plane = dfts * super + (R == 16 ? 3 : 1);
     static constexpr int scratch = GFPF_K * plane;
     // Then k words a thread, or at k = 8 the tensor cores' staging where it
     // takes more (two tables a warp, gfpf_pair_tensor_row_twiddles).

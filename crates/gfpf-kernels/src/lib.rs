@@ -309,7 +309,7 @@ pub const ELEMENT_TEAM_PAIR_COLUMNS: usize = 4;
 
 /// The most dynamic shared memory a block of [`Kernel::ElementTeamPair`]
 /// may take: sm_80's limit a block (163 KB). Devices that give a block less
-/// than a pair takes (t8's 106.8 KiB against the 99 KB of compute capability
+/// than a pair takes (t8's 106.7 KiB against the 99 KB of compute capability
 /// 8.6 and 8.9) run those stages one a launch (gfpf-cuda's
 /// `params::launches_on`).
 pub const ELEMENT_TEAM_PAIR_MAX_BYTES: usize = 166_912;
@@ -329,7 +329,7 @@ pub const ELEMENT_TEAM_PAIR_MAX_BYTES: usize = 166_912;
 /// where they take more, two staged tensor-core tables a warp
 /// ([`tensor::SHARED_TWIDDLE_STAGED_WORDS`]). `words` is the launch's
 /// dynamic shared memory in 64-bit words: at t8, DFT_16, 512 threads and
-/// 13 672 words (106.8 KiB), two blocks an SM.
+/// 13 656 words (106.7 KiB), two blocks an SM.
 pub fn element_team_pair_tile(radix: usize, k: usize) -> Option<TeamTile> {
     // Only 2k, the device plans' radix: a plan's other radix is its one
     // remainder, never two stages in a row (and t8's DFT_4 pair spilled at
@@ -360,21 +360,29 @@ pub fn element_team_pair_tile(radix: usize, k: usize) -> Option<TeamTile> {
 /// an 8-byte word takes (the tensor cores' B pass takes one element of
 /// each of them in a set of eight lanes, which at 272 words apart shared
 /// a bank pair: `GfpfElementTeamPairTile::super` in kernels/gfpf_fft.cu).
+/// With planes 3 apart ([`element_team_pair_plane_words`]), 4 and 12 put
+/// the fewest wavefronts on t8 2^20's first pair launch, 24.73M, where 13
+/// other residues tried took 26.6M–30.0M (`cargo xtask gpu-model
+/// --transform t8:20`, 2026-11-30).
 pub fn element_team_pair_super_words(radix: usize) -> usize {
     radix * (radix + 1) + if radix == 16 { 4 } else { 0 }
 }
 
 /// Words from one digit plane of [`element_team_pair_tile`] to the next:
-/// its super-DFTs and a pad, at radix 16 five words so that planes are 5
-/// modulo the 16 bank pairs apart (1 elsewhere). A team's butterflies load
-/// the difference's digits rotated, digit (t − s) mod k of their elements
-/// with s by lane, and one plane apart those of a layer's eight lanes fell
-/// on two bank pairs: that load took 1.83 times its conflict-free
-/// wavefronts, five apart 1.29 (t8 2^20, `cargo xtask gpu-model
-/// --transform t8:20`, 2026-11-29; every residue tried, 5 and 13 the
-/// least). `GfpfElementTeamPairTile::plane` in kernels/gfpf_fft.cu.
+/// its super-DFTs and a pad, at radix 16 three words so that planes are 3
+/// modulo the 16 bank pairs apart (1 elsewhere). Two of a pair launch's
+/// accesses take several planes at once: a butterfly's difference stored
+/// shifted (digit d to plane (d + s) mod k, s by lane), and the tensor
+/// cores' digit loads (digit 4k + q in lane 4g + q). Every residue tried
+/// on t8 2^20's first pair launch (`cargo xtask gpu-model --transform
+/// t8:20`, 2026-11-30): 3 and 11 the least, 24.73M shared wavefronts,
+/// where 5 (chosen when the difference was made from rotated loads) takes
+/// 25.19M (its shifted stores 1.58x their conflict-free count where 3
+/// takes 1.29x), 1, 7, 9, 13 and 15 25.06M–25.58M, and the even ones
+/// 26.38M–28.84M (the tensor cores' loads). `GfpfElementTeamPairTile::plane`
+/// in kernels/gfpf_fft.cu.
 pub fn element_team_pair_plane_words(radix: usize) -> usize {
-    ELEMENT_TEAM_PAIR_COLUMNS * element_team_pair_super_words(radix) + if radix == 16 { 5 } else { 1 }
+    ELEMENT_TEAM_PAIR_COLUMNS * element_team_pair_super_words(radix) + if radix == 16 { 3 } else { 1 }
 }
 
 /// The kernels that run two stages of DFT_`radix` over k digits in one

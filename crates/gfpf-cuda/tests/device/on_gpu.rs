@@ -260,7 +260,7 @@ fn chained_on_device() {
 /// them, bound the launches a transform takes: every launch of t8 2^12
 /// batches (pairs of stages where they fit) within the shared memory, and
 /// batches from one to one large enough to fill the device (teams of
-/// threads, stages in pairs of 106.8 KiB) give gfpf-cpu's output.
+/// threads, stages in pairs of 106.7 KiB) give gfpf-cpu's output.
 #[test]
 fn launches_fit_the_device_shared_memory() {
     if let Some(why) = cuda_unavailable() {
