@@ -25,7 +25,7 @@ pub enum TileOp {
     MulShared4,
     /// The same, eight lanes a twiddle.
     MulShared8,
-    /// The same, sixteen lanes a twiddle (`gfpf_tile_mul_shared_twiddles_rows`).
+    /// The same, sixteen lanes a twiddle (two sets of eight columns at once).
     MulShared16,
 }
 
@@ -88,19 +88,17 @@ pub const THREAD_CHARGES: &[(usize, bool, [f64; 5])] = &[
 /// The tensor cores' products (k = 8, `gfpf_tile_mul_shared_twiddles`) by
 /// whether the field's carry chains take the short division: [four, eight,
 /// sixteen lanes a twiddle], the charges of `cargo xtask kernels --probe`
-/// on t8 and p8 (same compiler, 2026-11-29; eight lanes a twiddle 418 at t8
-/// before the rare branches' tests were counted). Four and eight at t8: 590
-/// and 460 since a table's stores take rows four apart (575 and 436
-/// before: the stores' addresses held apart, 2026-11-30; p8 770 and 640
-/// against 755 and 616). Sixteen at t8: 803 on 56
-/// words since a group whose twiddle is 1 is skipped (795 before the test,
-/// 2026-11-30; p8 900 against 892), 795 since its table comes in the rows'
-/// layout (861 where a lane took
-/// its partner's word by a 64-bit shuffle, p8 958 against 892), and since
-/// its rows close in registers, where the close in shared memory took 770
-/// on 72. Before, t8's figures of earlier probes (605, 454, 731) served
-/// both, where p8's divisions make its products 755 and 616.
-pub const TENSOR_CHARGES: &[(bool, [f64; 3])] = &[(true, [590.0, 460.0, 803.0]), (false, [770.0, 640.0, 900.0])];
+/// on t8 and p8 (NVRTC 12.9, sm_90, 2026-11-30). Sixteen lanes a twiddle
+/// run two sets of eight columns at once, each of the table's A'
+/// fragments read once for both: t8 625 on 56 words, p8 799 on 56, where
+/// the twiddle as the B operand and the elements as A's rows took 803 and
+/// 900 (its fragments of the elements copied into place for each
+/// product). Every product closes in registers, 65 to 134 instructions
+/// more than closed in shared memory for 16 words fewer (t8 four and eight
+/// lanes a twiddle 590 and 460 closed there, p8 770 and 640). Earlier:
+/// eight lanes a twiddle 418 at t8 before the rare branches' tests were
+/// counted, 436 before a table's stores took rows four apart.
+pub const TENSOR_CHARGES: &[(bool, [f64; 3])] = &[(true, [675.0, 602.0, 625.0]), (false, [847.0, 774.0, 799.0])];
 
 /// Whether a field's carry chains take the short division
 /// ([`gfpf_kernels::SmallHighDivision`]) rather than Möller–Granlund's: the
@@ -156,8 +154,8 @@ mod tests {
         assert_eq!(charge(TileOp::AddSub, 4, false), Some(100.0));
         // No p2: t2's.
         assert_eq!(charge(TileOp::Mul, 2, false), Some(215.0));
-        assert_eq!(charge(TileOp::MulShared16, 8, true), Some(803.0));
-        assert_eq!(charge(TileOp::MulShared16, 8, false), Some(900.0));
+        assert_eq!(charge(TileOp::MulShared16, 8, true), Some(625.0));
+        assert_eq!(charge(TileOp::MulShared16, 8, false), Some(799.0));
         assert_eq!(charge(TileOp::MulShared16, 16, true), None);
         assert_eq!(charge(TileOp::AddSub, 32, true), None);
         assert_eq!(TileOp::of_probe("tile_mul_shared8"), Some(TileOp::MulShared8));

@@ -101,9 +101,6 @@ pub fn device_twiddle_table<const K: usize>(fft: &PreparedFft<K>) -> Result<Vec<
 /// times N^{-1} (the inverse's scale folded in). For
 /// [`gfpf_kernels::Kernel::ScaleMma`]
 /// one table, N^{-1}'s (N = 2^`params.log2_n`).
-/// At R = 16 the entries its kernel reads sixteen lanes a twiddle (the
-/// columns' and A's; not B's, nor the scale's) are in the rows product's
-/// layout ([`gfpf_kernels::tensor::to_rows_layout`]).
 /// Where the field has no such products
 /// ([`gfpf_kernels::tensor::shared_twiddles_available`]), and for other
 /// kernels, nothing is read from it: one word.
@@ -173,15 +170,6 @@ pub fn tensor_twiddle_table<const K: usize>(
     };
     let scale = (params.tensor_scale != 0 && (rows_only || both_stages)).then(n_inv);
     let entries = exponents.len();
-    // The entries the kernel reads sixteen lanes a twiddle (R = 16: the
-    // columns' and A's, not B's), laid out for the rows product.
-    let rows_entries = if radix != 16 || rows_only {
-        0
-    } else if both_stages {
-        b_from
-    } else {
-        entries
-    };
     let mut out = try_words(entries * SHARED_TWIDDLE_WORDS, entries, "tensor-core twiddle tables")?;
     out.resize(entries * SHARED_TWIDDLE_WORDS, 0);
     let mask = (1u64 << params.twiddle_bits) - 1;
@@ -201,9 +189,6 @@ pub fn tensor_twiddle_table<const K: usize>(
             w = field.mul(&w, &n_inv);
         }
         words.copy_from_slice(&shared_twiddle_table(field, &w).expect("available for the field, checked above"));
-        if i < rows_entries {
-            gfpf_kernels::tensor::to_rows_layout(words);
-        }
     };
     // On every host core where there are many, as the twiddle table is
     // filled (crate::prepared): t8 2^20's streamed 65536 took 145 ms on one
@@ -321,13 +306,7 @@ mod tests {
                 omega
             };
             let entry = |table: &[u64], i: usize| table[i * SHARED_TWIDDLE_WORDS..][..SHARED_TWIDDLE_WORDS].to_vec();
-            // Entries the kernels read sixteen lanes a twiddle are in the
-            // rows product's layout: every one of these but B's.
-            let of = |e: u64| {
-                let mut table = shared_twiddle_table(&f, &f.pow_u64(&w, e)).unwrap();
-                gfpf_kernels::tensor::to_rows_layout(&mut table);
-                table
-            };
+            let of = |e: u64| shared_twiddle_table(&f, &f.pow_u64(&w, e)).unwrap();
             let first_only = gfpf_kernels::Kernel::ElementTeamPairMma {
                 radix: 16,
                 in_time: true,

@@ -1159,10 +1159,10 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
 // shared-memory line). 80 bytes apart, rows δ and δ + 8 alone share
 // banks; 16-byte loads stay aligned.
 #define GFPF_SHARED_TWIDDLE_STAGED_WORDS (15 * GFPF_SHARED_TWIDDLE_ROW_WORDS)
-// The twiddle index that says the twiddle is 1, for the rows products
-// (gfpf_tile_mul_shared_twiddles_rows, sixteen lanes a twiddle): the
-// group's product is skipped and no table read. (The sets take a first
-// set instead.)
+// The twiddle index that says the twiddle is 1, for the products of
+// sixteen lanes a twiddle (gfpf_tile_mul_shared_twiddles_sets<16>): the
+// group's product is skipped and no table read. (Eight and four lanes a
+// twiddle take a first set instead.)
 #define GFPF_TWIDDLE_ONE 0xffffffffu
 // Word i of a table where it is staged.
 GFPF_FN int gfpf_shared_twiddle_staged(int i) { return (i >> 3) * GFPF_SHARED_TWIDDLE_ROW_WORDS + (i & 7); }
@@ -1251,90 +1251,62 @@ GFPF_FN void gfpf_tensor_product_close(Array& tile, int x, int plane, unsigned t
     if (GFPF_RARE(borrow)) gfpf_tile_increment(tile, x, plane);
 }
 
-// The rows product (gfpf_tile_mul_shared_twiddles_rows) closes its
-// elements in registers where the field has the short division and r a
-// multiple of 2^32 (the t-presets' k = 8): the carry chains cross a row's
-// four lanes by ballots, where a close in shared memory rereads and
-// rewrites every digit: 16 shared words fewer a product for 59 more
-// instructions (kernels --probe: 914 → 973 at t8). Möller–Granlund's
-// fields keep the close in shared memory: their pair launches are
-// issue-bound, and the instructions cost more than the banks save
-// (gpu-model --transform on random data, at the floor and with the ALU
-// at half a warp a clock: t8 2^20 0.354 → 0.333 and 0.354 → 0.343 ms, p8
-// 2^20 0.354 → 0.362 and 0.375 → 0.392; NVRTC 12.9, 2026-11-29).
-#if GFPF_SMALL_HIGH_FORM != 0 && defined(GFPF_R_HIGH)
-#define GFPF_ROWS_CLOSE_IN_REGISTERS 1
-#else
-#define GFPF_ROWS_CLOSE_IN_REGISTERS 0
-#endif
+// The tensor-core products (gfpf_tile_mul_shared_twiddles_sets) close
+// their elements in registers: the carry chains cross an element's eight
+// lanes by ballots, where a close in shared memory rereads and rewrites
+// every digit: 16 shared words fewer a product for 81 more instructions at
+// sixteen lanes a twiddle on t8, 65 on p8 (kernels --probe: 656 → 737 and
+// 846 → 911). The pair launches are bound by their L1 path at the floor
+// (t8 2^20 0.304 ms where the close in shared memory gave 0.342, p8 0.314
+// where it gave 0.340: gpu-model --transform, NVRTC 12.9, 2026-11-30).
+// (Before the sets took sixteen lanes a twiddle, the pair launches were
+// issue-bound on p8, and a close in registers made p8 2^20 slower: 0.354
+// → 0.362 ms, 2026-11-29.)
 
-#if GFPF_ROWS_CLOSE_IN_REGISTERS
-// Whether digit v (below 2^64) reaches r: where its high half reaches r's
-// (r = r_high·2^32).
+// Whether digit v (below 2^64) reaches r: where r = r_high·2^32, where its
+// high half reaches r's.
+#ifdef GFPF_R_HIGH
 GFPF_FN bool gfpf_reaches_r(gfpf_u64 v) { return (gfpf_u32)(v >> 32) >= GFPF_R_HIGH; }
-
-// One row of a rows product closed in registers: lane 4g + q holds digits
-// 2q (`low`) and 2q + 1 (`high`) of row g's element, each below r + 2^32
-// with the carries from the columns below added but not yet carried on,
-// and lane 4g + 3 `past_top`, the carry out of column 7 (below 2^32). Each
-// digit at r or past it gives r up and carries 1 to the next, across the
-// row's lanes by one ballot; then lane 4g subtracts the carry past the top
-// (past_top and the carry out of column 7) from digit 0 and its borrow
-// from digit 1 (r^8 = −1), `borrow` what leaves digit 1. Each step keeps
-// the element's value: where a digit r − 1 takes a carry it stays r and
-// carries nothing on (a zero element's digits, its columns the offsets
-// alone, all do), and the row is open: true then, or where `borrow`.
-GFPF_FN bool gfpf_rows_close_row(gfpf_u64& low, gfpf_u64& high, unsigned past_top, unsigned lane, gfpf_u64& borrow) {
-    GFPF_CHECK(low < GFPF_R_VALUE + (1ull << 32) && high < GFPF_R_VALUE + (1ull << 32), "a row's digit past r + 2^32");
-    const bool low_carry = gfpf_reaches_r(low), high_carry = gfpf_reaches_r(high);
-    // Bit i: lane i's carry out (lane 4g + 3's, the one past column 7); a
-    // lane 4g's carry in none.
-    const unsigned carries_out = __ballot_sync(0xffffffffu, high_carry);
-    const unsigned carry_in = ((carries_out & 0x77777777u) << 1 >> lane) & 1;
-    low = low + carry_in - (low_carry ? GFPF_R_VALUE : 0);
-    high = high + (gfpf_u64)low_carry - (high_carry ? GFPF_R_VALUE : 0);
-    const unsigned column7 = __shfl_sync(0xffffffffu, past_top, lane | 3);
-    const bool first = (lane & 3) == 0;
-    borrow = first ? (carries_out >> (lane | 3)) & 1 : 0;
-    low = gfpf_sub_digit(low, first ? column7 : 0, borrow);
-    high = gfpf_sub_digit(high, 0, borrow);
-    return borrow != 0 || gfpf_reaches_r(low) || gfpf_reaches_r(high);
-}
-
-// An open row (gfpf_rows_close_row) carried again: its digits, up to r,
-// below r, the carries crossing the lanes as one add of the lanes' bits (a
-// lane that makes a carry holds a 1 in both words, one that passes it on,
-// a digit r − 1, in one; a lane 4g + 3's bits cleared so that no chain
-// crosses a row), the carry past the top taken from digit 0 and what
-// borrows past digit 1 added to `borrow`.
-GFPF_FN void gfpf_rows_carry_again(gfpf_u64& low, gfpf_u64& high, unsigned lane, gfpf_u64& borrow) {
-    const bool low_makes = gfpf_reaches_r(low), high_makes = gfpf_reaches_r(high);
-    const bool low_passes = low == GFPF_R_VALUE - 1, high_passes = high == GFPF_R_VALUE - 1;
-    const bool make = high_makes | (high_passes & low_makes), pass = make | (high_passes & low_passes);
-    const unsigned makes = __ballot_sync(0xffffffffu, make) & 0x77777777u;
-    const unsigned passes = __ballot_sync(0xffffffffu, pass) & 0x77777777u;
-    const unsigned carry_in = (((passes + makes) ^ passes ^ makes) >> lane) & 1;
-    const bool low_carry = low_makes | (low_passes & carry_in != 0);
-    const bool high_carry = high_makes | (high_passes & low_carry);
-    low = low + carry_in - (low_carry ? GFPF_R_VALUE : 0);
-    high = high + (gfpf_u64)low_carry - (high_carry ? GFPF_R_VALUE : 0);
-    const unsigned tops = __ballot_sync(0xffffffffu, high_carry);
-    gfpf_u64 more = (lane & 3) == 0 ? (tops >> (lane | 3)) & 1 : 0;
-    low = gfpf_sub_digit(low, 0, more);
-    high = gfpf_sub_digit(high, 0, more);
-    borrow += more;
-}
-
-// `amount` (at most 2) subtracted from digit 2 up of the element at
-// tile[x] (digits below r), and 1 added back where a borrow leaves the top
-// (r^8 = −1).
-template <class Array>
-GFPF_FN void gfpf_tile_borrow_from_2(Array& tile, int x, int plane, gfpf_u64 amount) {
-    gfpf_u64 borrow = 0;
-    for (int d = 2; d < GFPF_K; ++d) tile[x + d * plane] = gfpf_sub_digit_wide(tile[x + d * plane], d == 2 ? amount : 0, borrow);
-    if (borrow) gfpf_tile_increment(tile, x, plane);
-}
+#else
+GFPF_FN bool gfpf_reaches_r(gfpf_u64 v) { return v >= GFPF_R_VALUE; }
 #endif
+
+// One column of a sets product (gfpf_tile_mul_shared_twiddles_sets) closed
+// in registers: lane 4g + q holds digit g of one element of lanes q, q + 4,
+// …, q + 28 (`v`, below r + 2^32, the carry from column g − 1 added) and
+// lane q also `past_top`, the carry out of column 7 (below 2^32). Each
+// digit at r or past it gives r up and carries 1 to the next, across the
+// eight lanes by one ballot, and lane q subtracts the carry past the top
+// (past_top and digit 7's) from digit 0 (r^8 = −1). True where the element
+// is left open, its digits then to be closed again from what they were: a
+// digit r − 1 that took a carry (a zero's digits all do), or a borrow out
+// of digit 0 (about never), which wraps it past r.
+GFPF_FN bool gfpf_sets_close_digit(gfpf_u64& v, unsigned past_top, unsigned lane) {
+    GFPF_CHECK(v < GFPF_R_VALUE + (1ull << 32), "a column's digit past r + 2^32");
+    const bool carry = gfpf_reaches_r(v);
+    const unsigned carries = __ballot_sync(0xffffffffu, carry);
+    // Rotated by four lanes: bit L the carry of lane L − 4, and for L < 4
+    // that of lane L + 28, past the top.
+    const unsigned in = (((carries << 4) | (carries >> 28)) >> lane) & 1;
+    const bool first = lane < 4;
+    v = v + (first ? 0 : in) - (carry ? GFPF_R_VALUE : 0) - (first ? (gfpf_u64)past_top + in : 0);
+    return gfpf_reaches_r(v);
+}
+
+// Column g of a sets product's element in column 2q + e (lane 4g + q):
+// Σ_β 2^(8β)·T_β (T_β < 2^22) as (P_0 + 2^32·P_2) + 2^16·(P_1 + 2^32·P_3),
+// P_t = T_2t + 2^8·T_(2t+1) below 2^31 (`p[t][e]`), with the column's
+// offset, less (2^64 − 1)·S_g (`sums`), divided by r: its digit and its
+// carry to the next column.
+GFPF_FN void gfpf_sets_column(const unsigned (&p)[4][2], const unsigned (&sums)[4], int e, bool first,
+                              gfpf_u64& carry, gfpf_u64& digit) {
+    const gfpf_u64 even = (gfpf_u64)p[0][e] | (gfpf_u64)p[2][e] << 32;
+    const gfpf_u64 odd = (gfpf_u64)p[1][e] | (gfpf_u64)p[3][e] << 32;
+    const gfpf_u64 s = sums[e];
+    gfpf_tensor_column_divide((gfpf_u128)even + ((gfpf_u128)odd << 16) + gfpf_tensor_column_offset(first) + s -
+                                  ((gfpf_u128)s << 64),
+                              carry, digit);
+}
 
 // x·w in place for the 32 elements of a warp, one a lane (digit d of lane
 // L's element at tile[x + d·plane], x lane L's own), on the tensor cores,
@@ -1351,22 +1323,25 @@ GFPF_FN void gfpf_tile_borrow_from_2(Array& tile, int x, int plane, gfpf_u64 amo
 // One m16n8k32 product has 8 columns that share A': a warp makes four
 // sets of 8 columns, one twiddle's eight elements a set, or two twiddles'
 // four, each twiddle's products over the other's columns zeroed (18 `mma`s
-// a set where one twiddle takes 10). A lane ends a set with column g
-// of two elements (lane 4g + q: columns 2q, 2q + 1), below 2^80 with the
-// offset that keeps it nonnegative (M·(r ± 1), about 2^78, ≡ 0 over the
-// columns), divides it by r, adds the carry from digit g − 1 and writes
-// digit g in place; the element's lane then carries the digits (each below
-// r + 2^32) and subtracts the carry past digit 7.
+// a set where one twiddle takes 10); where sixteen lanes share a twiddle,
+// two sets at once, each A' fragment read once for both. A lane ends a
+// set with column g of two elements (lane 4g + q: columns 2q, 2q + 1),
+// below 2^80 with the offset that keeps it nonnegative (M·(r ± 1), about
+// 2^78, ≡ 0 over the columns), divides it by r and adds the carry from
+// digit g − 1; the carries then cross the element's eight lanes
+// (gfpf_sets_close_digit) and each lane writes digit g in place.
 // `staging` holds a set's tables (8/SHARED_BY·GFPF_SHARED_TWIDDLE_STAGED_WORDS
-// words from staging_at, even, gfpf_shared_twiddle_staged), the warp's own.
-// Every lane of the warp calls it. The element-team pairs' B pass takes
-// it, eight lanes a twiddle (its pairs) and four (its diagonal); sixteen
-// (the pairs' column and A passes) take gfpf_tile_mul_shared_twiddles_rows.
-// On a lane's path a product takes 680 instructions (eight lanes a
-// twiddle) or 989 (four), with a probe's loads and stores less an empty
-// probe's, where gfpf_tile_mul took 2190 (1337 since its columns run in
-// 32-bit carry chains, gfpf_column_mac; 64 registers, no spills; NVRTC
-// 12.9, sm_90, nvdisasm 13.5, 2026-11-29).
+// words from staging_at, even, gfpf_shared_twiddle_staged; one table's
+// where sixteen lanes share it), the warp's own. Every lane of the warp
+// calls it. The element-team pairs' B pass takes it eight lanes a twiddle
+// (its pairs) and four (its diagonal), their column and A passes sixteen.
+// On a lane's path a product takes 741 instructions (sixteen lanes a
+// twiddle), 794 (eight) or 1027 (four), with a probe's loads and stores
+// less an empty probe's (t8, kernels --probe, NVRTC 12.9, sm_90, nvdisasm
+// 13.5, 2026-11-30); before, sixteen lanes a twiddle took the twiddle as
+// B, the elements as A's rows, 915 instructions on as many shared words,
+// its fragments of the elements copied into place for each product (66
+// moves); gfpf_tile_mul takes 1110.
 //
 // STAGED: the set's one table (SHARED_BY = 8, every lane's twiddle the same)
 // is in `staging` already, put there once for many calls (the scale by
@@ -1381,22 +1356,34 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_sets(Array& tile, int x, int pla
                                                      unsigned twiddle, Staging& staging, int staging_at,
                                                      int first_set = 0) {
     static_assert(!STAGED || SHARED_BY == 8, "one table staged for every set");
-    static_assert(SHARED_BY == 4 || SHARED_BY == 8, "four or eight lanes a twiddle");
+    static_assert(SHARED_BY == 4 || SHARED_BY == 8 || SHARED_BY == 16, "four, eight or sixteen lanes a twiddle");
     constexpr int twiddles = SHARED_BY == 4 ? 2 : 1;  // a set's
-    GFPF_COUNT_OP(SHARED_BY == 8 ? GFPF_OP_TILE_MUL_SHARED8 : GFPF_OP_TILE_MUL_SHARED);
+    // Sets of eight columns that one table's A' fragments serve at once:
+    // two where sixteen lanes share a twiddle, each fragment read once for
+    // both (a table read once for sixteen products).
+    constexpr int halves = SHARED_BY == 16 ? 2 : 1;
+    GFPF_COUNT_OP(SHARED_BY == 16  ? GFPF_OP_TILE_MUL_SHARED16
+                  : SHARED_BY == 8 ? GFPF_OP_TILE_MUL_SHARED8
+                                   : GFPF_OP_TILE_MUL_SHARED);
     const unsigned lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
-    unsigned top = 0;
 #pragma unroll 1
-    for (int set = first_set; set < 4; ++set) {
+    for (int set = first_set; set < 4; set += halves) {
         // The set's tables (the twiddles of lanes 8·set and 8·set + 4, one
-        // where SHARED_BY = 8), and X's column g: lane 8·set + g's element. K-tile k's columns 4q.. and 16 + 4q..
-        // are bytes 0..3 and 4..7 of digit 4k + q, so that a lane's B
-        // registers are one digit's halves and its A' registers one
-        // table row's four words.
+        // where SHARED_BY is 8 or 16), and X's column g: lane 8·set + g's
+        // element (and lane 8·(set + 1) + g's, the second half's). K-tile
+        // k's columns 4q.. and 16 + 4q.. are bytes 0..3 and 4..7 of digit
+        // 4k + q, so that a lane's B registers are one digit's halves and
+        // its A' registers one table row's four words.
         if (!STAGED) {
             const unsigned w0 = __shfl_sync(0xffffffffu, twiddle, 8 * set);
-            const unsigned w1 = __shfl_sync(0xffffffffu, twiddle, 8 * set + 4);
+            const unsigned w1 = twiddles == 2 ? __shfl_sync(0xffffffffu, twiddle, 8 * set + 4) : w0;
             GFPF_CHECK(SHARED_BY == 4 || w0 == w1, "eight lanes of a set share a twiddle");
+            GFPF_CHECK(SHARED_BY != 16 || w0 == __shfl_sync(0xffffffffu, twiddle, 8 * set + 8 + (lane & 7)),
+                       "sixteen lanes share a twiddle");
+            // A group whose twiddle is 1 leaves its elements as they are
+            // (the whole warp skips it). Every write of a set is followed
+            // by the set's meeting, so a call of skips alone needs none.
+            if (SHARED_BY == 16 && w0 == GFPF_TWIDDLE_ONE) continue;
             GFPF_CHECK(w0 != GFPF_TWIDDLE_ONE && w1 != GFPF_TWIDDLE_ONE, "the sets are told 1 by their first set");
             const gfpf_u64* from0 = table + (gfpf_u64)w0 * GFPF_SHARED_TWIDDLE_WORDS;
             const gfpf_u64* from1 = table + (gfpf_u64)w1 * GFPF_SHARED_TWIDDLE_WORDS;
@@ -1420,284 +1407,113 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_sets(Array& tile, int x, int pla
                 }
             }
         }
-        const int column = __shfl_sync(0xffffffffu, x, 8 * set + g);
-        gfpf_u64 digits[2];
+        gfpf_u64 digits[halves][2];
 #pragma unroll
-        for (int k = 0; k < 2; ++k) digits[k] = tile[column + (4 * k + (int)q) * plane];
-        __syncwarp();
-        unsigned acc[4][4] = {}, sums[4] = {0, 0, 0, 0};
+        for (int v = 0; v < halves; ++v) {
+            const int column = __shfl_sync(0xffffffffu, x, 8 * (set + v) + g);
 #pragma unroll
-        for (int h = 0; h < twiddles; ++h) {
-            const bool mine = twiddles == 1 || (g >> 2) == (unsigned)h;
-#pragma unroll
-            for (int k = 0; k < 2; ++k) {
-                const gfpf_u64 b = mine ? digits[k] : 0;
-                // Row δ = g − j + 7 of the table, j = 4k + q.
-                const int at = staging_at + h * GFPF_SHARED_TWIDDLE_STAGED_WORDS +
-                               ((int)g - 4 * k - (int)q + 7) * GFPF_SHARED_TWIDDLE_ROW_WORDS;
-#pragma unroll
-                for (int t = 0; t < 4; ++t) {
-                    const gfpf_u64 a0 = staging[at + 2 * t], a1 = staging[at + 2 * t + 1];
-                    const unsigned a[4] = {(unsigned)a0, (unsigned)(a0 >> 32), (unsigned)a1, (unsigned)(a1 >> 32)};
-                    gfpf_mma_m16n8k32_u8(acc[t], a, (unsigned)b, (unsigned)(b >> 32), acc[t]);
-                }
-            }
-        }
-        // The fifth row tile: row g (registers 0 and 2) is 1 in the columns
-        // of digits above g, so that its column sums are S_g (made here, not
-        // held through the sets: the registers the pair kernel has are few).
-#pragma unroll
-        for (int k = 0; k < 2; ++k) {
-            const unsigned one = 4 * k + q > g ? 0x01010101u : 0u;
-            const unsigned ones[4] = {one, 0, one, 0};
-            gfpf_mma_m16n8k32_u8(sums, ones, (unsigned)digits[k], (unsigned)(digits[k] >> 32), sums);
-        }
-#pragma unroll
-        for (int e = 0; e < 2; ++e) {
-            // Column g of the element in column 2q + e: Σ_β 2^(8β)·T_β
-            // (T_β < 2^22) as (P_0 + 2^32·P_2) + 2^16·(P_1 + 2^32·P_3),
-            // P_t = T_2t + 2^8·T_(2t+1) below 2^31.
-            const gfpf_u64 even = (gfpf_u64)(acc[0][e] + (acc[0][e + 2] << 8)) |
-                                  (gfpf_u64)(acc[2][e] + (acc[2][e + 2] << 8)) << 32;
-            const gfpf_u64 odd = (gfpf_u64)(acc[1][e] + (acc[1][e + 2] << 8)) |
-                                 (gfpf_u64)(acc[3][e] + (acc[3][e + 2] << 8)) << 32;
-            const gfpf_u64 s = sums[e];
-            gfpf_u64 carry, digit;
-            gfpf_tensor_column_divide((gfpf_u128)even + ((gfpf_u128)odd << 16) + gfpf_tensor_column_offset(g == 0) + s -
-                                          ((gfpf_u128)s << 64),
-                                      carry, digit);
-            // Carries below 2^81/r ≤ 2^32: shuffled as 32-bit words. The
-            // lane read again here (gfpf_lane_here): its functions held
-            // from the loop's start spilled at 64 registers on sm_90.
-            const unsigned here = gfpf_lane_here();
-            const unsigned from_below = __shfl_sync(0xffffffffu, (unsigned)carry, (here + 28) & 31);
-            const unsigned from_top = __shfl_sync(0xffffffffu, (unsigned)carry, 28 + ((here & 7) >> 1));
-            const int element = __shfl_sync(0xffffffffu, x, 8 * set + 2 * (here & 3) + e);
-            tile[element + (int)(here >> 2) * plane] = digit + (here < 4 ? 0 : from_below);
-            if ((here >> 3) == (unsigned)set && (here & 1) == (unsigned)e) top = from_top;
+            for (int k = 0; k < 2; ++k) digits[v][k] = tile[column + (4 * k + (int)q) * plane];
         }
         __syncwarp();
-    }
-    gfpf_tensor_product_close(tile, x, plane, top);
-}
-
-// As gfpf_tile_mul_shared_twiddles_sets where lanes 16h … 16h + 15 share a
-// twiddle (a tile column's sixteen elements, or a row's): the twiddle is
-// the product's B operand and the group's 16 elements A's rows. Output
-// (β, d) of element e is Σ_(j,b) x_e(j,b)·A'((β, d), (j, b)), so A is X
-// (row i: lane 16h + i's element, K-tile k's columns 4q.. and 16 + 4q.. the
-// bytes 0..3 and 4..7 of digit 4k + q, as the sets' B) and B of n-tile β
-// is A'ᵀ over (j, b) and d: column d is table row δ = d − j + 7's bytes of
-// β, and the 16 bytes a lane of the sets reads there for A' rows 8β + d
-// are the B of n-tiles 2t and 2t + 1. A group's 16 elements read the
-// table once (4 KiB), where two sets of 8 read it each (8 KiB), in 16
-// products by the table and 2 by the ones (S_d), where two sets take 20.
-// Lane 4g + q ends with columns d = 2q and 2q + 1 of rows g and g + 8.
-// λ(g) = 2·⌊g/2⌋ + 8·(g mod 2): the lane, within its group of sixteen,
-// whose element is row g of a rows product (row g + 8: the lane after).
-GFPF_FN int gfpf_rows_lane_of_row(unsigned g) { return 2 * ((int)g >> 1) + 8 * ((int)g & 1); }
-
-template <class Array, class Staging>
-GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_rows(Array& tile, int x, int plane, const gfpf_u64* table,
-                                                     unsigned twiddle, Staging& staging, int staging_at) {
-    GFPF_COUNT_OP(GFPF_OP_TILE_MUL_SHARED16);
-#if GFPF_ROWS_CLOSE_IN_REGISTERS
-    // Bit 4h + 2·row: this lane's part of group h's row `row` left open
-    // (gfpf_rows_close_row); the bit above, its borrow past digit 1.
-    unsigned open_rows = 0;
-#else
-    unsigned top = 0;  // the carry past digit 7 of this lane's element
-#endif
-#pragma unroll 1
-    for (int h = 0; h < 2; ++h) {
-        const unsigned lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
-        // The group's table, staged by the warp.
-        const unsigned w = __shfl_sync(0xffffffffu, twiddle, 16 * h);
-        // A group whose twiddle is 1 leaves its elements as they are (the
-        // whole warp skips it, GFPF_TWIDDLE_ONE), and the warp meets as a
-        // group's end does: where the rows close in shared memory (p8),
-        // the close writes after a call's last meeting, and the split
-        // factors' second reads the element in a later call, which a call
-        // of skips alone then orders.
-        if (w == GFPF_TWIDDLE_ONE) {
-            __syncwarp();
-            continue;
-        }
-        GFPF_CHECK(w == __shfl_sync(0xffffffffu, twiddle, 16 * h + (lane & 15)), "sixteen lanes share a twiddle");
-        // Staged as B's fragments, as the table holds them
-        // (gfpf_kernels::tensor::to_rows_layout): word β of a row its bytes
-        // of β, bytes 0..3 and 4..7 of each digit in its two halves. (From
-        // the sets' layout, lanes l and l ^ 1 swapped halves by a 64-bit
-        // shuffle: 8 of the 26 SHFL a lane's product issued.) The lane read
-        // in the loop (gfpf_lane_here): taken from `lane`, t8's tensor-core
-        // pair kernels spilled 4 to 8 bytes on sm_90 (NVRTC 12.9,
-        // 2026-11-30).
-        const gfpf_u64* from = table + (gfpf_u64)w * GFPF_SHARED_TWIDDLE_WORDS;
-#pragma unroll 1
-        for (int c = 0; c < (GFPF_SHARED_TWIDDLE_WORDS + 31) / 32; ++c) {
-            const int first = gfpf_shared_twiddle_first_word((int)gfpf_lane_here()), i = first + 8 * c;
-            if (i < GFPF_SHARED_TWIDDLE_WORDS)
-                staging[staging_at + gfpf_shared_twiddle_staged(first) + c * GFPF_SHARED_TWIDDLE_ROW_WORDS] =
-                    GFPF_TENSOR_TABLE_READ(from, i);
-        }
-        // A's rows g and g + 8 (registers 0 and 2, bytes 0..3 and 4..7 of a
-        // digit, and 1 and 3): lanes 16h + λ(g) and 16h + λ(g) + 1, λ(g) =
-        // 2·⌊g/2⌋ + 8·(g mod 2). Any order gives the same products; this
-        // one is for the pair tiles (gfpf_pair_interleaved: lane l's element
-        // at place 2·(l mod 8) + ⌊l/8⌋ mod 2 of a row or column, 17 words
-        // apart, digit planes ≡ 9 mod 16 words): rows g take the places
-        // with bit 1 clear, rows g + 8 those with it set, so that each
-        // load's and store's 32 words fall two to a bank pair (eight
-        // neighbouring places put four to some; enumerated).
-        const int lambda = gfpf_rows_lane_of_row(g);
-        const int row0 = __shfl_sync(0xffffffffu, x, 16 * h + lambda);
-        const int row1 = __shfl_sync(0xffffffffu, x, 16 * h + lambda + 1);
-        unsigned rows[2][4];
-#pragma unroll
-        for (int k = 0; k < 2; ++k) {
-            const gfpf_u64 d0 = tile[row0 + (4 * k + (int)q) * plane], d1 = tile[row1 + (4 * k + (int)q) * plane];
-            rows[k][0] = (unsigned)d0;
-            rows[k][1] = (unsigned)d1;
-            rows[k][2] = (unsigned)(d0 >> 32);
-            rows[k][3] = (unsigned)(d1 >> 32);
-        }
-        // The staged table seen by the warp, and the rows' digits read by
-        // it before any is written.
-        __syncwarp();
-        // P_t = T_2t + 2^8·T_(2t+1) of the four columns a lane ends with,
-        // in the accumulators' order: (row g, 2q), (g, 2q + 1), (g + 8, 2q),
-        // (g + 8, 2q + 1): T_(2t+1) summed over the K-tiles, shifted, then
-        // T_2t summed onto it, in one accumulator. S_d (B's column d
-        // ones, or −128s, in the rows of digits above d) goes in with
-        // them: + S_d into P_0 and − 2^8·S_d into T_7 (twice −128·S_d, B's
-        // bytes signed), so that Σ 2^(16t)·P_t is the column less
-        // (2^64 − 1)·S_d and no register holds S_d (held, t8's and p8's
-        // pair kernels spilled at 64 registers on sm_90). P_0 stays below
-        // 2^31 and P_3 within ±2^30.
-        unsigned p[4][4];
+        // Row tile t's products, then at once its P_t = T_2t + 2^8·T_(2t+1)
+        // for the two columns a lane ends with (e), so that no more than
+        // one row tile's accumulators a set are held (all four of both
+        // halves' spilled in t8's pair kernels at 64 registers on sm_90).
+        unsigned p[halves][4][2], sums[halves][4] = {};
 #pragma unroll
         for (int t = 0; t < 4; ++t) {
+            unsigned acc[halves][4] = {};
 #pragma unroll
-            for (int i = 0; i < 4; ++i) p[t][i] = 0;
-#pragma unroll
-            for (int half = 1; half >= 0; --half) {
+            for (int h = 0; h < twiddles; ++h) {
+                const bool mine = twiddles == 1 || (g >> 2) == (unsigned)h;
 #pragma unroll
                 for (int k = 0; k < 2; ++k) {
-                    // Row δ = d − j + 7 of the table, d = g, j = 4k + q.
-                    const gfpf_u64 b = staging[staging_at + ((int)g - 4 * k - (int)q + 7) * GFPF_SHARED_TWIDDLE_ROW_WORDS +
-                                               2 * t + half];
-                    gfpf_mma_m16n8k32_u8(p[t], rows[k], (unsigned)b, (unsigned)(b >> 32), p[t]);
-                    // Read where used (gfpf_lane_here): hoisted, the four
-                    // patterns took registers through the pair kernels'
-                    // stages.
-                    const unsigned here = gfpf_lane_here();
-                    const bool above = 4 * k + (here & 3) > (here >> 2);
-                    if (t == 3 && half == 1) {
-                        const unsigned minus_128 = above ? 0x80808080u : 0u;
-                        gfpf_mma_m16n8k32_u8<false, true>(p[t], rows[k], minus_128, minus_128, p[t]);
-                        gfpf_mma_m16n8k32_u8<false, true>(p[t], rows[k], minus_128, minus_128, p[t]);
-                    }
-                    if (t == 0 && half == 0) {
-                        const unsigned one = above ? 0x01010101u : 0u;
-                        gfpf_mma_m16n8k32_u8(p[t], rows[k], one, one, p[t]);
-                    }
-                }
-                if (half == 1) {
+                    // Row δ = g − j + 7 of the table, j = 4k + q.
+                    const int at = staging_at + h * GFPF_SHARED_TWIDDLE_STAGED_WORDS +
+                                   ((int)g - 4 * k - (int)q + 7) * GFPF_SHARED_TWIDDLE_ROW_WORDS + 2 * t;
+                    const gfpf_u64 a0 = staging[at], a1 = staging[at + 1];
+                    const unsigned a[4] = {(unsigned)a0, (unsigned)(a0 >> 32), (unsigned)a1, (unsigned)(a1 >> 32)};
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) p[t][i] <<= 8;
+                    for (int v = 0; v < halves; ++v) {
+                        const gfpf_u64 b = mine ? digits[v][k] : 0;
+                        gfpf_mma_m16n8k32_u8(acc[v], a, (unsigned)b, (unsigned)(b >> 32), acc[v]);
+                    }
                 }
             }
-        }
-        // Row by row (the carries and digits of one held at a time): column
-        // 2q takes lane 4g + q − 1's carry from column 2q − 1, column 2q + 1
-        // its own from 2q, and column 7's is the top of its row's element;
-        // carries below 2^81/r ≤ 2^32, shuffled as 32-bit words. The lane
-        // read again here (gfpf_lane_here): its functions held from the
-        // loop's start spilled at 64 registers on sm_90.
-        const unsigned lane2 = gfpf_lane_here();
-        const int d = 2 * (int)(lane2 & 3);
 #pragma unroll
-        for (int row = 0; row < 2; ++row) {
-            gfpf_u64 carry[2], digit[2];
+            for (int v = 0; v < halves; ++v)
+#pragma unroll
+                for (int e = 0; e < 2; ++e) p[v][t][e] = acc[v][e] + (acc[v][e + 2] << 8);
+        }
+        // The fifth row tile: row g (registers 0 and 2) is 1 in the columns
+        // of digits above g, so that its column sums are S_g (made here,
+        // not held through the sets: the registers the pair kernel has are
+        // few; and before the columns' close, so that the digits are not
+        // held through it).
+#pragma unroll
+        for (int v = 0; v < halves; ++v)
+#pragma unroll
+            for (int k = 0; k < 2; ++k) {
+                const unsigned one = 4 * k + q > g ? 0x01010101u : 0u;
+                const unsigned ones[4] = {one, 0, one, 0};
+                gfpf_mma_m16n8k32_u8(sums[v], ones, (unsigned)digits[v][k], (unsigned)(digits[v][k] >> 32), sums[v]);
+            }
+#pragma unroll
+        for (int v = 0; v < halves; ++v) {
+            // Column g of the elements in columns 2q and 2q + 1 (e), each
+            // with the carry from column g − 1 added (lane q: from column 7
+            // of its element, the carry past the top, left out).
+            gfpf_u64 raw[2];
+            unsigned from_below[2];
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
-                const int i = 2 * row + e;
-                const gfpf_u64 even = p[0][i] | (gfpf_u64)p[2][i] << 32;
-                const long long odd = (long long)p[1][i] + (long long)(int)p[3][i] * (1ll << 32);
-                gfpf_tensor_column_divide((gfpf_u128)even + ((gfpf_u128)odd << 16) + gfpf_tensor_column_offset(false),
-                                          carry[e], digit[e]);
+                gfpf_u64 carry;
+                gfpf_sets_column(p[v], sums[v], e, g == 0, carry, raw[e]);
+                // Carries below 2^81/r ≤ 2^32: shuffled as 32-bit words. The
+                // lane read again here (gfpf_lane_here): its functions held
+                // from the loop's start spilled at 64 registers on sm_90.
+                const unsigned here = gfpf_lane_here();
+                from_below[e] = __shfl_sync(0xffffffffu, (unsigned)carry, (here + 28) & 31);
+                raw[e] += here < 4 ? 0 : from_below[e];
             }
-            const unsigned below = __shfl_sync(0xffffffffu, (unsigned)carry[1], (lane2 + 31) & 31);
-            const int at = row == 0 ? row0 : row1;
-#if GFPF_ROWS_CLOSE_IN_REGISTERS
-            // Column 0's 2M of the offsets (gfpf_tensor_column_offset) added
-            // to its digit: the same sum, and no lane's columns differ in
-            // their offset.
-            gfpf_u64 low = digit[0] + ((lane2 & 3) == 0 ? 1ull << (16 + GFPF_R_SHIFT) : below);
-            gfpf_u64 high = digit[1] + (unsigned)carry[0];
-            gfpf_u64 borrow;
-            const bool open = gfpf_rows_close_row(low, high, (unsigned)carry[1], lane2, borrow);
-            tile[at + d * plane] = low;
-            tile[at + (d + 1) * plane] = high;
-            open_rows |= ((unsigned)open | (unsigned)borrow << 1) << (4 * h + 2 * row);
-#else
-            // Lane 16h + l's element is row g_l (+ 8 where l is odd),
-            // g_l = 2·(⌊l/2⌋ mod 4) + ⌊l/8⌋ mod 2 (λ's inverse).
-            const unsigned row_of_lane = 2 * ((lane2 >> 1) & 3) + ((lane2 >> 3) & 1);
-            const unsigned row_top = __shfl_sync(0xffffffffu, (unsigned)carry[1], 4 * row_of_lane + 3);
-            tile[at + d * plane] = digit[0] + ((lane2 & 3) == 0 ? 0 : below);
-            tile[at + (d + 1) * plane] = digit[1] + (unsigned)carry[0];
-            if ((lane2 >> 4) == (unsigned)h && (lane2 & 1) == (unsigned)row) top = row_top;
-#endif
+            const unsigned here = gfpf_lane_here();
+            const int half = set + v;
+            // Lane 4g + q holds digit g of the two elements, lane q the
+            // carries past their tops: closed across the eight lanes and
+            // written; where a digit of the half's stays open, written
+            // again as they were and closed by the elements' lanes (8·half
+            // + 2q + e) at once.
+            gfpf_u64 closed[2] = {raw[0], raw[1]};
+            const bool open0 = gfpf_sets_close_digit(closed[0], from_below[0], here);
+            const bool open1 = gfpf_sets_close_digit(closed[1], from_below[1], here);
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+                const int element = __shfl_sync(0xffffffffu, x, 8 * half + 2 * (here & 3) + e);
+                tile[element + (int)(here >> 2) * plane] = closed[e];
+            }
+            if (GFPF_RARE(__any_sync(0xffffffffu, open0 || open1))) {
+#pragma unroll
+                for (int e = 0; e < 2; ++e) {
+                    const int element = __shfl_sync(0xffffffffu, x, 8 * half + 2 * (here & 3) + e);
+                    tile[element + (int)(here >> 2) * plane] = raw[e];
+                }
+                // The carries past the tops (lane q's) to the elements' lanes.
+                const unsigned top0 = __shfl_sync(0xffffffffu, from_below[0], (here & 7) >> 1);
+                const unsigned top1 = __shfl_sync(0xffffffffu, from_below[1], (here & 7) >> 1);
+                __syncwarp();
+                if ((here >> 3) == (unsigned)half) gfpf_tensor_product_close(tile, x, plane, (here & 1) ? top1 : top0);
+            }
         }
         __syncwarp();
     }
-#if GFPF_ROWS_CLOSE_IN_REGISTERS
-    if (GFPF_RARE(__any_sync(0xffffffffu, open_rows != 0))) {
-        // A digit r − 1 took a carry (zero elements), or a borrow left digit
-        // 1 (about never): each row read back, carried again and written
-        // again, and what borrows past digit 1 taken on by lane 4g once the
-        // row is written. (After the groups, the rows' places shuffled
-        // again: in the rows' loop, or with the places held, t8's pair
-        // kernels spilled 8 to 16 bytes at 64 registers on sm_90, NVRTC
-        // 12.9.)
-        const unsigned lane = gfpf_lane_here(), g = lane >> 2;
-        const int d = 2 * (int)(lane & 3);
-#pragma unroll 1
-        for (int i = 0; i < 4; ++i) {
-            const int h = i >> 1, row = i & 1;
-            const int at = __shfl_sync(0xffffffffu, x, 16 * h + gfpf_rows_lane_of_row(g) + row);
-            gfpf_u64 low = tile[at + d * plane], high = tile[at + (d + 1) * plane];
-            gfpf_u64 borrow = (open_rows >> (2 * i + 1)) & 1;
-            gfpf_rows_carry_again(low, high, lane, borrow);
-            tile[at + d * plane] = low;
-            tile[at + (d + 1) * plane] = high;
-            // (Each row another element's: none between the rows.)
-            __syncwarp();
-            if (borrow != 0) gfpf_tile_borrow_from_2(tile, at, plane, borrow);
-        }
-    }
-#else
-    // Column 0's 2M of the offsets (gfpf_tensor_column_offset) added to
-    // its digit instead: the same sum, and no lane's columns differ in
-    // their offset (each lane's own, hoisted out of the pair kernels'
-    // loops, spilled at 64 registers on sm_90).
-    gfpf_tensor_product_close(tile, x, plane, top, twiddle == GFPF_TWIDDLE_ONE ? 0 : 1ull << (16 + GFPF_R_SHIFT));
-#endif
 }
 
-// x·w in place for the 32 elements of a warp, SHARED_BY lanes a twiddle:
-// gfpf_tile_mul_shared_twiddles_rows where sixteen share one, else
-// gfpf_tile_mul_shared_twiddles_sets.
+// x·w in place for the 32 elements of a warp, SHARED_BY lanes a twiddle
+// (gfpf_tile_mul_shared_twiddles_sets).
 template <int SHARED_BY, bool STAGED = false, class Array, class Staging>
 GFPF_FN void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, const gfpf_u64* table, unsigned twiddle,
                                            Staging& staging, int staging_at) {
-    if constexpr (SHARED_BY == 16) {
-        static_assert(!STAGED, "the rows stage their tables");
-        gfpf_tile_mul_shared_twiddles_rows(tile, x, plane, table, twiddle, staging, staging_at);
-    } else {
-        gfpf_tile_mul_shared_twiddles_sets<SHARED_BY, STAGED>(tile, x, plane, table, twiddle, staging, staging_at);
-    }
+    gfpf_tile_mul_shared_twiddles_sets<SHARED_BY, STAGED>(tile, x, plane, table, twiddle, staging, staging_at);
 }
 #endif
 

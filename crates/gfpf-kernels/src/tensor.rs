@@ -107,43 +107,10 @@ pub fn shared_twiddle_tables<const K: usize>(field: &Field<K>, twiddles: &[Eleme
     Some(words)
 }
 
-/// A table of [`shared_twiddle_table`] as the rows product
-/// (`gfpf_tile_mul_shared_twiddles_rows`, sixteen lanes a twiddle) stages
-/// it, in place: the table as its B operand's fragments, words 2t and 2t +
-/// 1 holding the low halves of the two and their high halves. Lane l of a
-/// warp stages word 32c + l as it is; from the table as it was, it took
-/// its partner's word by a shuffle (lanes l and l ⊕ 1) and swapped halves.
-pub fn to_rows_layout(table: &mut [u64]) {
-    for pair in table.chunks_exact_mut(2) {
-        let (even, odd) = (pair[0], pair[1]);
-        pair[0] = (even & 0xffff_ffff) | odd << 32;
-        pair[1] = even >> 32 | (odd & 0xffff_ffff_0000_0000);
-    }
-}
-
-/// [`shared_twiddle_tables`] in the rows product's layout
-/// ([`to_rows_layout`]).
-pub fn rows_twiddle_tables<const K: usize>(field: &Field<K>, twiddles: &[Element<K>]) -> Option<Vec<u64>> {
-    let mut words = shared_twiddle_tables(field, twiddles)?;
-    to_rows_layout(&mut words);
-    Some(words)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The rows' layout swaps the halves of each pair of words as a 2 × 2
-    /// transpose (low halves into the even word, high into the odd), so
-    /// that laying a table out twice gives it back.
-    #[test]
-    fn the_rows_layout_transposes_pairs_of_halves() {
-        let mut words = vec![0x1111_1111_2222_2222, 0x3333_3333_4444_4444, 5, 6 << 32];
-        to_rows_layout(&mut words);
-        assert_eq!(words, vec![0x4444_4444_2222_2222, 0x3333_3333_1111_1111, 5, 6 << 32]);
-        to_rows_layout(&mut words);
-        assert_eq!(words, vec![0x1111_1111_2222_2222, 0x3333_3333_4444_4444, 5, 6 << 32]);
-    }
     use gfpf_field::Preset;
 
     /// The kernel's arithmetic on the host, from the table alone: the row

@@ -269,8 +269,8 @@ pub struct FieldOps {
     pub tile_mul_shared: u64,
     /// As `tile_mul_shared`, eight lanes a twiddle.
     pub tile_mul_shared8: u64,
-    /// As `tile_mul_shared`, sixteen lanes a twiddle (the twiddle the
-    /// tensor cores' B operand, the elements A's rows).
+    /// As `tile_mul_shared`, sixteen lanes a twiddle (two sets of eight
+    /// columns that read each of the table's fragments once).
     pub tile_mul_shared16: u64,
     /// Warp shuffles (`__shfl*_sync`), per lane, one for each 32-bit
     /// register moved (a 64-bit value takes two, as on the device): in a
