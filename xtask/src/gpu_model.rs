@@ -706,9 +706,9 @@ impl LaunchInput {
         let data_bytes = t.bytes_moved() as f64 - table_bytes;
         // A table that fits half of L2 is read from there, the tensor
         // cores' as the twiddle table's (theirs up to TENSOR_TWIDDLES_MAX
-        // of 960 bytes, 3.75 MiB, do; streamed ones, up to
-        // TENSOR_STREAMED_TWIDDLES_MAX for each stage, 60 MiB, come from
-        // DRAM), but for the R² tables every block reads (B's, 240 KiB),
+        // of 512 bytes, 2 MiB, do; streamed ones, up to
+        // TENSOR_STREAMED_TWIDDLES_MAX for each stage, 32 MiB, come from
+        // DRAM), but for the R² tables every block reads (B's, 128 KiB),
         // which stay in L2 beside any.
         let tensor_table_bytes = 32.0 * t.tensor_table_sectors as f64;
         let resident_bytes = 32.0 * t.tensor_resident_sectors as f64;

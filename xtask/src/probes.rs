@@ -30,7 +30,8 @@ const PROBE_PREFIX: &str = "gfpf_probe_";
 /// Each probe's rolled loops' trip counts, its loops in the order they start
 /// in the machine code (an inner loop after its outer one): the tensor
 /// cores' products their sets, four of eight columns, or two pairs of sets
-/// where sixteen lanes share a twiddle.
+/// where sixteen lanes share a twiddle, and four lanes a twiddle their two
+/// tables' staging in each set.
 pub const PROBES: &[(&str, &[u64])] = &[
     ("empty", &[]),
     ("tile_mul", &[]),
@@ -40,7 +41,7 @@ pub const PROBES: &[(&str, &[u64])] = &[
     ("tile_add_sub_mul_pow_r", &[]),
     ("tile_mul_shared16", &[2]),
     ("tile_mul_shared8", &[4]),
-    ("tile_mul_shared4", &[4]),
+    ("tile_mul_shared4", &[4, 2]),
 ];
 
 /// The compile child's lines start with this.

@@ -90,15 +90,21 @@ pub const THREAD_CHARGES: &[(usize, bool, [f64; 5])] = &[
 /// sixteen lanes a twiddle], the charges of `cargo xtask kernels --probe`
 /// on t8 and p8 (NVRTC 12.9, sm_90, 2026-11-30). Sixteen lanes a twiddle
 /// run two sets of eight columns at once, each of the table's A'
-/// fragments read once for both: t8 625 on 56 words, p8 799 on 56, where
+/// fragments read once for both: t8 631 on 56 words, p8 805 on 56, where
 /// the twiddle as the B operand and the elements as A's rows took 803 and
 /// 900 (its fragments of the elements copied into place for each
 /// product). Every product closes in registers, 65 to 134 instructions
 /// more than closed in shared memory for 16 words fewer (t8 four and eight
-/// lanes a twiddle 590 and 460 closed there, p8 770 and 640). Earlier:
+/// lanes a twiddle 590 and 460 closed there, p8 770 and 640). A table's
+/// staging makes its 7 complemented rows from the other 8 (512 bytes of
+/// device memory where 960 were read): sixteen and eight lanes a twiddle 6
+/// and 26 instructions more (t8 625 and 602 before; p8 799 and 774), four
+/// 145 more, its two tables staged in a rolled loop (unrolled, t8's and
+/// p8's pair kernels with both stages' twiddles spilled 8 bytes on sm_90;
+/// t8 675 before, p8 847). Earlier:
 /// eight lanes a twiddle 418 at t8 before the rare branches' tests were
 /// counted, 436 before a table's stores took rows four apart.
-pub const TENSOR_CHARGES: &[(bool, [f64; 3])] = &[(true, [675.0, 602.0, 625.0]), (false, [847.0, 774.0, 799.0])];
+pub const TENSOR_CHARGES: &[(bool, [f64; 3])] = &[(true, [820.0, 628.0, 631.0]), (false, [992.0, 800.0, 805.0])];
 
 /// Whether a field's carry chains take the short division
 /// ([`gfpf_kernels::SmallHighDivision`]) rather than Möller–Granlund's: the
@@ -154,8 +160,8 @@ mod tests {
         assert_eq!(charge(TileOp::AddSub, 4, false), Some(100.0));
         // No p2: t2's.
         assert_eq!(charge(TileOp::Mul, 2, false), Some(215.0));
-        assert_eq!(charge(TileOp::MulShared16, 8, true), Some(625.0));
-        assert_eq!(charge(TileOp::MulShared16, 8, false), Some(799.0));
+        assert_eq!(charge(TileOp::MulShared16, 8, true), Some(631.0));
+        assert_eq!(charge(TileOp::MulShared16, 8, false), Some(805.0));
         assert_eq!(charge(TileOp::MulShared16, 16, true), None);
         assert_eq!(charge(TileOp::AddSub, 32, true), None);
         assert_eq!(TileOp::of_probe("tile_mul_shared8"), Some(TileOp::MulShared8));

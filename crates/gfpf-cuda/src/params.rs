@@ -11,13 +11,13 @@ use gfpf_kernels::{
     tile_dfts,
 };
 
-/// The most tables a [`Kernel::ElementTeamPairMma`] launch may read ([`DeviceShape::tensor_twiddles_max`] on every device): 4096 of 960
-/// bytes (3.75 MiB, gfpf_kernels::tensor::SHARED_TWIDDLE_WORDS), which stay
+/// The most tables a [`Kernel::ElementTeamPairMma`] launch may read ([`DeviceShape::tensor_twiddles_max`] on every device): 4096 of 512
+/// bytes (2 MiB, gfpf_kernels::tensor::SHARED_TWIDDLE_WORDS), which stay
 /// in an H100's 50 MB L2 beside the data, as the twiddle table's 4 MiB do
 /// ([`FULL_TWIDDLE_TABLE_MAX_BYTES`]). One a (c, lo) twiddle, s·R, where
 /// they fit (t8 2^20's pair of strides 16 and 256: 256), or streamed from
 /// device memory up to [`TENSOR_STREAMED_TWIDDLES_MAX`] (the pair of 4096
-/// and 65536: 65536, 60 MiB, and as many for its second stage); else one
+/// and 65536: 65536, 32 MiB, and as many for its second stage); else one
 /// an exponent's low and one its high
 /// half, two products a twiddle
 /// ([`gfpf_kernels::tensor::split_twiddle_entries`], 2048 at 2^20, where
@@ -28,19 +28,20 @@ pub const TENSOR_TWIDDLES_MAX: usize = 4096;
 /// [`Kernel::ElementTeamPairMma`] launch reads one a (c, lo) twiddle from
 /// device memory for its first stage's twiddles, and as many (c, hi) for
 /// the second's with B's R² ([`DeviceShape::tensor_streamed_twiddles_max`]):
-/// 65536 of 960 bytes, 60 MiB a stage, where the split tables would take
+/// 65536 of 512 bytes, 32 MiB a stage, where the split tables would take
 /// two products a twiddle and the second stage's would stay on the threads.
 /// Each table serves sixteen elements (a column's, or a row's), so
-/// streaming them adds 47% a stage to the launch's data bytes (960 a table
-/// against 16 × 64 read and written), whatever the transform's length or
+/// streaming them adds 25% a stage to the launch's data bytes (512 a table
+/// against 16 × 64 read and written; 47% when a table was 960 bytes),
+/// whatever the transform's length or
 /// batch. The first stage's took one product on the tensor cores an
 /// element off t8 2^20's second pair (s = 4096: 8.6k → 7.3k instructions a
 /// thread), the second's a product on the threads for two on the tensor
 /// cores (7.3k → 6.7k, 0.125 → 0.115 ms at the model's floor, bound by
-/// issue where the 120 MiB of tables and the data take about 0.09 ms from
-/// DRAM; `cargo xtask gpu-model --transform t8:20`, H100, 2026-11-28). A
-/// device holds the tables while the plan lives (120 MiB from 2^20, beside
-/// the 64 MiB of a transform's data at 2^20).
+/// issue where the 120 MiB of tables, as they were then, and the data took
+/// about 0.09 ms from DRAM; `cargo xtask gpu-model --transform t8:20`, H100,
+/// 2026-11-28). A device holds the tables while the plan lives (64 MiB from
+/// 2^20, beside the 64 MiB of a transform's data at 2^20).
 pub const TENSOR_STREAMED_TWIDDLES_MAX: usize = 65536;
 
 /// Threads per block of every launch but the tiled stages'. One thread holds

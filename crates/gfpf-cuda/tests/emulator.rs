@@ -759,14 +759,15 @@ fn a_divergent_warp_runs_both_branches() {
 /// A warp's tensor-core products stage their tables with rows 80 bytes
 /// apart (`GFPF_SHARED_TWIDDLE_ROW_WORDS`), so that the 16-byte reads of a
 /// set's lanes, up to 11 of a table's rows at once, fall in different
-/// banks but for rows δ and δ + 8, and a store writes rows c, c + 4, c + 8
-/// and c + 12 (`gfpf_shared_twiddle_first_word`), two words to a bank
-/// pair: one warp's products of random elements by 8 random twiddles take
-/// 416 wavefronts for 192 accesses (the conflict-free count is 384, most
-/// of it the table's 8-byte reads at two wavefronts each). On zeros, and
-/// with the elements closed in shared memory (16 accesses a lane more),
-/// they took 452 for 210, where stores of four neighbouring rows took 476
-/// and rows 64 bytes apart 964.
+/// banks but for rows δ and δ + 8, and each of a table's four stores
+/// (two rows of device memory a lane, each as it is and complemented:
+/// `gfpf_shared_twiddle_row`) puts at most two words on a bank pair: one
+/// warp's products of random elements by 8 random twiddles take 416
+/// wavefronts for 192 accesses (the conflict-free count is 384, most of it
+/// the table's 8-byte reads at two wavefronts each). On zeros, and with
+/// the elements closed in shared memory (16 accesses a lane more), they
+/// took 452 for 210, where stores of four neighbouring rows took 476 and
+/// rows 64 bytes apart 964.
 #[test]
 fn tensor_core_tables_are_staged_across_the_banks() {
     // Random values, their products checked against gfpf-cpu: the counts of
@@ -780,7 +781,7 @@ fn tensor_core_tables_are_staged_across_the_banks() {
     for (m, x) in xs.iter().enumerate() {
         buffer[8 * m..8 * m + 8].copy_from_slice(x.digits());
     }
-    buffer[256..1216].copy_from_slice(&gfpf_kernels::tensor::shared_twiddle_tables(&field, &twiddles).unwrap());
+    buffer[256..768].copy_from_slice(&gfpf_kernels::tensor::shared_twiddle_tables(&field, &twiddles).unwrap());
     let Some((traffic, out)) = counted_test_kernel_on("gfpf_test_shared_twiddles", 32, buffer) else {
         return;
     };
@@ -827,7 +828,7 @@ fn sixteen_lanes_a_twiddle_read_each_table_once() {
     for (m, x) in xs.iter().enumerate() {
         buffer[8 * m..8 * m + 8].copy_from_slice(x.digits());
     }
-    buffer[256..1216].copy_from_slice(&gfpf_kernels::tensor::shared_twiddle_tables(&field, &twiddles).unwrap());
+    buffer[256..768].copy_from_slice(&gfpf_kernels::tensor::shared_twiddle_tables(&field, &twiddles).unwrap());
     let Some((rows, out)) = counted_test_kernel_on("gfpf_test_shared_twiddles16", 32, buffer) else {
         return;
     };
@@ -1047,7 +1048,7 @@ fn a_skipped_shared_access_is_its_own_instruction() {
 ///
 /// The buffer: x (32 elements of 8 digits) at words 0..256, the 8
 /// twiddles' tables (gfpf_kernels::tensor::shared_twiddle_tables) at
-/// 256..1216, x_m·w_t
+/// 256..768, x_m·w_t
 /// at 1216..1472, o at 1472, and at 1473 the twiddle the kernel says is 1
 /// (its products skipped), or 8 for none.
 fn shared_twiddles_kernel(shared_by: usize) -> String {
@@ -1138,7 +1139,7 @@ fn tensor_core_products_by_shared_twiddles_match_the_cpu() {
             for m in 0..32 {
                 buffer[8 * m..8 * m + 8].copy_from_slice(xs[(m + 4 * rotation) % 32].digits());
             }
-            buffer[256..1216].copy_from_slice(&tables);
+            buffer[256..768].copy_from_slice(&tables);
             buffer[1472] = offset as u64;
             buffer[1473] = told;
             let Some(out) = run_test_kernel_on_switching(switch, kernel, 32, 32, buffer) else {
@@ -1477,7 +1478,7 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
                     let want: &[u64] = if tensor_cores { &[split_bits] } else { &[] };
                     assert_eq!(splits, want, "{what}");
                     // The tensor cores' tables counted apart (the model reads
-                    // them from L2): a warp stages one 960-byte table (30
+                    // them from L2): a warp stages one 512-byte table (16
                     // sectors) two sets of sixteen lanes, one a set of
                     // eight, two a set of four, in four sets a call and two
                     // calls a pass (16 warps a block); a sixteen-lane pass a
@@ -1521,13 +1522,13 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
                         let t = launch.traffic;
                         assert_eq!(
                             t.tensor_table_sectors,
-                            30 * sixteen_lane_groups + blocks * 30 * b_tables,
+                            16 * sixteen_lane_groups + blocks * 16 * b_tables,
                             "{what}"
                         );
                         assert_eq!(t.tensor_table_sectors == t.table_sectors, both_stages, "{what}");
                         // B's, which every block reads, counted apart (the
                         // model reads them from L2 whatever the others).
-                        assert_eq!(t.tensor_resident_sectors, blocks * 30 * b_tables, "{what}");
+                        assert_eq!(t.tensor_resident_sectors, blocks * 16 * b_tables, "{what}");
                     }
                 }
                 gfpf_executor::Transform::process(&fft, &mut data).unwrap();

@@ -1145,9 +1145,11 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
     if (GFPF_RARE(borrow)) gfpf_tile_increment(tile, x, plane);
 }
 
-// Words of one twiddle's table for gfpf_tile_mul_shared_twiddles
-// (gfpf_kernels::tensor::shared_twiddle_table, which documents its layout).
-#define GFPF_SHARED_TWIDDLE_WORDS 120
+// Words of one twiddle's table for gfpf_tile_mul_shared_twiddles in device
+// memory (gfpf_kernels::tensor::shared_twiddle_table, which documents its
+// layout): rows δ = 7 … 14 of the 15 that A' takes, 8 words each; rows 0 …
+// 6 are rows 8 … 14 complemented, made as a warp stages the table.
+#define GFPF_SHARED_TWIDDLE_WORDS 64
 // Staged in shared memory (k = 8 whatever r, so that the element-team
 // pairs' tiles, gfpf_kernels::element_team_pair_tile, depend on k alone),
 // a table's 15 rows of 8 words are GFPF_SHARED_TWIDDLE_ROW_WORDS = 10
@@ -1164,17 +1166,25 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
 // group's product is skipped and no table read. (Eight and four lanes a
 // twiddle take a first set instead.)
 #define GFPF_TWIDDLE_ONE 0xffffffffu
-// Word i of a table where it is staged.
-GFPF_FN int gfpf_shared_twiddle_staged(int i) { return (i >> 3) * GFPF_SHARED_TWIDDLE_ROW_WORDS + (i & 7); }
-// The word `lane` stages in a warp's first store of a table: row 4·⌊lane/8⌋,
-// column lane mod 8; its c-th store (c < 4) takes the word 8·c past it, c
-// rows down. A store then writes rows c, c + 4, c + 8 and c + 12, 40 words
-// apart (≡ 8 mod 16): each bank pair twice, as few as 32 words of 8 bytes
-// take, where words 32·c … 32·c + 31 (rows 4c … 4c + 3, 10 words apart)
-// put three on some (1.38x the conflict-free wavefronts: gpu-model
-// --transform t8:20 --sites, 2026-11-30). Its global reads take the same
-// eight sectors, four rows' 64 bytes.
-GFPF_FN int gfpf_shared_twiddle_first_word(int lane) { return 32 * (lane >> 3) + (lane & 7); }
+// Word i of a table where it is staged: row δ = 7 + ⌊i/8⌋, column i mod 8
+// (and, complemented, row δ − 8 where δ ≥ 8).
+GFPF_FN int gfpf_shared_twiddle_staged(int row, int column) { return row * GFPF_SHARED_TWIDDLE_ROW_WORDS + column; }
+// The row δ that `lane` stages first of a table, column lane mod 8: rows
+// 8, 12, 10 and 14 for the lanes' four eights, then in its second load
+// the row below, 7, 11, 9 and 13 (table words 8·(δ − 7) + column, the
+// second load's 8 before the first's). Rows are 10 words apart, so a
+// load's four rows start at 0, 8, 4 and 12 modulo the 16 bank pairs (6,
+// 14, 10 and 2): each bank pair takes two words, as few as 32 words of 8
+// bytes allow, and so do their complements' rows 0, 4, 2 and 6, and 3, 1
+// and 5 (row 7 has none: the first eight lanes sit out the last store).
+// (Rows c, c + 4, c + 8 and c + 12 in store c, when the 15 rows came from
+// device memory, did too; four neighbouring rows put three on some bank
+// pairs, 1.38x the conflict-free wavefronts: gpu-model --transform t8:20
+// --sites, 2026-11-30.)
+GFPF_FN int gfpf_shared_twiddle_row(int lane) {
+    const int quarter = lane >> 3;
+    return 8 + 4 * (quarter & 1) + 2 * (quarter >> 1);
+}
 
 // Fields of 8 digits with 2^49 ≤ r ≤ 2^64 − 2^32, so that a column's carry
 // (below 2^81/r) is a 32-bit word and a digit plus a carry a 64-bit one
@@ -1387,24 +1397,30 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_sets(Array& tile, int x, int pla
             GFPF_CHECK(w0 != GFPF_TWIDDLE_ONE && w1 != GFPF_TWIDDLE_ONE, "the sets are told 1 by their first set");
             const gfpf_u64* from0 = table + (gfpf_u64)w0 * GFPF_SHARED_TWIDDLE_WORDS;
             const gfpf_u64* from1 = table + (gfpf_u64)w1 * GFPF_SHARED_TWIDDLE_WORDS;
-            // Store c's word goes c rows past the first's (each word's place
-            // made apart, p8's pair kernel with both passes kept 8 bytes of
-            // stack on sm_90: NVRTC 12.9, 2026-11-29).
-            // (The row's test, c + 4·⌊lane/8⌋ < 15, on c and the lane, and
-            // the word's index in 64 bits: in 32, each read made its own
-            // 64-bit address, 79 instructions more on the probe's path at
-            // eight lanes a twiddle.)
-            const int first = gfpf_shared_twiddle_first_word((int)lane);
-            const int lane_at = staging_at + gfpf_shared_twiddle_staged(first);
-            static_assert(GFPF_SHARED_TWIDDLE_WORDS == 15 * 8, "15 rows, the last store's fourth past them");
-#pragma unroll
-            for (int c = 0; c < 4; ++c) {
-                const int at = lane_at + c * GFPF_SHARED_TWIDDLE_ROW_WORDS;
-                const gfpf_u64 i = (gfpf_u64)first + 8 * c;
-                if (c < 3 || (lane >> 3) < 3) {
-                    staging[at] = GFPF_TENSOR_TABLE_READ(from0, i);
-                    if (twiddles == 2) staging[at + GFPF_SHARED_TWIDDLE_STAGED_WORDS] = GFPF_TENSOR_TABLE_READ(from1, i);
-                }
+            // Two loads a lane, each staged as it is and complemented
+            // (gfpf_shared_twiddle_row): the second's row the one below the
+            // first's, its word 8 before (the word's index in 64 bits: in
+            // 32, each read made its own 64-bit address, 79 instructions
+            // more on the probe's path at eight lanes a twiddle,
+            // 2026-11-29).
+            const int row = gfpf_shared_twiddle_row((int)lane);
+            const int lane_at = staging_at + gfpf_shared_twiddle_staged(row, (int)lane & 7);
+            const gfpf_u64 first = (gfpf_u64)(row - 7) * 8 + (lane & 7);
+            static_assert(GFPF_SHARED_TWIDDLE_WORDS == 8 * 8, "rows 7 … 14 in device memory");
+            constexpr int below = 8 * GFPF_SHARED_TWIDDLE_ROW_WORDS;
+            // Rolled (four lanes a twiddle stage two tables): unrolled, t8's
+            // and p8's pair kernels with both stages' twiddles spilled 8
+            // bytes on sm_90 (NVRTC 12.9, 2026-11-30).
+#pragma unroll 1
+            for (int h = 0; h < twiddles; ++h) {
+                const gfpf_u64* from = h == 0 ? from0 : from1;
+                const int at = lane_at + h * GFPF_SHARED_TWIDDLE_STAGED_WORDS;
+                const gfpf_u64 word0 = GFPF_TENSOR_TABLE_READ(from, first), word1 = GFPF_TENSOR_TABLE_READ(from, first - 8);
+                staging[at] = word0;
+                staging[at - below] = ~word0;
+                staging[at - GFPF_SHARED_TWIDDLE_ROW_WORDS] = word1;
+                // Row 7 alone has no complement (gfpf_shared_twiddle_row).
+                if ((lane >> 3) != 0) staging[at - GFPF_SHARED_TWIDDLE_ROW_WORDS - below] = ~word1;
             }
         }
         gfpf_u64 digits[halves][2];
@@ -1943,7 +1959,7 @@ GFPF_FN void gfpf_team_pair_stage(const GfpfStageParams& p, Array& tile) {
 // j·c·u, where the s·R tables of the first would neither stay in L2 nor
 // be streamed from device memory (gfpf_cuda::params::
 // TENSOR_STREAMED_TWIDDLES_MAX: t8 2^20's second pair in time streams its
-// 65536, 60 MiB, where the split tables would be 2048).
+// 65536, 32 MiB, where the split tables would be 2048).
 // A warp takes 8 groups of 4 a call, R/4 neighbouring groups of one column
 // (so sixteen lanes a twiddle from R = 16, else eight), its staging in
 // the tile's scratch elements (16 warps × 120 words of 4096 at t8's
@@ -2609,8 +2625,13 @@ GFPF_FN void gfpf_scale_elements_mma_block(const GfpfStageParams& p) {
     constexpr int threads = GFPF_SCALE_MMA_THREADS, staging = GFPF_K * threads;
     GFPF_SHARED_ARRAY(gfpf_u64, tile, GFPF_K * threads + GFPF_SHARED_TWIDDLE_STAGED_WORDS);
     const int t = threadIdx.x;
-    for (int i = t; i < GFPF_SHARED_TWIDDLE_WORDS; i += threads)
-        tile[staging + gfpf_shared_twiddle_staged(i)] = GFPF_TENSOR_TABLE_READ((const gfpf_u64*)p.tensor_table, i);
+    for (int i = t; i < GFPF_SHARED_TWIDDLE_WORDS; i += threads) {
+        // Rows 7 … 14 as they are, rows 0 … 6 rows 8 … 14 complemented.
+        const gfpf_u64 word = GFPF_TENSOR_TABLE_READ((const gfpf_u64*)p.tensor_table, i);
+        const int row = 7 + (i >> 3);
+        tile[staging + gfpf_shared_twiddle_staged(row, i & 7)] = word;
+        if (row >= 8) tile[staging + gfpf_shared_twiddle_staged(row - 8, i & 7)] = ~word;
+    }
     const gfpf_u64 j = (gfpf_u64)blockIdx.x * threads + t;
     const bool running = j < p.threads;
     gfpf_u64* dst = (gfpf_u64*)p.dst;

@@ -18,9 +18,10 @@ use crate::DeviceConstants;
 /// element is two K-tiles of m16n8k32).
 pub const SHARED_TWIDDLE_DIGITS: usize = 8;
 
-/// 64-bit words of one twiddle's table ([`shared_twiddle_table`]): 15 rows
-/// δ × 2 halves × 4 words, 960 bytes.
-pub const SHARED_TWIDDLE_WORDS: usize = (2 * SHARED_TWIDDLE_DIGITS - 1) * 2 * 4;
+/// 64-bit words of one twiddle's table ([`shared_twiddle_table`]): 8 rows
+/// × 2 halves × 4 words, 512 bytes. A' takes 15 rows δ; the 7 it takes
+/// complemented are the others' bytes, made as a warp stages the table.
+pub const SHARED_TWIDDLE_WORDS: usize = SHARED_TWIDDLE_DIGITS * 2 * 4;
 
 /// Words from one row of a table to the next where a warp stages it in
 /// shared memory (`GFPF_SHARED_TWIDDLE_ROW_WORDS`): 10 for the rows' 8, so
@@ -43,15 +44,19 @@ pub fn shared_twiddles_available(constants: &DeviceConstants) -> bool {
 /// The table of twiddle `w` for `gfpf_tile_mul_shared_twiddles`, or `None`
 /// where the field has no such kernels ([`shared_twiddles_available`]).
 ///
-/// Row δ = d − j + 7 (0 … 14) holds the digit m = (d − j) mod 8 of every
-/// W_b that A' takes where digit j of x meets column d: m = δ − 7 as it is
-/// where δ ≥ 7 (j ≤ d), m = δ + 1 with its bytes complemented where δ < 7
-/// (j > d). Word (4δ + i)·2 + h holds bytes β = 2i (low half) and 2i + 1
-/// (high half) of that digit, each half four bytes: those of W_(4h), …,
-/// W_(4h + 3). With the K columns 4q.. and 16 + 4q.. of a K-tile taken as
-/// bytes 0..3 and 4..7 of one digit, a lane's four A' registers of row tile
-/// i are words (4δ + i)·2 and (4δ + i)·2 + 1, 16 bytes together, as the
-/// PTX ISA's m16n8k32 fragments lay them out.
+/// A' takes, where digit j of x meets column d, row δ = d − j + 7 (0 …
+/// 14): the digit m = (d − j) mod 8 of every W_b, as it is where δ ≥ 7 (j
+/// ≤ d, m = δ − 7), its bytes complemented where δ < 7 (j > d, m = δ + 1:
+/// row δ + 8's bytes complemented). The table holds rows δ = 7 … 14, row m
+/// = δ − 7 digit m; a warp stages each of rows 8 … 14 twice, as it is and
+/// complemented at δ − 8 (`gfpf_shared_twiddle_row`), so that a table is
+/// read from device memory in 512 bytes where the 15 rows took 960. Word
+/// (4m + i)·2 + h holds bytes β = 2i (low half) and 2i + 1 (high half) of
+/// digit m, each half four bytes: those of W_(4h), …, W_(4h + 3). With the
+/// K columns 4q.. and 16 + 4q.. of a K-tile taken as bytes 0..3 and 4..7
+/// of one digit, a lane's four A' registers of row tile i are a staged
+/// row's words 2i and 2i + 1, 16 bytes together, as the PTX ISA's m16n8k32
+/// fragments lay them out.
 pub fn shared_twiddle_table<const K: usize>(field: &Field<K>, w: &Element<K>) -> Option<Vec<u64>> {
     if !shared_twiddles_available(&DeviceConstants::of(field)) {
         return None;
@@ -60,20 +65,14 @@ pub fn shared_twiddle_table<const K: usize>(field: &Field<K>, w: &Element<K>) ->
         .map(|b| *field.mul(w, &field.from_u64(1 << (8 * b))).digits())
         .collect();
     let mut words = vec![0u64; SHARED_TWIDDLE_WORDS];
-    for delta in 0..2 * K - 1 {
-        let (m, complement) = if delta + 1 >= K {
-            (delta + 1 - K, false)
-        } else {
-            (delta + 1, true)
-        };
+    for m in 0..K {
         for half in 0..2 {
             for beta in 0..8 {
                 let mut word = 0u32;
                 for b in 0..4 {
-                    let byte = (shifted[4 * half + b][m] >> (8 * beta)) as u8;
-                    word |= u32::from(if complement { !byte } else { byte }) << (8 * b);
+                    word |= u32::from((shifted[4 * half + b][m] >> (8 * beta)) as u8) << (8 * b);
                 }
-                words[(delta * 4 + beta / 2) * 2 + half] |= u64::from(word) << (32 * (beta % 2));
+                words[(m * 4 + beta / 2) * 2 + half] |= u64::from(word) << (32 * (beta % 2));
             }
         }
     }
@@ -117,9 +116,13 @@ mod tests {
     /// sums of A'·X less (2^64 − 1)·S_d, carried in base r.
     fn product_from_table(field: &Field<8>, table: &[u64], x: &Element<8>) -> Element<8> {
         let byte = |j: usize, b: usize| u128::from((x.digits()[j] >> (8 * b)) as u8);
+        // A' as the kernel stages it: row δ = d − j + 7, from the table's
+        // row δ − 7, or δ + 1 complemented where δ < 7.
         let a = |d: usize, beta: usize, j: usize, b: usize| {
-            let word = table[((d + 7 - j) * 4 + beta / 2) * 2 + b / 4] >> (32 * (beta % 2));
-            u128::from((word >> (8 * (b % 4))) as u8)
+            let (m, complement) = if d >= j { (d - j, false) } else { (d + 8 - j, true) };
+            let word = table[(m * 4 + beta / 2) * 2 + b / 4] >> (32 * (beta % 2));
+            let byte = (word >> (8 * (b % 4))) as u8;
+            u128::from(if complement { !byte } else { byte })
         };
         let r = u128::from(field.r());
         // Columns as signed sums: Σ_β 2^(8β)·T_β − (2^64 − 1)·S_d.
