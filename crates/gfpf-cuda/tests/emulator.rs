@@ -803,7 +803,7 @@ fn tensor_core_tables_are_staged_across_the_banks() {
 }
 
 /// Sixteen lanes a twiddle (two sets of eight columns at once,
-/// `gfpf_tile_mul_shared_twiddles_sets<16>`) read each table once for
+/// `gfpf_tile_mul_shared_twiddles<16>`) read each table once for
 /// sixteen products where sets of eight read it twice: one warp's 32
 /// products of random elements by random twiddles, with the test kernel's
 /// own 16 loads and stores a lane, take 72 accesses and 176 wavefronts (144

@@ -1162,12 +1162,12 @@ GFPF_TILE_OP void gfpf_tile_mul(Array& tile, int x, int plane, int w_at, int w_p
 // banks; 16-byte loads stay aligned.
 #define GFPF_SHARED_TWIDDLE_STAGED_WORDS (15 * GFPF_SHARED_TWIDDLE_ROW_WORDS)
 // The twiddle index that says the twiddle is 1, for the products of
-// sixteen lanes a twiddle (gfpf_tile_mul_shared_twiddles_sets<16>): the
+// sixteen lanes a twiddle (gfpf_tile_mul_shared_twiddles<16>): the
 // group's product is skipped and no table read. (Eight and four lanes a
 // twiddle take a first set instead.)
 #define GFPF_TWIDDLE_ONE 0xffffffffu
-// Word i of a table where it is staged: row δ = 7 + ⌊i/8⌋, column i mod 8
-// (and, complemented, row δ − 8 where δ ≥ 8).
+// Where a staged table's row δ, column c lies (rows δ ≥ 7 hold the table's
+// word 8·(δ − 7) + c, rows δ < 7 row δ + 8's complemented).
 GFPF_FN int gfpf_shared_twiddle_staged(int row, int column) { return row * GFPF_SHARED_TWIDDLE_ROW_WORDS + column; }
 // The row δ that `lane` stages first of a table, column lane mod 8: rows
 // 8, 12, 10 and 14 for the lanes' four eights, then in its second load
@@ -1261,7 +1261,7 @@ GFPF_FN void gfpf_tensor_product_close(Array& tile, int x, int plane, unsigned t
     if (GFPF_RARE(borrow)) gfpf_tile_increment(tile, x, plane);
 }
 
-// The tensor-core products (gfpf_tile_mul_shared_twiddles_sets) close
+// The tensor-core products (gfpf_tile_mul_shared_twiddles) close
 // their elements in registers: the carry chains cross an element's eight
 // lanes by ballots, where a close in shared memory rereads and rewrites
 // every digit: 16 shared words fewer a product for 81 more instructions at
@@ -1281,7 +1281,7 @@ GFPF_FN bool gfpf_reaches_r(gfpf_u64 v) { return (gfpf_u32)(v >> 32) >= GFPF_R_H
 GFPF_FN bool gfpf_reaches_r(gfpf_u64 v) { return v >= GFPF_R_VALUE; }
 #endif
 
-// One column of a sets product (gfpf_tile_mul_shared_twiddles_sets) closed
+// One column of a sets product (gfpf_tile_mul_shared_twiddles) closed
 // in registers: lane 4g + q holds digit g of one element of lanes q, q + 4,
 // …, q + 28 (`v`, below r + 2^32, the carry from column g − 1 added) and
 // lane q also `past_top`, the carry out of column 7 (below 2^32). Each
@@ -1362,9 +1362,8 @@ GFPF_FN void gfpf_sets_column(const unsigned (&p)[4][2], const unsigned (&sums)[
 // common path, the loop's invariants no longer hoisted (kernels --probe,
 // t8, NVRTC 12.9, sm_90, 2026-11-30).
 template <int SHARED_BY, bool STAGED = false, class Array, class Staging>
-GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_sets(Array& tile, int x, int plane, const gfpf_u64* table,
-                                                     unsigned twiddle, Staging& staging, int staging_at,
-                                                     int first_set = 0) {
+GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, const gfpf_u64* table,
+                                                unsigned twiddle, Staging& staging, int staging_at, int first_set = 0) {
     static_assert(!STAGED || SHARED_BY == 8, "one table staged for every set");
     static_assert(SHARED_BY == 4 || SHARED_BY == 8 || SHARED_BY == 16, "four, eight or sixteen lanes a twiddle");
     constexpr int twiddles = SHARED_BY == 4 ? 2 : 1;  // a set's
@@ -1524,13 +1523,6 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles_sets(Array& tile, int x, int pla
     }
 }
 
-// x·w in place for the 32 elements of a warp, SHARED_BY lanes a twiddle
-// (gfpf_tile_mul_shared_twiddles_sets).
-template <int SHARED_BY, bool STAGED = false, class Array, class Staging>
-GFPF_FN void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, const gfpf_u64* table, unsigned twiddle,
-                                           Staging& staging, int staging_at) {
-    gfpf_tile_mul_shared_twiddles_sets<SHARED_BY, STAGED>(tile, x, plane, table, twiddle, staging, staging_at);
-}
 #endif
 
 // The tile of a stage whose DFTs are each computed by a team of threads, one
@@ -1962,7 +1954,7 @@ GFPF_FN void gfpf_team_pair_stage(const GfpfStageParams& p, Array& tile) {
 // 65536, 32 MiB, where the split tables would be 2048).
 // A warp takes 8 groups of 4 a call, R/4 neighbouring groups of one column
 // (so sixteen lanes a twiddle from R = 16, else eight), its staging in
-// the tile's scratch elements (16 warps × 120 words of 4096 at t8's
+// the tile's scratch elements (16 warps × 150 words of 4800 at t8's
 // DFT_16). WITH_ROWS: the kernel runs
 // gfpf_pair_tensor_row_twiddles too (what changes is only how G is made).
 // Lane l's element of a row (or column) of 16 that lanes 16h … 16h + 15
@@ -2078,7 +2070,7 @@ GFPF_FN void gfpf_pair_b_call(const GfpfStageParams& p, Array& tile, int m, bool
         // of the even calls (the set's bits and m mod 2 all 0), one set of
         // each δ's eight, which the call skips.
         const int first_set = p.tensor_scale == 0 && (m & 1) == 0 ? 1 : 0;
-        gfpf_tile_mul_shared_twiddles_sets<8>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
+        gfpf_tile_mul_shared_twiddles<8>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
                                               b_tables + (unsigned)(low * R + high), tile, staging, first_set);
     } else {
         const int a = (m - pair_calls) * 8 + (lane >> 2);
