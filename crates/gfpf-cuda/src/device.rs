@@ -181,6 +181,8 @@ impl CudaDevice {
                 tensor_cores: compute_capability.0 >= 8,
                 tensor_twiddles_max: crate::params::TENSOR_TWIDDLES_MAX,
                 tensor_streamed_twiddles_max: crate::params::TENSOR_STREAMED_TWIDDLES_MAX,
+                fold_pair_twiddles: true,
+                field_takes_tensor_tables: true,
             },
             modules: Mutex::new(HashMap::new()),
         }))

@@ -128,7 +128,7 @@ impl<const K: usize> CudaFft<K> {
         // teams of threads (params::kernels_of_any_batch). DFT_K kernels
         // from the module of K, the part that has them; scale from the
         // teams' part of the first base size's. Those parts compiled at once.
-        let kernels = kernels_of_any_batch(prepared.plan(), &device.shape());
+        let kernels = kernels_of_any_batch(prepared.plan(), &device.shape().for_field(field));
         let module_of = |kernel: &Kernel| (kernel.radix().unwrap_or(prepared.radices[0]), kernel.module_part());
         device.load_modules(&constants, &kernels.iter().map(module_of).collect::<Vec<_>>())?;
         for kernel in kernels {

@@ -336,7 +336,12 @@ mod tests {
             for order in [Order::Natural, Order::DigitReversed] {
                 let prepared = crate::prepared::Prepared::new(&f, 1 << 12, direction, order).unwrap();
                 let device_table = device_twiddle_table(&prepared.fft).unwrap();
-                let launches = crate::params::launches(prepared.plan(), 256);
+                // Each pair with its own column and row twiddles.
+                let unfolding = crate::params::DeviceShape {
+                    fold_pair_twiddles: false,
+                    ..crate::params::DeviceShape::H100
+                };
+                let launches = crate::params::launches_on(prepared.plan(), 256, &unfolding);
                 // Both inverses fold their scale into B's tables (below).
                 assert!(launches.iter().all(|l| l.kernel != gfpf_kernels::Kernel::ScaleMma));
                 // The inverse's pair of s = 1 from digit-reversed order (first

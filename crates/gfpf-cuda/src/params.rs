@@ -140,6 +140,18 @@ pub struct DeviceShape {
     /// twiddle: [`TENSOR_STREAMED_TWIDDLES_MAX`] on every device (0:
     /// never).
     pub tensor_streamed_twiddles_max: usize,
+    /// Whether a tensor-core pair of s = R gives its column and row
+    /// twiddles to the stride-1 stage beside it
+    /// ([`fold_pair_twiddles_into_stride_one`]): on every device (tests
+    /// turn it off to run the pair's own passes on short transforms).
+    pub fold_pair_twiddles: bool,
+    /// Whether the field's kernels read the tensor cores' tables (k = 8
+    /// and r in their range, [`gfpf_kernels::tensor::shared_twiddles_available`];
+    /// [`DeviceShape::for_field`] sets it): where not, their pairs make
+    /// their products on the threads from the twiddle table, and an
+    /// inverse's scale by N^{-1} keeps its launch
+    /// ([`fold_scale_into_tables`] would leave it undone).
+    pub field_takes_tensor_tables: bool,
 }
 
 impl DeviceShape {
@@ -150,7 +162,20 @@ impl DeviceShape {
         tensor_cores: true,
         tensor_twiddles_max: TENSOR_TWIDDLES_MAX,
         tensor_streamed_twiddles_max: TENSOR_STREAMED_TWIDDLES_MAX,
+        fold_pair_twiddles: true,
+        field_takes_tensor_tables: true,
     };
+
+    /// This device's shape for `field`'s transforms: whether its kernels
+    /// read the tensor cores' tables ([`DeviceShape::field_takes_tensor_tables`]).
+    pub fn for_field<const K: usize>(self, field: &gfpf_field::Field<K>) -> DeviceShape {
+        DeviceShape {
+            field_takes_tensor_tables: gfpf_kernels::tensor::shared_twiddles_available(
+                &gfpf_kernels::DeviceConstants::of(field),
+            ),
+            ..self
+        }
+    }
 
     /// The fewest threads a stage takes as teams of threads on whole
     /// elements here: [`ELEMENT_TEAMS_MIN_THREADS`] in proportion to the
@@ -291,6 +316,13 @@ pub struct StageParams {
     /// launch takes, in place of the scale's launch. Read on the host only
     /// (what changes is the tables).
     pub tensor_scale: u64,
+    /// On a stride-1 [`Kernel::ElementTeamDft`] that takes the column and
+    /// row twiddles of the tensor-core pair beside it (in time the next
+    /// launch's, onto its outputs; in frequency the previous launch's, onto
+    /// its inputs), and on that pair, which keeps B alone as a
+    /// [`Kernel::ElementTeamPairRowsMma`]: the pair's twiddle unit u
+    /// ([`fold_pair_twiddles_into_stride_one`]); else 0.
+    pub folded_step: u64,
 }
 
 // SAFETY: StageParams is #[repr(C)], made only of u64 words (no padding, no
@@ -543,8 +575,87 @@ pub fn launches_with_on(plan: &Plan, batch: usize, stage_kernels: StageKernels, 
             }
         }
     }
-    fold_scale_into_tables(&mut out);
+    if device.fold_pair_twiddles {
+        fold_pair_twiddles_into_stride_one(&mut out);
+    }
+    if device.field_takes_tensor_tables {
+        fold_scale_into_tables(&mut out);
+    }
     out
+}
+
+/// The (c, j) twiddles of a tensor-core pair of s = R with both stages
+/// twiddled ([`Kernel::ElementTeamPairMma`] with both stages), taken by
+/// the plain stride-1 stage beside it ([`Kernel::ElementTeamDft`]): in
+/// time the stage before it, onto its outputs; in frequency the stage
+/// after it, onto its inputs. There a DFT's slot is the pair's column c and
+/// the DFT's index m mod R² the pair's j, so the pair's column twiddle and
+/// its row's A are one twiddle, w^(c·j·u) (u: the pair's step over R) on
+/// the input j of its super-DFT in time, w^(c·k·u) (u its step) on the
+/// output k at place j in frequency (k: j's two digits swapped): one
+/// product a slot on the stage's threads where the pair took two on the
+/// tensor cores, sixteen lanes a twiddle. The pair keeps B alone
+/// ([`Kernel::ElementTeamPairRowsMma`]); its `folded_step` marks it, for
+/// its products on the threads where the field's r is out of the tensor
+/// cores' range. Its tables are one a twiddle (`tensor_split_bits` 0)
+/// wherever both stages take them.
+fn fold_pair_twiddles_into_stride_one(launches: &mut [Launch]) {
+    for t in 0..launches.len().saturating_sub(1) {
+        let (before, after) = launches.split_at_mut(t + 1);
+        let (a, b) = (&mut before[t], &mut after[0]);
+        let stride_one_plain = |l: &Launch, radix: usize| {
+            l.kernel
+                == Kernel::ElementTeamDft {
+                    radix,
+                    twiddles: CodeletTwiddles::None,
+                }
+                && l.params.log2_stride == 0
+        };
+        // The pair's s (its launch's stride in time, R times less in
+        // frequency) and u (its step over R in time, its step in frequency).
+        let pair = |l: &Launch| match l.kernel {
+            Kernel::ElementTeamPairMma {
+                radix,
+                in_time,
+                both_stages: true,
+            } if l.params.tensor_split_bits == 0 => {
+                let log2_r = u64::from(radix.trailing_zeros());
+                let log2_s = if in_time {
+                    l.params.log2_stride
+                } else {
+                    l.params.log2_stride.checked_sub(log2_r)?
+                };
+                let u = if in_time {
+                    l.params.step >> log2_r
+                } else {
+                    l.params.step
+                };
+                (log2_s == log2_r && u != 0).then_some((radix, in_time, u))
+            }
+            _ => None,
+        };
+        if let Some((radix, true, u)) = pair(b)
+            && stride_one_plain(a, radix)
+        {
+            a.kernel = Kernel::ElementTeamDft {
+                radix,
+                twiddles: CodeletTwiddles::Outputs,
+            };
+            a.params.folded_step = u;
+            b.kernel = Kernel::ElementTeamPairRowsMma { radix, in_time: true };
+            b.params.folded_step = u;
+        } else if let Some((radix, false, u)) = pair(a)
+            && stride_one_plain(b, radix)
+        {
+            a.kernel = Kernel::ElementTeamPairRowsMma { radix, in_time: false };
+            a.params.folded_step = u;
+            b.kernel = Kernel::ElementTeamDft {
+                radix,
+                twiddles: CodeletTwiddles::Inputs,
+            };
+            b.params.folded_step = u;
+        }
+    }
 }
 
 /// An inverse's scale by N^{-1} (its last launch, in place) folded into
@@ -767,6 +878,7 @@ fn stage_launches(plan: &Plan, batch: usize, stage_kernels: StageKernels, device
         tensor_table: 0,
         tensor_split_bits: 0,
         tensor_scale: 0,
+        folded_step: 0,
     };
     // (Field-by-field updates of a copy: struct-update syntax here hit a
     // rustc 1.95 internal compiler error, "broken MIR", on the array field.)
@@ -941,6 +1053,7 @@ fn pointwise_mul_params(dst: u64, src: u64, len: usize, threads_per_element: usi
         tensor_table: 0,
         tensor_split_bits: 0,
         tensor_scale: 0,
+        folded_step: 0,
     }
 }
 
@@ -965,7 +1078,7 @@ mod tests {
 
     #[test]
     fn params_are_words_only() {
-        assert_eq!(size_of::<StageParams>(), (17 + MAX_RADICES) * 8);
+        assert_eq!(size_of::<StageParams>(), (18 + MAX_RADICES) * 8);
     }
 
     /// The device's plans (the remainder radix outermost) give every stage
@@ -1269,6 +1382,16 @@ mod pair_tests {
         launches(&device_plan(log2_n, k, direction, order), batch)
     }
 
+    /// As [`device`], each tensor-core pair with its own column and row
+    /// twiddles (none given to a stride-1 stage beside it).
+    fn unfolded(log2_n: u32, k: usize, direction: Direction, order: Order, batch: usize) -> Vec<Launch> {
+        let device = DeviceShape {
+            fold_pair_twiddles: false,
+            ..DeviceShape::H100
+        };
+        launches_on(&device_plan(log2_n, k, direction, order), batch, &device)
+    }
+
     fn pair(radix: usize, first: CodeletTwiddles, second: CodeletTwiddles) -> Kernel {
         Kernel::ElementTeamPair { radix, first, second }
     }
@@ -1293,6 +1416,7 @@ mod pair_tests {
             in_time: false,
             both_stages,
         };
+        let rows = |in_time| Kernel::ElementTeamPairRowsMma { radix: 16, in_time };
         // Both pairs take their first stage's twiddles on the tensor cores:
         // that of strides 16 and 256 by its 256 (c, lo) twiddles' tables,
         // and its second stage's too (256 + 256 more); that of 4096 and
@@ -1300,7 +1424,18 @@ mod pair_tests {
         // memory, and its second stage's by 65536 + 256 more streamed;
         // without streamed tables, by the exponent's 10 low bits and 10 high
         // ones (2048 tables), its second stage's on the threads.
-        assert_eq!(kernels(&natural), [element(Plain), mma(true), mma(true)]);
+        assert_eq!(
+            kernels(&unfolded(20, 8, Direction::Forward, Order::Natural, 1)),
+            [element(Plain), mma(true), mma(true)]
+        );
+        // The first pair's (s = 16) column and row twiddles go to the
+        // stride-1 stage before it, on its outputs, w^(c·j·u) with u its
+        // step over R; it keeps B.
+        assert_eq!(kernels(&natural), [element(Outputs), rows(true), mma(true)]);
+        assert_eq!(
+            natural.iter().map(|l| l.params.folded_step).collect::<Vec<_>>(),
+            [256, 256, 0]
+        );
         assert_eq!(
             (natural[1].params.tensor_split_bits, natural[2].params.tensor_split_bits),
             (0, 0)
@@ -1310,7 +1445,7 @@ mod pair_tests {
             ..DeviceShape::H100
         };
         let split = launches_on(&device_plan(20, 8, Direction::Forward, Order::Natural), 1, &in_l2_only);
-        assert_eq!(kernels(&split), [element(Plain), mma(true), mma(false)]);
+        assert_eq!(kernels(&split), [element(Outputs), rows(true), mma(false)]);
         assert_eq!(
             (split[1].params.tensor_split_bits, split[2].params.tensor_split_bits),
             (0, 10)
@@ -1325,8 +1460,18 @@ mod pair_tests {
         // 4096 (s = 4096), one a twiddle, and L2's for that of 256 and 16;
         // both take the first stage's too.
         assert_eq!(
-            kernels(&digit_reversed),
+            kernels(&unfolded(20, 8, Direction::Forward, Order::DigitReversed, 1)),
             [mma_in_frequency(true), mma_in_frequency(true), element(Plain)]
+        );
+        // The second's (s = 16) column and row twiddles go to the stride-1
+        // stage after it, on its inputs, w^(c·k·u) with u its step.
+        assert_eq!(
+            kernels(&digit_reversed),
+            [mma_in_frequency(true), rows(false), element(Inputs)]
+        );
+        assert_eq!(
+            digit_reversed.iter().map(|l| l.params.folded_step).collect::<Vec<_>>(),
+            [0, 256, 256]
         );
         assert_eq!(
             (
@@ -1381,17 +1526,24 @@ mod pair_tests {
                 .map(|p| 1usize << p.log2_stride)
                 .collect::<Vec<_>>()
         };
-        assert_eq!(mma(&device(20, 8, Direction::Forward, Order::Natural, 1)), [16, 4096]);
-        assert_eq!(mma(&device(20, 8, Direction::Inverse, Order::DigitReversed, 1)), [256]);
+        assert_eq!(mma(&unfolded(20, 8, Direction::Forward, Order::Natural, 1)), [16, 4096]);
         assert_eq!(
-            mma(&device(20, 8, Direction::Forward, Order::DigitReversed, 1)),
+            mma(&unfolded(20, 8, Direction::Inverse, Order::DigitReversed, 1)),
+            [256]
+        );
+        assert_eq!(
+            mma(&unfolded(20, 8, Direction::Forward, Order::DigitReversed, 1)),
             [65536, 256]
         );
-        assert_eq!(mma(&device(12, 8, Direction::Forward, Order::Natural, 256)), [16]);
-        assert_eq!(mma(&device(12, 8, Direction::Forward, Order::Natural, 1)), none);
-        assert_eq!(mma(&device(20, 4, Direction::Forward, Order::Natural, 1)), none);
+        assert_eq!(mma(&unfolded(12, 8, Direction::Forward, Order::Natural, 256)), [16]);
+        assert_eq!(mma(&unfolded(12, 8, Direction::Forward, Order::Natural, 1)), none);
+        assert_eq!(mma(&unfolded(20, 4, Direction::Forward, Order::Natural, 1)), none);
         let p8 = Plan::try_with_max_radix(1 << 20, 8, Direction::Forward, Order::Natural, 16).unwrap();
-        assert_eq!(mma(&launches(&p8, 1)), [16, 4096]);
+        let unfolding = DeviceShape {
+            fold_pair_twiddles: false,
+            ..DeviceShape::H100
+        };
+        assert_eq!(mma(&launches_on(&p8, 1, &unfolding)), [16, 4096]);
         let older = DeviceShape {
             tensor_cores: false,
             ..DeviceShape::H100
@@ -1418,8 +1570,8 @@ mod pair_tests {
         // 2^22's second pair streams its 65536 tables, as 2^24's (whose
         // split ones would take 8192); its third (s = 65536, 2^20 tables)
         // keeps its products on the threads.
-        assert_eq!(mma(&device(22, 8, Direction::Forward, Order::Natural, 1)), [16, 4096]);
-        assert_eq!(mma(&device(24, 8, Direction::Forward, Order::Natural, 1)), [16, 4096]);
+        assert_eq!(mma(&unfolded(22, 8, Direction::Forward, Order::Natural, 1)), [16, 4096]);
+        assert_eq!(mma(&unfolded(24, 8, Direction::Forward, Order::Natural, 1)), [16, 4096]);
     }
 
     /// On a device whose blocks take less shared memory than a pair of teams
@@ -1522,14 +1674,14 @@ mod pair_tests {
             (t8_17.len(), t8_17[1].kernel),
             (
                 4,
-                Kernel::ElementTeamPairMma {
+                Kernel::ElementTeamPairRowsMma {
                     radix: 16,
-                    in_time: true,
-                    both_stages: true
+                    in_time: true
                 }
             ),
             "2^17 = 2·16^4: its stages fill the device as teams of threads, which pair (as teams of segments, \
-             512 super-DFTs, they would not), the first pair's first twiddles on the tensor cores"
+             512 super-DFTs, they would not), the first pair's B on the tensor cores, its column and row \
+             twiddles on the stride-1 stage before it"
         );
         let single = device(16, 8, Direction::Forward, Order::Natural, 1);
         assert_eq!(

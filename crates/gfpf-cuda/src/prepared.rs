@@ -55,7 +55,7 @@ impl<const K: usize> Prepared<K> {
     }
 
     /// The launches for `len` elements (a multiple of N; none for 0) on
-    /// `device` ([`launches_on`]).
+    /// `device` ([`launches_on`], for this field: [`DeviceShape::for_field`]).
     pub fn launches_for(&self, len: usize, device: &DeviceShape) -> Result<Vec<Launch>, CudaError> {
         let n = self.plan().len();
         if len == 0 {
@@ -64,7 +64,7 @@ impl<const K: usize> Prepared<K> {
         if !len.is_multiple_of(n) {
             return Err(TransformError::LengthNotMultiple { len, n }.into());
         }
-        Ok(launches_on(self.plan(), len / n, device))
+        Ok(launches_on(self.plan(), len / n, &device.for_field(self.field())))
     }
 }
 

@@ -462,14 +462,32 @@ fn barriers_each_needed_in_tiled_stages() {
         ),
     ] {
         let pair_plan = gfpf_plan::Plan::try_new(paired, 8, Direction::Forward, order).unwrap();
-        let kernels: Vec<Kernel> = gfpf_cuda::params::launches_with(&pair_plan, 2, StageKernels::ElementTeams)
-            .iter()
-            .map(|l| l.kernel)
-            .collect();
-        assert!(
-            kernels.contains(&want),
-            "two stages a launch at 2^12, {order:?}: {kernels:?}"
-        );
+        // Where the pair keeps its own column and row twiddles; by default
+        // the stride-1 stage beside it takes them, and it keeps B alone.
+        for (fold, want) in [
+            (false, want),
+            (
+                true,
+                Kernel::ElementTeamPairRowsMma {
+                    radix: 16,
+                    in_time: order == Order::Natural,
+                },
+            ),
+        ] {
+            let device = gfpf_cuda::params::DeviceShape {
+                fold_pair_twiddles: fold,
+                ..gfpf_cuda::params::DeviceShape::H100
+            };
+            let kernels: Vec<Kernel> =
+                gfpf_cuda::params::launches_with_on(&pair_plan, 2, StageKernels::ElementTeams, &device)
+                    .iter()
+                    .map(|l| l.kernel)
+                    .collect();
+            assert!(
+                kernels.contains(&want),
+                "two stages a launch at 2^12, {order:?}, folded {fold}: {kernels:?}"
+            );
+        }
     }
     let pair_plan = gfpf_plan::Plan::try_new(paired, 8, Direction::Forward, Order::Natural).unwrap();
     assert!(
@@ -525,23 +543,28 @@ fn barriers_each_needed_in_tiled_stages() {
     // (family, which size, tensor-core twiddle tables split in two: a
     // device whose bound, 128, the 2^12 pair's 256 (c, lo) tables exceed,
     // tensor cores: without, the inverse's scale runs one element a thread
-    // on the threads, Kernel::ScaleElements)
+    // on the threads, Kernel::ScaleElements; the pair's column and row
+    // twiddles taken by the stride-1 stage beside it, as by default, or
+    // the pair's own)
     let families = [
-        (StageKernels::TiledStrideOne, 0, false, true),
-        (StageKernels::DigitsOverLanes, 0, false, true),
-        (StageKernels::DftTeams, 0, false, true),
-        (StageKernels::ElementTeams, 0, false, true),
-        (StageKernels::ElementTeams, 1, false, true),
-        (StageKernels::ElementTeams, 1, true, true),
-        (StageKernels::ElementTeams, 2, false, true),
-        (StageKernels::DftTeams, 1, false, true),
-        (StageKernels::DftTeams, 2, false, true),
-        (StageKernels::DftTeams, 3, false, true),
-        (StageKernels::ElementTeams, 4, false, true),
-        (StageKernels::ElementTeams, 4, false, false),
-        (StageKernels::ElementTeams, 5, false, true),
+        (StageKernels::TiledStrideOne, 0, false, true, true),
+        (StageKernels::DigitsOverLanes, 0, false, true, true),
+        (StageKernels::DftTeams, 0, false, true, true),
+        (StageKernels::ElementTeams, 0, false, true, true),
+        (StageKernels::ElementTeams, 1, false, true, false),
+        (StageKernels::ElementTeams, 1, false, true, true),
+        (StageKernels::ElementTeams, 1, true, true, true),
+        (StageKernels::ElementTeams, 2, false, true, false),
+        (StageKernels::ElementTeams, 2, false, true, true),
+        (StageKernels::DftTeams, 1, false, true, true),
+        (StageKernels::DftTeams, 2, false, true, true),
+        (StageKernels::DftTeams, 3, false, true, true),
+        (StageKernels::ElementTeams, 4, false, true, true),
+        (StageKernels::ElementTeams, 4, false, false, true),
+        (StageKernels::ElementTeams, 5, false, true, false),
+        (StageKernels::ElementTeams, 5, false, true, true),
     ];
-    let run = |(family, size, split, tensor_cores): (StageKernels, usize, bool, bool)| {
+    let run = |(family, size, split, tensor_cores, fold): (StageKernels, usize, bool, bool, bool)| {
         let kernels = t8_kernels_from(&source, &radices, "tiled kernels").unwrap();
         let (n, order, direction) = sizes[size];
         let device = gfpf_cuda::params::DeviceShape {
@@ -556,6 +579,7 @@ fn barriers_each_needed_in_tiled_stages() {
                 gfpf_cuda::params::TENSOR_STREAMED_TWIDDLES_MAX
             },
             tensor_cores,
+            fold_pair_twiddles: fold,
             ..gfpf_cuda::params::DeviceShape::H100
         };
         let fft = EmulatedFft::with_kernels(&field, n, direction, order, kernels)
@@ -602,7 +626,7 @@ fn barriers_each_needed_in_tiled_stages() {
     }
     // And kept again, the library agrees once more (the switch was the cause).
     skip(-1);
-    assert!(run((StageKernels::ElementTeams, 1, true, true)).unwrap() == wants[1]);
+    assert!(run((StageKernels::ElementTeams, 1, true, true, true)).unwrap() == wants[1]);
 }
 
 /// The t8 test kernels, `(name, source)`: each source defines
@@ -1327,9 +1351,12 @@ fn element_teams_pair_only_within_the_device_shared_memory() {
                 "{what}"
             );
             assert_eq!(
-                kernels
-                    .iter()
-                    .any(|k| matches!(k, Kernel::ElementTeamPair { .. } | Kernel::ElementTeamPairMma { .. })),
+                kernels.iter().any(|k| matches!(
+                    k,
+                    Kernel::ElementTeamPair { .. }
+                        | Kernel::ElementTeamPairMma { .. }
+                        | Kernel::ElementTeamPairRowsMma { .. }
+                )),
                 paired,
                 "{what}"
             );
@@ -1399,6 +1426,7 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
         tensor_cores,
         tensor_twiddles_max: tables_max,
         tensor_streamed_twiddles_max: streamed_max,
+        fold_pair_twiddles: false,
         ..DeviceShape::H100
     };
     let (both_stages, split_bits) = match (tables_max, streamed_max) {
@@ -1565,6 +1593,94 @@ fn tensor_core_pairs_match_the_cpu_t8_p8() {
     // The plain pairs of DFT_16 × DFT_16, on devices without the tensor
     // cores.
     tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[2], &both, false, h100);
+}
+
+/// A pair of s = 16 with both stages' twiddles on the tensor cores gives
+/// its column and row twiddles to the stride-1 stage beside it (in time
+/// the one before it, onto its outputs; in frequency the one after, onto
+/// its inputs), one product a slot there, and keeps B alone
+/// (Kernel::ElementTeamPairRowsMma): 2^12 of t8 and p8 in both orders,
+/// forward and back, alone and two at once, against gfpf-cpu; and of a
+/// field of eight digits whose r is below the tensor cores' range, where
+/// the same launches make their products on the threads (the pair's
+/// second-stage twiddles then without their column c).
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn folded_pair_twiddles_match_the_cpu() {
+    use gfpf_kernels::{Kernel, tensor::shared_twiddles_available};
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (pair twiddles folded into the stride-1 stage): {why}");
+        return;
+    }
+    // r = 2^a + 2^b below 2^49, 4 | r (2^12 | r^8).
+    let low_r = (40..48)
+        .flat_map(|a| (2..a).map(move |b| (a, b)))
+        .find_map(|(a, b)| Field::<8>::from_sparse(format!("2^{a}+2^{b}").parse().unwrap()).ok())
+        .expect("a field r^8 + 1 with r = 2^a + 2^b, 40 <= a < 48");
+    let fields = [
+        Field::<8>::preset(gfpf_field::Preset::T8).unwrap(),
+        Field::<8>::preset(gfpf_field::Preset::P8).unwrap(),
+        low_r,
+    ];
+    assert!(!shared_twiddles_available(&gfpf_kernels::DeviceConstants::of(
+        &fields[2]
+    )));
+    let n = 1 << 12;
+    for field in &fields {
+        let on_tensor_cores = shared_twiddles_available(&gfpf_kernels::DeviceConstants::of(field));
+        for batch in [1, 2] {
+            let x = gfpf_testkit::oracle::sample(field, n * batch, 41 + batch as u64);
+            let mut natural = x.clone();
+            let cpu = gfpf_cpu::CpuFft::try_new(field, n, Direction::Forward, Order::Natural).unwrap();
+            for chunk in natural.chunks_mut(n) {
+                cpu.process(chunk).unwrap();
+            }
+            for order in [Order::Natural, Order::DigitReversed] {
+                let mut data = x.clone();
+                for direction in [Direction::Forward, Direction::Inverse] {
+                    let fft = EmulatedFft::try_new(field, n, direction, order, kernel_dir())
+                        .unwrap()
+                        .with_stage_kernels(StageKernels::ElementTeams);
+                    let launches = fft.launches(batch);
+                    let kernels: Vec<Kernel> = launches.iter().map(|l| l.kernel).collect();
+                    let what = format!(
+                        "r = {}, {order:?} {direction:?} x{batch}, tensor cores {on_tensor_cores}: {kernels:?}",
+                        field.r()
+                    );
+                    // In time from natural order, in frequency to
+                    // digit-reversed order (the inverse from it pairs the
+                    // stride-1 stage itself, s = 1, B alone).
+                    let in_time = order == Order::Natural;
+                    if in_time || direction == Direction::Forward {
+                        let folded: Vec<&gfpf_cuda::params::Launch> =
+                            launches.iter().filter(|l| l.params.folded_step != 0).collect();
+                        assert_eq!(folded.len(), 2, "{what}");
+                        let stage = Kernel::ElementTeamDft {
+                            radix: 16,
+                            twiddles: if in_time {
+                                gfpf_plan::CodeletTwiddles::Outputs
+                            } else {
+                                gfpf_plan::CodeletTwiddles::Inputs
+                            },
+                        };
+                        let rows = Kernel::ElementTeamPairRowsMma { radix: 16, in_time };
+                        let want = if in_time { [stage, rows] } else { [rows, stage] };
+                        assert_eq!([folded[0].kernel, folded[1].kernel], want, "{what}");
+                        assert_eq!(folded[0].params.folded_step, folded[1].params.folded_step, "{what}");
+                        assert!(
+                            !kernels.iter().any(|k| matches!(k, Kernel::ElementTeamPairMma { .. })),
+                            "{what}"
+                        );
+                    }
+                    gfpf_executor::Transform::process(&fft, &mut data).unwrap();
+                    assert_forward_or_back(fft.plan(), order, &natural, &x, &data, &what);
+                }
+            }
+        }
+    }
 }
 
 /// The pairs of s = 1 whose other stage is plain take their twiddles, B

@@ -41,6 +41,7 @@ struct GfpfStageParams {
     gfpf_u64 tensor_table;  // the pair's twiddle tables for the tensor cores (gfpf_pair_tensor_twiddles)
     gfpf_u64 tensor_split_bits; // 0: tensor_table by (c, j); b: by the exponent's b low bits, then the rest
     gfpf_u64 tensor_scale;  // (host only) the tables' B factors carry N^{-1}
+    gfpf_u64 folded_step;   // a stride-1 stage that takes a tensor-core pair's (c, j) twiddles: its step
 };
 
 // Element j of a digit-major buffer (`site`: the caller's line, for the
@@ -1697,9 +1698,19 @@ GFPF_FN void gfpf_dft_element_team(const GfpfStageParams& p) {
     // made before the layers, the kernels of twiddled outputs held it
     // through them and spilled 4 to 8 bytes at t8 on sm_80 and sm_90 once
     // the butterflies with a shift read each digit once.
+    // With a tensor-core pair's (c, j) twiddles folded in (p.folded_step =
+    // u, gfpf_cuda::params::fold_pair_twiddles_into_stride_one): the pair's
+    // s is R, so its column c is this DFT's slot and its j this DFT's index
+    // m mod R². In time the pair's super-DFT takes w^(c·j·u) on input j (its
+    // column's twiddle and its row's A); in frequency w^(c·k·u) on the
+    // output k at place j, k = j with its two digits swapped.
     const auto unit = [&]() -> gfpf_u64 {
         const GfpfTileSites<Tile, R> here(p, P, true);
         const gfpf_u64 dft = here.first_dft + threadIdx.x / P;
+        if (p.folded_step != 0) {
+            const gfpf_u64 j = VARIANT == GFPF_TWIDDLE_OUTPUTS ? dft % (R * R) : dft % R * R + dft / R % R;
+            return j * p.folded_step;
+        }
         return here.strided && dft < here.dfts ? gfpf_dft_site<R>(p, dft).b * p.step : 0;
     };
     gfpf_element_team_dft<Tile, R, VARIANT>(p, tile, own, 1, member, unit, running);
@@ -1800,10 +1811,16 @@ GFPF_FN GfpfStageParams gfpf_pair_stage_params(const GfpfStageParams& p) {
 // The twiddle unit b·step of a pair stage's DFT of logical index q in
 // super-DFT G (rows: the first stage in time, the second in frequency): b is
 // its element 0's position modulo the stage's stride, as in gfpf_dft_site.
+// Where the stride-1 stage beside the pair took its (c, j) twiddles
+// (p.folded_step, gfpf_cuda::params::fold_pair_twiddles_into_stride_one),
+// without c: what is left is B, w^(a·b·s·u) (the pair's products on the
+// threads, where r is out of the tensor cores' range).
 template <int R, int R_LOG2, bool IN_TIME, bool SECOND>
 GFPF_FN gfpf_u64 gfpf_pair_unit(const GfpfStageParams& p, const GfpfStageParams& stage, gfpf_u64 G, int q) {
     constexpr bool rows = IN_TIME != SECOND;
-    return (gfpf_pair_position<R_LOG2, IN_TIME>(p, G, rows ? q * R : q) & ((1ull << stage.log2_stride) - 1)) *
+    const gfpf_u64 without_c = p.folded_step != 0 ? ~((1ull << gfpf_pair_log2_s<R_LOG2, IN_TIME>(p)) - 1) : ~0ull;
+    return (gfpf_pair_position<R_LOG2, IN_TIME>(p, G, rows ? q * R : q) & ((1ull << stage.log2_stride) - 1) &
+            without_c) *
            stage.step;
 }
 

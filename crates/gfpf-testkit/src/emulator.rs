@@ -1059,7 +1059,12 @@ impl<const K: usize> EmulatedFft<K> {
     /// transform's device with its stage kernels (what
     /// [`gfpf_cuda::params::launches_with_on`] gives for them).
     pub fn launches(&self, batch: usize) -> Vec<gfpf_cuda::params::Launch> {
-        launches_with_on(self.plan(), batch, self.stage_kernels, &self.device)
+        launches_with_on(
+            self.plan(),
+            batch,
+            self.stage_kernels,
+            &self.device.for_field(self.prepared.field()),
+        )
     }
 
     fn run(&self, data: &mut [Element<K>]) -> Result<(), EmulatorError> {
