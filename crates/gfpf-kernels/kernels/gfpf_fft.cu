@@ -1698,18 +1698,19 @@ GFPF_FN void gfpf_dft_element_team(const GfpfStageParams& p) {
     // made before the layers, the kernels of twiddled outputs held it
     // through them and spilled 4 to 8 bytes at t8 on sm_80 and sm_90 once
     // the butterflies with a shift read each digit once.
-    // With a tensor-core pair's (c, j) twiddles folded in (p.folded_step =
-    // u, gfpf_cuda::params::fold_pair_twiddles_into_stride_one): the pair's
-    // s is R, so its column c is this DFT's slot and its j this DFT's index
-    // m mod R². In time the pair's super-DFT takes w^(c·j·u) on input j (its
-    // column's twiddle and its row's A); in frequency w^(c·k·u) on the
-    // output k at place j, k = j with its two digits swapped.
+    // With a tensor-core pair's column and row twiddles folded in
+    // (p.folded_step = u, gfpf_cuda::params::fold_pair_twiddles_into_stride_one):
+    // the pair's s is R, so at the twiddled side's positions m·R + i (in
+    // time this DFT's outputs, its inputs gathered; in frequency its
+    // inputs) its column c is the slot i and its j = hi·R + lo is m mod R²,
+    // and its column's twiddle and its row's A are one, w^(c·(lo·R + hi)·u).
     const auto unit = [&]() -> gfpf_u64 {
         const GfpfTileSites<Tile, R> here(p, P, true);
         const gfpf_u64 dft = here.first_dft + threadIdx.x / P;
         if (p.folded_step != 0) {
-            const gfpf_u64 j = VARIANT == GFPF_TWIDDLE_OUTPUTS ? dft % (R * R) : dft % R * R + dft / R % R;
-            return j * p.folded_step;
+            const gfpf_u64 at = here.global_at(p, dft, 0, VARIANT == GFPF_TWIDDLE_INPUTS);
+            const gfpf_u64 m = (at & ((1ull << p.log2_n) - 1)) / R;
+            return (m % R * R + m / R % R) * p.folded_step;
         }
         return here.strided && dft < here.dfts ? gfpf_dft_site<R>(p, dft).b * p.step : 0;
     };
