@@ -115,6 +115,10 @@ pub fn kernel_of(symbol: &str) -> Option<Kernel> {
         Some("team") => Some(Kernel::TeamDft { radix, twiddles }),
         Some("split_team") => Some(Kernel::SplitTeamDft { radix, twiddles }),
         Some("elements") => Some(Kernel::ElementTeamDft { radix, twiddles }),
+        Some("elements_mma") if twiddles != CodeletTwiddles::None => Some(Kernel::ElementTeamDftMma {
+            radix,
+            in_time: twiddles == CodeletTwiddles::Outputs,
+        }),
         Some(_) => None,
     }
 }

@@ -97,10 +97,11 @@ pub struct CudaFft<const K: usize> {
 
 /// A launch's kernel with tensor-core tables ([`Kernel::ElementTeamPairMma`]
 /// in time or not, both stages or not; [`Kernel::ElementTeamPairRowsMma`];
-/// [`Kernel::ScaleMma`]) and its parameters' log2 stride, twiddle step,
-/// `tensor_split_bits` and `tensor_scale`
+/// [`Kernel::ElementTeamDftMma`]; [`Kernel::ScaleMma`]) and its
+/// parameters' log2 stride, twiddle step, `tensor_split_bits`,
+/// `tensor_scale` and `folded_step`
 /// ([`crate::params::tensor_stage_params`]), which fix its tables.
-type TensorTableKey = (Kernel, u64, u64, u64, u64);
+type TensorTableKey = (Kernel, u64, u64, u64, u64, u64);
 
 impl<const K: usize> std::fmt::Debug for CudaFft<K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -168,6 +169,7 @@ impl<const K: usize> CudaFft<K> {
             params.step,
             params.tensor_split_bits,
             params.tensor_scale,
+            params.folded_step,
         );
         let mut tables = self.tensor_tables.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, table)) = tables.iter().find(|(k, _)| *k == key) {

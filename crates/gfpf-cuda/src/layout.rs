@@ -99,6 +99,8 @@ pub fn device_twiddle_table<const K: usize>(fft: &PreparedFft<K>) -> Result<Vec<
 /// [`gfpf_kernels::Kernel::ElementTeamPairRowsMma`] (s = 1) entry a·R + b
 /// is w^(a·b·u), B alone. With `params.tensor_scale` the B entries are
 /// times N^{-1} (the inverse's scale folded in). For
+/// [`gfpf_kernels::Kernel::ElementTeamDftMma`] entry c·R² + j is w^(c·j·u),
+/// u its `folded_step` (its pair's column c and j = lo·R + hi). For
 /// [`gfpf_kernels::Kernel::ScaleMma`]
 /// one table, N^{-1}'s (N = 2^`params.log2_n`).
 /// Where the field has no such products
@@ -126,9 +128,11 @@ pub fn tensor_twiddle_table<const K: usize>(
             in_time,
             both_stages,
         } => (radix, in_time, both_stages, false),
-        gfpf_kernels::Kernel::ElementTeamPairRowsMma { radix, in_time } => (radix, in_time, false, true),
+        gfpf_kernels::Kernel::ElementTeamPairRowsMma { radix, in_time }
+        | gfpf_kernels::Kernel::ElementTeamDftMma { radix, in_time } => (radix, in_time, false, true),
         _ => return Ok(vec![0]),
     };
+    let folded = matches!(kernel, gfpf_kernels::Kernel::ElementTeamDftMma { .. });
     if !shared_twiddles_available(&gfpf_kernels::DeviceConstants::of(field)) {
         return Ok(vec![0]);
     }
@@ -150,6 +154,12 @@ pub fn tensor_twiddle_table<const K: usize>(
     };
     let u = if in_time { step / r } else { step };
     let mut exponents: Vec<u64> = match params.tensor_split_bits {
+        // A stride-1 stage's folded twiddles (its pair's column c and j =
+        // lo·R + hi): w^(c·j·u), u the pair's.
+        _ if folded => {
+            let u = params.folded_step;
+            (0..r).flat_map(|c| (0..r * r).map(move |j| c * j * u)).collect()
+        }
         // s = 1 and c = 0: B = w^(a·b·u) alone.
         _ if rows_only => (0..r).flat_map(|a| (0..r).map(move |b| a * b * s * u)).collect(),
         0 => (0..s).flat_map(|c| (0..r).map(move |j| j * c * r * u)).collect(),

@@ -58,7 +58,7 @@ pub fn block_threads(kernel: &Kernel, k: usize) -> u32 {
         Kernel::LaneTiledDft { radix, .. } => lane_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
         Kernel::TeamDft { radix, .. } => team_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
         Kernel::SplitTeamDft { radix, .. } => split_team_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32),
-        Kernel::ElementTeamDft { radix, .. } => {
+        Kernel::ElementTeamDft { radix, .. } | Kernel::ElementTeamDftMma { radix, .. } => {
             element_team_tile(radix, k).map_or(THREADS_PER_BLOCK, |t| t.threads as u32)
         }
         Kernel::ElementTeamPair { radix, .. }
@@ -368,6 +368,7 @@ impl Launch {
             | Kernel::TeamDft { .. }
             | Kernel::SplitTeamDft { .. }
             | Kernel::ElementTeamDft { .. }
+            | Kernel::ElementTeamDftMma { .. }
             | Kernel::ElementTeamPair { .. }
             | Kernel::ElementTeamPairMma { .. }
             | Kernel::ElementTeamPairRowsMma { .. }
@@ -375,9 +376,10 @@ impl Launch {
             Kernel::PointwiseMul | Kernel::LanePointwiseMul | Kernel::PointwiseMulElements => 0,
         };
         params.tensor_table = match self.kernel {
-            Kernel::ElementTeamPairMma { .. } | Kernel::ElementTeamPairRowsMma { .. } | Kernel::ScaleMma => {
-                tensor_table
-            }
+            Kernel::ElementTeamPairMma { .. }
+            | Kernel::ElementTeamPairRowsMma { .. }
+            | Kernel::ElementTeamDftMma { .. }
+            | Kernel::ScaleMma => tensor_table,
             _ => 0,
         };
         params
@@ -387,12 +389,16 @@ impl Launch {
 /// The parameters a launch's tensor-core tables follow from
 /// ([`crate::tensor_twiddle_table`]): a [`Kernel::ElementTeamPairMma`]'s or
 /// [`Kernel::ElementTeamPairRowsMma`]'s first stage's (the launch's own), a
+/// [`Kernel::ElementTeamDftMma`]'s (its `folded_step`), a
 /// [`Kernel::ScaleMma`]'s (its N);
 /// `None` for launches that read no such table.
 pub fn tensor_stage_params(launch: &Launch) -> Option<StageParams> {
     matches!(
         launch.kernel,
-        Kernel::ElementTeamPairMma { .. } | Kernel::ElementTeamPairRowsMma { .. } | Kernel::ScaleMma
+        Kernel::ElementTeamPairMma { .. }
+            | Kernel::ElementTeamPairRowsMma { .. }
+            | Kernel::ElementTeamDftMma { .. }
+            | Kernel::ScaleMma
     )
     .then_some(launch.params)
 }
@@ -576,7 +582,7 @@ pub fn launches_with_on(plan: &Plan, batch: usize, stage_kernels: StageKernels, 
         }
     }
     if device.fold_pair_twiddles {
-        fold_pair_twiddles_into_stride_one(&mut out);
+        fold_pair_twiddles_into_stride_one(&mut out, device);
     }
     if device.field_takes_tensor_tables {
         fold_scale_into_tables(&mut out);
@@ -599,7 +605,7 @@ pub fn launches_with_on(plan: &Plan, batch: usize, stage_kernels: StageKernels, 
 /// its products on the threads where the field's r is out of the tensor
 /// cores' range. Its tables are one a twiddle (`tensor_split_bits` 0)
 /// wherever both stages take them.
-fn fold_pair_twiddles_into_stride_one(launches: &mut [Launch]) {
+fn fold_pair_twiddles_into_stride_one(launches: &mut [Launch], device: &DeviceShape) {
     for t in 0..launches.len().saturating_sub(1) {
         let (before, after) = launches.split_at_mut(t + 1);
         let (a, b) = (&mut before[t], &mut after[0]);
@@ -634,28 +640,58 @@ fn fold_pair_twiddles_into_stride_one(launches: &mut [Launch]) {
             }
             _ => None,
         };
-        if let Some((radix, true, u)) = pair(b)
+        let (stage, rows, radix, in_time, u) = if let Some((radix, true, u)) = pair(b)
             && stride_one_plain(a, radix)
         {
-            a.kernel = Kernel::ElementTeamDft {
-                radix,
-                twiddles: CodeletTwiddles::Outputs,
-            };
-            a.params.folded_step = u;
-            b.kernel = Kernel::ElementTeamPairRowsMma { radix, in_time: true };
-            b.params.folded_step = u;
+            (a, b, radix, true, u)
         } else if let Some((radix, false, u)) = pair(a)
             && stride_one_plain(b, radix)
         {
-            a.kernel = Kernel::ElementTeamPairRowsMma { radix, in_time: false };
-            a.params.folded_step = u;
-            b.kernel = Kernel::ElementTeamDft {
+            (b, a, radix, false, u)
+        } else {
+            continue;
+        };
+        rows.kernel = Kernel::ElementTeamPairRowsMma { radix, in_time };
+        rows.params.folded_step = u;
+        stage.params.folded_step = u;
+        stage.kernel = if folded_stage_on_tensor_cores(&stage.params, radix, device) {
+            Kernel::ElementTeamDftMma { radix, in_time }
+        } else {
+            Kernel::ElementTeamDft {
                 radix,
-                twiddles: CodeletTwiddles::Inputs,
-            };
-            b.params.folded_step = u;
-        }
+                twiddles: if in_time {
+                    CodeletTwiddles::Outputs
+                } else {
+                    CodeletTwiddles::Inputs
+                },
+            }
+        };
     }
+}
+
+/// Whether a stride-1 stage of DFT_`radix` with `params` (in teams of
+/// radix/2 threads) takes its folded twiddles on the tensor cores
+/// ([`Kernel::ElementTeamDftMma`]): its radix² × radix tables (4096 at t8,
+/// 2 MiB) within the device's bound, and its blocks' radix DFTs sharing
+/// their position's index modulo radix²: gathered from digit-reversed
+/// input, radix neighbouring columns do from N = radix⁴ (their outputs'
+/// top two digits the same); else DFTs radix² apart, which the batch's
+/// DFTs must fill (a multiple of radix³). Elsewhere one product a slot on
+/// the threads ([`Kernel::ElementTeamDft`]): a batch of 2^12 transforms
+/// gathered would take its DFTs from radix transforms, a sector each.
+fn folded_stage_on_tensor_cores(params: &StageParams, radix: usize, device: &DeviceShape) -> bool {
+    let log2_r = u64::from(radix.trailing_zeros());
+    let radix = radix as u64;
+    let dfts = params.threads / (radix / 2);
+    let gathered = params.digit_reversed_input != 0
+        && params.radix_count > 0
+        && params.radix_log2[params.radix_count as usize - 1] == log2_r;
+    let shared = if gathered {
+        params.log2_n >= 4 * log2_r
+    } else {
+        dfts.is_multiple_of(radix * radix * radix)
+    };
+    shared && radix * radix * radix <= device.tensor_twiddles_max as u64
 }
 
 /// An inverse's scale by N^{-1} (its last launch, in place) folded into
@@ -1429,9 +1465,11 @@ mod pair_tests {
             [element(Plain), mma(true), mma(true)]
         );
         // The first pair's (s = 16) column and row twiddles go to the
-        // stride-1 stage before it, on its outputs, w^(c·j·u) with u its
-        // step over R; it keeps B.
-        assert_eq!(kernels(&natural), [element(Outputs), rows(true), mma(true)]);
+        // stride-1 stage before it, on its outputs, on the tensor cores
+        // (its inputs gathered, its blocks' 16 neighbouring columns share
+        // them); the pair keeps B.
+        let folded = |in_time| Kernel::ElementTeamDftMma { radix: 16, in_time };
+        assert_eq!(kernels(&natural), [folded(true), rows(true), mma(true)]);
         assert_eq!(
             natural.iter().map(|l| l.params.folded_step).collect::<Vec<_>>(),
             [256, 256, 0]
@@ -1445,7 +1483,7 @@ mod pair_tests {
             ..DeviceShape::H100
         };
         let split = launches_on(&device_plan(20, 8, Direction::Forward, Order::Natural), 1, &in_l2_only);
-        assert_eq!(kernels(&split), [element(Outputs), rows(true), mma(false)]);
+        assert_eq!(kernels(&split), [folded(true), rows(true), mma(false)]);
         assert_eq!(
             (split[1].params.tensor_split_bits, split[2].params.tensor_split_bits),
             (0, 10)
@@ -1464,10 +1502,20 @@ mod pair_tests {
             [mma_in_frequency(true), mma_in_frequency(true), element(Plain)]
         );
         // The second's (s = 16) column and row twiddles go to the stride-1
-        // stage after it, on its inputs, w^(c·k·u) with u its step.
+        // stage after it, on its inputs (its blocks' DFTs 256 apart).
         assert_eq!(
             kernels(&digit_reversed),
-            [mma_in_frequency(true), rows(false), element(Inputs)]
+            [mma_in_frequency(true), rows(false), folded(false)]
+        );
+        // Where the tables (4096 of them) are past the device's bound, on
+        // the stage's threads.
+        let few_tables = DeviceShape {
+            tensor_twiddles_max: 1024,
+            ..DeviceShape::H100
+        };
+        assert_eq!(
+            kernels(&launches_on(&device_plan(20, 8, Direction::Forward, Order::Natural), 1, &few_tables))[0],
+            element(Outputs)
         );
         assert_eq!(
             digit_reversed.iter().map(|l| l.params.folded_step).collect::<Vec<_>>(),

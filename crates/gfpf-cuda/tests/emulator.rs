@@ -505,20 +505,26 @@ fn barriers_each_needed_in_tiled_stages() {
     // −1 (the second transform's 0): the tensor cores' products by 1 give
     // −1 (top digit r), which the products' close in registers leaves open
     // (t8: the sets' rare close in shared memory).
+    // And the stride-1 stages that take a pair's column and row twiddles on
+    // the tensor cores (Kernel::ElementTeamDftMma): 2^16 in natural order
+    // (in time, after its DFTs) and sixteen 2^12 to digit-reversed order
+    // (in frequency, before them). (N, order, direction, transforms.)
     let sizes = [
-        (n, Order::Natural, Direction::Forward),
-        (paired, Order::Natural, Direction::Forward),
-        (paired, Order::DigitReversed, Direction::Forward),
-        (quarter, Order::Natural, Direction::Forward),
-        (quarter, Order::Natural, Direction::Inverse),
-        (paired, Order::Natural, Direction::Forward),
+        (n, Order::Natural, Direction::Forward, 2),
+        (paired, Order::Natural, Direction::Forward, 2),
+        (paired, Order::DigitReversed, Direction::Forward, 2),
+        (quarter, Order::Natural, Direction::Forward, 2),
+        (quarter, Order::Natural, Direction::Inverse, 2),
+        (paired, Order::Natural, Direction::Forward, 2),
+        (1 << 16, Order::Natural, Direction::Forward, 1),
+        (paired, Order::DigitReversed, Direction::Forward, 16),
     ];
-    let mut inputs = sizes.map(|(n, _, _)| gfpf_testkit::oracle::sample(&field, 2 * n, 9));
+    let mut inputs = sizes.map(|(n, _, _, count)| gfpf_testkit::oracle::sample(&field, count * n, 9));
     inputs[5] = vec![field.zero(); 2 * paired];
     inputs[5][0] = field.minus_one();
-    let wants = [0, 1, 2, 3, 4, 5].map(|i| {
+    let wants = [0, 1, 2, 3, 4, 5, 6, 7].map(|i| {
         let mut x = inputs[i].clone();
-        let (n, order, direction) = sizes[i];
+        let (n, order, direction, _) = sizes[i];
         gfpf_cpu::CpuFft::try_new(&field, n, direction, order)
             .unwrap()
             .process(&mut x)
@@ -563,10 +569,12 @@ fn barriers_each_needed_in_tiled_stages() {
         (StageKernels::ElementTeams, 4, false, false, true),
         (StageKernels::ElementTeams, 5, false, true, false),
         (StageKernels::ElementTeams, 5, false, true, true),
+        (StageKernels::ElementTeams, 6, false, true, true),
+        (StageKernels::ElementTeams, 7, false, true, true),
     ];
     let run = |(family, size, split, tensor_cores, fold): (StageKernels, usize, bool, bool, bool)| {
         let kernels = t8_kernels_from(&source, &radices, "tiled kernels").unwrap();
-        let (n, order, direction) = sizes[size];
+        let (n, order, direction, _) = sizes[size];
         let device = gfpf_cuda::params::DeviceShape {
             tensor_twiddles_max: if split {
                 128
@@ -1603,7 +1611,11 @@ fn tensor_core_pairs_match_the_cpu_t8_p8() {
 /// forward and back, alone and two at once, against gfpf-cpu; and of a
 /// field of eight digits whose r is below the tensor cores' range, where
 /// the same launches make their products on the threads (the pair's
-/// second-stage twiddles then without their column c).
+/// second-stage twiddles then without their column c). The stage takes
+/// them on the tensor cores (Kernel::ElementTeamDftMma) where its blocks'
+/// DFTs share their twiddles: 2^16 in time (its inputs gathered, 16
+/// neighbouring columns), sixteen 2^12 in frequency (DFTs 256 apart), on
+/// the threads otherwise.
 #[test]
 #[cfg_attr(
     not(gfpf_cxx),
@@ -1631,10 +1643,20 @@ fn folded_pair_twiddles_match_the_cpu() {
     // And t8's 2^16 (16^4), whose stride-1 stage in time gathers its
     // inputs by three digits: its DFTs' outputs then lie at the digit
     // reverse of their index, not at the index.
-    let cases = [(&fields[0], 1 << 16, 1)]
-        .into_iter()
-        .chain(fields.iter().flat_map(|f| [(f, 1 << 12, 1), (f, 1 << 12, 2)]));
-    for (field, n, batch) in cases {
+    // (field, N, batch, orders): the larger ones only where they fold on
+    // the tensor cores.
+    let both = [Order::Natural, Order::DigitReversed];
+    let cases = fields
+        .iter()
+        .flat_map(|f| [(f, 1 << 12, 1, &both[..]), (f, 1 << 12, 2, &both[..])])
+        .chain([
+            (&fields[0], 1 << 16, 1, &both[..1]),
+            (&fields[2], 1 << 16, 1, &both[..1]),
+            (&fields[0], 1 << 12, 16, &both[1..]),
+            (&fields[1], 1 << 12, 16, &both[1..]),
+            (&fields[2], 1 << 12, 16, &both[1..]),
+        ]);
+    for (field, n, batch, orders) in cases {
         let on_tensor_cores = shared_twiddles_available(&gfpf_kernels::DeviceConstants::of(field));
         {
             let x = gfpf_testkit::oracle::sample(field, n * batch, 41 + batch as u64);
@@ -1643,7 +1665,7 @@ fn folded_pair_twiddles_match_the_cpu() {
             for chunk in natural.chunks_mut(n) {
                 cpu.process(chunk).unwrap();
             }
-            for order in [Order::Natural, Order::DigitReversed] {
+            for &order in orders {
                 let mut data = x.clone();
                 for direction in [Direction::Forward, Direction::Inverse] {
                     let fft = EmulatedFft::try_new(field, n, direction, order, kernel_dir())
@@ -1664,13 +1686,22 @@ fn folded_pair_twiddles_match_the_cpu() {
                         let folded: Vec<&gfpf_cuda::params::Launch> =
                             launches.iter().filter(|l| l.params.folded_step != 0).collect();
                         assert_eq!(folded.len(), 2, "{what}");
-                        let stage = Kernel::ElementTeamDft {
-                            radix: 16,
-                            twiddles: if in_time {
-                                gfpf_plan::CodeletTwiddles::Outputs
-                            } else {
-                                gfpf_plan::CodeletTwiddles::Inputs
-                            },
+                        let shared = if in_time {
+                            n >= 1 << 16
+                        } else {
+                            (batch * n / 16) % 4096 == 0
+                        };
+                        let stage = if shared {
+                            Kernel::ElementTeamDftMma { radix: 16, in_time }
+                        } else {
+                            Kernel::ElementTeamDft {
+                                radix: 16,
+                                twiddles: if in_time {
+                                    gfpf_plan::CodeletTwiddles::Outputs
+                                } else {
+                                    gfpf_plan::CodeletTwiddles::Inputs
+                                },
+                            }
                         };
                         let rows = Kernel::ElementTeamPairRowsMma { radix: 16, in_time };
                         let want = if in_time { [stage, rows] } else { [rows, stage] };

@@ -528,7 +528,11 @@ GFPF_FN GfpfLaneTileElement gfpf_tile_element(bool strided, int w) {
 //   run of R words. The inputs go to the strided layout;
 // - strided (natural input, `strided_tiles`): neighbouring columns b of one
 //   block a, so element i of each is one run of D words.
-template <class Tile, int R>
+// SPREAD (stride 1 only): where the stage is not gathered, the block's D
+// DFTs are R² apart (DFT s of block b: (b div R²)·D·R² + s·R² + b mod R²),
+// each still one run of R words: gfpf_dft_element_team_folded, whose
+// block's DFTs share their index modulo R².
+template <class Tile, int R, bool SPREAD = false>
 struct GfpfTileSites {
     static constexpr int R_LOG2 = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : R == 16 ? 4 : R == 32 ? 5 : 6;
     bool strided, gathered, strided_in;
@@ -540,6 +544,13 @@ struct GfpfTileSites {
         strided_in = strided || gathered;
         dfts = p.threads / threads_per_dft;
         first_dft = (gfpf_u64)blockIdx.x * Tile::dfts;
+    }
+
+    // The stage's index of the block's DFT s.
+    GFPF_METHOD gfpf_u64 dft(int s) const {
+        if (!SPREAD || gathered) return first_dft + s;
+        constexpr gfpf_u64 apart = (gfpf_u64)R * R;
+        return (gfpf_u64)blockIdx.x / apart * (Tile::dfts * apart) + s * apart + blockIdx.x % apart;
     }
 
     // Where input (`input`) or output i of the stage's DFT g sits (digit
@@ -567,9 +578,9 @@ struct GfpfTileSites {
         const gfpf_u64* src = (const gfpf_u64*)p.src;
         for (int w = threadIdx.x; w < Tile::dfts * R * GFPF_K; w += Tile::threads) {
             const GfpfLaneTileElement t = gfpf_tile_element<Tile, R>(strided_in, w);
-            if (first_dft + t.s < dfts) {
+            if (dft(t.s) < dfts) {
                 tile[gfpf_tile_word<Tile>(strided_in, t.d, t.s, t.i)] =
-                    GFPF_GLOBAL_READ(src, t.d * p.pitch + global_at(p, first_dft + t.s, t.i, true));
+                    GFPF_GLOBAL_READ(src, t.d * p.pitch + global_at(p, dft(t.s), t.i, true));
             }
         }
         __syncthreads();
@@ -583,8 +594,8 @@ struct GfpfTileSites {
         __syncthreads();
         for (int w = threadIdx.x; w < Tile::dfts * R * GFPF_K; w += Tile::threads) {
             const GfpfLaneTileElement t = gfpf_tile_element<Tile, R>(strided, w);
-            if (first_dft + t.s < dfts) {
-                GFPF_GLOBAL_WRITE(dst, t.d * p.pitch + global_at(p, first_dft + t.s, t.i, false),
+            if (dft(t.s) < dfts) {
+                GFPF_GLOBAL_WRITE(dst, t.d * p.pitch + global_at(p, dft(t.s), t.i, false),
                                   (gfpf_u64)tile[word(t.d, t.s, t.i)]);
             }
         }
@@ -1674,6 +1685,19 @@ GFPF_FN void gfpf_element_team_dft(const GfpfStageParams& p, Array& tile, int ow
     }
 }
 
+// m of a stride-1 stage's DFT `dft` whose elements lie at m·R … m·R + R −
+// 1 on its twiddled side (gfpf_cuda::params::fold_pair_twiddles_into_stride_one):
+// in time its outputs (from gathered inputs, at the digit reverse of its
+// column); in frequency its inputs, which are never gathered there
+// (natural, the pair's outputs): its index modulo N/R (the general form,
+// with the digit reversal's loop, spilled the kernels at 64 registers).
+template <class Tile, int R, bool IN_TIME, class Sites>
+GFPF_FN gfpf_u64 gfpf_folded_position(const GfpfStageParams& p, const Sites& sites, gfpf_u64 dft) {
+    constexpr int R_LOG2 = Sites::R_LOG2;
+    if (!IN_TIME) return dft & ((1ull << (p.log2_n - R_LOG2)) - 1);
+    return (sites.global_at(p, dft, 0, false) & ((1ull << p.log2_n) - 1)) >> R_LOG2;
+}
+
 // A stage whose DFTs are each computed by a team of R/2 threads: the block
 // loads its tile (GfpfTileSites, as the segments' teams do), then each team
 // transforms its DFT in place (gfpf_element_team_dft), and the block stores
@@ -1708,14 +1732,111 @@ GFPF_FN void gfpf_dft_element_team(const GfpfStageParams& p) {
         const GfpfTileSites<Tile, R> here(p, P, true);
         const gfpf_u64 dft = here.first_dft + threadIdx.x / P;
         if (p.folded_step != 0) {
-            const gfpf_u64 at = here.global_at(p, dft, 0, VARIANT == GFPF_TWIDDLE_INPUTS);
-            const gfpf_u64 m = (at & ((1ull << p.log2_n) - 1)) / R;
+            const gfpf_u64 m = gfpf_folded_position<Tile, R, VARIANT != GFPF_TWIDDLE_INPUTS>(p, here, dft);
             return (m % R * R + m / R % R) * p.folded_step;
         }
         return here.strided && dft < here.dfts ? gfpf_dft_site<R>(p, dft).b * p.step : 0;
     };
     gfpf_element_team_dft<Tile, R, VARIANT>(p, tile, own, 1, member, unit, running);
     const GfpfTileSites<Tile, R> sites(p, P, true);
+    sites.store(p, tile, [&](int d, int s_out, int i) { return Tile::word(false, d, s_out, gfpf_bit_reverse<R>(i)); });
+}
+
+// The tile of gfpf_dft_element_team_folded: GfpfElementTeamTile's, with
+// its digit planes 3 modulo the 16 bank pairs apart at R = 16 (as the
+// pairs', GfpfElementTeamPairTile::plane: the tensor cores' loads take
+// digits 4k + q of an element in lanes 4g + q, from four planes at once).
+template <int R>
+struct GfpfElementTeamFoldedTile {
+    using Base = GfpfElementTeamTile<R>;
+    static constexpr int team = Base::team, dfts = Base::dfts, threads = Base::threads, run = Base::run;
+    static constexpr int plane = Base::plane + (R == 16 ? 3 : 0);
+    static constexpr int scratch = GFPF_K * plane;
+    static constexpr int words = scratch + GFPF_K * threads;
+
+    GFPF_METHOD static int word(bool, int d, int s, int i) { return d * plane + s * run + i; }
+};
+
+#ifdef GFPF_SHARED_TWIDDLES
+// The products of gfpf_dft_element_team_folded on the tensor cores: lanes
+// 16h … 16h + 15 of a warp take slot c of the block's R DFTs (DFT lane mod
+// 16), entry c·R² + lo·R + hi of p.tensor_table. Everything made here from
+// p, blockIdx and threadIdx, so that nothing is held through it.
+template <class Tile, int R, bool IN_TIME, class Array>
+GFPF_FN void gfpf_folded_products(const GfpfStageParams& p, Array& tile) {
+    static_assert(Tile::dfts == R && R == 16, "a slot's R elements share a twiddle, sixteen lanes");
+    constexpr int warps = Tile::threads / 32;
+    static_assert(warps * GFPF_SHARED_TWIDDLE_STAGED_WORDS <= Tile::words - Tile::scratch,
+                  "staging within the scratch");
+    const int warp = threadIdx.x >> 5;
+#pragma unroll 1
+    for (int call = 0; call < R / (2 * warps); ++call) {
+        const int lane = (int)gfpf_lane_here(), t = lane & (R - 1);
+        const GfpfTileSites<Tile, R, true> sites(p, Tile::team, false);
+        const gfpf_u64 m = gfpf_folded_position<Tile, R, IN_TIME>(p, sites, sites.dft(t));
+        const unsigned j = (unsigned)(m % R * R + m / R % R);
+        const int c = (call * warps + warp) * 2 + (lane >> 4);
+        const int place = IN_TIME ? gfpf_bit_reverse<R>(c) : c;
+        gfpf_tile_mul_shared_twiddles<16>(tile, Tile::word(false, 0, t, place), Tile::plane,
+                                          (const gfpf_u64*)p.tensor_table,
+                                          c == 0 || j == 0 ? GFPF_TWIDDLE_ONE : (unsigned)c * (R * R) + j, tile,
+                                          Tile::scratch + warp * GFPF_SHARED_TWIDDLE_STAGED_WORDS);
+    }
+}
+#endif
+
+// A stride-1 stage that takes the column and row twiddles of the
+// tensor-core pair of s = R beside it (gfpf_cuda::params::
+// fold_pair_twiddles_into_stride_one; p.folded_step = u): in time after
+// its DFTs, on their outputs (its inputs gathered), in frequency before
+// them, on their inputs. Output (or input) c of a DFT whose elements lie
+// at m·R … m·R + R − 1 takes w^(c·(lo·R + hi)·u), m mod R² = hi·R + lo.
+// The block's R DFTs share m mod R² (gathered: R neighbouring columns,
+// whose outputs' top digits are the same from N = R⁴; else R² apart,
+// GfpfTileSites<…, SPREAD>), so each of its slots' R elements share a
+// twiddle: on the tensor cores, sixteen lanes a twiddle
+// (gfpf_tile_mul_shared_twiddles<16>), entry c·R² + lo·R + hi of
+// p.tensor_table (gfpf_cuda::tensor_twiddle_table). Where the field's r
+// is out of their range, one product a slot on the threads, as
+// gfpf_dft_element_team's.
+template <int R, bool IN_TIME>
+GFPF_FN void gfpf_dft_element_team_folded(const GfpfStageParams& p) {
+    using Tile = GfpfElementTeamFoldedTile<R>;
+    constexpr int P = Tile::team;
+    GFPF_SHARED_ARRAY(gfpf_u64, tile, Tile::words);
+    {
+        const GfpfTileSites<Tile, R, true> sites(p, P, false);
+        sites.load(p, tile);
+    }
+#ifdef GFPF_SHARED_TWIDDLES
+    if (!IN_TIME) {
+        gfpf_folded_products<Tile, R, IN_TIME>(p, tile);
+        __syncthreads();
+    }
+    {
+        const int s = threadIdx.x / P;
+        const GfpfTileSites<Tile, R, true> sites(p, P, false);
+        gfpf_element_team_dft<Tile, R, GFPF_PLAIN>(p, tile, Tile::word(false, 0, s, 0), 1, threadIdx.x % P,
+                                                   (gfpf_u64)0, sites.dft(s) < sites.dfts);
+    }
+    if (IN_TIME) {
+        __syncthreads();
+        gfpf_folded_products<Tile, R, IN_TIME>(p, tile);
+    }
+#else
+    {
+        const int s = threadIdx.x / P;
+        const GfpfTileSites<Tile, R, true> sites(p, P, false);
+        const auto unit = [&]() -> gfpf_u64 {
+            const GfpfTileSites<Tile, R, true> here(p, P, false);
+            const gfpf_u64 m = gfpf_folded_position<Tile, R, IN_TIME>(p, here, here.dft(threadIdx.x / P));
+            return (m % R * R + m / R % R) * p.folded_step;
+        };
+        gfpf_element_team_dft<Tile, R, IN_TIME ? GFPF_TWIDDLE_OUTPUTS : GFPF_TWIDDLE_INPUTS>(
+            p, tile, Tile::word(false, 0, s, 0), 1, threadIdx.x % P, unit, sites.dft(s) < sites.dfts);
+    }
+#endif
+    const GfpfTileSites<Tile, R, true> sites(p, P, false);
     sites.store(p, tile, [&](int d, int s_out, int i) { return Tile::word(false, d, s_out, gfpf_bit_reverse<R>(i)); });
 }
 
@@ -2511,13 +2632,24 @@ GFPF_ELEMENT_TEAM_RADICES(GFPF_ELEMENT_TEAM_KERNELS)
     GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##x##R##_##first##_##second##_elements_mma_rows,          \
                                 (gfpf_dft_element_team_pair<R, V1, V2, false, GFPF_ELEMENT_TEAM_PAIR_MMA_TENSOR>), \
                                 GfpfElementTeamPairTile<R>::threads, GFPF_ELEMENT_TEAM_PAIR_MMA_BLOCKS(R))
+// A stride-1 stage with the column and row twiddles of the tensor-core
+// pair beside it (gfpf_kernels::Kernel::ElementTeamDftMma): as the
+// one-stage element teams' blocks an SM, 3/4 of them below sm_90 (at 64
+// registers p8's Möller–Granlund divisions kept 8 bytes of stack and
+// spilled 12 and 16 there: cargo xtask kernels --report, NVRTC 12.9,
+// 2026-11-30).
+#define GFPF_ELEMENT_TEAM_FOLDED_KERNEL(R, name, in_time)                                              \
+    GFPF_OCCUPANCY_BLOCK_KERNEL(gfpf_dft##R##_##name##_elements_mma, (gfpf_dft_element_team_folded<R, in_time>), \
+                                GfpfElementTeamFoldedTile<R>::threads, GFPF_SM80_BLOCKS(GFPF_ELEMENT_TEAM_BLOCKS(R)))
 #define GFPF_ELEMENT_TEAM_PAIR_MMA_KERNEL(R)                                                  \
     GFPF_ELEMENT_TEAM_PAIR_MMA_VARIANT(R, inputs, GFPF_TWIDDLE_INPUTS, , false)               \
     GFPF_ELEMENT_TEAM_PAIR_MMA_VARIANT(R, inputs, GFPF_TWIDDLE_INPUTS, _both, true)           \
     GFPF_ELEMENT_TEAM_PAIR_MMA_VARIANT(R, outputs, GFPF_TWIDDLE_OUTPUTS, , false)             \
     GFPF_ELEMENT_TEAM_PAIR_MMA_VARIANT(R, outputs, GFPF_TWIDDLE_OUTPUTS, _both, true)         \
     GFPF_ELEMENT_TEAM_PAIR_MMA_ROWS(R, plain, inputs, GFPF_PLAIN, GFPF_TWIDDLE_INPUTS)        \
-    GFPF_ELEMENT_TEAM_PAIR_MMA_ROWS(R, outputs, plain, GFPF_TWIDDLE_OUTPUTS, GFPF_PLAIN)
+    GFPF_ELEMENT_TEAM_PAIR_MMA_ROWS(R, outputs, plain, GFPF_TWIDDLE_OUTPUTS, GFPF_PLAIN)      \
+    GFPF_ELEMENT_TEAM_FOLDED_KERNEL(R, outputs, true)                                         \
+    GFPF_ELEMENT_TEAM_FOLDED_KERNEL(R, inputs, false)
 
 GFPF_ELEMENT_TEAM_PAIR_RADICES(GFPF_ELEMENT_TEAM_PAIR_KERNELS)
 GFPF_ELEMENT_TEAM_PAIR_MMA_RADICES(GFPF_ELEMENT_TEAM_PAIR_MMA_KERNEL)

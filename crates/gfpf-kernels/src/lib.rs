@@ -412,6 +412,7 @@ pub fn device_pair_kernels(k: usize, radix: usize) -> Vec<Kernel> {
                 both_stages,
             }));
             kernels.push(Kernel::ElementTeamPairRowsMma { radix, in_time });
+            kernels.push(Kernel::ElementTeamDftMma { radix, in_time });
         }
     }
     if team_pair_tile(radix, k).is_some() {
@@ -582,7 +583,7 @@ pub fn occupancy_budget(kernel: &Kernel, k: usize) -> Option<f64> {
         // registers, and two elements and a scratch one in shared memory:
         // half the SM up to k = 8; at k = 16 a quarter (48 words of tile
         // a thread).
-        Kernel::ElementTeamDft { .. } => Some(if k <= 8 { 0.5 } else { 0.25 }),
+        Kernel::ElementTeamDft { .. } | Kernel::ElementTeamDftMma { .. } => Some(if k <= 8 { 0.5 } else { 0.25 }),
         // As a stage's threads, with its tile's dynamic shared memory (two
         // blocks of 512 threads an SM at t8).
         Kernel::ElementTeamPair { .. } | Kernel::ElementTeamPairMma { .. } | Kernel::ElementTeamPairRowsMma { .. } => {
@@ -812,6 +813,23 @@ pub enum Kernel {
         /// frequency (first twiddles its outputs, second plain).
         in_time: bool,
     },
+    /// A stride-1 stage as [`Kernel::ElementTeamDft`] that takes the column
+    /// and row twiddles of the tensor-core pair of s = K beside it (in time
+    /// the next launch's, on its outputs; in frequency the previous
+    /// launch's, on its inputs: `gfpf_cuda::params` folds them), on the
+    /// tensor cores, sixteen lanes a twiddle: its blocks take K DFTs that
+    /// share their position's index modulo K² (gathered from digit-reversed
+    /// input, K neighbouring ones from N = K⁴; else K² apart), so that each
+    /// slot's K elements share one (`gfpf_dft_element_team_folded`; where
+    /// [`element_team_pair_mma_available`], and where the field's r is out
+    /// of the tensor cores' range, one product a slot on the threads).
+    ElementTeamDftMma {
+        /// K.
+        radix: usize,
+        /// In time (the twiddles on the outputs) or in frequency (on the
+        /// inputs).
+        in_time: bool,
+    },
     /// Two consecutive stages of base DFT_K in one launch as
     /// [`Kernel::ElementTeamPair`], each DFT over a team of segments as
     /// [`Kernel::TeamDft`] does ([`team_pair_tile`]: one super-DFT of K²
@@ -880,6 +898,12 @@ impl Kernel {
                 let placement = if in_time { "plain_inputs" } else { "outputs_plain" };
                 format!("gfpf_dft{radix}x{radix}_{placement}_elements_mma_rows")
             }
+            Kernel::ElementTeamDftMma { radix, in_time } => {
+                format!(
+                    "gfpf_dft{radix}_{}_elements_mma",
+                    if in_time { "outputs" } else { "inputs" }
+                )
+            }
             Kernel::TeamPair { radix, first, second } => {
                 format!("gfpf_dft{radix}x{radix}_{}_{}_team", variant(first), variant(second))
             }
@@ -903,7 +927,9 @@ impl Kernel {
                 ModulePart::Segments
             }
             Kernel::ElementTeamPair { .. } | Kernel::TeamPair { .. } => ModulePart::Pairs,
-            Kernel::ElementTeamPairMma { .. } | Kernel::ElementTeamPairRowsMma { .. } => ModulePart::TensorPairs,
+            Kernel::ElementTeamPairMma { .. }
+            | Kernel::ElementTeamPairRowsMma { .. }
+            | Kernel::ElementTeamDftMma { .. } => ModulePart::TensorPairs,
             Kernel::TeamDft { .. }
             | Kernel::SplitTeamDft { .. }
             | Kernel::ElementTeamDft { .. }
@@ -930,6 +956,7 @@ impl Kernel {
             | Kernel::ElementTeamPair { radix, .. }
             | Kernel::ElementTeamPairMma { radix, .. }
             | Kernel::ElementTeamPairRowsMma { radix, .. }
+            | Kernel::ElementTeamDftMma { radix, .. }
             | Kernel::TeamPair { radix, .. } => Some(radix),
             Kernel::Scale
             | Kernel::PointwiseMul
@@ -1437,9 +1464,9 @@ mod tests {
             let list = match kernel {
                 Kernel::ElementTeamPair { .. } => "GFPF_ELEMENT_TEAM_PAIR_RADICES",
                 Kernel::TeamPair { .. } => "GFPF_TEAM_PAIR_RADICES",
-                Kernel::ElementTeamPairMma { .. } | Kernel::ElementTeamPairRowsMma { .. } => {
-                    "GFPF_ELEMENT_TEAM_PAIR_MMA_RADICES"
-                }
+                Kernel::ElementTeamPairMma { .. }
+                | Kernel::ElementTeamPairRowsMma { .. }
+                | Kernel::ElementTeamDftMma { .. } => "GFPF_ELEMENT_TEAM_PAIR_MMA_RADICES",
                 other => panic!("t8 DFT_16 pairs no {other:?}"),
             };
             let part = kernel.module_part();
