@@ -1514,7 +1514,11 @@ mod pair_tests {
             ..DeviceShape::H100
         };
         assert_eq!(
-            kernels(&launches_on(&device_plan(20, 8, Direction::Forward, Order::Natural), 1, &few_tables))[0],
+            kernels(&launches_on(
+                &device_plan(20, 8, Direction::Forward, Order::Natural),
+                1,
+                &few_tables
+            ))[0],
             element(Outputs)
         );
         assert_eq!(

@@ -41,7 +41,7 @@ struct GfpfStageParams {
     gfpf_u64 tensor_table;  // the pair's twiddle tables for the tensor cores (gfpf_pair_tensor_twiddles)
     gfpf_u64 tensor_split_bits; // 0: tensor_table by (c, j); b: by the exponent's b low bits, then the rest
     gfpf_u64 tensor_scale;  // (host only) the tables' B factors carry N^{-1}
-    gfpf_u64 folded_step;   // a stride-1 stage that takes a tensor-core pair's (c, j) twiddles: its step
+    gfpf_u64 folded_step;   // a tensor-core pair's unit u, its column and row twiddles on the stride-1 stage beside it (0: none)
 };
 
 // Element j of a digit-major buffer (`site`: the caller's line, for the
@@ -1691,7 +1691,7 @@ GFPF_FN void gfpf_element_team_dft(const GfpfStageParams& p, Array& tile, int ow
 // column); in frequency its inputs, which are never gathered there
 // (natural, the pair's outputs): its index modulo N/R (the general form,
 // with the digit reversal's loop, spilled the kernels at 64 registers).
-template <class Tile, int R, bool IN_TIME, class Sites>
+template <int R, bool IN_TIME, class Sites>
 GFPF_FN gfpf_u64 gfpf_folded_position(const GfpfStageParams& p, const Sites& sites, gfpf_u64 dft) {
     constexpr int R_LOG2 = Sites::R_LOG2;
     if (!IN_TIME) return dft & ((1ull << (p.log2_n - R_LOG2)) - 1);
@@ -1732,7 +1732,7 @@ GFPF_FN void gfpf_dft_element_team(const GfpfStageParams& p) {
         const GfpfTileSites<Tile, R> here(p, P, true);
         const gfpf_u64 dft = here.first_dft + threadIdx.x / P;
         if (p.folded_step != 0) {
-            const gfpf_u64 m = gfpf_folded_position<Tile, R, VARIANT != GFPF_TWIDDLE_INPUTS>(p, here, dft);
+            const gfpf_u64 m = gfpf_folded_position<R, VARIANT != GFPF_TWIDDLE_INPUTS>(p, here, dft);
             return (m % R * R + m / R % R) * p.folded_step;
         }
         return here.strided && dft < here.dfts ? gfpf_dft_site<R>(p, dft).b * p.step : 0;
@@ -1773,7 +1773,7 @@ GFPF_FN void gfpf_folded_products(const GfpfStageParams& p, Array& tile) {
     for (int call = 0; call < R / (2 * warps); ++call) {
         const int lane = (int)gfpf_lane_here(), t = lane & (R - 1);
         const GfpfTileSites<Tile, R, true> sites(p, Tile::team, false);
-        const gfpf_u64 m = gfpf_folded_position<Tile, R, IN_TIME>(p, sites, sites.dft(t));
+        const gfpf_u64 m = gfpf_folded_position<R, IN_TIME>(p, sites, sites.dft(t));
         const unsigned j = (unsigned)(m % R * R + m / R % R);
         const int c = (call * warps + warp) * 2 + (lane >> 4);
         const int place = IN_TIME ? gfpf_bit_reverse<R>(c) : c;
@@ -1829,7 +1829,7 @@ GFPF_FN void gfpf_dft_element_team_folded(const GfpfStageParams& p) {
         const GfpfTileSites<Tile, R, true> sites(p, P, false);
         const auto unit = [&]() -> gfpf_u64 {
             const GfpfTileSites<Tile, R, true> here(p, P, false);
-            const gfpf_u64 m = gfpf_folded_position<Tile, R, IN_TIME>(p, here, here.dft(threadIdx.x / P));
+            const gfpf_u64 m = gfpf_folded_position<R, IN_TIME>(p, here, here.dft(threadIdx.x / P));
             return (m % R * R + m / R % R) * p.folded_step;
         };
         gfpf_element_team_dft<Tile, R, IN_TIME ? GFPF_TWIDDLE_OUTPUTS : GFPF_TWIDDLE_INPUTS>(

@@ -820,9 +820,11 @@ pub enum Kernel {
     /// tensor cores, sixteen lanes a twiddle: its blocks take K DFTs that
     /// share their position's index modulo K² (gathered from digit-reversed
     /// input, K neighbouring ones from N = K⁴; else K² apart), so that each
-    /// slot's K elements share one (`gfpf_dft_element_team_folded`; where
-    /// [`element_team_pair_mma_available`], and where the field's r is out
-    /// of the tensor cores' range, one product a slot on the threads).
+    /// slot's K elements share one (`gfpf_dft_element_team_folded`). In the
+    /// modules that have [`Kernel::ElementTeamPairMma`]
+    /// ([`element_team_pair_mma_available`]); where the field's r is out of
+    /// the tensor cores' range, its products run on the threads, one a
+    /// slot.
     ElementTeamDftMma {
         /// K.
         radix: usize,
