@@ -128,8 +128,8 @@ pub fn tensor_twiddle_table<const K: usize>(
             in_time,
             both_stages,
         } => (radix, in_time, both_stages, false),
-        gfpf_kernels::Kernel::ElementTeamPairRowsMma { radix, in_time }
-        | gfpf_kernels::Kernel::ElementTeamDftMma { radix, in_time } => (radix, in_time, false, true),
+        gfpf_kernels::Kernel::ElementTeamPairRowsMma { radix, in_time } => (radix, in_time, false, true),
+        gfpf_kernels::Kernel::ElementTeamDftMma { radix, in_time } => (radix, in_time, false, false),
         _ => return Ok(vec![0]),
     };
     let folded = matches!(kernel, gfpf_kernels::Kernel::ElementTeamDftMma { .. });

@@ -594,12 +594,13 @@ pub fn launches_with_on(plan: &Plan, batch: usize, stage_kernels: StageKernels, 
 /// twiddled ([`Kernel::ElementTeamPairMma`] with both stages), taken by
 /// the plain stride-1 stage beside it ([`Kernel::ElementTeamDft`]): in
 /// time the stage before it, onto its outputs; in frequency the stage
-/// after it, onto its inputs. There a DFT's slot is the pair's column c and
-/// the DFT's index m mod R² the pair's j, so the pair's column twiddle and
-/// its row's A are one twiddle, w^(c·j·u) (u: the pair's step over R) on
-/// the input j of its super-DFT in time, w^(c·k·u) (u its step) on the
-/// output k at place j in frequency (k: j's two digits swapped): one
-/// product a slot on the stage's threads where the pair took two on the
+/// after it, onto its inputs. There, on the twiddled side, a DFT's slot
+/// is the pair's column c and the place m mod R² = hi·R + lo of its
+/// elements (m·R … m·R + R − 1) the pair's j, so the pair's column twiddle
+/// and its row's A are one twiddle, w^(c·(lo·R + hi)·u) (u: in time the
+/// pair's step over R, in frequency its step): one product a slot, on the
+/// stage's tensor cores ([`Kernel::ElementTeamDftMma`]) or threads
+/// ([`folded_stage_on_tensor_cores`]), where the pair took two on the
 /// tensor cores, sixteen lanes a twiddle. The pair keeps B alone
 /// ([`Kernel::ElementTeamPairRowsMma`]); its `folded_step` marks it, for
 /// its products on the threads where the field's r is out of the tensor

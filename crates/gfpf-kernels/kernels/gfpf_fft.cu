@@ -1685,17 +1685,20 @@ GFPF_FN void gfpf_element_team_dft(const GfpfStageParams& p, Array& tile, int ow
     }
 }
 
-// m of a stride-1 stage's DFT `dft` whose elements lie at m·R … m·R + R −
-// 1 on its twiddled side (gfpf_cuda::params::fold_pair_twiddles_into_stride_one):
-// in time its outputs (from gathered inputs, at the digit reverse of its
-// column); in frequency its inputs, which are never gathered there
-// (natural, the pair's outputs): its index modulo N/R (the general form,
-// with the digit reversal's loop, spilled the kernels at 64 registers).
+// The folded twiddle's index lo·R + hi of a stride-1 stage's DFT `dft`
+// (gfpf_cuda::params::fold_pair_twiddles_into_stride_one): its elements
+// lie at m·R … m·R + R − 1 on its twiddled side, m mod R² = hi·R + lo.
+// That side is in time its outputs (from gathered inputs, at the digit
+// reverse of its column); in frequency its inputs, which are never
+// gathered there (natural, the pair's outputs): m is its index modulo N/R
+// (the general form, with the digit reversal's loop, spilled the kernels
+// at 64 registers).
 template <int R, bool IN_TIME, class Sites>
-GFPF_FN gfpf_u64 gfpf_folded_position(const GfpfStageParams& p, const Sites& sites, gfpf_u64 dft) {
+GFPF_FN gfpf_u64 gfpf_folded_j(const GfpfStageParams& p, const Sites& sites, gfpf_u64 dft) {
     constexpr int R_LOG2 = Sites::R_LOG2;
-    if (!IN_TIME) return dft & ((1ull << (p.log2_n - R_LOG2)) - 1);
-    return (sites.global_at(p, dft, 0, false) & ((1ull << p.log2_n) - 1)) >> R_LOG2;
+    const gfpf_u64 m = IN_TIME ? (sites.global_at(p, dft, 0, false) & ((1ull << p.log2_n) - 1)) >> R_LOG2
+                               : dft & ((1ull << (p.log2_n - R_LOG2)) - 1);
+    return m % R * R + m / R % R;
 }
 
 // A stage whose DFTs are each computed by a team of R/2 threads: the block
@@ -1732,8 +1735,7 @@ GFPF_FN void gfpf_dft_element_team(const GfpfStageParams& p) {
         const GfpfTileSites<Tile, R> here(p, P, true);
         const gfpf_u64 dft = here.first_dft + threadIdx.x / P;
         if (p.folded_step != 0) {
-            const gfpf_u64 m = gfpf_folded_position<R, VARIANT != GFPF_TWIDDLE_INPUTS>(p, here, dft);
-            return (m % R * R + m / R % R) * p.folded_step;
+            return gfpf_folded_j<R, VARIANT != GFPF_TWIDDLE_INPUTS>(p, here, dft) * p.folded_step;
         }
         return here.strided && dft < here.dfts ? gfpf_dft_site<R>(p, dft).b * p.step : 0;
     };
@@ -1773,8 +1775,7 @@ GFPF_FN void gfpf_folded_products(const GfpfStageParams& p, Array& tile) {
     for (int call = 0; call < R / (2 * warps); ++call) {
         const int lane = (int)gfpf_lane_here(), t = lane & (R - 1);
         const GfpfTileSites<Tile, R, true> sites(p, Tile::team, false);
-        const gfpf_u64 m = gfpf_folded_position<R, IN_TIME>(p, sites, sites.dft(t));
-        const unsigned j = (unsigned)(m % R * R + m / R % R);
+        const unsigned j = (unsigned)gfpf_folded_j<R, IN_TIME>(p, sites, sites.dft(t));
         const int c = (call * warps + warp) * 2 + (lane >> 4);
         const int place = IN_TIME ? gfpf_bit_reverse<R>(c) : c;
         gfpf_tile_mul_shared_twiddles<16>(tile, Tile::word(false, 0, t, place), Tile::plane,
@@ -1829,8 +1830,7 @@ GFPF_FN void gfpf_dft_element_team_folded(const GfpfStageParams& p) {
         const GfpfTileSites<Tile, R, true> sites(p, P, false);
         const auto unit = [&]() -> gfpf_u64 {
             const GfpfTileSites<Tile, R, true> here(p, P, false);
-            const gfpf_u64 m = gfpf_folded_position<R, IN_TIME>(p, here, here.dft(threadIdx.x / P));
-            return (m % R * R + m / R % R) * p.folded_step;
+            return gfpf_folded_j<R, IN_TIME>(p, here, here.dft(threadIdx.x / P)) * p.folded_step;
         };
         gfpf_element_team_dft<Tile, R, IN_TIME ? GFPF_TWIDDLE_OUTPUTS : GFPF_TWIDDLE_INPUTS>(
             p, tile, Tile::word(false, 0, s, 0), 1, threadIdx.x % P, unit, sites.dft(s) < sites.dfts);
