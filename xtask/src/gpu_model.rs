@@ -32,7 +32,12 @@
 //! report says how far each row lands and which term set it. For the
 //! device's kernels it also prints a floor: the same model with the path
 //! term at [`DEPENDENT_ISSUE_CYCLES`] a instruction, since the fitted cost
-//! may not carry over to kernels without local memory.
+//! may not carry over to kernels without local memory. `--transform` also
+//! prints the path as the machine code schedules it ([`Model::scheduled`]):
+//! the element teams' operations at the cycles one warp alone takes to run
+//! their probe kernels as ptxas scheduled them (stall counts and barriers
+//! read from the encodings, variable latencies assumed:
+//! [`crate::probes::warp_alone_cycles`]).
 
 use std::time::Duration;
 
@@ -152,6 +157,11 @@ const LAUNCH_SECONDS: f64 = 4e-6;
 /// block barrier whose warps arrive together takes tens of cycles in
 /// published microbenchmarks), not measured here.
 const BARRIER_CYCLES: f64 = 24.0;
+/// Cycles a block's first loads from device memory keep its warps waiting
+/// before any operation (the order of device memory's latency published for
+/// recent NVIDIA GPUs, 400–600 cycles; an assumption): added once to the
+/// path that [`Model::scheduled`] counts.
+const TILE_LOAD_LATENCY_CYCLES: f64 = 600.0;
 /// Cycles a dependent integer instruction waits (the latency that
 /// [`WARPS_TO_HIDE_LATENCY`] assumes): the path term's cost per instruction
 /// in the floor of the device kernels' times. The fitted cost (about 12
@@ -354,6 +364,33 @@ const LANE_MUL_TAIL: f64 = 356.0;
 /// 13.5, 2026-11-26).
 const LANE_MUL_TAIL_SHORT_DIVISION: f64 = 324.0;
 
+/// The element teams' operations in `ops` as one warp alone runs them, as
+/// ptxas scheduled their machine code ([`tile_costs::scheduled`]): their
+/// cycles and shared words; `None` where `ops` has none of them or the
+/// model no such count.
+fn scheduled_tile_path(ops: &FieldOps, k: usize, short_division: bool, latency: Latency) -> Option<(f64, f64)> {
+    let counted = [
+        (ops.tile_mul, TileOp::Mul),
+        (ops.tile_stages, TileOp::StageTwiddles),
+        (ops.tile_add_sub, TileOp::AddSub),
+        (ops.tile_mul_pow_r, TileOp::MulPowR),
+        (ops.tile_add_sub_mul_pow_r, TileOp::AddSubMulPowR),
+        (ops.tile_mul_shared, TileOp::MulShared4),
+        (ops.tile_mul_shared8, TileOp::MulShared8),
+        (ops.tile_mul_shared16, TileOp::MulShared16),
+    ];
+    if counted.iter().all(|&(count, _)| count == 0) {
+        return None;
+    }
+    counted
+        .iter()
+        .filter(|&&(count, _)| count > 0)
+        .try_fold((0.0, 0.0), |(cycles, words), &(count, op)| {
+            let (c, w) = tile_costs::scheduled(op, k, short_division, latency == Latency::Slow)?;
+            Some((cycles + count as f64 * c, words + count as f64 * w))
+        })
+}
+
 /// The element teams' operations in `ops`, charged by
 /// [`crate::tile_costs`] (none below k = 2 or above 16: those fields have no
 /// element teams).
@@ -544,6 +581,24 @@ pub struct Model {
     /// The GPU modelled: [`H100_SXM`] in the fit (its rows were measured
     /// there), then the one `--gpu` names ([`Model::on`]).
     pub gpu: Gpu,
+    /// Whether the path term takes the element teams' operations at the
+    /// cycles one warp alone runs them in, as ptxas scheduled their machine
+    /// code ([`tile_costs::scheduled`]), and the rest of the path at
+    /// [`DEPENDENT_ISSUE_CYCLES`] ([`Model::scheduled`]): at the assumed
+    /// latencies or the slow ones. Off (`None`) in the fit and the fitted
+    /// and floor figures.
+    pub scheduled_path: Option<Latency>,
+}
+
+/// The variable latencies a scheduled path takes
+/// ([`crate::probes::ASSUMED_LATENCIES`] or
+/// [`crate::probes::SLOW_LATENCIES`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Latency {
+    /// The assumed latencies.
+    Assumed,
+    /// Half as long again.
+    Slow,
 }
 
 impl Model {
@@ -572,6 +627,20 @@ impl Model {
             path_cycles_per_instruction: DEPENDENT_ISSUE_CYCLES,
             half_rate_pipes: false,
             gpu,
+            scheduled_path: None,
+        }
+    }
+
+    /// The floor with the element teams' operations on the path at the
+    /// cycles their machine code's schedule gives one warp alone
+    /// ([`Model::scheduled_path`]): what the path term is once the fitted
+    /// cost, which kernels waiting on local memory set, is left out and the
+    /// dependences' latencies are counted rather than a flat 4 cycles an
+    /// instruction.
+    fn scheduled(&self, latency: Latency) -> Model {
+        Model {
+            scheduled_path: Some(latency),
+            ..self.floor()
         }
     }
 
@@ -723,9 +792,21 @@ impl LaunchInput {
             + seconds(own_table_bytes, self.table_bytes <= gpu.l2_bytes / 2.0);
         let memory = (data_bytes + local) / (gpu.copy_bytes_per_s * share) + table_seconds;
         let waves = (blocks / (gpu.sms * blocks_per_sm)).ceil();
-        let path_cycles = instructions(&self.traffic.path_ops, self.k, self.short_division)
-            * m.path_cycles_per_instruction
-            + self.traffic.path_ops.barriers as f64 * BARRIER_CYCLES;
+        let path_ops = &self.traffic.path_ops;
+        let all = instructions(path_ops, self.k, self.short_division);
+        let scheduled = m
+            .scheduled_path
+            .and_then(|latency| scheduled_tile_path(path_ops, self.k as usize, self.short_division, latency));
+        let path_cycles = match scheduled {
+            // The operations as scheduled (their words' latencies in
+            // them), the rest at the floor's cost, and the tile's first
+            // loads' latency once.
+            Some((cycles, words)) => {
+                let rest = all - tile_instructions(path_ops, self.k as usize, self.short_division) - 2.0 * words;
+                cycles + rest.max(0.0) * m.path_cycles_per_instruction + TILE_LOAD_LATENCY_CYCLES
+            }
+            _ => all * m.path_cycles_per_instruction,
+        } + path_ops.barriers as f64 * BARRIER_CYCLES;
         let path = path_cycles / gpu.clock_hz * waves;
         let shared = self.shared_seconds(m);
         [
@@ -1552,6 +1633,7 @@ fn fit(today: &[(Transform, f64)]) -> Model {
             path_cycles_per_instruction: 1.0,
             half_rate_pipes: false,
             gpu: H100_SXM,
+            scheduled_path: None,
         },
     );
     for a in 0..=40 {
@@ -1561,6 +1643,7 @@ fn fit(today: &[(Transform, f64)]) -> Model {
                 path_cycles_per_instruction: 0.5 * 1.12f64.powi(b),
                 half_rate_pipes: false,
                 gpu: H100_SXM,
+                scheduled_path: None,
             };
             let err: f64 = today
                 .iter()
@@ -1688,6 +1771,49 @@ fn print_transform(t: &Transform, floor: &Model, fitted: Option<&Model>) {
         bound_names(&bounds)
     );
     println!("  {}", half_rate_line(t, floor, fitted));
+    println!("  {}", scheduled_line(t, floor));
+}
+
+/// The transform's time with the path as its operations' machine code is
+/// scheduled ([`Model::scheduled`]), with the ALU at half a warp a clock
+/// too, at the assumed latencies and the slow ones; each launch's path
+/// term beside the floor's.
+fn scheduled_line(t: &Transform, floor: &Model) -> String {
+    let path = |l: &LaunchInput, m: &Model| {
+        l.terms(m)
+            .iter()
+            .find(|(_, b)| *b == Bound::Path)
+            .map_or(0.0, |(s, _)| *s)
+    };
+    let mut parts = Vec::new();
+    for (latency, name) in [(Latency::Assumed, "assumed"), (Latency::Slow, "slow")] {
+        let scheduled = floor.scheduled(latency);
+        let (alone, bounds) = t.seconds(&scheduled);
+        let (half, half_bounds) = t.seconds(&scheduled.with_half_rate_pipes());
+        let paths: Vec<String> = t
+            .launches
+            .iter()
+            .map(|l| format!("{:.4}", path(l, &scheduled) * 1e3))
+            .collect();
+        parts.push(format!(
+            "{name} latencies {:.4} ms ({}), ALU at half {:.4} ms ({}), paths {} ms",
+            alone * 1e3,
+            bound_names(&bounds),
+            half * 1e3,
+            bound_names(&half_bounds),
+            paths.join(", ")
+        ));
+    }
+    let floor_paths: Vec<String> = t
+        .launches
+        .iter()
+        .map(|l| format!("{:.4}", path(l, floor) * 1e3))
+        .collect();
+    format!(
+        "with the path as ptxas scheduled the operations (one warp alone; probes::ASSUMED_LATENCIES, SLOW_LATENCIES): {}; the floor's paths {} ms",
+        parts.join("; "),
+        floor_paths.join(", ")
+    )
 }
 
 /// Runs the task.
@@ -2001,6 +2127,54 @@ mod tests {
         shuffled.traffic.sectors_read = 1 << 20;
         shuffled.traffic.sectors_written = 1 << 20;
         assert_eq!(shuffled.data_path_wavefronts(), ((1u64 << 30) + (1 << 19)) as f64);
+    }
+
+    /// A path of element-team operations as scheduled: each operation at
+    /// its warp-alone cycles (its words' latencies in them), the words
+    /// outside them and the rest at the floor's 4 cycles an instruction,
+    /// and the tile's first loads' latency once; the floor's path charges
+    /// every instruction 4 cycles. Barriers add to both alike.
+    #[test]
+    fn a_scheduled_path_takes_each_operation_at_its_cycles() {
+        let mut launch = products_launch(None);
+        launch.traffic.ops.mul = 0;
+        launch.traffic.warp_ops.mul = 0;
+        let path = &mut launch.traffic.path_ops;
+        path.tile_mul_shared16 = 2;
+        path.tile_add_sub = 3;
+        // The operations' own words and 10 more (a tile's loads).
+        path.shared_words = 2 * 56 + 3 * 34 + 10;
+        path.barriers = 2;
+        let floor = Model::unfitted(H100_SXM);
+        let term = |launch: &LaunchInput, m: &Model| {
+            launch
+                .terms(m)
+                .iter()
+                .find(|(_, b)| *b == Bound::Path)
+                .map(|(s, _)| s * H100_SXM.clock_hz)
+                .unwrap()
+        };
+        // One wave: blocks of 128 threads, 2^20 threads.
+        let blocks = (1u64 << 20) as f64 / 128.0;
+        let waves = (blocks / (H100_SXM.sms * (2048.0 * 0.25 / 128.0))).ceil();
+        let instructions = 2.0 * 631.0 + 3.0 * 43.0 + 2.0 * (2.0 * 56.0 + 3.0 * 34.0 + 10.0);
+        let at_floor = (instructions * 4.0 + 2.0 * BARRIER_CYCLES) * waves;
+        assert!(
+            (term(&launch, &floor) - at_floor).abs() < 1e-6,
+            "{} {at_floor}",
+            term(&launch, &floor)
+        );
+        let scheduled =
+            (2.0 * 2055.0 + 3.0 * 250.0 + 2.0 * 10.0 * 4.0 + TILE_LOAD_LATENCY_CYCLES + 2.0 * BARRIER_CYCLES) * waves;
+        let got = term(&launch, &floor.scheduled(Latency::Assumed));
+        assert!((got - scheduled).abs() < 1e-6, "{got} {scheduled}");
+        let slow =
+            (2.0 * 2469.0 + 3.0 * 258.0 + 2.0 * 10.0 * 4.0 + TILE_LOAD_LATENCY_CYCLES + 2.0 * BARRIER_CYCLES) * waves;
+        let got = term(&launch, &floor.scheduled(Latency::Slow));
+        assert!((got - slow).abs() < 1e-6, "{got} {slow}");
+        // Without element-team operations the path is the floor's.
+        launch.traffic.path_ops = FieldOps::only("mul", 4).unwrap();
+        assert_eq!(term(&launch, &floor.scheduled(Latency::Assumed)), term(&launch, &floor));
     }
 
     /// The H200 changes the memory term alone: a launch bound by its data

@@ -245,8 +245,8 @@ fn run_probes(args: &KernelsArgs) -> Result<(), String> {
     let arch = args.arch.as_deref().unwrap_or("sm_90");
     limits(arch)?;
     println!(
-        "{:<6} {:<6} {:<26} {:>7} {:>7} {:>7} {:>7}",
-        "preset", "arch", "operation", "instr", "shared", "charge", "model"
+        "{:<6} {:<6} {:<26} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+        "preset", "arch", "operation", "instr", "shared", "charge", "model", "cycles", "slow", "model"
     );
     for name in names {
         let preset = Preset::from_name(&name).map_err(|e| e.to_string())?;
@@ -265,21 +265,34 @@ fn run_probes(args: &KernelsArgs) -> Result<(), String> {
         let counts: BTreeMap<String, probes::ProbeCount> =
             report.log.lines().filter_map(probes::ProbeCount::from_line).collect();
         let short_division = tile_costs::short_division(&constants(preset)?);
-        for (operation, instructions, words) in probes::operations(&counts)? {
-            let model = TileOp::of_probe(&operation)
-                .and_then(|op| tile_costs::charge(op, k, short_division))
+        for op in probes::operations(&counts)? {
+            let tile_op = TileOp::of_probe(&op.name);
+            let model = tile_op
+                .and_then(|tile_op| tile_costs::charge(tile_op, k, short_division))
                 .map_or_else(|| "-".to_owned(), |charge| format!("{charge:.0}"));
+            let model_cycles = tile_op
+                .and_then(|tile_op| tile_costs::scheduled(tile_op, k, short_division, false))
+                .map_or_else(|| "-".to_owned(), |(cycles, _)| format!("{cycles:.0}"));
             println!(
-                "{:<6} {arch:<6} {operation:<26} {instructions:>7} {words:>7} {:>7} {model:>7}",
+                "{:<6} {arch:<6} {:<26} {:>7} {:>7} {:>7} {model:>7} {:>7} {:>7} {model_cycles:>7}",
                 preset.name(),
-                instructions - 2 * words
+                op.name,
+                op.instructions,
+                op.shared_words,
+                op.instructions - 2 * op.shared_words,
+                op.cycles,
+                op.slow_cycles
             );
         }
     }
     println!(
         "(instructions on a lane's common path less the empty probe's, a loop's body once an iteration; \
          shared: its 8-byte shared-memory words; charge: instructions less 2 a word, what the time \
-         model would charge the operation beside its words; model: what it charges, xtask/src/tile_costs.rs)"
+         model would charge the operation beside its words; model: what it charges, xtask/src/tile_costs.rs; \
+         cycles: one warp alone, issued as ptxas scheduled it (stall counts, barriers) with variable \
+         latencies assumed (probes::ASSUMED_LATENCIES), less the empty probe's; slow: the same at \
+         probes::SLOW_LATENCIES, half as long again; model: the cycles the time model's scheduled \
+         path takes, xtask/src/tile_costs.rs)"
     );
     Ok(())
 }

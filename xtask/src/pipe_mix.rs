@@ -208,12 +208,16 @@ pub fn of_cubin(nvdisasm: &Path, module: &str, cubin: &[u8]) -> Result<BTreeMap<
     Ok(parse_nvdisasm(&listing_of_cubin(nvdisasm, module, cubin)?))
 }
 
-/// `cubin`'s machine code as `nvdisasm -c` lists it (a temporary file,
-/// removed after).
+/// `cubin`'s machine code as `nvdisasm -c -hex` lists it (a temporary
+/// file, removed after): each instruction's line, then a comment line with
+/// the high 64 bits of its encoding, whose control bits say how ptxas
+/// scheduled it ([`crate::probes::Control`]). Where `GFPF_LISTING_DIR`
+/// names a folder, the listing is kept there too, as `MODULE.txt` (the
+/// last architecture listed of a module).
 pub fn listing_of_cubin(nvdisasm: &Path, module: &str, cubin: &[u8]) -> Result<String, String> {
     let path = std::env::temp_dir().join(format!("gfpf-pipes-{}-{module}.cubin", std::process::id()));
     std::fs::write(&path, cubin).map_err(|e| format!("writing {}: {e}", path.display()))?;
-    let out = Command::new(nvdisasm).arg("-c").arg(&path).output();
+    let out = Command::new(nvdisasm).args(["-c", "-hex"]).arg(&path).output();
     let _ = std::fs::remove_file(&path);
     let out = out.map_err(|e| format!("running {}: {e}", nvdisasm.display()))?;
     if !out.status.success() {
@@ -223,7 +227,12 @@ pub fn listing_of_cubin(nvdisasm: &Path, module: &str, cubin: &[u8]) -> Result<S
             String::from_utf8_lossy(&out.stderr).trim()
         ));
     }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    let listing = String::from_utf8_lossy(&out.stdout).into_owned();
+    if let Some(dir) = std::env::var_os("GFPF_LISTING_DIR") {
+        let path = Path::new(&dir).join(format!("{module}.txt"));
+        std::fs::write(&path, &listing).map_err(|e| format!("writing {}: {e}", path.display()))?;
+    }
+    Ok(listing)
 }
 
 #[cfg(test)]

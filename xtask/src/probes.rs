@@ -49,7 +49,8 @@ pub const LINE_PREFIX: &str = "probe";
 
 /// One function's machine code on its path: its instructions (NOPs, the
 /// padding, not counted) and the shared-memory words its loads and stores
-/// move, each a loop's body times its trips.
+/// move, each a loop's body times its trips, and the cycles one warp alone
+/// takes to issue them as ptxas scheduled them ([`warp_alone_cycles`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ProbeCount {
     /// Instructions.
@@ -57,12 +58,21 @@ pub struct ProbeCount {
     /// 8-byte words of its shared loads and stores (LDS, STS; a 16-byte
     /// access two, a narrower one one).
     pub shared_words: u64,
+    /// Cycles from its first instruction's issue to its last's, one warp
+    /// alone on its scheduler, at [`ASSUMED_LATENCIES`] (0 where the
+    /// listing has no encodings).
+    pub cycles: u64,
+    /// The same at [`SLOW_LATENCIES`].
+    pub slow_cycles: u64,
 }
 
 impl ProbeCount {
     /// The line the compile child prints for `function`.
     pub fn to_line(self, function: &str) -> String {
-        format!("{LINE_PREFIX} {function} {} {}", self.instructions, self.shared_words)
+        format!(
+            "{LINE_PREFIX} {function} {} {} {} {}",
+            self.instructions, self.shared_words, self.cycles, self.slow_cycles
+        )
     }
 
     /// A line of [`ProbeCount::to_line`].
@@ -71,14 +81,153 @@ impl ProbeCount {
         let function = words.next()?.to_owned();
         let instructions = words.next()?.parse().ok()?;
         let shared_words = words.next()?.parse().ok()?;
+        let cycles = words.next()?.parse().ok()?;
+        let slow_cycles = words.next()?.parse().ok()?;
         words.next().is_none().then_some((
             function,
             ProbeCount {
                 instructions,
                 shared_words,
+                cycles,
+                slow_cycles,
             },
         ))
     }
+}
+
+/// How ptxas scheduled one instruction: the control bits of an sm_70-and-
+/// later instruction, bits 105 to 127 of its 128 (bits 41 to 63 of the
+/// encoding's high word, which `nvdisasm -hex` prints on the line after
+/// the instruction's), as Jia et al. decoded them for Volta ("Dissecting
+/// the NVIDIA Volta GPU Architecture via Microbenchmarking", 2018, §2.2):
+/// 4 bits of stall, a yield bit, the write and read barrier indices (7:
+/// none) and the 6-bit mask of barriers it waits on. The same layout reads
+/// sm_90's code consistently: an instruction that reads a variable-latency
+/// result waits on the barrier its producer set (checked on the probes'
+/// listings: `S2R R0` sets barrier 1, the `IMAD.WIDE.U32 R2, R0, …` after it
+/// waits on mask 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Control {
+    /// Cycles before the warp's next instruction may issue: the fixed-
+    /// latency results' wait, which ptxas sets (no interlock covers them).
+    pub stall: u8,
+    /// The barrier released when its result is written (variable latency).
+    pub write_barrier: Option<u8>,
+    /// The barrier released when its operands have been read (a store's).
+    pub read_barrier: Option<u8>,
+    /// Barriers it waits on before issuing (bit b: barrier b).
+    pub wait_mask: u8,
+}
+
+impl Control {
+    /// The control bits of an encoding's high 64 bits.
+    pub fn of_high_word(high: u64) -> Control {
+        let bits = high >> 41;
+        let barrier = |at: u32| Some(((bits >> at) & 7) as u8).filter(|&b| b != 7);
+        Control {
+            stall: (bits & 0xf) as u8,
+            write_barrier: barrier(5),
+            read_barrier: barrier(8),
+            wait_mask: ((bits >> 11) & 0x3f) as u8,
+        }
+    }
+}
+
+/// Latencies, in cycles from issue, assumed for the instructions ptxas
+/// tracks by barrier (variable latency); a fixed-latency instruction's wait
+/// is its stall count, which the code itself gives. None of these is
+/// measured here: they are the orders of magnitude published for recent
+/// NVIDIA GPUs (shared memory about 20–30 cycles, L2 about 200–270,
+/// device memory about 400–600, a warp's `mma` about 30), and
+/// `kernels --probe` prints the cycles at these and at [`SLOW_LATENCIES`]
+/// so that what rests on them shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Latencies {
+    /// A shared-memory load's result (LDS, LDSM, ATOMS).
+    pub shared: u64,
+    /// A warp shuffle's result (SHFL).
+    pub shuffle: u64,
+    /// An integer or floating-point `mma`'s result (IMMA, HMMA, DMMA).
+    pub mma: u64,
+    /// A global load's result (LDG, LD): the tensor cores' tables, read
+    /// from L2 in the kernels (the probes' own loads and stores cancel
+    /// against the empty probe's).
+    pub global: u64,
+    /// A constant's or a special register's (LDC, S2R, S2UR, CS2R when
+    /// tracked).
+    pub constant: u64,
+    /// Any other tracked result (VOTE's where tracked, conversions).
+    pub other: u64,
+    /// A store's or shuffle's operands read (the read barrier's release).
+    pub operands: u64,
+}
+
+/// The latencies [`ProbeCount::cycles`] takes.
+pub const ASSUMED_LATENCIES: Latencies = Latencies {
+    shared: 30,
+    shuffle: 30,
+    mma: 32,
+    global: 260,
+    constant: 20,
+    other: 20,
+    operands: 12,
+};
+
+/// Half as long again (the operands' read as it was): what the cycles
+/// become if the memory pipe's latencies are longer than assumed.
+pub const SLOW_LATENCIES: Latencies = Latencies {
+    shared: 45,
+    shuffle: 45,
+    mma: 48,
+    global: 390,
+    constant: 30,
+    other: 30,
+    operands: 12,
+};
+
+impl Latencies {
+    /// The latency of `opcode`'s result.
+    fn result(&self, opcode: &str) -> u64 {
+        match opcode.split('.').next().unwrap_or(opcode) {
+            "LDS" | "LDSM" | "ATOMS" => self.shared,
+            "SHFL" => self.shuffle,
+            "IMMA" | "HMMA" | "DMMA" => self.mma,
+            "LDG" | "LD" | "LDL" | "ATOMG" | "RED" => self.global,
+            "LDC" | "S2R" | "S2UR" | "CS2R" => self.constant,
+            _ => self.other,
+        }
+    }
+}
+
+/// One warp alone on its scheduler running `trace` (each instruction's
+/// opcode and control bits, in issue order): each instruction issues once
+/// the one before has waited out its stall count (at least a cycle) and
+/// once the barriers in its mask are released; a variable-latency result
+/// releases its write barrier `latencies.result` after its issue, its
+/// operands their read barrier `latencies.operands` after. The cycles from
+/// the first issue to the last instruction's end (its stall). This is the
+/// serial path of one warp as the machine code schedules it, the
+/// dependences' latencies included, where the time model's path term
+/// charges a fixed number of cycles an instruction.
+pub fn warp_alone_cycles<'a>(trace: impl IntoIterator<Item = (&'a str, Control)>, latencies: &Latencies) -> u64 {
+    let mut next = 0u64;
+    let mut released = [0u64; 6];
+    for (opcode, control) in trace {
+        let waited = (0..6)
+            .filter(|b| control.wait_mask & (1 << b) != 0)
+            .map(|b| released[b])
+            .max()
+            .unwrap_or(0);
+        let issue = next.max(waited);
+        if let Some(b) = control.write_barrier {
+            released[b as usize] = released[b as usize].max(issue + latencies.result(opcode));
+        }
+        if let Some(b) = control.read_barrier {
+            released[b as usize] = released[b as usize].max(issue + latencies.operands);
+        }
+        next = issue + u64::from(control.stall.max(1));
+    }
+    next
 }
 
 /// The shared-memory words of one instruction: 0 unless an LDS or STS.
@@ -101,6 +250,9 @@ fn shared_words_of(opcode: &str) -> u64 {
 #[derive(Debug, Default)]
 struct Function {
     opcodes: Vec<String>,
+    /// Each instruction's control bits, where the listing has its encoding
+    /// (`nvdisasm -hex`).
+    controls: Vec<Option<Control>>,
     /// Index of each branch's target, by the branch's index.
     branches: Vec<(usize, String)>,
     labels: BTreeMap<String, usize>,
@@ -125,9 +277,37 @@ impl Function {
         Ok(loops)
     }
 
+    /// The instructions' indices in the order one warp runs them: the
+    /// function in order, each rolled loop's body `trips` times (a nested
+    /// loop's whole run each time its outer body runs).
+    fn trace(&self, loops: &[(usize, usize)], trips: &[u64]) -> Vec<usize> {
+        let mut trace = Vec::new();
+        let mut left: Vec<u64> = trips.to_vec();
+        let mut at = 0;
+        while at < self.opcodes.len() {
+            trace.push(at);
+            // A loop's last instruction (its branch back): again from its
+            // first while trips are left, else on, its count set for the
+            // next time its outer body runs.
+            match loops.iter().position(|&(_, last)| last == at) {
+                Some(l) if left[l] > 1 => {
+                    left[l] -= 1;
+                    at = loops[l].0;
+                }
+                Some(l) => {
+                    left[l] = trips[l];
+                    at += 1;
+                }
+                None => at += 1,
+            }
+        }
+        trace
+    }
+
     /// Instructions and shared words, each loop's body (nested ones
     /// included) weighted by `trips`, one a loop in [`Function::loops`]'
-    /// order.
+    /// order; and the cycles of one warp alone, where the listing has the
+    /// encodings.
     fn count(&self, trips: &[u64]) -> Result<ProbeCount, String> {
         let loops = self.loops()?;
         if loops.len() != trips.len() {
@@ -160,8 +340,29 @@ impl Function {
             count.instructions += weight;
             count.shared_words += weight * shared_words_of(opcode);
         }
+        let trace = self.trace(&loops, trips);
+        debug_assert_eq!(trace.len() as u64, count.instructions);
+        if self.controls.iter().all(Option::is_some) {
+            let cycles = |latencies: &Latencies| {
+                warp_alone_cycles(
+                    trace
+                        .iter()
+                        .map(|&at| (self.opcodes[at].as_str(), self.controls[at].unwrap_or_default())),
+                    latencies,
+                )
+            };
+            count.cycles = cycles(&ASSUMED_LATENCIES);
+            count.slow_cycles = cycles(&SLOW_LATENCIES);
+        }
         Ok(count)
     }
+}
+
+/// The 64-bit word of a comment line alone (`/* 0x000e220000000800 */`,
+/// the high word of the instruction above in `nvdisasm -hex`).
+fn high_word_of(line: &str) -> Option<u64> {
+    let hex = line.strip_prefix("/*")?.strip_suffix("*/")?.trim().strip_prefix("0x")?;
+    u64::from_str_radix(hex, 16).ok()
 }
 
 /// Every function of an `nvdisasm -c` listing, by its `.text.NAME:`
@@ -170,9 +371,19 @@ fn functions(listing: &str) -> BTreeMap<String, Function> {
     let mut functions = BTreeMap::new();
     for (name, lines) in pipe_mix::function_lines(listing) {
         let mut function = Function::default();
+        // Whether the line is the encoding's high word of the instruction
+        // just pushed (`nvdisasm -hex`: a comment line after it).
+        let mut high_word_next = false;
         for line in lines {
             if let Some(label) = line.strip_suffix(':').filter(|l| l.starts_with(".L")) {
                 function.labels.insert(label.to_owned(), function.opcodes.len());
+                continue;
+            }
+            if std::mem::take(&mut high_word_next)
+                && let Some(high) = high_word_of(line)
+                && let Some(control) = function.controls.last_mut()
+            {
+                *control = Some(Control::of_high_word(high));
                 continue;
             }
             // A trap is a rare branch's body in a probe (GFPF_RARE), off
@@ -180,6 +391,7 @@ fn functions(listing: &str) -> BTreeMap<String, Function> {
             let Some(opcode) = opcode_of(line).filter(|&o| o != "NOP" && o != "BPT.TRAP") else {
                 continue;
             };
+            high_word_next = true;
             if opcode.starts_with("BRA")
                 && let Some(label) = line
                     .split_once("`(")
@@ -189,6 +401,7 @@ fn functions(listing: &str) -> BTreeMap<String, Function> {
                 function.branches.push((function.opcodes.len(), label.to_owned()));
             }
             function.opcodes.push(opcode.to_owned());
+            function.controls.push(None);
         }
         functions.insert(name, function);
     }
@@ -237,23 +450,38 @@ pub fn count_field(
     Ok((count_listing(&listing)?, report))
 }
 
-/// The probes' rows: each operation's instructions and shared words less the
-/// empty probe's, by operation name (the kernel's less the prefix); an
-/// error without the empty probe.
-pub fn operations(counts: &BTreeMap<String, ProbeCount>) -> Result<Vec<(String, i64, i64)>, String> {
+/// An operation's probe less the empty probe.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Operation {
+    /// The probe's name less the prefix.
+    pub name: String,
+    /// Instructions on a lane's common path.
+    pub instructions: i64,
+    /// Shared-memory words.
+    pub shared_words: i64,
+    /// One warp alone's cycles ([`ProbeCount::cycles`]).
+    pub cycles: i64,
+    /// The same at [`SLOW_LATENCIES`].
+    pub slow_cycles: i64,
+}
+
+/// The probes' rows: each operation's counts less the empty probe's, by
+/// operation name; an error without the empty probe.
+pub fn operations(counts: &BTreeMap<String, ProbeCount>) -> Result<Vec<Operation>, String> {
     let empty = counts
         .get(&format!("{PROBE_PREFIX}empty"))
         .ok_or("the listing has no empty probe")?;
+    let less = |a: u64, b: u64| a as i64 - b as i64;
     Ok(counts
         .iter()
         .filter_map(|(name, count)| {
             let operation = name.strip_prefix(PROBE_PREFIX)?;
-            (operation != "empty").then(|| {
-                (
-                    operation.to_owned(),
-                    count.instructions as i64 - empty.instructions as i64,
-                    count.shared_words as i64 - empty.shared_words as i64,
-                )
+            (operation != "empty").then(|| Operation {
+                name: operation.to_owned(),
+                instructions: less(count.instructions, empty.instructions),
+                shared_words: less(count.shared_words, empty.shared_words),
+                cycles: less(count.cycles, empty.cycles),
+                slow_cycles: less(count.slow_cycles, empty.slow_cycles),
             })
         })
         .collect())
@@ -307,7 +535,8 @@ mod tests {
             counts["gfpf_probe_empty"],
             ProbeCount {
                 instructions: 4,
-                shared_words: 2
+                shared_words: 2,
+                ..ProbeCount::default()
             }
         );
         // 1 + 4·2 + 5 instructions (the trap, a rare branch's body, not
@@ -316,12 +545,19 @@ mod tests {
             counts["gfpf_probe_tile_mul_shared8"],
             ProbeCount {
                 instructions: 14,
-                shared_words: 11
+                shared_words: 11,
+                ..ProbeCount::default()
             }
         );
         assert_eq!(
             operations(&counts).unwrap(),
-            vec![("tile_mul_shared8".to_owned(), 10, 9)]
+            vec![Operation {
+                name: "tile_mul_shared8".to_owned(),
+                instructions: 10,
+                shared_words: 9,
+                cycles: 0,
+                slow_cycles: 0
+            }]
         );
         let line = counts["gfpf_probe_tile_mul_shared8"].to_line("gfpf_probe_tile_mul_shared8");
         assert_eq!(
@@ -358,16 +594,114 @@ mod tests {
             let (counts, _) = count_field(&c, 16, (9, 0), &nvdisasm).unwrap();
             let rows = operations(&counts).unwrap();
             assert!(rows.len() >= 8, "{preset:?}: {rows:?}");
-            for (operation, instructions, words) in rows {
-                let op = TileOp::of_probe(&operation).unwrap_or_else(|| panic!("{operation}: no charge"));
-                let probe = (instructions - 2 * words) as f64;
+            for row in rows {
+                let operation = &row.name;
+                let op = TileOp::of_probe(operation).unwrap_or_else(|| panic!("{operation}: no charge"));
+                let probe = (row.instructions - 2 * row.shared_words) as f64;
                 let model = charge(op, 8, short_division).unwrap();
                 assert!(
                     (probe - model).abs() <= 0.03 * model,
                     "{preset:?} {operation}: the probe gives {probe}, the model charges {model}"
                 );
+                for (slow, probe_cycles) in [(false, row.cycles), (true, row.slow_cycles)] {
+                    let (cycles, words) = crate::tile_costs::scheduled(op, 8, short_division, slow).unwrap();
+                    assert!(
+                        (probe_cycles as f64 - cycles).abs() <= 0.03 * cycles && row.shared_words as f64 == words,
+                        "{preset:?} {operation} (slow {slow}): the probe's warp alone takes {probe_cycles} cycles on {} words, the model {cycles} on {words}",
+                        row.shared_words
+                    );
+                }
             }
         }
+    }
+
+    /// The control bits read back from two of sm_90's encodings (a probe's
+    /// listing, NVRTC 12.9): `S2R R0, SR_TID.X` sets barrier 1 and stalls
+    /// 7; the `IMAD.WIDE.U32 R2, R0, 0x8, R2` that reads R0 waits on it
+    /// (mask 2) and stalls 5.
+    #[test]
+    fn control_bits_are_read_from_the_high_word() {
+        assert_eq!(
+            Control::of_high_word(0x000e_6e00_0000_2100),
+            Control {
+                stall: 7,
+                write_barrier: Some(1),
+                read_barrier: None,
+                wait_mask: 0
+            }
+        );
+        assert_eq!(
+            Control::of_high_word(0x002f_ca00_078e_0002),
+            Control {
+                stall: 5,
+                write_barrier: None,
+                read_barrier: None,
+                wait_mask: 2
+            }
+        );
+    }
+
+    /// The high word of an encoding with these control bits (the rest 0).
+    fn high_word(stall: u64, write: u64, read: u64, mask: u64) -> String {
+        format!("/* 0x{:016x} */", (stall | write << 5 | read << 8 | mask << 11) << 41)
+    }
+
+    /// One warp alone: a shared load (barrier 0, the result 30 cycles on),
+    /// an add that waits for it, a store that releases barrier 1 when its
+    /// operands are read (12 cycles), a loop of two that runs four times
+    /// (tile_mul_shared8's trips), its first instruction waiting on the
+    /// store; each stall waited out.
+    #[test]
+    fn a_warp_alone_issues_as_its_stalls_and_barriers_say() {
+        let none = 7;
+        let listing = format!(
+            "\
+.text.gfpf_probe_empty:
+        /*0000*/                   EXIT ;
+{exit}
+.text.gfpf_probe_tile_mul_shared8:
+        /*0000*/                   LDS.64 R2, [R4] ;
+{lds}
+        /*0010*/                   IADD3 R2, R2, 0x1, RZ ;
+{iadd}
+        /*0020*/                   STS.64 [R4], R2 ;
+{sts}
+.L_x_1:
+        /*0030*/                   IMAD R6, R6, 0x3, RZ ;
+{imad}
+        /*0040*/               @P0 BRA `(.L_x_1) ;
+{bra}
+        /*0050*/                   EXIT ;
+{exit}
+.L_x_2:
+        /*0060*/                   BRA `(.L_x_2);
+{bra}
+",
+            exit = high_word(5, none, none, 0),
+            lds = high_word(1, 0, none, 0),
+            iadd = high_word(4, none, none, 1),
+            sts = high_word(1, none, 1, 0),
+            imad = high_word(2, none, none, 2),
+            bra = high_word(5, none, none, 0),
+        );
+        let counts = count_listing(&listing).unwrap();
+        // LDS at 0, IADD3 at 30 (its barrier), STS at 34 (operands read at
+        // 46), IMAD at 46, BRA at 48, then IMAD and BRA at 53 and 55, 60
+        // and 62, 67 and 69, EXIT at 74, BRA at 79: 84.
+        assert_eq!(counts["gfpf_probe_tile_mul_shared8"].cycles, 84);
+        assert_eq!(counts["gfpf_probe_tile_mul_shared8"].instructions, 13);
+        // At the slow latencies only the load's result is later (45).
+        assert_eq!(counts["gfpf_probe_tile_mul_shared8"].slow_cycles, 99);
+        assert_eq!(counts["gfpf_probe_empty"].cycles, 5);
+        let rows = operations(&counts).unwrap();
+        assert_eq!((rows[0].cycles, rows[0].slow_cycles), (79, 94));
+        // Without the encodings, no cycles.
+        let plain: String = listing
+            .lines()
+            .filter(|l| !l.contains("/* 0x"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(count_listing(&plain).unwrap()["gfpf_probe_tile_mul_shared8"].cycles, 0);
     }
 
     #[test]

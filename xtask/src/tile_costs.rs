@@ -106,6 +106,162 @@ pub const THREAD_CHARGES: &[(usize, bool, [f64; 5])] = &[
 /// counted, 436 before a table's stores took rows four apart.
 pub const TENSOR_CHARGES: &[(bool, [f64; 3])] = &[(true, [820.0, 628.0, 631.0]), (false, [992.0, 800.0, 805.0])];
 
+/// What one warp alone takes to run each operation as its machine code is
+/// scheduled, by k and division as [`THREAD_CHARGES`]: (cycles at
+/// [`crate::probes::ASSUMED_LATENCIES`], cycles at
+/// [`crate::probes::SLOW_LATENCIES`], shared words) of [product, staging
+/// share, butterfly, shift, butterfly with its shift], the `cycles`, `slow`
+/// and `shared` columns of `cargo xtask kernels --probe` (ptxas's stall
+/// counts and barriers, variable latencies assumed; NVRTC 12.9, sm_90,
+/// nvdisasm 13.5, 2026-11-30). The cycles include the operation's shared
+/// words' latencies. At t8 they are 2.2 (product, butterfly) to 3.4
+/// (butterfly with its shift) cycles an instruction, where the fitted path
+/// term charges 11.9 and the floor 4 (words 8 each).
+pub const THREAD_SCHEDULE: &[(usize, bool, [Scheduled; 5])] = &[
+    (
+        2,
+        true,
+        [
+            (537.0, 575.0, 6.0),
+            (265.0, 395.0, 2.0),
+            (167.0, 182.0, 10.0),
+            (220.0, 250.0, 6.0),
+            (356.0, 393.0, 11.0),
+        ],
+    ),
+    (
+        4,
+        true,
+        [
+            (1004.0, 1049.0, 13.0),
+            (273.0, 403.0, 4.0),
+            (193.0, 208.0, 18.0),
+            (249.0, 279.0, 10.0),
+            (514.0, 575.0, 19.0),
+        ],
+    ),
+    (
+        8,
+        true,
+        [
+            (2467.0, 2505.0, 25.0),
+            (305.0, 435.0, 8.0),
+            (250.0, 258.0, 34.0),
+            (317.0, 337.0, 18.0),
+            (834.0, 944.0, 35.0),
+        ],
+    ),
+    (
+        16,
+        true,
+        [
+            (7988.0, 8233.0, 72.0),
+            (369.0, 499.0, 16.0),
+            (498.0, 506.0, 66.0),
+            (493.0, 523.0, 34.0),
+            (1529.0, 1739.0, 67.0),
+        ],
+    ),
+    (
+        4,
+        false,
+        [
+            (1300.0, 1345.0, 13.0),
+            (273.0, 403.0, 4.0),
+            (314.0, 329.0, 18.0),
+            (305.0, 335.0, 10.0),
+            (601.0, 665.0, 19.0),
+        ],
+    ),
+    (
+        8,
+        false,
+        [
+            (2959.0, 2997.0, 25.0),
+            (305.0, 435.0, 8.0),
+            (250.0, 258.0, 34.0),
+            (317.0, 337.0, 18.0),
+            (834.0, 944.0, 35.0),
+        ],
+    ),
+    (
+        16,
+        false,
+        [
+            (9003.0, 9228.0, 72.0),
+            (369.0, 499.0, 16.0),
+            (498.0, 506.0, 66.0),
+            (493.0, 523.0, 34.0),
+            (1529.0, 1739.0, 67.0),
+        ],
+    ),
+];
+
+/// One warp alone's cycles for an operation at the assumed and at the slow
+/// latencies, and its shared words.
+pub type Scheduled = (f64, f64, f64);
+
+/// The same for the tensor cores' products, by division as
+/// [`TENSOR_CHARGES`]: [four, eight, sixteen lanes a twiddle]. Their sets'
+/// table reads from L2 (assumed 260 cycles) are on a warp's path once a set
+/// (t8: 2.8, 3.5 and 4.0 cycles an instruction for sixteen, eight and
+/// four lanes a twiddle).
+pub const TENSOR_SCHEDULE: &[(bool, [Scheduled; 3])] = &[
+    (
+        true,
+        [(4716.0, 6044.0, 176.0), (2840.0, 3580.0, 96.0), (2055.0, 2469.0, 56.0)],
+    ),
+    (
+        false,
+        [(5000.0, 6364.0, 176.0), (3124.0, 3920.0, 96.0), (2347.0, 2761.0, 56.0)],
+    ),
+];
+
+/// One warp alone's cycles for `op` (at the assumed latencies, or the slow
+/// ones where `slow`) and its shared words ([`THREAD_SCHEDULE`],
+/// [`TENSOR_SCHEDULE`]); `None` where the model has no count.
+pub fn scheduled(op: TileOp, k: usize, short_division: bool, slow: bool) -> Option<(f64, f64)> {
+    let (cycles, slow_cycles, words) = by_op(op, k, short_division, THREAD_SCHEDULE, TENSOR_SCHEDULE)?;
+    Some((if slow { slow_cycles } else { cycles }, words))
+}
+
+/// `op`'s entry at k digits and the division: the threads' operations from
+/// `threads` (by k and division, else by k alone), the tensor cores' from
+/// `tensor` (k = 8 alone).
+fn by_op<T: Copy>(
+    op: TileOp,
+    k: usize,
+    short_division: bool,
+    threads: &[(usize, bool, [T; 5])],
+    tensor: &[(bool, [T; 3])],
+) -> Option<T> {
+    let thread = |i: usize| {
+        threads
+            .iter()
+            .find(|(digits, short, _)| *digits == k && *short == short_division)
+            .or_else(|| threads.iter().find(|(digits, _, _)| *digits == k))
+            .map(|(_, _, entries)| entries[i])
+    };
+    let tensor = |i: usize| {
+        (k == 8).then(|| {
+            tensor
+                .iter()
+                .find(|(short, _)| *short == short_division)
+                .map(|(_, entries)| entries[i])
+        })?
+    };
+    match op {
+        TileOp::Mul => thread(0),
+        TileOp::StageTwiddles => thread(1),
+        TileOp::AddSub => thread(2),
+        TileOp::MulPowR => thread(3),
+        TileOp::AddSubMulPowR => thread(4),
+        TileOp::MulShared4 => tensor(0),
+        TileOp::MulShared8 => tensor(1),
+        TileOp::MulShared16 => tensor(2),
+    }
+}
+
 /// Whether a field's carry chains take the short division
 /// ([`gfpf_kernels::SmallHighDivision`]) rather than Möller–Granlund's: the
 /// charges depend on it.
@@ -121,31 +277,7 @@ pub fn short_division(c: &gfpf_kernels::DeviceConstants) -> bool {
 /// (the element teams run at k = 2 … 16, the tensor cores' products at
 /// k = 8).
 pub fn charge(op: TileOp, k: usize, short_division: bool) -> Option<f64> {
-    let threads = |i: usize| {
-        THREAD_CHARGES
-            .iter()
-            .find(|(digits, short, _)| *digits == k && *short == short_division)
-            .or_else(|| THREAD_CHARGES.iter().find(|(digits, _, _)| *digits == k))
-            .map(|(_, _, costs)| costs[i])
-    };
-    let tensor = |i: usize| {
-        (k == 8).then(|| {
-            TENSOR_CHARGES
-                .iter()
-                .find(|(short, _)| *short == short_division)
-                .map(|(_, costs)| costs[i])
-        })?
-    };
-    match op {
-        TileOp::Mul => threads(0),
-        TileOp::StageTwiddles => threads(1),
-        TileOp::AddSub => threads(2),
-        TileOp::MulPowR => threads(3),
-        TileOp::AddSubMulPowR => threads(4),
-        TileOp::MulShared4 => tensor(0),
-        TileOp::MulShared8 => tensor(1),
-        TileOp::MulShared16 => tensor(2),
-    }
+    by_op(op, k, short_division, THREAD_CHARGES, TENSOR_CHARGES)
 }
 
 #[cfg(test)]
@@ -166,5 +298,10 @@ mod tests {
         assert_eq!(charge(TileOp::AddSub, 32, true), None);
         assert_eq!(TileOp::of_probe("tile_mul_shared8"), Some(TileOp::MulShared8));
         assert_eq!(TileOp::of_probe("empty"), None);
+        assert_eq!(scheduled(TileOp::MulShared16, 8, true, false), Some((2055.0, 56.0)));
+        assert_eq!(scheduled(TileOp::MulShared16, 8, true, true), Some((2469.0, 56.0)));
+        assert_eq!(scheduled(TileOp::Mul, 8, false, false), Some((2959.0, 25.0)));
+        assert_eq!(scheduled(TileOp::Mul, 2, false, false), Some((537.0, 6.0)));
+        assert_eq!(scheduled(TileOp::MulShared8, 16, true, false), None);
     }
 }
