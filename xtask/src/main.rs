@@ -12,6 +12,10 @@
 //! * `cargo xtask gpu-model` prints the traffic and time model of the CUDA
 //!   executor on an H100, calibrated on its measured table (`--transform
 //!   t8:17` models one transform's launches alone).
+//! * `cargo xtask emulate [--preset NAME] [--max-log2n N] [--batch B]` runs
+//!   the CUDA executor's transforms in the block-level emulator, with the
+//!   launches a GPU would run, against gfpf-cpu bit for bit, at sizes and
+//!   batches past the test suite's.
 //! * `cargo xtask verify [--quick]` cross-checks every executor present against
 //!   the references and testdata on every preset, N up to 2^16 (2^20 for t8).
 //! * `cargo xtask bench [--quick] [--report-only]` runs the criterion benches
@@ -35,6 +39,8 @@ mod charts;
 mod codegen;
 #[cfg(feature = "tasks")]
 mod criterion_results;
+#[cfg(feature = "model")]
+mod emulate;
 #[cfg(feature = "model")]
 mod gpu_model;
 #[cfg(feature = "tasks")]
@@ -96,6 +102,15 @@ enum Task {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// The CUDA executor's transforms, as a GPU would launch them, in the
+    /// block-level emulator against gfpf-cpu, bit for bit (exits non-zero
+    /// on any mismatch).
+    Emulate {
+        /// Passed on (`--preset t8`, `--min-log2n 10`, `--max-log2n 16`,
+        /// `--batch 1`, `--max-elements 262144`).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Check every executor against the references on every preset
     /// (release build of the `gfpf` program; exits non-zero on any mismatch).
     Verify(verify::VerifyArgs),
@@ -145,33 +160,33 @@ pub(crate) fn run_command(command: &mut std::process::Command) -> Result<(), Str
     }
 }
 
-/// `cargo xtask gpu-model`: with the `model` feature, the model itself;
-/// without, this program built again with it (the emulator's dependencies
-/// stay out of every other task's build).
+/// `cargo xtask gpu-model` and `cargo xtask emulate`: with the `model`
+/// feature, the task itself; without, this program built again with it
+/// (the emulator's dependencies stay out of every other task's build).
 #[cfg(feature = "tasks")]
-fn gpu_model_task(args: &[String]) -> Result<(), String> {
+fn model_task(task: &str, args: &[String]) -> Result<(), String> {
     #[cfg(feature = "model")]
     {
         use clap::Parser as _;
-        let parsed =
-            gpu_model::GpuModelCli::try_parse_from(std::iter::once("gpu-model".to_owned()).chain(args.iter().cloned()))
-                .map_err(|e| e.to_string())?;
-        gpu_model::run(&parsed.args)
+        let command_line = std::iter::once(task.to_owned()).chain(args.iter().cloned());
+        match task {
+            "emulate" => emulate::run(
+                &emulate::EmulateCli::try_parse_from(command_line)
+                    .map_err(|e| e.to_string())?
+                    .args,
+            ),
+            _ => gpu_model::run(
+                &gpu_model::GpuModelCli::try_parse_from(command_line)
+                    .map_err(|e| e.to_string())?
+                    .args,
+            ),
+        }
     }
     #[cfg(not(feature = "model"))]
     {
         run_command(
             cargo()
-                .args([
-                    "run",
-                    "--quiet",
-                    "-p",
-                    "xtask",
-                    "--features",
-                    "model",
-                    "--",
-                    "gpu-model",
-                ])
+                .args(["run", "--quiet", "-p", "xtask", "--features", "model", "--", task])
                 .args(args),
         )
     }
@@ -242,7 +257,8 @@ fn main() -> ExitCode {
         Task::Codegen { check } => codegen::run(check),
         Task::BuildKernels(args) => kernels::run(&args),
         Task::Kernels(args) => kernel_report::run(&args),
-        Task::GpuModel { args } => gpu_model_task(&args),
+        Task::GpuModel { args } => model_task("gpu-model", &args),
+        Task::Emulate { args } => model_task("emulate", &args),
         Task::Verify(args) => verify::run(&args),
         Task::Bench(args) => bench::run(&args),
         Task::Test { args } => test::run(&args),

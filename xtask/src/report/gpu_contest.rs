@@ -128,7 +128,8 @@ impl GpuContest {
         serde_json::to_string_pretty(&v).expect("plain JSON values") + "\n"
     }
 
-    /// Parses [`GpuContest::to_json`]'s output.
+    /// Parses the output of `GpuContest::to_json` (built with the `model`
+    /// feature: `gpu-model --contest` writes it).
     pub fn from_json(text: &str) -> Result<Self, String> {
         let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
         let text_of = |key: &str| {
@@ -258,8 +259,10 @@ pub fn section(c: &GpuContest) -> String {
         "**Modelled, not measured**: no GPU was at hand. {} Kernels counted in the block-level emulator at \
          commit {}, {}. Reproduce: `cargo xtask gpu-model --contest{flag}` (rewrites this section and \
          `docs/benchmarks/{file}`). Each time is given on the model's fitted path cost and at \
-         its floor (the path term at its least), since the fit was made on the old one-thread-per-DFT \
-         kernels.\n",
+         its floor (the path term at 4 cycles an instruction), since the fit was made on the old \
+         one-thread-per-DFT kernels; with the element teams' operations on the path as ptxas \
+         scheduled them (`cargo xtask gpu-model --transform`, docs/DESIGN.md), no launch counted is \
+         bound by its path, and the floor stands.\n",
         c.model, c.commit, c.date
     );
     md.push_str(
