@@ -2234,9 +2234,9 @@ mod tests {
             assert_eq!(bound, Bound::Issue);
             seconds - LAUNCH_SECONDS
         };
-        let alu_heavy = PipeMix::from_line("pipes k 63 23 0 10 4 0 0").map(|(_, m)| m);
-        let fma_heavy = PipeMix::from_line("pipes k 20 70 0 10 0 0 0").map(|(_, m)| m);
-        let balanced = PipeMix::from_line("pipes k 45 45 0 10 0 0 0").map(|(_, m)| m);
+        let alu_heavy = PipeMix::from_line("pipes k 63 23 0 10 4 0 0 0").map(|(_, m)| m);
+        let fma_heavy = PipeMix::from_line("pipes k 20 70 0 10 0 0 0 0").map(|(_, m)| m);
+        let balanced = PipeMix::from_line("pipes k 45 45 0 10 0 0 0 0").map(|(_, m)| m);
         let base = work(&products_launch(None), &floor);
         for (pipes, factor) in [(None, 1.0), (alu_heavy, 1.26), (fma_heavy, 1.4), (balanced, 1.0)] {
             let launch = products_launch(pipes);

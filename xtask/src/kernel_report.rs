@@ -58,7 +58,10 @@ pub struct KernelsArgs {
     /// Also each kernel's machine code counted by pipe (ALU, FMA, …) with
     /// nvdisasm: the ALU's and the FMA pipe's shares, and 2 × the ALU's,
     /// the clocks an instruction if the ALU takes half a warp a clock
-    /// (see xtask/src/pipe_mix.rs).
+    /// (see xtask/src/pipe_mix.rs); and the cycles an instruction one warp
+    /// alone waits, its instructions issued once each in order as ptxas
+    /// scheduled them, variable latencies assumed (cyc/i,
+    /// xtask/src/probes.rs).
     #[arg(long)]
     pipes: bool,
     /// Print the element teams' operations' machine instructions on a
@@ -479,11 +482,13 @@ fn print_row(
 ) {
     let pipes = mix.map_or(String::new(), |m| {
         format!(
-            " {:>6} {:>4.0}% {:>4.0}% {:>5.2}",
+            " {:>6} {:>4.0}% {:>4.0}% {:>5.2} {:>5}",
             m.total(),
             m.share(Pipe::Alu) * 100.0,
             m.share(Pipe::Fma) * 100.0,
-            2.0 * m.share(Pipe::Alu)
+            2.0 * m.share(Pipe::Alu),
+            m.scheduled_cycles_an_instruction()
+                .map_or_else(|| "-".to_owned(), |c| format!("{c:.1}"))
         )
     });
     println!(
@@ -525,7 +530,10 @@ pub fn run(args: &KernelsArgs) -> Result<(), String> {
     };
     let timeout = Duration::from_secs(args.timeout_s);
     let pipe_columns = if args.pipes {
-        format!(" {:>6} {:>5} {:>5} {:>5}", "instr", "alu", "fma", "2·alu")
+        format!(
+            " {:>6} {:>5} {:>5} {:>5} {:>5}",
+            "instr", "alu", "fma", "2·alu", "cyc/i"
+        )
     } else {
         String::new()
     };

@@ -66,10 +66,13 @@ impl Pipe {
     }
 }
 
-/// One kernel's instructions counted by pipe (each once: a static count).
+/// One kernel's instructions counted by pipe (each once: a static count),
+/// and the cycles one warp alone takes to issue them once each in order
+/// ([`crate::probes::static_schedules`]; 0 where unknown).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PipeMix {
     counts: [usize; Pipe::ALL.len()],
+    scheduled_cycles: usize,
 }
 
 impl PipeMix {
@@ -92,11 +95,17 @@ impl PipeMix {
         self.counts[pipe as usize] += 1;
     }
 
+    /// Cycles an instruction of its static schedule (one warp alone, each
+    /// instruction once), `None` where the listing had no encodings.
+    pub fn scheduled_cycles_an_instruction(&self) -> Option<f64> {
+        (self.scheduled_cycles > 0).then(|| self.scheduled_cycles as f64 / self.total().max(1) as f64)
+    }
+
     /// The line the compile child prints for `kernel` (read back by
     /// [`PipeMix::from_line`]).
     pub fn to_line(self, kernel: &str) -> String {
         let counts: Vec<String> = self.counts.iter().map(usize::to_string).collect();
-        format!("{LINE_PREFIX} {kernel} {}", counts.join(" "))
+        format!("{LINE_PREFIX} {kernel} {} {}", counts.join(" "), self.scheduled_cycles)
     }
 
     /// A line of [`PipeMix::to_line`]: the kernel and its mix.
@@ -107,6 +116,7 @@ impl PipeMix {
         for count in &mut mix.counts {
             *count = words.next()?.parse().ok()?;
         }
+        mix.scheduled_cycles = words.next()?.parse().ok()?;
         words.next().is_none().then_some((kernel, mix))
     }
 }
@@ -119,6 +129,7 @@ const LINE_PREFIX: &str = "pipes";
 /// an opcode, its predicate (`@P0`, `@!UP1`) skipped; NOPs (padding) not
 /// counted.
 pub fn parse_nvdisasm(listing: &str) -> BTreeMap<String, PipeMix> {
+    let schedules = crate::probes::static_schedules(listing);
     function_lines(listing)
         .into_iter()
         .map(|(name, lines)| {
@@ -126,6 +137,7 @@ pub fn parse_nvdisasm(listing: &str) -> BTreeMap<String, PipeMix> {
             for opcode in lines.into_iter().filter_map(opcode_of).filter(|&o| o != "NOP") {
                 mix.add(Pipe::of(opcode));
             }
+            mix.scheduled_cycles = schedules.get(&name).map_or(0, |&c| c as usize);
             (name, mix)
         })
         .collect()

@@ -153,6 +153,10 @@ pub struct Latencies {
     /// from L2 in the kernels (the probes' own loads and stores cancel
     /// against the empty probe's).
     pub global: u64,
+    /// A local load's result (LDL): the one-thread-per-DFT kernels' elements,
+    /// whose stack frames pass L1 (their measured DRAM traffic was 9 times
+    /// their data's), so device memory's latency. No device kernel has one.
+    pub local: u64,
     /// A constant's or a special register's (LDC, S2R, S2UR, CS2R when
     /// tracked).
     pub constant: u64,
@@ -168,6 +172,7 @@ pub const ASSUMED_LATENCIES: Latencies = Latencies {
     shuffle: 30,
     mma: 32,
     global: 260,
+    local: 600,
     constant: 20,
     other: 20,
     operands: 12,
@@ -180,6 +185,7 @@ pub const SLOW_LATENCIES: Latencies = Latencies {
     shuffle: 45,
     mma: 48,
     global: 390,
+    local: 900,
     constant: 30,
     other: 30,
     operands: 12,
@@ -192,7 +198,8 @@ impl Latencies {
             "LDS" | "LDSM" | "ATOMS" => self.shared,
             "SHFL" => self.shuffle,
             "IMMA" | "HMMA" | "DMMA" => self.mma,
-            "LDG" | "LD" | "LDL" | "ATOMG" | "RED" => self.global,
+            "LDG" | "LD" | "ATOMG" | "RED" => self.global,
+            "LDL" => self.local,
             "LDC" | "S2R" | "S2UR" | "CS2R" => self.constant,
             _ => self.other,
         }
@@ -406,6 +413,30 @@ fn functions(listing: &str) -> BTreeMap<String, Function> {
         functions.insert(name, function);
     }
     functions
+}
+
+/// Every function of a listing with its encodings (`nvdisasm -hex`), by
+/// name: the cycles one warp alone takes to issue each of its instructions
+/// once, in order, at [`ASSUMED_LATENCIES`] (loops not weighted, every
+/// branch's code counted: a static schedule, as the pipe counts are static).
+/// Its cycles an instruction say how long a kernel's instructions wait on
+/// one another: about 4 for the device's kernels, 10 to 11 for the
+/// one-thread-per-DFT kernels whose elements are in local memory.
+pub fn static_schedules(listing: &str) -> BTreeMap<String, u64> {
+    functions(listing)
+        .into_iter()
+        .filter(|(_, f)| !f.controls.is_empty() && f.controls.iter().all(Option::is_some))
+        .map(|(name, f)| {
+            let cycles = warp_alone_cycles(
+                f.opcodes
+                    .iter()
+                    .zip(&f.controls)
+                    .map(|(opcode, control)| (opcode.as_str(), control.unwrap_or_default())),
+                &ASSUMED_LATENCIES,
+            );
+            (name, cycles)
+        })
+        .collect()
 }
 
 /// The probes of a listing counted ([`PROBES`]' trip counts), by kernel
@@ -695,6 +726,9 @@ mod tests {
         assert_eq!(counts["gfpf_probe_empty"].cycles, 5);
         let rows = operations(&counts).unwrap();
         assert_eq!((rows[0].cycles, rows[0].slow_cycles), (79, 94));
+        // Each instruction once, in order (a kernel's static schedule):
+        // the loop's two once, EXIT at 53, the last BRA at 58: 63.
+        assert_eq!(static_schedules(&listing)["gfpf_probe_tile_mul_shared8"], 63);
         // Without the encodings, no cycles.
         let plain: String = listing
             .lines()
@@ -702,6 +736,7 @@ mod tests {
             .map(|l| format!("{l}\n"))
             .collect();
         assert_eq!(count_listing(&plain).unwrap()["gfpf_probe_tile_mul_shared8"].cycles, 0);
+        assert!(static_schedules(&plain).is_empty());
     }
 
     #[test]
