@@ -588,6 +588,18 @@ pub struct Model {
     /// latencies or the slow ones. Off (`None`) in the fit and the fitted
     /// and floor figures.
     pub scheduled_path: Option<Latency>,
+    /// The fit's kernels' static schedule, cycles an instruction: each
+    /// measured row's ([`static_schedule`]), their geometric mean as the
+    /// fit weighs the rows (alike, in logs), where their machine code was
+    /// read (nvdisasm).
+    pub fit_schedule: Option<f64>,
+    /// Whether the fitted path cost is carried to each kernel in the ratio
+    /// of its static schedule's cycles an instruction to
+    /// [`Model::fit_schedule`] ([`Model::transferred`]): the fit's measured
+    /// latencies, local memory's among them, kept in proportion to what
+    /// each kernel's machine code waits for. Off in the fitted and floor
+    /// figures.
+    pub transfer_path: bool,
 }
 
 /// The variable latencies a scheduled path takes
@@ -628,6 +640,8 @@ impl Model {
             half_rate_pipes: false,
             gpu,
             scheduled_path: None,
+            fit_schedule: None,
+            transfer_path: false,
         }
     }
 
@@ -641,6 +655,15 @@ impl Model {
         Model {
             scheduled_path: Some(latency),
             ..self.floor()
+        }
+    }
+
+    /// The fitted model with its path cost carried to each kernel by its
+    /// static schedule ([`Model::transfer_path`]).
+    fn transferred(&self) -> Model {
+        Model {
+            transfer_path: true,
+            ..*self
         }
     }
 
@@ -748,6 +771,20 @@ impl LaunchInput {
         (time + LAUNCH_SECONDS, bound)
     }
 
+    /// The path's cycles an instruction under `m`: its own, or where `m`
+    /// carries the fit to each kernel, that times this kernel's static
+    /// schedule's cycles an instruction over the fit's kernels' (unchanged
+    /// where the kernel's schedule is unknown).
+    fn path_cycles_per_instruction(&self, m: &Model) -> f64 {
+        match (
+            m.fit_schedule,
+            self.pipes.and_then(|p| p.scheduled_cycles_an_instruction()),
+        ) {
+            (Some(fit), Some(own)) if m.transfer_path => m.path_cycles_per_instruction * own / fit,
+            _ => m.path_cycles_per_instruction,
+        }
+    }
+
     /// Seconds each bound alone would take: issue, memory, path, shared.
     fn terms(&self, m: &Model) -> [(f64, Bound); 4] {
         let blocks = self.threads.div_ceil(u64::from(self.threads_per_block)) as f64;
@@ -805,7 +842,7 @@ impl LaunchInput {
                 let rest = all - tile_instructions(path_ops, self.k as usize, self.short_division) - 2.0 * words;
                 cycles + rest.max(0.0) * m.path_cycles_per_instruction + TILE_LOAD_LATENCY_CYCLES
             }
-            _ => all * m.path_cycles_per_instruction,
+            _ => all * self.path_cycles_per_instruction(m),
         } + path_ops.barriers as f64 * BARRIER_CYCLES;
         let path = path_cycles / gpu.clock_hz * waves;
         let shared = self.shared_seconds(m);
@@ -816,6 +853,21 @@ impl LaunchInput {
             (shared, Bound::Shared),
         ]
     }
+}
+
+/// The static schedules' cycles an instruction of `launches`' kernels,
+/// weighted by each launch's path instructions ([`LaunchInput::pipes`]);
+/// `None` where no kernel's schedule is known.
+fn static_schedule<'a>(launches: impl IntoIterator<Item = &'a LaunchInput>) -> Option<f64> {
+    let (cycles, weight) = launches
+        .into_iter()
+        .filter_map(|l| {
+            let own = l.pipes.and_then(|p| p.scheduled_cycles_an_instruction())?;
+            let path = instructions(&l.traffic.path_ops, l.k, l.short_division);
+            Some((own * path, path))
+        })
+        .fold((0.0, 0.0), |(c, i), (dc, di)| (c + dc, i + di));
+    (weight > 0.0).then(|| cycles / weight)
 }
 
 /// A transform's launches, counted.
@@ -1634,6 +1686,8 @@ fn fit(today: &[(Transform, f64)]) -> Model {
             half_rate_pipes: false,
             gpu: H100_SXM,
             scheduled_path: None,
+            fit_schedule: None,
+            transfer_path: false,
         },
     );
     for a in 0..=40 {
@@ -1644,6 +1698,8 @@ fn fit(today: &[(Transform, f64)]) -> Model {
                 half_rate_pipes: false,
                 gpu: H100_SXM,
                 scheduled_path: None,
+                fit_schedule: None,
+                transfer_path: false,
             };
             let err: f64 = today
                 .iter()
@@ -1703,7 +1759,19 @@ fn fitted_model(args: &GpuModelArgs, reports: &mut Reports) -> Result<Model, Str
         let old = count(preset, log2_n, batch, StageKernels::ThreadPerDft, args, reports)?;
         today.push((old, (gpu.0 * gpu.1).sqrt() * 1e-3));
     }
-    Ok(fit(&today))
+    // The rows' schedules as the fit weighs the rows: alike, in logs.
+    let schedules: Vec<f64> = today.iter().filter_map(|(t, _)| static_schedule(&t.launches)).collect();
+    for ((t, _), &(name, log2_n, batch, ..)) in today.iter().zip(MEASURED) {
+        if let Some(c) = static_schedule(&t.launches) {
+            eprintln!("  {name} 2^{log2_n} x{batch}: static schedule {c:.2} cycles an instruction");
+        }
+    }
+    let fit_schedule = (schedules.len() == today.len() && !schedules.is_empty())
+        .then(|| (schedules.iter().map(|c| c.ln()).sum::<f64>() / schedules.len() as f64).exp());
+    Ok(Model {
+        fit_schedule,
+        ..fit(&today)
+    })
 }
 
 /// The transforms named by `--transform`: every launch, then the time at
@@ -1714,8 +1782,11 @@ fn run_transforms(args: &GpuModelArgs, reports: &mut Reports) -> Result<(), Stri
     let fitted = if args.fit {
         let model = fitted_model(args, reports)?.on(gpu);
         println!(
-            "fitted on today's one-thread-per-DFT kernels: {:.1} cycles per instruction on a thread's serial path",
-            model.path_cycles_per_instruction
+            "fitted on today's one-thread-per-DFT kernels: {:.1} cycles per instruction on a thread's serial path{}",
+            model.path_cycles_per_instruction,
+            model.fit_schedule.map_or(String::new(), |c| format!(
+                "; their static schedules {c:.1} cycles an instruction"
+            ))
         );
         Some(model)
     } else {
@@ -1772,6 +1843,28 @@ fn print_transform(t: &Transform, floor: &Model, fitted: Option<&Model>) {
     );
     println!("  {}", half_rate_line(t, floor, fitted));
     println!("  {}", scheduled_line(t, floor));
+    if let Some(line) = fitted.and_then(|m| transferred_line(t, m)) {
+        println!("  {line}");
+    }
+}
+
+/// The transform's fitted time with the path cost carried to each kernel
+/// by its static schedule ([`Model::transferred`]), alone and with the ALU
+/// at half a warp a clock; `None` where the fit's or these kernels'
+/// schedules are unknown.
+fn transferred_line(t: &Transform, fitted: &Model) -> Option<String> {
+    let fit = fitted.fit_schedule?;
+    let own = static_schedule(&t.launches)?;
+    let transferred = fitted.transferred();
+    let (alone, bounds) = t.seconds(&transferred);
+    let (half, half_bounds) = t.seconds(&transferred.with_half_rate_pipes());
+    Some(format!(
+        "fitted, the path cost carried by the static schedules ({fit:.1} cycles an instruction the fit's kernels, {own:.1} these): {:.4} ms ({}), with the ALU at half a warp a clock {:.4} ms ({})",
+        alone * 1e3,
+        bound_names(&bounds),
+        half * 1e3,
+        bound_names(&half_bounds)
+    ))
 }
 
 /// The transform's time with the path as its operations' machine code is
@@ -2175,6 +2268,36 @@ mod tests {
         // Without element-team operations the path is the floor's.
         launch.traffic.path_ops = FieldOps::only("mul", 4).unwrap();
         assert_eq!(term(&launch, &floor.scheduled(Latency::Assumed)), term(&launch, &floor));
+    }
+
+    /// The fitted path cost carried to a kernel by its static schedule: a
+    /// kernel waiting half as long an instruction as the fit's kernels gets
+    /// half the path; without its schedule, or untransferred, the fitted
+    /// path stands.
+    #[test]
+    fn a_transferred_path_scales_by_the_static_schedules() {
+        let schedule = PipeMix::from_line("pipes k 100 0 0 0 0 0 0 400").map(|(_, m)| m);
+        assert_eq!(schedule.unwrap().scheduled_cycles_an_instruction(), Some(4.0));
+        let mut launch = products_launch(schedule);
+        launch.traffic.path_ops.mul = 10;
+        let fitted = Model {
+            path_cycles_per_instruction: 12.0,
+            fit_schedule: Some(8.0),
+            ..Model::unfitted(H100_SXM)
+        };
+        let path = |l: &LaunchInput, m: &Model| {
+            l.terms(m)
+                .iter()
+                .find(|(_, b)| *b == Bound::Path)
+                .map(|(s, _)| *s)
+                .unwrap()
+        };
+        let ratio = path(&launch, &fitted.transferred()) / path(&launch, &fitted);
+        assert!((ratio - 0.5).abs() < 1e-12, "{ratio}");
+        assert_eq!(static_schedule([&launch]), Some(4.0));
+        launch.pipes = None;
+        assert_eq!(path(&launch, &fitted.transferred()), path(&launch, &fitted));
+        assert_eq!(static_schedule([&launch]), None);
     }
 
     /// The H200 changes the memory term alone: a launch bound by its data
