@@ -16,8 +16,9 @@ use gfpf_field::{Field, Preset};
 use gfpf_plan::{Direction, Order};
 use gfpf_testkit::emulator::{EmulatedFft, emulator_unavailable};
 
-/// `cargo xtask emulate`'s command line (the task runs this program again
-/// with the `model` feature, as `gpu-model` does).
+/// `cargo xtask emulate`: the CUDA executor's transforms, launched as on an
+/// H100, in the block-level emulator against gfpf-cpu, bit for bit (the task
+/// runs this program again with the `model` feature, as `gpu-model` does).
 #[derive(Debug, Parser)]
 #[command(name = "emulate")]
 pub struct EmulateCli {

@@ -95,7 +95,8 @@ enum Task {
     Kernels(kernel_report::KernelsArgs),
     /// A traffic and time model of the CUDA executor on an H100 (emulator
     /// counts and ptxas reports, calibrated on the measured table): a model,
-    /// not a measurement.
+    /// not a measurement. `--help` lists its options.
+    #[command(disable_help_flag = true)]
     GpuModel {
         /// Passed on to the model (`--sample-blocks N`, `--timeout-s S`,
         /// `--launches`).
@@ -104,7 +105,8 @@ enum Task {
     },
     /// The CUDA executor's transforms, as a GPU would launch them, in the
     /// block-level emulator against gfpf-cpu, bit for bit (exits non-zero
-    /// on any mismatch).
+    /// on any mismatch). `--help` lists its options.
+    #[command(disable_help_flag = true)]
     Emulate {
         /// Passed on (`--preset t8`, `--min-log2n 10`, `--max-log2n 16`,
         /// `--batch 1`, `--max-elements 262144`).
@@ -169,17 +171,11 @@ fn model_task(task: &str, args: &[String]) -> Result<(), String> {
     {
         use clap::Parser as _;
         let command_line = std::iter::once(task.to_owned()).chain(args.iter().cloned());
+        // clap's own handling: `--help` prints the task's options, a bad
+        // argument its usage (exit status 2).
         match task {
-            "emulate" => emulate::run(
-                &emulate::EmulateCli::try_parse_from(command_line)
-                    .map_err(|e| e.to_string())?
-                    .args,
-            ),
-            _ => gpu_model::run(
-                &gpu_model::GpuModelCli::try_parse_from(command_line)
-                    .map_err(|e| e.to_string())?
-                    .args,
-            ),
+            "emulate" => emulate::run(&emulate::EmulateCli::parse_from(command_line).args),
+            _ => gpu_model::run(&gpu_model::GpuModelCli::parse_from(command_line).args),
         }
     }
     #[cfg(not(feature = "model"))]
