@@ -249,7 +249,7 @@ fn run_probes(args: &KernelsArgs) -> Result<(), String> {
     limits(arch)?;
     println!(
         "{:<6} {:<6} {:<26} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
-        "preset", "arch", "operation", "instr", "shared", "charge", "model", "cycles", "slow", "model"
+        "preset", "arch", "operation", "instr", "shared", "charge", "model", "cycles", "slow", "m.cyc"
     );
     for name in names {
         let preset = Preset::from_name(&name).map_err(|e| e.to_string())?;
@@ -294,7 +294,7 @@ fn run_probes(args: &KernelsArgs) -> Result<(), String> {
          model would charge the operation beside its words; model: what it charges, xtask/src/tile_costs.rs; \
          cycles: one warp alone, issued as ptxas scheduled it (stall counts, barriers) with variable \
          latencies assumed (probes::ASSUMED_LATENCIES), less the empty probe's; slow: the same at \
-         probes::SLOW_LATENCIES, half as long again; model: the cycles the time model's scheduled \
+         probes::SLOW_LATENCIES, half as long again; m.cyc: the cycles the time model's scheduled \
          path takes, xtask/src/tile_costs.rs)"
     );
     Ok(())
