@@ -369,16 +369,7 @@ const LANE_MUL_TAIL_SHORT_DIVISION: f64 = 324.0;
 /// cycles and shared words; `None` where `ops` has none of them or the
 /// model no such count.
 fn scheduled_tile_path(ops: &FieldOps, k: usize, short_division: bool, latency: Latency) -> Option<(f64, f64)> {
-    let counted = [
-        (ops.tile_mul, TileOp::Mul),
-        (ops.tile_stages, TileOp::StageTwiddles),
-        (ops.tile_add_sub, TileOp::AddSub),
-        (ops.tile_mul_pow_r, TileOp::MulPowR),
-        (ops.tile_add_sub_mul_pow_r, TileOp::AddSubMulPowR),
-        (ops.tile_mul_shared, TileOp::MulShared4),
-        (ops.tile_mul_shared8, TileOp::MulShared8),
-        (ops.tile_mul_shared16, TileOp::MulShared16),
-    ];
+    let counted = tile_op_counts(ops);
     if counted.iter().all(|&(count, _)| count == 0) {
         return None;
     }
@@ -391,31 +382,35 @@ fn scheduled_tile_path(ops: &FieldOps, k: usize, short_division: bool, latency: 
         })
 }
 
+/// Each element-team operation's count in `ops`.
+fn tile_op_counts(ops: &FieldOps) -> [(u64, TileOp); 8] {
+    [
+        (ops.tile_mul, TileOp::Mul),
+        (ops.tile_stages, TileOp::StageTwiddles),
+        (ops.tile_add_sub, TileOp::AddSub),
+        (ops.tile_mul_pow_r, TileOp::MulPowR),
+        (ops.tile_add_sub_mul_pow_r, TileOp::AddSubMulPowR),
+        (ops.tile_mul_shared, TileOp::MulShared4),
+        (ops.tile_mul_shared8, TileOp::MulShared8),
+        (ops.tile_mul_shared16, TileOp::MulShared16),
+    ]
+}
+
 /// The element teams' operations in `ops`, charged by
 /// [`crate::tile_costs`] (none below k = 2 or above 16: those fields have no
 /// element teams).
 fn tile_instructions(ops: &FieldOps, k: usize, short_division: bool) -> f64 {
-    let charge = |op: TileOp| {
-        tile_costs::charge(op, k, short_division)
-            .unwrap_or_else(|| panic!("no element-team instruction counts for k = {k}"))
-    };
-    let tensor_ops = ops.tile_mul_shared + ops.tile_mul_shared8 + ops.tile_mul_shared16;
-    let tensor = if tensor_ops == 0 {
-        0.0
-    } else {
-        ops.tile_mul_shared as f64 * charge(TileOp::MulShared4)
-            + ops.tile_mul_shared8 as f64 * charge(TileOp::MulShared8)
-            + ops.tile_mul_shared16 as f64 * charge(TileOp::MulShared16)
-    };
-    if ops.tile_mul + ops.tile_stages + ops.tile_add_sub + ops.tile_mul_pow_r + ops.tile_add_sub_mul_pow_r == 0 {
-        return tensor;
-    }
-    ops.tile_mul as f64 * charge(TileOp::Mul)
-        + ops.tile_stages as f64 * charge(TileOp::StageTwiddles)
-        + ops.tile_add_sub as f64 * charge(TileOp::AddSub)
-        + ops.tile_mul_pow_r as f64 * charge(TileOp::MulPowR)
-        + ops.tile_add_sub_mul_pow_r as f64 * charge(TileOp::AddSubMulPowR)
-        + tensor
+    // Only the operations run are charged: a field has the threads'
+    // charges from k = 2 to 16 and the tensor cores' at k = 8 alone.
+    tile_op_counts(ops)
+        .iter()
+        .filter(|&&(count, _)| count > 0)
+        .map(|&(count, op)| {
+            count as f64
+                * tile_costs::charge(op, k, short_division)
+                    .unwrap_or_else(|| panic!("no element-team instruction counts for k = {k}"))
+        })
+        .sum()
 }
 
 /// SASS instructions of a Montgomery product of the multi-modular kernels
@@ -783,6 +778,14 @@ impl LaunchInput {
             (Some(fit), Some(own)) if m.transfer_path => m.path_cycles_per_instruction * own / fit,
             _ => m.path_cycles_per_instruction,
         }
+    }
+
+    /// Seconds `bound`'s term alone would take ([`Self::terms`]).
+    fn term(&self, m: &Model, bound: Bound) -> f64 {
+        self.terms(m)
+            .into_iter()
+            .find(|&(_, b)| b == bound)
+            .map_or(0.0, |(seconds, _)| seconds)
     }
 
     /// Seconds each bound alone would take: issue, memory, path, shared.
@@ -1760,10 +1763,11 @@ fn fitted_model(args: &GpuModelArgs, reports: &mut Reports) -> Result<Model, Str
         today.push((old, (gpu.0 * gpu.1).sqrt() * 1e-3));
     }
     // The rows' schedules as the fit weighs the rows: alike, in logs.
-    let schedules: Vec<f64> = today.iter().filter_map(|(t, _)| static_schedule(&t.launches)).collect();
+    let mut schedules = Vec::new();
     for ((t, _), &(name, log2_n, batch, ..)) in today.iter().zip(MEASURED) {
         if let Some(c) = static_schedule(&t.launches) {
             eprintln!("  {name} 2^{log2_n} x{batch}: static schedule {c:.2} cycles an instruction");
+            schedules.push(c);
         }
     }
     let fit_schedule = (schedules.len() == today.len() && !schedules.is_empty())
@@ -1872,12 +1876,7 @@ fn transferred_line(t: &Transform, fitted: &Model) -> Option<String> {
 /// too, at the assumed latencies and the slow ones; each launch's path
 /// term beside the floor's.
 fn scheduled_line(t: &Transform, floor: &Model) -> String {
-    let path = |l: &LaunchInput, m: &Model| {
-        l.terms(m)
-            .iter()
-            .find(|(_, b)| *b == Bound::Path)
-            .map_or(0.0, |(s, _)| *s)
-    };
+    let path = |l: &LaunchInput, m: &Model| l.term(m, Bound::Path);
     let mut parts = Vec::new();
     for (latency, name) in [(Latency::Assumed, "assumed"), (Latency::Slow, "slow")] {
         let scheduled = floor.scheduled(latency);
@@ -2239,14 +2238,7 @@ mod tests {
         path.shared_words = 2 * 56 + 3 * 34 + 10;
         path.barriers = 2;
         let floor = Model::unfitted(H100_SXM);
-        let term = |launch: &LaunchInput, m: &Model| {
-            launch
-                .terms(m)
-                .iter()
-                .find(|(_, b)| *b == Bound::Path)
-                .map(|(s, _)| s * H100_SXM.clock_hz)
-                .unwrap()
-        };
+        let term = |launch: &LaunchInput, m: &Model| launch.term(m, Bound::Path) * H100_SXM.clock_hz;
         // One wave: blocks of 128 threads, 2^20 threads.
         let blocks = (1u64 << 20) as f64 / 128.0;
         let waves = (blocks / (H100_SXM.sms * (2048.0 * 0.25 / 128.0))).ceil();
@@ -2285,13 +2277,7 @@ mod tests {
             fit_schedule: Some(8.0),
             ..Model::unfitted(H100_SXM)
         };
-        let path = |l: &LaunchInput, m: &Model| {
-            l.terms(m)
-                .iter()
-                .find(|(_, b)| *b == Bound::Path)
-                .map(|(s, _)| *s)
-                .unwrap()
-        };
+        let path = |l: &LaunchInput, m: &Model| l.term(m, Bound::Path);
         let ratio = path(&launch, &fitted.transferred()) / path(&launch, &fitted);
         assert!((ratio - 0.5).abs() < 1e-12, "{ratio}");
         assert_eq!(static_schedule([&launch]), Some(4.0));

@@ -336,32 +336,27 @@ impl Function {
                 "spills ({spill}): compiled under another register bound than its kernels'"
             ));
         }
-        let mut count = ProbeCount::default();
-        for (at, opcode) in self.opcodes.iter().enumerate() {
-            let weight: u64 = loops
-                .iter()
-                .zip(trips)
-                .filter(|((first, last), _)| (*first..=*last).contains(&at))
-                .map(|(_, trips)| trips)
-                .product();
-            count.instructions += weight;
-            count.shared_words += weight * shared_words_of(opcode);
-        }
+        // Each loop's body as often as it runs, nested ones within.
         let trace = self.trace(&loops, trips);
-        debug_assert_eq!(trace.len() as u64, count.instructions);
-        if self.controls.iter().all(Option::is_some) {
-            let cycles = |latencies: &Latencies| {
-                warp_alone_cycles(
-                    trace
-                        .iter()
-                        .map(|&at| (self.opcodes[at].as_str(), self.controls[at].unwrap_or_default())),
-                    latencies,
-                )
-            };
-            count.cycles = cycles(&ASSUMED_LATENCIES);
-            count.slow_cycles = cycles(&SLOW_LATENCIES);
-        }
-        Ok(count)
+        let cycles = |latencies: &Latencies| self.cycles(trace.iter().copied(), latencies).unwrap_or(0);
+        Ok(ProbeCount {
+            instructions: trace.len() as u64,
+            shared_words: trace.iter().map(|&at| shared_words_of(&self.opcodes[at])).sum(),
+            cycles: cycles(&ASSUMED_LATENCIES),
+            slow_cycles: cycles(&SLOW_LATENCIES),
+        })
+    }
+
+    /// One warp alone's cycles issuing the instructions at `order`
+    /// ([`warp_alone_cycles`]); `None` where the listing had no encodings.
+    fn cycles(&self, order: impl IntoIterator<Item = usize>, latencies: &Latencies) -> Option<u64> {
+        let controls: Vec<Control> = self.controls.iter().copied().collect::<Option<_>>()?;
+        (!controls.is_empty()).then(|| {
+            warp_alone_cycles(
+                order.into_iter().map(|at| (self.opcodes[at].as_str(), controls[at])),
+                latencies,
+            )
+        })
     }
 }
 
@@ -425,17 +420,7 @@ fn functions(listing: &str) -> BTreeMap<String, Function> {
 pub fn static_schedules(listing: &str) -> BTreeMap<String, u64> {
     functions(listing)
         .into_iter()
-        .filter(|(_, f)| !f.controls.is_empty() && f.controls.iter().all(Option::is_some))
-        .map(|(name, f)| {
-            let cycles = warp_alone_cycles(
-                f.opcodes
-                    .iter()
-                    .zip(&f.controls)
-                    .map(|(opcode, control)| (opcode.as_str(), control.unwrap_or_default())),
-                &ASSUMED_LATENCIES,
-            );
-            (name, cycles)
-        })
+        .filter_map(|(name, f)| Some((name, f.cycles(0..f.opcodes.len(), &ASSUMED_LATENCIES)?)))
         .collect()
 }
 
