@@ -142,14 +142,9 @@ fn check<const K: usize>(preset: Preset, log2_n: u32, batch: usize, dir: &Path) 
             fft.process(&mut data)
                 .map_err(|e| format!("{} 2^{log2_n} x{batch} {order:?} {direction:?}: {e}", preset.name()))?;
             let seconds = start.elapsed().as_secs_f64();
-            let want: Vec<_> = match direction {
+            let want = match direction {
                 Direction::Inverse => x.clone(),
-                Direction::Forward => (0..natural.len())
-                    .map(|l| match order {
-                        Order::Natural => natural[l],
-                        Order::DigitReversed => natural[l / n * n + fft.plan().digit_reverse(l % n)],
-                    })
-                    .collect(),
+                Direction::Forward => gfpf_testkit::oracle::in_order(fft.plan(), order, &natural),
             };
             let outcome = if data == want {
                 Outcome::Match

@@ -1398,14 +1398,7 @@ fn assert_forward_or_back<const K: usize>(
         assert!(data == x, "{what}");
         return;
     }
-    let n = plan.len();
-    let want: Vec<_> = (0..natural.len())
-        .map(|l| match order {
-            Order::Natural => natural[l],
-            Order::DigitReversed => natural[l / n * n + plan.digit_reverse(l % n)],
-        })
-        .collect();
-    assert!(data == want, "{what}");
+    assert!(data == gfpf_testkit::oracle::in_order(plan, order, natural), "{what}");
 }
 
 /// Transforms whose element-team pair in time takes its first stage's

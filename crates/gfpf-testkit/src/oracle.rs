@@ -180,3 +180,21 @@ fn memoized<const K: usize>(
         .map(|digits| Element::from_digits_unchecked(digits.try_into().expect("K digits")))
         .collect()
 }
+
+/// A batch of natural-order transforms of length `plan.len()` (one after
+/// another) in `order`: as they are, or each digit-reversed by the plan's
+/// own reversal. What a forward transform to `order` must give, from the
+/// natural-order outputs of a reference.
+pub fn in_order<const K: usize>(
+    plan: &gfpf_plan::Plan,
+    order: gfpf_plan::Order,
+    natural: &[Element<K>],
+) -> Vec<Element<K>> {
+    let n = plan.len();
+    (0..natural.len())
+        .map(|l| match order {
+            gfpf_plan::Order::Natural => natural[l],
+            gfpf_plan::Order::DigitReversed => natural[l / n * n + plan.digit_reverse(l % n)],
+        })
+        .collect()
+}
