@@ -1679,31 +1679,26 @@ fn count_alternative(
 }
 
 /// The constants that fit `today` (modelled transform, measured seconds)
-/// best in squared log error: a grid search over both.
-fn fit(today: &[(Transform, f64)]) -> Model {
-    let mut best = (
-        f64::INFINITY,
-        Model {
-            local_dram_factor: 1.0,
-            path_cycles_per_instruction: 1.0,
-            half_rate_pipes: false,
-            gpu: H100_SXM,
-            scheduled_path: None,
-            fit_schedule: None,
-            transfer_path: false,
-        },
-    );
+/// best in squared log error: a grid search over both. With
+/// `carried_from`, the fit's kernels' static schedule
+/// ([`Model::fit_schedule`]), the path cost is fitted as carried to each
+/// row by its own kernels' static schedules ([`Model::transfer_path`]);
+/// without, one cost an instruction for every row. Also the fit's
+/// root-mean-square log error.
+fn fit(today: &[(Transform, f64)], carried_from: Option<f64>) -> (Model, f64) {
+    let model = |a: i32, b: i32| Model {
+        local_dram_factor: 0.01 * 1.15f64.powi(a),
+        path_cycles_per_instruction: 0.5 * 1.12f64.powi(b),
+        half_rate_pipes: false,
+        gpu: H100_SXM,
+        scheduled_path: None,
+        fit_schedule: carried_from,
+        transfer_path: carried_from.is_some(),
+    };
+    let mut best = (f64::INFINITY, model(0, 0));
     for a in 0..=40 {
         for b in 0..=60 {
-            let m = Model {
-                local_dram_factor: 0.01 * 1.15f64.powi(a),
-                path_cycles_per_instruction: 0.5 * 1.12f64.powi(b),
-                half_rate_pipes: false,
-                gpu: H100_SXM,
-                scheduled_path: None,
-                fit_schedule: None,
-                transfer_path: false,
-            };
+            let m = model(a, b);
             let err: f64 = today
                 .iter()
                 .map(|(t, measured)| (t.seconds(&m).0 / measured).ln().powi(2))
@@ -1713,7 +1708,7 @@ fn fit(today: &[(Transform, f64)]) -> Model {
             }
         }
     }
-    best.1
+    (best.1, (best.0 / today.len().max(1) as f64).sqrt())
 }
 
 /// The transform's times with the ALU and the FMA pipe at half a warp a
@@ -1772,9 +1767,29 @@ fn fitted_model(args: &GpuModelArgs, reports: &mut Reports) -> Result<Model, Str
     }
     let fit_schedule = (schedules.len() == today.len() && !schedules.is_empty())
         .then(|| (schedules.iter().map(|c| c.ln()).sum::<f64>() / schedules.len() as f64).exp());
+    let (constant, constant_error) = fit(&today, None);
+    eprintln!(
+        "  one path cost for every row: {:.3} local, {:.2} cycles an instruction, rms log error {:.3}",
+        constant.local_dram_factor, constant.path_cycles_per_instruction, constant_error
+    );
+    if let Some(s) = fit_schedule {
+        let (carried, carried_error) = fit(&today, Some(s));
+        eprintln!(
+            "  carried by each row's schedule: {:.3} local, {:.2} cycles an instruction at {s:.2}, rms log error {:.3}",
+            carried.local_dram_factor, carried.path_cycles_per_instruction, carried_error
+        );
+        for ((t, measured), &(name, log2_n, batch, ..)) in today.iter().zip(MEASURED) {
+            eprintln!(
+                "    {name} 2^{log2_n} x{batch}: measured {:.3} ms, one cost {:.3}, carried {:.3}",
+                measured * 1e3,
+                t.seconds(&constant).0 * 1e3,
+                t.seconds(&carried).0 * 1e3
+            );
+        }
+    }
     Ok(Model {
         fit_schedule,
-        ..fit(&today)
+        ..constant
     })
 }
 
@@ -1963,9 +1978,9 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         let segments = count_alternative(preset, log2_n, batch, args, &mut reports)?;
         device.push((name, log2_n, batch, new, None, segments));
     }
-    let model = fit(&today);
+    let (model, error) = fit(&today, None);
     println!(
-        "\nfitted on today's one-thread-per-DFT kernels: {:.3} DRAM bytes per local-memory byte, {:.1} cycles per instruction on a thread's serial path\n",
+        "\nfitted on today's one-thread-per-DFT kernels: {:.3} DRAM bytes per local-memory byte, {:.1} cycles per instruction on a thread's serial path (root-mean-square log error {error:.3})\n",
         model.local_dram_factor, model.path_cycles_per_instruction
     );
     println!(
