@@ -466,16 +466,28 @@ const MM62_TERM_INSTRUCTIONS: f64 = MM_TERM_INSTRUCTIONS + 8.0;
 
 /// SASS instructions of a word-size NTT butterfly in registers with its
 /// share of its round's twiddles (kernels/gfpf_ntt.cu, `gfpf_ntt_group`):
-/// a modular add and subtract (an add and a VIADDMNMX each), a Montgomery
-/// product (three IMAD, a VIADDMNMX), and a Shoup product a twiddle. Probe
-/// kernels that run one group of a round (the tile's words in and out), less
-/// a probe that only finds the group's words: radix 16 448 instructions,
-/// radix 8 176, radix 4 56, forward and inverse alike (direct from device
-/// memory, radix 16, 488); the group's index arithmetic, which that probe
-/// also runs, 16 (NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-26). With it,
-/// less the shared words (2 each), radix 16 and 8 fit 12 a butterfly and
-/// [`NTT_GROUP_INSTRUCTIONS`] a group (radix 4: 64 modelled, 72 counted).
-const NTT_BUTTERFLY_INSTRUCTIONS: f64 = 12.0;
+/// a modular add (an add and a VIADDMNMX), a subtraction (forward: offset
+/// by q, one IADD3, the product taking it unreduced; inverse: an add and a
+/// VIADDMNMX), a Montgomery product (three IMAD, a VIADDMNMX), and a Shoup
+/// product a twiddle. Probe kernels that ran one group of a round (the
+/// tile's words in and out), less a probe that only finds the group's
+/// words: radix 16 448 instructions, radix 8 176, radix 4 56, forward and
+/// inverse alike (direct from device memory, radix 16, 488); the group's
+/// index arithmetic, which that probe also runs, 16 (NVRTC 12.9, sm_90,
+/// nvdisasm 13.5, 2026-11-26). With it, less the shared words (2 each),
+/// radix 16 and 8 fit 12 a butterfly and [`NTT_GROUP_INSTRUCTIONS`] a
+/// group (radix 4: 64 modelled, 72 counted). Since, the forward
+/// butterfly's difference goes unreduced to its product (probes of a
+/// group from the tile: radix 16 forward 471 → 439 instructions, radix 8
+/// 222 → 210, the inverse unchanged), and q is held as a 32-bit word, where
+/// ptxas had added its 64-bit register's zero upper word to every
+/// Montgomery product's high half (the whole kernel 3992 → 3857
+/// instructions; 141 such adds → 29; NVRTC 12.9, sm_90, nvdisasm 13.5,
+/// 2026-11-30): 10 a butterfly forward, 11 inverse, charged 11 both (the
+/// count does not tell them apart). The rows' addresses of groups that
+/// read or write device memory directly, five instructions an access
+/// before and two since (the kernel 3808 → 3651), are not charged.
+const NTT_BUTTERFLY_INSTRUCTIONS: f64 = 11.0;
 
 /// SASS instructions of a word-size NTT round's group beside its
 /// butterflies and shared words: its index arithmetic and loop (same
@@ -2112,10 +2124,10 @@ fn print_multimodular(args: &GpuModelArgs, model: &Model, reports: &mut Reports)
 /// against the copy bound (the data read and written once at 3.0 TB/s).
 fn print_ntt(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Result<(), String> {
     println!(
-        "\nword-size NTT (kernels/gfpf_ntt.cu: primes < 2^31 in 32-bit words, rounds of radix 16 in registers; primes < 2^62 in 64-bit words and < 2^50 in FP64, radix 8; natural in, bit-reversed out), one transform a prime, same model; copy: the data read and written once:"
+        "\nword-size NTT (kernels/gfpf_ntt.cu: primes < 2^31 in 32-bit words, rounds of radix 16 in registers; primes < 2^62 in 64-bit words and < 2^50 in FP64, radix 8; natural in, bit-reversed out), one transform a prime, same model; copy: the data read and written once; x passes: the time over the copy once a pass, the bound of the passes the transform makes:"
     );
     println!(
-        "{:>4} {:>8} {:>6} | {:>8} {:>7} {:>10} {:>9} {:>10} {:>9} {:>9} {:>8} {:<22}",
+        "{:>4} {:>8} {:>6} | {:>8} {:>7} {:>10} {:>9} {:>10} {:>9} {:>9} {:>8} {:>8} {:<22}",
         "bits",
         "N",
         "primes",
@@ -2127,6 +2139,7 @@ fn print_ntt(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Resul
         "floor",
         "copy",
         "x copy",
+        "x passes",
         "launches bound by"
     );
     let floor_model = model.floor();
@@ -2144,7 +2157,7 @@ fn print_ntt(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Resul
             t.print_launches(model);
         }
         println!(
-            "{bits:>4} {:>8} {primes:>6} | {:>8} {:>7.1} {:>9.0}% {:>9.3} {:>8.4}ms {:>7.4}ms {:>7.4}ms {:>8.2} {:<22}",
+            "{bits:>4} {:>8} {primes:>6} | {:>8} {:>7.1} {:>9.0}% {:>9.3} {:>8.4}ms {:>7.4}ms {:>7.4}ms {:>8.2} {:>8.2} {:<22}",
             format!("2^{log2_n}"),
             t.launches.len(),
             t.passes(),
@@ -2154,6 +2167,7 @@ fn print_ntt(args: &GpuModelArgs, model: &Model, reports: &mut Reports) -> Resul
             floor * 1e3,
             copy * 1e3,
             s / copy,
+            s / (copy * t.passes()),
             bound_names(&bounds)
         );
     }

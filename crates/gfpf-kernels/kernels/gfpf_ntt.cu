@@ -209,6 +209,20 @@ struct GfpfNttShared {
                                 (GfpfNttWord<T>::MMA_WORDS > 0 ? GfpfNttWord<T>::MMA_WORDS + 3 : 0);
 };
 
+// A 32-bit word the compiler holds as one: q, which NVVM otherwise loads into
+// a 64-bit register for the products (x·W + m·q), where ptxas kept its zero
+// upper word in a uniform register and added it to each Montgomery
+// product's high half, an instruction each (141 of the 32-bit kernel's
+// 3941; 3806 without them, NVRTC 12.9, sm_90, 2026-11-30). Other words as
+// they are.
+template <class T>
+GFPF_NTT_FN T gfpf_ntt_word_register(T v) {
+#ifndef GFPF_HOST_EMULATION
+    if constexpr (sizeof(T) == 4 && !GfpfNttWord<T>::FLOAT) asm("mov.b32 %0, %0;" : "+r"(v));
+#endif
+    return v;
+}
+
 // v mod q for v < 2q, as min(v, v − q): v − q wraps past 2^w − q > v where
 // v < q. One instruction with the subtraction (VIADDMNMX on sm_90) where a
 // compare and a select took three (32-bit words).
@@ -269,13 +283,15 @@ GFPF_NTT_FN T gfpf_ntt_mul_shoup(T x, T w, T w_shoup, T q) {
     }
 }
 
-// x·W·2^−w mod q for x, W < q (Montgomery, q_neg_inv = −q^−1 mod 2^w): with
-// W = w·2^w mod q, x·w mod q.
+// x·W·2^−w mod q in [0, q) for x < 2q, W < q (Montgomery, q_neg_inv = −q^−1
+// mod 2^w): with W = w·2^w mod q, x·w mod q. x may be a difference offset
+// by q, unreduced: (x·W + m·q)/2^32 < q·(2q/2^32 + 1) < 2q still, so the one
+// conditional subtraction ends in [0, q).
 GFPF_NTT_FN gfpf_ntt_u32 gfpf_ntt_mul_montgomery(gfpf_ntt_u32 x, gfpf_ntt_u32 big_w, gfpf_ntt_u32 q,
                                                  gfpf_ntt_u32 q_neg_inv) {
     const gfpf_ntt_u64 t = (gfpf_ntt_u64)x * big_w;
     const gfpf_ntt_u32 m = (gfpf_ntt_u32)t * q_neg_inv;
-    // t + m·q < 2^62 + 2^63: no overflow; the sum is divisible by 2^32.
+    // t + m·q < 2^63 + 2^63: no overflow; the sum is divisible by 2^32.
     return gfpf_ntt_reduce_once<gfpf_ntt_u32>((gfpf_ntt_u32)((t + (gfpf_ntt_u64)m * q) >> 32), q);
 }
 // The same in 64-bit words for q = c·2^32 + 1 < 2^62 (every 62-bit prime
@@ -440,9 +456,12 @@ GFPF_NTT_FN void gfpf_ntt_round_stage(T (&x)[1 << LOG2_R], T a_u, const GfpfNttT
                 x[t + HALF] = gfpf_ntt_reduce_once<T>(lower + q2 - upper, q2);
             }
         } else if (!INVERSE) {
+            // The difference offset by q, in (0, 2q), goes to the product
+            // unreduced (gfpf_ntt_mul_montgomery): one instruction a
+            // butterfly fewer than reducing it first.
             const T lower = x[t], upper = x[t + HALF];
             x[t] = gfpf_ntt_add<T>(lower, upper, tw.q);
-            x[t + HALF] = tw.times(gfpf_ntt_sub<T>(lower, upper, tw.q), w[b % HALF]);
+            x[t + HALF] = tw.times(lower + tw.q - upper, w[b % HALF]);
         } else {
             const T lower = x[t], upper = tw.times(x[t + HALF], w[b % HALF]);
             x[t] = gfpf_ntt_add<T>(lower, upper, tw.q);
@@ -560,6 +579,39 @@ GFPF_NTT_FN T gfpf_ntt_out(T v, bool scale, bool finish, T n_inv, T n_inv_shoup,
     }
 }
 
+// A group's rows in device memory: word k of them at at + k·step of
+// `data`. On the device, where BY_ADDRESS, from the first word's address,
+// an IMAD.WIDE.U32 an access: indexed from `data`, each access took five
+// instructions of 64-bit address arithmetic, and with the rows' offsets
+// held apart ptxas spilled (the 32-bit kernel 3808 → 3651 instructions,
+// the FP64 one 2942 → 2754; NVRTC 12.9, sm_90, 2026-11-30). The 64-bit
+// kernel indexes from `data`: by address it spilled 8 bytes on sm_90. On
+// the host always from `data`, whose base the emulator counts sectors from.
+template <class S, bool BY_ADDRESS>
+struct GfpfNttRows {
+    S* data;
+    gfpf_ntt_u32 at, step;
+    GFPF_NTT_METHOD GfpfNttRows(S* d, gfpf_ntt_u32 a, gfpf_ntt_u32 st) : data(d), at(a), step(st) {}
+    GFPF_NTT_METHOD S read(int k) const { return GFPF_NTT_READ(data, at + k * step); }
+    GFPF_NTT_METHOD void write(int k, S v) const { GFPF_NTT_WRITE(data, at + k * step, v); }
+};
+#ifndef GFPF_HOST_EMULATION
+template <class S>
+struct GfpfNttRows<S, true> {
+    gfpf_ntt_u64 first;
+    gfpf_ntt_u32 step_bytes;
+    GFPF_NTT_METHOD GfpfNttRows(S* d, gfpf_ntt_u32 a, gfpf_ntt_u32 st)
+        : first((gfpf_ntt_u64)(d + a)), step_bytes(st * (gfpf_ntt_u32)sizeof(S)) {}
+    GFPF_NTT_METHOD S* word(int k) const {
+        gfpf_ntt_u64 address;
+        asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(address) : "r"((gfpf_ntt_u32)k), "r"(step_bytes), "l"(first));
+        return (S*)address;
+    }
+    GFPF_NTT_METHOD S read(int k) const { return *word(k); }
+    GFPF_NTT_METHOD void write(int k, S v) const { *word(k) = v; }
+};
+#endif
+
 // One group of a round of R = 2^LOG2_R rows: in from device memory or the
 // tile, the round's stages, out to device memory (with N^−1 where `scale`)
 // or the tile. ρ is of order 2^order_log2 (2^(L−s)), `column` = w^(c·2^g)·2^w.
@@ -579,10 +631,11 @@ GFPF_NTT_FN void gfpf_ntt_group(const GfpfNttTile& t, const GfpfNttGroup& group,
     // The group's rows in the transform: stride/C rows of the tile apart,
     // G words each (stride is a multiple of C).
     const gfpf_ntt_u32 at = t.at(group.first), step = (gfpf_ntt_u32)(group.stride >> t.columns_log2) << t.log2_g;
+    const GfpfNttRows<typename GfpfNttWord<T>::Stored, !GfpfNttWord<T>::LAZY> rows(data, at, step);
     T x[R];
 #pragma unroll
     for (int k = 0; k < R; ++k) {
-        x[k] = from_memory ? GfpfNttWord<T>::in(GFPF_NTT_READ(data, at + k * step))
+        x[k] = from_memory ? GfpfNttWord<T>::in(rows.read(k))
                            : (T)GFPF_NTT_TILE_LOAD(tile_words, gfpf_ntt_padded<T>(group.first + k * group.stride));
     }
     GFPF_NTT_COUNT_GROUP(T);
@@ -598,8 +651,7 @@ GFPF_NTT_FN void gfpf_ntt_group(const GfpfNttTile& t, const GfpfNttGroup& group,
 #pragma unroll
     for (int k = 0; k < R; ++k) {
         if (to_memory)
-            GFPF_NTT_WRITE(data, at + k * step,
-                           GfpfNttWord<T>::out(gfpf_ntt_out<T>(x[k], scale, finish, n_inv, n_inv_shoup, tw.q)));
+            rows.write(k, GfpfNttWord<T>::out(gfpf_ntt_out<T>(x[k], scale, finish, n_inv, n_inv_shoup, tw.q)));
         else
             GFPF_NTT_TILE_STORE(tile_words, gfpf_ntt_padded<T>(group.first + k * group.stride), x[k]);
     }
@@ -737,7 +789,7 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
     const int tid = (int)threadIdx.x;
     GfpfNttTwiddles<T> tw;
     tw.split = (int)p.log2_n / 2;
-    tw.q = GFPF_NTT_TABLE_READ(constants, 0);
+    tw.q = gfpf_ntt_word_register<T>(GFPF_NTT_TABLE_READ(constants, 0));
     tw.q_neg_inv = GFPF_NTT_TABLE_READ(constants, 3);
     // A prime's tables (gfpf_cuda::ntt::NttPlan::twiddle_table): 2^s
     // pairs, 2^s words (2^(n−1−s) used), 8 pairs of w16's powers, roots by
