@@ -331,12 +331,14 @@ pub fn instructions(ops: &FieldOps, k: f64, short_division: bool) -> f64 {
         + ops.lane_mul_pow_r as f64 * (135.0 * digits + 15.0)
         + ops.shared_words as f64 * 2.0
         + ops.ntt_butterflies as f64 * NTT_BUTTERFLY_INSTRUCTIONS
+        + ops.ntt_forward_butterflies as f64 * NTT_FORWARD_BUTTERFLY_INSTRUCTIONS
         + ops.ntt_groups as f64 * NTT_GROUP_INSTRUCTIONS
         + ops.ntt62_butterflies as f64 * NTT62_BUTTERFLY_INSTRUCTIONS
         + ops.ntt62_groups as f64 * NTT62_GROUP_INSTRUCTIONS
         + ops.ntt50_butterflies as f64 * NTT50_BUTTERFLY_INSTRUCTIONS
         + ops.ntt50_groups as f64 * NTT50_GROUP_INSTRUCTIONS
         + ops.ntt_mma_tiles as f64 * NTT_MMA_TILE_INSTRUCTIONS
+        + ops.ntt_global_words as f64 * NTT_GLOBAL_WORD_INSTRUCTIONS
         + ops.mm62_products as f64 * MM62_PRODUCT_INSTRUCTIONS
         + ops.mm62_macs as f64 * MM62_MAC_INSTRUCTIONS
         + ops.mm62_terms as f64 * MM62_TERM_INSTRUCTIONS
@@ -483,16 +485,31 @@ const MM62_TERM_INSTRUCTIONS: f64 = MM_TERM_INSTRUCTIONS + 8.0;
 /// ptxas had added its 64-bit register's zero upper word to every
 /// Montgomery product's high half (the whole kernel 3992 → 3857
 /// instructions; 141 such adds → 29; NVRTC 12.9, sm_90, nvdisasm 13.5,
-/// 2026-11-30): 10 a butterfly forward, 11 inverse, charged 11 both (the
-/// count does not tell them apart). The rows' addresses of groups that
-/// read or write device memory directly, five instructions an access
-/// before and two since (the kernel 3808 → 3651), are not charged.
+/// 2026-11-30): 11 a butterfly inverse (and a pointwise product, counted
+/// as one), 10 forward ([`NTT_FORWARD_BUTTERFLY_INSTRUCTIONS`]). The data
+/// words' accesses to device memory are charged apart
+/// ([`NTT_GLOBAL_WORD_INSTRUCTIONS`]).
 const NTT_BUTTERFLY_INSTRUCTIONS: f64 = 11.0;
+
+/// [`NTT_BUTTERFLY_INSTRUCTIONS`] forward: the difference offset by q goes
+/// to the product unreduced, one instruction fewer (probes of a group from
+/// the tile, radix 16: forward 439 instructions, inverse 471, where both
+/// took 471 before; NVRTC 12.9, sm_90, 2026-11-30).
+const NTT_FORWARD_BUTTERFLY_INSTRUCTIONS: f64 = 10.0;
 
 /// SASS instructions of a word-size NTT round's group beside its
 /// butterflies and shared words: its index arithmetic and loop (same
 /// probes).
 const NTT_GROUP_INSTRUCTIONS: f64 = 16.0;
+
+/// SASS instructions of a word-size NTT's data word read from or written to
+/// device memory, as a shared word takes: its address (one IMAD.WIDE.U32
+/// from the group's first, `GfpfNttRows`) and the access. The groups of
+/// the 32-bit and FP64 kernels take that (kernels/gfpf_ntt.cu, NVRTC 12.9,
+/// sm_90, nvdisasm 13.5, 2026-11-30); the 64-bit kernel's, which index from
+/// the transform's first word, and the words that go through the tile
+/// (`t.at(w)`) take more: a floor for them.
+const NTT_GLOBAL_WORD_INSTRUCTIONS: f64 = 2.0;
 
 /// [`NTT_BUTTERFLY_INSTRUCTIONS`] for 64-bit words (primes c·2^32 + 1
 /// below 2^62, Harvey's lazy butterflies on values in [0, 2q)): a 64-bit

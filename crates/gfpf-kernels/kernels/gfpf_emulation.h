@@ -61,7 +61,7 @@ enum GfpfEmuOp {
     GFPF_OP_COLLECTIVE = 6,   // a warp vote or __syncwarp, per lane (shuffles and matrix products apart)
     GFPF_OP_SHARED = 7,       // a shared-memory word read or written, per thread
     GFPF_OP_BARRIER = 8,      // a __syncthreads(), per thread
-    GFPF_OP_NTT_BUTTERFLY = 9, // a word-size NTT butterfly in registers, its product included (gfpf_ntt.cu)
+    GFPF_OP_NTT_BUTTERFLY = 9, // a word-size NTT butterfly in registers, its product included (gfpf_ntt.cu): inverse, or a pointwise product
     GFPF_OP_NTT_GROUP = 10,   // a word-size NTT round's group: its twiddles' base and the loop around it
     GFPF_OP_MM_PRODUCT = 11,  // a Montgomery product of the multi-modular kernels (gfpf_multimodular.cuh)
     GFPF_OP_MM_DIGIT = 12,    // a base-r digit of the multi-modular join (two divisions)
@@ -89,7 +89,9 @@ enum GfpfEmuOp {
     GFPF_OP_TILE_MUL_SHARED16 = 34, // gfpf_tile_mul_shared_twiddles<16>: the same, sixteen lanes a twiddle
     GFPF_OP_SHUFFLE = 35,     // a warp shuffle of one 32-bit register, per lane (a 64-bit value: two)
     GFPF_OP_MMA = 36,         // a warp matrix product (mma.sync m16n8k32), per lane
-    GFPF_OP_COUNT = 37
+    GFPF_OP_NTT_GLOBAL_WORD = 37, // a word-size NTT's data word read from or written to device memory, per thread
+    GFPF_OP_NTT_FORWARD_BUTTERFLY = 38, // GFPF_OP_NTT_BUTTERFLY forward (32-bit words: the difference to the product unreduced)
+    GFPF_OP_COUNT = 39
 };
 
 // What the Rust side passes with every launch (crates/gfpf-testkit/src/emulator.rs,

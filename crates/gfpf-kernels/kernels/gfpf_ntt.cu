@@ -59,6 +59,7 @@ typedef unsigned int gfpf_ntt_u32;
 // Four neighbouring words from a multiple of four (one 16-byte load).
 #define GFPF_NTT_TILE_LOAD4(tile, i, out) (*(tile)).read4((i), (out))
 #define GFPF_NTT_COUNT_MMA_TILE() gfpf_emu::block().count_op(GFPF_OP_NTT_MMA_TILE)
+#define GFPF_NTT_COUNT_GLOBAL_WORD() gfpf_emu::block().count_op(GFPF_OP_NTT_GLOBAL_WORD)
 // The tensor cores' int8 products (gfpf_mma_m16n8k32_u8): the emulator's, on
 // the device from compute capability 8.0.
 #define GFPF_NTT_MMA 1
@@ -72,10 +73,14 @@ static inline gfpf_ntt_u64 gfpf_ntt_mul_hi(gfpf_ntt_u64 a, gfpf_ntt_u64 b) {
 #define GFPF_NTT_TABLE_READ(base, i) gfpf_table_read((base), (i), __LINE__)
 #define GFPF_NTT_WRITE(base, i, v) gfpf_global_write((base), (i), (v), __LINE__)
 // Counted per word width: a 64-bit butterfly is several times a 32-bit one.
-#define GFPF_NTT_COUNT_BUTTERFLY(T)                                                             \
+#define GFPF_NTT_COUNT_BUTTERFLY(T) GFPF_NTT_COUNT_BUTTERFLY_OF(T, true)
+// A round's butterfly: 32-bit forward ones apart (their difference goes to
+// the product unreduced, one instruction fewer).
+#define GFPF_NTT_COUNT_BUTTERFLY_OF(T, INVERSE)                                                  \
     gfpf_emu::block().count_op(GfpfNttWord<T>::FLOAT ? GFPF_OP_NTT50_BUTTERFLY                     \
-                               : sizeof(T) == 4      ? GFPF_OP_NTT_BUTTERFLY                       \
-                                                     : GFPF_OP_NTT62_BUTTERFLY)
+                               : sizeof(T) != 4      ? GFPF_OP_NTT62_BUTTERFLY                     \
+                               : (INVERSE)           ? GFPF_OP_NTT_BUTTERFLY                       \
+                                                     : GFPF_OP_NTT_FORWARD_BUTTERFLY)
 #define GFPF_NTT_COUNT_GROUP(T)                                                                 \
     gfpf_emu::block().count_op(GfpfNttWord<T>::FLOAT ? GFPF_OP_NTT50_GROUP                         \
                                : sizeof(T) == 4      ? GFPF_OP_NTT_GROUP                           \
@@ -107,6 +112,7 @@ static inline gfpf_ntt_u64 gfpf_ntt_mul_hi(gfpf_ntt_u64 a, gfpf_ntt_u64 b) {
         (out)[3] = gfpf_ntt_quad.w;                                                    \
     } while (0)
 #define GFPF_NTT_COUNT_MMA_TILE()
+#define GFPF_NTT_COUNT_GLOBAL_WORD()
 #if __CUDA_ARCH__ >= 800
 #define GFPF_NTT_MMA 1
 #else
@@ -118,6 +124,7 @@ __device__ __forceinline__ gfpf_ntt_u64 gfpf_ntt_mul_hi(gfpf_ntt_u64 a, gfpf_ntt
 #define GFPF_NTT_TABLE_READ(base, i) ((base)[i])
 #define GFPF_NTT_WRITE(base, i, v) ((base)[i] = (v))
 #define GFPF_NTT_COUNT_BUTTERFLY(T)
+#define GFPF_NTT_COUNT_BUTTERFLY_OF(T, INVERSE)
 #define GFPF_NTT_COUNT_GROUP(T)
 #define GFPF_NTT_DMUL(a, b) __dmul_rn((a), (b))
 #define GFPF_NTT_DFMA(a, b, c) __fma_rn((a), (b), (c))
@@ -400,12 +407,14 @@ struct GfpfNttPointwise {
     T r2;                 // 2^2w mod q
 
     GFPF_NTT_METHOD T load(const GfpfNttTwiddles<T>& tw, const Stored* data, gfpf_ntt_u32 i) const {
+        GFPF_NTT_COUNT_GLOBAL_WORD();
         const T x = GfpfNttWord<T>::in(GFPF_NTT_READ(data, i));
         if (other == nullptr) return x;
         // Counted as a butterfly: two Montgomery products (one in FP64, which
         // takes x·y as it is), a load and its address, about the
         // instructions of one.
         GFPF_NTT_COUNT_BUTTERFLY(T);
+        GFPF_NTT_COUNT_GLOBAL_WORD();
         const T y = GfpfNttWord<T>::in(GFPF_NTT_READ(other, i));
         if constexpr (GfpfNttWord<T>::FLOAT)
             return tw.times(x, y);
@@ -427,7 +436,7 @@ GFPF_NTT_FN void gfpf_ntt_round_stage(T (&x)[1 << LOG2_R], T a_u, const GfpfNttT
 #pragma unroll
     for (int b = 0; b < R / 2; ++b) {
         const int t = (b / HALF) * 2 * HALF + b % HALF;  // the pair's lower row
-        GFPF_NTT_COUNT_BUTTERFLY(T);
+        GFPF_NTT_COUNT_BUTTERFLY_OF(T, INVERSE);
         if constexpr (GfpfNttWord<T>::FLOAT) {
             // Signed values in (−q, q): sums reduced (to about ±q/2),
             // differences (below 2q) taken as they are by the product,
@@ -592,8 +601,14 @@ struct GfpfNttRows {
     S* data;
     gfpf_ntt_u32 at, step;
     GFPF_NTT_METHOD GfpfNttRows(S* d, gfpf_ntt_u32 a, gfpf_ntt_u32 st) : data(d), at(a), step(st) {}
-    GFPF_NTT_METHOD S read(int k) const { return GFPF_NTT_READ(data, at + k * step); }
-    GFPF_NTT_METHOD void write(int k, S v) const { GFPF_NTT_WRITE(data, at + k * step, v); }
+    GFPF_NTT_METHOD S read(int k) const {
+        GFPF_NTT_COUNT_GLOBAL_WORD();
+        return GFPF_NTT_READ(data, at + k * step);
+    }
+    GFPF_NTT_METHOD void write(int k, S v) const {
+        GFPF_NTT_COUNT_GLOBAL_WORD();
+        GFPF_NTT_WRITE(data, at + k * step, v);
+    }
 };
 #ifndef GFPF_HOST_EMULATION
 template <class S>
@@ -915,6 +930,7 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
         __syncthreads();
         for (int w = tid; w < words; w += threads) {
             const T v = tile_words[gfpf_ntt_padded<T>(w)];
+            GFPF_NTT_COUNT_GLOBAL_WORD();
             GFPF_NTT_WRITE(data, t.at(w),
                            GfpfNttWord<T>::out(gfpf_ntt_out<T>(
                                v, scale, finish, HOLD_N_INV ? n_inv : GFPF_NTT_TABLE_READ(constants, 1),

@@ -199,7 +199,8 @@ pub struct FieldOps {
     /// `__syncthreads()` barriers, per thread.
     pub barriers: u64,
     /// Word-size NTT butterflies in registers with their products
-    /// (kernels/gfpf_ntt.cu), per thread.
+    /// (kernels/gfpf_ntt.cu) on 32-bit words: the inverse ones, and the
+    /// pointwise products (`ntt_forward_butterflies` apart), per thread.
     pub ntt_butterflies: u64,
     /// Groups of word-size NTT rounds (a group's twiddles' base, its
     /// loop), per thread.
@@ -279,6 +280,13 @@ pub struct FieldOps {
     pub shuffles: u64,
     /// Warp matrix products (`mma.sync` m16n8k32), per lane.
     pub mmas: u64,
+    /// A word-size NTT's data words read from or written to device memory
+    /// (its address and the access), per thread.
+    pub ntt_global_words: u64,
+    /// Forward word-size NTT butterflies on 32-bit words, whose difference
+    /// goes to the product unreduced (`ntt_butterflies`: the inverse
+    /// ones and the pointwise products), per thread.
+    pub ntt_forward_butterflies: u64,
 }
 
 /// `FieldOps`' methods over its every field, named once.
@@ -350,6 +358,8 @@ field_ops_methods!(
     tile_mul_shared16,
     shuffles,
     mmas,
+    ntt_global_words,
+    ntt_forward_butterflies,
 );
 
 impl LaunchTraffic {
