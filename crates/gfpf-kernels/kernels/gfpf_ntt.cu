@@ -219,9 +219,9 @@ struct GfpfNttShared {
 // A 32-bit word the compiler holds as one: q, which NVVM otherwise loads into
 // a 64-bit register for the products (x·W + m·q), where ptxas kept its zero
 // upper word in a uniform register and added it to each Montgomery
-// product's high half, an instruction each (141 of the 32-bit kernel's
-// 3941; 3806 without them, NVRTC 12.9, sm_90, 2026-11-30). Other words as
-// they are.
+// product's high half, an instruction each (141 such adds; 29 left, and
+// the kernel 3992 → 3857 instructions, `cargo xtask kernels --report
+// --pipes`, NVRTC 12.9, sm_90, 2026-11-30). Other words as they are.
 template <class T>
 GFPF_NTT_FN T gfpf_ntt_word_register(T v) {
 #ifndef GFPF_HOST_EMULATION
