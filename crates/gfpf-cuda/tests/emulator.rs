@@ -2516,6 +2516,53 @@ fn word_size_ntt_last_round_on_tensor_cores() {
     }
 }
 
+/// What the time model charges a word-size NTT is what it ran: each launch
+/// reads and writes every word of device memory once (`ntt_global_words`),
+/// and every butterfly of every stage is counted once, the 32-bit forward
+/// ones apart (`ntt_forward_butterflies`) but for the last round's four
+/// stages on the tensor cores, the inverse ones as `ntt_butterflies`.
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn word_size_ntt_counts_its_words_and_butterflies() {
+    use gfpf_cuda::ntt::{NTT_PRIMES_31, NttPlan31};
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (word-size NTT counts): {why}");
+        return;
+    }
+    for (log2_n, groups) in [(12u32, None), (16, Some(&[4u32, 12][..]))] {
+        let n = 1u64 << log2_n;
+        let mut plan = NttPlan31::try_new(n as usize, &[NTT_PRIMES_31[0]]).unwrap();
+        if let Some(groups) = groups {
+            plan = plan.with_stage_groups(groups).unwrap();
+        }
+        let launches = plan.launches(1, Direction::Forward).len() as u64;
+        let ntt = gfpf_testkit::emulator::EmulatedNtt31::new(plan, kernel_dir()).unwrap();
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let mut data: Vec<u32> = (0..n as u32).collect();
+            // Every block run: the counts are exact.
+            let counted = ntt.launch_counts(&mut data, None, 1, direction, u32::MAX).unwrap();
+            assert_eq!(counted.len() as u64, launches);
+            let sum = |f: fn(&gfpf_testkit::emulator::FieldOps) -> u64| {
+                counted.iter().map(|c| f(&c.traffic.ops)).sum::<u64>()
+            };
+            let at = format!("2^{log2_n} {direction:?}");
+            assert_eq!(sum(|o| o.ntt_global_words), 2 * n * launches, "{at}");
+            let butterflies = u64::from(log2_n) * n / 2;
+            if direction == Direction::Forward {
+                assert!(sum(|o| o.ntt_mma_tiles) > 0, "{at}");
+                assert_eq!(sum(|o| o.ntt_forward_butterflies), butterflies - 4 * n / 2, "{at}");
+                assert_eq!(sum(|o| o.ntt_butterflies), 0, "{at}");
+            } else {
+                assert_eq!(sum(|o| o.ntt_forward_butterflies), 0, "{at}");
+                assert_eq!(sum(|o| o.ntt_butterflies), butterflies, "{at}");
+            }
+        }
+    }
+}
+
 /// The shapes the 64-bit words' and FP64 tests run (see
 /// [`word_size_ntt_matches_host`]): one launch (2^6; 2^11 in rounds of 3, 3,
 /// 3 and 2 stages; 2^14, the largest tile, 16 words a thread in two
