@@ -504,10 +504,10 @@ const NTT_GROUP_INSTRUCTIONS: f64 = 16.0;
 
 /// SASS instructions of a word-size NTT's data word read from or written to
 /// device memory, as a shared word takes: its address (one IMAD.WIDE.U32
-/// from the group's first, `GfpfNttRows`) and the access. The groups of
-/// the 32-bit and FP64 kernels take that (kernels/gfpf_ntt.cu, NVRTC 12.9,
-/// sm_90, nvdisasm 13.5, 2026-11-30); the 64-bit kernel's, which index from
-/// the transform's first word, and the words that go through the tile
+/// from the group's first, `GfpfNttRows`) and the access. The 32-bit
+/// kernel's groups take that (kernels/gfpf_ntt.cu, NVRTC 12.9, sm_90,
+/// nvdisasm 13.5, 2026-11-30); the 64-bit and FP64 kernels', which index
+/// from the transform's first word, and the words that go through the tile
 /// (`t.at(w)`) take more: a floor for them.
 const NTT_GLOBAL_WORD_INSTRUCTIONS: f64 = 2.0;
 

@@ -589,13 +589,17 @@ GFPF_NTT_FN T gfpf_ntt_out(T v, bool scale, bool finish, T n_inv, T n_inv_shoup,
 }
 
 // A group's rows in device memory: word k of them at at + k·step of
-// `data`. On the device, where BY_ADDRESS, from the first word's address,
-// an IMAD.WIDE.U32 an access: indexed from `data`, each access took five
-// instructions of 64-bit address arithmetic, and with the rows' offsets
-// held apart ptxas spilled (the 32-bit kernel 3808 → 3651 instructions,
-// the FP64 one 2942 → 2754; NVRTC 12.9, sm_90, 2026-11-30). The 64-bit
-// kernel indexes from `data`: by address it spilled 8 bytes on sm_90. On
-// the host always from `data`, whose base the emulator counts sectors from.
+// `data`. On the device, where BY_ADDRESS (32-bit words), from the first
+// word's address: one IMAD.WIDE.U32 an access (the offset's product
+// volatile, so that ptxas does not hoist the 16 offsets out of the groups'
+// loop and spill them; an address made in inline PTX entire lost the
+// global space, and every access became a generic LD or ST with predicates
+// about it). Indexed from `data`, each access took five instructions of
+// 64-bit address arithmetic: the 32-bit kernel 3808 → 3157 instructions
+// with it (`cargo xtask kernels --report --pipes`, NVRTC 12.9, sm_90,
+// 2026-11-30). The 64-bit and FP64 kernels index from `data`: by address
+// they spilled 8 bytes on sm_90. On the host always from `data`, whose
+// base the emulator counts sectors from.
 template <class S, bool BY_ADDRESS>
 struct GfpfNttRows {
     S* data;
@@ -613,14 +617,14 @@ struct GfpfNttRows {
 #ifndef GFPF_HOST_EMULATION
 template <class S>
 struct GfpfNttRows<S, true> {
-    gfpf_ntt_u64 first;
+    S* row;
     gfpf_ntt_u32 step_bytes;
     GFPF_NTT_METHOD GfpfNttRows(S* d, gfpf_ntt_u32 a, gfpf_ntt_u32 st)
-        : first((gfpf_ntt_u64)(d + a)), step_bytes(st * (gfpf_ntt_u32)sizeof(S)) {}
+        : row(d + a), step_bytes(st * (gfpf_ntt_u32)sizeof(S)) {}
     GFPF_NTT_METHOD S* word(int k) const {
-        gfpf_ntt_u64 address;
-        asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(address) : "r"((gfpf_ntt_u32)k), "r"(step_bytes), "l"(first));
-        return (S*)address;
+        gfpf_ntt_u64 offset;
+        asm volatile("mul.wide.u32 %0, %1, %2;" : "=l"(offset) : "r"((gfpf_ntt_u32)k), "r"(step_bytes));
+        return (S*)((char*)row + offset);
     }
     GFPF_NTT_METHOD S read(int k) const { return *word(k); }
     GFPF_NTT_METHOD void write(int k, S v) const { *word(k) = v; }
@@ -646,7 +650,7 @@ GFPF_NTT_FN void gfpf_ntt_group(const GfpfNttTile& t, const GfpfNttGroup& group,
     // The group's rows in the transform: stride/C rows of the tile apart,
     // G words each (stride is a multiple of C).
     const gfpf_ntt_u32 at = t.at(group.first), step = (gfpf_ntt_u32)(group.stride >> t.columns_log2) << t.log2_g;
-    const GfpfNttRows<typename GfpfNttWord<T>::Stored, !GfpfNttWord<T>::LAZY> rows(data, at, step);
+    const GfpfNttRows<typename GfpfNttWord<T>::Stored, sizeof(typename GfpfNttWord<T>::Stored) == 4> rows(data, at, step);
     T x[R];
 #pragma unroll
     for (int k = 0; k < R; ++k) {
