@@ -28,7 +28,7 @@
 //!
 //! and a launch takes the largest of the three plus [`LAUNCH_SECONDS`].
 //! The two fitted constants minimise the squared log error over the
-//! measured rows of today's one-thread-per-DFT kernels ([`MEASURED`]); the
+//! measured rows of the one-thread-per-DFT kernels ([`MEASURED`]); the
 //! report says how far each row lands and which term set it. For the
 //! device's kernels it also prints a floor: the same model with the path
 //! term at [`DEPENDENT_ISSUE_CYCLES`] a instruction, since the fitted cost
@@ -1830,7 +1830,7 @@ fn run_transforms(args: &GpuModelArgs, reports: &mut Reports) -> Result<(), Stri
     let fitted = if args.fit {
         let model = fitted_model(args, reports)?.on(gpu);
         println!(
-            "fitted on today's one-thread-per-DFT kernels: {:.1} cycles per instruction on a thread's serial path{}",
+            "fitted on the measured one-thread-per-DFT kernels: {:.1} cycles per instruction on a thread's serial path{}",
             model.path_cycles_per_instruction,
             model.fit_schedule.map_or(String::new(), |c| format!(
                 "; their static schedules {c:.1} cycles an instruction"
@@ -2009,11 +2009,11 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
     }
     let (model, error) = fit(&today, None);
     println!(
-        "\nfitted on today's one-thread-per-DFT kernels: {:.3} DRAM bytes per local-memory byte, {:.1} cycles per instruction on a thread's serial path (root-mean-square log error {error:.3})\n",
+        "\nfitted on the measured one-thread-per-DFT kernels: {:.3} DRAM bytes per local-memory byte, {:.1} cycles per instruction on a thread's serial path (root-mean-square log error {error:.3})\n",
         model.local_dram_factor, model.path_cycles_per_instruction
     );
     println!(
-        "{:<5} {:>8} {:>5} | {:>9} {:>9} {:>6} {:<22} | today's kernels",
+        "{:<5} {:>8} {:>5} | {:>9} {:>9} {:>6} {:<22} | the measured kernels",
         "", "N", "batch", "measured", "modelled", "ratio", "launches bound by"
     );
     for ((t, measured), &(name, log2_n, batch, _, _)) in today.iter().zip(MEASURED) {

@@ -415,8 +415,9 @@ fn functions(listing: &str) -> BTreeMap<String, Function> {
 /// once, in order, at [`ASSUMED_LATENCIES`] (loops not weighted, every
 /// branch's code counted: a static schedule, as the pipe counts are static).
 /// Its cycles an instruction say how long a kernel's instructions wait on
-/// one another: about 4 for the device's kernels, 10 to 11 for the
-/// one-thread-per-DFT kernels whose elements are in local memory.
+/// one another: 3.3 to 4.5 for the device's kernels, 4.75 to 10.7 for the
+/// one-thread-per-DFT kernels of the measured rows, whose elements are in
+/// local memory (t8's 8.3 to 9.5; NVRTC 12.9, sm_90, 2026-11-30).
 pub fn static_schedules(listing: &str) -> BTreeMap<String, u64> {
     functions(listing)
         .into_iter()

@@ -72,11 +72,10 @@ static inline gfpf_ntt_u64 gfpf_ntt_mul_hi(gfpf_ntt_u64 a, gfpf_ntt_u64 b) {
 #define GFPF_NTT_READ(base, i) gfpf_global_read((base), (i), __LINE__)
 #define GFPF_NTT_TABLE_READ(base, i) gfpf_table_read((base), (i), __LINE__)
 #define GFPF_NTT_WRITE(base, i, v) gfpf_global_write((base), (i), (v), __LINE__)
-// Counted per word width: a 64-bit butterfly is several times a 32-bit one.
-#define GFPF_NTT_COUNT_BUTTERFLY(T) GFPF_NTT_COUNT_BUTTERFLY_OF(T, true)
-// A round's butterfly: 32-bit forward ones apart (their difference goes to
-// the product unreduced, one instruction fewer).
-#define GFPF_NTT_COUNT_BUTTERFLY_OF(T, INVERSE)                                                  \
+// Counted per word width (a 64-bit butterfly is several times a 32-bit
+// one), and 32-bit forward ones apart (their difference goes to the product
+// unreduced, one instruction fewer).
+#define GFPF_NTT_COUNT_BUTTERFLY(T, INVERSE)                                                     \
     gfpf_emu::block().count_op(GfpfNttWord<T>::FLOAT ? GFPF_OP_NTT50_BUTTERFLY                     \
                                : sizeof(T) != 4      ? GFPF_OP_NTT62_BUTTERFLY                     \
                                : (INVERSE)           ? GFPF_OP_NTT_BUTTERFLY                       \
@@ -123,8 +122,7 @@ __device__ __forceinline__ gfpf_ntt_u64 gfpf_ntt_mul_hi(gfpf_ntt_u64 a, gfpf_ntt
 #define GFPF_NTT_READ(base, i) ((base)[i])
 #define GFPF_NTT_TABLE_READ(base, i) ((base)[i])
 #define GFPF_NTT_WRITE(base, i, v) ((base)[i] = (v))
-#define GFPF_NTT_COUNT_BUTTERFLY(T)
-#define GFPF_NTT_COUNT_BUTTERFLY_OF(T, INVERSE)
+#define GFPF_NTT_COUNT_BUTTERFLY(T, INVERSE)
 #define GFPF_NTT_COUNT_GROUP(T)
 #define GFPF_NTT_DMUL(a, b) __dmul_rn((a), (b))
 #define GFPF_NTT_DFMA(a, b, c) __fma_rn((a), (b), (c))
@@ -411,9 +409,9 @@ struct GfpfNttPointwise {
         const T x = GfpfNttWord<T>::in(GFPF_NTT_READ(data, i));
         if (other == nullptr) return x;
         // Counted as a butterfly: two Montgomery products (one in FP64, which
-        // takes x·y as it is), a load and its address, about the
-        // instructions of one.
-        GFPF_NTT_COUNT_BUTTERFLY(T);
+        // takes x·y as it is), about the instructions of an inverse one; the
+        // second word's load counted apart.
+        GFPF_NTT_COUNT_BUTTERFLY(T, true);
         GFPF_NTT_COUNT_GLOBAL_WORD();
         const T y = GfpfNttWord<T>::in(GFPF_NTT_READ(other, i));
         if constexpr (GfpfNttWord<T>::FLOAT)
@@ -436,7 +434,7 @@ GFPF_NTT_FN void gfpf_ntt_round_stage(T (&x)[1 << LOG2_R], T a_u, const GfpfNttT
 #pragma unroll
     for (int b = 0; b < R / 2; ++b) {
         const int t = (b / HALF) * 2 * HALF + b % HALF;  // the pair's lower row
-        GFPF_NTT_COUNT_BUTTERFLY_OF(T, INVERSE);
+        GFPF_NTT_COUNT_BUTTERFLY(T, INVERSE);
         if constexpr (GfpfNttWord<T>::FLOAT) {
             // Signed values in (−q, q): sums reduced (to about ±q/2),
             // differences (below 2q) taken as they are by the product,
