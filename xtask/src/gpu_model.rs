@@ -1707,14 +1707,14 @@ fn count_alternative(
     count(preset, log2_n, batch, alternative, args, reports).map(Some)
 }
 
-/// The constants that fit `today` (modelled transform, measured seconds)
+/// The constants that fit `measured_rows` (modelled transform, measured seconds)
 /// best in squared log error: a grid search over both. With
 /// `carried_from`, the fit's kernels' static schedule
 /// ([`Model::fit_schedule`]), the path cost is fitted as carried to each
 /// row by its own kernels' static schedules ([`Model::transfer_path`]);
 /// without, one cost an instruction for every row. Also the fit's
 /// root-mean-square log error.
-fn fit(today: &[(Transform, f64)], carried_from: Option<f64>) -> (Model, f64) {
+fn fit(measured_rows: &[(Transform, f64)], carried_from: Option<f64>) -> (Model, f64) {
     let model = |a: i32, b: i32| Model {
         local_dram_factor: 0.01 * 1.15f64.powi(a),
         path_cycles_per_instruction: 0.5 * 1.12f64.powi(b),
@@ -1728,7 +1728,7 @@ fn fit(today: &[(Transform, f64)], carried_from: Option<f64>) -> (Model, f64) {
     for a in 0..=40 {
         for b in 0..=60 {
             let m = model(a, b);
-            let err: f64 = today
+            let err: f64 = measured_rows
                 .iter()
                 .map(|(t, measured)| (t.seconds(&m).0 / measured).ln().powi(2))
                 .sum();
@@ -1737,7 +1737,7 @@ fn fit(today: &[(Transform, f64)], carried_from: Option<f64>) -> (Model, f64) {
             }
         }
     }
-    (best.1, (best.0 / today.len().max(1) as f64).sqrt())
+    (best.1, (best.0 / measured_rows.len().max(1) as f64).sqrt())
 }
 
 /// The transform's times with the ALU and the FMA pipe at half a warp a
@@ -1779,35 +1779,35 @@ fn bound_names(bounds: &[Bound]) -> String {
 /// kernels (their geometric-mean times), for the runs that print no row
 /// beside the fit (`--contest`, `--transform --fit`).
 fn fitted_model(args: &GpuModelArgs, reports: &mut Reports) -> Result<Model, String> {
-    let mut today = Vec::new();
+    let mut measured_rows = Vec::new();
     for &(name, log2_n, batch, gpu, _) in MEASURED {
         let preset = Preset::from_name(name).map_err(|e| e.to_string())?;
         eprintln!("counting {name} 2^{log2_n} x{batch}");
         let old = count(preset, log2_n, batch, StageKernels::ThreadPerDft, args, reports)?;
-        today.push((old, (gpu.0 * gpu.1).sqrt() * 1e-3));
+        measured_rows.push((old, (gpu.0 * gpu.1).sqrt() * 1e-3));
     }
     // The rows' schedules as the fit weighs the rows: alike, in logs.
     let mut schedules = Vec::new();
-    for ((t, _), &(name, log2_n, batch, ..)) in today.iter().zip(MEASURED) {
+    for ((t, _), &(name, log2_n, batch, ..)) in measured_rows.iter().zip(MEASURED) {
         if let Some(c) = static_schedule(&t.launches) {
             eprintln!("  {name} 2^{log2_n} x{batch}: static schedule {c:.2} cycles an instruction");
             schedules.push(c);
         }
     }
-    let fit_schedule = (schedules.len() == today.len() && !schedules.is_empty())
+    let fit_schedule = (schedules.len() == measured_rows.len() && !schedules.is_empty())
         .then(|| (schedules.iter().map(|c| c.ln()).sum::<f64>() / schedules.len() as f64).exp());
-    let (constant, constant_error) = fit(&today, None);
+    let (constant, constant_error) = fit(&measured_rows, None);
     eprintln!(
         "  one path cost for every row: {:.3} local, {:.2} cycles an instruction, rms log error {:.3}",
         constant.local_dram_factor, constant.path_cycles_per_instruction, constant_error
     );
     if let Some(s) = fit_schedule {
-        let (carried, carried_error) = fit(&today, Some(s));
+        let (carried, carried_error) = fit(&measured_rows, Some(s));
         eprintln!(
             "  carried by each row's schedule: {:.3} local, {:.2} cycles an instruction at {s:.2}, rms log error {:.3}",
             carried.local_dram_factor, carried.path_cycles_per_instruction, carried_error
         );
-        for ((t, measured), &(name, log2_n, batch, ..)) in today.iter().zip(MEASURED) {
+        for ((t, measured), &(name, log2_n, batch, ..)) in measured_rows.iter().zip(MEASURED) {
             eprintln!(
                 "    {name} 2^{log2_n} x{batch}: measured {:.3} ms, one cost {:.3}, carried {:.3}",
                 measured * 1e3,
@@ -1987,14 +1987,14 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         let model = fitted_model(args, &mut reports)?.on(gpu);
         return run_contest(&model, args, &mut reports);
     }
-    let mut today = Vec::new();
+    let mut measured_rows = Vec::new();
     let mut device = Vec::new();
     for &(name, log2_n, batch, gpu, host) in MEASURED {
         let preset = Preset::from_name(name).map_err(|e| e.to_string())?;
         eprintln!("counting {name} 2^{log2_n} x{batch}");
         let old = count(preset, log2_n, batch, StageKernels::ThreadPerDft, args, &mut reports)?;
         let measured = (gpu.0 * gpu.1).sqrt() * 1e-3;
-        today.push((old, measured));
+        measured_rows.push((old, measured));
         let new = count_device(preset, log2_n, batch, args, &mut reports)?;
         let segments = count_alternative(preset, log2_n, batch, args, &mut reports)?;
         device.push((name, log2_n, batch, new, Some(host), segments));
@@ -2007,7 +2007,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         let segments = count_alternative(preset, log2_n, batch, args, &mut reports)?;
         device.push((name, log2_n, batch, new, None, segments));
     }
-    let (model, error) = fit(&today, None);
+    let (model, error) = fit(&measured_rows, None);
     println!(
         "\nfitted on the measured one-thread-per-DFT kernels: {:.3} DRAM bytes per local-memory byte, {:.1} cycles per instruction on a thread's serial path (root-mean-square log error {error:.3})\n",
         model.local_dram_factor, model.path_cycles_per_instruction
@@ -2016,7 +2016,7 @@ pub fn run(args: &GpuModelArgs) -> Result<(), String> {
         "{:<5} {:>8} {:>5} | {:>9} {:>9} {:>6} {:<22} | the measured kernels",
         "", "N", "batch", "measured", "modelled", "ratio", "launches bound by"
     );
-    for ((t, measured), &(name, log2_n, batch, _, _)) in today.iter().zip(MEASURED) {
+    for ((t, measured), &(name, log2_n, batch, _, _)) in measured_rows.iter().zip(MEASURED) {
         let (s, bounds) = t.seconds(&model);
         println!(
             "{name:<5} {:>8} {batch:>5} | {:>7.2}ms {:>7.2}ms {:>6.2} {:<22} | {} launches, {:.1} passes, data sectors {:.0}% used, all {:.0}%",
