@@ -50,6 +50,13 @@ use gfpf_field::{Field, Preset};
 use gfpf_plan::{Direction, Order};
 use gfpf_testkit::emulator::{EmulatedFft, EmulatedNtt, FieldOps, HostKernels, LaunchTraffic, SharedSite};
 
+use crate::ntt_costs::{
+    NTT_BUTTERFLY_INSTRUCTIONS, NTT_FORWARD_BUTTERFLY_INSTRUCTIONS, NTT_GLOBAL_WORD_INSTRUCTIONS,
+    NTT_GROUP_INSTRUCTIONS, NTT_MMA_TILE_INSTRUCTIONS, NTT_TILE_WORD_INSTRUCTIONS, NTT50_BUTTERFLY_INSTRUCTIONS,
+    NTT50_FORWARD_BUTTERFLY_INSTRUCTIONS, NTT50_GROUP_INSTRUCTIONS, NTT50_TILE_WORD_INSTRUCTIONS,
+    NTT62_BUTTERFLY_INSTRUCTIONS, NTT62_FORWARD_BUTTERFLY_INSTRUCTIONS, NTT62_GROUP_INSTRUCTIONS,
+    NTT62_TILE_WORD_INSTRUCTIONS,
+};
 use crate::tile_costs::{self, TileOp};
 
 use gfpf_cuda::multimodular::{MultiModularPlan, WordSizePlan, WordSizes};
@@ -334,6 +341,11 @@ pub fn instructions(ops: &FieldOps, k: f64, short_division: bool) -> f64 {
         + ops.ntt_forward_butterflies as f64 * NTT_FORWARD_BUTTERFLY_INSTRUCTIONS
         + ops.ntt_groups as f64 * NTT_GROUP_INSTRUCTIONS
         + ops.ntt62_butterflies as f64 * NTT62_BUTTERFLY_INSTRUCTIONS
+        + ops.ntt62_forward_butterflies as f64 * NTT62_FORWARD_BUTTERFLY_INSTRUCTIONS
+        + ops.ntt50_forward_butterflies as f64 * NTT50_FORWARD_BUTTERFLY_INSTRUCTIONS
+        + ops.ntt_tile_words as f64 * NTT_TILE_WORD_INSTRUCTIONS
+        + ops.ntt62_tile_words as f64 * NTT62_TILE_WORD_INSTRUCTIONS
+        + ops.ntt50_tile_words as f64 * NTT50_TILE_WORD_INSTRUCTIONS
         + ops.ntt62_groups as f64 * NTT62_GROUP_INSTRUCTIONS
         + ops.ntt50_butterflies as f64 * NTT50_BUTTERFLY_INSTRUCTIONS
         + ops.ntt50_groups as f64 * NTT50_GROUP_INSTRUCTIONS
@@ -465,100 +477,6 @@ const MM62_PRODUCT_INSTRUCTIONS: f64 = MM_PRODUCT_INSTRUCTIONS + 24.0;
 const MM62_MAC_INSTRUCTIONS: f64 = MM_MAC_INSTRUCTIONS + 10.0;
 /// See [`MM62_PRODUCT_INSTRUCTIONS`].
 const MM62_TERM_INSTRUCTIONS: f64 = MM_TERM_INSTRUCTIONS + 8.0;
-
-/// SASS instructions of a word-size NTT butterfly in registers with its
-/// share of its round's twiddles (kernels/gfpf_ntt.cu, `gfpf_ntt_group`):
-/// a modular add (an add and a VIADDMNMX), a subtraction (forward: offset
-/// by q, one IADD3, the product taking it unreduced; inverse: an add and a
-/// VIADDMNMX), a Montgomery product (three IMAD, a VIADDMNMX), and a Shoup
-/// product a twiddle. Probe kernels that ran one group of a round (the
-/// tile's words in and out), less a probe that only finds the group's
-/// words: radix 16 448 instructions, radix 8 176, radix 4 56, forward and
-/// inverse alike (direct from device memory, radix 16, 488); the group's
-/// index arithmetic, which that probe also runs, 16 (NVRTC 12.9, sm_90,
-/// nvdisasm 13.5, 2026-11-26). With it, less the shared words (2 each),
-/// radix 16 and 8 fit 12 a butterfly and [`NTT_GROUP_INSTRUCTIONS`] a
-/// group (radix 4: 64 modelled, 72 counted). Since, the forward
-/// butterfly's difference goes unreduced to its product (probes of a
-/// group from the tile: radix 16 forward 471 → 439 instructions, radix 8
-/// 222 → 210, the inverse unchanged), and q is held as a 32-bit word, where
-/// ptxas had added its 64-bit register's zero upper word to every
-/// Montgomery product's high half (the whole kernel 3992 → 3857
-/// instructions; 141 such adds → 29; NVRTC 12.9, sm_90, nvdisasm 13.5,
-/// 2026-11-30): 11 a butterfly inverse (and a pointwise product, counted
-/// as one), 10 forward ([`NTT_FORWARD_BUTTERFLY_INSTRUCTIONS`]). The data
-/// words' accesses to device memory are charged apart
-/// ([`NTT_GLOBAL_WORD_INSTRUCTIONS`]).
-const NTT_BUTTERFLY_INSTRUCTIONS: f64 = 11.0;
-
-/// [`NTT_BUTTERFLY_INSTRUCTIONS`] forward: the difference offset by q goes
-/// to the product unreduced, one instruction fewer (probes of a group from
-/// the tile, radix 16: forward 439 instructions, inverse 471, where both
-/// took 471 before; NVRTC 12.9, sm_90, 2026-11-30).
-const NTT_FORWARD_BUTTERFLY_INSTRUCTIONS: f64 = 10.0;
-
-/// SASS instructions of a word-size NTT round's group beside its
-/// butterflies and shared words: its index arithmetic and loop (same
-/// probes).
-const NTT_GROUP_INSTRUCTIONS: f64 = 16.0;
-
-/// SASS instructions of a word-size NTT's data word read from or written to
-/// device memory, as a shared word takes: its address (one IMAD.WIDE.U32
-/// from the group's first, `GfpfNttRows`) and the access. The 32-bit
-/// kernel's groups take that (kernels/gfpf_ntt.cu, NVRTC 12.9, sm_90,
-/// nvdisasm 13.5, 2026-11-30); the 64-bit and FP64 kernels', which index
-/// from the transform's first word, and the words that go through the tile
-/// (`t.at(w)`) take more: a floor for them.
-const NTT_GLOBAL_WORD_INSTRUCTIONS: f64 = 2.0;
-
-/// [`NTT_BUTTERFLY_INSTRUCTIONS`] for 64-bit words (primes c·2^32 + 1
-/// below 2^62, Harvey's lazy butterflies on values in [0, 2q)): a 64-bit
-/// add reduced against 2q, a subtraction offset by 2q, a Montgomery product
-/// word by word left in [0, 2q) (a 64 × 64-bit product in four IMAD.WIDE,
-/// two 32 × 30-bit steps), and its share of its round's Shoup twiddles (24
-/// a product). Probe kernels of one group as for the 32-bit kernel, less
-/// the probe that only finds its words: radix 8 648 instructions forward
-/// (720 inverse, whose difference is reduced too), radix 4 232, radix 16
-/// 1640 (the kernel does not run it: with it ptxas spills 216 bytes within
-/// 64 registers); less the shared words (2 each), radix 8 and 4 fit 50 a
-/// butterfly and 16 a group, to which the group's index arithmetic adds
-/// the 16 of [`NTT_GROUP_INSTRUCTIONS`] (NVRTC 12.9 with `--device-int128`,
-/// sm_90, nvdisasm 13.5, 2026-11-27; fully reduced, they were 60 and 24).
-/// Four times a 32-bit butterfly for twice the bits.
-const NTT62_BUTTERFLY_INSTRUCTIONS: f64 = 50.0;
-
-/// [`NTT_GROUP_INSTRUCTIONS`] for 64-bit words (same probes).
-const NTT62_GROUP_INSTRUCTIONS: f64 = 32.0;
-
-/// [`NTT_BUTTERFLY_INSTRUCTIONS`] in FP64 (primes c·2^32 + 1 below 2^50,
-/// signed values in (−q, q)): a sum reduced by an FMA's rounding (DADD,
-/// DFMA, DADD, DFMA), a difference, a product of six DMUL, DFMA and DADD
-/// (two more reductions instead of the sum's in the inverse), and its
-/// share of its round's twiddles. Probe kernels of one group as for the
-/// integer kernels, less the probe that only finds its words: radix 8 232
-/// instructions forward, 264 inverse, radix 4 72, radix 16 584 (the
-/// kernel does not run it: with it ptxas spills 316 bytes within 64
-/// registers); less the shared words (2 each), radix 8 takes 17 a
-/// butterfly forward and 19 inverse with nothing left for the group,
-/// whose index arithmetic adds the 16 of [`NTT_GROUP_INSTRUCTIONS`]
-/// (NVRTC 12.9, sm_90, nvdisasm 13.5, 2026-11-27; with values in [0, 2q)
-/// and a correction after each product, radix 8 took 336). About a 31-bit
-/// butterfly's cost a bit of the prime, half a 62-bit one's.
-const NTT50_BUTTERFLY_INSTRUCTIONS: f64 = 18.0;
-
-/// [`NTT_GROUP_INSTRUCTIONS`] in FP64 (same probes).
-const NTT50_GROUP_INSTRUCTIONS: f64 = 16.0;
-
-/// SASS instructions of a lane's share of a tensor-core DFT_16 of 8 groups
-/// (`gfpf_ntt_mma_round`: eight IMMA, the recombination and Montgomery
-/// reduction of four outputs, the addresses, the loop and its `__syncwarp`)
-/// beside its shared-memory accesses (4 words in, 4 out, 8 16-byte loads of
-/// the left operands: 16 the emulator counts, 2 instructions each as the
-/// model charges shared words). The stage kernel's loop is 81 instructions
-/// (sm_80: 87), so 49 beside the 32 charged (NVRTC 12.9, sm_90, nvdisasm
-/// 13.5, 2026-11-27): 20 an element, against 29 for a group of the round in
-/// registers (32 butterflies, the group, 32 shared words).
-const NTT_MMA_TILE_INSTRUCTIONS: f64 = 49.0;
 
 /// SASS instructions of one column step of a lane product (D² products of
 /// 64×64→128 bits, two shuffles a digit, the complement select) by digits

@@ -32,6 +32,7 @@ use gfpf_kernels::{
 use gfpf_plan::CodeletTwiddles;
 
 use crate::kernels::constants;
+use crate::ntt_costs;
 use crate::pipe_mix::{self, NO_NVDISASM, Pipe, PipeMix, find_nvdisasm};
 use crate::probes;
 use crate::tile_costs::{self, TileOp};
@@ -67,7 +68,9 @@ pub struct KernelsArgs {
     /// Print the element teams' operations' machine instructions on a
     /// lane's common path and their shared-memory words, as the time model
     /// charges them (probe kernels, `xtask/src/probes.cu`; default preset
-    /// t8, architecture sm_90; needs nvdisasm).
+    /// t8, architecture sm_90; needs nvdisasm); with `--preset ntt`, the
+    /// word-size NTT's loops an iteration beside the model's charges
+    /// (`xtask/src/ntt_probes.cu`).
     #[arg(long)]
     probe: bool,
     /// Internal: compile one module (PRESET RADIX ARCH FAMILIES) and print
@@ -185,6 +188,9 @@ fn pair_kernel_of(symbol: &str) -> Option<Kernel> {
 /// The child: compiles one module and prints ptxas's report (NVRTC's log),
 /// then a last line `compile time WALL CPU` (seconds).
 fn compile_one(preset: &str, radix: &str, arch: &str, families: &str, pipes: bool) -> Result<(), String> {
+    if preset == NTT_MODULE && families == PROBES {
+        return compile_ntt_probes(arch);
+    }
     if preset == NTT_MODULE {
         let unit = gfpf_kernels::ntt_translation_unit(false);
         let report = nvrtc_resources(NTT_MODULE, &unit, limits(arch)?.capability()).map_err(|e| e.to_string())?;
@@ -234,6 +240,64 @@ fn compile_probes(c: &gfpf_kernels::DeviceConstants, radix: usize, arch: &str) -
     Ok(())
 }
 
+/// The child of `--probe --preset ntt`: the NTT module with its probe
+/// kernels, each one's loop body printed ([`probes::LoopBody::to_line`]).
+fn compile_ntt_probes(arch: &str) -> Result<(), String> {
+    let nvdisasm = find_nvdisasm().ok_or_else(|| format!("--probe: {NO_NVDISASM}"))?;
+    let (bodies, report) = probes::count_ntt(limits(arch)?.capability(), &nvdisasm)?;
+    for (function, body) in bodies {
+        println!("{}", body.to_line(&function));
+    }
+    print_compile_time(&report);
+    Ok(())
+}
+
+/// `--probe --preset ntt`: the word-size NTT's loops on `arch`, each
+/// iteration's instructions and shared words beside what the time model
+/// charges it ([`crate::ntt_costs`]).
+fn run_ntt_probes(arch: &str, timeout: Duration) -> Result<(), String> {
+    let report = compile_named_in_child(NTT_MODULE, 0, arch, PROBES, false, timeout)?;
+    let bodies: BTreeMap<String, probes::LoopBody> =
+        report.log.lines().filter_map(probes::LoopBody::from_line).collect();
+    if bodies.is_empty() {
+        return Err(format!("--probe --preset ntt: no probe counted\n{}", report.log));
+    }
+    println!(
+        "{:<6} {:<6} {:<22} {:>7} {:>7} {:>7} {:>7} {:>7}",
+        "module", "arch", "loop", "instr", "shared", "model", "m.words", "agrees"
+    );
+    for (name, body) in &bodies {
+        let ntt_loop = ntt_costs::NttLoop::of_probe(name);
+        let iterations = ntt_loop.map_or(1.0, |l| l.iterations(body.global_stores));
+        let instructions = body.instructions as f64 / iterations;
+        let (model, words, agrees) = ntt_loop.map_or_else(
+            || ("-".to_owned(), "-".to_owned(), "-".to_owned()),
+            |l| {
+                (
+                    format!("{:.1}", l.instructions()),
+                    format!("{:.0}", l.shared_words()),
+                    (if l.agrees(instructions) { "yes" } else { "NO" }).to_owned(),
+                )
+            },
+        );
+        println!(
+            "{:<6} {arch:<6} {name:<22} {instructions:>7.1} {:>7.1} {model:>7} {words:>7} {agrees:>7}",
+            "ntt",
+            body.shared_words as f64 / iterations
+        );
+    }
+    println!(
+        "(instructions an iteration of each probe's loop, as the stage kernels run it: a round's group \
+         of 2^r rows from the tile to the tile, forward or inverse, by word (31: 32-bit, 62: 64-bit, 50: \
+         FP64); a word in through the tile, with its pointwise product, out through it (a loop of stores \
+         unrolled: a word a store); the tensor cores' 8 groups; shared: the machine code's shared-memory \
+         words (a 16-byte access two); model: the time model's instructions, its charge and 2 a shared \
+         word as the emulator counts them (m.words); agrees: within the bound ntt_costs::NttLoop::agreement \
+         sets, xtask/src/ntt_costs.rs)"
+    );
+    Ok(())
+}
+
 /// `--probe`: each preset's operations (default t8) on `arch` (default
 /// sm_90), less the empty probe.
 fn run_probes(args: &KernelsArgs) -> Result<(), String> {
@@ -247,6 +311,13 @@ fn run_probes(args: &KernelsArgs) -> Result<(), String> {
     };
     let arch = args.arch.as_deref().unwrap_or("sm_90");
     limits(arch)?;
+    let (ntt, names): (Vec<String>, Vec<String>) = names.into_iter().partition(|n| n == "ntt");
+    if !ntt.is_empty() {
+        run_ntt_probes(arch, Duration::from_secs(args.timeout_s))?;
+        if names.is_empty() {
+            return Ok(());
+        }
+    }
     println!(
         "{:<6} {:<6} {:<26} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
         "preset", "arch", "operation", "instr", "shared", "charge", "model", "cycles", "slow", "m.cyc"

@@ -324,18 +324,7 @@ impl Function {
                 trips.len()
             ));
         }
-        // A probe that spills counts its local loads and stores as the
-        // operation's (k = 16's did under 64 registers, where its kernels
-        // have 128).
-        if let Some(spill) = self
-            .opcodes
-            .iter()
-            .find(|o| o.starts_with("LDL") || o.starts_with("STL"))
-        {
-            return Err(format!(
-                "spills ({spill}): compiled under another register bound than its kernels'"
-            ));
-        }
+        self.check_no_spills()?;
         // Each loop's body as often as it runs, nested ones within.
         let trace = self.trace(&loops, trips);
         let cycles = |latencies: &Latencies| self.cycles(trace.iter().copied(), latencies).unwrap_or(0);
@@ -344,6 +333,41 @@ impl Function {
             shared_words: trace.iter().map(|&at| shared_words_of(&self.opcodes[at])).sum(),
             cycles: cycles(&ASSUMED_LATENCIES),
             slow_cycles: cycles(&SLOW_LATENCIES),
+        })
+    }
+
+    /// An error where the machine code spills: a probe that spills counts
+    /// its local loads and stores as the operation's (k = 16's did under 64
+    /// registers, where its kernels have 128).
+    fn check_no_spills(&self) -> Result<(), String> {
+        match self
+            .opcodes
+            .iter()
+            .find(|o| o.starts_with("LDL") || o.starts_with("STL"))
+        {
+            Some(spill) => Err(format!(
+                "spills ({spill}): compiled under another register bound than its kernels'"
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Its longest rolled loop's body, once: where ptxas unrolled a loop
+    /// (a loop of stores, four words an iteration, after one that takes
+    /// the words left over), the unrolled one.
+    fn loop_body(&self) -> Result<LoopBody, String> {
+        self.check_no_spills()?;
+        let loops = self.loops()?;
+        let (first, last) = loops
+            .iter()
+            .copied()
+            .max_by_key(|&(first, last)| last - first)
+            .ok_or("no rolled loop in the machine code")?;
+        let body = &self.opcodes[first..=last];
+        Ok(LoopBody {
+            instructions: body.len() as u64,
+            shared_words: body.iter().map(|o| shared_words_of(o)).sum(),
+            global_stores: body.iter().filter(|o| o.starts_with("STG")).count() as u64,
         })
     }
 
@@ -461,10 +485,92 @@ pub fn count_field(
     );
     let report = nvrtc_resources(&name, &unit, capability).map_err(|e| e.to_string())?;
     let listing = pipe_mix::listing_of_cubin(nvdisasm, &name, &report.cubin)?;
-    if let Some(path) = std::env::var_os("GFPF_PROBE_LISTING") {
-        std::fs::write(&path, &listing).map_err(|e| format!("writing {}: {e}", path.to_string_lossy()))?;
-    }
+    write_listing_where_asked(&listing)?;
     Ok((count_listing(&listing)?, report))
+}
+
+/// Writes a probes' listing to the file `GFPF_PROBE_LISTING` names, if any.
+fn write_listing_where_asked(listing: &str) -> Result<(), String> {
+    match std::env::var_os("GFPF_PROBE_LISTING") {
+        Some(path) => std::fs::write(&path, listing).map_err(|e| format!("writing {}: {e}", path.to_string_lossy())),
+        None => Ok(()),
+    }
+}
+
+/// The word-size NTT's probe kernels (`ntt_probes.cu`), appended to the
+/// NTT module's translation unit: each runs one loop of the stage kernels
+/// alone, set up as they set it up.
+pub const NTT_PROBES_SOURCE: &str = include_str!("ntt_probes.cu");
+
+/// The prefix of the NTT probes' names (`gfpf_probe_ntt31_radix4_forward`:
+/// a round's group of 2^4 rows of 32-bit words, forward; `…_pointwise`: a
+/// word read with its pointwise product; `ntt31_mma`: the tensor cores' 8
+/// groups).
+pub const NTT_PROBE_PREFIX: &str = "gfpf_probe_ntt";
+
+/// A probe's loop's body, once: what a loop of the stage kernels costs an
+/// iteration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LoopBody {
+    /// Instructions (NOPs, the padding, not counted).
+    pub instructions: u64,
+    /// Shared-memory words of its loads and stores ([`ProbeCount::shared_words`]).
+    pub shared_words: u64,
+    /// Its stores to device memory (STG): the words an iteration of a loop
+    /// of stores moves.
+    pub global_stores: u64,
+}
+
+impl LoopBody {
+    /// The line the compile child prints for `function`.
+    pub fn to_line(self, function: &str) -> String {
+        format!(
+            "{LINE_PREFIX} {function} {} {} {}",
+            self.instructions, self.shared_words, self.global_stores
+        )
+    }
+
+    /// A line of [`LoopBody::to_line`].
+    pub fn from_line(line: &str) -> Option<(String, LoopBody)> {
+        let mut words = line.strip_prefix(LINE_PREFIX)?.strip_prefix(' ')?.split_whitespace();
+        let name = words.next()?.to_owned();
+        let mut number = || words.next()?.parse().ok();
+        let body = LoopBody {
+            instructions: number()?,
+            shared_words: number()?,
+            global_stores: number()?,
+        };
+        words.next().is_none().then_some((name, body))
+    }
+}
+
+/// The NTT probes of a listing ([`NTT_PROBE_PREFIX`]), each one's loop body,
+/// by name less the prefix `gfpf_probe_`; an error where a probe has no
+/// rolled loop, or spills.
+pub fn count_ntt_listing(listing: &str) -> Result<BTreeMap<String, LoopBody>, String> {
+    functions(listing)
+        .iter()
+        .filter(|(name, _)| name.starts_with(NTT_PROBE_PREFIX))
+        .map(|(name, function)| {
+            let body = function.loop_body().map_err(|e| format!("{name}: {e}"))?;
+            Ok((name[PROBE_PREFIX.len()..].to_owned(), body))
+        })
+        .collect()
+}
+
+/// The NTT module with its probe kernels, compiled by NVRTC for
+/// `capability`, read back with `nvdisasm` and counted
+/// ([`count_ntt_listing`]), with the compile's report.
+pub fn count_ntt(
+    capability: (i32, i32),
+    nvdisasm: &Path,
+) -> Result<(BTreeMap<String, LoopBody>, ModuleResources), String> {
+    let name = "gfpf_ntt_probes";
+    let unit = format!("{}\n{NTT_PROBES_SOURCE}", gfpf_kernels::ntt_translation_unit(false));
+    let report = nvrtc_resources(name, &unit, capability).map_err(|e| e.to_string())?;
+    let listing = pipe_mix::listing_of_cubin(nvdisasm, name, &report.cubin)?;
+    write_listing_where_asked(&listing)?;
+    Ok((count_ntt_listing(&listing)?, report))
 }
 
 /// An operation's probe less the empty probe.
@@ -630,6 +736,82 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The model's charges for the word-size NTT (crate::ntt_costs) are
+    /// what the NTT probes' loops give on sm_90, each within the bound
+    /// `NttLoop::agreement` sets: a change to a kernel's loop that moves its
+    /// machine code fails here until its charge is counted again (`cargo
+    /// xtask kernels --probe --preset ntt`). Skipped, with the reason,
+    /// without NVRTC or nvdisasm.
+    #[test]
+    fn the_models_ntt_charges_are_the_probes() {
+        use crate::ntt_costs::NttLoop;
+        if gfpf_cuda::PtxCompiler::find(false) != Some(gfpf_cuda::PtxCompiler::Nvrtc) {
+            eprintln!("SKIPPED (NTT probes against the charges): the NVRTC library (libnvrtc.so) was not found");
+            return;
+        }
+        let Some(nvdisasm) = crate::pipe_mix::find_nvdisasm() else {
+            eprintln!(
+                "SKIPPED (NTT probes against the charges): {}",
+                crate::pipe_mix::NO_NVDISASM
+            );
+            return;
+        };
+        let (bodies, _) = count_ntt((9, 0), &nvdisasm).unwrap();
+        // Groups of 2, 3 and 4 stages (32-bit words) or 2 and 3 (the
+        // others) both ways, each word's three loops through the tile, the
+        // tensor cores' tile.
+        assert_eq!(bodies.len(), 24, "{bodies:?}");
+        for (name, body) in &bodies {
+            let ntt_loop = NttLoop::of_probe(name).unwrap_or_else(|| panic!("{name}: no charge"));
+            let instructions = body.instructions as f64 / ntt_loop.iterations(body.global_stores);
+            assert!(
+                ntt_loop.agrees(instructions),
+                "{name}: the probe's loop takes {instructions} instructions an iteration, the model {} ({:?})",
+                ntt_loop.instructions(),
+                ntt_loop.agreement()
+            );
+        }
+    }
+
+    /// An NTT probe's loop: its longest loop's body (a loop of stores
+    /// unrolled, after the loop of the words left over), its stores.
+    #[test]
+    fn ntt_probes_count_their_longest_loop() {
+        let listing = "\
+.text.gfpf_probe_ntt31_tile_out:
+        /*0000*/                   S2R R0, SR_TID.X ;
+.L_x_1:
+        /*0010*/                   LDS R2, [R4] ;
+        /*0020*/                   STG.E desc[UR4][R6.64], R2 ;
+        /*0030*/               @P0 BRA `(.L_x_1) ;
+.L_x_2:
+        /*0040*/                   LDS R2, [R4] ;
+        /*0050*/                   LDS R3, [R4+0x4] ;
+        /*0060*/                   STG.E desc[UR4][R6.64], R2 ;
+        /*0070*/                   STG.E desc[UR4][R8.64], R3 ;
+        /*0080*/               @P1 BRA `(.L_x_2) ;
+        /*0090*/                   EXIT ;
+.L_x_3:
+        /*00a0*/                   BRA `(.L_x_3);
+.text.gfpf_probe_empty:
+        /*0000*/                   EXIT ;
+";
+        let bodies = count_ntt_listing(listing).unwrap();
+        let body = LoopBody {
+            instructions: 5,
+            shared_words: 2,
+            global_stores: 2,
+        };
+        assert_eq!(bodies.len(), 1);
+        assert_eq!(bodies["ntt31_tile_out"], body);
+        let line = body.to_line("ntt31_tile_out");
+        assert_eq!(LoopBody::from_line(&line), Some(("ntt31_tile_out".to_owned(), body)));
+        let spilled = listing.replace("LDS R3, [R4+0x4]", "LDL R3, [R1]");
+        assert!(count_ntt_listing(&spilled).unwrap_err().contains("spills"));
+        let no_loop = ".text.gfpf_probe_ntt31_tile_in:\n        /*0000*/                   EXIT ;\n";
+        assert!(count_ntt_listing(no_loop).is_err());
     }
 
     /// The control bits read back from two of sm_90's encodings (a probe's

@@ -2517,10 +2517,12 @@ fn word_size_ntt_last_round_on_tensor_cores() {
 }
 
 /// What the time model charges a word-size NTT is what it ran: each launch
-/// reads and writes every word of device memory once (`ntt_global_words`),
-/// and every butterfly of every stage is counted once, the 32-bit forward
-/// ones apart (`ntt_forward_butterflies`) but for the last round's four
-/// stages on the tensor cores, the inverse ones as `ntt_butterflies`.
+/// reads and writes every word of device memory once, by its groups
+/// (`ntt_global_words`) or in a loop through the tile (`ntt_tile_words`,
+/// which every forward transform's last launch takes), and every butterfly
+/// of every stage is counted once, the 32-bit forward ones apart
+/// (`ntt_forward_butterflies`) but for the last round's four stages on the
+/// tensor cores, the inverse ones as `ntt_butterflies`.
 #[test]
 #[cfg_attr(
     not(gfpf_cxx),
@@ -2549,7 +2551,14 @@ fn word_size_ntt_counts_its_words_and_butterflies() {
                 counted.iter().map(|c| f(&c.traffic.ops)).sum::<u64>()
             };
             let at = format!("2^{log2_n} {direction:?}");
-            assert_eq!(sum(|o| o.ntt_global_words), 2 * n * launches, "{at}");
+            assert_eq!(
+                sum(|o| o.ntt_global_words) + sum(|o| o.ntt_tile_words),
+                2 * n * launches,
+                "{at}"
+            );
+            if direction == Direction::Forward {
+                assert!(sum(|o| o.ntt_tile_words) >= n, "{at}: the last launch's stores");
+            }
             let butterflies = u64::from(log2_n) * n / 2;
             if direction == Direction::Forward {
                 assert!(sum(|o| o.ntt_mma_tiles) > 0, "{at}");
@@ -2561,6 +2570,57 @@ fn word_size_ntt_counts_its_words_and_butterflies() {
             }
         }
     }
+}
+
+/// The 64-bit words' and FP64 NTTs count their butterflies by direction
+/// (forward `ntt62_forward_butterflies` / `ntt50_forward_butterflies`,
+/// inverse `ntt62_butterflies` / `ntt50_butterflies`), every stage's once,
+/// and each launch's words once each way, as the model charges them.
+#[test]
+#[cfg_attr(
+    not(gfpf_cxx),
+    ignore = "no host C++ compiler ($CXX or c++) where these tests were built"
+)]
+fn wide_word_size_ntts_count_their_butterflies_by_direction() {
+    use gfpf_cuda::ntt::{F64Word, NTT_PRIMES_62, NttPlan, NttWord, ntt50_primes};
+    use gfpf_testkit::emulator::{EmulatedNtt, FieldOps};
+    if let Some(why) = emulator_unavailable() {
+        eprintln!("SKIPPED (wide word-size NTT counts): {why}");
+        return;
+    }
+    fn check<W: NttWord>(q: u64, forward: fn(&FieldOps) -> u64, inverse: fn(&FieldOps) -> u64) {
+        let log2_n = 12u32;
+        let n = 1u64 << log2_n;
+        let plan = NttPlan::<W>::try_new(n as usize, &[q]).unwrap();
+        let launches = plan.launches(1, Direction::Forward).len() as u64;
+        let ntt = EmulatedNtt::new(plan, kernel_dir()).unwrap();
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let mut data: Vec<W> = (0..n).map(|i| W::from_u64(i % q)).collect();
+            let counted = ntt.launch_counts(&mut data, None, 1, direction, u32::MAX).unwrap();
+            let sum = |f: fn(&FieldOps) -> u64| counted.iter().map(|c| f(&c.traffic.ops)).sum::<u64>();
+            let at = format!("{} bits, {direction:?}", W::BITS);
+            let butterflies = u64::from(log2_n) * n / 2;
+            let (ran, not_ran) = if direction == Direction::Forward {
+                (forward, inverse)
+            } else {
+                (inverse, forward)
+            };
+            assert_eq!(sum(ran), butterflies, "{at}");
+            assert_eq!(sum(not_ran), 0, "{at}");
+            let tile_words = sum(|o| o.ntt_tile_words + o.ntt62_tile_words + o.ntt50_tile_words);
+            assert_eq!(sum(|o| o.ntt_global_words) + tile_words, 2 * n * launches, "{at}");
+        }
+    }
+    check::<u64>(
+        NTT_PRIMES_62[0],
+        |o| o.ntt62_forward_butterflies,
+        |o| o.ntt62_butterflies,
+    );
+    check::<F64Word>(
+        ntt50_primes(32, 1)[0],
+        |o| o.ntt50_forward_butterflies,
+        |o| o.ntt50_butterflies,
+    );
 }
 
 /// The shapes the 64-bit words' and FP64 tests run (see

@@ -91,7 +91,12 @@ enum GfpfEmuOp {
     GFPF_OP_MMA = 36,         // a warp matrix product (mma.sync m16n8k32), per lane
     GFPF_OP_NTT_GLOBAL_WORD = 37, // a word-size NTT's data word read from or written to device memory, per thread
     GFPF_OP_NTT_FORWARD_BUTTERFLY = 38, // GFPF_OP_NTT_BUTTERFLY forward (32-bit words: the difference to the product unreduced)
-    GFPF_OP_COUNT = 39
+    GFPF_OP_NTT62_FORWARD_BUTTERFLY = 39, // GFPF_OP_NTT62_BUTTERFLY forward (the difference offset by 2q, not reduced)
+    GFPF_OP_NTT50_FORWARD_BUTTERFLY = 40, // GFPF_OP_NTT50_BUTTERFLY forward (the difference not reduced)
+    GFPF_OP_NTT_TILE_WORD = 41, // a word-size NTT's data word (32-bit) moved between device memory and the tile in a loop of its own, per thread
+    GFPF_OP_NTT62_TILE_WORD = 42, // GFPF_OP_NTT_TILE_WORD of 64-bit words
+    GFPF_OP_NTT50_TILE_WORD = 43, // GFPF_OP_NTT_TILE_WORD in FP64 (converted as it moves)
+    GFPF_OP_COUNT = 44
 };
 
 // What the Rust side passes with every launch (crates/gfpf-testkit/src/emulator.rs,

@@ -60,6 +60,10 @@ typedef unsigned int gfpf_ntt_u32;
 #define GFPF_NTT_TILE_LOAD4(tile, i, out) (*(tile)).read4((i), (out))
 #define GFPF_NTT_COUNT_MMA_TILE() gfpf_emu::block().count_op(GFPF_OP_NTT_MMA_TILE)
 #define GFPF_NTT_COUNT_GLOBAL_WORD() gfpf_emu::block().count_op(GFPF_OP_NTT_GLOBAL_WORD)
+#define GFPF_NTT_COUNT_TILE_WORD(T)                                                             \
+    gfpf_emu::block().count_op(GfpfNttWord<T>::FLOAT ? GFPF_OP_NTT50_TILE_WORD                     \
+                               : sizeof(T) == 4      ? GFPF_OP_NTT_TILE_WORD                       \
+                                                     : GFPF_OP_NTT62_TILE_WORD)
 // The tensor cores' int8 products (gfpf_mma_m16n8k32_u8): the emulator's, on
 // the device from compute capability 8.0.
 #define GFPF_NTT_MMA 1
@@ -73,11 +77,13 @@ static inline gfpf_ntt_u64 gfpf_ntt_mul_hi(gfpf_ntt_u64 a, gfpf_ntt_u64 b) {
 #define GFPF_NTT_TABLE_READ(base, i) gfpf_table_read((base), (i), __LINE__)
 #define GFPF_NTT_WRITE(base, i, v) gfpf_global_write((base), (i), (v), __LINE__)
 // Counted per word width (a 64-bit butterfly is several times a 32-bit
-// one), and 32-bit forward ones apart (their difference goes to the product
-// unreduced, one instruction fewer).
+// one) and direction (a forward butterfly's difference goes to its product
+// unreduced, an inverse one's is reduced after it).
 #define GFPF_NTT_COUNT_BUTTERFLY(T, INVERSE)                                                     \
-    gfpf_emu::block().count_op(GfpfNttWord<T>::FLOAT ? GFPF_OP_NTT50_BUTTERFLY                     \
-                               : sizeof(T) != 4      ? GFPF_OP_NTT62_BUTTERFLY                     \
+    gfpf_emu::block().count_op(GfpfNttWord<T>::FLOAT ? ((INVERSE) ? GFPF_OP_NTT50_BUTTERFLY        \
+                                                                  : GFPF_OP_NTT50_FORWARD_BUTTERFLY) \
+                               : sizeof(T) != 4      ? ((INVERSE) ? GFPF_OP_NTT62_BUTTERFLY        \
+                                                                  : GFPF_OP_NTT62_FORWARD_BUTTERFLY) \
                                : (INVERSE)           ? GFPF_OP_NTT_BUTTERFLY                       \
                                                      : GFPF_OP_NTT_FORWARD_BUTTERFLY)
 #define GFPF_NTT_COUNT_GROUP(T)                                                                 \
@@ -112,6 +118,7 @@ static inline gfpf_ntt_u64 gfpf_ntt_mul_hi(gfpf_ntt_u64 a, gfpf_ntt_u64 b) {
     } while (0)
 #define GFPF_NTT_COUNT_MMA_TILE()
 #define GFPF_NTT_COUNT_GLOBAL_WORD()
+#define GFPF_NTT_COUNT_TILE_WORD(T)
 #if __CUDA_ARCH__ >= 800
 #define GFPF_NTT_MMA 1
 #else
@@ -404,16 +411,20 @@ struct GfpfNttPointwise {
     const Stored* other;  // null: none
     T r2;                 // 2^2w mod q
 
-    GFPF_NTT_METHOD T load(const GfpfNttTwiddles<T>& tw, const Stored* data, gfpf_ntt_u32 i) const {
-        GFPF_NTT_COUNT_GLOBAL_WORD();
-        const T x = GfpfNttWord<T>::in(GFPF_NTT_READ(data, i));
-        if (other == nullptr) return x;
+    // A word read alone.
+    GFPF_NTT_METHOD T load(const GfpfNttTwiddles<T>&, Stored x) const {
+        GFPF_NTT_COUNT_TILE_WORD(T);
+        return GfpfNttWord<T>::in(x);
+    }
+    // A word read with its twin in `other`, their product.
+    GFPF_NTT_METHOD T load(const GfpfNttTwiddles<T>& tw, Stored x_word, Stored y_word) const {
         // Counted as a butterfly: two Montgomery products (one in FP64, which
         // takes x·y as it is), about the instructions of an inverse one; the
-        // second word's load counted apart.
+        // two words each as a word read alone.
+        GFPF_NTT_COUNT_TILE_WORD(T);
+        GFPF_NTT_COUNT_TILE_WORD(T);
         GFPF_NTT_COUNT_BUTTERFLY(T, true);
-        GFPF_NTT_COUNT_GLOBAL_WORD();
-        const T y = GfpfNttWord<T>::in(GFPF_NTT_READ(other, i));
+        const T x = GfpfNttWord<T>::in(x_word), y = GfpfNttWord<T>::in(y_word);
         if constexpr (GfpfNttWord<T>::FLOAT)
             return tw.times(x, y);
         else
@@ -674,6 +685,82 @@ GFPF_NTT_FN void gfpf_ntt_group(const GfpfNttTile& t, const GfpfNttGroup& group,
     }
 }
 
+// The words of a launch's tile that a thread moves between device memory
+// and the tile in a loop of its own (gfpf_ntt_tile_in, gfpf_ntt_tile_out):
+// tile words w = tid + m·threads, word w at t.at(w) in the transform. Where
+// BY_ADDRESS (32-bit words, on the device) a pointer walks them: the
+// block's threads are a multiple of C, so a thread's words share their
+// column and lie threads/C rows apart, one 64-bit add a word where t.at(w)
+// and its address took nine instructions (the 32-bit kernel 3157 → 3118
+// instructions; kernels --probe --preset ntt: a word in 10 instructions
+// where it took 16, out 8 where 13.5). The 64-bit and FP64 kernels make
+// t.at(w): walking a pointer or an index they spilled 4 to 20 bytes on
+// sm_80 or sm_90 (NVRTC 12.9, 2026-11-30). On the host always t.at(w)
+// from `data`, whose base the emulator counts sectors from.
+template <class S, bool BY_ADDRESS>
+struct GfpfNttTileWalk {
+    S* data;
+    const GfpfNttTile& t;
+    GFPF_NTT_METHOD GfpfNttTileWalk(S* d, const GfpfNttTile& tile, int, int) : data(d), t(tile) {}
+    GFPF_NTT_METHOD S read(int w) const { return GFPF_NTT_READ(data, t.at(w)); }
+    GFPF_NTT_METHOD void write(int w, S v) const { GFPF_NTT_WRITE(data, t.at(w), v); }
+    GFPF_NTT_METHOD void next() {}
+};
+#ifndef GFPF_HOST_EMULATION
+template <class S>
+struct GfpfNttTileWalk<S, true> {
+    S* word;
+    gfpf_ntt_u32 step;
+    GFPF_NTT_METHOD GfpfNttTileWalk(S* d, const GfpfNttTile& t, int tid, int threads)
+        : word(d + t.at(tid)), step((gfpf_ntt_u32)(threads >> t.columns_log2) << t.log2_g) {}
+    GFPF_NTT_METHOD S read(int) const { return *word; }
+    GFPF_NTT_METHOD void write(int, S v) const { *word = v; }
+    GFPF_NTT_METHOD void next() { word += step; }
+};
+#endif
+
+// A launch's words in from device memory through the tile, whole sectors,
+// each times its twin where `pointwise` has one.
+template <class T, class Tile>
+GFPF_NTT_FN void gfpf_ntt_tile_in(const GfpfNttTile& t, const GfpfNttPointwise<T>& pointwise,
+                                  const GfpfNttTwiddles<T>& tw, const typename GfpfNttWord<T>::Stored* data, Tile tile,
+                                  int tid, int threads, int words) {
+    typedef const typename GfpfNttWord<T>::Stored Stored;
+    typedef GfpfNttTileWalk<Stored, sizeof(Stored) == 4> Walk;
+    Walk in(data, t, tid, threads);
+    if (pointwise.other == nullptr) {
+        // One word at a time, as the products' loop below.
+#pragma unroll 1
+        for (int w = tid; w < words; w += threads, in.next())
+            GFPF_NTT_TILE_STORE(tile, gfpf_ntt_padded<T>(w), pointwise.load(tw, in.read(w)));
+    } else {
+        Walk twin(pointwise.other, t, tid, threads);
+        // One word at a time: unrolled, the products spilled registers.
+#pragma unroll 1
+        for (int w = tid; w < words; w += threads, in.next(), twin.next())
+            GFPF_NTT_TILE_STORE(tile, gfpf_ntt_padded<T>(w), pointwise.load(tw, in.read(w), twin.read(w)));
+    }
+}
+
+// A launch's words out from the tile to device memory, whole sectors, as
+// gfpf_ntt_out makes them (N^−1 read where it is applied unless held).
+template <class T, class Tile>
+GFPF_NTT_FN void gfpf_ntt_tile_out(const GfpfNttTile& t, typename GfpfNttWord<T>::Stored* data, Tile tile, int tid,
+                                   int threads, int words, bool scale, bool finish, T n_inv, T n_inv_shoup,
+                                   const T* constants, T q) {
+    constexpr bool HOLD_N_INV = GfpfNttWord<T>::HOLD_N_INV;
+    typedef typename GfpfNttWord<T>::Stored Stored;
+    GfpfNttTileWalk<Stored, sizeof(Stored) == 4> out(data, t, tid, threads);
+    for (int w = tid; w < words; w += threads, out.next()) {
+        const T v = GFPF_NTT_TILE_LOAD(tile, gfpf_ntt_padded<T>(w));
+        GFPF_NTT_COUNT_TILE_WORD(T);
+        out.write(w, GfpfNttWord<T>::out(gfpf_ntt_out<T>(v, scale, finish,
+                                                      HOLD_N_INV ? n_inv : GFPF_NTT_TABLE_READ(constants, 1),
+                                                      HOLD_N_INV ? n_inv_shoup : GFPF_NTT_TABLE_READ(constants, 2),
+                                                      q)));
+    }
+}
+
 // The rounds of a launch of L stages, at most `most` stages each, the
 // longer ones last with 32-bit words (so that a launch's last round is of
 // four stages wherever one is, for the tensor cores), first with others
@@ -873,14 +960,10 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
         const bool from_memory = step == 0 && coalesced && p.other == 0;
         const bool to_memory = step == rounds - 1 && coalesced;
         if (step == 0 && !from_memory) {
-            // In through shared memory, whole sectors.
             GfpfNttPointwise<T> pointwise;
             pointwise.other = p.other == 0 ? nullptr : (const Stored*)p.other + t.transform * n;
             pointwise.r2 = GFPF_NTT_TABLE_READ(constants, 5);
-            // One word at a time: unrolled, the products spilled registers.
-#pragma unroll 1
-            for (int w = tid; w < words; w += threads)
-                tile_words[gfpf_ntt_padded<T>(w)] = pointwise.load(tw, data, t.at(w));
+            gfpf_ntt_tile_in<T>(t, pointwise, tw, data, GFPF_NTT_TILE_PTR(tile_words), tid, threads, words);
         }
         // The roots and the tile written (step 0), the round before done.
         __syncthreads();
@@ -928,16 +1011,9 @@ GFPF_NTT_FN void gfpf_ntt_stages(const GfpfNttParams& p) {
     const int last = inverse ? 0 : rounds - 1;
     const int r_last = gfpf_ntt_round_size<T>(t.rows_log2, most, last);
     if (!gfpf_ntt_round_coalesced(t, gfpf_ntt_round_first<T>(t.rows_log2, most, last), r_last)) {
-        // Out through shared memory, whole sectors.
         __syncthreads();
-        for (int w = tid; w < words; w += threads) {
-            const T v = tile_words[gfpf_ntt_padded<T>(w)];
-            GFPF_NTT_COUNT_GLOBAL_WORD();
-            GFPF_NTT_WRITE(data, t.at(w),
-                           GfpfNttWord<T>::out(gfpf_ntt_out<T>(
-                               v, scale, finish, HOLD_N_INV ? n_inv : GFPF_NTT_TABLE_READ(constants, 1),
-                               HOLD_N_INV ? n_inv_shoup : GFPF_NTT_TABLE_READ(constants, 2), tw.q)));
-        }
+        gfpf_ntt_tile_out<T>(t, data, GFPF_NTT_TILE_PTR(tile_words), tid, threads, words, scale, finish, n_inv,
+                             n_inv_shoup, constants, tw.q);
     }
 }
 

@@ -232,8 +232,9 @@ pub struct FieldOps {
     /// `gfpf_tile_stage_twiddles`: a lane's share of copying its warp's
     /// twiddles into shared memory (k loads, a shuffle each).
     pub tile_stages: u64,
-    /// Word-size NTT butterflies on 64-bit words (primes below 2^62), per
-    /// thread.
+    /// Word-size NTT butterflies on 64-bit words (primes below 2^62): the
+    /// inverse ones and the pointwise products (`ntt62_forward_butterflies`
+    /// apart), per thread.
     pub ntt62_butterflies: u64,
     /// Groups of word-size NTT rounds on 64-bit words, per thread.
     pub ntt62_groups: u64,
@@ -246,7 +247,9 @@ pub struct FieldOps {
     /// Digits of the projection on 64-bit words (two 32 × 62-bit products
     /// summed in 128 bits), per thread and prime.
     pub mm62_terms: u64,
-    /// Word-size NTT butterflies in FP64 (primes below 2^50), per thread.
+    /// Word-size NTT butterflies in FP64 (primes below 2^50): the inverse
+    /// ones and the pointwise products (`ntt50_forward_butterflies` apart),
+    /// per thread.
     pub ntt50_butterflies: u64,
     /// Groups of word-size NTT rounds in FP64, per thread.
     pub ntt50_groups: u64,
@@ -287,6 +290,22 @@ pub struct FieldOps {
     /// goes to the product unreduced (`ntt_butterflies`: the inverse
     /// ones and the pointwise products), per thread.
     pub ntt_forward_butterflies: u64,
+    /// Forward word-size NTT butterflies on 64-bit words
+    /// (`ntt62_butterflies`: the inverse ones and the pointwise products),
+    /// per thread.
+    pub ntt62_forward_butterflies: u64,
+    /// Forward word-size NTT butterflies in FP64 (`ntt50_butterflies`: the
+    /// inverse ones and the pointwise products), per thread.
+    pub ntt50_forward_butterflies: u64,
+    /// A word-size NTT's data words (32-bit) moved between device memory
+    /// and the tile in a loop of their own (a launch's loads through shared
+    /// memory, a pointwise product's two, its stores through shared memory;
+    /// the groups' own accesses are `ntt_global_words`), per thread.
+    pub ntt_tile_words: u64,
+    /// `ntt_tile_words` of 64-bit words, per thread.
+    pub ntt62_tile_words: u64,
+    /// `ntt_tile_words` in FP64 (each converted as it moves), per thread.
+    pub ntt50_tile_words: u64,
 }
 
 /// `FieldOps`' methods over its every field, named once.
@@ -360,6 +379,11 @@ field_ops_methods!(
     mmas,
     ntt_global_words,
     ntt_forward_butterflies,
+    ntt62_forward_butterflies,
+    ntt50_forward_butterflies,
+    ntt_tile_words,
+    ntt62_tile_words,
+    ntt50_tile_words,
 );
 
 impl LaunchTraffic {
