@@ -50,6 +50,11 @@ use gfpf_field::{Field, Preset};
 use gfpf_plan::{Direction, Order};
 use gfpf_testkit::emulator::{EmulatedFft, EmulatedNtt, FieldOps, HostKernels, LaunchTraffic, SharedSite};
 
+use crate::mm_costs::{
+    MM_DIGIT_INSTRUCTIONS, MM_DIGIT_SHORT_DIVISION_INSTRUCTIONS, MM_MAC_INSTRUCTIONS, MM_PRIME_INSTRUCTIONS,
+    MM_PRODUCT_INSTRUCTIONS, MM_TERM_INSTRUCTIONS, MM62_MAC_INSTRUCTIONS, MM62_PRODUCT_INSTRUCTIONS,
+    MM62_TERM_INSTRUCTIONS,
+};
 use crate::ntt_costs::{
     NTT_BUTTERFLY_INSTRUCTIONS, NTT_FORWARD_BUTTERFLY_INSTRUCTIONS, NTT_GLOBAL_WORD_INSTRUCTIONS,
     NTT_GROUP_INSTRUCTIONS, NTT_MMA_TILE_INSTRUCTIONS, NTT_TILE_WORD_INSTRUCTIONS, NTT50_BUTTERFLY_INSTRUCTIONS,
@@ -426,57 +431,6 @@ fn tile_instructions(ops: &FieldOps, k: usize, short_division: bool) -> f64 {
         })
         .sum()
 }
-
-/// SASS instructions of a Montgomery product of the multi-modular kernels
-/// with its table load and modular add (the join's one a prime, the
-/// projection's two a prime; about 11.5 in the
-/// projection's loop before it summed in 128 bits, which was 11 + 11.5·2k
-/// a prime: 103, 195 and 376 at t4, t8 and t16; kernels/
-/// gfpf_multimodular.cuh, NVRTC 12.9, sm_90, nvdisasm, 2026-11-25).
-const MM_PRODUCT_INSTRUCTIONS: f64 = 12.0;
-
-/// SASS instructions of a digit of the projection (two 32-bit products
-/// and their table loads, summed in 128 bits): its loop is 16 + 11.3·k a
-/// prime beside its two Montgomery products (84, 131 and 219 at t4, t8 and
-/// t16; same compile).
-const MM_TERM_INSTRUCTIONS: f64 = 11.3;
-
-/// SASS instructions of the join's accumulation of a residue times a digit
-/// in 128 bits, with its table load: a join pass is 28 + 13·g a prime for
-/// g digits (132 at t8, g = 8; 80–84 at t16, g = 4; same compile), its
-/// Montgomery product and [`MM_PRIME_INSTRUCTIONS`] beside.
-const MM_MAC_INSTRUCTIONS: f64 = 13.0;
-
-/// SASS instructions of a prime of a projection or a join pass beside its
-/// products and accumulations (loads, the reduction or the double sum, the
-/// loop): 16 in both (same compile).
-const MM_PRIME_INSTRUCTIONS: f64 = 16.0;
-
-/// SASS instructions of a base-r digit of the join's carry chain: two
-/// Möller–Granlund divisions, the shifts, the wrap's share and the store
-/// (what the join has after its loops less the wrap's accumulations, over
-/// k: 107 at t8, 126 at t16 with its passes' set-up; same compile).
-const MM_DIGIT_INSTRUCTIONS: f64 = 110.0;
-
-/// The same where the field's short division serves the first division of
-/// each carry digit (`gfpf_div_rem_small_high`, the t-presets): the join's
-/// kernel 1168 → 1008 instructions at t8 and 2608 → 2328 at t16, 18 a
-/// digit fewer (nvdisasm 13.5 of the NVRTC 12.9 sm_90 modules before and
-/// after, 2026-11-26).
-const MM_DIGIT_SHORT_DIVISION_INSTRUCTIONS: f64 = 92.0;
-
-/// The multi-modular kernels' operations in 64-bit words (62-bit primes),
-/// each its 32-bit twin's figure above plus what probe kernels at t8 count
-/// beyond the twin's (eight operations unrolled, less a probe of the same
-/// loads; NVRTC 12.9 with `--device-int128`, sm_90, nvdisasm 13.5,
-/// 2026-11-27): a Montgomery product 32 against 8 (64 × 64-bit products),
-/// a join accumulation 17 against 7 (a 62 × 64-bit product into 192 bits),
-/// a projection digit 18 against 10 (32 × 62-bit products).
-const MM62_PRODUCT_INSTRUCTIONS: f64 = MM_PRODUCT_INSTRUCTIONS + 24.0;
-/// See [`MM62_PRODUCT_INSTRUCTIONS`].
-const MM62_MAC_INSTRUCTIONS: f64 = MM_MAC_INSTRUCTIONS + 10.0;
-/// See [`MM62_PRODUCT_INSTRUCTIONS`].
-const MM62_TERM_INSTRUCTIONS: f64 = MM_TERM_INSTRUCTIONS + 8.0;
 
 /// SASS instructions of one column step of a lane product (D² products of
 /// 64×64→128 bits, two shuffles a digit, the complement select) by digits

@@ -32,6 +32,7 @@ use gfpf_kernels::{
 use gfpf_plan::CodeletTwiddles;
 
 use crate::kernels::constants;
+use crate::mm_costs;
 use crate::ntt_costs;
 use crate::pipe_mix::{self, NO_NVDISASM, Pipe, PipeMix, find_nvdisasm};
 use crate::probes;
@@ -70,7 +71,8 @@ pub struct KernelsArgs {
     /// charges them (probe kernels, `xtask/src/probes.cu`; default preset
     /// t8, architecture sm_90; needs nvdisasm); with `--preset ntt`, the
     /// word-size NTT's loops an iteration beside the model's charges
-    /// (`xtask/src/ntt_probes.cu`).
+    /// (`xtask/src/ntt_probes.cu`); with `--preset mm`, the multi-modular
+    /// kernels' loops over the primes at t4, t8 and t16.
     #[arg(long)]
     probe: bool,
     /// Internal: compile one module (PRESET RADIX ARCH FAMILIES) and print
@@ -205,6 +207,9 @@ fn compile_one(preset: &str, radix: &str, arch: &str, families: &str, pipes: boo
     if families == PROBES {
         return compile_probes(&c, radix, arch);
     }
+    if families == MM_LOOPS {
+        return compile_mm_loops(&c, arch);
+    }
     let (name, unit) = match families {
         "all" => (module_name(&c, &[radix]), translation_unit_all_families(&c, &[radix])),
         part => {
@@ -237,6 +242,77 @@ fn compile_probes(c: &gfpf_kernels::DeviceConstants, radix: usize, arch: &str) -
         println!("{}", count.to_line(&function));
     }
     print_compile_time(&report);
+    Ok(())
+}
+
+/// The child's argument for the multi-modular kernels' loops.
+const MM_LOOPS: &str = "mm_loops";
+
+/// The presets `--probe --preset mm` reads the multi-modular kernels of:
+/// one pass of the 32-bit join at k = 4 and 8, two at 16.
+const MM_PROBE_PRESETS: [Preset; 3] = [Preset::T4, Preset::T8, Preset::T16];
+
+/// The child of `--probe --preset mm`: the field's multi-modular kernels'
+/// loops over the primes, each printed as `SYMBOL.i` (its i-th such loop,
+/// [`probes::LoopBody::to_line`]).
+fn compile_mm_loops(c: &gfpf_kernels::DeviceConstants, arch: &str) -> Result<(), String> {
+    let nvdisasm = find_nvdisasm().ok_or_else(|| format!("--probe: {NO_NVDISASM}"))?;
+    let (loops, report) = probes::count_mm(c, limits(arch)?.capability(), &nvdisasm)?;
+    for (symbol, bodies) in loops {
+        for (i, body) in bodies.iter().enumerate() {
+            println!("{}", body.to_line(&format!("{symbol}.{i}")));
+        }
+    }
+    print_compile_time(&report);
+    Ok(())
+}
+
+/// `--probe --preset mm`: the multi-modular kernels' loops over the primes
+/// at t4, t8 and t16 on `arch`, an iteration's instructions beside what the
+/// time model charges it ([`crate::mm_costs`]).
+fn run_mm_probes(arch: &str, timeout: Duration) -> Result<(), String> {
+    println!(
+        "{:<6} {:<6} {:<22} {:>7} {:>7} {:>7}",
+        "preset", "arch", "loop", "instr", "model", "agrees"
+    );
+    for preset in MM_PROBE_PRESETS {
+        let k = preset.k();
+        let report = compile_named_in_child(preset.name(), 2 * k, arch, MM_LOOPS, false, timeout)?;
+        let bodies: Vec<(String, probes::LoopBody)> =
+            report.log.lines().filter_map(probes::LoopBody::from_line).collect();
+        if bodies.is_empty() {
+            return Err(format!(
+                "--probe --preset mm: no loop counted at {}\n{}",
+                preset.name(),
+                report.log
+            ));
+        }
+        for (name, body) in bodies {
+            let symbol = name.split('.').next().unwrap_or(&name);
+            let kernel = mm_costs::MmKernel::ALL.into_iter().find(|m| m.symbol() == symbol);
+            let (model, agrees) = kernel.map_or_else(
+                || ("-".to_owned(), "-".to_owned()),
+                |m| {
+                    let agrees = m.agrees(k, body.instructions as f64);
+                    (
+                        format!("{:.1}", m.prime_loop_instructions(k)),
+                        (if agrees { "yes" } else { "NO" }).to_owned(),
+                    )
+                },
+            );
+            println!(
+                "{:<6} {arch:<6} {name:<22} {:>7} {model:>7} {agrees:>7}",
+                preset.name(),
+                body.instructions
+            );
+        }
+    }
+    println!(
+        "(each multi-modular kernel's loops over the primes, `SYMBOL.i` its i-th (the join: a pass over \
+         the residues for each group of digits), an iteration's instructions; model: the time model's, \
+         its charges for the operations the emulator counts in an iteration, xtask/src/mm_costs.rs; \
+         agrees: within 7%)"
+    );
     Ok(())
 }
 
@@ -311,12 +387,17 @@ fn run_probes(args: &KernelsArgs) -> Result<(), String> {
     };
     let arch = args.arch.as_deref().unwrap_or("sm_90");
     limits(arch)?;
-    let (ntt, names): (Vec<String>, Vec<String>) = names.into_iter().partition(|n| n == "ntt");
-    if !ntt.is_empty() {
-        run_ntt_probes(arch, Duration::from_secs(args.timeout_s))?;
-        if names.is_empty() {
-            return Ok(());
+    let (modules, names): (Vec<String>, Vec<String>) = names.into_iter().partition(|n| n == "ntt" || n == "mm");
+    for module in &modules {
+        let timeout = Duration::from_secs(args.timeout_s);
+        if module == "ntt" {
+            run_ntt_probes(arch, timeout)?;
+        } else {
+            run_mm_probes(arch, timeout)?;
         }
+    }
+    if names.is_empty() {
+        return Ok(());
     }
     println!(
         "{:<6} {:<6} {:<26} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",

@@ -48,6 +48,8 @@ mod kernel_report;
 #[cfg(feature = "tasks")]
 mod kernels;
 #[cfg(feature = "tasks")]
+mod mm_costs;
+#[cfg(feature = "tasks")]
 mod ntt_costs;
 #[cfg(feature = "tasks")]
 mod pipe_mix;

@@ -363,12 +363,33 @@ impl Function {
             .copied()
             .max_by_key(|&(first, last)| last - first)
             .ok_or("no rolled loop in the machine code")?;
+        Ok(self.body(first, last))
+    }
+
+    /// The body of the loop from instruction `first` to `last`, once.
+    fn body(&self, first: usize, last: usize) -> LoopBody {
         let body = &self.opcodes[first..=last];
-        Ok(LoopBody {
+        let count = |prefix: &str| body.iter().filter(|o| o.starts_with(prefix)).count() as u64;
+        LoopBody {
             instructions: body.len() as u64,
             shared_words: body.iter().map(|o| shared_words_of(o)).sum(),
-            global_stores: body.iter().filter(|o| o.starts_with("STG")).count() as u64,
-        })
+            global_stores: count("STG"),
+            global_loads: count("LDG"),
+        }
+    }
+
+    /// The bodies of its rolled loops that read device memory (the loops
+    /// over a multi-modular kernel's primes, which read their constants;
+    /// the projection's loops that zero the padding read nothing), in
+    /// order, each once.
+    fn loading_loop_bodies(&self) -> Result<Vec<LoopBody>, String> {
+        self.check_no_spills()?;
+        Ok(self
+            .loops()?
+            .into_iter()
+            .map(|(first, last)| self.body(first, last))
+            .filter(|body| body.global_loads > 0)
+            .collect())
     }
 
     /// One warp alone's cycles issuing the instructions at `order`
@@ -519,14 +540,16 @@ pub struct LoopBody {
     /// Its stores to device memory (STG): the words an iteration of a loop
     /// of stores moves.
     pub global_stores: u64,
+    /// Its loads from device memory (LDG).
+    pub global_loads: u64,
 }
 
 impl LoopBody {
     /// The line the compile child prints for `function`.
     pub fn to_line(self, function: &str) -> String {
         format!(
-            "{LINE_PREFIX} {function} {} {} {}",
-            self.instructions, self.shared_words, self.global_stores
+            "{LINE_PREFIX} {function} {} {} {} {}",
+            self.instructions, self.shared_words, self.global_stores, self.global_loads
         )
     }
 
@@ -539,6 +562,7 @@ impl LoopBody {
             instructions: number()?,
             shared_words: number()?,
             global_stores: number()?,
+            global_loads: number()?,
         };
         words.next().is_none().then_some((name, body))
     }
@@ -571,6 +595,36 @@ pub fn count_ntt(
     let listing = pipe_mix::listing_of_cubin(nvdisasm, name, &report.cubin)?;
     write_listing_where_asked(&listing)?;
     Ok((count_ntt_listing(&listing)?, report))
+}
+
+/// The multi-modular kernels of a field (crate::mm_costs::MmKernel), each
+/// one's loops over the primes (its loops that read device memory), by
+/// symbol, from the field's DFT_2k teams unit compiled by NVRTC for
+/// `capability` and read back with `nvdisasm`.
+pub fn count_mm(
+    c: &DeviceConstants,
+    capability: (i32, i32),
+    nvdisasm: &Path,
+) -> Result<(BTreeMap<String, Vec<LoopBody>>, ModuleResources), String> {
+    let radix = 2 * c.k;
+    let name = part_module_name(c, &[radix], ModulePart::Teams);
+    let unit = translation_unit(c, &[radix], ModulePart::Teams);
+    let report = nvrtc_resources(&name, &unit, capability).map_err(|e| e.to_string())?;
+    let listing = pipe_mix::listing_of_cubin(nvdisasm, &name, &report.cubin)?;
+    write_listing_where_asked(&listing)?;
+    let functions = functions(&listing);
+    let loops = crate::mm_costs::MmKernel::ALL
+        .iter()
+        .map(|kernel| {
+            let symbol = kernel.symbol();
+            let function = functions
+                .get(symbol)
+                .ok_or_else(|| format!("{symbol}: not in {name}"))?;
+            let bodies = function.loading_loop_bodies().map_err(|e| format!("{symbol}: {e}"))?;
+            Ok((symbol.to_owned(), bodies))
+        })
+        .collect::<Result<_, String>>()?;
+    Ok((loops, report))
 }
 
 /// An operation's probe less the empty probe.
@@ -803,6 +857,7 @@ mod tests {
             instructions: 5,
             shared_words: 2,
             global_stores: 2,
+            global_loads: 0,
         };
         assert_eq!(bodies.len(), 1);
         assert_eq!(bodies["ntt31_tile_out"], body);
