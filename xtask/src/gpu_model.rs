@@ -51,9 +51,9 @@ use gfpf_plan::{Direction, Order};
 use gfpf_testkit::emulator::{EmulatedFft, EmulatedNtt, FieldOps, HostKernels, LaunchTraffic, SharedSite};
 
 use crate::mm_costs::{
-    MM_DIGIT_INSTRUCTIONS, MM_DIGIT_SHORT_DIVISION_INSTRUCTIONS, MM_MAC_INSTRUCTIONS, MM_PRIME_INSTRUCTIONS,
-    MM_PRODUCT_INSTRUCTIONS, MM_TERM_INSTRUCTIONS, MM62_MAC_INSTRUCTIONS, MM62_PRODUCT_INSTRUCTIONS,
-    MM62_TERM_INSTRUCTIONS,
+    MM_DIGIT_INSTRUCTIONS, MM_DIGIT_SHORT_DIVISION_INSTRUCTIONS, MM_JOIN_PRIME_INSTRUCTIONS, MM_MAC_INSTRUCTIONS,
+    MM_PRIME_INSTRUCTIONS, MM_PRODUCT_INSTRUCTIONS, MM_TERM_INSTRUCTIONS, MM62_MAC_INSTRUCTIONS,
+    MM62_PRODUCT_INSTRUCTIONS, MM62_TERM_INSTRUCTIONS,
 };
 use crate::ntt_costs::{
     NTT_BUTTERFLY_INSTRUCTIONS, NTT_FORWARD_BUTTERFLY_INSTRUCTIONS, NTT_GLOBAL_WORD_INSTRUCTIONS,
@@ -368,6 +368,7 @@ pub fn instructions(ops: &FieldOps, k: f64, short_division: bool) -> f64 {
             }
         + ops.mm_macs as f64 * MM_MAC_INSTRUCTIONS
         + ops.mm_primes as f64 * MM_PRIME_INSTRUCTIONS
+        + ops.mm_join_primes as f64 * MM_JOIN_PRIME_INSTRUCTIONS
         + ops.mm_terms as f64 * MM_TERM_INSTRUCTIONS
         + tile_instructions(ops, k as usize, short_division)
 }

@@ -5,30 +5,37 @@
 //! loop over the primes an iteration beside what the model charges it
 //! ([`crate::probes::count_mm`]); a test holds them to it.
 
-/// SASS instructions of a Montgomery product of the multi-modular kernels
-/// with its table load and modular add (the join's one a prime, the
-/// projection's two a prime; about 11.5 in the
-/// projection's loop before it summed in 128 bits, which was 11 + 11.5·2k
-/// a prime: 103, 195 and 376 at t4, t8 and t16; kernels/
-/// gfpf_multimodular.cuh, NVRTC 12.9, sm_90, nvdisasm, 2026-11-25).
-pub const MM_PRODUCT_INSTRUCTIONS: f64 = 12.0;
+// The loops over the primes (`cargo xtask kernels --probe --preset mm`,
+// NVRTC 12.9 with `--device-int128`, sm_90, nvdisasm 13.5, 2026-11-30): the
+// projection's is 62, 84 and 124 instructions a prime at t4, t8 and t16
+// (64-bit words 130, 182 and 286), a join pass's 79 at g = 4 digits and 106
+// to 109 at 8 (64-bit words, 2 digits a pass: 93 to 101). A prime's
+// Montgomery products and the rest of its iteration are not told apart by
+// the loops; the split follows the probes that counted a product alone (8
+// instructions in 32-bit words).
 
-/// SASS instructions of a digit of the projection (two 32-bit products
-/// and their table loads, summed in 128 bits): its loop is 16 + 11.3·k a
-/// prime beside its two Montgomery products (84, 131 and 219 at t4, t8 and
-/// t16; same compile).
-pub const MM_TERM_INSTRUCTIONS: f64 = 11.3;
+/// SASS instructions of a Montgomery product of the multi-modular kernels
+/// with its table load (the join's one a prime, the projection's two).
+pub const MM_PRODUCT_INSTRUCTIONS: f64 = 8.0;
+
+/// SASS instructions of a digit of the projection: two 32-bit products
+/// (IMAD.WIDE.U32 each, `gfpf_mm_mul_wide`) and their table loads, summed
+/// in 128 bits; a prime's loop is 42 + 5.1·k.
+pub const MM_TERM_INSTRUCTIONS: f64 = 5.1;
 
 /// SASS instructions of the join's accumulation of a residue times a digit
-/// in 128 bits, with its table load: a join pass is 28 + 13·g a prime for
-/// g digits (132 at t8, g = 8; 80–84 at t16, g = 4; same compile), its
-/// Montgomery product and [`MM_PRIME_INSTRUCTIONS`] beside.
-pub const MM_MAC_INSTRUCTIONS: f64 = 13.0;
+/// (32 × 64 bits as two 32-bit products) in 128 bits, with its table load:
+/// a pass is 49 + 7.5·g a prime for g digits.
+pub const MM_MAC_INSTRUCTIONS: f64 = 7.5;
 
-/// SASS instructions of a prime of a projection or a join pass beside its
-/// products and accumulations (loads, the reduction or the double sum, the
-/// loop): 16 in both (same compile).
-pub const MM_PRIME_INSTRUCTIONS: f64 = 16.0;
+/// SASS instructions of a prime of a projection beside its terms and
+/// products (its constants, the reduction's adds, the store, the loop).
+pub const MM_PRIME_INSTRUCTIONS: f64 = 26.0;
+
+/// SASS instructions of a prime of a join's pass beside its product and
+/// accumulations (the residue's load, the fraction's sum in the first
+/// pass, the loop), either word.
+pub const MM_JOIN_PRIME_INSTRUCTIONS: f64 = 41.0;
 
 /// SASS instructions of a base-r digit of the join's carry chain: two
 /// Möller–Granlund divisions, the shifts, the wrap's share and the store
@@ -45,18 +52,15 @@ pub const MM_DIGIT_INSTRUCTIONS: f64 = 110.0;
 #[cfg_attr(not(feature = "model"), allow(dead_code))]
 pub const MM_DIGIT_SHORT_DIVISION_INSTRUCTIONS: f64 = 92.0;
 
-/// The multi-modular kernels' operations in 64-bit words (62-bit primes),
-/// each its 32-bit twin's figure above plus what probe kernels at t8 count
-/// beyond the twin's (eight operations unrolled, less a probe of the same
-/// loads; NVRTC 12.9 with `--device-int128`, sm_90, nvdisasm 13.5,
-/// 2026-11-27): a Montgomery product 32 against 8 (64 × 64-bit products),
-/// a join accumulation 17 against 7 (a 62 × 64-bit product into 192 bits),
-/// a projection digit 18 against 10 (32 × 62-bit products).
-pub const MM62_PRODUCT_INSTRUCTIONS: f64 = MM_PRODUCT_INSTRUCTIONS + 24.0;
-/// See [`MM62_PRODUCT_INSTRUCTIONS`].
-pub const MM62_MAC_INSTRUCTIONS: f64 = MM_MAC_INSTRUCTIONS + 10.0;
-/// See [`MM62_PRODUCT_INSTRUCTIONS`].
-pub const MM62_TERM_INSTRUCTIONS: f64 = MM_TERM_INSTRUCTIONS + 8.0;
+/// [`MM_PRODUCT_INSTRUCTIONS`] in 64-bit words (62-bit primes, 64 × 64-bit
+/// products): the projection's loop is 78 + 13·k a prime.
+pub const MM62_PRODUCT_INSTRUCTIONS: f64 = 26.0;
+/// [`MM_MAC_INSTRUCTIONS`] of a 62-bit residue (a 62 × 64-bit product into
+/// 192 bits): a pass of 2 digits is 95 a prime.
+pub const MM62_MAC_INSTRUCTIONS: f64 = 14.0;
+/// [`MM_TERM_INSTRUCTIONS`] in 64-bit words (two 32 × 62-bit products,
+/// four IMAD.WIDE.U32).
+pub const MM62_TERM_INSTRUCTIONS: f64 = 13.0;
 
 /// A multi-modular kernel whose loop over the primes the model charges.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,16 +102,16 @@ impl MmKernel {
     /// primes at k digits, as the emulator counts its operations: the
     /// projection a prime ([`MM_PRIME_INSTRUCTIONS`]), its 2k half-digit
     /// terms (k counted) and its reduction's two Montgomery products; a
-    /// join's pass a prime, the residue's product and a digit sum's
-    /// accumulation for each digit of the pass.
+    /// join's pass a prime ([`MM_JOIN_PRIME_INSTRUCTIONS`]), the residue's
+    /// product and a digit sum's accumulation for each digit of the pass.
     pub fn prime_loop_instructions(self, k: usize) -> f64 {
         let k = k as f64;
         let group = self.join_group(k as usize) as f64;
         match self {
             MmKernel::Project => MM_PRIME_INSTRUCTIONS + k * MM_TERM_INSTRUCTIONS + 2.0 * MM_PRODUCT_INSTRUCTIONS,
             MmKernel::Project62 => MM_PRIME_INSTRUCTIONS + k * MM62_TERM_INSTRUCTIONS + 2.0 * MM62_PRODUCT_INSTRUCTIONS,
-            MmKernel::Join => MM_PRIME_INSTRUCTIONS + MM_PRODUCT_INSTRUCTIONS + group * MM_MAC_INSTRUCTIONS,
-            MmKernel::Join62 => MM_PRIME_INSTRUCTIONS + MM62_PRODUCT_INSTRUCTIONS + group * MM62_MAC_INSTRUCTIONS,
+            MmKernel::Join => MM_JOIN_PRIME_INSTRUCTIONS + MM_PRODUCT_INSTRUCTIONS + group * MM_MAC_INSTRUCTIONS,
+            MmKernel::Join62 => MM_JOIN_PRIME_INSTRUCTIONS + MM62_PRODUCT_INSTRUCTIONS + group * MM62_MAC_INSTRUCTIONS,
         }
     }
 
@@ -131,7 +135,7 @@ mod tests {
     fn a_prime_is_charged_its_operations() {
         let project = MM_PRIME_INSTRUCTIONS + 8.0 * MM_TERM_INSTRUCTIONS + 2.0 * MM_PRODUCT_INSTRUCTIONS;
         assert_eq!(MmKernel::Project.prime_loop_instructions(8), project);
-        let join62 = MM_PRIME_INSTRUCTIONS + MM62_PRODUCT_INSTRUCTIONS + 2.0 * MM62_MAC_INSTRUCTIONS;
+        let join62 = MM_JOIN_PRIME_INSTRUCTIONS + MM62_PRODUCT_INSTRUCTIONS + 2.0 * MM62_MAC_INSTRUCTIONS;
         assert_eq!(MmKernel::Join62.prime_loop_instructions(8), join62);
         assert_eq!(MmKernel::Join.join_group(16), 8);
         assert!(MmKernel::Project.agrees(8, project * 1.06) && !MmKernel::Project.agrees(8, project * 0.92));

@@ -829,6 +829,53 @@ mod tests {
         }
     }
 
+    /// The model's charges for the multi-modular kernels (crate::mm_costs)
+    /// are what their loops over the primes give on sm_90 at t4, t8 and t16,
+    /// each within 7%: a change to a kernel that moves its machine code
+    /// fails here until its charges are counted again (`cargo xtask kernels
+    /// --probe --preset mm`). Skipped, with the reason, without NVRTC or
+    /// nvdisasm.
+    #[test]
+    fn the_models_mm_charges_are_the_kernels_loops() {
+        use crate::mm_costs::MmKernel;
+        if gfpf_cuda::PtxCompiler::find(false) != Some(gfpf_cuda::PtxCompiler::Nvrtc) {
+            eprintln!(
+                "SKIPPED (multi-modular loops against the charges): the NVRTC library (libnvrtc.so) was not found"
+            );
+            return;
+        }
+        let Some(nvdisasm) = crate::pipe_mix::find_nvdisasm() else {
+            eprintln!(
+                "SKIPPED (multi-modular loops against the charges): {}",
+                crate::pipe_mix::NO_NVDISASM
+            );
+            return;
+        };
+        for preset in [gfpf_field::Preset::T4, gfpf_field::Preset::T8, gfpf_field::Preset::T16] {
+            let c = crate::kernels::constants(preset).unwrap();
+            let k = c.k;
+            let (loops, _) = count_mm(&c, (9, 0), &nvdisasm).unwrap();
+            for kernel in MmKernel::ALL {
+                let bodies = &loops[kernel.symbol()];
+                // The projection's one loop; the join's one a pass.
+                let passes = match kernel {
+                    MmKernel::Project | MmKernel::Project62 => 1,
+                    MmKernel::Join | MmKernel::Join62 => k / kernel.join_group(k),
+                };
+                assert_eq!(bodies.len(), passes, "{preset:?} {}: {bodies:?}", kernel.symbol());
+                for body in bodies {
+                    assert!(
+                        kernel.agrees(k, body.instructions as f64),
+                        "{preset:?} {}: a loop of {} instructions a prime, the model {}",
+                        kernel.symbol(),
+                        body.instructions,
+                        kernel.prime_loop_instructions(k)
+                    );
+                }
+            }
+        }
+    }
+
     /// An NTT probe's loop: its longest loop's body (a loop of stores
     /// unrolled, after the loop of the words left over), its stores.
     #[test]

@@ -66,7 +66,7 @@ enum GfpfEmuOp {
     GFPF_OP_MM_PRODUCT = 11,  // a Montgomery product of the multi-modular kernels (gfpf_multimodular.cuh)
     GFPF_OP_MM_DIGIT = 12,    // a base-r digit of the multi-modular join (two divisions)
     GFPF_OP_MM_MAC = 13,      // a residue times a digit accumulated in 128 bits (the join)
-    GFPF_OP_MM_PRIME = 14,    // a prime of a projection or join pass, beside its products and accumulations
+    GFPF_OP_MM_PRIME = 14,    // a prime of a projection, beside its terms and products
     GFPF_OP_MM_TERM = 15,     // a digit of the projection: two 32-bit products summed in 128 bits
     GFPF_OP_TILE_MUL = 16,    // gfpf_tile_mul: one thread's product of an element in shared memory
     GFPF_OP_TILE_ADD_SUB = 17, // gfpf_tile_add_sub: one thread's butterfly in shared memory
@@ -96,7 +96,8 @@ enum GfpfEmuOp {
     GFPF_OP_NTT_TILE_WORD = 41, // a word-size NTT's data word (32-bit) moved between device memory and the tile in a loop of its own, per thread
     GFPF_OP_NTT62_TILE_WORD = 42, // GFPF_OP_NTT_TILE_WORD of 64-bit words
     GFPF_OP_NTT50_TILE_WORD = 43, // GFPF_OP_NTT_TILE_WORD in FP64 (converted as it moves)
-    GFPF_OP_COUNT = 44
+    GFPF_OP_MM_JOIN_PRIME = 44, // a prime of a join's pass over the residues, beside its product and accumulations
+    GFPF_OP_COUNT = 45
 };
 
 // What the Rust side passes with every launch (crates/gfpf-testkit/src/emulator.rs,

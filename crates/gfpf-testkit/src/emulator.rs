@@ -214,8 +214,8 @@ pub struct FieldOps {
     /// Residues times digits accumulated in 128 bits (the join), per
     /// thread.
     pub mm_macs: u64,
-    /// Primes of a projection or of a join's passes over the residues
-    /// (loads, the reduction or the double sum, the loop), per thread.
+    /// Primes of a projection (its constants' loads, the reduction's adds,
+    /// the store, the loop; `mm_join_primes`: the join's), per thread.
     pub mm_primes: u64,
     /// Digits of the projection (two 32-bit products summed in 128 bits),
     /// per thread and prime.
@@ -306,6 +306,10 @@ pub struct FieldOps {
     pub ntt62_tile_words: u64,
     /// `ntt_tile_words` in FP64 (each converted as it moves), per thread.
     pub ntt50_tile_words: u64,
+    /// Primes of a multi-modular join's passes over the residues (the
+    /// residue's load, the fraction's sum in the first pass, the loop;
+    /// `mm_primes`: the projection's), per thread.
+    pub mm_join_primes: u64,
 }
 
 /// `FieldOps`' methods over its every field, named once.
@@ -384,6 +388,7 @@ field_ops_methods!(
     ntt_tile_words,
     ntt62_tile_words,
     ntt50_tile_words,
+    mm_join_primes,
 );
 
 impl LaunchTraffic {
