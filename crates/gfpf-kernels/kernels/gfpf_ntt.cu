@@ -691,9 +691,10 @@ GFPF_NTT_FN void gfpf_ntt_group(const GfpfNttTile& t, const GfpfNttGroup& group,
 // BY_ADDRESS (32-bit words, on the device) a pointer walks them: the
 // block's threads are a multiple of C, so a thread's words share their
 // column and lie threads/C rows apart, one 64-bit add a word where t.at(w)
-// and its address took nine instructions (the 32-bit kernel 3157 → 3118
-// instructions; kernels --probe --preset ntt: a word in 10 instructions
-// where it took 16, out 8 where 13.5). The 64-bit and FP64 kernels make
+// and its 64-bit address took five instructions more (the 32-bit kernel
+// 3160 → 3118 instructions; kernels --probe --preset ntt: a word in 10
+// instructions where it took 15, out 8 where 13.5). The 64-bit and FP64
+// kernels make
 // t.at(w): walking a pointer or an index they spilled 4 to 20 bytes on
 // sm_80 or sm_90 (NVRTC 12.9, 2026-11-30). On the host always t.at(w)
 // from `data`, whose base the emulator counts sectors from.
