@@ -2283,9 +2283,22 @@ GFPF_FN void gfpf_pair_tensor_row_twiddles(const GfpfStageParams& p, Array& tile
     // exit test through a call and spilled it, 4 bytes on sm_90, once the
     // rows closed in registers; before, each form had spilled 8-24 bytes of
     // one kernel or the other: t8, NVRTC 12.9, 2026-11-28 and -29).
+    // The diagonal's calls (four lanes a twiddle, the last two) fall to the
+    // last two warps. Warp 15's other call is odd, all four of its sets run,
+    // where an even one skips B(0, b) = 1's set: its call of the diagonal
+    // goes to warp 12, whose calls are both even, and warp 12's last takes
+    // warp 15's place. By the probes' counts (kernels --probe, t8, sm_90:
+    // an eight-lane call 820 instructions for four sets, a four-lane one
+    // 1172) the busiest warp's B pass is then about 615 + 1172 where it
+    // was 820 + 1172, and the barrier after it waits less for it; the
+    // counts the model charges (a call each) do not move.
+    static_assert(calls != 2 || warps != 16 || pair_calls == 30, "the diagonal's calls are 30 and 31");
 #pragma unroll
-    for (int call = 0; call < calls; ++call)
-        gfpf_pair_b_call<Tile, R, IN_TIME>(p, tile, call * warps + warp, call < calls - 1, b_tables, staging);
+    for (int call = 0; call < calls; ++call) {
+        int m = call * warps + warp;
+        if (calls == 2 && warps == 16) m = m == 31 ? 28 : m == 28 ? 31 : m;
+        gfpf_pair_b_call<Tile, R, IN_TIME>(p, tile, m, call < calls - 1, b_tables, staging);
+    }
 }
 #endif
 
