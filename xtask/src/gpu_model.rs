@@ -371,6 +371,7 @@ pub fn instructions(ops: &FieldOps, k: f64, short_division: bool) -> f64 {
         + ops.mm_join_primes as f64 * MM_JOIN_PRIME_INSTRUCTIONS
         + ops.mm_terms as f64 * MM_TERM_INSTRUCTIONS
         + tile_instructions(ops, k as usize, short_division)
+        + ops.tile_add_sub_shift as f64 * tile_costs::uniform_shift_branch(k as usize)
 }
 
 /// SASS instructions of a lane product's tail a digit (three divisions,
@@ -403,13 +404,14 @@ fn scheduled_tile_path(ops: &FieldOps, k: usize, short_division: bool, latency: 
 }
 
 /// Each element-team operation's count in `ops`.
-fn tile_op_counts(ops: &FieldOps) -> [(u64, TileOp); 8] {
+fn tile_op_counts(ops: &FieldOps) -> [(u64, TileOp); 9] {
     [
         (ops.tile_mul, TileOp::Mul),
         (ops.tile_stages, TileOp::StageTwiddles),
         (ops.tile_add_sub, TileOp::AddSub),
         (ops.tile_mul_pow_r, TileOp::MulPowR),
         (ops.tile_add_sub_mul_pow_r, TileOp::AddSubMulPowR),
+        (ops.tile_add_sub_shift, TileOp::AddSubShift),
         (ops.tile_mul_shared, TileOp::MulShared4),
         (ops.tile_mul_shared8, TileOp::MulShared8),
         (ops.tile_mul_shared16, TileOp::MulShared16),

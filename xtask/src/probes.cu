@@ -72,6 +72,12 @@ GFPF_PROBE_KERNEL(gfpf_probe_tile_stage_twiddles,
 // order `flag` says (gfpf_element_team_dft's).
 GFPF_PROBE_KERNEL(gfpf_probe_tile_add_sub_mul_pow_r,
                   gfpf_tile_add_sub_mul_pow_r(tile, x, x + 32, GFPF_PROBE_PLANE, lane_i, lane_flag))
+// The same with the shift the warp's, fixed in the code: its arm for r^1,
+// or r^(k+1) where `flag` (gfpf_tile_add_sub_uniform_shift's branch to
+// the arm for s = i mod k not counted: one arm alone here).
+GFPF_PROBE_KERNEL(gfpf_probe_tile_add_sub_shift,
+                  (gfpf_tile_add_sub_uniform_shift<1, 2>(tile, x, x + 32, GFPF_PROBE_PLANE,
+                                                         (flag & 1) != 0 ? GFPF_K + 1 : 1)))
 #ifdef GFPF_SHARED_TWIDDLES
 // Products on the tensor cores by a twiddle that 16, 8 or 4 lanes share.
 GFPF_PROBE_KERNEL(gfpf_probe_tile_mul_shared16,

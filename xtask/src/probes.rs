@@ -39,6 +39,7 @@ pub const PROBES: &[(&str, &[u64])] = &[
     ("tile_mul_pow_r", &[]),
     ("tile_stage_twiddles", &[]),
     ("tile_add_sub_mul_pow_r", &[]),
+    ("tile_add_sub_shift", &[]),
     ("tile_mul_shared16", &[2]),
     ("tile_mul_shared8", &[4]),
     ("tile_mul_shared4", &[4, 2]),

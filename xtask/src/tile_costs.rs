@@ -20,6 +20,10 @@ pub enum TileOp {
     /// `gfpf_tile_add_sub_mul_pow_r`: a butterfly with its difference's
     /// shift.
     AddSubMulPowR,
+    /// `gfpf_tile_add_sub_shift`: the same with the shift the warp's and
+    /// fixed in the code (its arm; the branch to it is
+    /// [`uniform_shift_branch`]).
+    AddSubShift,
     /// `gfpf_tile_mul_shared_twiddles<4>`: a product on the tensor cores,
     /// four lanes a twiddle.
     MulShared4,
@@ -39,6 +43,7 @@ impl TileOp {
             "tile_add_sub" => TileOp::AddSub,
             "tile_mul_pow_r" => TileOp::MulPowR,
             "tile_add_sub_mul_pow_r" => TileOp::AddSubMulPowR,
+            "tile_add_sub_shift" => TileOp::AddSubShift,
             "tile_mul_shared4" => TileOp::MulShared4,
             "tile_mul_shared8" => TileOp::MulShared8,
             "tile_mul_shared16" => TileOp::MulShared16,
@@ -62,7 +67,10 @@ impl TileOp {
 /// once too many) carries past a digit in a rare branch
 /// (`gfpf_tile_increment`, 2026-11-30, the device's code the same: t8's
 /// shift 140 and butterfly with its shift 222 before, the increment's k
-/// steps counted)
+/// steps counted); the butterfly with its shift's since its two chains are
+/// the fixed shift's (`gfpf_tile_add_sub_shift_chains`, 2026-11-30: t8 179
+/// before, t16 315), and the butterfly whose shift is its warp's is new
+/// (t8 61)
 /// (t8: butterfly 236 instructions on 57 words
 /// before, 111 on 34; with its shift 344 on 75, 322 on 50; charges 122 and
 /// 194 before). Before, ptxas dropped the rare branches' tests from the
@@ -75,14 +83,14 @@ impl TileOp {
 /// butterfly with its shift 266 where 193), and one figure for both kinds
 /// of a k (p4's butterflies, whose r has a low half and so no PTX carry
 /// chains, take 146 and 188 where t4's take 81 and 125).
-pub const THREAD_CHARGES: &[(usize, bool, [f64; 5])] = &[
-    (2, true, [215.0, 23.0, 20.0, 32.0, 77.0]),
-    (4, true, [436.0, 37.0, 27.0, 53.0, 111.0]),
-    (8, true, [1060.0, 65.0, 43.0, 95.0, 179.0]),
-    (16, true, [2887.0, 121.0, 62.0, 179.0, 315.0]),
-    (4, false, [590.0, 37.0, 100.0, 88.0, 183.0]),
-    (8, false, [1262.0, 65.0, 43.0, 95.0, 179.0]),
-    (16, false, [3170.0, 121.0, 62.0, 179.0, 315.0]),
+pub const THREAD_CHARGES: &[(usize, bool, [f64; 6])] = &[
+    (2, true, [215.0, 23.0, 20.0, 32.0, 76.0, 39.0]),
+    (4, true, [436.0, 37.0, 27.0, 53.0, 108.0, 46.0]),
+    (8, true, [1060.0, 65.0, 43.0, 95.0, 175.0, 61.0]),
+    (16, true, [2887.0, 121.0, 62.0, 179.0, 304.0, 93.0]),
+    (4, false, [590.0, 37.0, 100.0, 88.0, 180.0, 121.0]),
+    (8, false, [1262.0, 65.0, 43.0, 95.0, 175.0, 61.0]),
+    (16, false, [3170.0, 121.0, 62.0, 179.0, 304.0, 93.0]),
 ];
 
 /// The tensor cores' products (k = 8, `gfpf_tile_mul_shared_twiddles`) by
@@ -117,7 +125,7 @@ pub const TENSOR_CHARGES: &[(bool, [f64; 3])] = &[(true, [820.0, 628.0, 631.0]),
 /// words' latencies. At t8 they are 2.2 (product, butterfly) to 3.4
 /// (butterfly with its shift) cycles an instruction, where the fitted path
 /// term charges 11.9 and the floor 4 (words 8 each).
-pub const THREAD_SCHEDULE: &[(usize, bool, [Scheduled; 5])] = &[
+pub const THREAD_SCHEDULE: &[(usize, bool, [Scheduled; 6])] = &[
     (
         2,
         true,
@@ -126,7 +134,8 @@ pub const THREAD_SCHEDULE: &[(usize, bool, [Scheduled; 5])] = &[
             (265.0, 395.0, 2.0),
             (167.0, 182.0, 10.0),
             (220.0, 250.0, 6.0),
-            (356.0, 393.0, 11.0),
+            (342.0, 379.0, 11.0),
+            (249.0, 279.0, 10.0),
         ],
     ),
     (
@@ -137,7 +146,8 @@ pub const THREAD_SCHEDULE: &[(usize, bool, [Scheduled; 5])] = &[
             (273.0, 403.0, 4.0),
             (193.0, 208.0, 18.0),
             (249.0, 279.0, 10.0),
-            (514.0, 575.0, 19.0),
+            (498.0, 567.0, 19.0),
+            (388.0, 448.0, 18.0),
         ],
     ),
     (
@@ -148,7 +158,8 @@ pub const THREAD_SCHEDULE: &[(usize, bool, [Scheduled; 5])] = &[
             (305.0, 435.0, 8.0),
             (250.0, 258.0, 34.0),
             (317.0, 337.0, 18.0),
-            (834.0, 944.0, 35.0),
+            (826.0, 948.0, 35.0),
+            (667.0, 787.0, 34.0),
         ],
     ),
     (
@@ -159,7 +170,8 @@ pub const THREAD_SCHEDULE: &[(usize, bool, [Scheduled; 5])] = &[
             (369.0, 499.0, 16.0),
             (498.0, 506.0, 66.0),
             (493.0, 523.0, 34.0),
-            (1529.0, 1739.0, 67.0),
+            (1511.0, 1711.0, 67.0),
+            (1245.0, 1472.0, 66.0),
         ],
     ),
     (
@@ -170,7 +182,8 @@ pub const THREAD_SCHEDULE: &[(usize, bool, [Scheduled; 5])] = &[
             (273.0, 403.0, 4.0),
             (314.0, 329.0, 18.0),
             (305.0, 335.0, 10.0),
-            (601.0, 665.0, 19.0),
+            (593.0, 659.0, 19.0),
+            (495.0, 555.0, 18.0),
         ],
     ),
     (
@@ -181,7 +194,8 @@ pub const THREAD_SCHEDULE: &[(usize, bool, [Scheduled; 5])] = &[
             (305.0, 435.0, 8.0),
             (250.0, 258.0, 34.0),
             (317.0, 337.0, 18.0),
-            (834.0, 944.0, 35.0),
+            (826.0, 948.0, 35.0),
+            (667.0, 787.0, 34.0),
         ],
     ),
     (
@@ -192,7 +206,8 @@ pub const THREAD_SCHEDULE: &[(usize, bool, [Scheduled; 5])] = &[
             (369.0, 499.0, 16.0),
             (498.0, 506.0, 66.0),
             (493.0, 523.0, 34.0),
-            (1529.0, 1739.0, 67.0),
+            (1511.0, 1711.0, 67.0),
+            (1245.0, 1472.0, 66.0),
         ],
     ),
 ];
@@ -232,7 +247,7 @@ fn by_op<T: Copy>(
     op: TileOp,
     k: usize,
     short_division: bool,
-    threads: &[(usize, bool, [T; 5])],
+    threads: &[(usize, bool, [T; 6])],
     tensor: &[(bool, [T; 3])],
 ) -> Option<T> {
     let thread = |i: usize| {
@@ -256,6 +271,7 @@ fn by_op<T: Copy>(
         TileOp::AddSub => thread(2),
         TileOp::MulPowR => thread(3),
         TileOp::AddSubMulPowR => thread(4),
+        TileOp::AddSubShift => thread(5),
         TileOp::MulShared4 => tensor(0),
         TileOp::MulShared8 => tensor(1),
         TileOp::MulShared16 => tensor(2),
@@ -272,6 +288,16 @@ pub fn short_division(c: &gfpf_kernels::DeviceConstants) -> bool {
     )
 }
 
+/// Instructions of the branch to a butterfly's arm where its shift is the
+/// warp's ([`TileOp::AddSubShift`], `gfpf_tile_add_sub_uniform_shift`),
+/// which its probe leaves out (one arm alone there): a test and a branch
+/// for each halving of the k shifts, as t8's pair kernels' machine code
+/// takes them (NVRTC 12.9, sm_90, 2026-11-30).
+#[cfg_attr(not(feature = "model"), allow(dead_code))]
+pub fn uniform_shift_branch(k: usize) -> f64 {
+    2.0 * (k as f64).log2()
+}
+
 /// The model's charge for `op` at k digits, where the field's carry chains
 /// take the short division or not; `None` where the model has no count
 /// (the element teams run at k = 2 … 16, the tensor cores' products at
@@ -286,7 +312,11 @@ mod tests {
 
     #[test]
     fn charges_read_the_tables_by_k_and_division() {
-        assert_eq!(charge(TileOp::AddSubMulPowR, 8, true), Some(179.0));
+        assert_eq!(charge(TileOp::AddSubMulPowR, 8, true), Some(175.0));
+        assert_eq!(charge(TileOp::AddSubShift, 8, true), Some(61.0));
+        assert_eq!(charge(TileOp::AddSubShift, 4, false), Some(121.0));
+        assert_eq!(uniform_shift_branch(8), 6.0);
+        assert_eq!(scheduled(TileOp::AddSubShift, 16, true, true), Some((1472.0, 66.0)));
         assert_eq!(charge(TileOp::Mul, 8, true), Some(1060.0));
         assert_eq!(charge(TileOp::Mul, 8, false), Some(1262.0));
         assert_eq!(charge(TileOp::AddSub, 4, false), Some(100.0));

@@ -17,7 +17,7 @@ use gfpf_kernels::{
 /// ([`FULL_TWIDDLE_TABLE_MAX_BYTES`]). One a (c, lo) twiddle, s·R, where
 /// they fit (t8 2^20's pair of strides 16 and 256: 256), or streamed from
 /// device memory up to [`TENSOR_STREAMED_TWIDDLES_MAX`] (the pair of 4096
-/// and 65536: 65536, 32 MiB, and as many for its second stage); else one
+/// and 65536: 65536, 32 MiB, its second stage's on the threads); else one
 /// an exponent's low and one its high
 /// half, two products a twiddle
 /// ([`gfpf_kernels::tensor::split_twiddle_entries`], 2048 at 2^20, where
@@ -26,22 +26,21 @@ pub const TENSOR_TWIDDLES_MAX: usize = 4096;
 
 /// The most tables, past [`TENSOR_TWIDDLES_MAX`], that a
 /// [`Kernel::ElementTeamPairMma`] launch reads one a (c, lo) twiddle from
-/// device memory for its first stage's twiddles, and as many (c, hi) for
-/// the second's with B's R² ([`DeviceShape::tensor_streamed_twiddles_max`]):
-/// 65536 of 512 bytes, 32 MiB a stage, where the split tables would take
-/// two products a twiddle and the second stage's would stay on the threads.
-/// Each table serves sixteen elements (a column's, or a row's), so
-/// streaming them adds 25% a stage to the launch's data bytes (512 a table
-/// against 16 × 64 read and written; 47% when a table was 960 bytes),
-/// whatever the transform's length or
-/// batch. The first stage's took one product on the tensor cores an
-/// element off t8 2^20's second pair (s = 4096: 8.6k → 7.3k instructions a
-/// thread), the second's a product on the threads for two on the tensor
-/// cores (7.3k → 6.7k, 0.125 → 0.115 ms at the model's floor, bound by
-/// issue where the 120 MiB of tables, as they were then, and the data took
-/// about 0.09 ms from DRAM; `cargo xtask gpu-model --transform t8:20`, H100,
-/// 2026-11-28). A device holds the tables while the plan lives (64 MiB from
-/// 2^20, beside the 64 MiB of a transform's data at 2^20).
+/// device memory for its first stage's twiddles
+/// ([`DeviceShape::tensor_streamed_twiddles_max`]): 65536 of 512 bytes, 32
+/// MiB, where the split tables would take two products a twiddle. Each
+/// table serves sixteen elements (a column's), so streaming them adds 25%
+/// to the launch's data bytes (512 a table against 16 × 64 read and
+/// written; 47% when a table was 960 bytes), whatever the transform's
+/// length or batch. They took one product on the tensor cores an element
+/// off t8 2^20's second pair (s = 4096: 8.6k → 7.3k instructions a thread,
+/// `cargo xtask gpu-model --transform t8:20`, H100, 2026-11-28). Its
+/// second stage's twiddles stay on the threads: streamed beside them as
+/// A's (c, hi) tables with B's R², they took two products on the tensor
+/// cores for one on the threads, which cost less once a warp's butterflies
+/// took its shift fixed in the code (6.0k → 5.5k instructions on the
+/// path, 2026-11-30). A device holds the tables while the plan lives (32
+/// MiB at 2^20, beside the 64 MiB of a transform's data).
 pub const TENSOR_STREAMED_TWIDDLES_MAX: usize = 65536;
 
 /// Threads per block of every launch but the tiled stages'. One thread holds
@@ -849,13 +848,16 @@ pub fn pair_stages(
         let tensor = mma && both_twiddled && s >= ELEMENT_TEAM_PAIR_COLUMNS && split_bits.is_some();
         params.tensor_split_bits = if tensor { split_bits.unwrap_or(0) } else { 0 };
         // The other stage's twiddles too where the first tables are one a
-        // twiddle: their s·R rows' and R² constants' tables in L2 beside
-        // them, or streamed beside them where the first's are (as many
-        // again, and R²). Products by split tables would take three a
-        // twiddle there, as long as the per-thread product.
-        let both_stages = split_bits == Some(0)
-            && (2 * s * radix + radix * radix <= device.tensor_twiddles_max
-                || s * radix <= device.tensor_streamed_twiddles_max);
+        // twiddle and their s·R rows' and R² constants' tables stay in L2
+        // beside them: a pair of s = R then gives its column's and A's to
+        // the stride-1 stage beside it and keeps B's, whose products on the
+        // tensor cores take a lane 1992 instructions where the threads' take
+        // 2644 (t8, probes, sm_90). Where the first's are streamed from
+        // device memory the other stage's stay on the threads: A's and B's
+        // products there took 3478 (t8 2^20's second pair 6.0k → 5.5k
+        // instructions on its path; gpu-model --transform t8:20, H100,
+        // 2026-11-30). Products by split tables would take three a twiddle.
+        let both_stages = split_bits == Some(0) && 2 * s * radix + radix * radix <= device.tensor_twiddles_max;
         // A pair of s = 1 whose other stage is plain: its twiddles are B
         // alone, R² tables.
         let rows_only = mma
@@ -1458,19 +1460,19 @@ mod pair_tests {
         // that of strides 16 and 256 by its 256 (c, lo) twiddles' tables,
         // and its second stage's too (256 + 256 more); that of 4096 and
         // 65536 by its 65536, past TENSOR_TWIDDLES_MAX, streamed from device
-        // memory, and its second stage's by 65536 + 256 more streamed;
-        // without streamed tables, by the exponent's 10 low bits and 10 high
-        // ones (2048 tables), its second stage's on the threads.
+        // memory, its second stage's on the threads (as without streamed
+        // tables, where the first's are split by the exponent's 10 low bits
+        // and 10 high ones, 2048 tables).
         assert_eq!(
             kernels(&unfolded(20, 8, Direction::Forward, Order::Natural, 1)),
-            [element(Plain), mma(true), mma(true)]
+            [element(Plain), mma(true), mma(false)]
         );
         // The first pair's (s = 16) column and row twiddles go to the
         // stride-1 stage before it, on its outputs, on the tensor cores
         // (its inputs gathered, its blocks' 16 neighbouring columns share
         // them); the pair keeps B.
         let folded = |in_time| Kernel::ElementTeamDftMma { radix: 16, in_time };
-        assert_eq!(kernels(&natural), [folded(true), rows(true), mma(true)]);
+        assert_eq!(kernels(&natural), [folded(true), rows(true), mma(false)]);
         assert_eq!(
             natural.iter().map(|l| l.params.folded_step).collect::<Vec<_>>(),
             [256, 256, 0]
@@ -1496,17 +1498,18 @@ mod pair_tests {
         let digit_reversed = device(20, 8, Direction::Forward, Order::DigitReversed, 1);
         // In frequency the second stage's output twiddles are the ones a
         // column shares: streamed tables for the pair of strides 65536 and
-        // 4096 (s = 4096), one a twiddle, and L2's for that of 256 and 16;
-        // both take the first stage's too.
+        // 4096 (s = 4096), one a twiddle, its first stage's on the threads,
+        // and L2's for that of 256 and 16, which takes its first stage's
+        // too.
         assert_eq!(
             kernels(&unfolded(20, 8, Direction::Forward, Order::DigitReversed, 1)),
-            [mma_in_frequency(true), mma_in_frequency(true), element(Plain)]
+            [mma_in_frequency(false), mma_in_frequency(true), element(Plain)]
         );
         // The second's (s = 16) column and row twiddles go to the stride-1
         // stage after it, on its inputs (its blocks' DFTs 256 apart).
         assert_eq!(
             kernels(&digit_reversed),
-            [mma_in_frequency(true), rows(false), folded(false)]
+            [mma_in_frequency(false), rows(false), folded(false)]
         );
         // Where the tables (4096 of them) are past the device's bound, on
         // the stage's threads.
@@ -1542,7 +1545,7 @@ mod pair_tests {
                     radix: 16,
                     in_time: true
                 },
-                mma(true),
+                mma(false),
                 element(Inputs),
             ]
         );

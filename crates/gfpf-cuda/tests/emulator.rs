@@ -652,6 +652,7 @@ fn t8_test_kernel_sources() -> Vec<(&'static str, String)> {
         ("gfpf_test_shared_skipped", SHARED_SKIPPED_KERNEL.to_owned()),
         ("gfpf_test_pair_teams_banks", pair_teams_banks_kernel(true)),
         ("gfpf_test_pair_teams_banks_x_first", pair_teams_banks_kernel(false)),
+        ("gfpf_test_pair_members_banks", PAIR_MEMBERS_BANKS_KERNEL.to_string()),
     ];
     for (name, body, _) in BROKEN_KERNELS {
         sources.push((
@@ -922,7 +923,9 @@ fn shared_accesses_take_their_banks_wavefronts() {
 
 /// The kernel of `pair_teams_load_two_to_a_bank_pair`: one warp of the
 /// DFT_16 pair tile's first super-DFT, its four teams on rows 0, 5, 10 and
-/// 15 (the pair stage's places q = 4b + b for its first warp), one DFT_16
+/// 15 (the plain pairs' places q = 4b + b for a super-DFT's first warp;
+/// the tensor cores' pairs lay their teams out across warps,
+/// `pair_members_load_two_to_a_bank_pair`), one DFT_16
 /// of zeros each (`gfpf_element_team_dft`, plain); with `y_first` false
 /// the same layers with every butterfly's sum loading x first.
 fn pair_teams_banks_kernel(y_first: bool) -> String {
@@ -980,6 +983,51 @@ fn pair_teams_load_two_to_a_bank_pair() {
             oriented.shared_ideal_wavefronts
         ),
         (554 + 286, 554 + 318, 554 + 256)
+    );
+}
+
+/// The kernel of `pair_members_load_two_to_a_bank_pair`: one warp of the
+/// DFT_16 pair tile as `gfpf_pair_stage` lays out its teams' members, lane
+/// l on DFT l mod 16 of super-DFT l / 16, each member in turn (a warp of
+/// the kernels runs one), both stages' DFTs (rows, then columns at their
+/// bit-reversed places), of zeros.
+const PAIR_MEMBERS_BANKS_KERNEL: &str = r#"
+GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
+    using Tile = GfpfElementTeamPairTile<16>;
+    static_assert(Tile::uniform_members, "a warp's lanes on DFTs of their own");
+    GFPF_SHARED_ARRAY(gfpf_u64, tile, Tile::scratch);
+    for (int w = threadIdx.x; w < Tile::scratch; w += 32) tile[w] = 0;
+    __syncthreads();
+    const int g = threadIdx.x / 16, q = threadIdx.x % 16;
+    for (int member = 0; member < 8; ++member) {
+        gfpf_element_team_dft<Tile, 16, GFPF_PLAIN, true, 8>(p, tile, Tile::at(g, q, 0), 1, member, (gfpf_u64)0,
+                                                             true);
+        __syncthreads();
+        gfpf_element_team_dft<Tile, 16, GFPF_PLAIN, true, 8>(p, tile, Tile::at(g, 0, gfpf_bit_reverse<16>(q)),
+                                                             Tile::row, member, (gfpf_u64)0, true);
+        __syncthreads();
+    }
+}
+GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
+"#;
+
+/// A warp whose lanes take DFTs of their own (16 of a super-DFT, 17 words
+/// or 1 apart, then 16 of the next, 4 bank pairs on) and one member of
+/// their teams, as the pair stages lay them out: every butterfly's loads
+/// and stores, in both stages, fall two to a bank pair, the wavefronts the
+/// conflict-free count (the layout of `pair_teams_load_two_to_a_bank_pair`
+/// took 286 where 256).
+#[test]
+fn pair_members_load_two_to_a_bank_pair() {
+    let Some((traffic, _)) = counted_test_kernel("gfpf_test_pair_members_banks", 32, 1) else {
+        return;
+    };
+    // Each member's two stages of four layers, a butterfly at least 32
+    // accesses, beside the zeroing's.
+    assert!(traffic.shared_requests > 8 * 2 * 4 * 32, "{traffic:?}");
+    assert_eq!(
+        traffic.shared_wavefronts, traffic.shared_ideal_wavefronts,
+        "{traffic:?}"
     );
 }
 
@@ -1419,9 +1467,9 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
     use gfpf_cuda::params::DeviceShape;
     use gfpf_kernels::Kernel;
     // At 2^12 (s = 16) the pair's tables: both stages' one a twiddle
-    // (2·s·R + R² = 768) within the H100's bound, or streamed past 128;
-    // the first stage's alone (s·R = 256) within 256 where none are
-    // streamed; the first's split by the exponent's six low bits and six
+    // (2·s·R + R² = 768) within the H100's bound; the first stage's alone
+    // (s·R = 256) within 256 where none are streamed, or streamed past 128
+    // (the second stage's products then on the threads); the first's split by the exponent's six low bits and six
     // high ones (64 + 64) within 128 where none are streamed.
     let device = DeviceShape {
         tensor_cores,
@@ -1433,6 +1481,7 @@ fn tensor_core_pairs_match_the_cpu<const K: usize>(
     let (both_stages, split_bits) = match (tables_max, streamed_max) {
         (256, 0) => (false, 0),
         (128, 0) => (false, 6),
+        (128, _) => (false, 0),
         _ => (true, 0),
     };
     if let Some(why) = emulator_unavailable() {
@@ -1583,8 +1632,8 @@ fn tensor_core_pairs_match_the_cpu_t8_p8() {
     // Both stages' twiddles on the tensor cores (t8 2^20's first pair).
     tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[1, 2], &both, true, h100);
     tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::P8, &[1], &both, true, h100);
-    // The first stage's alone, one table a twiddle in L2; both stages',
-    // streamed (as t8 2^20's second pair takes them).
+    // The first stage's alone, one table a twiddle in L2, or streamed (as
+    // t8 2^20's second pair takes them).
     tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[2], &both, true, (256, 0));
     tensor_core_pairs_match_the_cpu::<8>(gfpf_field::Preset::T8, &[1], &both, true, (128, h100.1));
     // The first stage's alone, two products a twiddle by the split tables
@@ -1946,6 +1995,18 @@ GFPF_FN void gfpf_test_body(const GfpfStageParams& p) {
             at[d] = tile[x + d * plane];
             at[GFPF_K + d] = tile[y + d * plane];
         }
+        // The same with the shift's arm fixed in the code (each thread its
+        // own arm here; a warp's lanes share one in the kernels).
+        for (int d = 0; d < GFPF_K; ++d) {
+            tile[x + d * plane] = gfpf_test_values[a * GFPF_K + d];
+            tile[y + d * plane] = gfpf_test_values[b * GFPF_K + d];
+        }
+        gfpf_tile_add_sub_uniform_shift(tile, x, y, plane, i);
+        at += E * E * 2 * GFPF_K * 2 * GFPF_K;
+        for (int d = 0; d < GFPF_K; ++d) {
+            at[d] = tile[x + d * plane];
+            at[GFPF_K + d] = tile[y + d * plane];
+        }
     }
 }
 GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
@@ -1954,7 +2015,8 @@ GFPF_BLOCK_KERNEL(gfpf_test_kernel, gfpf_test_body)
 
 /// The element teams' operations on whole elements in shared memory
 /// (`gfpf_tile_mul`, `gfpf_tile_add_sub`, `gfpf_tile_mul_pow_r`,
-/// `gfpf_tile_add_sub_mul_pow_r` with its two paths and both load orders) against
+/// `gfpf_tile_add_sub_mul_pow_r` with its two paths and both load orders,
+/// `gfpf_tile_add_sub_uniform_shift` with every arm) against
 /// gfpf-cpu on every pair of t8's edge values (0, 1, p − 1 with its top
 /// digit r, r, r − 1, r², r^(k−1), −r) and four random ones, every shift
 /// 0 ≤ i < 2k: the rare paths (a carry or borrow out of the top digit, a
@@ -1965,7 +2027,7 @@ fn element_team_operations_match_cpu_on_edge_values() {
     let (field, values) = t8_edge_values();
     let e = values.len();
     let threads = (e * e * 2 * K).next_multiple_of(32);
-    let words = e * e * 3 * K + e * 2 * K * K + e * e * 2 * K * 2 * K;
+    let words = e * e * 3 * K + e * 2 * K * K + 2 * e * e * 2 * K * 2 * K;
     let Some(out) = run_test_kernel("gfpf_test_element_team_edges", threads as u64, 32, words) else {
         return;
     };
@@ -1984,13 +2046,19 @@ fn element_team_operations_match_cpu_on_edge_values() {
         }
         for (b, y) in values.iter().enumerate() {
             for i in 0..2 * K {
-                let at = e * e * 3 * K + e * 2 * K * K + ((a * e + b) * 2 * K + i) * 2 * K;
-                assert_eq!(element(at), field.add(x, y).digits().to_vec(), "{x:?} + {y:?} (r^{i})");
-                assert_eq!(
-                    element(at + K),
-                    field.mul_pow_r(&field.sub(x, y), i).digits().to_vec(),
-                    "({x:?} − {y:?})·r^{i}"
-                );
+                for (form, from) in [("run-time shift", 0), ("fixed shift", e * e * 2 * K * 2 * K)] {
+                    let at = from + e * e * 3 * K + e * 2 * K * K + ((a * e + b) * 2 * K + i) * 2 * K;
+                    assert_eq!(
+                        element(at),
+                        field.add(x, y).digits().to_vec(),
+                        "{x:?} + {y:?} (r^{i}, {form})"
+                    );
+                    assert_eq!(
+                        element(at + K),
+                        field.mul_pow_r(&field.sub(x, y), i).digits().to_vec(),
+                        "({x:?} − {y:?})·r^{i} ({form})"
+                    );
+                }
             }
         }
     }

@@ -97,7 +97,8 @@ enum GfpfEmuOp {
     GFPF_OP_NTT62_TILE_WORD = 42, // GFPF_OP_NTT_TILE_WORD of 64-bit words
     GFPF_OP_NTT50_TILE_WORD = 43, // GFPF_OP_NTT_TILE_WORD in FP64 (converted as it moves)
     GFPF_OP_MM_JOIN_PRIME = 44, // a prime of a join's pass over the residues, beside its product and accumulations
-    GFPF_OP_COUNT = 45
+    GFPF_OP_TILE_ADD_SUB_SHIFT = 45, // gfpf_tile_add_sub_shift: one thread's butterfly, its difference times r^i, i fixed at compile time
+    GFPF_OP_COUNT = 46
 };
 
 // What the Rust side passes with every launch (crates/gfpf-testkit/src/emulator.rs,

@@ -898,6 +898,17 @@ GFPF_FN void gfpf_dft_team(const GfpfStageParams& p) {
 // for its digit; here a product's k carry digits run once. Only where an
 // element fits a thread's registers (ELEMENT_TEAMS_MAX_K).
 
+// log2 of a power of two N, when the code is compiled.
+template <int N>
+struct GfpfLog2 {
+    static_assert(N > 1 && (N & (N - 1)) == 0, "a power of two");
+    static constexpr int value = 1 + GfpfLog2<N / 2>::value;
+};
+template <>
+struct GfpfLog2<1> {
+    static constexpr int value = 0;
+};
+
 // The operations below: inlined on the device (the element in registers),
 // out of line in the host emulator, one copy each rather than one a kernel
 // (it compiles every preset's kernels; speed on the host does not matter).
@@ -1031,6 +1042,71 @@ GFPF_TILE_OP void gfpf_tile_mul_pow_r(Array& tile, int x, int plane, int i) {
     if (borrow) gfpf_tile_increment(tile, x, plane);
 }
 
+// A butterfly's shift r^s for gfpf_tile_add_sub_shift_chains: known only
+// at run time (GfpfRunTimeShift) or when the code is compiled
+// (GfpfFixedShift); `flip`: each digit's difference the other way round.
+struct GfpfRunTimeShift {
+    int shift;
+    bool flipped;
+    GFPF_METHOD int s() const { return shift; }
+    GFPF_METHOD bool flip() const { return flipped; }
+};
+template <int S>
+struct GfpfFixedShift {
+    GFPF_METHOD constexpr int s() const { return S; }
+    GFPF_METHOD constexpr bool flip() const { return false; }
+};
+
+// The two carry chains of a butterfly with its shift, x and y's digits
+// read as u from `first` and v from `second` (their top digits given,
+// neither r): the sum u + v to x, and the difference (u − v)·r^s to y,
+// digit d of it v − u where d wraps past the top (d ≥ k − s) unless
+// `shift.flip()`, u − v elsewhere.
+template <class Shift, class Array>
+GFPF_FN void gfpf_tile_add_sub_shift_chains(Array& tile, int x, int y, int first, int second, gfpf_u64 first_top,
+                                            gfpf_u64 second_top, int plane, const Shift& shift) {
+    const int s = shift.s();
+    // The digit of x and y that the difference's chain starts at (its
+    // digit 0 once shifted), past the last (k) where s = 0.
+    const int start = GFPF_K - s;
+    gfpf_u64 difference[GFPF_K];
+    gfpf_u64 carry = 0, borrow = 0, top_borrow = 0, sum_0 = 0;
+#pragma unroll
+    for (int d = 0; d < GFPF_K; ++d) {
+        const gfpf_u64 u = d == GFPF_K - 1 ? first_top : tile[first + d * plane];
+        const gfpf_u64 v = d == GFPF_K - 1 ? second_top : tile[second + d * plane];
+        const gfpf_u64 sum = gfpf_add_digit(u, v, carry);
+        tile[x + d * plane] = sum;
+        if (d == 0) sum_0 = sum;
+        if (d == start) {
+            top_borrow = borrow;
+            borrow = 0;
+        }
+        // Digit d goes to d + s: wrapped past the top where d ≥ start, so
+        // subtracted. One select a word for both operands where the shift
+        // is known at run time (the two apart took 28 instructions more at
+        // t8).
+        const bool v_minus_u = (d >= start) != shift.flip();
+        difference[d] = gfpf_sub_digit(v_minus_u ? v : u, v_minus_u ? u : v, borrow);
+    }
+    if (start != GFPF_K) {
+        difference[0] = gfpf_sub_digit(difference[0], 0, borrow);
+        if (GFPF_RARE(borrow)) {
+#pragma unroll
+            for (int d = 1; d < GFPF_K; ++d)
+                if (d < start) difference[d] = gfpf_sub_digit(difference[d], 0, borrow);
+        }
+    }
+    // A carry out of digit k − 1 is r^k = −1.
+    if (carry) gfpf_tile_decrement_from_digit_0(tile, x, sum_0, plane);
+    // What crossed past the top, one of the two at most, added r^k = −1
+    // too many: 1 back.
+    top_borrow |= borrow;
+#pragma unroll
+    for (int d = 0; d < GFPF_K; ++d) tile[y + ((d + s) & (GFPF_K - 1)) * plane] = difference[d];
+    if (top_borrow) gfpf_tile_increment(tile, y, plane);
+}
+
 // (x, y) ← (x + y, (x − y)·r^i) in place for 0 ≤ i < 2k: gfpf_tile_add_sub
 // then gfpf_tile_mul_pow_r in two carry chains instead of three, each digit
 // of x and y read once. As a shift writes x·r^s = A(x) − B(x) (the digits
@@ -1063,46 +1139,63 @@ GFPF_TILE_OP void gfpf_tile_add_sub_mul_pow_r(Array& tile, int x, int y, int pla
     }
     GFPF_COUNT_OP(GFPF_OP_TILE_ADD_SUB_MUL_POW_R);
     const int s = i >= GFPF_K ? i - GFPF_K : i;
+    // Digit d's difference is v − u where it wraps past the top, the other
+    // way for i ≥ k; u is y's digit where y_first.
+    gfpf_tile_add_sub_shift_chains(tile, x, y, first, second, first_top, second_top, plane,
+                                   GfpfRunTimeShift{s, (i >= GFPF_K) != y_first});
+}
+
+// gfpf_tile_add_sub_mul_pow_r's common path where the shift s = i mod k
+// is known when the code is compiled (`S`): the chain's restart, which
+// operand each digit subtracts and where each digit of the difference goes
+// are then fixed, where a shift known only at run time selects all three
+// digit by digit. For i ≥ k the difference is (y − x)·r^s: `first` and
+// `second` are x and y, or y and x (their top digits read, neither r), and
+// the sum, which either order makes, still goes to x.
+template <int S, class Array>
+GFPF_FN void gfpf_tile_add_sub_shift(Array& tile, int x, int y, int first, int second, gfpf_u64 first_top,
+                                     gfpf_u64 second_top, int plane) {
+    static_assert(S >= 0 && S < GFPF_K, "a shift below k");
+    GFPF_COUNT_OP(GFPF_OP_TILE_ADD_SUB_SHIFT);
+    gfpf_tile_add_sub_shift_chains(tile, x, y, first, second, first_top, second_top, plane, GfpfFixedShift<S>{});
+}
+
+// The branch to gfpf_tile_add_sub_shift<s>, s = i mod k among LO, LO +
+// STEP, … below HI, halving the range each step.
+template <int LO, int HI, int STEP, class Array>
+GFPF_FN void gfpf_tile_add_sub_shift_branch(Array& tile, int x, int y, int first, int second, gfpf_u64 first_top,
+                                            gfpf_u64 second_top, int plane, int i) {
+    if constexpr (HI - LO <= STEP) {
+        gfpf_tile_add_sub_shift<LO>(tile, x, y, first, second, first_top, second_top, plane);
+    } else {
+        constexpr int MID = LO + (HI - LO) / (2 * STEP) * STEP;
+        if ((i & (GFPF_K - 1)) < MID) {
+            gfpf_tile_add_sub_shift_branch<LO, MID, STEP>(tile, x, y, first, second, first_top, second_top, plane, i);
+        } else {
+            gfpf_tile_add_sub_shift_branch<MID, HI, STEP>(tile, x, y, first, second, first_top, second_top, plane, i);
+        }
+    }
+}
+
+// (x, y) ← (x + y, (x − y)·r^i) in place for 0 ≤ i < 2k where i is the
+// same on every lane of the warp: a branch on s = i mod k (uniform, so the
+// warp runs one arm) to gfpf_tile_add_sub_shift<s> (t8: 129 instructions
+// on 34 words beside the branch, where gfpf_tile_add_sub_mul_pow_r takes
+// 249 on 35 and a plain butterfly 111; probe kernels, NVRTC 12.9, sm_90,
+// 2026-11-30). Where x or y is −1 (top digit r), the two operations apart,
+// once for every arm. Arms for the shifts LO, LO + STEP, … below HI alone:
+// a layer of h takes multiples of k/h (the probes: one arm).
+template <int LO = 0, int HI = GFPF_K, int STEP = 1, class Array>
+GFPF_TILE_OP void gfpf_tile_add_sub_uniform_shift(Array& tile, int x, int y, int plane, int i) {
     const bool negate = i >= GFPF_K;
-    // The digit of x and y that the difference's chain starts at (its
-    // digit 0 once shifted), past the last (k) where s = 0.
-    const int start = GFPF_K - s;
-    gfpf_u64 difference[GFPF_K];
-    gfpf_u64 carry = 0, borrow = 0, top_borrow = 0, sum_0 = 0;
-#pragma unroll
-    for (int d = 0; d < GFPF_K; ++d) {
-        const gfpf_u64 u = d == GFPF_K - 1 ? first_top : tile[first + d * plane];
-        const gfpf_u64 v = d == GFPF_K - 1 ? second_top : tile[second + d * plane];
-        const gfpf_u64 sum = gfpf_add_digit(u, v, carry);
-        tile[x + d * plane] = sum;
-        if (d == 0) sum_0 = sum;
-        if (d == start) {
-            top_borrow = borrow;
-            borrow = 0;
-        }
-        // Digit d goes to d + s: wrapped past the top where d ≥ start, so
-        // subtracted (the other way for i ≥ k); u is y's digit where
-        // y_first. One select a word for both (the two apart took 28
-        // instructions more at t8).
-        const bool v_minus_u = ((d >= start) != negate) != y_first;
-        difference[d] = gfpf_sub_digit(v_minus_u ? v : u, v_minus_u ? u : v, borrow);
+    const int first = negate ? y : x, second = negate ? x : y;
+    const gfpf_u64 first_top = tile[first + (GFPF_K - 1) * plane], second_top = tile[second + (GFPF_K - 1) * plane];
+    if (GFPF_RARE(first_top == GFPF_R_VALUE || second_top == GFPF_R_VALUE)) {
+        gfpf_tile_add_sub(tile, x, y, plane);
+        gfpf_tile_mul_pow_r(tile, y, plane, i);
+        return;
     }
-    if (start != GFPF_K) {
-        difference[0] = gfpf_sub_digit(difference[0], 0, borrow);
-        if (GFPF_RARE(borrow)) {
-#pragma unroll
-            for (int d = 1; d < GFPF_K; ++d)
-                if (d < start) difference[d] = gfpf_sub_digit(difference[d], 0, borrow);
-        }
-    }
-    // A carry out of digit k − 1 is r^k = −1.
-    if (carry) gfpf_tile_decrement_from_digit_0(tile, x, sum_0, plane);
-    // What crossed past the top, one of the two at most, added r^k = −1
-    // too many: 1 back.
-    top_borrow |= borrow;
-#pragma unroll
-    for (int d = 0; d < GFPF_K; ++d) tile[y + ((d + s) & (GFPF_K - 1)) * plane] = difference[d];
-    if (top_borrow) gfpf_tile_increment(tile, y, plane);
+    gfpf_tile_add_sub_shift_branch<LO, HI, STEP>(tile, x, y, first, second, first_top, second_top, plane, i);
 }
 
 // x·w in place, w's digits in shared memory (digit d at tile[w_at + d·
@@ -1640,7 +1733,13 @@ GFPF_FN gfpf_u64 gfpf_unit_value(const MakeUnit& make) {
     return make();
 }
 
-template <class Tile, int R, int VARIANT, bool FUSED = true, class Array, class Unit>
+// With UNIFORM_H > 0 a team's threads lie in several warps, each lane of
+// a warp on its own DFT, so that the layers of h ≤ UNIFORM_H give every
+// lane of a warp one shift (its members agree modulo h): their butterflies
+// take it fixed in the code (gfpf_tile_add_sub_uniform_shift), and the
+// team meets at __syncthreads between layers, the caller's barrier after
+// the last.
+template <class Tile, int R, int VARIANT, bool FUSED = true, int UNIFORM_H = 0, class Array, class Unit>
 GFPF_FN void gfpf_element_team_dft(const GfpfStageParams& p, Array& tile, int own, int spacing, int member,
                                    const Unit& unit_or_maker, bool running) {
     constexpr int P = R / 2;
@@ -1652,28 +1751,43 @@ GFPF_FN void gfpf_element_team_dft(const GfpfStageParams& p, Array& tile, int ow
         gfpf_tile_twiddle<Tile>(p, tile, own + member * spacing, unit, member, running);
         gfpf_tile_twiddle<Tile>(p, tile, own + (member + P) * spacing, unit, member + P, running);
     }
+    // log2 of R/2 and of k: the layer's h = 2^lh, and k/h a shift (a
+    // division by the loop's h took ptxas some 25 instructions a layer).
+    constexpr int LH_FIRST = GfpfLog2<R>::value - 1, K_LOG2 = GfpfLog2<GFPF_K>::value;
+    static_assert(R / 2 <= GFPF_K, "R ≤ 2k");
 #pragma unroll 1
-    for (int h = R / 2; h >= 1; h /= 2) {
+    for (int lh = LH_FIRST; lh >= 0; --lh) {
+        const int h = 1 << lh;
         if (running) {
             const int j = member & (h - 1), i0 = 2 * (member - j) + j, i1 = i0 + h;
             // y·ρ^j, ρ = r^(k/h) = ω_{2h}, the layer's root.
-            const int forward = j * (GFPF_K / h);
+            const int forward = j << (K_LOG2 - lh);
             const int shift = p.inverse != 0 && forward != 0 ? 2 * GFPF_K - forward : forward;
-            if (FUSED && h > 1) {
+            if (FUSED && h > 1 && h <= UNIFORM_H) {
+                // Shifts that are multiples of k/UNIFORM_H: arms for those.
+                constexpr int STEP = UNIFORM_H > 0 ? GFPF_K / UNIFORM_H : 1;
+                gfpf_tile_add_sub_uniform_shift<0, GFPF_K, STEP>(tile, own + i0 * spacing, own + i1 * spacing, plane,
+                                                                 shift);
+            } else if (FUSED && h > 1) {
                 // y first where x's bank pair has the layer's bit set, in
-                // the warp's third and fourth teams where clear: in the
-                // pairs' tiles (places ≡ own + i mod 16 a digit plane)
-                // each of x's and y's loads then falls two to a bank pair
-                // where the 4 DFTs' x (or y) put up to three.
+                // the warp's third and fourth teams where clear: where a
+                // warp's four teams' places are ≡ own + i mod 16 a digit
+                // plane, each of x's and y's loads then falls two to a bank
+                // pair where the 4 DFTs' x (or y) put up to three. Not
+                // where the lanes take DFTs of their own (UNIFORM_H).
                 const int x = own + i0 * spacing;
-                const bool y_first = ((x & h) != 0) != ((threadIdx.x & 16) != 0);
+                const bool y_first = UNIFORM_H == 0 && ((x & h) != 0) != ((threadIdx.x & 16) != 0);
                 gfpf_tile_add_sub_mul_pow_r(tile, x, own + i1 * spacing, plane, shift, y_first);
             } else {
                 gfpf_tile_add_sub(tile, own + i0 * spacing, own + i1 * spacing, plane);
                 if (j != 0) gfpf_tile_mul_pow_r(tile, own + i1 * spacing, plane, shift);
             }
         }
-        __syncwarp();
+        if constexpr (UNIFORM_H > 0) {
+            if (h > 1) __syncthreads();
+        } else {
+            __syncwarp();
+        }
     }
     // Thread `member` holds outputs 2·member and 2·member + 1 (the last
     // layer's butterfly): output at place `at` is DFT output bit_reverse(at).
@@ -1815,10 +1929,15 @@ GFPF_FN void gfpf_dft_element_team_folded(const GfpfStageParams& p) {
         __syncthreads();
     }
     {
-        const int s = threadIdx.x / P;
+        // Lanes l and l + 16 of warp w take DFT l and members w and w + R/4:
+        // a warp's members agree modulo R/4, so the layers from h = R/4 take
+        // the warp's shift (gfpf_element_team_dft's UNIFORM_H), and each
+        // load and store falls two to a bank pair (DFTs 17 words apart).
+        const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+        const int s = lane & (R - 1), member = warp + (R / 4) * (lane / R);
         const GfpfTileSites<Tile, R, true> sites(p, P, false);
-        gfpf_element_team_dft<Tile, R, GFPF_PLAIN>(p, tile, Tile::word(false, 0, s, 0), 1, threadIdx.x % P,
-                                                   (gfpf_u64)0, sites.dft(s) < sites.dfts);
+        gfpf_element_team_dft<Tile, R, GFPF_PLAIN, true, R / 4>(p, tile, Tile::word(false, 0, s, 0), 1, member,
+                                                                (gfpf_u64)0, sites.dft(s) < sites.dfts);
     }
     if (IN_TIME) {
         __syncthreads();
@@ -1873,6 +1992,13 @@ struct GfpfElementTeamPairTile {
     static constexpr int dft_threads = team;        // threads a DFT
     static constexpr int dfts = GFPF_PAIR_COLUMNS;  // super-DFTs a block
     static constexpr int threads = dfts * R * team;
+    // A stage's dfts·R DFTs fill whole warps (R ≥ 8): in the tensor cores'
+    // pairs a warp's lanes take 32 DFTs and one member of their teams
+    // (gfpf_pair_stage), so that each layer's shift is the warp's
+    // (gfpf_element_team_dft's UNIFORM_H). The plain pairs (devices
+    // without int8 tensor cores) keep a team in a warp: so laid out, t8's
+    // in frequency spilled 8 bytes at 64 registers on sm_80.
+    static constexpr bool uniform_members = dfts * R % 32 == 0;
     // Rows of R + 1 words (odd: a column's elements, and a row's of
     // neighbouring teams, in different banks).
     static constexpr int row = R + 1;
@@ -2005,20 +2131,31 @@ GFPF_FN void gfpf_pair_move(const GfpfStageParams& p, Array& tile, bool load) {
 // derived from p, blockIdx and threadIdx here, so that nothing but those
 // stays live through the other stage (held through it, the second stage's
 // parameters spilled at 64 registers).
-template <class Tile, int R, int R_LOG2, bool IN_TIME, bool SECOND, int VARIANT, bool FUSED, class Array>
+template <class Tile, int R, int R_LOG2, bool IN_TIME, bool SECOND, int VARIANT, bool FUSED, bool ACROSS_WARPS,
+          class Array>
 GFPF_FN void gfpf_pair_stage(const GfpfStageParams& p, Array& tile) {
-    const int t = threadIdx.x / Tile::team, member = threadIdx.x % Tile::team;
+    constexpr bool uniform = ACROSS_WARPS && Tile::uniform_members;
+    // DFT t of the block and the thread's member of its team: with uniform
+    // members, warp w takes member w mod R/2 of DFTs 32·⌊w/(R/2)⌋ + lane.
+    // A warp's 32 DFTs (16 of one super-DFT, places 17 words or 1 apart,
+    // then 16 of the next, 4 bank pairs on) put each of its loads and stores
+    // two to a bank pair, as few as 256 bytes take.
+    const int warp = threadIdx.x / 32;
+    const int t = uniform ? warp / Tile::team * 32 + (threadIdx.x & 31) : threadIdx.x / Tile::team;
+    const int member = uniform ? warp % Tile::team : threadIdx.x % Tile::team;
     const int g = t / R;
-    // At R = 16 a warp's four teams take DFTs q = 4b + (b ^ w) (b = 0..3,
-    // warp w of the super-DFT): places {0, 5, 10, 15}, {1, 4, 11, 14} …,
-    // and their bit reverses in the other stage, fall in the bank pairs of
-    // a layer's elements (i0 or i1 of each butterfly, 17 words or 1 apart)
-    // as evenly as four places can: a warp's 8 accesses to the layers'
-    // elements in a stage take 20 wavefronts where four neighbouring DFTs
-    // took 24 (16 without conflicts, which none of the 1820 sets of four
-    // places reaches; enumerated, row and column, both stages).
+    // Else, at R = 16 a warp's four teams take DFTs q = 4b + (b ^ w) (b =
+    // 0..3, warp w of the super-DFT): places {0, 5, 10, 15}, {1, 4, 11, 14}
+    // …, and their bit reverses in the other stage, fall in the bank pairs
+    // of a layer's elements (i0 or i1 of each butterfly, 17 words or 1
+    // apart) as evenly as four places can: a warp's 8 accesses to the
+    // layers' elements in a stage take 20 wavefronts where four
+    // neighbouring DFTs took 24 (16 without conflicts, which none of the
+    // 1820 sets of four places reaches; enumerated, row and column, both
+    // stages).
     const int team_in_super = t % R;
-    const int q = R == 16 ? 4 * (team_in_super & 3) + ((team_in_super & 3) ^ (team_in_super >> 2)) : team_in_super;
+    const int q = R == 16 && !uniform ? 4 * (team_in_super & 3) + ((team_in_super & 3) ^ (team_in_super >> 2))
+                                      : team_in_super;
     const gfpf_u64 G = (gfpf_u64)gfpf_block_here() * Tile::dfts + g;
     const bool running = G < p.threads / (R * Tile::dft_threads);
     constexpr bool rows = IN_TIME != SECOND;
@@ -2026,7 +2163,8 @@ GFPF_FN void gfpf_pair_stage(const GfpfStageParams& p, Array& tile) {
     const int own = rows ? Tile::at(g, place, 0) : Tile::at(g, 0, place);
     const GfpfStageParams stage = gfpf_pair_stage_params<R_LOG2, IN_TIME, SECOND, VARIANT>(p);
     const gfpf_u64 unit = running ? gfpf_pair_unit<R, R_LOG2, IN_TIME, SECOND>(p, stage, G, q) : 0;
-    gfpf_element_team_dft<Tile, R, VARIANT, FUSED>(stage, tile, own, rows ? 1 : Tile::row, member, unit, running);
+    gfpf_element_team_dft<Tile, R, VARIANT, FUSED, uniform ? R / 2 : 0>(stage, tile, own, rows ? 1 : Tile::row,
+                                                                        member, unit, running);
 }
 
 
@@ -2338,7 +2476,7 @@ GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {
     if constexpr (Tile::segments) {
         gfpf_team_pair_stage<Tile, R, R_LOG2, IN_TIME, false, VARIANT1>(p, tile);
     } else {
-        gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, false, FIRST, FUSED>(p, tile);
+        gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, false, FIRST, FUSED, TENSOR || TENSOR_ROWS>(p, tile);
     }
     if (!Tile::layers_end_at_block_barrier || VARIANT1 == GFPF_TWIDDLE_OUTPUTS) __syncthreads();
 #ifdef GFPF_SHARED_TWIDDLES
@@ -2350,7 +2488,7 @@ GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {
     if constexpr (Tile::segments) {
         gfpf_team_pair_stage<Tile, R, R_LOG2, IN_TIME, true, VARIANT2>(p, tile);
     } else {
-        gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, true, SECOND, FUSED>(p, tile);
+        gfpf_pair_stage<Tile, R, R_LOG2, IN_TIME, true, SECOND, FUSED, TENSOR || TENSOR_ROWS>(p, tile);
     }
     if (!Tile::layers_end_at_block_barrier || VARIANT2 == GFPF_TWIDDLE_OUTPUTS) __syncthreads();
 #ifdef GFPF_SHARED_TWIDDLES

@@ -310,6 +310,10 @@ pub struct FieldOps {
     /// residue's load, the fraction's sum in the first pass, the loop;
     /// `mm_primes`: the projection's), per thread.
     pub mm_join_primes: u64,
+    /// `gfpf_tile_add_sub_shift`: one thread's butterfly of two elements
+    /// with its difference's shift, the shift the same on every lane of
+    /// the warp and fixed in the code (`gfpf_tile_add_sub_uniform_shift`).
+    pub tile_add_sub_shift: u64,
 }
 
 /// `FieldOps`' methods over its every field, named once.
@@ -389,6 +393,7 @@ field_ops_methods!(
     ntt62_tile_words,
     ntt50_tile_words,
     mm_join_primes,
+    tile_add_sub_shift,
 );
 
 impl LaunchTraffic {
