@@ -70,7 +70,8 @@ impl TileOp {
 /// steps counted); the butterfly with its shift's since its two chains are
 /// the fixed shift's (`gfpf_tile_add_sub_shift_chains`, 2026-11-30: t8 179
 /// before, t16 315), and the butterfly whose shift is its warp's is new
-/// (t8 61)
+/// (t8 61); the staging's since its loads take two words each (16 bytes:
+/// t2 23, t4 and p4 37, t8 and p8 65, t16 and p16 121 before, 2026-11-30)
 /// (t8: butterfly 236 instructions on 57 words
 /// before, 111 on 34; with its shift 344 on 75, 322 on 50; charges 122 and
 /// 194 before). Before, ptxas dropped the rare branches' tests from the
@@ -84,13 +85,13 @@ impl TileOp {
 /// of a k (p4's butterflies, whose r has a low half and so no PTX carry
 /// chains, take 146 and 188 where t4's take 81 and 125).
 pub const THREAD_CHARGES: &[(usize, bool, [f64; 6])] = &[
-    (2, true, [215.0, 23.0, 20.0, 32.0, 76.0, 39.0]),
-    (4, true, [436.0, 37.0, 27.0, 53.0, 108.0, 46.0]),
-    (8, true, [1060.0, 65.0, 43.0, 95.0, 175.0, 61.0]),
-    (16, true, [2887.0, 121.0, 62.0, 179.0, 304.0, 93.0]),
-    (4, false, [590.0, 37.0, 100.0, 88.0, 180.0, 121.0]),
-    (8, false, [1262.0, 65.0, 43.0, 95.0, 175.0, 61.0]),
-    (16, false, [3170.0, 121.0, 62.0, 179.0, 304.0, 93.0]),
+    (2, true, [215.0, 7.0, 20.0, 32.0, 76.0, 39.0]),
+    (4, true, [436.0, 23.0, 27.0, 53.0, 108.0, 46.0]),
+    (8, true, [1060.0, 35.0, 43.0, 95.0, 175.0, 61.0]),
+    (16, true, [2887.0, 59.0, 62.0, 179.0, 304.0, 93.0]),
+    (4, false, [590.0, 23.0, 100.0, 88.0, 180.0, 121.0]),
+    (8, false, [1262.0, 35.0, 43.0, 95.0, 175.0, 61.0]),
+    (16, false, [3170.0, 59.0, 62.0, 179.0, 304.0, 93.0]),
 ];
 
 /// The tensor cores' products (k = 8, `gfpf_tile_mul_shared_twiddles`) by
@@ -143,7 +144,7 @@ pub const THREAD_SCHEDULE: &[(usize, bool, [Scheduled; 6])] = &[
         true,
         [
             (1004.0, 1049.0, 13.0),
-            (273.0, 403.0, 4.0),
+            (276.0, 406.0, 4.0),
             (193.0, 208.0, 18.0),
             (249.0, 279.0, 10.0),
             (498.0, 567.0, 19.0),
@@ -155,7 +156,7 @@ pub const THREAD_SCHEDULE: &[(usize, bool, [Scheduled; 6])] = &[
         true,
         [
             (2467.0, 2505.0, 25.0),
-            (305.0, 435.0, 8.0),
+            (289.0, 419.0, 8.0),
             (250.0, 258.0, 34.0),
             (317.0, 337.0, 18.0),
             (826.0, 948.0, 35.0),
@@ -167,7 +168,7 @@ pub const THREAD_SCHEDULE: &[(usize, bool, [Scheduled; 6])] = &[
         true,
         [
             (7988.0, 8233.0, 72.0),
-            (369.0, 499.0, 16.0),
+            (337.0, 467.0, 16.0),
             (498.0, 506.0, 66.0),
             (493.0, 523.0, 34.0),
             (1511.0, 1711.0, 67.0),
@@ -179,7 +180,7 @@ pub const THREAD_SCHEDULE: &[(usize, bool, [Scheduled; 6])] = &[
         false,
         [
             (1300.0, 1345.0, 13.0),
-            (273.0, 403.0, 4.0),
+            (276.0, 406.0, 4.0),
             (314.0, 329.0, 18.0),
             (305.0, 335.0, 10.0),
             (593.0, 659.0, 19.0),
@@ -191,7 +192,7 @@ pub const THREAD_SCHEDULE: &[(usize, bool, [Scheduled; 6])] = &[
         false,
         [
             (2959.0, 2997.0, 25.0),
-            (305.0, 435.0, 8.0),
+            (289.0, 419.0, 8.0),
             (250.0, 258.0, 34.0),
             (317.0, 337.0, 18.0),
             (826.0, 948.0, 35.0),
@@ -203,7 +204,7 @@ pub const THREAD_SCHEDULE: &[(usize, bool, [Scheduled; 6])] = &[
         false,
         [
             (9003.0, 9228.0, 72.0),
-            (369.0, 499.0, 16.0),
+            (337.0, 467.0, 16.0),
             (498.0, 506.0, 66.0),
             (493.0, 523.0, 34.0),
             (1511.0, 1711.0, 67.0),

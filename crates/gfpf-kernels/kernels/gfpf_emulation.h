@@ -1246,6 +1246,15 @@ inline T gfpf_table_read(const T* base, unsigned long long i, int site, int tabl
     gfpf_emu::block().record(base, i * sizeof(T), sizeof(T), false, site, table);
     return base[i];
 }
+// Words i and i + 1 of a table in one 16-byte access (the device's vector
+// load: i even, from a 256-byte aligned allocation).
+template <class T>
+inline void gfpf_table_read_pair(const T* base, unsigned long long i, int site, T& lo, T& hi) {
+    if (i % 2 != 0) gfpf_emu::block().fail("a 16-byte table read at an odd word");
+    gfpf_emu::block().record(base, i * sizeof(T), 2 * sizeof(T), false, site, 1);
+    lo = base[i];
+    hi = base[i + 1];
+}
 template <class T>
 inline void gfpf_global_write(T* base, unsigned long long i, T v, int site) {
     gfpf_emu::block().record(base, i * sizeof(T), sizeof(T), true, site);
@@ -1283,6 +1292,7 @@ struct CheckScope {
 #define GFPF_TABLE_READ_AT(base, i, site) gfpf_table_read((base), (i), (site))
 #define GFPF_TABLE_READ(base, i) GFPF_TABLE_READ_AT(base, i, __LINE__)
 #define GFPF_TENSOR_TABLE_READ(base, i) gfpf_table_read((base), (i), __LINE__, 2)
+#define GFPF_TABLE_READ_PAIR(base, i, lo, hi) gfpf_table_read_pair((base), (i), __LINE__, (lo), (hi))
 #define GFPF_RESIDENT_TABLE_READS(on) gfpf_emu::block().resident_reads(on)
 #define GFPF_GLOBAL_WRITE_AT(base, i, v, site) gfpf_global_write((base), (i), (v), (site))
 #define GFPF_GLOBAL_READ(base, i) GFPF_GLOBAL_READ_AT(base, i, __LINE__)

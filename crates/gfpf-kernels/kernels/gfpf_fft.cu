@@ -516,6 +516,17 @@ GFPF_FN GfpfLaneTileElement gfpf_tile_element(bool strided, int w) {
     return {d, strided ? e % D : e / R, strided ? e / D : e % R};
 }
 
+// log2 of a power of two N, when the code is compiled.
+template <int N>
+struct GfpfLog2 {
+    static_assert(N > 1 && (N & (N - 1)) == 0, "a power of two");
+    static constexpr int value = 1 + GfpfLog2<N / 2>::value;
+};
+template <>
+struct GfpfLog2<1> {
+    static constexpr int value = 0;
+};
+
 // Which DFTs the block of a tiled stage takes, and where their inputs and
 // outputs sit in global memory:
 // - stride 1, natural input: D neighbouring DFTs, whose elements are one run;
@@ -534,7 +545,7 @@ GFPF_FN GfpfLaneTileElement gfpf_tile_element(bool strided, int w) {
 // block's DFTs share their index modulo R².
 template <class Tile, int R, bool SPREAD = false>
 struct GfpfTileSites {
-    static constexpr int R_LOG2 = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : R == 16 ? 4 : R == 32 ? 5 : 6;
+    static constexpr int R_LOG2 = GfpfLog2<R>::value;
     bool strided, gathered, strided_in;
     gfpf_u64 dfts, first_dft;
 
@@ -898,17 +909,6 @@ GFPF_FN void gfpf_dft_team(const GfpfStageParams& p) {
 // for its digit; here a product's k carry digits run once. Only where an
 // element fits a thread's registers (ELEMENT_TEAMS_MAX_K).
 
-// log2 of a power of two N, when the code is compiled.
-template <int N>
-struct GfpfLog2 {
-    static_assert(N > 1 && (N & (N - 1)) == 0, "a power of two");
-    static constexpr int value = 1 + GfpfLog2<N / 2>::value;
-};
-template <>
-struct GfpfLog2<1> {
-    static constexpr int value = 0;
-};
-
 // The operations below: inlined on the device (the element in registers),
 // out of line in the host emulator, one copy each rather than one a kernel
 // (it compiles every preset's kernels; speed on the host does not matter).
@@ -1107,6 +1107,24 @@ GFPF_FN void gfpf_tile_add_sub_shift_chains(Array& tile, int x, int y, int first
     if (top_borrow) gfpf_tile_increment(tile, y, plane);
 }
 
+// The butterflies with a shift (gfpf_tile_add_sub_mul_pow_r,
+// gfpf_tile_add_sub_uniform_shift): the top digits of `first` and
+// `second` (x and y in the order their chains read them), and where
+// either is r (−1, which a rotation would move) the two operations apart,
+// (x, y) ← (x + y, (x − y)·r^i): true then, the butterfly done.
+template <class Array>
+GFPF_FN bool gfpf_tile_add_sub_shift_rare(Array& tile, int x, int y, int first, int second, int plane, int i,
+                                          gfpf_u64& first_top, gfpf_u64& second_top) {
+    first_top = tile[first + (GFPF_K - 1) * plane];
+    second_top = tile[second + (GFPF_K - 1) * plane];
+    if (GFPF_RARE(first_top == GFPF_R_VALUE || second_top == GFPF_R_VALUE)) {
+        gfpf_tile_add_sub(tile, x, y, plane);
+        gfpf_tile_mul_pow_r(tile, y, plane, i);
+        return true;
+    }
+    return false;
+}
+
 // (x, y) ← (x + y, (x − y)·r^i) in place for 0 ≤ i < 2k: gfpf_tile_add_sub
 // then gfpf_tile_mul_pow_r in two carry chains instead of three, each digit
 // of x and y read once. As a shift writes x·r^s = A(x) − B(x) (the digits
@@ -1131,12 +1149,8 @@ GFPF_FN void gfpf_tile_add_sub_shift_chains(Array& tile, int x, int y, int first
 template <class Array>
 GFPF_TILE_OP void gfpf_tile_add_sub_mul_pow_r(Array& tile, int x, int y, int plane, int i, bool y_first = false) {
     const int first = y_first ? y : x, second = y_first ? x : y;
-    const gfpf_u64 first_top = tile[first + (GFPF_K - 1) * plane], second_top = tile[second + (GFPF_K - 1) * plane];
-    if (GFPF_RARE(first_top == GFPF_R_VALUE || second_top == GFPF_R_VALUE)) {
-        gfpf_tile_add_sub(tile, x, y, plane);
-        gfpf_tile_mul_pow_r(tile, y, plane, i);
-        return;
-    }
+    gfpf_u64 first_top, second_top;
+    if (gfpf_tile_add_sub_shift_rare(tile, x, y, first, second, plane, i, first_top, second_top)) return;
     GFPF_COUNT_OP(GFPF_OP_TILE_ADD_SUB_MUL_POW_R);
     const int s = i >= GFPF_K ? i - GFPF_K : i;
     // Digit d's difference is v − u where it wraps past the top, the other
@@ -1189,12 +1203,8 @@ template <int LO = 0, int HI = GFPF_K, int STEP = 1, class Array>
 GFPF_TILE_OP void gfpf_tile_add_sub_uniform_shift(Array& tile, int x, int y, int plane, int i) {
     const bool negate = i >= GFPF_K;
     const int first = negate ? y : x, second = negate ? x : y;
-    const gfpf_u64 first_top = tile[first + (GFPF_K - 1) * plane], second_top = tile[second + (GFPF_K - 1) * plane];
-    if (GFPF_RARE(first_top == GFPF_R_VALUE || second_top == GFPF_R_VALUE)) {
-        gfpf_tile_add_sub(tile, x, y, plane);
-        gfpf_tile_mul_pow_r(tile, y, plane, i);
-        return;
-    }
+    gfpf_u64 first_top, second_top;
+    if (gfpf_tile_add_sub_shift_rare(tile, x, y, first, second, plane, i, first_top, second_top)) return;
     gfpf_tile_add_sub_shift_branch<LO, HI, STEP>(tile, x, y, first, second, first_top, second_top, plane, i);
 }
 
@@ -1461,14 +1471,9 @@ GFPF_FN void gfpf_sets_column(const unsigned (&p)[4][2], const unsigned (&sums)[
 // STAGED: the set's one table (SHARED_BY = 8, every lane's twiddle the same)
 // is in `staging` already, put there once for many calls (the scale by
 // N^{-1}, gfpf_scale_elements_mma); table and twiddle are not read.
-// `first_set`: the sets before it are left as they are (their twiddles 1,
-// the caller knows; the same in every lane). A start, not a test in the
-// loop: a skip tested there took 27 instructions more a set on the
-// common path, the loop's invariants no longer hoisted (kernels --probe,
-// t8, NVRTC 12.9, sm_90, 2026-11-30).
 template <int SHARED_BY, bool STAGED = false, class Array, class Staging>
 GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, const gfpf_u64* table,
-                                                unsigned twiddle, Staging& staging, int staging_at, int first_set = 0) {
+                                                unsigned twiddle, Staging& staging, int staging_at) {
     static_assert(!STAGED || SHARED_BY == 8, "one table staged for every set");
     static_assert(SHARED_BY == 4 || SHARED_BY == 8 || SHARED_BY == 16, "four, eight or sixteen lanes a twiddle");
     constexpr int twiddles = SHARED_BY == 4 ? 2 : 1;  // a set's
@@ -1481,7 +1486,7 @@ GFPF_TILE_OP void gfpf_tile_mul_shared_twiddles(Array& tile, int x, int plane, c
                                    : GFPF_OP_TILE_MUL_SHARED);
     const unsigned lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
 #pragma unroll 1
-    for (int set = first_set; set < 4; set += halves) {
+    for (int set = 0; set < 4; set += halves) {
         // The set's tables (the twiddles of lanes 8·set and 8·set + 4, one
         // where SHARED_BY is 8 or 16), and X's column g: lane 8·set + g's
         // element (and lane 8·(set + 1) + g's, the second half's). K-tile
@@ -1669,27 +1674,39 @@ struct GfpfElementTeamTile {
 };
 
 // Each lane's twiddle table[m] (m its own) into its scratch element, a warp
-// at a time: load i of lane l is word 32·i + l of the warp's 32 entries
-// (entry (32·i + l)/k, digit l mod k), so that a load reads 32/k whole
-// entries, whole sectors, where each lane reading its own entry's digit d
-// would touch 32 sectors a load for 8 bytes of each. Every lane of the warp
-// takes part (m = 0, the entry 1, where a lane has no product to make); the
-// warp meets after, and before the scratch elements are staged again.
+// at a time: load i of lane l is words 64·i + 2l and 64·i + 2l + 1 of the
+// warp's 32 entries in one 16-byte load (entry (64·i + 2l)/k, digits 2l
+// mod k and the next), so that a load reads 16/k whole entries, whole
+// sectors, where each lane reading its own entry's digit d would touch 32
+// sectors a load for 8 bytes of each. Each load takes its entry's index
+// from the lane that owns it (a shuffle): loads of one word took a
+// shuffle and a load for every 8 bytes (t8: 65 instructions beside its
+// words where these take 35, t16 121 where 59; probes, NVRTC 12.9,
+// sm_90, 2026-11-30). Every lane
+// of the warp takes part (m = 0, the entry 1, where a lane has no product
+// to make); the warp meets after, and before the scratch elements are
+// staged again.
 template <class Tile, class Array>
 GFPF_FN void gfpf_tile_stage_twiddles(Array& tile, const gfpf_u64* table, gfpf_u64 m) {
     GFPF_COUNT_OP(GFPF_OP_TILE_STAGE);
+    // (Tile in it: checked where the element teams use it, k ≤ 16, not in
+    // every field's unit.)
+    static_assert(Tile::threads > 0 && GFPF_K % 2 == 0 && 64 % GFPF_K == 0, "k even and dividing 64");
     const int lane = threadIdx.x & 31, warp = threadIdx.x - lane;
-    // k divides 32: word 32·i + l is digit l mod k of entry i·32/k + l/k,
-    // so a lane's digit is the same in every load and its places one base
-    // and constant steps (computed per load, the places of the pair
-    // kernels' larger tiles were held in registers and spilled).
-    const int d = lane % GFPF_K, first_owner = lane / GFPF_K;
+    // k divides 64: a lane's digits are the same in every load and its
+    // places one base and constant steps (computed per load, the places
+    // of the pair kernels' larger tiles were held in registers and
+    // spilled).
+    const int d = 2 * lane % GFPF_K, first_owner = 2 * lane / GFPF_K;
     const int at = Tile::scratch + d * Tile::threads + warp + first_owner;
 #pragma unroll
-    for (int i = 0; i < GFPF_K; ++i) {
-        const int owner = first_owner + i * (32 / GFPF_K);
+    for (int i = 0; i < GFPF_K / 2; ++i) {
+        const int owner = first_owner + i * (64 / GFPF_K);
         const gfpf_u64 owner_m = __shfl_sync(0xffffffffu, m, owner);
-        tile[at + i * (32 / GFPF_K)] = GFPF_TABLE_READ(table, owner_m * GFPF_K + d);
+        gfpf_u64 low, high;
+        GFPF_TABLE_READ_PAIR(table, owner_m * GFPF_K + d, low, high);
+        tile[at + i * (64 / GFPF_K)] = low;
+        tile[at + i * (64 / GFPF_K) + Tile::threads] = high;
     }
     __syncwarp();
 }
@@ -2308,21 +2325,47 @@ GFPF_FN int gfpf_insert_bit(int v, int at, int bit) { return (v >> at) << (at + 
 // Call m of B's pass (gfpf_pair_tensor_row_twiddles): B(a, b) = B(b, a),
 // so the elements of (a, b) and (b, a) in the four super-DFTs share a
 // twiddle, eight lanes a twiddle (lane 4·side + g of a set, side 1 the
-// transposed pair), and the diagonal's (a, a) four, in sets of two
-// twiddles' four: calls m < R(R − 1)/8 of eight lanes a twiddle, then R/8
-// of four (R²/8 in all, as four lanes a twiddle throughout took). The pairs
-// {a, a ^ δ}, δ = 1 … R − 1: call m takes δ = ⌊m/2⌋ + 1 and the four a
-// whose bit t (δ's top bit) is 0 and bit c (3 below δ = 8, else 2) is m
-// mod 2, the set's index in the other two bits. Their elements'
-// places mod 4 (a + rev(b), or rev(a) + b, over rows of 17 words) then
-// take each class twice, and with the super-DFTs 4 apart modulo the 16
-// bank pairs a call's 32 elements fall two to a bank pair for the
-// closing carries (by circular distance, up to six: enumerated).
-// `pairs`: m is known to be below R(R − 1)/8. With
-// four lanes a twiddle throughout, t8 2^20's first pair staged 15.7M
-// sectors of tables where it stages 12.0M, and the model put it at 0.140
-// ms, bound by that traffic, where it puts it at 0.119 (gpu-model
-// --transform t8:20, at the floor, 2026-11-28).
+// transposed pair): calls m < R(R − 1)/8. The pairs {a, a ^ δ}, δ = 1 …
+// R − 1: call m takes δ = ⌊m/2⌋ + 1 and the four a whose bit t (δ's top
+// bit) is 0 and bit c (3 below δ = 8, else 2) is m mod 2, the set's index
+// in the other two bits. Their elements' places mod 4 (a + rev(b), or
+// rev(a) + b, over rows of 17 words) then take each class twice, and with
+// the super-DFTs 4 apart modulo the 16 bank pairs a call's 32 elements
+// fall two to a bank pair for the closing carries (by circular distance,
+// up to six: enumerated). The diagonal's (a, a) share a twiddle four
+// elements apart, one in each super-DFT. Where B(0, b) = 1 (the tables
+// carry no N^{-1}), set 0 of an even call (pair {0, δ}) has nothing to
+// do, and takes the diagonal's (δ, δ) instead on side 0, side 1 on the
+// pad words that end the same rows (elements there, 1 at first:
+// gfpf_pair_pads_set; each δ's rows its own), whose products go nowhere
+// (side 1 on copies of side 0's elements would have two lanes write one
+// word, and tests on the writes cost 48 instructions a call and spilled
+// t8's pair in frequency with both stages on the tensor cores 4 bytes on
+// sm_90, NVRTC 12.9, 2026-11-30): the R − 1 even calls take the diagonal
+// but (0, 0), which is 1 too. With N^{-1} in the tables, every set of the
+// pairs has a product, and the diagonal takes R/8 calls more (m ≥
+// R(R − 1)/8) of four lanes a twiddle, in sets of two twiddles' four.
+// (Those calls, 1172 instructions on a lane's path by the probes where a
+// call of eight lanes a twiddle takes 820, kept the busiest warp of t8
+// 2^20's first pair at 1787 instructions of B's products where two calls
+// of eight lanes take 1640: kernels --probe, t8, NVRTC 12.9, sm_90,
+// 2026-11-30.)
+// `pairs`: m is known to be below R(R − 1)/8. With four lanes a twiddle
+// throughout, t8 2^20's first pair staged 15.7M sectors of tables where
+// it stages 12.0M, and the model put it at 0.140 ms, bound by that
+// traffic, where it puts it at 0.119 (gpu-model --transform t8:20, at the
+// floor, 2026-11-28).
+// The pad word that ends each row (rows are R + 1 words) of the tile's
+// super-DFTs, in every digit plane, set to the element 1: side 1 of B's
+// diagonal sets works there (gfpf_pair_b_call), and nothing else reads or
+// writes those words. One word a thread, before the tile's load meets.
+template <class Tile, int R, class Array>
+GFPF_FN void gfpf_pair_pads_set(Array& tile) {
+    static_assert(Tile::row == R + 1 && Tile::threads == GFPF_K * Tile::dfts * R, "a thread a pad word");
+    const int t = threadIdx.x, d = t / (Tile::dfts * R), g = t / R % Tile::dfts;
+    tile[Tile::at(g, t % R, R) + d * Tile::plane] = d == 0 ? 1 : 0;
+}
+
 template <class Tile, int R, bool IN_TIME, class Array>
 GFPF_FN void gfpf_pair_b_call(const GfpfStageParams& p, Array& tile, int m, bool pairs, unsigned b_tables,
                               int staging) {
@@ -2341,15 +2384,15 @@ GFPF_FN void gfpf_pair_b_call(const GfpfStageParams& p, Array& tile, int m, bool
                                         higher == top ? 0 : m & 1);
         const int high = low ^ delta;
         const bool side = (lane >> 2) & 1;
-        const int a = side ? high : low, b = side ? low : high;
+        // low = 0 in set 0 of the even calls alone: there the diagonal's
+        // (δ, δ) where B(0, δ) = 1, side 1 on the pad word of its row.
+        const bool diagonal = p.tensor_scale == 0 && low == 0;
+        const int a = diagonal || side ? high : low, b = diagonal || !side ? high : low;
         const int hi = IN_TIME ? a : gfpf_bit_reverse<R>(a), col = IN_TIME ? gfpf_bit_reverse<R>(b) : b;
-        // B(0, b) = 1 (unless the tables carry N^{-1}): low is 0 in set 0
-        // of the even calls (the set's bits and m mod 2 all 0), one set of
-        // each δ's eight, which the call skips.
-        const int first_set = p.tensor_scale == 0 && (m & 1) == 0 ? 1 : 0;
-        gfpf_tile_mul_shared_twiddles<8>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
-                                              b_tables + (unsigned)(low * R + high), tile, staging, first_set);
-    } else {
+        gfpf_tile_mul_shared_twiddles<8>(tile, Tile::at(g, hi, diagonal && side ? R : col), Tile::plane,
+                                         (const gfpf_u64*)p.tensor_table,
+                                         b_tables + (unsigned)((diagonal ? high : low) * R + high), tile, staging);
+    } else if (p.tensor_scale != 0) {
         const int a = (m - pair_calls) * 8 + (lane >> 2);
         const int hi = IN_TIME ? a : gfpf_bit_reverse<R>(a), col = IN_TIME ? gfpf_bit_reverse<R>(a) : a;
         gfpf_tile_mul_shared_twiddles<4>(tile, Tile::at(g, hi, col), Tile::plane, (const gfpf_u64*)p.tensor_table,
@@ -2421,21 +2464,11 @@ GFPF_FN void gfpf_pair_tensor_row_twiddles(const GfpfStageParams& p, Array& tile
     // exit test through a call and spilled it, 4 bytes on sm_90, once the
     // rows closed in registers; before, each form had spilled 8-24 bytes of
     // one kernel or the other: t8, NVRTC 12.9, 2026-11-28 and -29).
-    // The diagonal's calls (four lanes a twiddle, the last two) fall to the
-    // last two warps. Warp 15's other call is odd, all four of its sets run,
-    // where an even one skips B(0, b) = 1's set: its call of the diagonal
-    // goes to warp 12, whose calls are both even, and warp 12's last takes
-    // warp 15's place. By the probes' counts (kernels --probe, t8, sm_90:
-    // an eight-lane call 820 instructions for four sets, a four-lane one
-    // 1172) the busiest warp's B pass is then about 615 + 1172 where it
-    // was 820 + 1172, and the barrier after it waits less for it; the
-    // counts the model charges (a call each) do not move.
-    static_assert(calls != 2 || warps != 16 || pair_calls == 30, "the diagonal's calls are 30 and 31");
+    // The diagonal's calls, where the tables carry N^{-1}, are the last
+    // (gfpf_pair_b_call); without, the warps that would take them rest.
 #pragma unroll
     for (int call = 0; call < calls; ++call) {
-        int m = call * warps + warp;
-        if (calls == 2 && warps == 16) m = m == 31 ? 28 : m == 28 ? 31 : m;
-        gfpf_pair_b_call<Tile, R, IN_TIME>(p, tile, m, call < calls - 1, b_tables, staging);
+        gfpf_pair_b_call<Tile, R, IN_TIME>(p, tile, call * warps + warp, call < calls - 1, b_tables, staging);
     }
 }
 #endif
@@ -2447,7 +2480,7 @@ GFPF_FN void gfpf_pair_tensor_row_twiddles(const GfpfStageParams& p, Array& tile
 template <class Tile, int R, int VARIANT1, int VARIANT2, bool TENSOR = false, bool TENSOR_ROWS = false,
           class Array>
 GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {
-    constexpr int R_LOG2 = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : R == 16 ? 4 : R == 32 ? 5 : 6;
+    constexpr int R_LOG2 = GfpfLog2<R>::value;
     constexpr bool IN_TIME = VARIANT1 != GFPF_TWIDDLE_OUTPUTS;
     // gfpf_element_team_dft's FUSED: not where both stages twiddle outputs.
     constexpr bool FUSED = VARIANT1 != GFPF_TWIDDLE_OUTPUTS || VARIANT2 != GFPF_TWIDDLE_OUTPUTS;
@@ -2465,6 +2498,9 @@ GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {
                   "the rows' twiddles with the columns', or alone where the other stage is plain");
     constexpr int FIRST = (TENSOR && IN_TIME) || (TENSOR_ROWS && !IN_TIME) ? GFPF_PLAIN : VARIANT1;
     constexpr int SECOND = (TENSOR && !IN_TIME) || (TENSOR_ROWS && IN_TIME) ? GFPF_PLAIN : VARIANT2;
+#ifdef GFPF_SHARED_TWIDDLES
+    if constexpr (TENSOR || TENSOR_ROWS) gfpf_pair_pads_set<Tile, R>(tile);
+#endif
     gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, true);
     __syncthreads();
 #ifdef GFPF_SHARED_TWIDDLES

@@ -63,6 +63,14 @@ __device__ __forceinline__ gfpf_u64 gfpf_mul_hi(gfpf_u64 a, gfpf_u64 b) { return
 #define GFPF_TABLE_READ_AT(base, i, site) ((base)[i])
 #define GFPF_TABLE_READ(base, i) ((base)[i])
 #define GFPF_TENSOR_TABLE_READ(base, i) ((base)[i])
+// Words i and i + 1 of a read-only table (i even) in one 16-byte load:
+// device allocations are 256-byte aligned.
+#define GFPF_TABLE_READ_PAIR(base, i, lo, hi)                                                    \
+    do {                                                                                         \
+        const ulonglong2 gfpf_table_pair = reinterpret_cast<const ulonglong2*>(base)[(i) / 2];   \
+        (lo) = gfpf_table_pair.x;                                                                \
+        (hi) = gfpf_table_pair.y;                                                                \
+    } while (0)
 // The tensor cores' tables read between (true) and (false) are the few that
 // every block reads (B's R²), which stay in L2 however large the launch's
 // other tables: the host emulator counts their sectors apart.
