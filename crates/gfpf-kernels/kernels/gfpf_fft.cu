@@ -2499,7 +2499,8 @@ GFPF_FN void gfpf_dft_pair(const GfpfStageParams& p, Array& tile) {
     constexpr int FIRST = (TENSOR && IN_TIME) || (TENSOR_ROWS && !IN_TIME) ? GFPF_PLAIN : VARIANT1;
     constexpr int SECOND = (TENSOR && !IN_TIME) || (TENSOR_ROWS && IN_TIME) ? GFPF_PLAIN : VARIANT2;
 #ifdef GFPF_SHARED_TWIDDLES
-    if constexpr (TENSOR || TENSOR_ROWS) gfpf_pair_pads_set<Tile, R>(tile);
+    // The pad words B's pass works on (gfpf_pair_b_call), where it runs.
+    if constexpr (TENSOR_ROWS) gfpf_pair_pads_set<Tile, R>(tile);
 #endif
     gfpf_pair_move<Tile, R, R_LOG2, IN_TIME>(p, tile, true);
     __syncthreads();
